@@ -1,0 +1,130 @@
+package uikit
+
+import (
+	"io"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Theme is every style one session draws with. It is built from that
+// session's renderer (bm.MakeRenderer in production, an Ascii renderer in
+// tests), never from lipgloss's default renderer, which describes the
+// server's terminal rather than the player's.
+//
+// Nothing in a screen may depend on colour alone: under NO_COLOR (the
+// renderer's profile is termenv.Ascii) styles render as plain text, so
+// every mark that carries meaning (threat letters, selection, warnings) is
+// also a character.
+type Theme struct {
+	// Renderer the styles were built from; use NewStyle for one-off styles.
+	Renderer *lipgloss.Renderer
+	// NoColor is true when the client gets plain text (termenv.Ascii).
+	NoColor bool
+
+	Base     lipgloss.Style // ordinary text
+	Title    lipgloss.Style // screen title (game name)
+	Header   lipgloss.Style // section headers ("No Man's Land", "Your hand")
+	Muted    lipgloss.Style // secondary text, log lines, disabled things
+	Strong   lipgloss.Style // emphasis inside ordinary text
+	Accent   lipgloss.Style // the player's own things, the active seat
+	Selected lipgloss.Style // the cursor in a list (pair it with a text mark)
+	Good     lipgloss.Style // success, available
+	Warning  lipgloss.Style // danger ahead (a threat at 2)
+	Danger   lipgloss.Style // failure, loss, refused actions
+	Notice   lipgloss.Style // a prominent one-line message (why a move was refused)
+	Chat     lipgloss.Style // chat lines in a log
+	Rule     lipgloss.Style // horizontal rules drawn with ─
+	Box      lipgloss.Style // a bordered panel (rounded border)
+
+	// Help bar styles (see NewHelp).
+	HelpKey  lipgloss.Style
+	HelpDesc lipgloss.Style
+	HelpSep  lipgloss.Style
+
+	// Threat holds one style per threat of The Grizzled, in the rules'
+	// enum order: Night, Snow, Rain, Shell, Whistle, Gas Mask. Each is a
+	// distinct colour; ThreatMark gives the letters that stand in for the
+	// colour under NO_COLOR.
+	Threat [6]lipgloss.Style
+	// ThreatMark is a distinct two-letter mark per threat, same order.
+	ThreatMark [6]string
+}
+
+// New builds a theme from a session's renderer. A nil renderer means an
+// Ascii renderer with no output (handy in tests).
+func New(r *lipgloss.Renderer) *Theme {
+	if r == nil {
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.Ascii)
+	}
+	c := func(light, dark string) lipgloss.AdaptiveColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
+	st := r.NewStyle
+	t := &Theme{
+		Renderer: r,
+		NoColor:  r.ColorProfile() == termenv.Ascii,
+	}
+	t.Base = st()
+	t.Title = st().Bold(true).Foreground(c("#5A3E1B", "#E8C07D"))
+	t.Header = st().Bold(true).Foreground(c("#3A5A40", "#A3C9A8"))
+	t.Muted = st().Foreground(c("#6C6C6C", "#8A8A8A"))
+	t.Strong = st().Bold(true)
+	t.Accent = st().Bold(true).Foreground(c("#005F87", "#5FD7FF"))
+	t.Selected = st().Bold(true).Reverse(true)
+	t.Good = st().Foreground(c("#2E7D32", "#8BD18B"))
+	t.Warning = st().Bold(true).Foreground(c("#9A5B00", "#FFB347"))
+	t.Danger = st().Bold(true).Foreground(c("#B00020", "#FF6B6B"))
+	t.Notice = st().Bold(true).Foreground(c("#FFFFFF", "#1C1C1C")).Background(c("#B00020", "#FF8F8F"))
+	t.Chat = st().Foreground(c("#5C4B8A", "#C7B8F5"))
+	t.Rule = st().Foreground(c("#B8B8B8", "#4E4E4E"))
+	t.Box = st().Border(lipgloss.RoundedBorder()).BorderForeground(c("#B8B8B8", "#5E5E5E"))
+
+	t.HelpKey = st().Bold(true).Foreground(c("#4A4A4A", "#C8C8C8"))
+	t.HelpDesc = st().Foreground(c("#7A7A7A", "#8A8A8A"))
+	t.HelpSep = st().Foreground(c("#C0C0C0", "#4A4A4A"))
+
+	threat := [6]lipgloss.AdaptiveColor{
+		c("#4B2C9E", "#B39DFF"), // Night: violet
+		c("#00728F", "#9BE7FF"), // Snow: ice blue
+		c("#1F4FBF", "#5F9BFF"), // Rain: blue
+		c("#B3261E", "#FF6F5E"), // Shell: red
+		c("#8A6D00", "#FFE066"), // Whistle: yellow
+		c("#2E7D32", "#7CDB7C"), // Gas Mask: green
+	}
+	for i, col := range threat {
+		t.Threat[i] = st().Bold(true).Foreground(col)
+	}
+	t.ThreatMark = [6]string{"Ni", "Sn", "Ra", "Sh", "Wh", "Ma"}
+	return t
+}
+
+// NewStyle is a fresh style from the session's renderer.
+func (t *Theme) NewStyle() lipgloss.Style { return t.Renderer.NewStyle() }
+
+// ThreatTag is threat i's mark in its colour ("Ni", "Sh", ...); i follows
+// the order of Threat. Out-of-range threats give "??".
+func (t *Theme) ThreatTag(i int) string {
+	if i < 0 || i >= len(t.ThreatMark) {
+		return "??"
+	}
+	return t.Threat[i].Render(t.ThreatMark[i])
+}
+
+// NewHelp is a bubbles help model whose styles all come from this theme
+// (help.New alone would use the server's renderer).
+func (t *Theme) NewHelp() help.Model {
+	h := help.New()
+	h.Styles = help.Styles{
+		Ellipsis:       t.HelpSep,
+		ShortKey:       t.HelpKey,
+		ShortDesc:      t.HelpDesc,
+		ShortSeparator: t.HelpSep,
+		FullKey:        t.HelpKey,
+		FullDesc:       t.HelpDesc,
+		FullSeparator:  t.HelpSep,
+	}
+	return h
+}
