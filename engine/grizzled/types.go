@@ -140,6 +140,11 @@ type PlayerView struct {
 	Withdrawn      bool        `json:"withdrawn"`
 	PlacedTile     bool        `json:"placed_tile"` // a tile lies face down on the card
 	Mute           bool        `json:"mute,omitempty"`
+
+	// Added by the engine: arrival stamps of HardKnocks (same order; G-6 needs them).
+	Arrivals []uint32 `json:"arrivals,omitempty"`
+	// Answered: in PhaseSpeech, this eligible seat has answered (what it chose stays hidden).
+	Answered bool `json:"answered,omitempty"`
 }
 
 // SupportTile is one tile revealed at SU-1, shown face up to everyone.
@@ -194,4 +199,11 @@ type SeatView struct {
 	MyTiles    []Tile   `json:"my_tiles,omitempty"`
 	PlacedTile Tile     `json:"placed_tile,omitempty"` // own face-down tile this mission (NoTile if none or Panicked-hidden)
 	Legal      []Action `json:"legal,omitempty"`       // what this seat may do now
+
+	// Added by the engine:
+	Removed       []CardID      `json:"removed"`                   // face-up cards out of the game (card counting)
+	Eligible      []engine.Seat `json:"eligible,omitempty"`        // PhaseSpeech: seats that may answer
+	MustWithdraw  bool          `json:"must_withdraw,omitempty"`   // PhaseTurn: Fearful forces the active player (H12)
+	CanWithdraw   bool          `json:"can_withdraw,omitempty"`    // PhaseTurn: the active player may withdraw (§5.3)
+	WhyNoWithdraw string        `json:"why_no_withdraw,omitempty"` // PhaseTurn: why not, in words
 }

@@ -1,0 +1,270 @@
+package grizzled
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Hard-knock card IDs (spec §1.4, H01..H19).
+const (
+	PhobiaShell   CardID = FirstHardKnock + iota // H01
+	PhobiaWhistle                                // H02
+	PhobiaMask                                   // H03
+	TraumaNight                                  // H04
+	TraumaSnow                                   // H05
+	TraumaRain                                   // H06
+	Wounded                                      // H07
+	Mute                                         // H08
+	Tyrannical                                   // H09
+	Demoralized                                  // H10
+	Fragile                                      // H11
+	Fearful                                      // H12
+	Panicked                                     // H13
+	Frenzied                                     // H14
+	Selfish                                      // H15
+	Hardheaded                                   // H16
+	Prideful                                     // H17
+	Clumsy                                       // H18
+	AbsentMinded                                 // H19
+)
+
+// threatMask is a set of threats, bit t for Threat t.
+type threatMask uint8
+
+func mask(ts ...Threat) threatMask {
+	var m threatMask
+	for _, t := range ts {
+		m |= 1 << t
+	}
+	return m
+}
+
+func (m threatMask) has(t Threat) bool { return m&(1<<t) != 0 }
+
+// cardInfo is one row of the card table (spec §1.4).
+type cardInfo struct {
+	threats threatMask
+	trap    bool
+	weight  int
+	key     string
+	name    string
+	text    string
+}
+
+// cards is indexed by CardID; index 0 is NoCard.
+var cards = [NumCards + 1]cardInfo{
+	1:  {threats: mask(Night, Shell)},
+	2:  {threats: mask(Night, Shell)},
+	3:  {threats: mask(Night, Shell)},
+	4:  {threats: mask(Night, Shell), trap: true},
+	5:  {threats: mask(Night, Whistle)},
+	6:  {threats: mask(Night, Whistle)},
+	7:  {threats: mask(Night, Whistle), trap: true},
+	8:  {threats: mask(Night, Mask)},
+	9:  {threats: mask(Night, Mask)},
+	10: {threats: mask(Night, Mask), trap: true},
+	11: {threats: mask(Snow, Shell)},
+	12: {threats: mask(Snow, Shell)},
+	13: {threats: mask(Snow, Shell), trap: true},
+	14: {threats: mask(Snow, Whistle)},
+	15: {threats: mask(Snow, Whistle)},
+	16: {threats: mask(Snow, Whistle)},
+	17: {threats: mask(Snow, Whistle), trap: true},
+	18: {threats: mask(Snow, Mask)},
+	19: {threats: mask(Snow, Mask)},
+	20: {threats: mask(Snow, Mask), trap: true},
+	21: {threats: mask(Rain, Shell)},
+	22: {threats: mask(Rain, Shell)},
+	23: {threats: mask(Rain, Shell), trap: true},
+	24: {threats: mask(Rain, Whistle)},
+	25: {threats: mask(Rain, Whistle)},
+	26: {threats: mask(Rain, Whistle), trap: true},
+	27: {threats: mask(Rain, Mask)},
+	28: {threats: mask(Rain, Mask)},
+	29: {threats: mask(Rain, Mask)},
+	30: {threats: mask(Rain, Mask), trap: true},
+	31: {threats: mask(Night, Snow)},
+	32: {threats: mask(Night, Rain)},
+	33: {threats: mask(Snow, Rain)},
+	34: {threats: mask(Shell, Whistle)},
+	35: {threats: mask(Shell, Mask)},
+	36: {threats: mask(Whistle, Mask)},
+	37: {threats: mask(Night, Snow, Rain)},
+	38: {threats: mask(Shell, Whistle, Mask)},
+	39: {threats: mask(Night, Snow, Rain, Shell, Whistle, Mask)},
+
+	PhobiaShell:   {threats: mask(Shell), weight: 1, key: "PHOBIA", name: "Phobia (Shell)", text: "While its owner is still in the mission, it counts as one active Shell threat."},
+	PhobiaWhistle: {threats: mask(Whistle), weight: 1, key: "PHOBIA", name: "Phobia (Whistle)", text: "While its owner is still in the mission, it counts as one active Whistle threat."},
+	PhobiaMask:    {threats: mask(Mask), weight: 1, key: "PHOBIA", name: "Phobia (Gas Mask)", text: "While its owner is still in the mission, it counts as one active Gas Mask threat."},
+	TraumaNight:   {threats: mask(Night), weight: 1, key: "TRAUMA", name: "Trauma (Night)", text: "While its owner is still in the mission, it counts as one active Night threat."},
+	TraumaSnow:    {threats: mask(Snow), weight: 1, key: "TRAUMA", name: "Trauma (Snow)", text: "While its owner is still in the mission, it counts as one active Snow threat."},
+	TraumaRain:    {threats: mask(Rain), weight: 1, key: "TRAUMA", name: "Trauma (Rain)", text: "While its owner is still in the mission, it counts as one active Rain threat."},
+	Wounded:       {weight: 2, key: "WOUNDED", name: "Wounded", text: "Counts as two hard knocks."},
+	Mute:          {weight: 1, key: "MUTE", name: "Mute", text: "You may not make speeches and may not communicate with the other players at all."},
+	Tyrannical:    {weight: 1, key: "TYRANNICAL", name: "Tyrannical", text: "Take the leader token at once and keep it; no speech token is handed out at the leader change."},
+	Demoralized:   {weight: 1, key: "DEMORALIZED", name: "Demoralized", text: "Every morale drop moves one extra card (so at least 4)."},
+	Fragile:       {weight: 1, key: "FRAGILE", name: "Fragile", text: "While you are still in the mission, no other player may withdraw while holding any card."},
+	Fearful:       {weight: 1, key: "FEARFUL", name: "Fearful", text: "On your turn, if two identical threats are active, you must withdraw."},
+	Panicked:      {weight: 1, key: "PANICKED", name: "Panicked", text: "When you withdraw, your support tile is picked at random."},
+	Frenzied:      {weight: 1, key: "FRENZIED", name: "Frenzied", text: "At the start of each mission, draw 2 extra cards."},
+	Selfish:       {weight: 1, key: "SELFISH", name: "Selfish", text: "The support tile you play always counts as given to you."},
+	Hardheaded:    {weight: 1, key: "HARDHEADED", name: "Hardheaded", text: "You may not withdraw while holding 2 or more cards."},
+	Prideful:      {weight: 1, key: "PRIDEFUL", name: "Prideful", text: "You may withdraw only with an empty hand or as the last player still in the mission."},
+	Clumsy:        {weight: 1, key: "CLUMSY", name: "Clumsy", text: "Right after you withdraw, draw the top trial card and play it (its trap is ignored)."},
+	AbsentMinded:  {weight: 1, key: "ABSENTMINDED", name: "Absent-minded", text: "Before you withdraw, remove one of your support tiles from the game."},
+	MerryChristmas: {key: "MERRYCHRISTMAS", name: "Merry Christmas",
+		text: "When played, discard one hard knock in front of any player (yourself included); then remove this card from the game."},
+}
+
+func init() {
+	for id := FirstThreat; id < FirstHardKnock; id++ {
+		c := &cards[id]
+		var parts []string
+		for t := range Threat(NumThreats) {
+			if c.threats.has(t) {
+				parts = append(parts, t.String())
+			}
+		}
+		c.name = strings.Join(parts, "+")
+	}
+}
+
+// Valid reports whether c names one of the 59 cards.
+func (c CardID) Valid() bool { return c >= FirstThreat && c <= MerryChristmas }
+
+// Kind says whether c is a threat card, a hard knock or Merry Christmas.
+func (c CardID) Kind() Kind {
+	switch {
+	case c >= FirstThreat && c < FirstHardKnock:
+		return KindThreat
+	case c >= FirstHardKnock && c < MerryChristmas:
+		return KindHardKnock
+	case c == MerryChristmas:
+		return KindMerryChristmas
+	}
+	return KindThreat
+}
+
+// IsThreat, IsHardKnock report the card's kind (false for NoCard).
+func (c CardID) IsThreat() bool    { return c >= FirstThreat && c < FirstHardKnock }
+func (c CardID) IsHardKnock() bool { return c >= FirstHardKnock && c < MerryChristmas }
+
+func (c CardID) info() *cardInfo {
+	if c > MerryChristmas {
+		return &cards[0]
+	}
+	return &cards[c]
+}
+
+// Code is the card's short code: "T04", "H07", "MC" ("--" for NoCard).
+func (c CardID) Code() string {
+	switch {
+	case c.IsThreat():
+		return fmt.Sprintf("T%02d", int(c))
+	case c.IsHardKnock():
+		return fmt.Sprintf("H%02d", int(c-FirstHardKnock+1))
+	case c == MerryChristmas:
+		return "MC"
+	}
+	return "--"
+}
+
+// String is Code and Name: "T04 Night+Shell".
+func (c CardID) String() string {
+	if !c.Valid() {
+		return fmt.Sprintf("card(%d)", int(c))
+	}
+	return c.Code() + " " + c.Name()
+}
+
+// Name is the card's display name: "Night+Shell", "Wounded", "Merry Christmas".
+func (c CardID) Name() string { return c.info().name }
+
+// Text is the effect in plain English (hard knocks and Merry Christmas; "" for threats).
+func (c CardID) Text() string { return c.info().text }
+
+// Key is the spec's effect identifier (§1.4): "PHOBIA", "WOUNDED", ...; "" for threats.
+func (c CardID) Key() string { return c.info().key }
+
+// Threats lists the card's icons in enum order (Phobia/Trauma carry their one threat).
+func (c CardID) Threats() []Threat {
+	m := c.info().threats
+	var out []Threat
+	for t := range Threat(NumThreats) {
+		if m.has(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// HasThreat reports whether the card shows threat t.
+func (c CardID) HasThreat(t Threat) bool { return t < NumThreats && c.info().threats.has(t) }
+
+// Trap reports whether the card has a trap symbol.
+func (c CardID) Trap() bool { return c.info().trap }
+
+// Weight is the hard-knock weight used by the loss check L-1 (Wounded 2).
+func (c CardID) Weight() int { return c.info().weight }
+
+// threatNames are the display names of the threats.
+var threatNames = [NumThreats]string{"Night", "Snow", "Rain", "Shell", "Whistle", "Gas Mask"}
+
+func (t Threat) String() string {
+	if t < NumThreats {
+		return threatNames[t]
+	}
+	return fmt.Sprintf("threat(%d)", int(t))
+}
+
+// Valid reports whether t is one of the six threats.
+func (t Threat) Valid() bool { return t < NumThreats }
+
+// String is the tile's short name: "L", "R", "DL", "DR".
+func (t Tile) String() string {
+	switch t {
+	case TileL:
+		return "L"
+	case TileR:
+		return "R"
+	case TileDL:
+		return "DL"
+	case TileDR:
+		return "DR"
+	}
+	return "-"
+}
+
+// Valid reports whether t is a real tile.
+func (t Tile) Valid() bool { return t >= TileL && t <= TileDR }
+
+// Offset is how many seats to the left the tile's recipient sits (SU-2).
+func (t Tile) Offset() int {
+	switch t {
+	case TileL:
+		return 1
+	case TileR:
+		return -1
+	case TileDL:
+		return 2
+	case TileDR:
+		return -2
+	}
+	return 0
+}
+
+// Character is one of the six Grizzled cards (spec §1.2).
+type Character struct {
+	Name  string
+	Charm Threat
+}
+
+// Characters are C1..C6 in spec order.
+var Characters = [6]Character{
+	{"Félix Moreau", Night},
+	{"Gustave Bideau", Snow},
+	{"Charles Saulière", Rain},
+	{"Gaston Fayard", Shell},
+	{"Lazare Bonticelli", Whistle},
+	{"Anselme Perrin", Mask},
+}
