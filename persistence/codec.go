@@ -1,0 +1,59 @@
+package persistence
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// recordVersion is the version written in every JSON value's envelope. It
+// lets a future build read old values lazily; today it is always 1.
+const recordVersion = 1
+
+// envelope is how every JSON value is stored: {"v":1,"d":{...}}.
+type envelope[T any] struct {
+	V int `json:"v"`
+	D T   `json:"d"`
+}
+
+func encode[T any](v T) ([]byte, error) {
+	return json.Marshal(envelope[T]{V: recordVersion, D: v})
+}
+
+// decode parses a stored value. raw may point into a transaction's memory;
+// json.Unmarshal copies what it keeps, so the result outlives the tx.
+func decode[T any](raw []byte) (T, error) {
+	var e envelope[T]
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return e.D, fmt.Errorf("%w: undecodable record: %v", ErrCorrupt, err)
+	}
+	if e.V > recordVersion {
+		return e.D, fmt.Errorf("%w: record version %d", ErrSchemaTooNew, e.V)
+	}
+	return e.D, nil
+}
+
+func u64be(n uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return b[:]
+}
+
+// maxKey bounds IDs and fingerprints (bbolt allows 32 KiB keys; ours are short).
+const maxKey = 256
+
+// checkKey refuses IDs that would break the composite index keys, which use
+// a NUL byte as separator.
+func checkKey(what, k string) error {
+	if k == "" || len(k) > maxKey || strings.IndexByte(k, 0) >= 0 {
+		return fmt.Errorf("%w: bad %s %q", ErrInvalid, what, k)
+	}
+	return nil
+}
+
+// joinKey builds an index key: parts separated by NUL.
+func joinKey(parts ...[]byte) []byte {
+	return bytes.Join(parts, []byte{0})
+}

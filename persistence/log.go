@@ -1,0 +1,162 @@
+package persistence
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Append stores entry as action number seq of a room's log and returns once
+// it is durable (fsynced, unless Options.NoSync).
+//
+// Sequence numbers start at 1 and must follow the last one stored: a gap
+// is ErrSeq. Appending a number again with the same bytes succeeds and
+// changes nothing, so a caller may retry after an error; the same number
+// with different bytes is ErrSeq. The room must exist (PutRoom first),
+// else ErrNotFound; entry must not be empty.
+//
+// Concurrent Appends, for many rooms, share one transaction and one fsync
+// (bbolt's DB.Batch). Each room must have a single writer (its actor): two
+// goroutines racing on one room's next number would see ErrSeq.
+func (s *Store) Append(roomID string, seq uint64, entry []byte) error {
+	if err := checkKey("room id", roomID); err != nil {
+		return err
+	}
+	if seq == 0 {
+		return fmt.Errorf("room %s: %w: sequence numbers start at 1", roomID, ErrSeq)
+	}
+	if len(entry) == 0 {
+		return fmt.Errorf("%w: room %s action %d: empty entry", ErrInvalid, roomID, seq)
+	}
+	return s.db.Batch(func(tx *bolt.Tx) error {
+		// Idempotent by construction: a rerun finds either nothing (the
+		// earlier attempt rolled back) or the identical entry.
+		return appendTx(tx, roomID, seq, entry)
+	})
+}
+
+func appendTx(tx *bolt.Tx, roomID string, seq uint64, entry []byte) error {
+	id := []byte(roomID)
+	if tx.Bucket(bktRooms).Get(id) == nil {
+		return fmt.Errorf("room %q: %w", roomID, ErrNotFound)
+	}
+	b, err := tx.Bucket(bktLogs).CreateBucketIfNotExists(id)
+	if err != nil {
+		return err
+	}
+	b.FillPercent = 0.9 // keys only ever grow: pack pages fuller
+	key := u64be(seq)
+	if old := b.Get(key); old != nil {
+		if bytes.Equal(old, entry) {
+			return nil
+		}
+		return fmt.Errorf("room %s action %d: %w: already stored with different bytes", roomID, seq, ErrSeq)
+	}
+	if last := lastSeq(b); seq != last+1 {
+		return fmt.Errorf("room %s action %d: %w: last stored is %d", roomID, seq, ErrSeq, last)
+	}
+	return b.Put(key, entry)
+}
+
+func lastSeq(b *bolt.Bucket) uint64 {
+	if b == nil {
+		return 0
+	}
+	k, _ := b.Cursor().Last()
+	if k == nil {
+		return 0
+	}
+	return binary.BigEndian.Uint64(k)
+}
+
+// logBucket returns a room's log bucket (nil if nothing was appended yet),
+// or ErrNotFound if the room does not exist.
+func logBucket(tx *bolt.Tx, roomID string) (*bolt.Bucket, error) {
+	if tx.Bucket(bktRooms).Get([]byte(roomID)) == nil {
+		return nil, fmt.Errorf("room %q: %w", roomID, ErrNotFound)
+	}
+	return tx.Bucket(bktLogs).Bucket([]byte(roomID)), nil
+}
+
+// Log returns a room's whole action log in order: entry i is action i+1.
+func (s *Store) Log(roomID string) ([][]byte, error) { return s.LogSince(roomID, 0) }
+
+// LogSince returns the actions after number after, in order: with a
+// snapshot taken at seq n, LogSince(id, n) is what remains to replay.
+// The slices are copies, safe to keep.
+func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
+	var out [][]byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b, err := logBucket(tx, roomID)
+		if err != nil || b == nil {
+			return err
+		}
+		want := after + 1
+		c := b.Cursor()
+		for k, v := c.Seek(u64be(want)); k != nil; k, v = c.Next() {
+			if got := binary.BigEndian.Uint64(k); got != want {
+				return fmt.Errorf("%w: room %s log jumps from %d to %d", ErrCorrupt, roomID, want-1, got)
+			}
+			out = append(out, bytes.Clone(v)) // v dies with the transaction
+			want++
+		}
+		return nil
+	})
+	return out, err
+}
+
+// LastSeq returns the number of the last action stored for a room (0 if
+// none): the actor resumes from here.
+func (s *Store) LastSeq(roomID string) (uint64, error) {
+	var n uint64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b, err := logBucket(tx, roomID)
+		n = lastSeq(b)
+		return err
+	})
+	return n, err
+}
+
+// PutSnapshot stores state as the room's snapshot after action seq,
+// replacing an older one. Snapshots are an optimisation: the log stays the
+// truth, and replaying it from scratch must give the same state. seq must
+// not exceed the last logged action nor precede the stored snapshot
+// (ErrSeq). Concurrent calls share transactions like Append.
+func (s *Store) PutSnapshot(roomID string, seq uint64, state []byte) error {
+	if err := checkKey("room id", roomID); err != nil {
+		return err
+	}
+	val := append(u64be(seq), state...)
+	return s.db.Batch(func(tx *bolt.Tx) error {
+		b, err := logBucket(tx, roomID)
+		if err != nil {
+			return err
+		}
+		if last := lastSeq(b); seq > last {
+			return fmt.Errorf("room %s snapshot at %d: %w: log ends at %d", roomID, seq, ErrSeq, last)
+		}
+		snaps := tx.Bucket(bktSnapshots)
+		if old := snaps.Get([]byte(roomID)); len(old) >= 8 {
+			if have := binary.BigEndian.Uint64(old); seq < have {
+				return fmt.Errorf("room %s snapshot at %d: %w: have one at %d", roomID, seq, ErrSeq, have)
+			}
+		}
+		return snaps.Put([]byte(roomID), val)
+	})
+}
+
+// Snapshot returns the room's latest snapshot and the action number it was
+// taken after, or ErrNotFound.
+func (s *Store) Snapshot(roomID string) (seq uint64, state []byte, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bktSnapshots).Get([]byte(roomID))
+		if len(v) < 8 {
+			return fmt.Errorf("snapshot of room %q: %w", roomID, ErrNotFound)
+		}
+		seq, state = binary.BigEndian.Uint64(v), bytes.Clone(v[8:])
+		return nil
+	})
+	return seq, state, err
+}

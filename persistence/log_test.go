@@ -1,0 +1,213 @@
+package persistence
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+)
+
+func entry(room string, seq uint64) []byte {
+	return fmt.Appendf(nil, "%s/action-%d", room, seq)
+}
+
+func TestAppendAndLogInOrder(t *testing.T) {
+	s := openTemp(t)
+	mustPutRoom(t, s, testRoom("r1"))
+	mustPutRoom(t, s, testRoom("r2"))
+
+	if log, err := s.Log("r1"); err != nil || len(log) != 0 {
+		t.Fatalf("Log of a new room = %q, %v; want empty", log, err)
+	}
+	// 300 entries: more than one page, and keys past 255 check big-endian order.
+	for seq := uint64(1); seq <= 300; seq++ {
+		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
+			t.Fatalf("Append(r1, %d): %v", seq, err)
+		}
+		if seq <= 3 {
+			if err := s.Append("r2", seq, entry("r2", seq)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	log, err := s.Log("r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 300 {
+		t.Fatalf("Log has %d entries; want 300", len(log))
+	}
+	for i, e := range log {
+		if want := entry("r1", uint64(i+1)); !bytes.Equal(e, want) {
+			t.Fatalf("entry %d = %q; want %q", i+1, e, want)
+		}
+	}
+	if last, err := s.LastSeq("r1"); err != nil || last != 300 {
+		t.Fatalf("LastSeq = %d, %v; want 300", last, err)
+	}
+	since, err := s.LogSince("r1", 297)
+	if err != nil || len(since) != 3 || !bytes.Equal(since[0], entry("r1", 298)) {
+		t.Fatalf("LogSince(297) = %q, %v; want actions 298..300", since, err)
+	}
+	if r2, _ := s.Log("r2"); len(r2) != 3 || !bytes.Equal(r2[2], entry("r2", 3)) {
+		t.Fatalf("r2 log = %q; want its own 3 entries", r2)
+	}
+}
+
+func TestLogEntriesOutliveTransactions(t *testing.T) {
+	s := openTemp(t)
+	mustPutRoom(t, s, testRoom("r1"))
+	for seq := uint64(1); seq <= 5; seq++ {
+		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, _ := s.Log("r1")
+	// Write a lot more so bbolt remaps and reuses pages, then look again.
+	for seq := uint64(6); seq <= 200; seq++ {
+		if err := s.Append("r1", seq, bytes.Repeat([]byte("x"), 5000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, e := range log {
+		if !bytes.Equal(e, entry("r1", uint64(i+1))) {
+			t.Fatalf("entry %d changed under us: %q", i+1, e)
+		}
+	}
+	log[0][0] = 'Z' // our copy: scribbling on it must not reach the database
+	again, _ := s.LogSince("r1", 0)
+	if !bytes.Equal(again[0], entry("r1", 1)) {
+		t.Fatalf("database changed through a returned slice: %q", again[0])
+	}
+}
+
+func TestAppendSequenceRules(t *testing.T) {
+	s := openTemp(t)
+	mustPutRoom(t, s, testRoom("r1"))
+	for seq := uint64(1); seq <= 3; seq++ {
+		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name  string
+		room  string
+		seq   uint64
+		entry []byte
+		want  error
+	}{
+		{"retry of the last action", "r1", 3, entry("r1", 3), nil},
+		{"retry of an earlier action", "r1", 1, entry("r1", 1), nil},
+		{"same number, other bytes", "r1", 3, []byte("forged"), ErrSeq},
+		{"earlier number, other bytes", "r1", 2, []byte("forged"), ErrSeq},
+		{"gap", "r1", 5, entry("r1", 5), ErrSeq},
+		{"zero", "r1", 0, entry("r1", 0), ErrSeq},
+		{"empty entry", "r1", 4, nil, ErrInvalid},
+		{"unknown room", "nope", 1, entry("nope", 1), ErrNotFound},
+		{"bad room id", "a\x00b", 1, entry("x", 1), ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := s.Append(tt.room, tt.seq, tt.entry); !errors.Is(err, tt.want) {
+				t.Fatalf("Append = %v; want %v", err, tt.want)
+			}
+		})
+	}
+	log, _ := s.Log("r1")
+	if len(log) != 3 || !bytes.Equal(log[2], entry("r1", 3)) {
+		t.Fatalf("refused appends changed the log: %q", log)
+	}
+	if err := s.Append("r1", 4, entry("r1", 4)); err != nil {
+		t.Fatalf("the next number after refusals: %v", err)
+	}
+	if _, err := s.Log("nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Log of unknown room: %v; want ErrNotFound", err)
+	}
+}
+
+// TestConcurrentAppends: 50 goroutines, one per table as the actors run,
+// append at once; batches mix tables and some calls fail (a deliberate bad
+// seq), which makes bbolt rerun batches. Every log ends complete and ordered.
+func TestConcurrentAppends(t *testing.T) {
+	s := openTemp(t)
+	const tables, actions = 50, 40
+	for i := range tables {
+		mustPutRoom(t, s, testRoom(fmt.Sprintf("t%02d", i)))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, tables)
+	for i := range tables {
+		wg.Go(func() {
+			room := fmt.Sprintf("t%02d", i)
+			for seq := uint64(1); seq <= actions; seq++ {
+				if err := s.Append(room, seq, entry(room, seq)); err != nil {
+					errs <- fmt.Errorf("%s %d: %w", room, seq, err)
+					return
+				}
+				if i%5 == 0 && seq%10 == 0 { // a failing caller inside the batch
+					if err := s.Append(room, seq+2, entry(room, seq+2)); !errors.Is(err, ErrSeq) {
+						errs <- fmt.Errorf("%s gap: %v; want ErrSeq", room, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for i := range tables {
+		room := fmt.Sprintf("t%02d", i)
+		log, err := s.Log(room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(log) != actions {
+			t.Fatalf("%s has %d entries; want %d", room, len(log), actions)
+		}
+		for j, e := range log {
+			if !bytes.Equal(e, entry(room, uint64(j+1))) {
+				t.Fatalf("%s entry %d = %q", room, j+1, e)
+			}
+		}
+	}
+}
+
+func TestSnapshots(t *testing.T) {
+	s := openTemp(t)
+	mustPutRoom(t, s, testRoom("r1"))
+	if _, _, err := s.Snapshot("r1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Snapshot before any: %v; want ErrNotFound", err)
+	}
+	for seq := uint64(1); seq <= 10; seq++ {
+		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.PutSnapshot("r1", 11, []byte("future")); !errors.Is(err, ErrSeq) {
+		t.Fatalf("snapshot past the log: %v; want ErrSeq", err)
+	}
+	if err := s.PutSnapshot("r1", 6, []byte("state@6")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSnapshot("r1", 8, []byte("state@8")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSnapshot("r1", 7, []byte("older")); !errors.Is(err, ErrSeq) {
+		t.Fatalf("snapshot older than the stored one: %v; want ErrSeq", err)
+	}
+	if err := s.PutSnapshot("nope", 0, []byte("x")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("snapshot of unknown room: %v; want ErrNotFound", err)
+	}
+	seq, state, err := s.Snapshot("r1")
+	if err != nil || seq != 8 || string(state) != "state@8" {
+		t.Fatalf("Snapshot = %d, %q, %v; want 8, state@8", seq, state, err)
+	}
+	rest, _ := s.LogSince("r1", seq)
+	if len(rest) != 2 || !bytes.Equal(rest[0], entry("r1", 9)) {
+		t.Fatalf("LogSince(snapshot) = %q; want actions 9, 10", rest)
+	}
+}

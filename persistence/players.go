@@ -1,0 +1,105 @@
+package persistence
+
+import (
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Profile is what Bivouac remembers of a keyed player. Guests have none.
+type Profile struct {
+	Fingerprint  string     `json:"fp"` // gossh.FingerprintSHA256 of the verified key
+	Name         string     `json:"name"`
+	FirstSeen    time.Time  `json:"first_seen"` // set when the profile is created
+	LastSeen     time.Time  `json:"last_seen"`
+	Stats        []StatLine `json:"stats,omitempty"`
+	Veteran      bool       `json:"veteran,omitempty"` // The Grizzled: a campaign reached 30 trials
+	VeteranSince time.Time  `json:"veteran_since,omitzero"`
+	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
+}
+
+// StatLine counts games of one kind: game, variant and number of seats.
+type StatLine struct {
+	Game    string `json:"game"`
+	Variant string `json:"variant,omitempty"`
+	Players int    `json:"players"`
+	Played  int    `json:"played"`
+	Won     int    `json:"won"`
+}
+
+func (l *StatLine) add(won bool) {
+	l.Played++
+	if won {
+		l.Won++
+	}
+}
+
+// Stat returns the line for (game, variant, players), adding an empty one
+// if there is none. The pointer is valid until the next Stat call.
+func (p *Profile) Stat(game, variant string, players int) *StatLine {
+	for i := range p.Stats {
+		l := &p.Stats[i]
+		if l.Game == game && l.Variant == variant && l.Players == players {
+			return l
+		}
+	}
+	p.Stats = append(p.Stats, StatLine{Game: game, Variant: variant, Players: players})
+	return &p.Stats[len(p.Stats)-1]
+}
+
+// Player returns the profile of fingerprint fp, or ErrNotFound.
+func (s *Store) Player(fp string) (Profile, error) {
+	var p Profile
+	err := s.db.View(func(tx *bolt.Tx) error {
+		raw := tx.Bucket(bktPlayers).Get([]byte(fp))
+		if raw == nil {
+			return fmt.Errorf("player %q: %w", fp, ErrNotFound)
+		}
+		var err error
+		p, err = decode[Profile](raw)
+		return err
+	})
+	return p, err
+}
+
+// UpdatePlayer reads the profile of fp (a new one, FirstSeen stamped, if
+// there is none), lets fn change it and stores the result, all in one
+// transaction. If fn returns an error nothing is stored. fn runs once,
+// inside the transaction: keep it short and free of I/O. It cannot change
+// the fingerprint.
+func (s *Store) UpdatePlayer(fp string, fn func(*Profile) error) (Profile, error) {
+	var p Profile
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		p, err = s.updatePlayer(tx, fp, fn)
+		return err
+	})
+	if err != nil {
+		return Profile{}, err
+	}
+	return p, nil
+}
+
+func (s *Store) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (Profile, error) {
+	if err := checkKey("fingerprint", fp); err != nil {
+		return Profile{}, err
+	}
+	players := tx.Bucket(bktPlayers)
+	p := Profile{Fingerprint: fp, FirstSeen: s.now()}
+	if raw := players.Get([]byte(fp)); raw != nil {
+		var err error
+		if p, err = decode[Profile](raw); err != nil {
+			return Profile{}, err
+		}
+	}
+	if err := fn(&p); err != nil {
+		return Profile{}, err
+	}
+	p.Fingerprint = fp
+	val, err := encode(p)
+	if err != nil {
+		return Profile{}, err
+	}
+	return p, players.Put([]byte(fp), val)
+}

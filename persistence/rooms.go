@@ -1,0 +1,329 @@
+package persistence
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"bivouac/engine"
+)
+
+// Status is where a room is in its life.
+type Status string
+
+const (
+	StatusWaiting   Status = "waiting"   // seats being filled in the lobby
+	StatusPlaying   Status = "playing"   // the actor is running the game
+	StatusFinished  Status = "finished"  // over, with a Result; kept for replays
+	StatusAbandoned Status = "abandoned" // closed without a result; log kept
+)
+
+func (s Status) valid() bool {
+	switch s {
+	case StatusWaiting, StatusPlaying, StatusFinished, StatusAbandoned:
+		return true
+	}
+	return false
+}
+
+// SeatRecord is who sits in one seat.
+type SeatRecord struct {
+	Seat     engine.Seat `json:"seat"`
+	Identity string      `json:"identity,omitempty"` // SSH key fingerprint; "" for bots and guests
+	Name     string      `json:"name"`
+	Bot      string      `json:"bot,omitempty"` // bot level; "" for a human
+	Guest    bool        `json:"guest,omitempty"` // a keyless guest: never gets a profile
+	Veteran  bool        `json:"veteran,omitempty"`
+}
+
+// keyed reports whether the seat's identity has a profile.
+func (s SeatRecord) keyed() bool { return s.Identity != "" && !s.Guest && s.Bot == "" }
+
+// RoomRecord is a table: with its action log it is everything needed to
+// replay the game (Setup, Seed, log), plus what the lobby shows.
+type RoomRecord struct {
+	ID         string         `json:"id"`   // stable key of the room and its log
+	Code       string         `json:"code"` // the short join code shown in the lobby
+	Title      string         `json:"title,omitempty"`
+	Setup      engine.Setup   `json:"setup"`
+	Seed       uint64         `json:"seed"`
+	Seats      []SeatRecord   `json:"seats"`
+	Status     Status         `json:"status"`
+	Private    bool           `json:"private,omitempty"`
+	Host       string         `json:"host,omitempty"`      // fingerprint of the creator
+	BotLevel   string         `json:"bot_level,omitempty"` // level for bots added to this table
+	CampaignID string         `json:"campaign,omitempty"`
+	Allowed    []string       `json:"allowed,omitempty"` // identities who may sit; empty: anyone
+	Seq        uint64         `json:"seq,omitempty"`     // actions applied when saved (the log is the truth)
+	Created    time.Time      `json:"created"` // set by PutRoom when zero
+	Updated    time.Time      `json:"updated"` // set by every PutRoom
+	Result     *engine.Result `json:"result,omitempty"` // required when Status is finished
+}
+
+func (r *RoomRecord) validate() error {
+	if err := checkKey("room id", r.ID); err != nil {
+		return err
+	}
+	if !r.Status.valid() {
+		return fmt.Errorf("%w: room %s: status %q", ErrInvalid, r.ID, r.Status)
+	}
+	if r.Status == StatusFinished && r.Result == nil {
+		return fmt.Errorf("%w: room %s: finished without a result", ErrInvalid, r.ID)
+	}
+	return nil
+}
+
+// PutRoom creates or replaces a room record and returns it as stored, with
+// Created (if zero) and Updated stamped. Updating a room keeps its log.
+func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
+	if err := rec.validate(); err != nil {
+		return RoomRecord{}, err
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		_, err := s.putRoom(tx, &rec)
+		return err
+	})
+	if err != nil {
+		return RoomRecord{}, err
+	}
+	return rec, nil
+}
+
+// putRoom stamps and stores rec, keeping the indexes in step, and returns
+// the record it replaced (nil if new).
+func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) (*RoomRecord, error) {
+	rooms := tx.Bucket(bktRooms)
+	var old *RoomRecord
+	if raw := rooms.Get([]byte(rec.ID)); raw != nil {
+		o, err := decode[RoomRecord](raw)
+		if err != nil {
+			return nil, err
+		}
+		old = &o
+		if err := unindexRoom(tx, old); err != nil {
+			return nil, err
+		}
+		if rec.Created.IsZero() {
+			rec.Created = old.Created
+		}
+	}
+	now := s.now()
+	if rec.Created.IsZero() {
+		rec.Created = now
+	}
+	rec.Updated = now
+	val, err := encode(*rec)
+	if err != nil {
+		return nil, err
+	}
+	if err := rooms.Put([]byte(rec.ID), val); err != nil {
+		return nil, err
+	}
+	return old, indexRoom(tx, rec)
+}
+
+// Index keys: roomstatus holds status NUL id; finished holds
+// fingerprint NUL updated-unix-nanos(8 bytes BE) NUL id for every keyed
+// player of a finished room, so a profile's history is a prefix scan.
+func statusKey(r *RoomRecord) []byte {
+	return joinKey([]byte(r.Status), []byte(r.ID))
+}
+
+func finishedKeys(r *RoomRecord) [][]byte {
+	if r.Status != StatusFinished {
+		return nil
+	}
+	var keys [][]byte
+	when := u64be(uint64(r.Updated.UnixNano()))
+	seen := map[string]bool{}
+	for _, seat := range r.Seats {
+		if !seat.keyed() || seen[seat.Identity] {
+			continue
+		}
+		seen[seat.Identity] = true
+		keys = append(keys, joinKey([]byte(seat.Identity), when, []byte(r.ID)))
+	}
+	return keys
+}
+
+func indexRoom(tx *bolt.Tx, r *RoomRecord) error {
+	if err := tx.Bucket(bktRoomStatus).Put(statusKey(r), nil); err != nil {
+		return err
+	}
+	fin := tx.Bucket(bktFinished)
+	for _, k := range finishedKeys(r) {
+		if err := fin.Put(k, []byte(r.ID)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unindexRoom(tx *bolt.Tx, r *RoomRecord) error {
+	if err := tx.Bucket(bktRoomStatus).Delete(statusKey(r)); err != nil {
+		return err
+	}
+	fin := tx.Bucket(bktFinished)
+	for _, k := range finishedKeys(r) {
+		if err := fin.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Room returns one room, or ErrNotFound.
+func (s *Store) Room(id string) (RoomRecord, error) {
+	var rec RoomRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		rec, err = getRoom(tx, id)
+		return err
+	})
+	return rec, err
+}
+
+func getRoom(tx *bolt.Tx, id string) (RoomRecord, error) {
+	raw := tx.Bucket(bktRooms).Get([]byte(id))
+	if raw == nil {
+		return RoomRecord{}, fmt.Errorf("room %q: %w", id, ErrNotFound)
+	}
+	return decode[RoomRecord](raw)
+}
+
+// Rooms lists the rooms with any of the given statuses (all rooms when none
+// is given), grouped by status in the order given, each group by ID. Use it
+// at start-up to resume waiting and playing tables: it reads the status
+// index, not every finished game.
+func (s *Store) Rooms(statuses ...Status) ([]RoomRecord, error) {
+	var out []RoomRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		rooms := tx.Bucket(bktRooms)
+		if len(statuses) == 0 {
+			return rooms.ForEach(func(_, v []byte) error {
+				rec, err := decode[RoomRecord](v)
+				out = append(out, rec)
+				return err
+			})
+		}
+		c := tx.Bucket(bktRoomStatus).Cursor()
+		for _, st := range statuses {
+			prefix := append([]byte(st), 0)
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+				rec, err := getRoom(tx, string(k[len(prefix):]))
+				if err != nil {
+					return err
+				}
+				out = append(out, rec)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DeleteRoom removes a room with its log, snapshot and index entries.
+// Campaign history may still name it.
+func (s *Store) DeleteRoom(id string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		rec, err := getRoom(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := unindexRoom(tx, &rec); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bktRooms).Delete([]byte(id)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bktSnapshots).Delete([]byte(id)); err != nil {
+			return err
+		}
+		logs := tx.Bucket(bktLogs)
+		if logs.Bucket([]byte(id)) != nil {
+			return logs.DeleteBucket([]byte(id))
+		}
+		return nil
+	})
+}
+
+// FinishRoom records the end of a game in one transaction: it stores rec
+// (Status finished, Result set) and counts the game in the profile of every
+// keyed seat under (rec.Setup.Game, variant, number of seats), as a win for
+// the seats in Result.Winners. The room must exist and not be finished
+// already (ErrExists), so a retried call never counts a game twice.
+func (s *Store) FinishRoom(rec RoomRecord, variant string) (RoomRecord, error) {
+	if rec.Status != StatusFinished {
+		return RoomRecord{}, fmt.Errorf("%w: FinishRoom with status %q", ErrInvalid, rec.Status)
+	}
+	if err := rec.validate(); err != nil {
+		return RoomRecord{}, err
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		old, err := getRoom(tx, rec.ID)
+		if err != nil {
+			return err
+		}
+		if old.Status == StatusFinished {
+			return fmt.Errorf("room %s finished: %w", rec.ID, ErrExists)
+		}
+		if _, err := s.putRoom(tx, &rec); err != nil {
+			return err
+		}
+		counted := map[string]bool{}
+		for _, seat := range rec.Seats {
+			if !seat.keyed() || counted[seat.Identity] {
+				continue
+			}
+			counted[seat.Identity] = true
+			won := slices.Contains(rec.Result.Winners, seat.Seat)
+			_, err := s.updatePlayer(tx, seat.Identity, func(p *Profile) error {
+				p.Stat(rec.Setup.Game, variant, len(rec.Seats)).add(won)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return RoomRecord{}, err
+	}
+	return rec, nil
+}
+
+// FinishedGames returns the finished rooms a player sat in, newest first,
+// at most limit of them (all when limit <= 0). Their logs replay them.
+func (s *Store) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
+	if err := checkKey("fingerprint", fp); err != nil {
+		return nil, err
+	}
+	var out []RoomRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		prefix := append([]byte(fp), 0)
+		end := append([]byte(fp), 1) // first key after every fp NUL ... key
+		c := tx.Bucket(bktFinished).Cursor()
+		k, v := c.Seek(end)
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
+			if limit > 0 && len(out) == limit {
+				break
+			}
+			rec, err := getRoom(tx, string(v))
+			if err != nil {
+				return err
+			}
+			out = append(out, rec)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,342 @@
+package persistence
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Errors returned by Open. Each is wrapped with the path and, where known, a
+// detail; test with errors.Is.
+var (
+	// ErrInUse: another process (usually a second server on the same data
+	// directory) holds the database file lock.
+	ErrInUse = errors.New("database is in use by another bivouac process")
+	// ErrNotBivouac: the file is not a Bivouac database (not bbolt at all,
+	// empty, or a bbolt file without Bivouac's meta bucket).
+	ErrNotBivouac = errors.New("not a bivouac database")
+	// ErrCorrupt: the file looks like a Bivouac (or bbolt) database but is
+	// damaged: truncated, bad checksums, missing schema version.
+	ErrCorrupt = errors.New("database is corrupt")
+	// ErrSchemaTooNew: the file was written by a newer Bivouac whose schema
+	// this build does not know. Upgrade the binary; the file is untouched.
+	ErrSchemaTooNew = errors.New("database schema is newer than this build")
+)
+
+// Errors returned by the record methods.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrExists   = errors.New("already exists")
+	// ErrSeq: an Append or PutSnapshot whose sequence number would leave a
+	// gap, or repeats an earlier number with a different payload.
+	ErrSeq = errors.New("action log sequence error")
+	// ErrInvalid: a record or key the store refuses (empty ID, bad status...).
+	ErrInvalid = errors.New("invalid record")
+)
+
+// magic is stored in the meta bucket; its presence is what makes a bbolt
+// file a Bivouac database.
+const magic = "bivouac"
+
+// Bucket names. See doc.go for what each holds.
+var (
+	bktMeta       = []byte("meta")
+	bktRooms      = []byte("rooms")
+	bktRoomStatus = []byte("roomstatus")
+	bktLogs       = []byte("logs")
+	bktSnapshots  = []byte("snapshots")
+	bktPlayers    = []byte("players")
+	bktCampaigns  = []byte("campaigns")
+	bktFinished   = []byte("finished")
+
+	keyMagic  = []byte("magic")
+	keySchema = []byte("schema")
+)
+
+var allBuckets = [][]byte{bktMeta, bktRooms, bktRoomStatus, bktLogs, bktSnapshots, bktPlayers, bktCampaigns, bktFinished}
+
+// migration upgrades a database from one schema version to the next inside
+// the caller's write transaction. migrations[i] takes version i+1 to i+2.
+type migration func(tx *bolt.Tx) error
+
+// migrations is the upgrade table. Schema version 1 has none yet; append a
+// function here (never edit or reorder one) when the layout changes.
+var migrations []migration
+
+// schemaVersion is the version this build writes: one more than the number
+// of migrations.
+func schemaVersion() uint64 { return uint64(len(migrations)) + 1 }
+
+// Options configures Open. The zero value is fine.
+type Options struct {
+	// Timeout bounds the wait for the file lock; after it Open fails with
+	// ErrInUse. Default 1 s.
+	Timeout time.Duration
+	// BatchDelay and BatchSize tune how Append groups concurrent callers
+	// into one transaction (bbolt's MaxBatchDelay, MaxBatchSize). Zero
+	// keeps bbolt's defaults (10 ms, 1000).
+	BatchDelay time.Duration
+	BatchSize  int
+	// NoSync skips fsync. Only for tests and benchmarks: a crash may lose
+	// committed data.
+	NoSync bool
+	// Clock stamps Created/Updated and history times. Default time.Now.
+	Clock func() time.Time
+}
+
+// Store is a Bivouac database: one bbolt file. Its methods are safe for
+// concurrent use.
+type Store struct {
+	db   *bolt.DB
+	path string
+	now  func() time.Time
+}
+
+// Open opens the Bivouac database at path, creating it when no file exists.
+//
+// An existing file is first inspected read-only; a file that is not a
+// Bivouac database, is damaged, or has a newer schema yields ErrNotBivouac,
+// ErrCorrupt or ErrSchemaTooNew and is never written to. An older schema is
+// migrated in one transaction. If another process holds the file, Open
+// fails with ErrInUse after opts.Timeout.
+func Open(path string, opts Options) (*Store, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = time.Second
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := create(path, opts); err != nil {
+			return nil, fmt.Errorf("persistence: create %s: %w", path, err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("persistence: open %s: %w: not a regular file", path, ErrNotBivouac)
+	}
+
+	version, err := inspect(path, opts)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
+	}
+
+	db, err := bolt.Open(path, 0o600, boltOptions(opts, false))
+	if err != nil {
+		return nil, fmt.Errorf("persistence: open %s: %w", path, classify(err, nil))
+	}
+	if opts.BatchDelay > 0 {
+		db.MaxBatchDelay = opts.BatchDelay
+	}
+	if opts.BatchSize > 0 {
+		db.MaxBatchSize = opts.BatchSize
+	}
+	if version < schemaVersion() {
+		if err := db.Update(func(tx *bolt.Tx) error { return migrate(tx, migrations) }); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("persistence: migrate %s: %w", path, err)
+		}
+	}
+	return &Store{db: db, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
+}
+
+// Close releases the file. Pending Appends finish first.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+func boltOptions(opts Options, readOnly bool) *bolt.Options {
+	return &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly, NoSync: opts.NoSync}
+}
+
+// create makes a fresh database at a temporary name and links it into place,
+// so a file at path is always a complete Bivouac database: a crash during
+// creation leaves only a stray temporary file, never an empty or half-made
+// one at path. If another process created path first, its file wins.
+func create(path string, opts Options) error {
+	var suffix [6]byte
+	if _, err := rand.Read(suffix[:]); err != nil {
+		return err
+	}
+	tmp := path + ".new-" + hex.EncodeToString(suffix[:])
+	db, err := bolt.Open(tmp, 0o600, boltOptions(opts, false))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		meta := tx.Bucket(bktMeta)
+		if err := meta.Put(keyMagic, []byte(magic)); err != nil {
+			return err
+		}
+		return meta.Put(keySchema, u64be(schemaVersion()))
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// inspect opens path read-only (shared lock, no writes) and returns its
+// schema version, or the reason it must not be opened for writing.
+func inspect(path string, opts Options) (uint64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	if fi.Size() == 0 {
+		return 0, fmt.Errorf("%w: empty file", ErrNotBivouac)
+	}
+	head := make([]byte, 64)
+	if f, err := os.Open(path); err == nil {
+		n, _ := io.ReadFull(f, head)
+		head = head[:n]
+		f.Close()
+	}
+	db, err := bolt.Open(path, 0o600, boltOptions(opts, true))
+	if err != nil {
+		return 0, classify(err, head)
+	}
+	defer db.Close()
+	var version uint64
+	err = db.View(func(tx *bolt.Tx) error {
+		// bbolt maps the whole file and trusts the meta page's page count;
+		// reading past the end of a truncated file would fault, so check
+		// the size before touching any page beyond the metas.
+		if want := tx.Size(); want > fi.Size() {
+			return fmt.Errorf("%w: truncated: %d bytes, the database needs %d", ErrCorrupt, fi.Size(), want)
+		}
+		return guard(func() error {
+			var err error
+			version, err = readVersion(tx)
+			return err
+		})
+	})
+	return version, err
+}
+
+// readVersion checks the meta bucket and returns the schema version.
+func readVersion(tx *bolt.Tx) (uint64, error) {
+	meta := tx.Bucket(bktMeta)
+	if meta == nil || !bytes.Equal(meta.Get(keyMagic), []byte(magic)) {
+		return 0, fmt.Errorf("%w: a bbolt file without bivouac meta", ErrNotBivouac)
+	}
+	raw := meta.Get(keySchema)
+	if len(raw) != 8 {
+		return 0, fmt.Errorf("%w: no schema version", ErrCorrupt)
+	}
+	v := binary.BigEndian.Uint64(raw)
+	switch {
+	case v == 0:
+		return 0, fmt.Errorf("%w: schema version 0", ErrCorrupt)
+	case v > schemaVersion():
+		return 0, fmt.Errorf("%w: file has version %d, this build knows up to %d", ErrSchemaTooNew, v, schemaVersion())
+	}
+	return v, nil
+}
+
+// migrate runs steps from the file's version up to len(steps)+1 in tx, the
+// caller's single write transaction: either all of them land or none.
+func migrate(tx *bolt.Tx, steps []migration) error {
+	v, err := readVersion(tx)
+	if err != nil {
+		return err
+	}
+	for ; v < uint64(len(steps))+1; v++ {
+		if err := steps[v-1](tx); err != nil {
+			return fmt.Errorf("schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	return tx.Bucket(bktMeta).Put(keySchema, u64be(v))
+}
+
+// guard turns a panic or memory fault inside bbolt (which it raises on
+// damaged pages) into ErrCorrupt, for the read-only inspection only.
+func guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+		}
+	}()
+	return fn()
+}
+
+// classify maps a bbolt open error to ours. head is the start of the file,
+// used to tell a damaged bbolt file from a foreign one.
+func classify(err error, head []byte) error {
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return ErrInUse
+	case errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	case errors.Is(err, berrors.ErrInvalid):
+		if looksLikeBolt(head) {
+			return fmt.Errorf("%w: bbolt header but no valid meta page", ErrCorrupt)
+		}
+		return fmt.Errorf("%w: %v", ErrNotBivouac, err)
+	}
+	// bbolt reports a file shorter than two pages as a plain error.
+	if head != nil && looksLikeBolt(head) {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return err
+}
+
+// looksLikeBolt reports whether head starts with a bbolt meta page: a
+// 16-byte page header, then the magic 0xED0CDAED in the machine's byte
+// order (little-endian on every platform we build for).
+func looksLikeBolt(head []byte) bool {
+	return len(head) >= 20 && binary.LittleEndian.Uint32(head[16:20]) == 0xED0CDAED
+}
+
+// syncDir makes a rename or link in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Check walks every page of the database and reports the first
+// inconsistency as ErrCorrupt. It reads the whole file: for an operator
+// command, not for the hot path.
+func (s *Store) Check() error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		var first error
+		for err := range tx.Check() {
+			if first == nil {
+				first = fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+		}
+		return first
+	})
+}
