@@ -34,7 +34,7 @@ type SeatRecord struct {
 	Seat     engine.Seat `json:"seat"`
 	Identity string      `json:"identity,omitempty"` // SSH key fingerprint; "" for bots and guests
 	Name     string      `json:"name"`
-	Bot      string      `json:"bot,omitempty"` // bot level; "" for a human
+	Bot      string      `json:"bot,omitempty"`   // bot level; "" for a human
 	Guest    bool        `json:"guest,omitempty"` // a keyless guest: never gets a profile
 	Veteran  bool        `json:"veteran,omitempty"`
 }
@@ -58,9 +58,9 @@ type RoomRecord struct {
 	CampaignID string         `json:"campaign,omitempty"`
 	Allowed    []string       `json:"allowed,omitempty"` // identities who may sit; empty: anyone
 	Seq        uint64         `json:"seq,omitempty"`     // actions applied when saved (the log is the truth)
-	Created    time.Time      `json:"created"` // set by PutRoom when zero
-	Updated    time.Time      `json:"updated"` // set by every PutRoom
-	Result     *engine.Result `json:"result,omitempty"` // required when Status is finished
+	Created    time.Time      `json:"created"`           // set by PutRoom when zero
+	Updated    time.Time      `json:"updated"`           // set by every PutRoom
+	Result     *engine.Result `json:"result,omitempty"`  // required when Status is finished
 }
 
 func (r *RoomRecord) validate() error {
