@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // recordVersion is the version written in every JSON value's envelope. It
@@ -33,6 +35,15 @@ func decode[T any](raw []byte) (T, error) {
 		return e.D, fmt.Errorf("%w: record version %d", ErrSchemaTooNew, e.V)
 	}
 	return e.D, nil
+}
+
+// putJSON stores v, JSON in its envelope, under key.
+func putJSON[T any](b *bolt.Bucket, key string, v T) error {
+	val, err := encode(v)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(key), val)
 }
 
 func u64be(n uint64) []byte {

@@ -97,9 +97,5 @@ func (s *Store) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (P
 		return Profile{}, err
 	}
 	p.Fingerprint = fp
-	val, err := encode(p)
-	if err != nil {
-		return Profile{}, err
-	}
-	return p, players.Put([]byte(fp), val)
+	return p, putJSON(players, fp, p)
 }

@@ -115,11 +115,7 @@ func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) (*RoomRecord, error) {
 		rec.Created = now
 	}
 	rec.Updated = now
-	val, err := encode(*rec)
-	if err != nil {
-		return nil, err
-	}
-	if err := rooms.Put([]byte(rec.ID), val); err != nil {
+	if err := putJSON(rooms, rec.ID, *rec); err != nil {
 		return nil, err
 	}
 	return old, indexRoom(tx, rec)
