@@ -233,7 +233,9 @@ func (s *State) actWolf(seat int, a Action, out *[]engine.Event) error {
 }
 
 func (s *State) actPeek(seat int, a Action) error {
-	if !s.acting(seat, PhaseWolves, RoleLittleGirl) || s.Caught || s.Peeking == a.On {
+	// Setting the current value is allowed once, so that "I won't peek" is
+	// a decision too.
+	if !s.acting(seat, PhaseWolves, RoleLittleGirl) || s.Caught || (s.Peeking == a.On && s.Players[seat].PeekSet) {
 		return ErrNotAllowed
 	}
 	s.Peeking = a.On

@@ -148,8 +148,9 @@ func (s *State) endPhase(out *[]engine.Event) {
 	case PhaseHunterShot:
 		s.hunterHold(out)
 	case PhaseSheriffSuccession:
-		l := s.living()
-		s.passBadge(l[s.rand().IntN(len(l))], out)
+		if l := s.living(); len(l) > 0 {
+			s.passBadge(l[s.rand().IntN(len(l))], out)
+		}
 	case PhaseSheriffCampaign:
 		s.enterSheriffVote(out)
 	case PhaseSheriffVote:

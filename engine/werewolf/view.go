@@ -321,6 +321,9 @@ func (s *State) Legal(seat int) []Action {
 		}
 		if s.acting(seat, PhaseWolves, RoleLittleGirl) && !s.Caught {
 			v = append(v, Action{Kind: KindPeek, On: !s.Peeking})
+			if !p.PeekSet {
+				v = append(v, Action{Kind: KindPeek, On: s.Peeking})
+			}
 		}
 	case PhaseWitch:
 		if s.acting(seat, PhaseWitch, RoleWitch) && !s.WitchDone {
