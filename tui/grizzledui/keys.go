@@ -1,0 +1,65 @@
+package grizzledui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// keyMap is the one declaration of the table's keys: Update matches on it
+// and the help bar is drawn from it. sync enables only the bindings that
+// lead to a move the engine lists in SeatView.Legal (plus navigation), so
+// help never offers a refused move and a disabled key does nothing.
+type keyMap struct {
+	Prev, Next key.Binding // move the cursor (hand card, choice, intensity)
+	Pick       key.Binding // 1–9: put the cursor on an item directly
+	Play       key.Binding // play the selected hand card (A1)
+	Charm      key.Binding // use the lucky charm: then choose an NML card (A2)
+	Speech     key.Binding // make a speech: then choose a threat (A3)
+	Withdraw   key.Binding // withdraw (A4)
+	Confirm    key.Binding // take the selected choice; its help text says which
+	Pass       key.Binding // answer a speech by discarding nothing
+	Restore    key.Binding // support benefit: turn the charm back
+	Decline    key.Binding // support benefit: take nothing
+	Back       key.Binding // close a chooser opened with c or s
+	Leave      key.Binding // leave the table for the lobby
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		Prev:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "select")),
+		Next:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "next")),
+		Pick:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "pick")),
+		Play:     key.NewBinding(key.WithKeys("p", "enter"), key.WithHelp("p", "play")),
+		Charm:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "charm")),
+		Speech:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "speech")),
+		Withdraw: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw")),
+		Confirm:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Pass:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "pass")),
+		Restore:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "charm back")),
+		Decline:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "take nothing")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Leave:    key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "leave")),
+	}
+}
+
+// ShortHelp is the help bar, most useful first; bubbles/help drops the
+// disabled bindings. Next is left out: Prev's help already says "←/→".
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Prev, k.Pick, k.Play, k.Confirm, k.Pass, k.Restore, k.Decline,
+		k.Charm, k.Speech, k.Withdraw, k.Back, k.Leave}
+}
+
+// FullHelp groups the bindings for a full help view.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Prev, k.Next, k.Pick},
+		{k.Play, k.Charm, k.Speech, k.Withdraw},
+		{k.Confirm, k.Pass, k.Restore, k.Decline, k.Back},
+		{k.Leave},
+	}
+}
+
+// all lists every binding, for switching them off together.
+func (k *keyMap) all() []*key.Binding {
+	return []*key.Binding{&k.Prev, &k.Next, &k.Pick, &k.Play, &k.Charm, &k.Speech, &k.Withdraw,
+		&k.Confirm, &k.Pass, &k.Restore, &k.Decline, &k.Back, &k.Leave}
+}

@@ -1,0 +1,310 @@
+// Package grizzledui is the table screen of The Grizzled: it draws one
+// seat's view (grizzled.SeatView inside an engine.Update) and turns keys
+// into uikit.ActMsg commands. It never talks to a room and never decides
+// what is legal: every move it offers comes from SeatView.Legal.
+package grizzledui
+
+import (
+	"slices"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Minimum size of the window the table needs (help bar included).
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Screen is the table of The Grizzled for one session. It implements
+// uikit.Screen. The zero value is not usable; call New.
+type Screen struct {
+	th   *uikit.Theme
+	keys keyMap
+	help help.Model
+
+	helpBar bool // draw the help bar as the last line (see SetHelpBar)
+	w, h    int
+
+	u       engine.Update
+	v       grizzled.SeatView
+	hasView bool
+
+	sel   int             // cursor in the hand
+	selID grizzled.CardID // card under the cursor, kept across updates
+	mode  askKind         // a chooser the player opened (askCharm, askSpeech) or askNone
+	opt   int             // cursor in the current chooser
+	optOf askKind         // which chooser opt belongs to
+	sent  bool            // an action went out for this Update; wait for the next
+}
+
+var _ uikit.Screen = (*Screen)(nil)
+
+// New returns an empty table screen drawing with th (the session's theme).
+func New(th *uikit.Theme) *Screen {
+	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), helpBar: true, w: MinWidth, h: MinHeight}
+	s.sync()
+	return s
+}
+
+// SetHelpBar says whether View draws the help bar (from Keys) as its last
+// line. It is on by default, so the screen is complete on its own; a root
+// model that draws the active screen's Keys itself turns it off and gives
+// the screen one line less.
+func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
+
+// SetSize is the area the screen may draw in.
+func (s *Screen) SetSize(width, height int) {
+	s.w, s.h = width, height
+	s.help.Width = width
+}
+
+// SetUpdate takes the newest Update from the room.
+func (s *Screen) SetUpdate(u engine.Update) {
+	s.u = u
+	s.hasView = false
+	switch v := u.View.(type) {
+	case grizzled.SeatView:
+		s.v, s.hasView = v, true
+	case *grizzled.SeatView:
+		if v != nil {
+			s.v, s.hasView = *v, true
+		}
+	}
+	s.sent = false
+	// Keep the cursor on the same card if it is still in hand.
+	if i := slices.Index(s.v.Hand, s.selID); s.hasView && s.selID != grizzled.NoCard && i >= 0 {
+		s.sel = i
+	}
+	s.clampHand()
+	if s.mode != askNone && len(s.legalOf(modeKind(s.mode))) == 0 {
+		s.mode = askNone
+	}
+	s.sync()
+}
+
+// Keys is the screen's key map for the help bar; bindings for moves the
+// engine would refuse now are disabled.
+func (s *Screen) Keys() help.KeyMap {
+	s.sync()
+	return s.keys
+}
+
+// Update handles keys (and an UpdateMsg, should the root forward one).
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case uikit.UpdateMsg:
+		s.SetUpdate(msg.Update)
+		return nil
+	case tea.KeyMsg:
+		cmd := s.key(msg)
+		s.sync()
+		return cmd
+	}
+	return nil
+}
+
+func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
+	s.sync()
+	k := &s.keys
+	if key.Matches(msg, k.Leave) {
+		return func() tea.Msg { return uikit.LeaveMsg{} }
+	}
+	a := s.current()
+	if a.kind != askNone {
+		s.focusChooser(a)
+		switch {
+		case key.Matches(msg, k.Prev):
+			s.opt = (s.opt - 1 + len(a.choices)) % len(a.choices)
+		case key.Matches(msg, k.Next):
+			s.opt = (s.opt + 1) % len(a.choices)
+		case key.Matches(msg, k.Pick):
+			s.pickChoice(a, msg.String())
+		case key.Matches(msg, k.Confirm):
+			return s.act(a.choices[s.opt].act)
+		case key.Matches(msg, k.Back):
+			s.mode = askNone
+		case key.Matches(msg, k.Pass):
+			return s.actKind(grizzled.ActSpeechPass)
+		case key.Matches(msg, k.Restore):
+			return s.actKind(grizzled.ActBenefitCharm)
+		case key.Matches(msg, k.Decline):
+			return s.actKind(grizzled.ActBenefitDecline)
+		}
+		return nil
+	}
+	n := len(s.v.Hand)
+	switch {
+	case key.Matches(msg, k.Prev):
+		s.setSel((s.sel - 1 + n) % n)
+	case key.Matches(msg, k.Next):
+		s.setSel((s.sel + 1) % n)
+	case key.Matches(msg, k.Pick):
+		if i := int(msg.String()[0] - '1'); i < n {
+			s.setSel(i)
+		}
+	case key.Matches(msg, k.Play):
+		if s.sel < n {
+			c := s.v.Hand[s.sel]
+			for _, l := range s.legalOf(grizzled.ActPlay) {
+				if l.Card == c {
+					return s.act(l)
+				}
+			}
+		}
+	case key.Matches(msg, k.Charm):
+		s.mode = askCharm
+	case key.Matches(msg, k.Speech):
+		s.mode = askSpeech
+	case key.Matches(msg, k.Withdraw):
+		return s.actKind(grizzled.ActWithdraw)
+	}
+	return nil
+}
+
+// pickChoice moves the chooser cursor for a digit key: the k itself for
+// the intensity, else the n-th choice.
+func (s *Screen) pickChoice(a ask, d string) {
+	n := int(d[0] - '0')
+	if a.kind == askIntensity {
+		for i, c := range a.choices {
+			if c.act.K == n {
+				s.opt = i
+			}
+		}
+		return
+	}
+	if n-1 < len(a.choices) {
+		s.opt = n - 1
+	}
+}
+
+func (s *Screen) setSel(i int) {
+	s.sel = i
+	s.selID = s.v.Hand[i]
+}
+
+func (s *Screen) clampHand() {
+	if s.sel >= len(s.v.Hand) {
+		s.sel = max(len(s.v.Hand)-1, 0)
+	}
+	if s.sel < len(s.v.Hand) {
+		s.selID = s.v.Hand[s.sel]
+	} else {
+		s.selID = grizzled.NoCard
+	}
+}
+
+// focusChooser resets the chooser cursor when the chooser changes.
+func (s *Screen) focusChooser(a ask) {
+	if s.optOf != a.kind {
+		s.optOf, s.opt = a.kind, 0
+		if a.kind == askIntensity && s.v.MinIntensity > 0 {
+			s.opt = 0 // the smallest legal k comes first
+		}
+	}
+	if s.opt >= len(a.choices) {
+		s.opt = max(len(a.choices)-1, 0)
+	}
+}
+
+// act emits a legal action for the Update the player is looking at.
+func (s *Screen) act(a grizzled.Action) tea.Cmd {
+	if s.sent || !s.hasView {
+		return nil
+	}
+	a.Cards = slices.Clone(a.Cards)
+	s.sent = true
+	s.mode = askNone
+	msg := uikit.ActMsg{Seq: s.u.Seq, Action: a}
+	return func() tea.Msg { return msg }
+}
+
+func (s *Screen) actKind(kind grizzled.ActionKind) tea.Cmd {
+	if l := s.legalOf(kind); len(l) > 0 {
+		return s.act(l[0])
+	}
+	return nil
+}
+
+// playing is true when this session sits at the table and may act.
+func (s *Screen) playing() bool {
+	return s.hasView && s.u.Seat != engine.Spectator && !s.u.Over && s.u.Closed == "" && !s.v.Over
+}
+
+func (s *Screen) legalOf(kinds ...grizzled.ActionKind) []grizzled.Action {
+	if !s.playing() || s.sent {
+		return nil
+	}
+	var out []grizzled.Action
+	for _, a := range s.v.Legal {
+		if slices.Contains(kinds, a.Kind) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (s *Screen) has(kind grizzled.ActionKind) bool { return len(s.legalOf(kind)) > 0 }
+
+// sync enables exactly the bindings that do something now.
+func (s *Screen) sync() {
+	k := &s.keys
+	for _, b := range k.all() {
+		b.SetEnabled(false)
+	}
+	k.Leave.SetEnabled(true)
+	if !s.playing() {
+		return
+	}
+	a := s.current()
+	if a.kind == askNone {
+		many := len(s.v.Hand) > 1
+		k.Prev.SetEnabled(many)
+		k.Next.SetEnabled(many)
+		k.Pick.SetEnabled(many)
+		k.Prev.SetHelp("←/→", "card")
+		k.Pick.SetHelp("1-9", "pick")
+		k.Play.SetEnabled(s.has(grizzled.ActPlay))
+		k.Charm.SetEnabled(s.has(grizzled.ActCharm))
+		k.Speech.SetEnabled(s.has(grizzled.ActSpeech))
+		k.Withdraw.SetEnabled(s.has(grizzled.ActWithdraw))
+		return
+	}
+	s.focusChooser(a)
+	many := len(a.choices) > 1
+	k.Prev.SetEnabled(many)
+	k.Next.SetEnabled(many)
+	k.Pick.SetEnabled(many)
+	k.Prev.SetHelp("←/→", "choose")
+	k.Pick.SetHelp("1-9", "pick")
+	if a.kind == askIntensity {
+		k.Prev.SetHelp("←/→", "fewer/more")
+		k.Pick.SetHelp("1-9", "cards")
+	}
+	k.Confirm.SetEnabled(len(a.choices) > 0)
+	k.Confirm.SetHelp("enter", a.confirm)
+	k.Back.SetEnabled(a.cancel)
+	k.Pass.SetEnabled(s.has(grizzled.ActSpeechPass))
+	k.Restore.SetEnabled(s.has(grizzled.ActBenefitCharm))
+	k.Decline.SetEnabled(s.has(grizzled.ActBenefitDecline))
+}
+
+// me is the index of the viewer in Players, or -1.
+func (s *Screen) me() int {
+	for i, p := range s.v.Players {
+		if p.Seat == s.u.Seat {
+			return i
+		}
+	}
+	if i := int(s.u.Seat); i >= 0 && i < len(s.v.Players) {
+		return i
+	}
+	return -1
+}

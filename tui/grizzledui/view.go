@@ -1,0 +1,817 @@
+package grizzledui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View draws the table in the area given by SetSize.
+func (s *Screen) View() string {
+	reserved := 0 // lines the root keeps for its own help bar
+	if !s.helpBar {
+		reserved = 1
+	}
+	if s.w < MinWidth || s.h+reserved < MinHeight {
+		return s.tooSmall(reserved)
+	}
+	var foot []string
+	if s.helpBar {
+		s.help.Width = s.w
+		foot = append(foot, trunc(s.help.View(s.Keys()), s.w))
+	}
+	lines := s.body(s.w, s.h-len(foot))
+	for len(lines) < s.h-len(foot) {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines, foot...), "\n")
+}
+
+func (s *Screen) tooSmall(reserved int) string {
+	msg := fmt.Sprintf("window too small: need %d×%d, have %d×%d", MinWidth, MinHeight, s.w, s.h+reserved)
+	w := max(s.w, 1)
+	lines := strings.Split(ansi.Wrap(msg, w, ""), "\n")
+	if s.h >= 1 && len(lines) > s.h {
+		lines = lines[:s.h]
+	}
+	for i, l := range lines {
+		lines[i] = s.th.Warning.Render(trunc(l, w))
+	}
+	for len(lines) < s.h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// body is everything but the help bar, at most h lines of at most w cells.
+func (s *Screen) body(w, h int) []string {
+	th := s.th
+	if s.u.Closed != "" {
+		return []string{th.Title.Render("The Grizzled"), "",
+			th.Danger.Render("The room is closed: " + clean(s.u.Closed)), th.Muted.Render("Q leaves the table.")}
+	}
+	if !s.hasView {
+		return []string{th.Title.Render("The Grizzled"), "", th.Muted.Render("Waiting for the table…")}
+	}
+	tall := h >= 30
+	top := []string{s.titleLine(w)}
+	top = append(top, s.nmlLines(w, tall)...)
+	mid := s.supportLines(w)
+	bottomOf := func(detail int) []string {
+		var b []string
+		if s.over() {
+			b = s.overLines(w)
+		} else {
+			b = append(s.handLines(w, detail), s.actionLines(w)...)
+		}
+		return append(b, s.noticeLines(w)...)
+	}
+	bottom := bottomOf(2)
+
+	// The soldiers take one line each, more when their hard knocks need it
+	// and the height allows; the log gets what is left (at least 2 lines).
+	spare := h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+	if spare < 0 { // tight: shorten the card description
+		bottom = bottomOf(1)
+		spare = h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+	}
+	sold := s.soldierLines(w, max(spare, 0))
+	out := append(top, sold...)
+	logH := h - len(out) - len(mid) - len(bottom)
+	out = append(out, s.logLines(w, logH)...)
+	out = append(out, mid...)
+	out = append(out, bottom...)
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+func (s *Screen) over() bool { return s.u.Over || s.v.Over || s.v.Phase == grizzled.PhaseOver }
+
+func (s *Screen) titleLine(w int) string {
+	th := s.th
+	title := clean(s.u.Title)
+	if title == "" {
+		title = "The Grizzled"
+	}
+	num := func(label string, n int, low int) string {
+		st := th.Strong
+		if n <= low {
+			st = th.Warning
+		}
+		return th.Muted.Render(label+" ") + st.Render(strconv.Itoa(n))
+	}
+	right := strings.Join([]string{
+		th.Muted.Render("Mission ") + th.Strong.Render(strconv.Itoa(s.v.Round)),
+		num("Trials", s.v.Trials, 0),
+		num("Morale", s.v.Morale, 6),
+		num("Speech supply", s.v.SpeechSupply, -1),
+	}, th.Muted.Render(" · "))
+	left := th.Title.Render(title)
+	if s.u.Room != "" {
+		withRoom := left + th.Muted.Render(" · room "+clean(s.u.Room))
+		if width(withRoom)+2+width(right) <= w {
+			left = withRoom
+		}
+	}
+	return spread(left, right, w)
+}
+
+// nmlLines: No Man's Land grouped by threat, with the active counts (F-1).
+func (s *Screen) nmlLines(w int, tall bool) []string {
+	th := s.th
+	v := s.v
+	cards := "cards"
+	if len(v.NML) == 1 {
+		cards = "card"
+	}
+	head := th.Header.Render("No Man's Land") + th.Muted.Render(fmt.Sprintf(" %d %s", len(v.NML), cards))
+	var at2, at3 []string
+	for t := range grizzled.NumThreats {
+		switch n := v.Counts[t]; {
+		case n >= 3:
+			at3 = append(at3, threatNames[t])
+		case n == 2:
+			at2 = append(at2, threatNames[t])
+		}
+	}
+	switch {
+	case v.Failed || len(at3) > 0:
+		msg := "✗ MISSION FAILED"
+		if len(at3) > 0 {
+			msg += ": " + andList(at3) + " reached 3"
+		}
+		head += "  " + th.Danger.Render(msg)
+	case len(at2) > 0:
+		head += "  " + th.Warning.Render("!! "+andList(at2)+" at 2: a third fails the mission")
+	}
+	out := []string{trunc(head, w)}
+	if tall {
+		for t := range grizzled.NumThreats {
+			out = append(out, trunc(s.threatRow(grizzled.Threat(t), w, true), w))
+		}
+		return out
+	}
+	cw := (w - 2) / 2
+	for t := range 3 {
+		l := fit(s.threatRow(grizzled.Threat(t), cw, false), cw)
+		r := trunc(s.threatRow(grizzled.Threat(t+3), cw, false), cw)
+		out = append(out, l+"  "+r)
+	}
+	return out
+}
+
+// threatRow is one threat: mark, name, count as pips and number, sources.
+func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
+	th := s.th
+	n := s.v.Counts[t]
+	pips := th.Threat[t].Render(strings.Repeat("●", min(n, 3))) + th.Muted.Render(strings.Repeat("○", max(3-n, 0)))
+	name := threatName(t)
+	nameSt := th.Base
+	flag := "  "
+	switch {
+	case n >= 3:
+		nameSt, flag = th.Danger, th.Danger.Render("✗ ")
+	case n == 2:
+		nameSt, flag = th.Warning, th.Warning.Render("!!")
+	}
+	var src []string
+	for _, id := range s.v.NML {
+		c := card(id)
+		if c.shows(t) {
+			if long {
+				src = append(src, c.code+" "+c.name)
+			} else {
+				src = append(src, c.code)
+			}
+		}
+	}
+	for _, p := range s.v.Players {
+		if p.Withdrawn {
+			continue
+		}
+		for _, id := range p.HardKnocks {
+			if c := card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
+				src = append(src, strings.Fields(c.name)[0]+"("+clean(p.Name)+")")
+			}
+		}
+	}
+	srcText := th.Muted.Render("-")
+	if len(src) > 0 {
+		srcText = strings.Join(src, " ")
+	}
+	return s.threatTag(t) + " " + nameSt.Render(padRight(name, 8)) + " " + pips + " " +
+		nameSt.Render(strconv.Itoa(n)) + flag + " " + srcText
+}
+
+// soldierLines is the table of soldiers; extra is how many continuation
+// lines long hard-knock lists may take.
+func (s *Screen) soldierLines(w, extra int) []string {
+	th := s.th
+	nameW, charW := 12, 11
+	if w >= 100 {
+		nameW, charW = 16, 18
+	}
+	cols := []int{3, nameW, charW, 9, 5, 6, 7, 9}
+	fixed := 0
+	for _, c := range cols {
+		fixed += c
+	}
+	knockW := w - fixed
+	head := "   " + padRight("Soldier", nameW) + padRight("Grizzled", charW) + padRight("Charm", 9) +
+		"Hand " + "Tiles " + "Speech " + padRight("Mission", 9) + "Hard knocks"
+	out := []string{th.Muted.Render(trunc(head, w))}
+	for i, p := range s.v.Players {
+		mark := " "
+		if s.waitsOn(p.Seat) {
+			mark = th.Accent.Render("▶")
+		}
+		if p.Seat == s.v.Leader && !p.Chaplain {
+			mark += th.Title.Render("★")
+		} else {
+			mark += " "
+		}
+		name := clean(p.Name)
+		suffix := ""
+		switch {
+		case p.Chaplain && !strings.Contains(strings.ToLower(name), "chaplain"):
+			suffix = " (chaplain)"
+		case p.Seat == s.u.Seat:
+			suffix = " (you)"
+		default:
+			for _, si := range s.u.Seats {
+				if si.Seat == p.Seat {
+					if si.Bot != "" {
+						suffix = " (bot)"
+					} else if !si.Connected {
+						suffix = " (away)"
+					}
+				}
+			}
+		}
+		nameSt := th.Base
+		if p.Seat == s.u.Seat {
+			nameSt = th.Accent
+		}
+		nameCell := nameSt.Render(trunc(name, nameW-1-len(suffix))) + th.Muted.Render(suffix)
+		char := clean(p.Character)
+		if charW < 18 {
+			if f := strings.Fields(char); len(f) > 1 {
+				char = f[len(f)-1]
+			}
+		}
+		charm := s.threatTag(p.Charm) + " " + th.Good.Render("ready")
+		if !p.CharmAvailable {
+			charm = s.threatTag(p.Charm) + " " + th.Muted.Render("used")
+		}
+		hand := strconv.Itoa(p.HandSize)
+		status := "in"
+		switch {
+		case p.Withdrawn && p.PlacedTile:
+			status = "out+tile"
+		case p.Withdrawn || p.Chaplain:
+			status = "out"
+		}
+		if p.Chaplain {
+			hand = "-"
+		}
+		statusSt := th.Base
+		if status != "in" {
+			statusSt = th.Muted
+		}
+		knocks := s.knockText(p)
+		row := mark + " " + fit(nameCell, nameW) + fit(char, charW) + fit(charm, 9) +
+			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
+			fit(statusSt.Render(status), 9)
+		wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")
+		if len(wrapped) > 1 && extra > 0 {
+			more := min(len(wrapped)-1, extra)
+			extra -= more
+			out = append(out, row+wrapped[0])
+			for j := 1; j <= more; j++ {
+				l := wrapped[j]
+				if j == more && more < len(wrapped)-1 {
+					l = trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+				}
+				out = append(out, strings.Repeat(" ", fixed)+l)
+			}
+			continue
+		}
+		out = append(out, trunc(row+knocks, w))
+		_ = i
+	}
+	return out
+}
+
+// knockText is "weight: names" of a soldier's hard knocks.
+func (s *Screen) knockText(p grizzled.PlayerView) string {
+	th := s.th
+	if len(p.HardKnocks) == 0 {
+		return th.Muted.Render("-")
+	}
+	st := th.Base
+	switch {
+	case p.Weight >= 4:
+		st = th.Danger
+	case p.Weight == 3:
+		st = th.Warning
+	}
+	names := make([]string, len(p.HardKnocks))
+	for i, id := range p.HardKnocks {
+		names[i] = s.cardLabel(id)
+	}
+	return st.Render(strconv.Itoa(p.Weight)+":") + " " + strings.Join(names, ", ")
+}
+
+// waitsOn is true for the seat(s) whose move the game waits for.
+func (s *Screen) waitsOn(seat engine.Seat) bool {
+	switch s.v.Phase {
+	case grizzled.PhaseOver:
+		return false
+	case grizzled.PhaseTurn:
+		return seat == s.v.Active
+	case grizzled.PhaseIntensity:
+		if len(s.v.Waiting) == 0 {
+			return seat == s.v.Leader
+		}
+	}
+	for _, w := range s.v.Waiting {
+		if w == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// handLines: the viewer's hand with the card under the cursor described;
+// detail is how many lines the description may take.
+func (s *Screen) handLines(w, detail int) []string {
+	th := s.th
+	if s.u.Seat == engine.Spectator {
+		return []string{th.Muted.Render("You are watching: hands and support tiles are hidden. Q leaves the table.")}
+	}
+	v := s.v
+	a := s.current()
+	noun := "cards"
+	if len(v.Hand) == 1 {
+		noun = "card"
+	}
+	head := th.Header.Render("Your hand") + th.Muted.Render(fmt.Sprintf(" %d %s", len(v.Hand), noun))
+	if s.hasTrap() {
+		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = trap")
+	}
+	tiles := make([]string, len(v.MyTiles))
+	for i, t := range v.MyTiles {
+		tiles[i] = tileName(t)
+	}
+	right := th.Muted.Render("Your tiles ") + th.Strong.Render(orDash(strings.Join(tiles, " ")))
+	if v.PlacedTile != grizzled.NoTile {
+		right += th.Muted.Render(" · placed ") + th.Strong.Render(tileName(v.PlacedTile))
+	}
+	out := []string{spread(head, right, w)}
+	if len(v.Hand) == 0 {
+		return append(out, th.Muted.Render("  no cards: you may always withdraw"))
+	}
+	cursor := s.sel
+	usable := func(grizzled.CardID) bool { return true }
+	if a.kind == askAnswer {
+		cursor = -1
+		if len(a.choices) > 0 {
+			for i, id := range v.Hand {
+				if id == a.choices[s.opt].act.Card {
+					cursor = i
+				}
+			}
+		}
+		usable = func(id grizzled.CardID) bool {
+			for _, c := range a.choices {
+				if c.act.Card == id {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	chips := make([]string, len(v.Hand))
+	for i, id := range v.Hand {
+		num := "·"
+		if i < 9 {
+			num = strconv.Itoa(i + 1)
+		}
+		label := s.cardLabel(id)
+		if c := card(id); c.trap {
+			label += th.Warning.Render("!")
+		}
+		if !usable(id) {
+			label = th.Muted.Render(ansi.Strip(label))
+		}
+		chips[i] = s.chip(num, label, i == cursor)
+	}
+	out = append(out, flow(chips, w, 2)...)
+	if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
+		d := strings.Split(ansi.Wrap(s.describe(v.Hand[cursor]), w-2, " "), "\n")
+		if len(d) > detail {
+			d = d[:detail]
+			d[detail-1] = trunc(d[detail-1]+" "+"………", w-2)
+		}
+		for _, l := range d {
+			out = append(out, "  "+l)
+		}
+	}
+	return out
+}
+
+func (s *Screen) hasTrap() bool {
+	for _, id := range s.v.Hand {
+		if card(id).trap {
+			return true
+		}
+	}
+	return false
+}
+
+// chip is one item of a row: " 1 label " or "[1 label]" under the cursor.
+func (s *Screen) chip(num, label string, on bool) string {
+	th := s.th
+	if on {
+		return th.Accent.Render("[") + th.Selected.Render(num) + " " + label + th.Accent.Render("]")
+	}
+	return " " + th.Muted.Render(num) + " " + label + " "
+}
+
+// describe is the full text of a card.
+func (s *Screen) describe(id grizzled.CardID) string {
+	th := s.th
+	c := card(id)
+	switch c.kind {
+	case grizzled.KindThreat:
+		names := make([]string, len(c.threats))
+		for i, t := range c.threats {
+			names[i] = th.Threat[t].Render(threatName(t))
+		}
+		d := th.Strong.Render(c.code) + " " + strings.Join(names, "+")
+		if c.trap {
+			return d + " · " + th.Warning.Render("trap") + ": when you play it, the top trial card is played at once."
+		}
+		return d + th.Muted.Render(" · threat card: goes to No Man's Land when played.")
+	case grizzled.KindHardKnock:
+		return th.Strong.Render(c.code+" "+c.name) + th.Muted.Render(fmt.Sprintf(" (hard knock, weight %d)", c.weight)) +
+			": " + c.text
+	case grizzled.KindMerryChristmas:
+		return th.Strong.Render(c.code+" "+c.name) + ": " + c.text
+	}
+	return c.name
+}
+
+// cardLabel is a card's short name: "T04 Ni Sh", "Fragile", "Trauma Ra".
+func (s *Screen) cardLabel(id grizzled.CardID) string {
+	c := card(id)
+	switch c.kind {
+	case grizzled.KindThreat:
+		tags := make([]string, len(c.threats))
+		for i, t := range c.threats {
+			tags[i] = s.threatTag(t)
+		}
+		return c.code + " " + strings.Join(tags, " ")
+	case grizzled.KindHardKnock:
+		if len(c.threats) == 1 {
+			return strings.Fields(c.name)[0] + " " + s.threatTag(c.threats[0])
+		}
+	}
+	return c.name
+}
+
+func (s *Screen) threatTag(t grizzled.Threat) string { return s.th.ThreatTag(int(t)) }
+
+// actionLines: what the game asks of the viewer (with the choices), or
+// whom it waits for.
+func (s *Screen) actionLines(w int) []string {
+	th := s.th
+	a := s.current()
+	if a.kind != askNone {
+		out := wrapN(th.Strong.Render("▸ ")+a.prompt, w, 2)
+		if len(a.choices) > 0 {
+			s.focusChooser(a)
+			chips := make([]string, len(a.choices))
+			for i, c := range a.choices {
+				num := "·"
+				if i < 9 {
+					num = strconv.Itoa(i + 1)
+				}
+				if a.kind == askIntensity {
+					chips[i] = " " + c.label + " "
+					if i == s.opt {
+						chips[i] = th.Accent.Render("[") + th.Selected.Render(c.label) + th.Accent.Render("]")
+					}
+					continue
+				}
+				chips[i] = s.chip(num, c.label, i == s.opt)
+			}
+			if a.kind == askIntensity {
+				chips = append([]string{"  Cards to each soldier: "}, chips...)
+			}
+			out = append(out, flow(chips, w, 2)...)
+		}
+		return out
+	}
+	return wrapN(s.statusLine(), w, 2)
+}
+
+// statusLine says whose move it is, in words.
+func (s *Screen) statusLine() string {
+	th := s.th
+	v := s.v
+	me := s.u.Seat
+	if s.sent {
+		return th.Muted.Render("▸ Sent. Waiting for the table…")
+	}
+	switch v.Phase {
+	case grizzled.PhaseIntensity:
+		return th.Strong.Render("▸ ") + fmt.Sprintf("Mission %d: %s, the leader, chooses how many cards each soldier gets (%d–%d).",
+			v.Round, s.name(v.Leader), v.MinIntensity, v.MaxIntensity)
+	case grizzled.PhaseTurn:
+		if v.Active == me && s.playing() {
+			var can []string
+			if s.has(grizzled.ActPlay) {
+				can = append(can, "play a card (p)")
+			}
+			if s.has(grizzled.ActCharm) {
+				can = append(can, "use your charm (c)")
+			}
+			if s.has(grizzled.ActSpeech) {
+				can = append(can, "make a speech (s)")
+			}
+			if s.has(grizzled.ActWithdraw) {
+				can = append(can, "withdraw (w)")
+			}
+			if len(can) == 1 && s.has(grizzled.ActWithdraw) && len(v.Hand) > 0 {
+				return th.Warning.Render("▸ Your turn: you must withdraw (w).")
+			}
+			return th.Accent.Render("▸ Your turn: ") + orList(can) + "."
+		}
+		return th.Strong.Render("▸ ") + s.name(v.Active) + "'s turn."
+	case grizzled.PhaseSpeech:
+		return th.Strong.Render("▸ ") + fmt.Sprintf("%s's speech: %s %s. Waiting for %s to discard a %s card or pass.",
+			s.name(v.Speaker), s.threatTag(v.SpeechThreat), threatName(v.SpeechThreat),
+			s.names(v.Waiting), threatName(v.SpeechThreat))
+	case grizzled.PhaseDecision:
+		who := s.names(v.Waiting)
+		switch v.Decision {
+		case grizzled.DecidePlaceTile:
+			return th.Strong.Render("▸ ") + who + " withdraws and places a support tile face down."
+		case grizzled.DecideRemoveTile:
+			return th.Strong.Render("▸ ") + who + " (Absent-minded) removes a support tile from the game."
+		case grizzled.DecideHardKnock:
+			return th.Strong.Render("▸ ") + who + " (Merry Christmas) chooses a hard knock to discard."
+		}
+		return th.Strong.Render("▸ ") + "Waiting for " + who + "."
+	case grizzled.PhaseBenefit:
+		return th.Strong.Render("▸ ") + s.names(v.Waiting) + " received the most support and chooses a benefit."
+	}
+	return ""
+}
+
+func (s *Screen) names(seats []engine.Seat) string {
+	if len(seats) == 0 {
+		return "nobody"
+	}
+	n := make([]string, len(seats))
+	for i, seat := range seats {
+		n[i] = s.name(seat)
+	}
+	return andList(n)
+}
+
+func (s *Screen) noticeLines(w int) []string {
+	if s.u.Notice == "" {
+		return nil
+	}
+	msg := " ✗ Refused: " + clean(s.u.Notice) + " "
+	lines := wrapN(msg, w, 2)
+	for i, l := range lines {
+		lines[i] = s.th.Notice.Render(l)
+	}
+	return lines
+}
+
+// supportLines: the last support step, face up, while no mission is running.
+func (s *Screen) supportLines(w int) []string {
+	th := s.th
+	sr := s.v.LastSupport
+	if sr == nil {
+		return nil
+	}
+	switch {
+	case s.v.Phase == grizzled.PhaseBenefit, s.v.Phase == grizzled.PhaseIntensity, s.over():
+	default:
+		return nil
+	}
+	result := th.Good.Render("succeeded")
+	if !sr.Success {
+		result = th.Danger.Render("failed")
+	}
+	text := th.Header.Render(fmt.Sprintf("Mission %d", sr.Round)) + " " + result + ". " + th.Strong.Render("Support: ")
+	received := map[engine.Seat]int{}
+	var moves []string
+	for _, t := range sr.Tiles {
+		moves = append(moves, fmt.Sprintf("%s %s→%s", s.name(t.From), tileName(t.Tile), s.name(t.To)))
+		received[t.To]++
+	}
+	if len(moves) == 0 {
+		text += "no tile was placed."
+	} else {
+		text += strings.Join(moves, ", ") + "."
+	}
+	if sr.Beneficiary >= 0 {
+		text += " " + th.Accent.Render(fmt.Sprintf("%s benefits (%d tiles).", s.name(sr.Beneficiary), received[sr.Beneficiary]))
+	} else {
+		text += " " + th.Muted.Render("No single soldier received the most: no benefit.")
+	}
+	return wrapN(text, w, 3)
+}
+
+func (s *Screen) overLines(w int) []string {
+	th := s.th
+	v := s.v
+	var out []string
+	if v.Won || (s.u.Result != nil && s.u.Result.Outcome == "win") {
+		out = append(out, th.Good.Render("★ VICTORY: peace at last.")+
+			" The trials pile is empty and no soldier holds a card.")
+	} else {
+		why := v.LossReason
+		switch why {
+		case "hard knocks":
+			var who []string
+			for _, p := range v.Players {
+				if p.Weight >= 4 {
+					who = append(who, fmt.Sprintf("%s (%d)", clean(p.Name), p.Weight))
+				}
+			}
+			why = "too many hard knocks after support"
+			if len(who) > 0 {
+				why += ": " + andList(who)
+			}
+		case "morale":
+			why = "morale broke: the morale reserve is empty and the Monument is revealed"
+		case "":
+			why = "the war goes on without you"
+		}
+		out = append(out, th.Danger.Render("✗ DEFEAT: ")+why+".")
+	}
+	if s.u.Result != nil && s.u.Result.Summary != "" {
+		out = append(out, clean(s.u.Result.Summary))
+	}
+	out = append(out, th.Muted.Render(fmt.Sprintf("Game over after %d missions. Q leaves the table.", v.Round)))
+	var lines []string
+	for _, l := range out {
+		lines = append(lines, wrapN(l, w, 2)...)
+	}
+	return lines
+}
+
+// logLines: the newest events that fit in h lines, oldest first.
+func (s *Screen) logLines(w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	th := s.th
+	var lines []string
+	for _, e := range s.u.Log {
+		var l string
+		switch e.Kind {
+		case engine.Chat:
+			l = th.Chat.Render(s.name(e.From) + ": “" + clean(e.Text) + "”")
+		case engine.Private:
+			l = th.Accent.Render("(you) ") + clean(e.Text)
+		default:
+			l = clean(e.Text)
+		}
+		lines = append(lines, strings.Split(ansi.Wrap(l, w-2, " "), "\n")...)
+	}
+	rule := th.Rule.Render("── ") + th.Muted.Render("Log") + " " + th.Rule.Render(strings.Repeat("─", max(w-8, 0)))
+	if h == 1 {
+		rule = ""
+		h = 2
+	}
+	keep := h - 1
+	if len(lines) > keep {
+		lines = lines[len(lines)-keep:]
+	}
+	out := []string{trunc(rule, w)}
+	for len(out)+len(lines) < h {
+		out = append(out, "")
+	}
+	for _, l := range lines {
+		out = append(out, "  "+l)
+	}
+	if rule == "" {
+		out = out[1:]
+	}
+	return out
+}
+
+// --- text helpers ---
+
+func width(s string) int { return ansi.StringWidth(s) }
+
+func trunc(s string, w int) string {
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+func padRight(s string, w int) string {
+	if n := width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// fit truncates or pads s to exactly w cells.
+func fit(s string, w int) string { return padRight(trunc(s, w), w) }
+
+// spread puts left and right at the two ends of a w-cell line.
+func spread(left, right string, w int) string {
+	gap := w - width(left) - width(right)
+	if gap < 2 {
+		return trunc(left+"  "+right, w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// flow lays items out in lines of w cells, at most n lines.
+func flow(items []string, w, n int) []string {
+	var out []string
+	line := ""
+	for i, it := range items {
+		if line != "" && width(line)+width(it) > w {
+			if len(out) == n-1 {
+				line = trunc(line+" +"+strconv.Itoa(len(items)-i)+" more", w)
+				break
+			}
+			out = append(out, line)
+			line = ""
+		}
+		line += it
+	}
+	return append(out, trunc(line, w))
+}
+
+// wrapN word-wraps s to w cells, keeping at most n lines.
+func wrapN(s string, w, n int) []string {
+	lines := strings.Split(ansi.Wrap(s, w, " "), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = trunc(lines[n-1]+" …", w)
+	}
+	return lines
+}
+
+func andList(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+func orList(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return "nothing to do"
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// clean keeps printable text in any script: no control characters, no
+// bidi overrides, no escape sequences (names and chat come from players).
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' {
+			return ' '
+		}
+		if !unicode.IsPrint(r) && r != ' ' {
+			return -1
+		}
+		return r
+	}, s)
+}
