@@ -1,0 +1,119 @@
+package grizzbot
+
+import (
+	"errors"
+	"fmt"
+
+	"bivouac/engine"
+	g "bivouac/engine/grizzled"
+)
+
+// Level names, fastest first.
+const (
+	LevelEasy   = "easy"
+	LevelStrong = "strong"
+)
+
+// Bots makes Grizzled bots; it implements engine.Bots.
+type Bots struct {
+	// Strong configures the "strong" level; the zero value means
+	// DefaultStrong.
+	Strong StrongConfig
+}
+
+var _ engine.Bots = Bots{}
+
+// ErrLevel is returned by New for a level it does not know.
+var ErrLevel = errors.New("grizzbot: unknown bot level")
+
+// Levels lists the levels, fastest first.
+func (Bots) Levels() []string { return []string{LevelEasy, LevelStrong} }
+
+// New makes a bot of the given level.
+func (b Bots) New(level string) (engine.Bot, error) {
+	switch level {
+	case LevelEasy:
+		return NewEasy(), nil
+	case LevelStrong:
+		cfg := b.Strong
+		if cfg == (StrongConfig{}) {
+			cfg = DefaultStrong
+		}
+		return NewStrong(cfg), nil
+	}
+	return nil, fmt.Errorf("%w %q (have %q, %q)", ErrLevel, level, LevelEasy, LevelStrong)
+}
+
+// mix derives independent seeds from one (splitmix64 finaliser).
+func mix(a, b uint64) uint64 {
+	z := a ^ (b+0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// firstWaiting is the lowest seat the game waits on, or -1 (no allocation).
+func firstWaiting(s *g.State) engine.Seat {
+	for i := range s.Seats() {
+		if s.WaitsOn(engine.Seat(i)) {
+			return engine.Seat(i)
+		}
+	}
+	return -1
+}
+
+// ErrStuck is returned by Play when a game waits on nobody or a bot has no
+// answer, which a correct engine never causes.
+var ErrStuck = errors.New("grizzbot: the game is stuck")
+
+// MaxActions bounds a game in Play; real games take a few hundred actions.
+const MaxActions = 20000
+
+// Play plays s to its end with one bot per seat (bots[i] acts for seat i;
+// the chaplain's entry is never used). Seat views are what each bot gets,
+// exactly as over the network. Each decision's seed is derived from seed,
+// so a game is reproducible. It returns the number of actions applied.
+func Play(s *g.State, bots []engine.Bot, seed uint64) (int, error) {
+	for n := 0; ; n++ {
+		if _, over := s.Over(); over {
+			return n, nil
+		}
+		if n >= MaxActions {
+			return n, fmt.Errorf("%w: no end after %d actions", ErrStuck, n)
+		}
+		seat := firstWaiting(s)
+		if seat < 0 || int(seat) >= len(bots) || bots[seat] == nil {
+			return n, fmt.Errorf("%w: waiting on seat %d in phase %d", ErrStuck, seat, s.Phase())
+		}
+		a, ok := bots[seat].Act(s.View(seat), mix(seed, uint64(n)))
+		if !ok {
+			return n, fmt.Errorf("%w: seat %d has nothing to do in phase %d", ErrStuck, seat, s.Phase())
+		}
+		act, ok := a.(g.Action)
+		if !ok {
+			return n, fmt.Errorf("%w: seat %d answered %T", ErrStuck, seat, a)
+		}
+		if err := s.Step(seat, act); err != nil {
+			return n, fmt.Errorf("seat %d: %s: %w", seat, act.Describe(), err)
+		}
+	}
+}
+
+// playOut finishes s with the rule-based policy for every seat (the
+// strong bot's rollouts). It stops early after limit actions.
+func playOut(s *g.State, p *params, seed uint64, limit int) {
+	for n := 0; n < limit; n++ {
+		if _, over := s.Over(); over {
+			return
+		}
+		seat := firstWaiting(s)
+		if seat < 0 {
+			return
+		}
+		v := s.View(seat)
+		i := choose(&v, mix(seed, uint64(n)), p)
+		if i < 0 || s.Step(seat, v.Legal[i]) != nil {
+			return
+		}
+	}
+}
