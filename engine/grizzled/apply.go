@@ -857,6 +857,16 @@ func (s *State) doDecision(p int, a Action) error {
 
 // ---- E-1..E-3, SU-1..SU-8 ----
 
+// recipient is the seat a tile placed by seat i goes to (SU-2); Selfish
+// keeps it for its owner.
+func (s *State) recipient(i int, t Tile) int {
+	if s.players[i].owns(Selfish) {
+		return i
+	}
+	n := len(s.players)
+	return ((i+t.Offset())%n + n) % n
+}
+
 func (s *State) endMission() {
 	success := !s.failed
 	if success {
@@ -882,10 +892,7 @@ func (s *State) endMission() {
 		if pl.Placed == NoTile {
 			continue
 		}
-		to := i
-		if !pl.owns(Selfish) {
-			to = ((i+pl.Placed.Offset())%n + n) % n
-		}
+		to := s.recipient(i, pl.Placed)
 		rev.Tiles = append(rev.Tiles, SupportTile{From: engine.Seat(i), To: engine.Seat(to), Tile: pl.Placed})
 		got[to]++
 	}
