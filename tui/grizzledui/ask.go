@@ -150,14 +150,11 @@ func (s *Screen) tileTarget(t grizzled.Tile) engine.Seat {
 	if me < 0 || n == 0 {
 		return engine.Spectator
 	}
-	if slices.Contains(s.v.Players[me].HardKnocks, selfish) {
+	if slices.Contains(s.v.Players[me].HardKnocks, grizzled.Selfish) {
 		return s.v.Players[me].Seat
 	}
-	return s.v.Players[((me+tileOffset(t))%n+n)%n].Seat
+	return s.v.Players[((me+t.Offset())%n+n)%n].Seat
 }
-
-// selfish is the Selfish hard knock (H15).
-const selfish = grizzled.FirstHardKnock + 14
 
 // name is a seat's display name.
 func (s *Screen) name(seat engine.Seat) string {

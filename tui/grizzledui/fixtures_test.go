@@ -86,6 +86,7 @@ func midMission() engine.Update {
 		v.Legal = append(v.Legal, grizzled.Action{Kind: grizzled.ActSpeech, Threat: grizzled.Threat(t)})
 	}
 	// Bob's Fragile blocks a withdrawal with cards in hand: no ActWithdraw.
+	v.WhyNoWithdraw = "Bob is Fragile"
 	return update(0, v, midLog()...)
 }
 

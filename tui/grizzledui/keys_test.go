@@ -207,6 +207,7 @@ func TestNoColourStillInformative(t *testing.T) {
 		r.SetColorProfile(termenv.TrueColor)
 		r.SetHasDarkBackground(true)
 		cs := New(uikit.New(r))
+		cs.SetHelpBar(true)
 		cs.SetSize(80, 24)
 		cs.SetUpdate(u)
 		coloured := cs.View()
@@ -219,7 +220,7 @@ func TestNoColourStillInformative(t *testing.T) {
 	}
 	out := newScreen(midMission(), 80, 24).View()
 	for _, want := range []string{
-		"Ni Night", "Sn Snow", "Ra Rain", "Sh Shell", "Wh Whistle", "Ma Gas mask", // threat marks
+		"Ni Night", "Sn Snow", "Ra Rain", "Sh Shell", "Wh Whistle", "Ma Gas Mask", // threat marks
 		"T04 Ni Sh!", "! = trap", // trap marker
 		"!! Night and Shell at 2", "2!!", // warning
 		"[1 T11 Sn Sh]", // cursor

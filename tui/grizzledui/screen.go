@@ -16,7 +16,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// Minimum size of the window the table needs (help bar included).
+// Minimum size of the window the table needs, help bar included (when the
+// root draws the help bar, the screen itself needs one line less).
 const (
 	MinWidth  = 80
 	MinHeight = 24
@@ -29,7 +30,7 @@ type Screen struct {
 	keys keyMap
 	help help.Model
 
-	helpBar bool // draw the help bar as the last line (see SetHelpBar)
+	helpBar bool // draw the help bar as the last line (see SetHelpBar); off by default
 	w, h    int
 
 	u       engine.Update
@@ -48,15 +49,16 @@ var _ uikit.Screen = (*Screen)(nil)
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
-	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), helpBar: true, w: MinWidth, h: MinHeight}
+	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), w: MinWidth, h: MinHeight - 1}
 	s.sync()
 	return s
 }
 
 // SetHelpBar says whether View draws the help bar (from Keys) as its last
-// line. It is on by default, so the screen is complete on its own; a root
-// model that draws the active screen's Keys itself turns it off and gives
-// the screen one line less.
+// line. It is off by default: per the uikit.Screen contract the root draws
+// the help bar from Keys on the line below the screen, so the screen needs
+// 80×23. A screen shown on its own (tests, demos) turns it on and then
+// needs 80×24.
 func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
 
 // SetSize is the area the screen may draw in.

@@ -28,6 +28,7 @@ func asciiTheme() *uikit.Theme {
 
 func newScreen(u engine.Update, w, h int) *Screen {
 	s := New(asciiTheme())
+	s.SetHelpBar(true) // on its own, as at 80×24 with its help bar
 	s.SetSize(w, h)
 	s.SetUpdate(u)
 	return s

@@ -137,9 +137,9 @@ func (s *Screen) nmlLines(w int, tall bool) []string {
 	for t := range grizzled.NumThreats {
 		switch n := v.Counts[t]; {
 		case n >= 3:
-			at3 = append(at3, threatNames[t])
+			at3 = append(at3, threatName(grizzled.Threat(t)))
 		case n == 2:
-			at2 = append(at2, threatNames[t])
+			at2 = append(at2, threatName(grizzled.Threat(t)))
 		}
 	}
 	switch {
@@ -199,7 +199,7 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 		}
 		for _, id := range p.HardKnocks {
 			if c := card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
-				src = append(src, strings.Fields(c.name)[0]+"("+clean(p.Name)+")")
+				src = append(src, c.shortName()+"("+clean(p.Name)+")")
 			}
 		}
 	}
@@ -482,7 +482,7 @@ func (s *Screen) cardLabel(id grizzled.CardID) string {
 		return c.code + " " + strings.Join(tags, " ")
 	case grizzled.KindHardKnock:
 		if len(c.threats) == 1 {
-			return strings.Fields(c.name)[0] + " " + s.threatTag(c.threats[0])
+			return c.shortName() + " " + s.threatTag(c.threats[0])
 		}
 	}
 	return c.name
@@ -551,10 +551,14 @@ func (s *Screen) statusLine() string {
 			if s.has(grizzled.ActWithdraw) {
 				can = append(can, "withdraw (w)")
 			}
-			if len(can) == 1 && s.has(grizzled.ActWithdraw) && len(v.Hand) > 0 {
-				return th.Warning.Render("▸ Your turn: you must withdraw (w).")
+			if v.MustWithdraw || (len(can) == 1 && s.has(grizzled.ActWithdraw) && len(v.Hand) > 0) {
+				return th.Warning.Render("▸ Your turn: you must withdraw (w).") + th.Muted.Render(" Fearful, with a threat at 2.")
 			}
-			return th.Accent.Render("▸ Your turn: ") + orList(can) + "."
+			line := th.Accent.Render("▸ Your turn: ") + orList(can) + "."
+			if !s.has(grizzled.ActWithdraw) && v.WhyNoWithdraw != "" {
+				line += th.Muted.Render(" No withdrawal: " + clean(v.WhyNoWithdraw) + ".")
+			}
+			return line
 		}
 		return th.Strong.Render("▸ ") + s.name(v.Active) + "'s turn."
 	case grizzled.PhaseSpeech:

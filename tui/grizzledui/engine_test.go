@@ -1,0 +1,120 @@
+package grizzledui
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/tui/uikit"
+)
+
+// TestRealGames plays seeded games of the real engine with every seat on
+// the screen pressing random keys: every screen fits 80×24, and every
+// action a key produces is one the engine listed as legal for that view.
+func TestRealGames(t *testing.T) {
+	g := grizzled.Game{}
+	pressable := []string{"left", "right", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+		"p", "enter", "c", "s", "w", "x", "r", "n", "esc"}
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
+	for seed := uint64(1); seed <= uint64(games); seed++ {
+		humans := 2 + int(seed%4)
+		t.Run(fmt.Sprintf("seed%d-%dp", seed, humans), func(t *testing.T) {
+			names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:humans]
+			opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: -1})
+			st, log, err := g.New(engine.Setup{Game: "grizzled", Names: names, Options: opts}, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(seed, 99))
+			screens := map[engine.Seat]*Screen{}
+			screen := func(seat engine.Seat) *Screen {
+				if screens[seat] == nil {
+					s := New(asciiTheme())
+					s.SetHelpBar(true)
+					s.SetSize(80, 24)
+					screens[seat] = s
+				}
+				return screens[seat]
+			}
+			upd := func(seat engine.Seat) (engine.Update, grizzled.SeatView) {
+				v := g.View(st, seat).(grizzled.SeatView)
+				_, over := g.Result(st)
+				return engine.Update{Room: "TEST", Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true, Over: over}, v
+			}
+			keysPressed := 0
+			for step := 0; step < 5000; step++ {
+				if _, over := g.Result(st); over {
+					break
+				}
+				if len(log) > 30 {
+					log = log[len(log)-30:]
+				}
+				waiting := g.Waiting(st)
+				seat := waiting[rng.IntN(len(waiting))]
+				u, v := upd(seat)
+				s := screen(seat)
+				s.SetUpdate(u)
+				checkFits(t, s.View(), 80, 24)
+				if step%25 == 0 {
+					su, _ := upd(engine.Spectator)
+					sp := screen(engine.Spectator)
+					sp.SetUpdate(su)
+					checkFits(t, sp.View(), 80, 24)
+				}
+				var a grizzled.Action
+				got := false
+				for k := 0; k < 80 && !got; k++ {
+					keysPressed++
+					for _, m := range keys(s, pressable[rng.IntN(len(pressable))]) {
+						am, ok := m.(uikit.ActMsg)
+						if !ok {
+							t.Fatalf("unexpected message %#v", m)
+						}
+						if am.Seq != v.Seq {
+							t.Fatalf("ActMsg Seq %d, view Seq %d", am.Seq, v.Seq)
+						}
+						a = am.Action.(grizzled.Action)
+						if !isLegal(v.Legal, a) {
+							t.Fatalf("step %d: keys produced %+v, not in Legal %+v", step, a, v.Legal)
+						}
+						got = true
+					}
+					checkFits(t, s.View(), 80, 24)
+				}
+				if !got {
+					t.Fatalf("step %d: 80 random keys produced no action; phase %d legal %+v\n%s", step, v.Phase, v.Legal, s.View())
+				}
+				var evs []engine.Event
+				st, evs, err = g.Apply(st, seat, a)
+				if err != nil {
+					t.Fatalf("step %d: engine refused %+v: %v", step, a, err)
+				}
+				log = append(log, evs...)
+			}
+			if _, over := g.Result(st); !over {
+				t.Fatal("game did not end")
+			}
+			for seat := range screens {
+				u, _ := upd(seat)
+				screens[seat].SetUpdate(u)
+				checkFits(t, screens[seat].View(), 80, 24)
+			}
+		})
+	}
+}
+
+func isLegal(legal []grizzled.Action, a grizzled.Action) bool {
+	for _, l := range legal {
+		if reflect.DeepEqual(l, a) {
+			return true
+		}
+	}
+	return false
+}
