@@ -15,7 +15,8 @@ import (
 type fixture struct {
 	humans    int // default 4
 	leader    int
-	active    int // -1 or 0 with leader 0: the leader
+	active    int  // 0: the leader (see turnOf0)
+	turnOf0   bool // seat 0 is active even though it does not lead
 	round     int // default 2
 	beginner  bool
 	prep      bool // PhaseIntensity instead of PhaseTurn
@@ -123,7 +124,7 @@ func build(t testing.TB, f fixture) *State {
 	}
 	s.leader = f.leader
 	s.active = f.active
-	if f.active == 0 {
+	if f.active == 0 && !f.turnOf0 {
 		s.active = f.leader
 	}
 	s.round = f.round
