@@ -17,7 +17,7 @@ type fixture struct {
 	leader    int
 	active    int  // 0: the leader (see turnOf0)
 	turnOf0   bool // seat 0 is active even though it does not lead
-	round     int // default 2
+	round     int  // default 2
 	beginner  bool
 	prep      bool // PhaseIntensity instead of PhaseTurn
 	hands     map[int][]CardID
