@@ -131,6 +131,22 @@ func TestIllegalKeysDoNothing(t *testing.T) {
 	}
 }
 
+func TestKeysArrivingTogether(t *testing.T) {
+	s := newScreen(midMission(), 80, 24)
+	cmd := s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2p")})
+	if cmd == nil {
+		t.Fatal("\"2p\" in one message produced nothing")
+	}
+	want := uikit.ActMsg{Seq: 41, Action: grizzled.Action{Kind: grizzled.ActPlay, Card: T(4)}}
+	if got := cmd(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v, want %#v", got, want)
+	}
+	s = newScreen(midMission(), 80, 24)
+	if cmd := s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("wp"), Paste: true}); cmd != nil {
+		t.Errorf("a paste must not act: %#v", cmd())
+	}
+}
+
 func TestOneActionPerUpdate(t *testing.T) {
 	s := newScreen(midMission(), 80, 24)
 	if got := keys(s, "p", "p", "enter"); len(got) != 1 {

@@ -105,6 +105,19 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		s.SetUpdate(msg.Update)
 		return nil
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed quickly can arrive as one message ("2p"): take
+			// them one at a time. At most one action goes out per Update.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}
+				if cmd := s.key(k); cmd != nil {
+					cmds = append(cmds, cmd)
+				}
+			}
+			s.sync()
+			return tea.Batch(cmds...)
+		}
 		cmd := s.key(msg)
 		s.sync()
 		return cmd

@@ -79,7 +79,7 @@ func TestGoldenScreens(t *testing.T) {
 		want []string // text that must be on the screen
 	}{
 		{"intensity", intensity(), []string{"how many cards", "Mission 3 succeeded", "Bob benefits (2 tiles)", "Cards to each soldier: [1] 2 3"}},
-		{"mid-mission", midMission(), []string{"!! Night and Shell at 2", "Trauma(Cid)", "Your turn", "[1 T11 Sn Sh]"}},
+		{"mid-mission", midMission(), []string{"!! Night and Shell at 2", "Trauma(Cid)", "Your turn", "[1 T11 Sn Sh]", "Playing it fails the mission: Shell would reach 3", "No withdrawal: Bob is Fragile"}},
 		{"speech-answer", speechAnswer(), []string{"Cid's speech", "Sn Snow", "pass (x)", "x pass"}},
 		{"tile-placement", tilePlacement(), []string{"place one support tile", "L → Bob", "R → Dee", "DL → Cid"}},
 		{"support-reveal", supportReveal(), []string{"Support: Bob R→Ann", "Ann benefits (2 tiles)", "r charm back", "Wounded + Fearful"}},

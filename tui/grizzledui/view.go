@@ -446,8 +446,26 @@ func (s *Screen) chip(num, label string, on bool) string {
 	return " " + th.Muted.Render(num) + " " + label + " "
 }
 
-// describe is the full text of a card.
+// describe is the full text of a card, with a warning when playing it now
+// would bring a threat to 3 (counted from the view; the engine decides).
 func (s *Screen) describe(id grizzled.CardID) string {
+	d := s.cardText(id)
+	if s.v.Phase != grizzled.PhaseTurn || s.v.Failed {
+		return d
+	}
+	var fatal []string
+	for _, t := range card(id).threats {
+		if s.v.Counts[t]+1 >= 3 {
+			fatal = append(fatal, threatName(t))
+		}
+	}
+	if len(fatal) > 0 {
+		d = s.th.Danger.Render("✗ Playing it fails the mission: "+andList(fatal)+" would reach 3.") + " " + d
+	}
+	return d
+}
+
+func (s *Screen) cardText(id grizzled.CardID) string {
 	th := s.th
 	c := card(id)
 	switch c.kind {
