@@ -1,0 +1,40 @@
+// Package sshserver is Bivouac's SSH front door: a wish (v1) server that
+// identifies players by the key they proved they hold, lets keyless guests in
+// with a reclaim code, caps connections, and hands each PTY session to one
+// Bubble Tea program and each command session to a command handler.
+//
+// # Identity
+//
+// Any public key is accepted; the player is gossh.FingerprintSHA256 of it.
+// Three records are kept in the connection's Permissions: the key the client
+// offered (PublicKeyHandler), the key whose signature x/crypto checked
+// (VerifiedPublicKeyCallback, which also refuses an offer/verify mismatch),
+// and the identity middleware re-derives the fingerprint from the session's
+// key and requires all three to agree. A client that offers one key and
+// signs with another never gets the offered key's identity.
+//
+// Keyless clients log in by keyboard-interactive with no prompts when
+// Config.AllowGuests is set. Each gets a reclaim code (NewCode); a keyless
+// login whose user name is a code (`ssh -p 2222 K7QX2M@host`, any case) is
+// that guest again. A client that has keys in its agent must skip them
+// (`-o PubkeyAuthentication=no`) to log in as a guest.
+//
+// # Limits
+//
+// Caps count TCP connections when they are accepted (Config.MaxSessions in
+// all, Config.MaxPerIP per IPv4 address or IPv6 /64). A connection over a
+// cap may still finish its handshake so it can be told why, then it is
+// ended; only a few such refused connections may be open at once, beyond
+// which connections are closed unanswered. Config.HandshakeTimeout limits
+// accept-to-authenticated, Config.MaxChannelsPerConn the sessions one
+// connection may open at once, IdleTimeout and MaxTimeout the connection's
+// life. No port forwarding, agent use or subsystems (sftp) are served.
+//
+// # Known gaps
+//
+//   - No server-initiated keepalives (wish v1.4.7 has no option for them):
+//     a vanished client is noticed by IdleTimeout, and server output such as
+//     a ticking countdown keeps a connection "active".
+//   - Bytes a client sends before its session starts (env requests, say) are
+//     bounded only by the timeouts, not rate-limited.
+package sshserver

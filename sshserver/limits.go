@@ -1,0 +1,192 @@
+package sshserver
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Admission of a TCP connection, decided when it is accepted.
+//
+// A connection within the caps is admitted and holds its slot until it
+// closes. One over a cap is not cut at once: it may finish the handshake so
+// the player can be told why (the caps middleware prints the reason), but it
+// holds no slot, is closed after refusedLifetime whatever happens, and only a
+// few such refused connections may exist per address and in all; past those
+// the TCP connection is closed without a word. That keeps a flood of
+// connections from costing more than a few handshakes.
+const (
+	refusedPerIP    = 2
+	refusedTotal    = 32
+	refusedLifetime = 10 * time.Second
+)
+
+type verdict int
+
+const (
+	admitted verdict = iota
+	refusedIP
+	refusedFull
+	dropped
+)
+
+type limiter struct {
+	maxTotal, maxPerIP int
+
+	mu        sync.Mutex
+	total     int
+	perIP     map[string]int
+	refused   int
+	refusedBy map[string]int
+}
+
+func newLimiter(maxTotal, maxPerIP int) *limiter {
+	return &limiter{maxTotal: maxTotal, maxPerIP: maxPerIP,
+		perIP: map[string]int{}, refusedBy: map[string]int{}}
+}
+
+// admit decides for one new connection from the address group key and
+// returns a release function to call exactly once when it closes (nil when
+// dropped).
+func (l *limiter) admit(key string) (verdict, func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v := admitted
+	switch {
+	case l.maxPerIP > 0 && l.perIP[key] >= l.maxPerIP:
+		v = refusedIP
+	case l.maxTotal > 0 && l.total >= l.maxTotal:
+		v = refusedFull
+	}
+	if v == admitted {
+		l.total++
+		l.perIP[key]++
+		return v, sync.OnceFunc(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.total--
+			if l.perIP[key]--; l.perIP[key] <= 0 {
+				delete(l.perIP, key)
+			}
+		})
+	}
+	if l.refused >= refusedTotal || l.refusedBy[key] >= refusedPerIP {
+		return dropped, nil
+	}
+	l.refused++
+	l.refusedBy[key]++
+	return v, sync.OnceFunc(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.refused--
+		if l.refusedBy[key]--; l.refusedBy[key] <= 0 {
+			delete(l.refusedBy, key)
+		}
+	})
+}
+
+// counts returns the admitted connections in all and for one address group.
+func (l *limiter) counts(key string) (total, ip int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.total, l.perIP[key]
+}
+
+// ipKey groups addresses for the per-IP cap: one IPv4 address, or one IPv6
+// /64 (a single host usually has a whole /64 to pick addresses from).
+func ipKey(addr net.Addr) string {
+	ap, err := netip.ParseAddrPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	ip := ap.Addr().Unmap()
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
+}
+
+type refusalKey struct{}
+
+// refusalOf returns why a connection was refused at accept, or "".
+func refusalOf(ctx context.Context) string {
+	s, _ := ctx.Value(refusalKey{}).(string)
+	return s
+}
+
+type channelCountKey struct{}
+
+// onConn is the ssh.Server ConnCallback: every TCP connection passes here
+// before its handshake. It applies the caps, arms the handshake timeout and
+// registers the connection so Shutdown can close it even mid-handshake.
+func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
+	if s.closing.Load() {
+		return nil
+	}
+	key := ipKey(conn.RemoteAddr())
+	v, release := s.limits.admit(key)
+	if v == dropped {
+		s.log.Warn("connection dropped: too many refused connections",
+			"remote", conn.RemoteAddr().String())
+		return nil
+	}
+	switch v {
+	case refusedIP:
+		ctx.SetValue(refusalKey{}, fmt.Sprintf(
+			"Too many connections from your address (the limit is %d). "+
+				"Close one of them and try again.", s.cfg.MaxPerIP))
+	case refusedFull:
+		ctx.SetValue(refusalKey{}, fmt.Sprintf(
+			"Bivouac is full right now (%d players). Please try again in a few minutes.",
+			s.cfg.MaxSessions))
+	}
+	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
+
+	s.trackConn(conn, true)
+	var timers []*time.Timer
+	if v != admitted {
+		timers = append(timers, time.AfterFunc(refusedLifetime+s.cfg.HandshakeTimeout, func() { conn.Close() }))
+	}
+	if d := s.cfg.HandshakeTimeout; d > 0 {
+		timers = append(timers, time.AfterFunc(d, func() {
+			if ctx.Value(ssh.ContextKeyConn) == nil { // set only once the handshake is done
+				s.log.Info("handshake timed out", "remote", conn.RemoteAddr().String())
+				conn.Close()
+			}
+		}))
+	}
+	// The ssh package cancels ctx when the connection closes, on every path.
+	context.AfterFunc(ctx, func() {
+		for _, t := range timers {
+			t.Stop()
+		}
+		release()
+		s.trackConn(conn, false)
+	})
+	return conn
+}
+
+// sessionChannel wraps the default "session" channel handler with a cap on
+// simultaneous sessions per connection, so one client opening hundreds of
+// channels gets ResourceShortage instead of hundreds of goroutines.
+func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan gossh.NewChannel, ctx ssh.Context) {
+	n, _ := ctx.Value(channelCountKey{}).(*atomic.Int32)
+	if n != nil {
+		if n.Add(1) > int32(s.cfg.MaxChannelsPerConn) {
+			n.Add(-1)
+			_ = newChan.Reject(gossh.ResourceShortage, "too many sessions on one connection")
+			return
+		}
+		defer n.Add(-1)
+	}
+	ssh.DefaultSessionHandler(srv, conn, newChan, ctx)
+}

@@ -1,0 +1,225 @@
+package sshserver
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"bivouac/sanitize"
+
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+)
+
+// messageTimeout bounds how long telling a player something may take: a
+// client that stops reading must not pin the session's goroutine.
+const messageTimeout = 2 * time.Second
+
+// tell writes msg (one or more lines) to the session's stderr, which a
+// terminal shows and a script can tell from output, and gives up after
+// messageTimeout. Lines end in \r\n so they look right with or without a PTY.
+func tell(s ssh.Session, msg string) {
+	msg = strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", "\r\n") + "\r\n"
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.WriteString(s.Stderr(), msg)
+	}()
+	select {
+	case <-done:
+	case <-time.After(messageTimeout):
+	}
+}
+
+// refuse tells the player why and ends the session with status 1.
+func refuse(s ssh.Session, msg string) {
+	tell(s, msg)
+	_ = s.Exit(1)
+}
+
+type outcomeKey struct{}
+
+// outcome is what the logging middleware reports at disconnect. It is per
+// connection (every session of a connection shares the context), which is
+// the granularity of refusals anyway.
+type outcome struct {
+	refused string
+}
+
+func outcomeOf(s ssh.Session) *outcome {
+	o, _ := s.Context().Value(outcomeKey{}).(*outcome)
+	if o == nil {
+		o = &outcome{}
+		s.Context().SetValue(outcomeKey{}, o)
+	}
+	return o
+}
+
+// logging logs every session, refused ones included: connect with what the
+// client asked for, disconnect with the duration and, if the session was
+// refused, why. It also runs the OnConnect/OnDisconnect hooks for sessions
+// that got an identity, and afterwards drains the window-change channel (see
+// drainWindowChanges).
+func (s *Server) logging(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		start := time.Now()
+		s.handlers.add()
+		defer s.handlers.done()
+		defer drainWindowChanges(sess)
+
+		pty, _, hasPty := sess.Pty()
+		keyFP := "none"
+		if k := sess.PublicKey(); k != nil {
+			keyFP = fingerprint(k)
+		}
+		s.log.Info("connect",
+			"session", shortID(sess),
+			"remote", sess.RemoteAddr().String(),
+			"user", sanitize.Line(sess.User(), 64),
+			"key", keyFP,
+			"command", sanitize.Line(sess.RawCommand(), 200),
+			"pty", hasPty, "term", sanitize.Line(pty.Term, 40),
+			"width", pty.Window.Width, "height", pty.Window.Height,
+			"client", sanitize.Line(sess.Context().ClientVersion(), 80),
+		)
+		next(sess)
+		kv := []any{
+			"session", shortID(sess),
+			"remote", sess.RemoteAddr().String(),
+			"duration", time.Since(start).Round(time.Millisecond),
+		}
+		if id, ok := IdentityOf(sess); ok {
+			kv = append(kv, "id", id.ID)
+		}
+		if r := outcomeOf(sess).refused; r != "" {
+			kv = append(kv, "refused", r)
+		}
+		s.log.Info("disconnect", kv...)
+	}
+}
+
+// drainWindowChanges empties the session's window-change channel after the
+// handler returns. The ssh package sends each window-change request into a
+// one-slot channel from the request loop; with nobody reading it any more,
+// a client resizing at the end of a session would block that loop forever
+// and leak its goroutine.
+func drainWindowChanges(sess ssh.Session) {
+	_, winch, _ := sess.Pty()
+	if winch == nil {
+		return
+	}
+	go func() {
+		for range winch { // closed when the session's request stream ends
+		}
+	}()
+}
+
+// recovery turns a panic in the rest of the chain (the caps, identity,
+// command or TUI code) into an error log with the stack and the end of that
+// one session; the server and every other session go on.
+func (s *Server) recovery(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		defer func() {
+			if r := recover(); r != nil {
+				id, _ := IdentityOf(sess)
+				s.log.Error("panic in session", "session", shortID(sess), "id", id.ID,
+					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				outcomeOf(sess).refused = "internal error"
+				refuse(sess, "Sorry, Bivouac hit an internal error and closed this session. Please reconnect.")
+			}
+		}()
+		next(sess)
+	}
+}
+
+// caps tells a connection that was over the per-IP or global cap at accept
+// time (see onConn) why it is refused, and ends it.
+func (s *Server) caps(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if r := refusalOf(sess.Context()); r != "" {
+			outcomeOf(sess).refused = "limit"
+			refuse(sess, r) // onConn's timer closes the connection if the client lingers
+			return
+		}
+		next(sess)
+	}
+}
+
+// identity re-verifies the authenticated key (or guest login), stores the
+// Identity in the connection's context for IdentityFrom, and refuses a
+// session whose records don't add up.
+func (s *Server) identity(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		id, err := identify(sess, s.cfg.AllowGuests)
+		if err != nil {
+			s.log.Warn("identity refused", "session", shortID(sess),
+				"remote", sess.RemoteAddr().String(), "err", err)
+			outcomeOf(sess).refused = "identity"
+			refuse(sess, "Bivouac could not verify who you are, so this session is refused.")
+			return
+		}
+		sess.Context().SetValue(identityKey{}, id)
+		if s.deps.OnConnect != nil {
+			s.deps.OnConnect(sess, id)
+		}
+		if s.deps.OnDisconnect != nil {
+			start := time.Now()
+			defer func() { s.deps.OnDisconnect(sess, id, time.Since(start)) }()
+		}
+		next(sess)
+	}
+}
+
+// commands answers sessions without a PTY: a command goes to Deps.Command,
+// whose result is the exit status; no command at all (plain `ssh -T host`,
+// or a client that did not get a terminal) gets a hint. PTY sessions pass
+// through to the TUI, which reads s.Command() itself (`ssh -t host join CODE`).
+func (s *Server) commands(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if _, _, ok := sess.Pty(); ok {
+			next(sess)
+			return
+		}
+		args := sess.Command()
+		if len(args) == 0 || s.deps.Command == nil {
+			refuse(sess, needsTerminal(sess))
+			return
+		}
+		code := s.deps.Command(sess, args)
+		_ = sess.Exit(code)
+	}
+}
+
+// needsTerminal is the hint for a session that has no PTY and nothing to run.
+func needsTerminal(sess ssh.Session) string {
+	port := "2222"
+	if a := sess.LocalAddr(); a != nil {
+		if i := strings.LastIndexByte(a.String(), ':'); i >= 0 {
+			port = a.String()[i+1:]
+		}
+	}
+	return "Bivouac needs an interactive terminal: ssh -t -p " + port + " <host>\n" +
+		"Without a terminal you can run: rooms, help, profile, replay ID"
+}
+
+// noProgram ends the chain: it tells a PTY session for which Deps.Programs
+// made no program so (the chain also gets here after a program ends).
+func (s *Server) noProgram(_ ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if _, none := s.noProgramFor.LoadAndDelete(sess); none {
+			refuse(sess, "Nothing to run for this session.")
+		}
+	}
+}
+
+func shortID(sess ssh.Session) string {
+	id := sess.Context().SessionID()
+	if len(id) > 10 {
+		id = id[:10]
+	}
+	return id
+}
+
+var _ wish.Middleware = (*Server)(nil).logging

@@ -1,0 +1,319 @@
+package sshserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"bivouac/hostkeys"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/log"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	bm "github.com/charmbracelet/wish/bubbletea"
+	"github.com/muesli/termenv"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
+var ErrServerClosed = ssh.ErrServerClosed
+
+// Config is the server's settings. Zero values take the defaults noted; a
+// negative duration turns that timeout off.
+type Config struct {
+	Addr        string // listen address for ListenAndServe; default ":2222"
+	HostKeyPath string // required: a key file hostkeys.Ensure made (its checks are repeated)
+
+	IdleTimeout      time.Duration // close a connection with no traffic either way; default 30m
+	MaxTimeout       time.Duration // close any connection after this long; default 12h
+	HandshakeTimeout time.Duration // TCP accept to authenticated; default 20s
+
+	MaxSessions        int // connections in all (the global cap); default 1000
+	MaxPerIP           int // connections per IPv4 address or IPv6 /64; default 16
+	MaxChannelsPerConn int // simultaneous SSH sessions on one connection; default 4
+
+	// AllowGuests lets clients without a key in as guests (keyboard-interactive
+	// with no prompts). Without it a keyless client gets "Permission denied".
+	AllowGuests bool
+
+	Version string // SSH server version string; default "Bivouac"
+}
+
+func (c *Config) defaults() {
+	if c.Addr == "" {
+		c.Addr = ":2222"
+	}
+	dur := func(d *time.Duration, def time.Duration) {
+		switch {
+		case *d == 0:
+			*d = def
+		case *d < 0:
+			*d = 0
+		}
+	}
+	dur(&c.IdleTimeout, 30*time.Minute)
+	dur(&c.MaxTimeout, 12*time.Hour)
+	dur(&c.HandshakeTimeout, 20*time.Second)
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = 1000
+	}
+	if c.MaxPerIP <= 0 {
+		c.MaxPerIP = 16
+	}
+	if c.MaxChannelsPerConn <= 0 {
+		c.MaxChannelsPerConn = 4
+	}
+	if c.Version == "" {
+		c.Version = "Bivouac"
+	}
+}
+
+// Deps is what the server calls into.
+type Deps struct {
+	// Programs returns the TUI program for a PTY session, built with
+	// bm.MakeOptions(s) (and tea.WithContext(s.Context())), or nil if it has
+	// none for it. It only ever sees sessions whose identity is verified.
+	Programs func(s ssh.Session) *tea.Program
+	// Command runs a command of a session without a PTY (`ssh host rooms`);
+	// its result is the exit status. The session is its stdin/stdout
+	// (s.Stderr() for errors). nil: such sessions only get the hint.
+	Command func(s ssh.Session, args []string) int
+	// Log receives connection logs; nil logs to log.Default().
+	Log *log.Logger
+	// OnConnect and OnDisconnect, if set, run around every session that got
+	// a verified identity (after it, on the session's goroutine).
+	OnConnect    func(s ssh.Session, id Identity)
+	OnDisconnect func(s ssh.Session, id Identity, d time.Duration)
+}
+
+// Server is Bivouac's SSH front door.
+type Server struct {
+	cfg  Config
+	deps Deps
+	log  *log.Logger
+	srv  *ssh.Server
+
+	hostKeyFP string
+	limits    *limiter
+	handlers  inflight
+
+	noProgramFor sync.Map // ssh.Session → true: Programs returned nil for it
+	closing      atomic.Bool
+
+	mu    sync.Mutex
+	addr  net.Addr
+	conns map[net.Conn]struct{}
+}
+
+// New builds the server. It reads the host key now, so a missing or unsafe
+// key is an error here rather than at the first connection.
+//
+// The middleware chain, in the order a session runs through it (wish composes
+// its list so the LAST entry runs first, hence the reversed list in the code):
+//
+//  1. logging: connect/disconnect with duration, refused sessions too;
+//  2. recovery: a panic below is logged with its stack and ends only that
+//     session;
+//  3. caps: a connection that was over the per-IP or global cap when it was
+//     accepted is told so and ended (the caps are counted in onConn, per
+//     connection, before the handshake);
+//  4. identity: re-verify the key against what auth recorded, or accept the
+//     guest login, and store the Identity; anything else is refused. Nothing
+//     below runs without a verified identity;
+//  5. commands: no PTY → Deps.Command with the command line, or the
+//     "needs an interactive terminal" hint when there is no command;
+//  6. bubbletea: PTY → Deps.Programs (MiddlewareWithProgramHandler, with
+//     termenv.Ascii as the least colour a client may get);
+//  7. noProgram: a PTY session Programs had no program for is told so.
+func New(cfg Config, deps Deps) (*Server, error) {
+	cfg.defaults()
+	if cfg.HostKeyPath == "" {
+		return nil, errors.New("sshserver: Config.HostKeyPath is required (see hostkeys.Ensure)")
+	}
+	fp, err := hostkeys.Fingerprint(cfg.HostKeyPath)
+	if err != nil {
+		return nil, fmt.Errorf("sshserver: %w", err)
+	}
+	s := &Server{
+		cfg:       cfg,
+		deps:      deps,
+		log:       deps.Log,
+		hostKeyFP: fp,
+		limits:    newLimiter(cfg.MaxSessions, cfg.MaxPerIP),
+		conns:     map[net.Conn]struct{}{},
+	}
+	if s.log == nil {
+		s.log = log.Default()
+	}
+	// The bubbletea middleware calls the rest of the chain both when
+	// Programs has no program and after a program ends; noProgram must only
+	// speak up in the first case, so the nil answers are remembered.
+	programs := func(sess ssh.Session) *tea.Program {
+		var p *tea.Program
+		if deps.Programs != nil {
+			p = deps.Programs(sess)
+		}
+		if p == nil {
+			s.noProgramFor.Store(sess, true)
+		}
+		return p
+	}
+
+	opts := []ssh.Option{
+		wish.WithAddress(cfg.Addr),
+		wish.WithVersion(cfg.Version),
+		ssh.HostKeyFile(cfg.HostKeyPath), // not wish.WithHostKeyPath: it would create a key
+		wish.WithPublicKeyAuth(acceptAnyKey),
+		wish.WithIdleTimeout(cfg.IdleTimeout),
+		wish.WithMaxTimeout(cfg.MaxTimeout),
+		ssh.EmulatePty(), // no kernel PTY per session: /dev/pts is finite
+		ssh.WrapConn(s.onConn),
+		func(srv *ssh.Server) error {
+			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
+				return &gossh.ServerConfig{VerifiedPublicKeyCallback: verifiedKey}
+			}
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+			srv.RequestHandlers = map[string]ssh.RequestHandler{}     // no port forwarding
+			srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{} // no sftp
+			srv.ConnectionFailedCallback = func(c net.Conn, err error) {
+				s.log.Debug("handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+			}
+			return nil
+		},
+		// The LAST entry runs first: see the numbered list above.
+		wish.WithMiddleware(
+			s.noProgram, // 7
+			bm.MiddlewareWithProgramHandler(programs, termenv.Ascii), // 6
+			s.commands, // 5
+			s.identity, // 4
+			s.caps,     // 3
+			s.recovery, // 2
+			s.logging,  // 1
+		),
+	}
+	if cfg.AllowGuests {
+		opts = append(opts, wish.WithKeyboardInteractiveAuth(guestLogin))
+	}
+	srv, err := wish.NewServer(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("sshserver: %w", err)
+	}
+	s.srv = srv
+	return s, nil
+}
+
+// HostKeyFingerprint is the SHA256 fingerprint of the server's host key,
+// for the operator to publish so players can check it on first connect.
+func (s *Server) HostKeyFingerprint() string { return s.hostKeyFP }
+
+// Serve accepts connections on l until Shutdown; tests hand it a live
+// 127.0.0.1:0 listener. It returns ErrServerClosed after Shutdown.
+func (s *Server) Serve(l net.Listener) error {
+	if s.closing.Load() {
+		l.Close()
+		return ErrServerClosed
+	}
+	s.mu.Lock()
+	s.addr = l.Addr()
+	s.mu.Unlock()
+	s.log.Info("listening", "addr", l.Addr().String(), "hostkey", s.hostKeyFP)
+	return s.srv.Serve(l)
+}
+
+// ListenAndServe listens on Config.Addr and serves.
+func (s *Server) ListenAndServe() error {
+	l, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("sshserver: %w", err)
+	}
+	return s.Serve(l)
+}
+
+// Addr is the address being served, or nil before Serve.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr
+}
+
+// Shutdown stops accepting, closes every connection (mid-handshake ones
+// too: their sessions' contexts end, so programs quit and handlers return)
+// and waits for the session handlers to finish until ctx is done. It is not
+// a drain: players are disconnected at once, game state being durable
+// elsewhere. It returns ctx.Err() if handlers were still running at the
+// deadline (they are then stuck outside this package's reach).
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closing.Store(true)
+	err := s.srv.Close()
+	s.mu.Lock()
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	if werr := s.handlers.wait(ctx); werr != nil {
+		return werr
+	}
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+func (s *Server) trackConn(c net.Conn, add bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if add {
+		s.conns[c] = struct{}{}
+	} else {
+		delete(s.conns, c)
+	}
+}
+
+// inflight counts running session handlers; wait may run while handlers
+// start and end (unlike sync.WaitGroup).
+type inflight struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to 0; nil while n == 0
+}
+
+func (f *inflight) add() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == 0 {
+		f.zero = make(chan struct{})
+	}
+	f.n++
+}
+
+func (f *inflight) done() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n--
+	if f.n == 0 {
+		close(f.zero)
+		f.zero = nil
+	}
+}
+
+func (f *inflight) wait(ctx context.Context) error {
+	f.mu.Lock()
+	ch := f.zero
+	f.mu.Unlock()
+	if ch == nil {
+		return nil
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func fingerprint(k ssh.PublicKey) string { return gossh.FingerprintSHA256(k) }
