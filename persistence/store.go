@@ -79,16 +79,25 @@ var migrations []migration
 // of migrations.
 func schemaVersion() uint64 { return uint64(len(migrations)) + 1 }
 
+// DefaultBatchDelay replaces bbolt's 10 ms default. Each table has at most
+// one Append in flight (its actor waits for it), so a batch can never hold
+// more calls than there are busy tables and fills within about one fsync;
+// waiting longer only adds latency. Measured on an SSD (fsync ~0.4 ms), 64
+// tables: 1 ms gives ~10,700 actions/s, 10 ms ~4,300 (see bench_test.go).
+const DefaultBatchDelay = time.Millisecond
+
 // Options configures Open. The zero value is fine.
 type Options struct {
 	// Timeout bounds the wait for the file lock; after it Open fails with
 	// ErrInUse. Default 1 s.
 	Timeout time.Duration
-	// BatchDelay and BatchSize tune how Append groups concurrent callers
-	// into one transaction (bbolt's MaxBatchDelay, MaxBatchSize). Zero
-	// keeps bbolt's defaults (10 ms, 1000).
+	// BatchDelay is how long a batch of Appends waits for company before
+	// it commits (bbolt's MaxBatchDelay); a lone Append takes about this
+	// long plus one fsync. Default DefaultBatchDelay.
 	BatchDelay time.Duration
-	BatchSize  int
+	// BatchSize commits a batch early once it holds this many calls
+	// (bbolt's MaxBatchSize). Zero keeps bbolt's default, 1000.
+	BatchSize int
 	// NoSync skips fsync. Only for tests and benchmarks: a crash may lose
 	// committed data.
 	NoSync bool
@@ -118,6 +127,9 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.BatchDelay <= 0 {
+		opts.BatchDelay = DefaultBatchDelay
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -139,9 +151,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", path, classify(err, nil))
 	}
-	if opts.BatchDelay > 0 {
-		db.MaxBatchDelay = opts.BatchDelay
-	}
+	db.MaxBatchDelay = opts.BatchDelay
 	if opts.BatchSize > 0 {
 		db.MaxBatchSize = opts.BatchSize
 	}

@@ -15,9 +15,9 @@ import (
 	"bivouac/engine"
 )
 
-// testOptions keep fsync on but shorten the batch delay: a lone Append
-// waits the whole delay for company, and most tests append sequentially.
-var testOptions = Options{Timeout: 200 * time.Millisecond, BatchDelay: time.Millisecond}
+// testOptions keep fsync on and the default batch delay; only the lock
+// timeout is short.
+var testOptions = Options{Timeout: 200 * time.Millisecond}
 
 // openAt opens (or creates) a store at path; the test closes it.
 func openAt(t testing.TB, path string) *Store {

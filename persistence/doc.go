@@ -1,0 +1,104 @@
+// Package persistence is Bivouac's store: one bbolt file holding every
+// table's setup and action log, player profiles, campaigns and finished
+// games.
+//
+// # Event sourcing
+//
+// A game is its RoomRecord (engine.Setup and Seed) plus its ordered action
+// log. State is never stored as the truth: the room actor rebuilds it by
+// replaying Log through the game's Apply. A snapshot (PutSnapshot) only
+// saves replay time; LogSince(id, seq) gives what follows it.
+//
+// The actor calls Append for each accepted action and publishes views
+// only after Append returns: by then the action is fsynced. Appends from
+// many tables at once share one transaction and one fsync (bbolt's
+// DB.Batch); see DefaultBatchDelay for the latency this costs a lone table.
+//
+// # Usage
+//
+//	s, err := persistence.Open(filepath.Join(dataDir, "bivouac.db"), persistence.Options{})
+//	if errors.Is(err, persistence.ErrInUse) { ... } // another server runs on this data dir
+//	defer s.Close()
+//
+//	rec, err := s.PutRoom(persistence.RoomRecord{ID: id, Setup: setup, Seed: seed, Status: persistence.StatusWaiting})
+//	err = s.Append(id, 1, entry) // then 2, 3, ...: one writer per room
+//	entries, err := s.Log(id)    // replay after a restart; LastSeq(id) to resume numbering
+//	rec, err = s.FinishRoom(rec, variant) // status finished + profile stats, once
+//
+// # Opening
+//
+// Open never writes to a file it does not recognise. It first opens an
+// existing file read-only (a shared lock) and checks it: a bbolt file whose
+// size covers its pages, with a "meta" bucket holding the magic
+// "bivouac" and a schema version this build knows. Failures are typed:
+//
+//   - ErrInUse: the lock is held (a second server on the same data dir);
+//     Open gives up after Options.Timeout (default 1 s) instead of hanging.
+//   - ErrNotBivouac: empty file, not bbolt at all, or bbolt without our meta.
+//   - ErrCorrupt: bbolt but damaged (truncated, bad meta checksums, no
+//     schema version).
+//   - ErrSchemaTooNew: written by a newer Bivouac; upgrade the binary.
+//
+// Only then is the file reopened read-write. A missing file is created under
+// a temporary name and hard-linked into place complete, so a crash never
+// leaves an empty or half-initialised database at the path.
+//
+// # Schema and migrations
+//
+// The schema version is a big-endian uint64 under meta/schema; this build
+// writes len(migrations)+1 (today 1). Changing the layout means appending a
+// function to the migrations table (store.go) that upgrades version N to
+// N+1; Open runs every pending step in a single write transaction, so a
+// file is either wholly old or wholly new. Back up before upgrading: an
+// older binary refuses the migrated file with ErrSchemaTooNew.
+//
+// Buckets (top level) and their keys:
+//
+//	meta        "magic" → "bivouac", "schema" → uint64 BE
+//	rooms       room ID → RoomRecord (JSON)
+//	roomstatus  status NUL room ID → empty (index for Rooms(status...))
+//	logs        room ID → bucket: seq uint64 BE → entry (the caller's bytes)
+//	snapshots   room ID → seq uint64 BE ++ state (the caller's bytes)
+//	players     fingerprint → Profile (JSON)
+//	campaigns   campaign ID → Campaign (JSON)
+//	finished    fingerprint NUL updated-unix-nanos BE NUL room ID → room ID
+//	            (index for FinishedGames, newest last)
+//
+// Records are JSON wrapped as {"v":1,"d":{...}}: "v" is the record
+// version, so a later build can read old records; a record with a newer
+// "v" reads as ErrSchemaTooNew. Log entries and snapshots are opaque
+// bytes (engine.EncodeEntry, the game's codec). Big-endian sequence keys
+// make bbolt's byte order the log order. IDs and fingerprints must be
+// non-empty, at most 256 bytes and free of NUL (the index separator).
+//
+// # Guarantees
+//
+//   - Append is durable when it returns nil, and idempotent: repeating
+//     (room, seq, same bytes) succeeds without change, so it is safe under
+//     Batch's reruns and caller retries. A gap or a different payload for a
+//     stored number is ErrSeq. The room must exist (PutRoom first).
+//   - Each of PutRoom, FinishRoom, UpdatePlayer, CreateCampaign,
+//     UpdateCampaign and RecordCampaignResult is one transaction: indexes,
+//     profile stats, campaign memberships and veteran marks change with the
+//     record or not at all. FinishRoom and RecordCampaignResult refuse to
+//     count the same room twice (ErrExists).
+//   - Every byte slice returned is a copy (bbolt's memory dies with its
+//     transaction).
+//   - Backup is a consistent hot copy (a read transaction's WriteTo);
+//     BackupFile writes it atomically (temporary file, fsync, rename, 0600).
+//
+// # Caveats
+//
+//   - One writer per room: two goroutines appending to one room race for
+//     the next number and one gets ErrSeq. Rooms are independent.
+//   - The functions given to UpdatePlayer and UpdateCampaign run inside the
+//     write transaction, which blocks every other writer: no I/O in them.
+//   - Open checks the file's structure cheaply (meta pages, size, meta
+//     bucket). Damage deeper inside, such as a zeroed page in the middle,
+//     can still make bbolt panic later; Store.Check walks every page and
+//     is meant for operators (e.g. after a backup), not for start-up.
+//   - Rooms() with no status decodes every room ever stored; pass statuses.
+//   - Long read transactions (a Backup to a slow writer) delay the file's
+//     growth for writers; bbolt remaps only when no reader holds the map.
+//   - Deleting a room leaves campaign history naming it.
+package persistence
