@@ -31,6 +31,21 @@ func (r Role) String() string {
 	return fmt.Sprintf("Role(%d)", r)
 }
 
+// MarshalText encodes a role by name, so JSON shows "Seer" (and a []Role
+// is an array, not base64).
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads a role name written by MarshalText.
+func (r *Role) UnmarshalText(b []byte) error {
+	for i, n := range roleNames {
+		if n == string(b) {
+			*r = Role(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("werewolf: unknown role %q", b)
+}
+
 // Team is the side a player wins with.
 type Team uint8
 
