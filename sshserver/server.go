@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -12,7 +13,6 @@ import (
 	"bivouac/hostkeys"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	bm "github.com/charmbracelet/wish/bubbletea"
@@ -83,8 +83,10 @@ type Deps struct {
 	// its result is the exit status. The session is its stdin/stdout
 	// (s.Stderr() for errors). nil: such sessions only get the hint.
 	Command func(s ssh.Session, args []string) int
-	// Log receives connection logs; nil logs to log.Default().
-	Log *log.Logger
+	// Log receives connection logs; nil logs to slog.Default(). (wish's
+	// bubbletea middleware logs a program's exit error to charmbracelet/log's
+	// default logger; that one line is out of this package's hands.)
+	Log *slog.Logger
 	// OnConnect and OnDisconnect, if set, run around every session that got
 	// a verified identity (after it, on the session's goroutine).
 	OnConnect    func(s ssh.Session, id Identity)
@@ -95,7 +97,7 @@ type Deps struct {
 type Server struct {
 	cfg  Config
 	deps Deps
-	log  *log.Logger
+	log  *slog.Logger
 	srv  *ssh.Server
 
 	hostKeyFP string
@@ -148,7 +150,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		conns:     map[net.Conn]struct{}{},
 	}
 	if s.log == nil {
-		s.log = log.Default()
+		s.log = slog.Default()
 	}
 	// The bubbletea middleware calls the rest of the chain both when
 	// Programs has no program and after a program ends; noProgram must only

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"regexp"
 	"strings"
@@ -21,7 +22,6 @@ import (
 	"bivouac/sshserver/sshtest"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 	bm "github.com/charmbracelet/wish/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
@@ -132,7 +132,7 @@ func start(t *testing.T, cfg Config, deps ...Deps) *testServer {
 		d = deps[0]
 	}
 	logs := &lockedBuffer{}
-	d.Log = log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})
+	d.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv, err := New(cfg, d)
 	if err != nil {
 		t.Fatal(err)
@@ -551,7 +551,7 @@ func TestShutdownWithNeverReadingClients(t *testing.T) {
 	}
 	logs := &lockedBuffer{}
 	srv, err := New(Config{HostKeyPath: keyPath}, Deps{
-		Programs: testPrograms, Command: testCommand, Log: log.New(logs),
+		Programs: testPrograms, Command: testCommand, Log: slog.New(slog.NewTextHandler(logs, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
