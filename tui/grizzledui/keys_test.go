@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
@@ -245,5 +246,41 @@ func TestNoColourStillInformative(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("plain screen lacks %q", want)
 		}
+	}
+}
+
+func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
+	clock := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	s := newScreen(midMission(), 80, 24)
+	s.now = func() time.Time { return clock }
+	u := speechAnswer()
+	u.Deadline = 30
+	cmd := s.Update(uikit.UpdateMsg{Update: u})
+	if cmd == nil {
+		t.Fatal("an Update with a deadline should start the countdown")
+	}
+	flat := func() string { return strings.Join(strings.Fields(s.View()), " ") }
+	if out := flat(); !strings.Contains(out, "(30 s left)") {
+		t.Errorf("no countdown:\n%s", out)
+	}
+	clock = clock.Add(21 * time.Second)
+	if out := flat(); !strings.Contains(out, "(9 s left)") {
+		t.Errorf("countdown did not move:\n%s", out)
+	}
+	if cmd := s.Update(tickMsg{gen: s.gen}); cmd == nil {
+		t.Error("a current tick with time left should tick again")
+	}
+	if cmd := s.Update(tickMsg{gen: s.gen - 1}); cmd != nil {
+		t.Error("a tick from an older update should stop")
+	}
+	clock = clock.Add(10 * time.Second)
+	if cmd := s.Update(tickMsg{gen: s.gen}); cmd != nil {
+		t.Error("an expired timer should stop ticking")
+	}
+	if out := flat(); strings.Contains(out, "s left)") {
+		t.Error("an expired timer is still shown")
+	}
+	if cmd := s.Update(uikit.UpdateMsg{Update: midMission()}); cmd != nil {
+		t.Error("no timer, no tick")
 	}
 }

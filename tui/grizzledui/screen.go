@@ -6,6 +6,7 @@ package grizzledui
 
 import (
 	"slices"
+	"time"
 
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
@@ -43,13 +44,20 @@ type Screen struct {
 	opt   int             // cursor in the current chooser
 	optOf askKind         // which chooser opt belongs to
 	sent  bool            // an action went out for this Update; wait for the next
+
+	deadline time.Time        // when the current timer (the speech window) runs out
+	gen      int              // bumped by every Update: older tick chains stop
+	now      func() time.Time // the clock (tests replace it)
 }
+
+// tickMsg refreshes the countdown once a second while a timer runs.
+type tickMsg struct{ gen int }
 
 var _ uikit.Screen = (*Screen)(nil)
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
-	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), w: MinWidth, h: MinHeight - 1}
+	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), w: MinWidth, h: MinHeight - 1, now: time.Now}
 	s.sync()
 	return s
 }
@@ -80,6 +88,11 @@ func (s *Screen) SetUpdate(u engine.Update) {
 		}
 	}
 	s.sent = false
+	s.gen++
+	s.deadline = time.Time{}
+	if u.Deadline > 0 {
+		s.deadline = s.now().Add(time.Duration(u.Deadline) * time.Second)
+	}
 	// Keep the cursor on the same card if it is still in hand.
 	if i := slices.Index(s.v.Hand, s.selID); s.hasView && s.selID != grizzled.NoCard && i >= 0 {
 		s.sel = i
@@ -98,11 +111,18 @@ func (s *Screen) Keys() help.KeyMap {
 	return s.keys
 }
 
-// Update handles keys (and an UpdateMsg, should the root forward one).
+// Update handles keys, its own countdown ticks, and an UpdateMsg: a root
+// that passes Updates through here (rather than SetUpdate) gets a
+// countdown that ticks once a second while a timer runs, and only then.
 func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case uikit.UpdateMsg:
 		s.SetUpdate(msg.Update)
+		return s.tick()
+	case tickMsg:
+		if msg.gen == s.gen && s.secondsLeft() > 0 {
+			return s.tick()
+		}
 		return nil
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
@@ -123,6 +143,26 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+func (s *Screen) tick() tea.Cmd {
+	if s.deadline.IsZero() {
+		return nil
+	}
+	gen := s.gen
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+}
+
+// secondsLeft on the current timer, rounded up; 0 when none runs.
+func (s *Screen) secondsLeft() int {
+	if s.deadline.IsZero() {
+		return 0
+	}
+	d := s.deadline.Sub(s.now())
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
 }
 
 func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {

@@ -274,6 +274,8 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		hand := strconv.Itoa(p.HandSize)
 		status := "in"
 		switch {
+		case p.Answered:
+			status = "answered"
 		case p.Withdrawn && p.PlacedTile:
 			status = "out+tile"
 		case p.Withdrawn || p.Chaplain:
@@ -514,7 +516,7 @@ func (s *Screen) actionLines(w int) []string {
 	th := s.th
 	a := s.current()
 	if a.kind != askNone {
-		out := wrapN(th.Strong.Render("▸ ")+a.prompt, w, 2)
+		out := wrapN(th.Strong.Render("▸ ")+a.prompt+s.timeLeft(), w, 2)
 		if len(a.choices) > 0 {
 			s.focusChooser(a)
 			chips := make([]string, len(a.choices))
@@ -582,7 +584,7 @@ func (s *Screen) statusLine() string {
 	case grizzled.PhaseSpeech:
 		return th.Strong.Render("▸ ") + fmt.Sprintf("%s's speech: %s %s. Waiting for %s to discard a %s card or pass.",
 			s.name(v.Speaker), s.threatTag(v.SpeechThreat), threatName(v.SpeechThreat),
-			s.names(v.Waiting), threatName(v.SpeechThreat))
+			s.names(v.Waiting), threatName(v.SpeechThreat)) + s.timeLeft()
 	case grizzled.PhaseDecision:
 		who := s.names(v.Waiting)
 		switch v.Decision {
@@ -598,6 +600,19 @@ func (s *Screen) statusLine() string {
 		return th.Strong.Render("▸ ") + s.names(v.Waiting) + " received the most support and chooses a benefit."
 	}
 	return ""
+}
+
+// timeLeft is " (12 s left)" while a timer runs (the speech window).
+func (s *Screen) timeLeft() string {
+	n := s.secondsLeft()
+	if n <= 0 {
+		return ""
+	}
+	st := s.th.Muted
+	if n <= 10 {
+		st = s.th.Warning
+	}
+	return " " + st.Render(fmt.Sprintf("(%d s left)", n))
 }
 
 func (s *Screen) names(seats []engine.Seat) string {
