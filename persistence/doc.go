@@ -23,7 +23,8 @@
 //	rec, err := s.PutRoom(persistence.RoomRecord{ID: id, Setup: setup, Seed: seed, Status: persistence.StatusWaiting})
 //	err = s.Append(id, 1, entry) // then 2, 3, ...: one writer per room
 //	entries, err := s.Log(id)    // replay after a restart; LastSeq(id) to resume numbering
-//	rec, err = s.FinishRoom(rec, variant) // status finished + profile stats, once
+//	rec.Status, rec.Result = persistence.StatusFinished, &result
+//	rec, err = s.PutRoom(rec) // and the players' stats count the game, once
 //
 // # Opening
 //
@@ -61,7 +62,7 @@
 //	snapshots   room ID → seq uint64 BE ++ state (the caller's bytes)
 //	players     fingerprint → Profile (JSON)
 //	campaigns   campaign ID → Campaign (JSON)
-//	finished    fingerprint NUL updated-unix-nanos BE NUL room ID → room ID
+//	finished    fingerprint NUL finished-unix-nanos BE NUL room ID → room ID
 //	            (index for FinishedGames, newest last)
 //
 // Records are JSON wrapped as {"v":1,"d":{...}}: "v" is the record
@@ -77,11 +78,11 @@
 //     (room, seq, same bytes) succeeds without change, so it is safe under
 //     Batch's reruns and caller retries. A gap or a different payload for a
 //     stored number is ErrSeq. The room must exist (PutRoom first).
-//   - Each of PutRoom, FinishRoom, UpdatePlayer, CreateCampaign,
-//     UpdateCampaign and RecordCampaignResult is one transaction: indexes,
-//     profile stats, campaign memberships and veteran marks change with the
-//     record or not at all. FinishRoom and RecordCampaignResult refuse to
-//     count the same room twice (ErrExists).
+//   - Each of PutRoom, UpdatePlayer, CreateCampaign, UpdateCampaign and
+//     RecordCampaignResult is one transaction: indexes, profile stats,
+//     campaign memberships and veteran marks change with the record or not
+//     at all. A game counts in stats once, when its room first becomes
+//     finished; RecordCampaignResult refuses a room twice (ErrExists).
 //   - Every byte slice returned is a copy (bbolt's memory dies with its
 //     transaction).
 //   - Backup is a consistent hot copy (a read transaction's WriteTo);

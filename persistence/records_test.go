@@ -169,38 +169,36 @@ func TestRoomsByStatusAndDelete(t *testing.T) {
 	}
 }
 
-func TestFinishRoomCountsOnceAndFinishedGames(t *testing.T) {
+func TestFinishedRoomsCountOnceAndHistory(t *testing.T) {
 	s := openClocked(t, filepath.Join(t.TempDir(), "b.db"))
-	mk := func(id string) RoomRecord {
+	put := func(id, variant string, winners ...engine.Seat) RoomRecord {
 		r := testRoom(id)
+		r.Variant = variant
 		r.Seats = []SeatRecord{
 			{Seat: 0, Identity: "SHA256:ann", Name: "ann"},
 			{Seat: 1, Identity: "SHA256:bob", Name: "bob"},
 			{Seat: 2, Identity: "guest:K2", Name: "guest", Guest: true},
 			{Seat: 3, Name: "bot", Bot: "easy"},
 		}
-		return mustPutRoom(t, s, r)
+		r = mustPutRoom(t, s, r) // playing
+		if !r.Finished.IsZero() {
+			t.Fatalf("a playing room has Finished %v", r.Finished)
+		}
+		return mustPutRoom(t, s, finished(r, winners...))
 	}
-	for _, id := range []string{"g1", "g2", "g3"} {
-		mk(id)
+	g1 := put("g1", "normal", 0, 1) // cooperative win
+	put("g2", "normal")             // loss
+	put("g3", "hard", 1)
+
+	// Saving a finished room again counts nothing and keeps its place in history.
+	again := mustPutRoom(t, s, g1)
+	if !again.Finished.Equal(g1.Finished) || !again.Updated.After(g1.Updated) {
+		t.Fatalf("re-put finished room: finished %v→%v, updated %v→%v", g1.Finished, again.Finished, g1.Updated, again.Updated)
 	}
-	if _, err := s.FinishRoom(finished(testRoom("nope")), "normal"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("finishing an unknown room: %v", err)
-	}
-	g1, _ := s.Room("g1")
-	if _, err := s.FinishRoom(finished(g1, 0, 1), "normal"); err != nil { // cooperative win
-		t.Fatal(err)
-	}
-	if _, err := s.FinishRoom(finished(g1, 0, 1), "normal"); !errors.Is(err, ErrExists) {
-		t.Fatalf("finishing twice: %v; want ErrExists", err)
-	}
-	g2, _ := s.Room("g2")
-	if _, err := s.FinishRoom(finished(g2), "normal"); err != nil { // loss
-		t.Fatal(err)
-	}
-	g3, _ := s.Room("g3")
-	if _, err := s.FinishRoom(finished(g3, 1), "hard"); err != nil {
-		t.Fatal(err)
+	back := g1
+	back.Status = StatusPlaying
+	if _, err := s.PutRoom(back); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("un-finishing a room: %v; want ErrInvalid", err)
 	}
 
 	ann, err := s.Player("SHA256:ann")
@@ -228,10 +226,12 @@ func TestFinishRoomCountsOnceAndFinishedGames(t *testing.T) {
 	if games, _ := s.FinishedGames("SHA256:bob", 2); !slices.Equal(ids(games), []string{"g3", "g2"}) {
 		t.Fatalf("limit 2: %v", ids(games))
 	}
-	// Another player's entries sort after bob's: the scan must stop at his prefix.
+	// Fingerprints sorting either side of bob's: scans stop at their prefix.
 	mustPutRoom(t, s, finished(testRoom("zz"), 0))
-	if games, _ := s.FinishedGames("SHA256:anm", 0); len(games) != 0 {
-		t.Fatalf("a stranger has history: %v", ids(games))
+	for _, fp := range []string{"SHA256:anm", "SHA256:bo", "SHA256:bobby"} {
+		if games, _ := s.FinishedGames(fp, 0); len(games) != 0 {
+			t.Fatalf("%s has history: %v", fp, ids(games))
+		}
 	}
 	if games, _ := s.FinishedGames("SHA256:ann", 0); !slices.Equal(ids(games), []string{"zz", "g3", "g2", "g1"}) {
 		t.Fatalf("ann's history %v", ids(games))
@@ -425,9 +425,7 @@ func fill(t *testing.T, s *Store) {
 	if err := s.Append("done", 1, []byte("only")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.FinishRoom(finished(testRoom("done"), 0), "normal"); err != nil {
-		t.Fatal(err)
-	}
+	mustPutRoom(t, s, finished(testRoom("done"), 0))
 	if _, err := s.CreateCampaign(Campaign{ID: "somme", Members: []string{"SHA256:ann"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,7 @@ type RoomRecord struct {
 	Code       string         `json:"code"` // the short join code shown in the lobby
 	Title      string         `json:"title,omitempty"`
 	Setup      engine.Setup   `json:"setup"`
+	Variant    string         `json:"variant,omitempty"` // e.g. difficulty: a key of players' stats
 	Seed       uint64         `json:"seed"`
 	Seats      []SeatRecord   `json:"seats"`
 	Status     Status         `json:"status"`
@@ -60,6 +61,7 @@ type RoomRecord struct {
 	Seq        uint64         `json:"seq,omitempty"`     // actions applied when saved (the log is the truth)
 	Created    time.Time      `json:"created"`           // set by PutRoom when zero
 	Updated    time.Time      `json:"updated"`           // set by every PutRoom
+	Finished   time.Time      `json:"finished,omitzero"` // set by PutRoom when the status becomes finished
 	Result     *engine.Result `json:"result,omitempty"`  // required when Status is finished
 }
 
@@ -78,13 +80,18 @@ func (r *RoomRecord) validate() error {
 
 // PutRoom creates or replaces a room record and returns it as stored, with
 // Created (if zero) and Updated stamped. Updating a room keeps its log.
+//
+// When a room enters StatusFinished, the same transaction counts the game
+// in the profile of every keyed seat (not bots, not guests) under
+// (Setup.Game, Variant, number of seats), as a win for the seats in
+// Result.Winners. Storing a finished room again counts nothing, and a
+// finished room cannot change status (ErrInvalid).
 func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
 	if err := rec.validate(); err != nil {
 		return RoomRecord{}, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		_, err := s.putRoom(tx, &rec)
-		return err
+		return s.putRoom(tx, &rec)
 	})
 	if err != nil {
 		return RoomRecord{}, err
@@ -92,19 +99,21 @@ func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
 	return rec, nil
 }
 
-// putRoom stamps and stores rec, keeping the indexes in step, and returns
-// the record it replaced (nil if new).
-func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) (*RoomRecord, error) {
+// putRoom stamps and stores rec, keeping the indexes and stats in step.
+func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 	rooms := tx.Bucket(bktRooms)
 	var old *RoomRecord
 	if raw := rooms.Get([]byte(rec.ID)); raw != nil {
 		o, err := decode[RoomRecord](raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		old = &o
+		if old.Status == StatusFinished && rec.Status != StatusFinished {
+			return fmt.Errorf("%w: room %s is finished; it cannot become %s", ErrInvalid, rec.ID, rec.Status)
+		}
 		if err := unindexRoom(tx, old); err != nil {
-			return nil, err
+			return err
 		}
 		if rec.Created.IsZero() {
 			rec.Created = old.Created
@@ -115,14 +124,47 @@ func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) (*RoomRecord, error) {
 		rec.Created = now
 	}
 	rec.Updated = now
-	if err := putJSON(rooms, rec.ID, *rec); err != nil {
-		return nil, err
+	switch {
+	case rec.Status != StatusFinished:
+		rec.Finished = time.Time{}
+	case old != nil && old.Status == StatusFinished:
+		rec.Finished = old.Finished
+	default:
+		rec.Finished = now
 	}
-	return old, indexRoom(tx, rec)
+	if err := putJSON(rooms, rec.ID, *rec); err != nil {
+		return err
+	}
+	if rec.Status == StatusFinished && (old == nil || old.Status != StatusFinished) {
+		if err := s.countGame(tx, rec); err != nil {
+			return err
+		}
+	}
+	return indexRoom(tx, rec)
+}
+
+// countGame adds a finished game to its keyed players' stats.
+func (s *Store) countGame(tx *bolt.Tx, rec *RoomRecord) error {
+	counted := map[string]bool{}
+	for _, seat := range rec.Seats {
+		if !seat.keyed() || counted[seat.Identity] {
+			continue
+		}
+		counted[seat.Identity] = true
+		won := slices.Contains(rec.Result.Winners, seat.Seat)
+		_, err := s.updatePlayer(tx, seat.Identity, func(p *Profile) error {
+			p.Stat(rec.Setup.Game, rec.Variant, len(rec.Seats)).add(won)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Index keys: roomstatus holds status NUL id; finished holds
-// fingerprint NUL updated-unix-nanos(8 bytes BE) NUL id for every keyed
+// fingerprint NUL finished-unix-nanos(8 bytes BE) NUL id for every keyed
 // player of a finished room, so a profile's history is a prefix scan.
 func statusKey(r *RoomRecord) []byte {
 	return joinKey([]byte(r.Status), []byte(r.ID))
@@ -133,7 +175,7 @@ func finishedKeys(r *RoomRecord) [][]byte {
 		return nil
 	}
 	var keys [][]byte
-	when := u64be(uint64(r.Updated.UnixNano()))
+	when := u64be(uint64(r.Finished.UnixNano()))
 	seen := map[string]bool{}
 	for _, seat := range r.Seats {
 		if !seat.keyed() || seen[seat.Identity] {
@@ -244,52 +286,6 @@ func (s *Store) DeleteRoom(id string) error {
 		}
 		return nil
 	})
-}
-
-// FinishRoom records the end of a game in one transaction: it stores rec
-// (Status finished, Result set) and counts the game in the profile of every
-// keyed seat under (rec.Setup.Game, variant, number of seats), as a win for
-// the seats in Result.Winners. The room must exist and not be finished
-// already (ErrExists), so a retried call never counts a game twice.
-func (s *Store) FinishRoom(rec RoomRecord, variant string) (RoomRecord, error) {
-	if rec.Status != StatusFinished {
-		return RoomRecord{}, fmt.Errorf("%w: FinishRoom with status %q", ErrInvalid, rec.Status)
-	}
-	if err := rec.validate(); err != nil {
-		return RoomRecord{}, err
-	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		old, err := getRoom(tx, rec.ID)
-		if err != nil {
-			return err
-		}
-		if old.Status == StatusFinished {
-			return fmt.Errorf("room %s finished: %w", rec.ID, ErrExists)
-		}
-		if _, err := s.putRoom(tx, &rec); err != nil {
-			return err
-		}
-		counted := map[string]bool{}
-		for _, seat := range rec.Seats {
-			if !seat.keyed() || counted[seat.Identity] {
-				continue
-			}
-			counted[seat.Identity] = true
-			won := slices.Contains(rec.Result.Winners, seat.Seat)
-			_, err := s.updatePlayer(tx, seat.Identity, func(p *Profile) error {
-				p.Stat(rec.Setup.Game, variant, len(rec.Seats)).add(won)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return RoomRecord{}, err
-	}
-	return rec, nil
 }
 
 // FinishedGames returns the finished rooms a player sat in, newest first,
