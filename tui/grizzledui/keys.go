@@ -34,17 +34,19 @@ func defaultKeys() keyMap {
 		Withdraw: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw")),
 		Confirm:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Pass:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "pass")),
-		Restore:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "charm back")),
-		Decline:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "take nothing")),
+		Restore:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "charm")),
+		Decline:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "decline")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Leave:    key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "leave")),
 	}
 }
 
 // ShortHelp is the help bar, most useful first; bubbles/help drops the
-// disabled bindings. Next is left out: Prev's help already says "←/→".
+// disabled bindings. Next is left out (Prev's help says "←/→") and so is
+// Pick (the numbers are on the cards), so that the busiest bar, a free
+// turn, still fits 80 columns with the root's "t talk • ? help".
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Prev, k.Pick, k.Play, k.Confirm, k.Pass, k.Restore, k.Decline,
+	return []key.Binding{k.Prev, k.Play, k.Confirm, k.Pass, k.Restore, k.Decline,
 		k.Charm, k.Speech, k.Withdraw, k.Back, k.Leave}
 }
 

@@ -190,7 +190,7 @@ func enabledHelp(km interface{ ShortHelp() []key.Binding }) []string {
 
 func TestHelpFollowsLegal(t *testing.T) {
 	s := newScreen(midMission(), 80, 24)
-	if got, want := enabledHelp(s.Keys()), []string{"←/→", "1-9", "p", "c", "s", "Q"}; !reflect.DeepEqual(got, want) {
+	if got, want := enabledHelp(s.Keys()), []string{"←/→", "p", "c", "s", "Q"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("mid-mission help %q, want %q", got, want)
 	}
 	// Fearful with a threat at 2: withdrawing is the only move.
@@ -199,7 +199,7 @@ func TestHelpFollowsLegal(t *testing.T) {
 	v.Legal = []grizzled.Action{{Kind: grizzled.ActWithdraw}}
 	u.View = v
 	s.SetUpdate(u)
-	if got, want := enabledHelp(s.Keys()), []string{"←/→", "1-9", "w", "Q"}; !reflect.DeepEqual(got, want) {
+	if got, want := enabledHelp(s.Keys()), []string{"←/→", "w", "Q"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("forced withdrawal help %q, want %q", got, want)
 	}
 	if out := s.View(); !strings.Contains(out, "you must withdraw (w)") {
@@ -282,5 +282,25 @@ func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
 	}
 	if cmd := s.Update(uikit.UpdateMsg{Update: midMission()}); cmd != nil {
 		t.Error("no timer, no tick")
+	}
+}
+
+// TestHelpFitsBesideTheRootKeys: the root appends "t talk • ? help" to the
+// screen's short help in an 80-column help bar; nothing may be cut.
+func TestHelpFitsBesideTheRootKeys(t *testing.T) {
+	talk := key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "talk"))
+	hlp := key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help"))
+	u := midMission()
+	v := u.View.(grizzled.SeatView)
+	v.Legal = append(v.Legal, grizzled.Action{Kind: grizzled.ActWithdraw}) // every turn action at once
+	u.View = v
+	for _, u := range []engine.Update{u, speechAnswer(), tilePlacement(), supportReveal(), intensity(), mcTarget()} {
+		s := newScreen(u, 80, 24)
+		h := asciiTheme().NewHelp()
+		h.Width = 80
+		bar := h.ShortHelpView(append(s.Keys().ShortHelp(), talk, hlp))
+		if strings.Contains(bar, "…") || !strings.HasSuffix(bar, "? help") {
+			t.Errorf("help bar cut at 80 columns: %q", bar)
+		}
 	}
 }

@@ -82,7 +82,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"mid-mission", midMission(), []string{"!! Night and Shell at 2", "Trauma(Cid)", "Your turn", "[1 T11 Sn Sh]", "Playing it fails the mission: Shell would reach 3", "No withdrawal: Bob is Fragile"}},
 		{"speech-answer", speechAnswer(), []string{"Cid's speech", "Sn Snow", "pass (x)", "x pass"}},
 		{"tile-placement", tilePlacement(), []string{"place one support tile", "L → Bob", "R → Dee", "DL → Cid"}},
-		{"support-reveal", supportReveal(), []string{"Support: Bob R→Ann", "Ann benefits (2 tiles)", "r charm back", "Wounded + Fearful"}},
+		{"support-reveal", supportReveal(), []string{"Support: Bob R→Ann", "Ann benefits (2 tiles)", "r charm", "Wounded + Fearful"}},
 		{"mc-target", mcTarget(), []string{"Merry Christmas: choose", "Bob: Fragile", "Dee: Wounded"}},
 		{"absent-minded", absentMinded(), []string{"Absent-minded", "remove tile"}},
 		{"game-over", gameOver(), []string{"DEFEAT", "Bob (4)", "Lost in mission 6", "failed"}},
