@@ -150,7 +150,11 @@ func (s *Screen) nmlLines(w int, tall bool) []string {
 		}
 		head += "  " + th.Danger.Render(msg)
 	case len(at2) > 0:
-		head += "  " + th.Warning.Render("!! "+andList(at2)+" at 2: a third fails the mission")
+		warn := "!! " + andList(at2) + " at 2: a third fails the mission"
+		if width(head)+2+width(warn) > w {
+			warn = "!! at 2: " + strings.Join(at2, ", ")
+		}
+		head += "  " + th.Warning.Render(warn)
 	}
 	out := []string{trunc(head, w)}
 	if tall {
@@ -241,8 +245,10 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		name := clean(p.Name)
 		suffix := ""
 		switch {
-		case p.Chaplain && !strings.Contains(strings.ToLower(name), "chaplain"):
-			suffix = " (chaplain)"
+		case p.Chaplain:
+			if !strings.Contains(strings.ToLower(name), "chaplain") {
+				suffix = " (chaplain)"
+			}
 		case p.Seat == s.u.Seat:
 			suffix = " (you)"
 		default:
@@ -318,10 +324,11 @@ func (s *Screen) knockText(p grizzled.PlayerView) string {
 	if len(p.HardKnocks) == 0 {
 		return th.Muted.Render("-")
 	}
+	wt := "wt " + strconv.Itoa(p.Weight)
 	st := th.Base
 	switch {
-	case p.Weight >= 4:
-		st = th.Danger
+	case p.Weight >= 4: // a loss if it is still so after support (L-1)
+		st, wt = th.Danger, wt+"!"
 	case p.Weight == 3:
 		st = th.Warning
 	}
@@ -329,7 +336,7 @@ func (s *Screen) knockText(p grizzled.PlayerView) string {
 	for i, id := range p.HardKnocks {
 		names[i] = s.cardLabel(id)
 	}
-	return st.Render(strconv.Itoa(p.Weight)+":") + " " + strings.Join(names, ", ")
+	return st.Render(wt) + " " + strings.Join(names, ", ")
 }
 
 // waitsOn is true for the seat(s) whose move the game waits for.
