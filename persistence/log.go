@@ -94,6 +94,9 @@ func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 			return err
 		}
 		want := after + 1
+		if want == 0 { // after was the largest number: nothing follows
+			return nil
+		}
 		c := b.Cursor()
 		for k, v := c.Seek(u64be(want)); k != nil; k, v = c.Next() {
 			if got := binary.BigEndian.Uint64(k); got != want {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 )
@@ -49,6 +50,9 @@ func TestAppendAndLogInOrder(t *testing.T) {
 	since, err := s.LogSince("r1", 297)
 	if err != nil || len(since) != 3 || !bytes.Equal(since[0], entry("r1", 298)) {
 		t.Fatalf("LogSince(297) = %q, %v; want actions 298..300", since, err)
+	}
+	if none, err := s.LogSince("r1", math.MaxUint64); err != nil || len(none) != 0 {
+		t.Fatalf("LogSince(max) = %d entries, %v; want none", len(none), err)
 	}
 	if r2, _ := s.Log("r2"); len(r2) != 3 || !bytes.Equal(r2[2], entry("r2", 3)) {
 		t.Fatalf("r2 log = %q; want its own 3 entries", r2)

@@ -142,8 +142,7 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("persistence: open %s: %w: not a regular file", path, ErrNotBivouac)
 	}
 
-	version, err := inspect(path, opts)
-	if err != nil {
+	if err := inspect(path, opts); err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
 	}
 
@@ -155,11 +154,18 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.BatchSize > 0 {
 		db.MaxBatchSize = opts.BatchSize
 	}
-	if version < schemaVersion() {
-		if err := db.Update(func(tx *bolt.Tx) error { return migrate(tx, migrations) }); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("persistence: migrate %s: %w", path, err)
-		}
+	// Read the version again under the exclusive lock: it is what counts.
+	var version uint64
+	err = db.View(func(tx *bolt.Tx) error {
+		version, err = readVersion(tx)
+		return err
+	})
+	if err == nil && version < schemaVersion() {
+		err = db.Update(func(tx *bolt.Tx) error { return migrate(tx, migrations) })
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
 	}
 	return &Store{db: db, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
 }
@@ -213,29 +219,22 @@ func create(path string, opts Options) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// inspect opens path read-only (shared lock, no writes) and returns its
-// schema version, or the reason it must not be opened for writing.
-func inspect(path string, opts Options) (uint64, error) {
+// inspect opens path read-only (shared lock, no writes) and returns the
+// reason it must not be opened for writing, if any.
+func inspect(path string, opts Options) error {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if fi.Size() == 0 {
-		return 0, fmt.Errorf("%w: empty file", ErrNotBivouac)
-	}
-	head := make([]byte, 64)
-	if f, err := os.Open(path); err == nil {
-		n, _ := io.ReadFull(f, head)
-		head = head[:n]
-		f.Close()
+		return fmt.Errorf("%w: empty file", ErrNotBivouac)
 	}
 	db, err := bolt.Open(path, 0o600, boltOptions(opts, true))
 	if err != nil {
-		return 0, classify(err, head)
+		return classify(err, readHead(path))
 	}
 	defer db.Close()
-	var version uint64
-	err = db.View(func(tx *bolt.Tx) error {
+	return db.View(func(tx *bolt.Tx) error {
 		// bbolt maps the whole file and trusts the meta page's page count;
 		// reading past the end of a truncated file would fault, so check
 		// the size before touching any page beyond the metas.
@@ -243,12 +242,22 @@ func inspect(path string, opts Options) (uint64, error) {
 			return fmt.Errorf("%w: truncated: %d bytes, the database needs %d", ErrCorrupt, fi.Size(), want)
 		}
 		return guard(func() error {
-			var err error
-			version, err = readVersion(tx)
+			_, err := readVersion(tx)
 			return err
 		})
 	})
-	return version, err
+}
+
+// readHead returns the first bytes of path (nil if unreadable).
+func readHead(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	return head[:n]
 }
 
 // readVersion checks the meta bucket and returns the schema version.
@@ -313,7 +322,7 @@ func classify(err error, head []byte) error {
 		return fmt.Errorf("%w: %v", ErrNotBivouac, err)
 	}
 	// bbolt reports a file shorter than two pages as a plain error.
-	if head != nil && looksLikeBolt(head) {
+	if looksLikeBolt(head) {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return err

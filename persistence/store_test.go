@@ -197,6 +197,18 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 			clear(b[:2*4096])
 			return badFile(t, b)
 		}, ErrNotBivouac},
+		{"data pages zeroed", func(t *testing.T) string {
+			b := bytes.Clone(good)
+			clear(b[2*4096:])
+			return badFile(t, b)
+		}, ErrCorrupt},
+		{"data pages garbage", func(t *testing.T) string {
+			b := bytes.Clone(good)
+			for i := 2 * 4096; i < len(b); i++ {
+				b[i] = byte(i * 7)
+			}
+			return badFile(t, b)
+		}, ErrCorrupt},
 		{"meta checksum broken", func(t *testing.T) string {
 			b := bytes.Clone(good)
 			b[60] ^= 0xff // inside both meta pages' checksummed fields
