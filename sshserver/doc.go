@@ -28,13 +28,12 @@
 // which connections are closed unanswered. Config.HandshakeTimeout limits
 // accept-to-authenticated, Config.MaxChannelsPerConn the sessions one
 // connection may open at once, IdleTimeout and MaxTimeout the connection's
-// life. No port forwarding, agent use or subsystems (sftp) are served.
+// life. Server keepalives (Config.KeepAliveInterval; wish v1.4.7 has no
+// option for them, so they are sent here) disconnect a client that stopped
+// answering. No port forwarding, agent use or subsystems (sftp) are served.
 //
 // # Known gaps
 //
-//   - No server-initiated keepalives (wish v1.4.7 has no option for them):
-//     a vanished client is noticed by IdleTimeout, and server output such as
-//     a ticking countdown keeps a connection "active".
 //   - Bytes a client sends before its session starts (env requests, say) are
 //     bounded only by the timeouts, not rate-limited.
 package sshserver

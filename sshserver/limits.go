@@ -164,6 +164,9 @@ func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
 			}
 		}))
 	}
+	if s.cfg.KeepAliveInterval > 0 {
+		go s.keepAlive(ctx, conn)
+	}
 	// The ssh package cancels ctx when the connection closes, on every path.
 	context.AfterFunc(ctx, func() {
 		for _, t := range timers {
@@ -189,4 +192,46 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 		defer n.Add(-1)
 	}
 	ssh.DefaultSessionHandler(srv, conn, newChan, ctx)
+}
+
+// keepAlive asks the client every KeepAliveInterval whether it is there and
+// closes the connection when KeepAliveCountMax requests in a row went
+// unanswered. At most one request is outstanding; its goroutine ends when
+// the answer comes or the connection closes.
+func (s *Server) keepAlive(ctx ssh.Context, raw net.Conn) {
+	tick := time.NewTicker(s.cfg.KeepAliveInterval)
+	defer tick.Stop()
+	var answered chan struct{} // nil when no request is outstanding
+	misses := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		conn, ok := ctx.Value(ssh.ContextKeyConn).(gossh.Conn)
+		if !ok {
+			continue // still in the handshake: HandshakeTimeout's business
+		}
+		if answered != nil {
+			select {
+			case <-answered:
+				answered, misses = nil, 0
+			default:
+				if misses++; misses >= s.cfg.KeepAliveCountMax {
+					s.log.Info("client stopped answering keepalives", "remote", raw.RemoteAddr().String(),
+						"unanswered", misses)
+					raw.Close()
+					return
+				}
+				continue
+			}
+		}
+		answered = make(chan struct{})
+		go func(done chan struct{}) {
+			if _, _, err := conn.SendRequest("keepalive@openssh.com", true, nil); err == nil {
+				close(done) // any reply, even "unsupported", means the client is alive
+			}
+		}(answered)
+	}
 }

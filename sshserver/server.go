@@ -33,6 +33,16 @@ type Config struct {
 	MaxTimeout       time.Duration // close any connection after this long; default 12h
 	HandshakeTimeout time.Duration // TCP accept to authenticated; default 20s
 
+	// KeepAliveInterval is how often the server asks a client whether it is
+	// still there (a keepalive@openssh.com request); a client that has not
+	// answered KeepAliveCountMax of them in a row is disconnected, so a
+	// vanished laptop frees its seat in about a minute. Default 15s and 3.
+	// Keepalives are traffic: with them on, IdleTimeout only ends
+	// connections whose client stopped answering at the SSH level; a player
+	// who just stopped typing is the TUI's business.
+	KeepAliveInterval time.Duration
+	KeepAliveCountMax int
+
 	MaxSessions        int // connections in all (the global cap); default 1000
 	MaxPerIP           int // connections per IPv4 address or IPv6 /64; default 16
 	MaxChannelsPerConn int // simultaneous SSH sessions on one connection; default 4
@@ -59,6 +69,10 @@ func (c *Config) defaults() {
 	dur(&c.IdleTimeout, 30*time.Minute)
 	dur(&c.MaxTimeout, 12*time.Hour)
 	dur(&c.HandshakeTimeout, 20*time.Second)
+	dur(&c.KeepAliveInterval, 15*time.Second)
+	if c.KeepAliveCountMax <= 0 {
+		c.KeepAliveCountMax = 3
+	}
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = 1000
 	}

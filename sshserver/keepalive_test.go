@@ -1,0 +1,91 @@
+package sshserver
+
+import (
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
+)
+
+// freezableProxy forwards one TCP connection to target; freeze stops
+// passing the client's bytes on, as if the client had vanished without
+// closing. serverClosed is closed when the server ends the connection.
+type freezableProxy struct {
+	addr         string
+	freeze       func()
+	serverClosed chan struct{}
+}
+
+func newProxy(t *testing.T, target string) *freezableProxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	p := &freezableProxy{addr: l.Addr().String(), serverClosed: make(chan struct{})}
+	frozen := make(chan struct{})
+	var once sync.Once
+	p.freeze = func() { once.Do(func() { close(frozen) }) }
+	go func() {
+		client, err := l.Accept()
+		if err != nil {
+			return
+		}
+		server, err := net.Dial("tcp", target)
+		if err != nil {
+			client.Close()
+			return
+		}
+		t.Cleanup(func() { client.Close(); server.Close() })
+		go func() { // server → client, until the server closes
+			_, _ = io.Copy(client, server)
+			close(p.serverClosed)
+		}()
+		buf := make([]byte, 32<<10) // client → server, until frozen
+		for {
+			n, err := client.Read(buf)
+			select {
+			case <-frozen:
+				return
+			default:
+			}
+			if n > 0 {
+				if _, werr := server.Write(buf[:n]); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p
+}
+
+func TestKeepAliveDropsVanishedClient(t *testing.T) {
+	srv := start(t, Config{KeepAliveInterval: 30 * time.Millisecond, KeepAliveCountMax: 2})
+	proxy := newProxy(t, srv.addr)
+	c := sshtest.Dial(t, proxy.addr)
+	c.ExpectScreen(t, `who SHA256`, wait)
+
+	// A live client answers: several intervals pass and it stays.
+	live := sshtest.Dial(t, srv.addr)
+	live.ExpectScreen(t, `who SHA256`, wait)
+
+	proxy.freeze()
+	select {
+	case <-proxy.serverClosed:
+	case <-time.After(wait):
+		t.Fatal("server kept a client that stopped answering")
+	}
+	if !strings.Contains(srv.logs.String(), "client stopped answering keepalives") {
+		t.Error("drop not logged")
+	}
+	live.Resize(81, 24)
+	live.ExpectScreen(t, `size 81x24`, wait)
+}
