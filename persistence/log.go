@@ -9,7 +9,7 @@ import (
 )
 
 // Append stores entry as action number seq of a room's log and returns once
-// it is durable (fsynced, unless Options.NoSync).
+// it is durable (committed and fsynced).
 //
 // Sequence numbers start at 1 and must follow the last one stored: a gap
 // is ErrSeq. Appending a number again with the same bytes succeeds and

@@ -98,9 +98,6 @@ type Options struct {
 	// BatchSize commits a batch early once it holds this many calls
 	// (bbolt's MaxBatchSize). Zero keeps bbolt's default, 1000.
 	BatchSize int
-	// NoSync skips fsync. Only for tests and benchmarks: a crash may lose
-	// committed data.
-	NoSync bool
 	// Clock stamps Created/Updated and history times. Default time.Now.
 	Clock func() time.Time
 }
@@ -170,14 +167,15 @@ func Open(path string, opts Options) (*Store, error) {
 	return &Store{db: db, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
 }
 
-// Close releases the file. Pending Appends finish first.
+// Close releases the file. It waits for a running write transaction, but
+// Appends still gathering in a batch then fail: stop the actors first.
 func (s *Store) Close() error { return s.db.Close() }
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
 func boltOptions(opts Options, readOnly bool) *bolt.Options {
-	return &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly, NoSync: opts.NoSync}
+	return &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly}
 }
 
 // create makes a fresh database at a temporary name and links it into place,
