@@ -259,10 +259,7 @@ func (s *Screen) clampHand() {
 // focusChooser resets the chooser cursor when the chooser changes.
 func (s *Screen) focusChooser(a ask) {
 	if s.optOf != a.kind {
-		s.optOf, s.opt = a.kind, 0
-		if a.kind == askIntensity && s.v.MinIntensity > 0 {
-			s.opt = 0 // the smallest legal k comes first
-		}
+		s.optOf, s.opt = a.kind, 0 // a new chooser starts on its first choice (the smallest k)
 	}
 	if s.opt >= len(a.choices) {
 		s.opt = max(len(a.choices)-1, 0)

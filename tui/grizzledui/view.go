@@ -128,10 +128,7 @@ func (s *Screen) titleLine(w int) string {
 func (s *Screen) nmlLines(w int, tall bool) []string {
 	th := s.th
 	v := s.v
-	cards := "cards"
-	if len(v.NML) == 1 {
-		cards = "card"
-	}
+	cards := plural(len(v.NML), "card", "cards")
 	head := th.Header.Render("No Man's Land") + th.Muted.Render(fmt.Sprintf(" %d %s", len(v.NML), cards))
 	var at2, at3 []string
 	for t := range grizzled.NumThreats {
@@ -232,7 +229,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 	head := "   " + padRight("Soldier", nameW) + padRight("Grizzled", charW) + padRight("Charm", 9) +
 		"Hand " + "Tiles " + "Speech " + padRight("Mission", 9) + "Hard knocks"
 	out := []string{th.Muted.Render(trunc(head, w))}
-	for i, p := range s.v.Players {
+	for _, p := range s.v.Players {
 		mark := " "
 		if s.waitsOn(p.Seat) {
 			mark = th.Accent.Render("▶")
@@ -313,7 +310,6 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			continue
 		}
 		out = append(out, trunc(row+knocks, w))
-		_ = i
 	}
 	return out
 }
@@ -368,10 +364,7 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	v := s.v
 	a := s.current()
-	noun := "cards"
-	if len(v.Hand) == 1 {
-		noun = "card"
-	}
+	noun := plural(len(v.Hand), "card", "cards")
 	head := th.Header.Render("Your hand") + th.Muted.Render(fmt.Sprintf(" %d %s", len(v.Hand), noun))
 	if s.hasTrap() {
 		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = trap")
@@ -386,13 +379,17 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	out := []string{spread(head, right, w)}
 	if len(v.Hand) == 0 {
-		return append(out, th.Muted.Render("  no cards: you may always withdraw"))
+		if me := s.me(); v.Phase == grizzled.PhaseTurn && me >= 0 && !v.Players[me].Withdrawn {
+			return append(out, th.Muted.Render("  no cards: you may always withdraw"))
+		}
+		return append(out, th.Muted.Render("  no cards"))
 	}
 	cursor := s.sel
 	usable := func(grizzled.CardID) bool { return true }
 	if a.kind == askAnswer {
 		cursor = -1
 		if len(a.choices) > 0 {
+			s.focusChooser(a)
 			for i, id := range v.Hand {
 				if id == a.choices[s.opt].act.Card {
 					cursor = i
@@ -674,7 +671,8 @@ func (s *Screen) supportLines(w int) []string {
 		text += strings.Join(moves, ", ") + "."
 	}
 	if sr.Beneficiary >= 0 {
-		text += " " + th.Accent.Render(fmt.Sprintf("%s benefits (%d tiles).", s.name(sr.Beneficiary), received[sr.Beneficiary]))
+		n := received[sr.Beneficiary]
+		text += " " + th.Accent.Render(fmt.Sprintf("%s benefits (%d %s).", s.name(sr.Beneficiary), n, plural(n, "tile", "tiles")))
 	} else {
 		text += " " + th.Muted.Render("No single soldier received the most: no benefit.")
 	}
@@ -837,6 +835,13 @@ func orList(xs []string) string {
 		return xs[0]
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func orDash(s string) string {
