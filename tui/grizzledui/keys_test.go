@@ -149,9 +149,19 @@ func TestKeysArrivingTogether(t *testing.T) {
 }
 
 func TestOneActionPerUpdate(t *testing.T) {
+	clock := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	s := newScreen(midMission(), 80, 24)
+	s.now = func() time.Time { return clock }
 	if got := keys(s, "p", "p", "enter"); len(got) != 1 {
 		t.Fatalf("got %d actions before the next update, want 1", len(got))
+	}
+	if out := s.View(); !strings.Contains(out, "Sent. Waiting for the table") {
+		t.Errorf("no sign that the action went out:\n%s", out)
+	}
+	// The room dropped it (busy) and sent nothing: after a while keys work again.
+	clock = clock.Add(3 * time.Second)
+	if got := keys(s, "p"); len(got) != 1 {
+		t.Fatalf("after %v without an answer: %d actions, want 1", 3*time.Second, len(got))
 	}
 	u := midMission()
 	v := u.View.(grizzled.SeatView)

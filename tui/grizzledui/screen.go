@@ -38,12 +38,12 @@ type Screen struct {
 	v       grizzled.SeatView
 	hasView bool
 
-	sel   int             // cursor in the hand
-	selID grizzled.CardID // card under the cursor, kept across updates
-	mode  askKind         // a chooser the player opened (askCharm, askSpeech) or askNone
-	opt   int             // cursor in the current chooser
-	optOf askKind         // which chooser opt belongs to
-	sent  bool            // an action went out for this Update; wait for the next
+	sel    int             // cursor in the hand
+	selID  grizzled.CardID // card under the cursor, kept across updates
+	mode   askKind         // a chooser the player opened (askCharm, askSpeech) or askNone
+	opt    int             // cursor in the current chooser
+	optOf  askKind         // which chooser opt belongs to
+	sentAt time.Time       // an action went out for this Update: wait for the next (see waiting)
 
 	deadline time.Time        // when the current timer (the speech window) runs out
 	gen      int              // bumped by every Update: older tick chains stop
@@ -87,7 +87,7 @@ func (s *Screen) SetUpdate(u engine.Update) {
 			s.v, s.hasView = *v, true
 		}
 	}
-	s.sent = false
+	s.sentAt = time.Time{}
 	s.gen++
 	s.deadline = time.Time{}
 	if u.Deadline > 0 {
@@ -268,14 +268,24 @@ func (s *Screen) focusChooser(a ask) {
 
 // act emits a legal action for the Update the player is looking at.
 func (s *Screen) act(a grizzled.Action) tea.Cmd {
-	if s.sent || !s.hasView {
+	if s.waiting() || !s.hasView {
 		return nil
 	}
 	a.Cards = slices.Clone(a.Cards)
-	s.sent = true
+	s.sentAt = s.now()
 	s.mode = askNone
 	msg := uikit.ActMsg{Seq: s.u.Seq, Action: a}
 	return func() tea.Msg { return msg }
+}
+
+// resendAfter is how long keys wait for the Update that answers an action.
+// The room may drop an action without an Update (busy inbox); after this
+// the player can try again (a duplicate is refused as stale, never applied twice).
+const resendAfter = 2 * time.Second
+
+// waiting is true while an action sent for this Update awaits an answer.
+func (s *Screen) waiting() bool {
+	return !s.sentAt.IsZero() && s.now().Sub(s.sentAt) < resendAfter
 }
 
 func (s *Screen) actKind(kind grizzled.ActionKind) tea.Cmd {
@@ -291,7 +301,7 @@ func (s *Screen) playing() bool {
 }
 
 func (s *Screen) legalOf(kinds ...grizzled.ActionKind) []grizzled.Action {
-	if !s.playing() || s.sent {
+	if !s.playing() || s.waiting() {
 		return nil
 	}
 	var out []grizzled.Action

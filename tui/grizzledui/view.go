@@ -553,7 +553,7 @@ func (s *Screen) statusLine() string {
 	th := s.th
 	v := s.v
 	me := s.u.Seat
-	if s.sent {
+	if s.waiting() {
 		return th.Muted.Render("▸ Sent. Waiting for the table…")
 	}
 	switch v.Phase {
