@@ -90,7 +90,18 @@ func TestRandomGamesEnd(t *testing.T) {
 			if seed%2 == 1 {
 				opts.NightTiming = TimingFast
 			}
-			st, _ := randomGame(t, namesN(n), opts, seed, nil)
+			check := func(s *State, evs []engine.Event) {
+				if err := invariants(s); err != nil {
+					t.Fatalf("n=%d seed %d phase %v: %v", n, seed, s.Phase, err)
+				}
+				if err := audiences(s, evs); err != nil {
+					t.Fatalf("n=%d seed %d: %v", n, seed, err)
+				}
+			}
+			if seed%4 != 0 {
+				check = nil
+			}
+			st, _ := randomGame(t, namesN(n), opts, seed, check)
 			if !st.Over {
 				t.Fatal("not over")
 			}

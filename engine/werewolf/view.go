@@ -396,6 +396,9 @@ func (s *State) Waiting() []engine.Seat {
 		if s.Caught {
 			break
 		}
+		if lg := s.holder(RoleLittleGirl); lg >= 0 && !s.Players[lg].PeekSet {
+			v = append(v, lg)
+		}
 		lead := -1
 		for _, w := range s.livingWolves() {
 			t := s.Players[w].WolfSel
@@ -405,9 +408,6 @@ func (s *State) Waiting() []engine.Seat {
 			if t < 0 || t != lead {
 				v = append(v, w)
 			}
-		}
-		if lg := s.holder(RoleLittleGirl); lg >= 0 && !s.Players[lg].PeekSet {
-			v = append(v, lg)
 		}
 	case PhaseWitch:
 		if c := s.holder(RoleWitch); c >= 0 && !s.WitchDone {

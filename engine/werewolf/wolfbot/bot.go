@@ -47,7 +47,7 @@ func (Bots) New(level string) (engine.Bot, error) { return NewBot(level) }
 func NewBot(level string) (*Bot, error) {
 	switch level {
 	case Easy, Normal:
-		return &Bot{level: level, spoke: map[engine.Seat]uint64{}}, nil
+		return &Bot{level: level, spoke: map[engine.Seat]string{}}, nil
 	}
 	return nil, fmt.Errorf("wolfbot: unknown level %q (want easy or normal)", level)
 }
@@ -56,7 +56,7 @@ func NewBot(level string) (*Bot, error) {
 type Bot struct {
 	level string
 	mu    sync.Mutex
-	spoke map[engine.Seat]uint64 // last PhaseSeq each seat chatted in
+	spoke map[engine.Seat]string // what each seat last chatted about (phase and topic)
 }
 
 // Act implements engine.Bot; v must be a werewolf.SeatView (or pointer).
@@ -445,18 +445,29 @@ func rank(r werewolf.Role) int {
 	return 0 // thief, villager, cupid: keep
 }
 
-// Chat returns at most one line per seat and phase (pass it to Game.Say).
+// Chat returns at most one line per seat and phase (a wolf may speak again
+// when the pack's choice changes); pass it to Game.Say. The bot remembers
+// what each seat said, so calling Chat again with the same view is silent.
 // Easy bots stay silent.
 func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (string, bool) {
 	if b.level == Easy || v.Seat < 0 || v.Over {
 		return "", false
 	}
+	// A topic is the phase, plus for wolves the victim they lean to: a wolf
+	// speaks again when the pack's choice changes.
+	topic := fmt.Sprint(v.PhaseSeq)
+	for _, c := range v.Choices {
+		if c.Target >= 0 {
+			topic += fmt.Sprintf("/%d", c.Target)
+			break
+		}
+	}
 	b.mu.Lock()
-	if b.spoke[v.Seat] == v.PhaseSeq {
+	if b.spoke[v.Seat] == topic {
 		b.mu.Unlock()
 		return "", false
 	}
-	b.spoke[v.Seat] = v.PhaseSeq
+	b.spoke[v.Seat] = topic
 	b.mu.Unlock()
 	k := newKnowledge(v)
 	r := rand.New(rand.NewPCG(seed, v.PhaseSeq))

@@ -1,0 +1,5 @@
+//go:build race
+
+package wolfbot
+
+const raceEnabled = true
