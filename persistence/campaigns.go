@@ -130,6 +130,9 @@ func (s *Store) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, e
 // (grizzled.CampaignNext). A second result for the same roomID is ErrExists,
 // so a retried call never counts a mission twice.
 func (s *Store) RecordCampaignResult(id, roomID string, players []string, won bool, next int, veteran bool) (Campaign, error) {
+	if err := checkKey("room id", roomID); err != nil {
+		return Campaign{}, err
+	}
 	for _, fp := range players {
 		if err := checkKey("fingerprint", fp); err != nil {
 			return Campaign{}, err

@@ -46,7 +46,7 @@ func appendTx(tx *bolt.Tx, roomID string, seq uint64, entry []byte) error {
 	if err != nil {
 		return err
 	}
-	b.FillPercent = 0.9 // keys only ever grow: pack pages fuller
+	b.FillPercent = 0.9 // keys arrive in increasing order: pack pages fuller
 	key := u64be(seq)
 	if old := b.Get(key); old != nil {
 		if bytes.Equal(old, entry) {

@@ -365,6 +365,12 @@ func TestRecordCampaignResultVeteranSurvivesReopen(t *testing.T) {
 	if _, err := s.RecordCampaignResult(c.ID, "room2", played, true, 30, true); !errors.Is(err, ErrExists) {
 		t.Fatalf("recording a mission twice: %v; want ErrExists", err)
 	}
+	if _, err := s.RecordCampaignResult(c.ID, "", played, true, 30, true); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("no room ID: %v; want ErrInvalid", err)
+	}
+	if _, err := s.RecordCampaignResult(c.ID, "room9", []string{""}, true, 30, true); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("empty fingerprint: %v; want ErrInvalid", err)
+	}
 	if _, err := s.RecordCampaignResult("nope", "room3", played, true, 30, true); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown campaign: %v", err)
 	}
