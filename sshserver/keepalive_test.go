@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"bivouac/sshserver/sshtest"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // freezableProxy forwards one TCP connection to target; freeze stops
@@ -88,4 +90,28 @@ func TestKeepAliveDropsVanishedClient(t *testing.T) {
 	}
 	live.Resize(81, 24)
 	live.ExpectScreen(t, `size 81x24`, wait)
+}
+
+func TestConnectionWithoutSessionIsClosed(t *testing.T) {
+	srv := startTuned(t, Config{KeepAliveInterval: 20 * time.Millisecond},
+		func(s *Server) { s.noSessionTimeout = 100 * time.Millisecond })
+	c := sshtest.Dial(t, srv.addr) // a session: stays
+	c.ExpectScreen(t, `who SHA256`, wait)
+
+	cc := &gossh.ClientConfig{User: "idle", Auth: []gossh.AuthMethod{gossh.PublicKeys(sshtest.NewKey(t))},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: wait}
+	bare, err := gossh.Dial("tcp", srv.addr, cc) // no session, like ssh -N
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	closed := make(chan error, 1)
+	go func() { closed <- bare.Wait() }()
+	select {
+	case <-closed:
+	case <-time.After(wait):
+		t.Fatal("a connection without a session was kept")
+	}
+	c.Resize(70, 20)
+	c.ExpectScreen(t, `size 70x20`, wait)
 }

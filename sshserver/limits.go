@@ -129,12 +129,13 @@ type channelCountKey struct{}
 // before its handshake. It applies the caps, arms the handshake timeout and
 // registers the connection so Shutdown can close it even mid-handshake.
 func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
-	if s.closing.Load() {
-		return nil
+	if !s.trackConn(conn, true) {
+		return nil // shutting down
 	}
 	key := ipKey(conn.RemoteAddr())
 	v, release := s.limits.admit(key)
 	if v == dropped {
+		s.trackConn(conn, false)
 		s.log.Warn("connection dropped: too many refused connections",
 			"remote", conn.RemoteAddr().String())
 		return nil
@@ -151,7 +152,6 @@ func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
 	}
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
 
-	s.trackConn(conn, true)
 	var timers []*time.Timer
 	if v != admitted {
 		timers = append(timers, time.AfterFunc(refusedLifetime+s.cfg.HandshakeTimeout, func() { conn.Close() }))
@@ -198,11 +198,18 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 // closes the connection when KeepAliveCountMax requests in a row went
 // unanswered. At most one request is outstanding; its goroutine ends when
 // the answer comes or the connection closes.
+//
+// Since answered keepalives are traffic that keeps IdleTimeout away, it also
+// closes a connection that has had no session open for noSessionTimeout
+// (`ssh -N`, or a client that only tried port forwarding): it would
+// otherwise hold a connection slot for MaxTimeout.
 func (s *Server) keepAlive(ctx ssh.Context, raw net.Conn) {
 	tick := time.NewTicker(s.cfg.KeepAliveInterval)
 	defer tick.Stop()
 	var answered chan struct{} // nil when no request is outstanding
 	misses := 0
+	sessions, _ := ctx.Value(channelCountKey{}).(*atomic.Int32)
+	lastSession := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -212,6 +219,13 @@ func (s *Server) keepAlive(ctx ssh.Context, raw net.Conn) {
 		conn, ok := ctx.Value(ssh.ContextKeyConn).(gossh.Conn)
 		if !ok {
 			continue // still in the handshake: HandshakeTimeout's business
+		}
+		if sessions != nil && sessions.Load() > 0 {
+			lastSession = time.Now()
+		} else if time.Since(lastSession) > s.noSessionTimeout {
+			s.log.Info("connection without a session closed", "remote", raw.RemoteAddr().String())
+			raw.Close()
+			return
 		}
 		if answered != nil {
 			select {

@@ -121,9 +121,12 @@ type Server struct {
 	noProgramFor sync.Map // ssh.Session → true: Programs returned nil for it
 	closing      atomic.Bool
 
-	mu    sync.Mutex
-	addr  net.Addr
-	conns map[net.Conn]struct{}
+	noSessionTimeout time.Duration // see keepAlive
+
+	mu        sync.Mutex
+	addr      net.Addr
+	listeners map[net.Listener]struct{}
+	conns     map[net.Conn]struct{}
 }
 
 // New builds the server. It reads the host key now, so a missing or unsafe
@@ -162,6 +165,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		hostKeyFP: fp,
 		limits:    newLimiter(cfg.MaxSessions, cfg.MaxPerIP),
 		conns:     map[net.Conn]struct{}{},
+		listeners: map[net.Listener]struct{}{},
+
+		noSessionTimeout: time.Minute,
 	}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -230,15 +236,21 @@ func (s *Server) HostKeyFingerprint() string { return s.hostKeyFP }
 // Serve accepts connections on l until Shutdown; tests hand it a live
 // 127.0.0.1:0 listener. It returns ErrServerClosed after Shutdown.
 func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
 	if s.closing.Load() {
+		s.mu.Unlock()
 		l.Close()
 		return ErrServerClosed
 	}
-	s.mu.Lock()
 	s.addr = l.Addr()
+	s.listeners[l] = struct{}{}
 	s.mu.Unlock()
 	s.log.Info("listening", "addr", l.Addr().String(), "hostkey", s.hostKeyFP)
-	return s.srv.Serve(l)
+	err := s.srv.Serve(l)
+	if s.closing.Load() {
+		return ErrServerClosed
+	}
+	return err
 }
 
 // ListenAndServe listens on Config.Addr and serves.
@@ -264,7 +276,12 @@ func (s *Server) Addr() net.Addr {
 // elsewhere. It returns ctx.Err() if handlers were still running at the
 // deadline (they are then stuck outside this package's reach).
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.closing.Store(true)
+	s.mu.Lock()
+	s.closing.Store(true) // under mu: Serve and trackConn see it or are seen
+	for l := range s.listeners {
+		l.Close()
+	}
+	s.mu.Unlock()
 	err := s.srv.Close()
 	s.mu.Lock()
 	for c := range s.conns {
@@ -280,14 +297,20 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return err
 }
 
-func (s *Server) trackConn(c net.Conn, add bool) {
+// trackConn registers (add) or forgets a raw connection for Shutdown. It
+// refuses to register once Shutdown has begun.
+func (s *Server) trackConn(c net.Conn, add bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if add {
-		s.conns[c] = struct{}{}
-	} else {
+	if !add {
 		delete(s.conns, c)
+		return true
 	}
+	if s.closing.Load() {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	return true
 }
 
 // inflight counts running session handlers; wait may run while handlers

@@ -122,6 +122,12 @@ type testServer struct {
 
 func start(t *testing.T, cfg Config, deps ...Deps) *testServer {
 	t.Helper()
+	return startTuned(t, cfg, nil, deps...)
+}
+
+// startTuned is start with a hook to set unexported knobs before Serve.
+func startTuned(t *testing.T, cfg Config, tune func(*Server), deps ...Deps) *testServer {
+	t.Helper()
 	keyPath, _, err := hostkeys.Ensure(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +142,9 @@ func start(t *testing.T, cfg Config, deps ...Deps) *testServer {
 	srv, err := New(cfg, d)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tune != nil {
+		tune(srv)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
