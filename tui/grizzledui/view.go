@@ -72,11 +72,16 @@ func (s *Screen) body(w, h int) []string {
 		}
 		return append(b, s.noticeLines(w)...)
 	}
-	bottom := bottomOf(2)
-
+	// With room to spare the hand is a list, one card a line with its text;
+	// else a row of cards with the one under the cursor described.
+	bottom := bottomOf(-1)
+	spare := h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+	if spare < 6 {
+		bottom = bottomOf(2)
+		spare = h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+	}
 	// The soldiers take one line each, more when their hard knocks need it
 	// and the height allows; the log gets what is left (at least 2 lines).
-	spare := h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
 	if spare < 0 { // tight: shorten the card description
 		bottom = bottomOf(1)
 		spare = h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
@@ -405,6 +410,9 @@ func (s *Screen) handLines(w, detail int) []string {
 			return false
 		}
 	}
+	if detail < 0 {
+		return append(out, s.handList(w, cursor, usable)...)
+	}
 	chips := make([]string, len(v.Hand))
 	for i, id := range v.Hand {
 		num := "·"
@@ -434,6 +442,69 @@ func (s *Screen) handLines(w, detail int) []string {
 	return out
 }
 
+// handList is the hand one card a line: mark, number, card, its text.
+func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []string {
+	th := s.th
+	labelW := 0
+	for _, id := range s.v.Hand {
+		labelW = max(labelW, width(s.cardLabel(id))+1)
+	}
+	var out []string
+	for i, id := range s.v.Hand {
+		num := "·"
+		if i < 9 {
+			num = strconv.Itoa(i + 1)
+		}
+		label := s.cardLabel(id)
+		if card(id).trap {
+			label += th.Warning.Render("!")
+		}
+		text := s.listText(id)
+		if !usable(id) {
+			label, text = th.Muted.Render(ansi.Strip(label)), th.Muted.Render(ansi.Strip(text))
+		}
+		indent := 3 + labelW + 1
+		if i != cursor {
+			out = append(out, trunc(" "+th.Muted.Render(num)+" "+fit(label, labelW)+" "+text, w))
+			continue
+		}
+		// The card under the cursor gets a second line if its text needs it.
+		lines := wrapN(text, w-indent, 2)
+		out = append(out, th.Accent.Render("▸")+th.Selected.Render(num)+" "+fit(label, labelW)+" "+lines[0])
+		for _, l := range lines[1:] {
+			out = append(out, strings.Repeat(" ", indent)+l)
+		}
+	}
+	return out
+}
+
+// listText is a card's text for the hand list (its code and marks are
+// already on the line).
+func (s *Screen) listText(id grizzled.CardID) string {
+	th := s.th
+	c := card(id)
+	var d string
+	switch c.kind {
+	case grizzled.KindThreat:
+		names := make([]string, len(c.threats))
+		for i, t := range c.threats {
+			names[i] = th.Threat[t].Render(threatName(t))
+		}
+		d = strings.Join(names, "+")
+		if c.trap {
+			d += " · " + th.Warning.Render("trap") + ": the top trial card is played too"
+		}
+	case grizzled.KindHardKnock:
+		d = th.Muted.Render(fmt.Sprintf("hard knock, wt %d: ", c.weight)) + c.text
+	default:
+		d = c.text
+	}
+	if f := s.fatal(id); len(f) > 0 {
+		d = th.Danger.Render("✗ fails the mission ("+andList(f)+" at 3)") + " " + d
+	}
+	return d
+}
+
 func (s *Screen) hasTrap() bool {
 	for _, id := range s.v.Hand {
 		if card(id).trap {
@@ -456,19 +527,24 @@ func (s *Screen) chip(num, label string, on bool) string {
 // would bring a threat to 3 (counted from the view; the engine decides).
 func (s *Screen) describe(id grizzled.CardID) string {
 	d := s.cardText(id)
-	if s.v.Phase != grizzled.PhaseTurn || s.v.Failed {
-		return d
-	}
-	var fatal []string
-	for _, t := range card(id).threats {
-		if s.v.Counts[t]+1 >= 3 {
-			fatal = append(fatal, threatName(t))
-		}
-	}
-	if len(fatal) > 0 {
+	if fatal := s.fatal(id); len(fatal) > 0 {
 		d = s.th.Danger.Render("✗ Playing it fails the mission: "+andList(fatal)+" would reach 3.") + " " + d
 	}
 	return d
+}
+
+// fatal lists the threats that playing card id now would bring to 3.
+func (s *Screen) fatal(id grizzled.CardID) []string {
+	if s.v.Phase != grizzled.PhaseTurn || s.v.Failed {
+		return nil
+	}
+	var out []string
+	for _, t := range card(id).threats {
+		if s.v.Counts[t]+1 >= 3 {
+			out = append(out, threatName(t))
+		}
+	}
+	return out
 }
 
 func (s *Screen) cardText(id grizzled.CardID) string {
