@@ -19,9 +19,9 @@ const messageTimeout = 2 * time.Second
 
 // tell writes msg (one or more lines) to the session's stderr, which a
 // terminal shows and a script can tell from output, and gives up after
-// messageTimeout. Lines end in \r\n so they look right with or without a PTY.
+// messageTimeout. With a PTY the ssh package turns \n into \r\n.
 func tell(s ssh.Session, msg string) {
-	msg = strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", "\r\n") + "\r\n"
+	msg = strings.TrimRight(msg, "\n") + "\n"
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -31,7 +31,7 @@ type Config struct {
 
 	IdleTimeout      time.Duration // close a connection with no traffic either way; default 30m
 	MaxTimeout       time.Duration // close any connection after this long; default 12h
-	HandshakeTimeout time.Duration // TCP accept to authenticated; default 20s
+	HandshakeTimeout time.Duration // TCP accept to authenticated (passphrase typing included); default 60s
 
 	// KeepAliveInterval is how often the server asks a client whether it is
 	// still there (a keepalive@openssh.com request); a client that has not
@@ -43,7 +43,7 @@ type Config struct {
 	KeepAliveInterval time.Duration
 	KeepAliveCountMax int
 
-	MaxSessions        int // connections in all (the global cap); default 1000
+	MaxSessions        int // connections in all (the global cap); default 2000
 	MaxPerIP           int // connections per IPv4 address or IPv6 /64; default 16
 	MaxChannelsPerConn int // simultaneous SSH sessions on one connection; default 4
 
@@ -68,13 +68,13 @@ func (c *Config) defaults() {
 	}
 	dur(&c.IdleTimeout, 30*time.Minute)
 	dur(&c.MaxTimeout, 12*time.Hour)
-	dur(&c.HandshakeTimeout, 20*time.Second)
+	dur(&c.HandshakeTimeout, 60*time.Second)
 	dur(&c.KeepAliveInterval, 15*time.Second)
 	if c.KeepAliveCountMax <= 0 {
 		c.KeepAliveCountMax = 3
 	}
 	if c.MaxSessions <= 0 {
-		c.MaxSessions = 1000
+		c.MaxSessions = 2000
 	}
 	if c.MaxPerIP <= 0 {
 		c.MaxPerIP = 16

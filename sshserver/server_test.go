@@ -375,6 +375,9 @@ func TestNoPTYNoCommandGetsHint(t *testing.T) {
 	if code := c.Wait(t, wait); code != 1 {
 		t.Errorf("exit status %d, want 1", code)
 	}
+	if bytes.Contains(c.Transcript(), []byte("\r")) {
+		t.Errorf("CR in output without a PTY: %q", c.Transcript())
+	}
 }
 
 func TestPTYWithoutProgramIsTold(t *testing.T) {
