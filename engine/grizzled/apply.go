@@ -66,7 +66,7 @@ func plural(n int, one, many string) string {
 // On error the state is unchanged and there are no events; on success s is
 // updated in place.
 func (s *State) Apply(seat engine.Seat, a Action) ([]engine.Event, error) {
-	s.loud, s.out = true, nil
+	s.loud, s.out = true, make([]engine.Event, 0, 4)
 	if err := s.step(seat, a); err != nil {
 		s.loud, s.out = false, nil
 		return nil, err
@@ -302,7 +302,7 @@ func (s *State) startMission(k int) {
 func (s *State) beginTurn(p int) {
 	s.active, s.phase = p, PhaseTurn
 	if s.loud {
-		s.pub(fmt.Sprintf("%s's turn.", s.name(p)))
+		s.pub(s.name(p) + "'s turn.")
 	}
 }
 
@@ -395,7 +395,7 @@ func (s *State) put(p int, c CardID, how string) (pending bool) {
 	case KindThreat:
 		s.nml = append(s.nml, c)
 		if s.loud {
-			s.pub(fmt.Sprintf("%s %s %s into No Man's Land.", pl.Name, how, c))
+			s.pub(pl.Name + " " + how + " " + c.String() + " into No Man's Land.")
 		}
 		s.checkFailure()
 	case KindHardKnock:
@@ -403,7 +403,7 @@ func (s *State) put(p int, c CardID, how string) (pending bool) {
 		pl.Knocks = append(pl.Knocks, c)
 		pl.Arrival = append(pl.Arrival, s.stamp)
 		if s.loud {
-			s.pub(fmt.Sprintf("%s %s hard knock %s, in front of %s.", pl.Name, how, c, pl.Name))
+			s.pub(pl.Name + " " + how + " hard knock " + c.String() + ", in front of " + pl.Name + ".")
 		}
 		if c == Tyrannical && s.leader != p {
 			s.leader = p // H09: the leader token moves at once
@@ -678,7 +678,7 @@ func (s *State) doSpeechAnswer(p int, a Action) error {
 		return s.wrongKind(p)
 	}
 	if s.loud {
-		s.pub(fmt.Sprintf("%s has answered.", q.Name))
+		s.pub(q.Name + " has answered.")
 	}
 	for i := range s.players {
 		if s.players[i].Eligible && !s.players[i].Answered {
@@ -736,7 +736,7 @@ func removeTile(ts []Tile, t Tile) []Tile {
 func (s *State) withdraw(p int) {
 	pl := &s.players[p]
 	if s.loud {
-		s.pub(fmt.Sprintf("%s withdraws.", pl.Name))
+		s.pub(pl.Name + " withdraws.")
 	}
 	// A4.1 Absent-minded: remove one tile first (a decision only if there is a real choice).
 	if pl.owns(AbsentMinded) && len(pl.Tiles) > 0 {
@@ -788,8 +788,8 @@ func (s *State) placeTile(p int, t Tile) {
 	pl.Tiles = removeTile(pl.Tiles, t)
 	pl.Placed, pl.Hidden = t, false
 	if s.loud {
-		s.pub(fmt.Sprintf("%s places a support tile face down.", pl.Name))
-		s.priv(p, fmt.Sprintf("You place your %s tile.", t))
+		s.pub(pl.Name + " places a support tile face down.")
+		s.priv(p, "You place your "+t.String()+" tile.")
 	}
 }
 

@@ -49,6 +49,8 @@ type cardInfo struct {
 	key     string
 	name    string
 	text    string
+	code    string // "T04", "H07", "MC" (filled by init)
+	str     string // code and name (filled by init)
 }
 
 // cards is indexed by CardID; index 0 is NoCard.
@@ -117,16 +119,26 @@ var cards = [NumCards + 1]cardInfo{
 }
 
 func init() {
-	for id := FirstThreat; id < FirstHardKnock; id++ {
+	for id := FirstThreat; id <= MerryChristmas; id++ {
 		c := &cards[id]
-		var parts []string
-		for t := range Threat(NumThreats) {
-			if c.threats.has(t) {
-				parts = append(parts, t.String())
+		switch {
+		case id.IsThreat():
+			var parts []string
+			for t := range Threat(NumThreats) {
+				if c.threats.has(t) {
+					parts = append(parts, t.String())
+				}
 			}
+			c.name = strings.Join(parts, "+")
+			c.code = fmt.Sprintf("T%02d", int(id))
+		case id.IsHardKnock():
+			c.code = fmt.Sprintf("H%02d", int(id-FirstHardKnock+1))
+		default:
+			c.code = "MC"
 		}
-		c.name = strings.Join(parts, "+")
+		c.str = c.code + " " + c.name
 	}
+	cards[NoCard].code = "--"
 }
 
 // Valid reports whether c names one of the 59 cards.
@@ -158,15 +170,10 @@ func (c CardID) info() *cardInfo {
 
 // Code is the card's short code: "T04", "H07", "MC" ("--" for NoCard).
 func (c CardID) Code() string {
-	switch {
-	case c.IsThreat():
-		return fmt.Sprintf("T%02d", int(c))
-	case c.IsHardKnock():
-		return fmt.Sprintf("H%02d", int(c-FirstHardKnock+1))
-	case c == MerryChristmas:
-		return "MC"
+	if !c.Valid() {
+		return "--"
 	}
-	return "--"
+	return cards[c].code
 }
 
 // String is Code and Name: "T04 Night+Shell".
@@ -174,7 +181,7 @@ func (c CardID) String() string {
 	if !c.Valid() {
 		return fmt.Sprintf("card(%d)", int(c))
 	}
-	return c.Code() + " " + c.Name()
+	return cards[c].str
 }
 
 // Name is the card's display name: "Night+Shell", "Wounded", "Merry Christmas".
