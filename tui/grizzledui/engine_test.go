@@ -13,7 +13,7 @@ import (
 )
 
 // TestRealGames plays seeded games of the real engine with every seat on
-// the screen pressing random keys: every screen fits 80×24, and every
+// the screen pressing random keys: every screen fits its window, and every
 // action a key produces is one the engine listed as legal for that view.
 func TestRealGames(t *testing.T) {
 	g := grizzled.Game{}
@@ -33,12 +33,17 @@ func TestRealGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(seed, 99))
+			// Sizes vary by seed: standalone 80×24, hosted 80×23 (the root's
+			// help bar below), and larger windows.
+			sizes := [][3]int{{80, 24, 1}, {80, 23, 0}, {100, 30, 0}, {132, 43, 1}}
+			size := sizes[seed%uint64(len(sizes))]
+			W, H := size[0], size[1]
 			screens := map[engine.Seat]*Screen{}
 			screen := func(seat engine.Seat) *Screen {
 				if screens[seat] == nil {
 					s := New(asciiTheme())
-					s.SetHelpBar(true)
-					s.SetSize(80, 24)
+					s.SetHelpBar(size[2] == 1)
+					s.SetSize(W, H)
 					screens[seat] = s
 				}
 				return screens[seat]
@@ -61,12 +66,12 @@ func TestRealGames(t *testing.T) {
 				u, v := upd(seat)
 				s := screen(seat)
 				s.SetUpdate(u)
-				checkFits(t, s.View(), 80, 24)
+				checkFits(t, s.View(), W, H)
 				if step%25 == 0 {
 					su, _ := upd(engine.Spectator)
 					sp := screen(engine.Spectator)
 					sp.SetUpdate(su)
-					checkFits(t, sp.View(), 80, 24)
+					checkFits(t, sp.View(), W, H)
 				}
 				var a grizzled.Action
 				got := false
@@ -103,7 +108,7 @@ func TestRealGames(t *testing.T) {
 			for seat := range screens {
 				u, _ := upd(seat)
 				screens[seat].SetUpdate(u)
-				checkFits(t, screens[seat].View(), 80, 24)
+				checkFits(t, screens[seat].View(), W, H)
 			}
 		})
 	}
