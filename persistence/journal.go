@@ -1,0 +1,104 @@
+package persistence
+
+import "bivouac/engine"
+
+// Journal adapts a Store to engine.Journal, the room actor's hook, and
+// loads saved rooms back for engine.Hub.Restore. A room's code is its ID.
+type Journal struct {
+	Store *Store
+	// Variant names a finished game's variant for players' stats (e.g. a
+	// difficulty read from the options). Nil: no variant.
+	Variant func(engine.RoomRecord) string
+}
+
+var _ engine.Journal = Journal{}
+
+// Append implements engine.Journal.
+func (j Journal) Append(room string, seq uint64, entry []byte) error {
+	return j.Store.Append(room, seq, entry)
+}
+
+// SaveRoom implements engine.Journal. A room first saved as over counts in
+// its players' stats (see PutRoom).
+func (j Journal) SaveRoom(rec engine.RoomRecord) error {
+	r := FromEngine(rec)
+	if j.Variant != nil && r.Status == StatusFinished {
+		r.Variant = j.Variant(rec)
+	}
+	_, err := j.Store.PutRoom(r)
+	return err
+}
+
+// SavedRoom is a room to restore: its record and action log.
+type SavedRoom struct {
+	Record engine.RoomRecord
+	Log    [][]byte
+}
+
+// Restorable returns the rooms that were waiting or playing, with their
+// logs, for engine.Hub.Restore after a restart.
+func (j Journal) Restorable() ([]SavedRoom, error) {
+	rooms, err := j.Store.Rooms(StatusWaiting, StatusPlaying)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SavedRoom, 0, len(rooms))
+	for _, r := range rooms {
+		entries, err := j.Store.Log(r.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, SavedRoom{Record: r.Engine(), Log: entries})
+	}
+	return out, nil
+}
+
+// FromEngine converts the room actor's record. Status over is finished;
+// closed is finished if the game has a result, else abandoned.
+func FromEngine(r engine.RoomRecord) RoomRecord {
+	setup := r.Setup
+	if setup.Game == "" {
+		setup.Game = r.Game
+	}
+	if setup.Options == nil {
+		setup.Options = r.Options
+	}
+	status := Status(r.Status)
+	switch {
+	case r.Status == engine.StatusOver, r.Status == engine.StatusClosed && r.Result != nil:
+		status = StatusFinished
+	case r.Status == engine.StatusClosed:
+		status = StatusAbandoned
+	}
+	seats := make([]SeatRecord, len(r.Seats))
+	for i, s := range r.Seats {
+		seats[i] = SeatRecord(s) // same fields: a new one on either side stops the build here
+	}
+	return RoomRecord{
+		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
+		Status: status, Private: r.Private, Host: r.Host, BotLevel: r.BotLevel,
+		CampaignID: r.Campaign, Allowed: r.Allowed, Seq: r.Seq,
+		Created: r.Created, Updated: r.Updated, Result: r.Result,
+	}
+}
+
+// Engine converts a stored room to the room actor's record.
+func (r RoomRecord) Engine() engine.RoomRecord {
+	status := engine.RoomStatus(r.Status)
+	switch r.Status {
+	case StatusFinished:
+		status = engine.StatusOver
+	case StatusAbandoned:
+		status = engine.StatusClosed
+	}
+	seats := make([]engine.SeatRecord, len(r.Seats))
+	for i, s := range r.Seats {
+		seats[i] = engine.SeatRecord(s)
+	}
+	return engine.RoomRecord{
+		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,
+		Seed: r.Seed, Seats: seats, Status: status, Private: r.Private, Host: r.Host,
+		BotLevel: r.BotLevel, Campaign: r.CampaignID, Allowed: r.Allowed, Seq: r.Seq,
+		Result: r.Result, Created: r.Created, Updated: r.Updated,
+	}
+}
