@@ -46,6 +46,7 @@ type RoomConfig struct {
 	Seed     uint64
 	Campaign string
 	Allowed  []string // identities who may sit; empty: anyone
+	FillBots int      // a new room's last FillBots seats start with bots of BotLevel
 
 	// BotDelay is the pause before a bot acts, so people can follow it.
 	BotDelay time.Duration
@@ -184,6 +185,9 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 	r.seats = make([]seatState, cfg.Seats)
 	for i := range r.seats {
 		r.seats[i].rec = SeatRecord{Seat: Seat(i)}
+		if cfg.Bots != nil && cfg.BotLevel != "" && i >= cfg.Seats-cfg.FillBots {
+			r.seats[i].rec = SeatRecord{Seat: Seat(i), Bot: cfg.BotLevel, Name: botName(Seat(i), cfg.BotLevel)}
+		}
 	}
 	return r
 }

@@ -1,0 +1,155 @@
+// Package tui is the program each SSH session runs: the lobby, the create-a-
+// table form, the waiting room and the table (a game's screen plus chat and
+// help). One tea.Program per session; all of a session's screens live in it.
+//
+// Data flow: the session's pump goroutine is the only caller of
+// Program.Send. It forwards the newest room Update from the session's
+// one-slot mailbox and lobby-change signals from the hub. Keys become room
+// commands (Act, Say, Start), which never block.
+package tui
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"bivouac/engine"
+	"bivouac/tui/uikit"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// GameEntry is one game the server offers.
+type GameEntry struct {
+	Game   engine.Game
+	Bots   engine.Bots
+	Screen func(th *uikit.Theme) uikit.Screen
+	Form   Form
+}
+
+// Form describes a game's create-a-table options as a few choice fields.
+type Form struct {
+	Fields []Field
+	// Build turns the chosen indexes (one per field) into a table.
+	Build func(choice []int) (TableSpec, error)
+}
+
+// Field is one option with a fixed list of choices.
+type Field struct {
+	Label   string
+	Choices []string
+	Default int
+	Note    string // shown under the form while the field is focused
+}
+
+// TableSpec is what a filled-in form makes.
+type TableSpec struct {
+	Seats    int
+	Options  []byte
+	Title    string
+	BotLevel string // "" for no bots
+	Bots     int    // seats to fill with bots at once (the last ones)
+	Private  bool
+	Campaign string
+	Allowed  []string
+}
+
+// Profiles is what the lobby needs of stored players. Guests have none.
+type Profiles interface {
+	// Load fills p.Name (if a name was chosen before) and p.Veteran.
+	Load(p *engine.Player)
+	SetName(id, name string) error
+}
+
+// App builds one program per session and holds what they share.
+type App struct {
+	Hub      *engine.Hub
+	Games    []GameEntry
+	Profiles Profiles
+	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
+	JoinHint string
+	// Room holds the defaults every new room gets (journal, bot delay,
+	// takeover, idle close, logger, OnOver).
+	Room engine.RoomConfig
+	// NewSeed gives each new table its seed.
+	NewSeed func() uint64
+	Log     *slog.Logger
+}
+
+// Session is what the program needs to know about its SSH session.
+type Session struct {
+	Ctx      context.Context
+	Player   engine.Player
+	Renderer *lipgloss.Renderer
+	Command  []string // "join CODE" goes straight to a table
+	Guest    string   // reclaim code shown to keyless guests
+	Options  []tea.ProgramOption
+}
+
+// NewProgram builds the session's program and starts its pump. The pump
+// stops, and the session leaves its table (keeping the seat), when ctx ends.
+func (a *App) NewProgram(s Session) *tea.Program {
+	if a.Profiles != nil && !s.Player.Guest {
+		a.Profiles.Load(&s.Player)
+	}
+	th := uikit.New(s.Renderer)
+	m := newRoot(a, s, th)
+	opts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(s.Ctx)}, s.Options...)
+	p := tea.NewProgram(m, opts...)
+	go a.pump(s.Ctx, p, m.box)
+	return p
+}
+
+// pump is the only caller of p.Send for this session.
+func (a *App) pump(ctx context.Context, p *tea.Program, box *engine.Mailbox) {
+	lobby, stop := a.Hub.Watch()
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case u := <-box.C():
+			p.Send(uikit.UpdateMsg{Update: u})
+		case <-lobby:
+			p.Send(lobbyChangedMsg{})
+		}
+	}
+}
+
+// entry finds a game by ID.
+func (a *App) entry(id string) (GameEntry, bool) {
+	for _, g := range a.Games {
+		if g.Game.ID() == id {
+			return g, true
+		}
+	}
+	return GameEntry{}, false
+}
+
+// create opens a room from a filled-in form with the session as host.
+func (a *App) create(g GameEntry, spec TableSpec, host engine.Player) (*engine.Room, error) {
+	cfg := a.Room
+	cfg.Code = ""
+	cfg.Game, cfg.Bots = g.Game, g.Bots
+	cfg.Title, cfg.Options, cfg.Seats = spec.Title, spec.Options, spec.Seats
+	cfg.Private, cfg.Host, cfg.BotLevel = spec.Private, host.ID, spec.BotLevel
+	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
+	if a.NewSeed != nil {
+		cfg.Seed = a.NewSeed()
+	}
+	if g.Bots == nil {
+		cfg.BotLevel = ""
+	}
+	return a.Hub.Create(cfg)
+}
+
+// commandCode reads "join CODE" from the session's command line.
+func commandCode(args []string) string {
+	if len(args) == 2 && strings.EqualFold(args[0], "join") {
+		return engine.NormalizeCode(args[1])
+	}
+	return ""
+}
+
+type lobbyChangedMsg struct{}

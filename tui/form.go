@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// formModel is the create-a-table page: first the game, then its fields.
+type formModel struct {
+	game   int   // index in App.Games
+	field  int   // focused row: 0 is the game, then the game's fields
+	choice []int // per field of the chosen game
+	keys   formKeys
+}
+
+type formKeys struct{ Up, Down, Left, Right, Create, Back key.Binding }
+
+func (k formKeys) short() []key.Binding {
+	return []key.Binding{k.Up, k.Left, k.Create, k.Back}
+}
+
+func newFormKeys() formKeys {
+	return formKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑/↓", "field")),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", "next field")),
+		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "change")),
+		Right:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "change")),
+		Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create table")),
+		Back:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
+	}
+}
+
+func (m *root) openForm() {
+	if len(m.app.Games) == 0 {
+		m.notice = "This server offers no games."
+		return
+	}
+	m.form = formModel{keys: newFormKeys()}
+	m.form.setGame(m.app, 0)
+	m.page = pageForm
+	m.notice = ""
+}
+
+func (f *formModel) setGame(a *App, i int) {
+	f.game = i
+	fields := a.Games[i].Form.Fields
+	f.choice = make([]int, len(fields))
+	for j, fl := range fields {
+		f.choice[j] = fl.Default
+	}
+}
+
+func (m *root) onFormKey(k tea.KeyMsg) tea.Cmd {
+	f := &m.form
+	g := m.app.Games[f.game]
+	rows := 1 + len(g.Form.Fields)
+	step := 0
+	switch {
+	case key.Matches(k, f.keys.Back):
+		m.page = pageLobby
+		return nil
+	case key.Matches(k, f.keys.Up):
+		f.field = (f.field + rows - 1) % rows
+	case key.Matches(k, f.keys.Down):
+		f.field = (f.field + 1) % rows
+	case key.Matches(k, f.keys.Left):
+		step = -1
+	case key.Matches(k, f.keys.Right):
+		step = 1
+	case key.Matches(k, f.keys.Create):
+		spec, err := g.Form.Build(f.choice)
+		if err != nil {
+			m.notice = err.Error()
+			return nil
+		}
+		room, err := m.app.create(g, spec, m.sess.Player)
+		if err != nil {
+			m.notice = err.Error()
+			return nil
+		}
+		m.join(room.Code(), false)
+		return nil
+	}
+	if step != 0 {
+		if f.field == 0 {
+			f.setGame(m.app, (f.game+step+len(m.app.Games))%len(m.app.Games))
+		} else {
+			fl := g.Form.Fields[f.field-1]
+			f.choice[f.field-1] = (f.choice[f.field-1] + step + len(fl.Choices)) % len(fl.Choices)
+		}
+	}
+	return nil
+}
+
+func (m *root) formView() string {
+	th, f := m.th, m.form
+	g := m.app.Games[f.game]
+	var b strings.Builder
+	b.WriteString(th.Title.Render("New table") + "\n")
+	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n\n")
+	row := func(i int, label, value string) {
+		mark, v := "  ", value
+		if f.field == i {
+			mark = "▸ "
+			v = th.Accent.Render("◂ " + value + " ▸")
+		}
+		b.WriteString(fmt.Sprintf("%s%-14s %s\n", mark, label, v))
+	}
+	row(0, "Game", g.Game.Title())
+	for i, fl := range g.Form.Fields {
+		row(i+1, fl.Label, fl.Choices[f.choice[i]])
+	}
+	b.WriteString("\n")
+	if f.field > 0 {
+		if note := g.Form.Fields[f.field-1].Note; note != "" {
+			b.WriteString(th.Muted.Render(note) + "\n")
+		}
+	}
+	if spec, err := g.Form.Build(f.choice); err == nil {
+		b.WriteString(th.Muted.Render(fmt.Sprintf("%s · %d seats", spec.Title, spec.Seats)) + "\n")
+	} else {
+		b.WriteString(th.Warning.Render(err.Error()) + "\n")
+	}
+	if m.notice != "" {
+		b.WriteString("\n" + th.Notice.Render(" "+m.notice+" ") + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,150 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"bivouac/engine"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// visibleRooms are the rooms this player may see listed: private tables
+// only to their host (others join them by code).
+func (m *root) visibleRooms() []engine.Summary {
+	out := m.rooms[:0:0]
+	for _, r := range m.rooms {
+		if r.Status == engine.StatusClosed || (r.Private && r.Host != m.sess.Player.ID) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (m *root) onLobbyKey(k tea.KeyMsg) tea.Cmd {
+	rooms := m.visibleRooms()
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		return tea.Quit
+	case key.Matches(k, m.keys.Up):
+		m.cursor = max(0, m.cursor-1)
+	case key.Matches(k, m.keys.Down):
+		m.cursor = min(max(0, len(rooms)-1), m.cursor+1)
+	case key.Matches(k, m.keys.Enter), key.Matches(k, m.keys.Watch):
+		if m.cursor < len(rooms) {
+			watch := key.Matches(k, m.keys.Watch)
+			code := rooms[m.cursor].Code
+			return func() tea.Msg { return joinMsg{code: code, watch: watch} }
+		}
+	case key.Matches(k, m.keys.New):
+		m.openForm()
+	case key.Matches(k, m.keys.Code):
+		return m.openPrompt(promptCode, "table code, e.g. K7QX", "")
+	case key.Matches(k, m.keys.Rename):
+		return m.openPrompt(promptName, "your name (1–20 letters)", m.sess.Player.Name)
+	case key.Matches(k, m.keys.Help):
+		m.showHelp = true
+	}
+	return nil
+}
+
+func (m *root) lobbyView() string {
+	th := m.th
+	var b strings.Builder
+	who := th.Accent.Render(m.sess.Player.Name)
+	if m.sess.Player.Veteran {
+		who += " " + th.Good.Render("★ veteran")
+	}
+	if m.sess.Player.Guest {
+		who += th.Muted.Render(" (guest)")
+	}
+	title := th.Title.Render("Bivouac") + th.Muted.Render(" · card games over ssh")
+	gap := max(1, m.width-lipgloss.Width(title)-lipgloss.Width(who))
+	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
+	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	if m.sess.Player.Guest && m.sess.Guest != "" {
+		b.WriteString(th.Muted.Render(fmt.Sprintf("Guest code %s: to get your seat back later, ssh in as %s@ (e.g. ssh -p PORT %s@host).",
+			m.sess.Guest, m.sess.Guest, m.sess.Guest)) + "\n")
+	}
+	b.WriteString(th.Header.Render("Tables") + "\n")
+
+	rooms := m.visibleRooms()
+	if len(rooms) == 0 {
+		b.WriteString(th.Muted.Render("  No tables yet. Press n to start one, or c to join a private table by its code.") + "\n")
+	}
+	listHeight := m.height - 9
+	first := 0
+	if m.cursor >= listHeight {
+		first = m.cursor - listHeight + 1
+	}
+	for i := first; i < len(rooms) && i < first+listHeight; i++ {
+		b.WriteString(m.roomLine(rooms[i], i == m.cursor) + "\n")
+	}
+	b.WriteString("\n")
+	if m.notice != "" {
+		b.WriteString(th.Notice.Render(" "+m.notice+" ") + "\n")
+	}
+	return b.String()
+}
+
+func (m *root) roomLine(r engine.Summary, selected bool) string {
+	th := m.th
+	seated := 0
+	for _, s := range r.Seats {
+		if s.Name != "" {
+			seated++
+		}
+	}
+	status := string(r.Status)
+	switch r.Status {
+	case engine.StatusWaiting:
+		status = th.Good.Render(fmt.Sprintf("waiting · %d open", r.Open))
+	case engine.StatusPlaying:
+		status = th.Accent.Render("playing")
+	case engine.StatusOver:
+		status = th.Muted.Render("finished")
+	}
+	var names []string
+	for _, s := range r.Seats {
+		if s.Name != "" {
+			n := s.Name
+			if s.Veteran {
+				n += "★"
+			}
+			names = append(names, n)
+		}
+	}
+	mark := "  "
+	if selected {
+		mark = "▸ "
+	}
+	line := fmt.Sprintf("%s%-5s %-34s %d/%d  ", mark, r.Code, truncate(r.Title, 34), seated, len(r.Seats))
+	rest := status
+	if r.Private {
+		rest += th.Muted.Render(" · private")
+	}
+	if len(names) > 0 {
+		rest += th.Muted.Render(" · " + strings.Join(names, ", "))
+	}
+	out := line + rest
+	out = lipgloss.NewStyle().MaxWidth(m.width).Render(out)
+	if selected {
+		return th.Strong.Render(out)
+	}
+	return out
+}
+
+// truncate cuts s to n display cells with an ellipsis.
+func truncate(s string, n int) string {
+	if lipgloss.Width(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && lipgloss.Width(string(r))+1 > n {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}

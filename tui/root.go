@@ -1,0 +1,404 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/sanitize"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// MinWidth and MinHeight are the smallest window every screen works in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+	// ChatMax is the longest chat line, in runes.
+	ChatMax = 200
+)
+
+type page int
+
+const (
+	pageLobby page = iota
+	pageForm
+	pageTable
+)
+
+// prompt is a one-line text entry over the current page (name, code, chat).
+type prompt int
+
+const (
+	promptNone prompt = iota
+	promptName
+	promptCode
+	promptChat
+)
+
+// root is the session's model: it owns the page, focus, prompts and help.
+type root struct {
+	app  *App
+	sess Session
+	th   *uikit.Theme
+	keys globalKeys
+	help help.Model
+	box  *engine.Mailbox
+
+	width, height int
+	page          page
+	showHelp      bool
+	notice        string
+
+	// lobby
+	rooms  []engine.Summary
+	cursor int
+
+	// form
+	form formModel
+
+	// table
+	room    *engine.Room
+	upd     engine.Update
+	screen  uikit.Screen
+	seatCur int // waiting room: selected seat
+
+	// prompt
+	prompt prompt
+	input  textinput.Model
+	closed string // the session is ending: why
+}
+
+func newRoot(a *App, s Session, th *uikit.Theme) *root {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.CharLimit = ChatMax
+	in.PromptStyle = th.Accent
+	in.TextStyle = th.Base
+	in.PlaceholderStyle = th.Muted
+	in.Cursor.Style = th.Accent
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), help: th.NewHelp(), box: engine.NewMailbox(),
+		width: MinWidth, height: MinHeight, input: in}
+	m.rooms = a.Hub.List()
+	return m
+}
+
+// Init goes straight to a table for "ssh host join CODE".
+func (m *root) Init() tea.Cmd {
+	if code := commandCode(m.sess.Command); code != "" {
+		return func() tea.Msg { return joinMsg{code: code} }
+	}
+	return nil
+}
+
+type joinMsg struct {
+	code  string
+	watch bool
+}
+
+func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+		m.input.Width = max(10, msg.Width-6)
+		m.sizeScreen()
+		return m, nil
+	case lobbyChangedMsg:
+		m.rooms = m.app.Hub.List()
+		m.cursor = min(m.cursor, max(0, len(m.visibleRooms())-1))
+		return m, nil
+	case uikit.UpdateMsg:
+		return m, m.onUpdate(msg.Update)
+	case joinMsg:
+		m.join(msg.code, msg.watch)
+		return m, nil
+	case uikit.ActMsg:
+		if m.room != nil {
+			if err := m.room.Act(m.box, msg.Seq, msg.Action); err != nil {
+				m.notice = err.Error()
+			}
+		}
+		return m, nil
+	case uikit.SayMsg:
+		m.say(msg.Text)
+		return m, nil
+	case uikit.LeaveMsg:
+		m.toLobby(false)
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	}
+	// Anything else (cursor blink, a screen's own ticks) goes to whoever is focused.
+	if m.prompt != promptNone {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	if m.page == pageTable && m.screen != nil {
+		return m, m.screen.Update(msg)
+	}
+	return m, nil
+}
+
+func (m *root) onUpdate(u engine.Update) tea.Cmd {
+	if m.room == nil || u.Room != m.room.Code() {
+		return nil // a stale update from a table this session has left
+	}
+	if u.Closed != "" {
+		m.room, m.screen = nil, nil
+		m.page = pageLobby
+		m.notice = "Table " + u.Room + " closed: " + u.Closed
+		if strings.Contains(u.Closed, "another terminal") {
+			m.closed = "You joined from another terminal; this one is closed."
+			return tea.Quit
+		}
+		if strings.Contains(u.Closed, "restarting") {
+			m.closed = u.Closed
+			return tea.Quit
+		}
+		return nil
+	}
+	m.upd = u
+	if u.Notice != "" {
+		m.notice = ""
+	}
+	if u.Started && m.screen == nil {
+		if g, ok := m.app.entry(u.Game); ok && g.Screen != nil {
+			m.screen = g.Screen(m.th)
+			m.sizeScreen()
+		}
+	}
+	if m.screen != nil {
+		m.screen.SetUpdate(u)
+	}
+	return nil
+}
+
+func (m *root) join(code string, watch bool) {
+	r := m.app.Hub.Room(code)
+	if r == nil {
+		m.notice = fmt.Sprintf("No table %q here. Check the code, or pick one from the list.", code)
+		m.page = pageLobby
+		return
+	}
+	m.leaveRoom(false)
+	ctx, cancel := context.WithTimeout(m.sess.Ctx, 3*time.Second)
+	defer cancel()
+	seat, err := r.Join(ctx, m.sess.Player, m.box, watch)
+	if err != nil {
+		m.notice = err.Error()
+		return
+	}
+	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, engine.Update{Room: r.Code(), Seat: seat}, nil, pageTable, "", 0
+}
+
+// leaveRoom detaches from the current table; forGood gives the seat up.
+func (m *root) leaveRoom(forGood bool) {
+	if m.room == nil {
+		return
+	}
+	if forGood {
+		m.room.Leave(m.box)
+	} else {
+		m.room.Detach(m.box)
+	}
+	m.room, m.screen = nil, nil
+}
+
+func (m *root) toLobby(forGood bool) {
+	m.leaveRoom(forGood)
+	m.page = pageLobby
+	m.rooms = m.app.Hub.List()
+}
+
+func (m *root) say(text string) {
+	text = sanitize.Line(text, ChatMax)
+	if text == "" || m.room == nil {
+		return
+	}
+	if err := m.room.Say(m.box, text); err != nil {
+		m.notice = err.Error()
+	}
+}
+
+func (m *root) sizeScreen() {
+	if m.screen != nil {
+		m.screen.SetSize(m.width, max(1, m.height-1)) // the last line is the help bar or a prompt
+	}
+}
+
+// onKey routes a key: a prompt first, then global keys, then the page.
+func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
+	if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
+		m.leaveRoom(false)
+		return tea.Quit
+	}
+	if m.prompt != promptNone {
+		return m.onPromptKey(k)
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return nil
+	}
+	switch m.page {
+	case pageForm:
+		return m.onFormKey(k)
+	case pageTable:
+		return m.onTableKey(k)
+	}
+	return m.onLobbyKey(k)
+}
+
+func (m *root) openPrompt(p prompt, placeholder, value string) tea.Cmd {
+	m.prompt = p
+	m.input.Placeholder = placeholder
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	switch p {
+	case promptName:
+		m.input.CharLimit = 20
+	case promptCode:
+		m.input.CharLimit = 8
+	default:
+		m.input.CharLimit = ChatMax
+	}
+	return m.input.Focus()
+}
+
+func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEsc:
+		m.prompt = promptNone
+		m.input.Blur()
+		return nil
+	case tea.KeyEnter:
+		value := m.input.Value()
+		p := m.prompt
+		m.prompt = promptNone
+		m.input.Blur()
+		switch p {
+		case promptName:
+			m.rename(value)
+		case promptCode:
+			return func() tea.Msg { return joinMsg{code: engine.NormalizeCode(value)} }
+		case promptChat:
+			m.say(value)
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return cmd
+}
+
+func (m *root) rename(value string) {
+	name, err := sanitize.Name(value)
+	if err != nil {
+		m.notice = err.Error()
+		return
+	}
+	if m.app.Profiles != nil && !m.sess.Player.Guest {
+		if err := m.app.Profiles.SetName(m.sess.Player.ID, name); err != nil {
+			m.notice = "could not save your name: " + err.Error()
+			return
+		}
+	}
+	m.sess.Player.Name = name
+	m.notice = "You are now " + name + "."
+}
+
+// View draws the page, then the prompt or help bar on the last line.
+func (m *root) View() string {
+	if m.closed != "" {
+		return m.closed + "\n"
+	}
+	if m.width < MinWidth || m.height < MinHeight {
+		return tooSmall(m.th, m.width, m.height)
+	}
+	if m.showHelp {
+		return m.fullHelp()
+	}
+	var body string
+	switch m.page {
+	case pageForm:
+		body = m.formView()
+	case pageTable:
+		body = m.tableView()
+	default:
+		body = m.lobbyView()
+	}
+	bottom := m.helpBar()
+	if m.prompt != promptNone {
+		bottom = m.input.View()
+	}
+	body = fitHeight(body, m.height-1)
+	return body + "\n" + bottom
+}
+
+// tooSmall is what every page shows in a window under 80×24.
+func tooSmall(th *uikit.Theme, w, h int) string {
+	msg := fmt.Sprintf("Window too small: need %d×%d, have %d×%d. Enlarge it, or ctrl+c to quit.", MinWidth, MinHeight, w, h)
+	if w > 0 {
+		msg = lipgloss.NewStyle().Width(w).Render(msg)
+	}
+	return th.Warning.Render(msg)
+}
+
+// fitHeight pads or cuts s to exactly n lines.
+func fitHeight(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *root) helpBar() string {
+	switch m.page {
+	case pageTable:
+		return m.help.ShortHelpView(m.tableHelp())
+	case pageForm:
+		return m.help.ShortHelpView(m.form.keys.short())
+	}
+	return m.help.ShortHelpView(m.lobbyHelp())
+}
+
+func (m *root) fullHelp() string {
+	var groups [][]key.Binding
+	switch m.page {
+	case pageTable:
+		if m.screen != nil {
+			groups = append(groups, m.screen.Keys().FullHelp()...)
+		}
+		groups = append(groups, m.tableGlobal())
+	case pageForm:
+		groups = [][]key.Binding{m.form.keys.short()}
+	default:
+		groups = [][]key.Binding{m.lobbyHelp()}
+	}
+	h := m.help
+	h.ShowAll = true
+	var b strings.Builder
+	b.WriteString(m.th.Title.Render("Help") + "\n\n")
+	b.WriteString(h.FullHelpView(groups) + "\n\n")
+	b.WriteString(m.th.Muted.Render(helpText) + "\n\n")
+	b.WriteString(m.th.Muted.Render("Press any key to close this help."))
+	return fitHeight(b.String(), m.height)
+}
+
+const helpText = `Bivouac: card games over ssh. Each table is one game; your hand is only ever
+on your own screen. Table talk is for coordination: in The Grizzled you may not
+reveal or describe the cards in your hand, nor say which support tile you gave.
+If you lose the connection, ssh in again with the same key to get your seat back
+(guests: use the code shown in the lobby).`

@@ -1,0 +1,360 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// coin is a minimal game for driving the session program: seats take turns
+// pressing "f" to flip; the third flip ends it.
+type coin struct{}
+
+type coinState struct{ Flips, Seats int }
+
+func (coin) ID() string    { return "coin" }
+func (coin) Title() string { return "Coin" }
+func (coin) New(s engine.Setup, _ uint64) (engine.State, []engine.Event, error) {
+	return &coinState{Seats: len(s.Names)}, nil, nil
+}
+func (coin) Apply(s engine.State, seat engine.Seat, a engine.Action) (engine.State, []engine.Event, error) {
+	st := s.(*coinState)
+	if int(seat) != st.Flips%st.Seats {
+		return s, nil, engine.ErrNotYourTurn
+	}
+	st.Flips++
+	return st, []engine.Event{{Audience: engine.Everyone(), Text: fmt.Sprintf("flip %d", st.Flips)}}, nil
+}
+func (coin) Clone(s engine.State) engine.State { c := *s.(*coinState); return &c }
+func (coin) Legal(s engine.State, seat engine.Seat) []engine.Action {
+	st := s.(*coinState)
+	if st.Flips < 3 && int(seat) == st.Flips%st.Seats {
+		return []engine.Action{"flip"}
+	}
+	return nil
+}
+func (c coin) Waiting(s engine.State) []engine.Seat {
+	st := s.(*coinState)
+	if st.Flips >= 3 {
+		return nil
+	}
+	return []engine.Seat{engine.Seat(st.Flips % st.Seats)}
+}
+func (coin) View(s engine.State, _ engine.Seat) engine.View { return *s.(*coinState) }
+func (coin) Timer(engine.State) (engine.Timer, bool)        { return engine.Timer{}, false }
+func (coin) Say(_ engine.State, seat engine.Seat, text string) ([]engine.Event, error) {
+	return []engine.Event{{Audience: engine.Everyone(), Kind: engine.Chat, From: seat, Text: text}}, nil
+}
+func (coin) Result(s engine.State) (engine.Result, bool) {
+	if s.(*coinState).Flips >= 3 {
+		return engine.Result{Outcome: "win", Summary: "flipped"}, true
+	}
+	return engine.Result{}, false
+}
+func (coin) EncodeAction(a engine.Action) ([]byte, error) { return json.Marshal(a) }
+func (coin) DecodeAction(b []byte) (engine.Action, error) {
+	var s string
+	return s, json.Unmarshal(b, &s)
+}
+
+// coinScreen is a table screen: "f" flips.
+type coinScreen struct {
+	u    engine.Update
+	w, h int
+}
+
+func (s *coinScreen) SetUpdate(u engine.Update) { s.u = u }
+func (s *coinScreen) SetSize(w, h int)          { s.w, s.h = w, h }
+func (s *coinScreen) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "f" {
+		seq := s.u.Seq
+		return func() tea.Msg { return uikit.ActMsg{Seq: seq, Action: "flip"} }
+	}
+	return nil
+}
+func (s *coinScreen) View() string {
+	st, _ := s.u.View.(coinState)
+	var log []string
+	for _, e := range s.u.Log {
+		log = append(log, e.Text)
+	}
+	return fmt.Sprintf("flips: %d over: %v notice: %s\n%s", st.Flips, s.u.Over, s.u.Notice, strings.Join(log, "\n"))
+}
+func (s *coinScreen) Keys() help.KeyMap { return coinKeys{} }
+
+type coinKeys struct{}
+
+func (coinKeys) ShortHelp() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "flip"))}
+}
+func (k coinKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+type memProfiles map[string]string
+
+func (p memProfiles) Load(pl *engine.Player) {
+	if n, ok := p[pl.ID]; ok {
+		pl.Name = n
+	}
+}
+func (p memProfiles) SetName(id, name string) error {
+	if name == "refuse" {
+		return errors.New("no")
+	}
+	p[id] = name
+	return nil
+}
+
+func testApp(t *testing.T) *App {
+	t.Helper()
+	hub := engine.NewHub(t.Context(), nil)
+	return &App{
+		Hub:      hub,
+		JoinHint: "ssh -p 2222 camp.example",
+		Profiles: memProfiles{},
+		Games: []GameEntry{{
+			Game:   coin{},
+			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
+			Form: Form{
+				Fields: []Field{{Label: "Players", Choices: []string{"2", "3"}}},
+				Build: func(c []int) (TableSpec, error) {
+					return TableSpec{Seats: c[0] + 2, Title: fmt.Sprintf("Coin · %d players", c[0]+2)}, nil
+				},
+			},
+		}},
+	}
+}
+
+// session is a root model driven directly: keys in, screens out, with the
+// room's updates pumped in by hand (what App.pump does in production).
+type session struct {
+	t *testing.T
+	m *root
+}
+
+func newSession(t *testing.T, a *App, id, name string) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	m := newRoot(a, Session{Ctx: ctx, Player: engine.Player{ID: id, Name: name}}, uikit.New(nil))
+	s := &session{t: t, m: m}
+	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return s
+}
+
+// send delivers msg and runs the commands it returns. Commands that don't
+// answer at once (cursor blinks, ticks) are dropped, as a test has no clock.
+func (s *session) send(msg tea.Msg) {
+	_, cmd := s.m.Update(msg)
+	s.run(cmd)
+}
+
+func (s *session) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	out := make(chan tea.Msg, 1)
+	go func() { out <- cmd() }()
+	var next tea.Msg
+	select {
+	case next = <-out:
+	case <-time.After(20 * time.Millisecond):
+		return
+	}
+	switch next := next.(type) {
+	case nil, tea.QuitMsg:
+	case tea.BatchMsg:
+		for _, c := range next {
+			s.run(c)
+		}
+	default:
+		s.send(next)
+	}
+}
+
+func (s *session) keys(ks ...string) {
+	for _, k := range ks {
+		switch k {
+		case "enter":
+			s.send(tea.KeyMsg{Type: tea.KeyEnter})
+		case "esc":
+			s.send(tea.KeyMsg{Type: tea.KeyEsc})
+		case "down":
+			s.send(tea.KeyMsg{Type: tea.KeyDown})
+		default:
+			s.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		}
+	}
+}
+
+// pump feeds room updates until the screen matches re (or fails after 3 s).
+func (s *session) pump(re string) string {
+	s.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.After(3 * time.Second)
+	for {
+		if v := s.m.View(); rx.MatchString(v) {
+			return v
+		}
+		select {
+		case u := <-s.m.box.C():
+			s.send(uikit.UpdateMsg{Update: u})
+		case <-deadline:
+			s.t.Fatalf("screen never matched %q:\n%s", re, s.m.View())
+		}
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s differs from golden:\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+var codeRe = regexp.MustCompile(`Table ([A-Z0-9]{4})`)
+
+func TestLobbyCreateJoinPlay(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	golden(t, "lobby-empty", alice.m.View())
+
+	alice.keys("n")
+	golden(t, "form", alice.m.View())
+	alice.keys("enter")
+	v := alice.pump(`Table [A-Z0-9]{4}`)
+	code := codeRe.FindStringSubmatch(v)[1]
+	v = alice.pump(`alice \(you\)  ● here`)
+	if !strings.Contains(v, "join "+code) || !strings.Contains(v, "You are the host") {
+		t.Fatalf("waiting room:\n%s", v)
+	}
+
+	bob := newSession(t, a, "fp-bob", "bob")
+	lobby := bob.m.View()
+	if !strings.Contains(lobby, code) || !strings.Contains(lobby, "waiting · 1 open") {
+		t.Fatalf("bob's lobby does not list the table:\n%s", lobby)
+	}
+	bob.keys("enter")
+	bob.pump(`bob \(you\)`)
+	alice.pump(`bob  ● here`)
+
+	// Chat is cleaned of escapes before it reaches the table.
+	bob.keys("t")
+	bob.keys("hi \x1b[31mthere\x07")
+	bob.keys("enter")
+	v = alice.pump(`bob: hi`)
+	if strings.Contains(v, "\x1b[31m") || strings.Contains(v, "\x07") {
+		t.Fatalf("chat kept control characters: %q", v)
+	}
+
+	bob.keys("s") // not the host
+	alice.keys("s")
+	alice.pump(`flips: 0`)
+	bob.pump(`flips: 0`)
+	bob.keys("f") // not bob's turn
+	bob.pump(`notice: it is not your turn`)
+	alice.keys("f")
+	bob.pump(`flips: 1`)
+	bob.keys("f")
+	alice.pump(`flips: 2`)
+	alice.keys("f")
+	alice.pump(`over: true`)
+	bob.pump(`over: true`)
+}
+
+func TestJoinByCodeAndUnknownCode(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	code := codeRe.FindStringSubmatch(alice.pump(`Table [A-Z0-9]{4}`))[1]
+
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.keys("c")
+	bob.keys("zzzz", "enter")
+	if v := bob.m.View(); !strings.Contains(v, `No table "ZZZZ"`) {
+		t.Fatalf("unknown code:\n%s", v)
+	}
+	bob.keys("c")
+	bob.keys(strings.ToLower(code), "enter")
+	bob.pump(`bob \(you\)`)
+}
+
+func TestReconnectClosesTheOlderSession(t *testing.T) {
+	a := testApp(t)
+	first := newSession(t, a, "fp-alice", "alice")
+	first.keys("n", "enter")
+	code := codeRe.FindStringSubmatch(first.pump(`Table [A-Z0-9]{4}`))[1]
+	second := newSession(t, a, "fp-alice", "alice")
+	second.send(joinMsg{code: code})
+	second.pump(`alice \(you\)`)
+	first.pump(`another terminal`)
+}
+
+func TestRenameIsCleanedAndSaved(t *testing.T) {
+	a := testApp(t)
+	s := newSession(t, a, "fp-alice", "alice")
+	s.keys("r")
+	s.m.input.SetValue("")
+	s.keys("Zoë\u202e", "enter")
+	if s.m.sess.Player.Name != "Zoë" || a.Profiles.(memProfiles)["fp-alice"] != "Zoë" {
+		t.Fatalf("name %q, saved %q", s.m.sess.Player.Name, a.Profiles.(memProfiles)["fp-alice"])
+	}
+	s.keys("r")
+	s.m.input.SetValue("")
+	s.keys("   ", "enter")
+	if s.m.notice == "" || s.m.sess.Player.Name != "Zoë" {
+		t.Fatalf("an empty name was accepted: %q %q", s.m.notice, s.m.sess.Player.Name)
+	}
+}
+
+func TestTooSmallWindowSaysSo(t *testing.T) {
+	a := testApp(t)
+	s := newSession(t, a, "fp-alice", "alice")
+	s.send(tea.WindowSizeMsg{Width: 20, Height: 5})
+	golden(t, "too-small", s.m.View())
+	s.keys("n") // keys still work, the screen just says it is too small
+	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if !strings.Contains(s.m.View(), "New table") {
+		t.Fatal(s.m.View())
+	}
+}
+
+func TestHelpListsGlobalAndScreenKeys(t *testing.T) {
+	a := testApp(t)
+	s := newSession(t, a, "fp-alice", "alice")
+	s.keys("?")
+	v := s.m.View()
+	for _, want := range []string{"new table", "join by code", "quit", "your hand is only ever"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("help lacks %q:\n%s", want, v)
+		}
+	}
+	s.keys("x")
+	if strings.Contains(s.m.View(), "Press any key") {
+		t.Fatal("help did not close")
+	}
+}

@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"bivouac/engine"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+func (m *root) isHost() bool {
+	return m.room != nil && m.room.Summary().Host == m.sess.Player.ID
+}
+
+func (m *root) hasBots() bool {
+	g, ok := m.app.entry(m.upd.Game)
+	return ok && g.Bots != nil
+}
+
+// onTableKey: chat and help first, then the game screen (or the waiting room).
+func (m *root) onTableKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Talk) && m.upd.Seat >= 0:
+		return m.openPrompt(promptChat, "say something to the table (enter sends, esc cancels)", "")
+	case key.Matches(k, m.keys.Help):
+		m.showHelp = true
+		return nil
+	}
+	if m.screen != nil {
+		return m.screen.Update(k)
+	}
+	return m.onWaitingKey(k)
+}
+
+func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
+	ctx, cancel := context.WithTimeout(m.sess.Ctx, 3*time.Second)
+	defer cancel()
+	switch {
+	case key.Matches(k, m.keys.Lobby):
+		m.toLobby(false)
+	case key.Matches(k, m.keys.LeaveSeat):
+		m.toLobby(true)
+	case key.Matches(k, m.keys.Up):
+		m.seatCur = max(0, m.seatCur-1)
+	case key.Matches(k, m.keys.Down):
+		m.seatCur = min(max(0, len(m.upd.Seats)-1), m.seatCur+1)
+	case key.Matches(k, m.keys.Start) && m.isHost():
+		if err := m.room.Start(ctx, m.box); err != nil {
+			m.notice = err.Error()
+		}
+	case key.Matches(k, m.keys.Bot) && m.isHost() && m.seatCur < len(m.upd.Seats):
+		g, _ := m.app.entry(m.upd.Game)
+		if g.Bots == nil {
+			return nil
+		}
+		s := m.upd.Seats[m.seatCur]
+		level := ""
+		if s.Bot == "" {
+			level = g.Bots.Levels()[0]
+		} else { // cycle through the levels, then back to an open seat
+			levels := g.Bots.Levels()
+			for i, l := range levels {
+				if l == s.Bot && i+1 < len(levels) {
+					level = levels[i+1]
+				}
+			}
+		}
+		if err := m.room.SetBot(ctx, m.box, engine.Seat(m.seatCur), level); err != nil {
+			m.notice = err.Error()
+		}
+	}
+	return nil
+}
+
+func (m *root) tableView() string {
+	if m.screen != nil {
+		view := m.screen.View()
+		if m.notice != "" { // a session-level problem (busy, closed) over the table
+			lines := strings.Split(view, "\n")
+			if len(lines) > 0 {
+				lines[len(lines)-1] = m.th.Notice.Render(" " + m.notice + " ")
+			}
+			view = strings.Join(lines, "\n")
+		}
+		return view
+	}
+	return m.waitingView()
+}
+
+// waitingView is the table before the game starts: who sits where, the
+// code to share, and (for the host) how to start.
+func (m *root) waitingView() string {
+	th, u := m.th, m.upd
+	var b strings.Builder
+	title := u.Title
+	if title == "" && m.room != nil {
+		title = m.room.Summary().Title
+	}
+	b.WriteString(th.Title.Render("Table "+u.Room) + th.Muted.Render(" · "+title) + "\n")
+	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	hint := "ssh -p 2222 host"
+	if m.app.JoinHint != "" {
+		hint = m.app.JoinHint
+	}
+	b.WriteString("Friends join with  " + th.Accent.Render(hint+" join "+u.Room) + "\n")
+	b.WriteString(th.Muted.Render("or pick the table in their lobby.") + "\n\n")
+	b.WriteString(th.Header.Render("Seats") + "\n")
+	for i, s := range u.Seats {
+		mark := "  "
+		if i == m.seatCur {
+			mark = "▸ "
+		}
+		var who string
+		switch {
+		case s.Bot != "":
+			who = th.Muted.Render(s.Name)
+		case s.Name == "":
+			who = th.Muted.Render("(open)")
+		default:
+			who = s.Name
+			if s.Veteran {
+				who += " " + th.Good.Render("★")
+			}
+			if engine.Seat(i) == u.Seat {
+				who = th.Accent.Render(who + " (you)")
+			}
+			if s.Connected {
+				who += th.Good.Render("  ● here")
+			} else {
+				who += th.Muted.Render("  ○ away")
+			}
+		}
+		b.WriteString(fmt.Sprintf("%s%d. %s\n", mark, i+1, who))
+	}
+	b.WriteString("\n")
+	switch {
+	case u.Seat < 0:
+		b.WriteString(th.Muted.Render("You are watching. The game starts when the host says so.") + "\n")
+	case m.isHost():
+		b.WriteString(th.Strong.Render("You are the host.") + " Press s to start; open seats get bots.\n")
+		if m.hasBots() {
+			b.WriteString(th.Muted.Render("b on a seat adds a bot, again for a stronger one, again to open the seat.") + "\n")
+		}
+	default:
+		b.WriteString(th.Muted.Render("Waiting for the host to start the game.") + "\n")
+	}
+	if m.notice != "" || u.Notice != "" {
+		n := m.notice
+		if n == "" {
+			n = u.Notice
+		}
+		b.WriteString(th.Notice.Render(" "+n+" ") + "\n")
+	}
+	b.WriteString("\n" + th.Header.Render("Table talk") + "\n")
+	used := lipgloss.Height(b.String())
+	room := max(1, m.height-1-used)
+	var lines []string
+	for _, e := range u.Log {
+		style := th.Muted
+		if e.Kind == engine.Chat {
+			style = th.Chat
+		}
+		lines = append(lines, style.Render(truncate(e.Text, m.width-2)))
+	}
+	if len(lines) > room {
+		lines = lines[len(lines)-room:]
+	}
+	b.WriteString(strings.Join(lines, "\n"))
+	return b.String()
+}
