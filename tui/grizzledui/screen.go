@@ -78,7 +78,7 @@ func (s *Screen) SetSize(width, height int) {
 // SetUpdate takes the newest Update from the room.
 func (s *Screen) SetUpdate(u engine.Update) {
 	s.u = u
-	s.hasView = false
+	s.v, s.hasView = grizzled.SeatView{}, false
 	switch v := u.View.(type) {
 	case grizzled.SeatView:
 		s.v, s.hasView = v, true

@@ -87,6 +87,8 @@ func TestGoldenScreens(t *testing.T) {
 		{"absent-minded", absentMinded(), []string{"Absent-minded", "remove tile"}},
 		{"game-over", gameOver(), []string{"DEFEAT", "Bob (4)", "Lost in mission 6", "failed"}},
 		{"spectator", spectator(), []string{"You are watching", "Q leave"}},
+		{"notice", withNotice(midMission(), "the mission has moved on: that key was pressed on an older table"),
+			[]string{"✗ Refused: the mission has moved on"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,5 +156,21 @@ func TestDumpFixtures(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func withNotice(u engine.Update, notice string) engine.Update {
+	u.Notice = notice
+	return u
+}
+
+func TestNotAGrizzledView(t *testing.T) {
+	s := newScreen(midMission(), 80, 24)
+	s.SetUpdate(engine.Update{Seat: 0, Started: true, View: "something else"})
+	if out := s.View(); !strings.Contains(out, "Waiting for the table") {
+		t.Errorf("a foreign view should leave the table empty:\n%s", out)
+	}
+	if got := keys(s, "p", "enter", "w", "1"); len(got) != 0 {
+		t.Errorf("keys on an empty table: %#v", got)
 	}
 }
