@@ -26,6 +26,11 @@
 //	rec.Status, rec.Result = persistence.StatusFinished, &result
 //	rec, err = s.PutRoom(rec) // and the players' stats count the game, once
 //
+// The room actor talks to the store through Journal, which implements
+// engine.Journal and converts engine.RoomRecord (a room's code is its ID);
+// after a restart Journal.Restorable gives each waiting or playing room's
+// record and log for engine.Hub.Restore.
+//
 // # Opening
 //
 // Open never writes to a file it does not recognise. It first opens an

@@ -99,3 +99,16 @@ func (s *Store) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (P
 	p.Fingerprint = fp
 	return p, putJSON(players, fp, p)
 }
+
+// Seen records a login: LastSeen becomes now and, for a new profile or
+// one without a name, Name becomes name (the SSH user name by default).
+// It returns the profile, whose Name is what the lobby shows.
+func (s *Store) Seen(fp, name string) (Profile, error) {
+	return s.UpdatePlayer(fp, func(p *Profile) error {
+		p.LastSeen = s.now()
+		if p.Name == "" {
+			p.Name = name
+		}
+		return nil
+	})
+}

@@ -244,7 +244,7 @@ func TestPlayerRoundTripAndUpdate(t *testing.T) {
 	if _, err := s.Player(fp); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown player: %v", err)
 	}
-	seen := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	seen := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
 	p, err := s.UpdatePlayer(fp, func(p *Profile) error {
 		p.Name = "Zoë Łukasiewicz"
 		p.LastSeen = seen
@@ -269,6 +269,12 @@ func TestPlayerRoundTripAndUpdate(t *testing.T) {
 	}
 	if got, _ := s.Player(fp); got.Name != "Zoë Łukasiewicz" {
 		t.Fatalf("a failed update was stored: %q", got.Name)
+	}
+	if p, err := s.Seen(fp, "zoe"); err != nil || p.Name != "Zoë Łukasiewicz" || !p.LastSeen.After(seen) {
+		t.Fatalf("Seen on a named profile = %+v, %v; want the chosen name kept, LastSeen now", p, err)
+	}
+	if p, err := s.Seen("SHA256:new", "bob"); err != nil || p.Name != "bob" || p.LastSeen.IsZero() || p.FirstSeen.IsZero() {
+		t.Fatalf("Seen on a new profile = %+v, %v; want name bob, stamps set", p, err)
 	}
 	if _, err := s.UpdatePlayer("", func(*Profile) error { return nil }); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("empty fingerprint: %v", err)
