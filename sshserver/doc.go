@@ -30,10 +30,15 @@
 // connection may open at once, IdleTimeout and MaxTimeout the connection's
 // life. Server keepalives (Config.KeepAliveInterval; wish v1.4.7 has no
 // option for them, so they are sent here) disconnect a client that stopped
-// answering. No port forwarding, agent use or subsystems (sftp) are served.
+// answering. What a client sends is rate-limited (Config.MaxInputRate). No
+// port forwarding, agent use or subsystems (sftp) are served.
 //
 // # Known gaps
 //
-//   - Bytes a client sends before its session starts (env requests, say) are
-//     bounded only by the timeouts, not rate-limited.
+//   - The ssh package keeps every env request a session sends before its
+//     shell starts; the input rate limit and the timeouts bound that memory,
+//     nothing counts it.
+//   - A resize sent before the shell starts is dropped (see
+//     earlyResizeFilter: the ssh package would otherwise wedge the session);
+//     the program starts with the size the PTY request gave.
 package sshserver

@@ -115,3 +115,46 @@ func TestConnectionWithoutSessionIsClosed(t *testing.T) {
 	c.Resize(70, 20)
 	c.ExpectScreen(t, `size 70x20`, wait)
 }
+
+func TestWindowChangeBeforeShellDoesNotWedgeTheSession(t *testing.T) {
+	srv := start(t, Config{})
+	c := sshtest.Dial(t, srv.addr, sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	c.Wait(t, wait)
+
+	s, err := c.Conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out, err := s.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := s.WindowChange(30+i, 100+i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	started := make(chan error, 1)
+	go func() { started <- s.Shell() }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(wait):
+		t.Fatal("shell request never answered: the session's request loop is stuck")
+	}
+	buf := make([]byte, 4096)
+	var got []byte
+	for !strings.Contains(string(got), "who SHA256") {
+		n, err := out.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			t.Fatalf("output ended: %q", got)
+		}
+	}
+}

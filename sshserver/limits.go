@@ -175,7 +175,7 @@ func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
 		release()
 		s.trackConn(conn, false)
 	})
-	return conn
+	return newLimitedConn(conn, s.cfg.MaxInputRate, s.cfg.MaxInputBurst)
 }
 
 // sessionChannel wraps the default "session" channel handler with a cap on
@@ -191,7 +191,43 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 		}
 		defer n.Add(-1)
 	}
-	ssh.DefaultSessionHandler(srv, conn, newChan, ctx)
+	ssh.DefaultSessionHandler(srv, conn, earlyResizeFilter{newChan}, ctx)
+}
+
+// earlyResizeFilter drops window-change requests that arrive before the
+// session's shell or command starts. The ssh package hands each one to a
+// one-slot channel that already holds the PTY's first size and that nobody
+// reads until the handler runs, so a single early resize would block the
+// session's request loop for good: the shell request behind it never gets
+// an answer and the goroutine outlives the connection. (The dropped size is
+// stale by the time the program starts; the next resize corrects it.)
+type earlyResizeFilter struct{ gossh.NewChannel }
+
+func (f earlyResizeFilter) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
+	ch, reqs, err := f.NewChannel.Accept()
+	if err != nil {
+		return ch, reqs, err
+	}
+	out := make(chan *gossh.Request)
+	go func() {
+		defer close(out)
+		started := false
+		for req := range reqs {
+			switch req.Type {
+			case "shell", "exec", "subsystem":
+				started = true
+			case "window-change":
+				if !started {
+					if req.WantReply {
+						_ = req.Reply(false, nil)
+					}
+					continue
+				}
+			}
+			out <- req
+		}
+	}()
+	return ch, out, nil
 }
 
 // keepAlive asks the client every KeepAliveInterval whether it is there and

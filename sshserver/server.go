@@ -47,6 +47,12 @@ type Config struct {
 	MaxPerIP           int // connections per IPv4 address or IPv6 /64; default 16
 	MaxChannelsPerConn int // simultaneous SSH sessions on one connection; default 4
 
+	// MaxInputRate is the bytes a second one client may send, after a burst
+	// of MaxInputBurst; more is slowed down, not refused. Default 128 KiB/s
+	// and 1 MiB: far beyond typing, far below a flood.
+	MaxInputRate  int
+	MaxInputBurst int
+
 	// AllowGuests lets clients without a key in as guests (keyboard-interactive
 	// with no prompts). Without it a keyless client gets "Permission denied".
 	AllowGuests bool
@@ -81,6 +87,12 @@ func (c *Config) defaults() {
 	}
 	if c.MaxChannelsPerConn <= 0 {
 		c.MaxChannelsPerConn = 4
+	}
+	if c.MaxInputRate <= 0 {
+		c.MaxInputRate = 128 << 10
+	}
+	if c.MaxInputBurst <= 0 {
+		c.MaxInputBurst = 1 << 20
 	}
 	if c.Version == "" {
 		c.Version = "Bivouac"
