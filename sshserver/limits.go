@@ -128,7 +128,9 @@ type channelCountKey struct{}
 // onConn is the ssh.Server ConnCallback: every TCP connection passes here
 // before its handshake. It applies the caps, arms the handshake timeout and
 // registers the connection so Shutdown can close it even mid-handshake.
-func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
+func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
+	// Everything below closes the wrapper, which also wakes a throttled Read.
+	conn := newLimitedConn(raw, s.cfg.MaxInputRate, s.cfg.MaxInputBurst)
 	if !s.trackConn(conn, true) {
 		return nil // shutting down
 	}
@@ -175,7 +177,7 @@ func (s *Server) onConn(ctx ssh.Context, conn net.Conn) net.Conn {
 		release()
 		s.trackConn(conn, false)
 	})
-	return newLimitedConn(conn, s.cfg.MaxInputRate, s.cfg.MaxInputBurst)
+	return conn
 }
 
 // sessionChannel wraps the default "session" channel handler with a cap on
