@@ -37,7 +37,7 @@ func Example() {
 	srv, err := sshserver.New(sshserver.Config{HostKeyPath: keyPath, AllowGuests: true}, sshserver.Deps{
 		Programs: func(s ssh.Session) *tea.Program {
 			id, _ := sshserver.IdentityOf(s) // always there: only verified sessions get here
-			_ = bm.MakeRenderer(s)          // build every style from this renderer
+			_ = bm.MakeRenderer(s)           // build every style from this renderer
 			opts := append(bm.MakeOptions(s), tea.WithAltScreen(), tea.WithContext(s.Context()))
 			return tea.NewProgram(hello{who: id.ID}, opts...)
 		},
