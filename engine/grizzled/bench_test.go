@@ -137,3 +137,27 @@ func benchStates(b *testing.B) []*State {
 	}
 	return states
 }
+
+// BenchmarkClone: a deep copy of a mid-game state (bots clone per sample).
+func BenchmarkClone(b *testing.B) {
+	states := benchStates(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		_ = states[i%len(states)].Clone()
+	}
+}
+
+// BenchmarkDeterminize: a full state from one seat's view.
+func BenchmarkDeterminize(b *testing.B) {
+	states := benchStates(b)
+	views := make([]SeatView, len(states))
+	for i, s := range states {
+		views[i] = s.View(s.Waiting()[0])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		_ = Determinize(views[i%len(views)], uint64(i))
+	}
+}

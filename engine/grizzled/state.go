@@ -52,15 +52,6 @@ func (p *player) weight() int {
 	return n
 }
 
-func (p *player) clone() player {
-	q := *p
-	q.Hand = slices.Clone(p.Hand)
-	q.Tiles = slices.Clone(p.Tiles)
-	q.Knocks = slices.Clone(p.Knocks)
-	q.Arrival = slices.Clone(p.Arrival)
-	return q
-}
-
 // State is a whole game of The Grizzled, hidden information included. Only
 // View lets information out to a seat. The zero value is not a game: use New
 // (or Determinize).
@@ -310,25 +301,56 @@ func NewGame(names []string, o Options, seed uint64) (*State, []engine.Event, er
 	return s, s.flush(), nil
 }
 
-// Clone returns a deep copy of s.
+// Clone returns a deep copy of s. It is cheap (a handful of allocations):
+// bots clone once per sample.
 func (s *State) Clone() *State {
 	c := *s
+	c.loud, c.out = false, nil
+	// c.last is shared: a SupportReveal is never changed once made.
+	const room = 4 // space to grow before a slice must reallocate
+	nc, nt, na := len(s.trials)+len(s.morale)+len(s.nml)+len(s.removed)+4*room, len(s.box), 0
+	for i := range s.players {
+		p := &s.players[i]
+		nc += len(p.Hand) + len(p.Knocks) + 2*room
+		nt += len(p.Tiles) + room
+		na += len(p.Arrival) + room
+	}
+	cs := arena[CardID]{buf: make([]CardID, 0, nc)}
+	ts := arena[Tile]{buf: make([]Tile, 0, nt)}
+	as := arena[uint32]{buf: make([]uint32, 0, na)}
 	c.players = make([]player, len(s.players))
 	for i := range s.players {
-		c.players[i] = s.players[i].clone()
+		p, q := &s.players[i], &c.players[i]
+		*q = *p
+		q.Hand = cs.copy(p.Hand, room)
+		q.Knocks = cs.copy(p.Knocks, room)
+		q.Tiles = ts.copy(p.Tiles, room)
+		q.Arrival = as.copy(p.Arrival, room)
 	}
-	c.trials = slices.Clone(s.trials)
-	c.morale = slices.Clone(s.morale)
-	c.nml = slices.Clone(s.nml)
-	c.removed = slices.Clone(s.removed)
-	c.box = slices.Clone(s.box)
-	if s.last != nil {
-		l := *s.last
-		l.Tiles = slices.Clone(s.last.Tiles)
-		c.last = &l
-	}
-	c.loud, c.out = false, nil
+	c.trials = cs.copy(s.trials, room)
+	c.morale = cs.copy(s.morale, 0)
+	c.nml = cs.copy(s.nml, room)
+	c.removed = cs.copy(s.removed, room)
+	c.box = ts.copy(s.box, 0)
 	return &c
+}
+
+// arena hands out windows of one buffer. Each window's capacity is capped,
+// so appending past it reallocates rather than spilling into the next one.
+type arena[T any] struct{ buf []T }
+
+func (a *arena[T]) copy(src []T, room int) []T {
+	if src == nil {
+		return nil
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, src...)
+	end := len(a.buf)
+	if end+room > cap(a.buf) {
+		room = cap(a.buf) - end
+	}
+	a.buf = a.buf[:end+room]
+	return a.buf[start:end:end+room]
 }
 
 // snapshot is the encoded form of a State.
