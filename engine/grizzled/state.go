@@ -350,7 +350,7 @@ func (a *arena[T]) copy(src []T, room int) []T {
 		room = cap(a.buf) - end
 	}
 	a.buf = a.buf[:end+room]
-	return a.buf[start:end:end+room]
+	return a.buf[start : end : end+room]
 }
 
 // snapshot is the encoded form of a State.
