@@ -315,3 +315,28 @@ func (a Action) Describe() string {
 	}
 	return fmt.Sprintf("action(%d)", a.Kind)
 }
+
+// Package-level forms of the State methods, for callers that prefer
+// functions (all of them work on *State directly, without interfaces).
+
+// Apply applies a for seat on s in place and returns s, the events and an
+// error (on error s is unchanged).
+func Apply(s *State, seat engine.Seat, a Action) (*State, []engine.Event, error) {
+	evs, err := s.Apply(seat, a)
+	return s, evs, err
+}
+
+// View is s.View(seat).
+func View(s *State, seat engine.Seat) SeatView { return s.View(seat) }
+
+// Legal is s.Legal(seat).
+func Legal(s *State, seat engine.Seat) []Action { return s.Legal(seat) }
+
+// Waiting is s.Waiting().
+func Waiting(s *State) []engine.Seat { return s.Waiting() }
+
+// Result is s.Result().
+func Result(s *State) (engine.Result, bool) { return s.Result() }
+
+// Clone is s.Clone().
+func Clone(s *State) *State { return s.Clone() }
