@@ -1,6 +1,7 @@
 package sshserver
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -156,5 +157,39 @@ func TestWindowChangeBeforeShellDoesNotWedgeTheSession(t *testing.T) {
 		if err != nil {
 			t.Fatalf("output ended: %q", got)
 		}
+	}
+}
+
+func TestConcurrentSessionsOnOneConnection(t *testing.T) {
+	srv := start(t, Config{MaxChannelsPerConn: 4})
+	key := sshtest.NewKey(t)
+	c := sshtest.Dial(t, srv.addr, sshtest.WithKey(key), sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	c.Wait(t, wait)
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := c.Conn.NewSession()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			cmd := "rooms"
+			if i == 2 {
+				cmd = "" // no command, no PTY: refused with the hint
+			}
+			out, err := s.CombinedOutput(cmd)
+			if i < 2 && (err != nil || !strings.Contains(string(out), sshtest.Fingerprint(key))) {
+				errs <- fmt.Errorf("session %d: %q %v", i, out, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

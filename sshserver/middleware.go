@@ -39,28 +39,12 @@ func refuse(s ssh.Session, msg string) {
 	_ = s.Exit(1)
 }
 
-type outcomeKey struct{}
-
-// outcome is what the logging middleware reports at disconnect. It is per
-// connection (every session of a connection shares the context), which is
-// the granularity of refusals anyway.
-type outcome struct {
-	refused string
-}
-
-func outcomeOf(s ssh.Session) *outcome {
-	o, _ := s.Context().Value(outcomeKey{}).(*outcome)
-	if o == nil {
-		o = &outcome{}
-		s.Context().SetValue(outcomeKey{}, o)
-	}
-	return o
-}
+// markRefused records why a session was refused, for the disconnect log.
+func (s *Server) markRefused(sess ssh.Session, why string) { s.refusedFor.Store(sess, why) }
 
 // logging logs every session, refused ones included: connect with what the
 // client asked for, disconnect with the duration and, if the session was
-// refused, why. It also runs the OnConnect/OnDisconnect hooks for sessions
-// that got an identity, and afterwards drains the window-change channel (see
+// refused, why. Afterwards it drains the window-change channel (see
 // drainWindowChanges).
 func (s *Server) logging(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
@@ -93,8 +77,8 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 		if id, ok := IdentityOf(sess); ok {
 			kv = append(kv, "id", id.ID)
 		}
-		if r := outcomeOf(sess).refused; r != "" {
-			kv = append(kv, "refused", r)
+		if why, ok := s.refusedFor.LoadAndDelete(sess); ok {
+			kv = append(kv, "refused", why)
 		}
 		s.log.Info("disconnect", kv...)
 	}
@@ -126,7 +110,7 @@ func (s *Server) recovery(next ssh.Handler) ssh.Handler {
 				id, _ := IdentityOf(sess)
 				s.log.Error("panic in session", "session", shortID(sess), "id", id.ID,
 					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				outcomeOf(sess).refused = "internal error"
+				s.markRefused(sess, "internal error")
 				refuse(sess, "Sorry, Bivouac hit an internal error and closed this session. Please reconnect.")
 			}
 		}()
@@ -139,7 +123,7 @@ func (s *Server) recovery(next ssh.Handler) ssh.Handler {
 func (s *Server) caps(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		if r := refusalOf(sess.Context()); r != "" {
-			outcomeOf(sess).refused = "limit"
+			s.markRefused(sess, "limit")
 			refuse(sess, r) // onConn's timer closes the connection if the client lingers
 			return
 		}
@@ -156,7 +140,7 @@ func (s *Server) identity(next ssh.Handler) ssh.Handler {
 		if err != nil {
 			s.log.Warn("identity refused", "session", shortID(sess),
 				"remote", sess.RemoteAddr().String(), "err", err)
-			outcomeOf(sess).refused = "identity"
+			s.markRefused(sess, "identity")
 			refuse(sess, "Bivouac could not verify who you are, so this session is refused.")
 			return
 		}

@@ -131,6 +131,7 @@ type Server struct {
 	handlers  inflight
 
 	noProgramFor sync.Map // ssh.Session → true: Programs returned nil for it
+	refusedFor   sync.Map // ssh.Session → why it was refused, for the log
 	closing      atomic.Bool
 
 	noSessionTimeout time.Duration // see keepAlive
