@@ -290,7 +290,7 @@ func (c *Client) read(r io.Reader, p *parser) {
 			c.broadcastLocked()
 			c.mu.Unlock()
 			if len(replies) > 0 {
-				go c.write(replies)
+				_ = c.write(replies) // in order, before reading further
 			}
 		}
 		if err != nil {
