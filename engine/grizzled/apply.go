@@ -311,14 +311,10 @@ func (s *State) beginTurn(p int) {
 // Counts is the number of active threats of each type (F-1): NML plus the
 // Phobias and Traumas of players still in the mission.
 func (s *State) Counts() [NumThreats]int {
-	var c [NumThreats]int
+	// One byte per threat, summed in a single word (counts stay far below 256).
+	var sum uint64
 	for _, id := range s.nml {
-		m := cards[id].threats
-		for t := range Threat(NumThreats) {
-			if m.has(t) {
-				c[t]++
-			}
-		}
+		sum += cards[id].packed
 	}
 	for i := range s.players {
 		p := &s.players[i]
@@ -327,27 +323,15 @@ func (s *State) Counts() [NumThreats]int {
 		}
 		for _, k := range p.Knocks {
 			if k <= TraumaRain {
-				c[phobiaThreat(k)]++
+				sum += cards[k].packed
 			}
 		}
 	}
-	return c
-}
-
-func phobiaThreat(k CardID) Threat {
-	switch k {
-	case PhobiaShell:
-		return Shell
-	case PhobiaWhistle:
-		return Whistle
-	case PhobiaMask:
-		return Mask
-	case TraumaNight:
-		return Night
-	case TraumaSnow:
-		return Snow
+	var c [NumThreats]int
+	for t := range c {
+		c[t] = int(sum >> (8 * t) & 0xff)
 	}
-	return Rain
+	return c
 }
 
 // checkFailure applies F-2: failure sticks once some count reaches 3.

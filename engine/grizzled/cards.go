@@ -49,6 +49,7 @@ type cardInfo struct {
 	key     string
 	name    string
 	text    string
+	packed  uint64 // byte t is 1 if the card shows threat t (filled by init)
 	code    string // "T04", "H07", "MC" (filled by init)
 	str     string // code and name (filled by init)
 }
@@ -137,6 +138,11 @@ func init() {
 			c.code = "MC"
 		}
 		c.str = c.code + " " + c.name
+		for t := range Threat(NumThreats) {
+			if c.threats.has(t) {
+				c.packed |= 1 << (8 * t)
+			}
+		}
 	}
 	cards[NoCard].code = "--"
 }
