@@ -80,8 +80,12 @@ func namesN(n int) []string {
 }
 
 func TestRandomGamesEnd(t *testing.T) {
+	seeds := uint64(16)
+	if raceEnabled || testing.Short() {
+		seeds = 4
+	}
 	for n := 5; n <= 18; n++ {
-		for seed := uint64(0); seed < 20; seed++ {
+		for seed := range seeds {
 			opts := ClassicOptions()
 			if n < 8 {
 				opts = DefaultOptions()

@@ -31,20 +31,20 @@ type WolfChoice struct {
 // SeatView is everything one seat may know: the only door out of the
 // state. It never aliases the state. Spectator views hold public facts only.
 type SeatView struct {
-	Seat       engine.Seat `json:"seat"` // the viewer, or engine.Spectator
-	Phase      Phase       `json:"phase"`
-	PhaseSeq   uint64      `json:"phase_seq"`
-	Night      int         `json:"night"`
-	Day        int         `json:"day"`
-	Deadline   int         `json:"deadline"`  // the phase's full window in seconds (0: none)
-	Narration  string      `json:"narration"` // the phase's public line, the same for everyone
-	Prompt     string      `json:"prompt"`    // what this seat is asked now ("" = asleep / nothing)
-	Players    []PlayerView
-	Deck       []Role `json:"deck"`             // public deck list (thief extras included)
-	Middle     []Role `json:"middle,omitempty"` // middle cards as the viewer knows them (thief: as seen)
-	Unofficial bool   `json:"unofficial,omitempty"`
-	SheriffOn  bool   `json:"sheriff_on,omitempty"`
-	Fast       bool   `json:"fast,omitempty"` // NightTiming=fast [NR]
+	Seat       engine.Seat  `json:"seat"` // the viewer, or engine.Spectator
+	Phase      Phase        `json:"phase"`
+	PhaseSeq   uint64       `json:"phase_seq"`
+	Night      int          `json:"night"`
+	Day        int          `json:"day"`
+	Deadline   int          `json:"deadline"`  // the phase's full window in seconds (0: none)
+	Narration  string       `json:"narration"` // the phase's public line, the same for everyone
+	Prompt     string       `json:"prompt"`    // what this seat is asked now ("" = asleep / nothing)
+	Players    []PlayerView `json:"players"`
+	Deck       []Role       `json:"deck"`             // public deck list (thief extras included)
+	Middle     []Role       `json:"middle,omitempty"` // middle cards as the viewer knows them (thief: as seen)
+	Unofficial bool         `json:"unofficial,omitempty"`
+	SheriffOn  bool         `json:"sheriff_on,omitempty"`
+	Fast       bool         `json:"fast,omitempty"` // NightTiming=fast [NR]
 
 	// The viewer.
 	Alive      bool          `json:"alive"`

@@ -1,0 +1,5 @@
+//go:build race
+
+package werewolf
+
+const raceEnabled = true
