@@ -223,7 +223,7 @@ func (s *State) nextHuman(i int) int {
 
 func (s *State) startMission(k int) {
 	if s.loud {
-		s.pub(fmt.Sprintf("Mission %d: %s sets the intensity to %d.", s.round, s.name(s.leader), k))
+		s.pub(fmt.Sprintf("%s sets the intensity to %d.", s.name(s.leader), k))
 	}
 	// P3: deal k rounds clockwise from the leader, skipping the chaplain.
 	var before [5]int
@@ -1058,7 +1058,7 @@ func (s *State) afterSupport() {
 	}
 	s.phase, s.active = PhaseIntensity, s.leader
 	if s.loud {
-		s.pub(fmt.Sprintf("Mission %d: %s chooses the intensity.", s.round, s.name(s.leader)))
+		s.pub(fmt.Sprintf("Mission %d begins: %s leads and chooses the intensity.", s.round, s.name(s.leader)))
 	}
 }
 

@@ -297,7 +297,7 @@ func NewGame(names []string, o Options, seed uint64) (*State, []engine.Event, er
 			s.priv(i, fmt.Sprintf("Your support tiles: %s.", tileList(p.Tiles)))
 		}
 	}
-	s.pub(fmt.Sprintf("%s leads the first mission.", s.players[s.leader].Name))
+	s.pub(fmt.Sprintf("Mission 1 begins: %s leads and chooses the intensity (at least 3).", s.players[s.leader].Name))
 	return s, s.flush(), nil
 }
 
