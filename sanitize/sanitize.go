@@ -52,11 +52,11 @@ func Line(s string, maxRunes int) string {
 	if maxRunes <= 0 {
 		return ""
 	}
-	if limit := maxRunes*bytesPerRune + 64; len(s) > limit {
-		s = s[:limit] // a rune cut in half decodes as invalid and is dropped
+	if maxRunes < (len(s)-64)/bytesPerRune { // written so a huge maxRunes can't overflow
+		s = s[:maxRunes*bytesPerRune+64] // a rune cut in half decodes as invalid and is dropped
 	}
 	var b strings.Builder
-	b.Grow(min(len(s), maxRunes*4))
+	b.Grow(len(s))
 	n := 0     // runes written
 	marks := 0 // combining marks written since the last other rune
 	pendingSpace := false

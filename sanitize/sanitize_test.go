@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,7 @@ func TestLine(t *testing.T) {
 		{"zalgo capped", "a" + strings.Repeat("\u0301", 50) + "b", 80, "a" + strings.Repeat("\u0301", 4) + "b"},
 		{"zero max", "abc", 0, ""},
 		{"negative max", "abc", -1, ""},
+		{"huge max", "a\x1b[1mb", math.MaxInt, "ab"},
 		{"empty", "", 10, ""},
 		{"only controls", "\x1b[31m\x00\u200b \t", 10, ""},
 	}
