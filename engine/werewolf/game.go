@@ -112,7 +112,10 @@ func (Game) View(s engine.State, seat engine.Seat) engine.View {
 	return SeatView{Seat: seat}
 }
 
-// Timer is the current phase's window; its Action is a System tick.
+// Timer is the current phase's window; its Action is a System tick. Its ID
+// is the PhaseSeq: actions inside a phase do not change it, so the actor
+// keeps the running countdown while the ID is unchanged and starts a new
+// one (After from now) when it changes.
 func (Game) Timer(s engine.State) (engine.Timer, bool) {
 	st, ok := asState(s)
 	if !ok {

@@ -31,6 +31,34 @@ func (r Role) String() string {
 	return fmt.Sprintf("Role(%d)", r)
 }
 
+var roleHelp = [...]string{
+	"A card you cannot see.",
+	"Each night the werewolves agree on a villager to devour. By day, blend in.",
+	"No power: reason, talk and vote.",
+	"Each night, see one player's card.",
+	"One healing potion and one death potion, each usable once.",
+	"When you die, shoot a player with your last breath.",
+	"On the first night, make two players fall in love; then a simple villager.",
+	"While the werewolves are awake, you may peek at them — at your own risk.",
+	"On the first night, you may swap your card for one of the two middle cards.",
+}
+
+// Help is a one-line description of the card for screens.
+func (r Role) Help() string {
+	if int(r) < len(roleHelp) {
+		return roleHelp[r]
+	}
+	return ""
+}
+
+// Team is the side holding the card wins with (mixed lovers aside).
+func (r Role) Team() Team {
+	if r == RoleUnknown {
+		return TeamNone
+	}
+	return teamOf(r)
+}
+
 // MarshalText encodes a role by name, so JSON shows "Seer" (and a []Role
 // is an array, not base64).
 func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }

@@ -71,6 +71,9 @@ type SeatView struct {
 
 	// Public.
 	Sheriff    engine.Seat   `json:"sheriff"` // -1: none
+	// SheriffHistory lists every badge holder in order (elections and
+	// successions; all public).
+	SheriffHistory []engine.Seat `json:"sheriff_history,omitempty"`
 	Eligible   []engine.Seat `json:"eligible,omitempty"`
 	Tied       []engine.Seat `json:"tied,omitempty"`
 	VotesCast  int           `json:"votes_cast"` // during a vote: how many living have a ballot
@@ -216,6 +219,9 @@ func (s *State) View(seat engine.Seat) SeatView {
 		if q.Ready {
 			v.ReadyCount++
 		}
+	}
+	for _, h := range s.SheriffHistory {
+		v.SheriffHistory = append(v.SheriffHistory, engine.Seat(h))
 	}
 	v.Eligible = seats(s.Eligible)
 	v.Tied = seats(s.Tied)
