@@ -109,9 +109,13 @@ type Deps struct {
 	// its result is the exit status. The session is its stdin/stdout
 	// (s.Stderr() for errors). nil: such sessions only get the hint.
 	Command func(s ssh.Session, args []string) int
-	// Log receives connection logs; nil logs to slog.Default(). (wish's
-	// bubbletea middleware logs a program's exit error to charmbracelet/log's
-	// default logger; that one line is out of this package's hands.)
+	// Log receives connection logs; nil logs to slog.Default().
+	//
+	// One line is out of this package's hands: wish's bubbletea middleware
+	// logs a program's exit error to charmbracelet/log's default logger, and
+	// with tea.WithContext every ordinary disconnect ends the program with
+	// "program was killed: context canceled" at error level. main can quiet
+	// it with charmbracelet/log's SetLevel(log.FatalLevel).
 	Log *slog.Logger
 	// OnConnect and OnDisconnect, if set, run around every session that got
 	// a verified identity (after it, on the session's goroutine).
