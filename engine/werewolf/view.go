@@ -70,21 +70,21 @@ type SeatView struct {
 	MyBallot   engine.Seat   `json:"my_ballot"` // NoBallot, Abstain or a seat (sealed: own only)
 
 	// Public.
-	Sheriff    engine.Seat   `json:"sheriff"` // -1: none
+	Sheriff engine.Seat `json:"sheriff"` // -1: none
 	// SheriffHistory lists every badge holder in order (elections and
 	// successions; all public).
 	SheriffHistory []engine.Seat `json:"sheriff_history,omitempty"`
-	Eligible   []engine.Seat `json:"eligible,omitempty"`
-	Tied       []engine.Seat `json:"tied,omitempty"`
-	VotesCast  int           `json:"votes_cast"` // during a vote: how many living have a ballot
-	ReadyCount int           `json:"ready_count"`
-	Voters     int           `json:"voters"` // living players
-	Votes      []VoteRecord  `json:"votes,omitempty"`
-	Over       bool          `json:"over,omitempty"`
-	Outcome    string        `json:"outcome,omitempty"`
-	Winners    []engine.Seat `json:"winners,omitempty"`
-	Summary    string        `json:"summary,omitempty"`
-	History    []string      `json:"history,omitempty"` // night log, at the end (and to watchers)
+	Eligible       []engine.Seat `json:"eligible,omitempty"`
+	Tied           []engine.Seat `json:"tied,omitempty"`
+	VotesCast      int           `json:"votes_cast"` // during a vote: how many living have a ballot
+	ReadyCount     int           `json:"ready_count"`
+	Voters         int           `json:"voters"` // living players
+	Votes          []VoteRecord  `json:"votes,omitempty"`
+	Over           bool          `json:"over,omitempty"`
+	Outcome        string        `json:"outcome,omitempty"`
+	Winners        []engine.Seat `json:"winners,omitempty"`
+	Summary        string        `json:"summary,omitempty"`
+	History        []string      `json:"history,omitempty"` // night log, at the end (and to watchers)
 
 	Legal []Action `json:"legal,omitempty"` // what this seat may do now
 }
