@@ -149,7 +149,7 @@ type Room struct {
 	notices   map[*Mailbox]string
 	legalSeq  map[Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[Seat]string // encoding of those legal actions
-	botAsked  map[Seat]int    // seq a bot was last asked to act at
+	botAsked  map[Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
 	timer     *time.Timer
 	timerID   uint64
 	timerEnd  time.Time
@@ -766,7 +766,7 @@ func (r *Room) askBots() {
 				level = r.cfg.Bots.Levels()[0]
 			}
 		}
-		if level == "" || r.botAsked[seat] == r.seq {
+		if level == "" || r.botAsked[seat] == r.seq+1 {
 			continue
 		}
 		if s.takeover && !r.otherHumanConnected(seat) {
@@ -777,7 +777,7 @@ func (r *Room) askBots() {
 			r.log.Error("bot", "level", level, "err", err)
 			continue
 		}
-		r.botAsked[seat] = r.seq
+		r.botAsked[seat] = r.seq + 1
 		view, seq, legal := r.cfg.Game.View(r.state, seat), r.seq, r.cfg.Game.Legal(r.state, seat)
 		seed := r.cfg.Seed ^ uint64(seq)<<8 ^ uint64(seat)
 		go r.runBot(bot, seat, view, seq, legal, seed)

@@ -177,7 +177,9 @@ func (m *root) onUpdate(u engine.Update) tea.Cmd {
 		}
 	}
 	if m.screen != nil {
-		m.screen.SetUpdate(u)
+		// Through Update rather than SetUpdate: a screen with a countdown
+		// starts its tick there (only while a timer runs).
+		return m.screen.Update(uikit.UpdateMsg{Update: u})
 	}
 	return nil
 }
@@ -243,6 +245,18 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if m.prompt != promptNone {
 		return m.onPromptKey(k)
+	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		// Keys typed faster than a read arrive together ("jjj"): take them
+		// one at a time. A paste is never taken as commands.
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+			if m.prompt != promptNone {
+				break // the rest would be typed into the prompt: drop it
+			}
+		}
+		return tea.Batch(cmds...)
 	}
 	if m.showHelp {
 		m.showHelp = false

@@ -83,6 +83,9 @@ type coinScreen struct {
 func (s *coinScreen) SetUpdate(u engine.Update) { s.u = u }
 func (s *coinScreen) SetSize(w, h int)          { s.w, s.h = w, h }
 func (s *coinScreen) Update(msg tea.Msg) tea.Cmd {
+	if u, ok := msg.(uikit.UpdateMsg); ok {
+		s.u = u.Update
+	}
 	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "f" {
 		seq := s.u.Seq
 		return func() tea.Msg { return uikit.ActMsg{Seq: seq, Action: "flip"} }

@@ -32,12 +32,15 @@ type UpdateMsg struct{ engine.Update }
 // chat and the help bar; the screen draws the table and turns keys into
 // ActMsg commands. It never talks to the room directly.
 type Screen interface {
-	// SetUpdate gives the screen the newest Update (its View is the game's view type).
+	// SetUpdate gives the screen the newest Update (its View is the game's
+	// view type). The session's root sends each Update as an UpdateMsg
+	// through Update instead, so a screen can start a countdown tick there;
+	// SetUpdate is for tests and tools that draw a screen on its own.
 	SetUpdate(u engine.Update)
 	// SetSize is the area the screen may draw in.
 	SetSize(width, height int)
-	// Update handles a message (keys while the table has focus) and may
-	// return a command producing ActMsg or LeaveMsg.
+	// Update handles a message (UpdateMsg, keys while the table has focus,
+	// its own ticks) and may return a command producing ActMsg or LeaveMsg.
 	Update(msg tea.Msg) tea.Cmd
 	View() string
 	// Keys lists the screen's bindings for the help bar; disabled bindings
