@@ -70,6 +70,33 @@
 // Also useful: Clone, WaitsOn, Counts, TurnStatus, Hand, HandSize,
 // TrialsLeft, MoraleLeft, Weight, Failed, Round, Phase, Seq.
 //
+// # Exported API in short
+//
+//   - Setup and state: New(setup, seed), NewGame(names, opts, seed),
+//     ParseOptions, (*State).Clone, EncodeState/DecodeState, (*State).Check.
+//   - Moves: (*State).Apply (events) and (*State).Step (no events), the
+//     package-level Apply/View/Legal/Waiting/Result/Clone, (*State).CheckSeq
+//     (ErrStale), Timer (speech window) and ActTimeout, Say (chat).
+//   - Asking: Waiting, WaitsOn, Legal, AppendLegal, TurnStatus (forced /
+//     may withdraw / why not), Counts, MinIntensity, MaxIntensity, Over,
+//     LossReason, Result, Phase, Round, Seq, Seats, Humans, ChaplainSeat.
+//   - Cards: CardID.Code/Name/Text/Key/Kind/Threats/HasThreat/Trap/Weight,
+//     named hard knocks (Wounded, Mute, ... AbsentMinded), Threat.String,
+//     Tile.String/Offset, Characters.
+//   - Views: SeatView (types.go) with, beyond the contract, Removed,
+//     Eligible, MustWithdraw, CanWithdraw, WhyNoWithdraw, and per player
+//     Arrivals and Answered.
+//   - Bots: Determinize, plus Hand, HandSize, TrialsLeft, MoraleLeft,
+//     Weight, Failed.
+//   - Server: Game (engine.Game), EncodeAction/DecodeAction/AppendAction,
+//     Action.Describe, CampaignStart/CampaignNext.
+//   - Errors: ErrNotYourTurn, ErrGameOver, ErrBadAction (the engine's),
+//     ErrWrongPhase, ErrStale, ErrIntensityTooLow, ErrNoSuchCard, ErrForced,
+//     ErrCharmUsed, ErrNoCharmTarget, ErrNoSpeechToken, ErrMute,
+//     ErrCannotWithdraw, ErrNotMatching, ErrNoSuchTile, ErrNoSuchHardKnock,
+//     ErrTooManyCards, ErrNoCharmRestore, ErrChatMuted, ErrChaplainSilent,
+//     ErrNotAPlayerAction; New returns ErrPlayers or ErrOptions.
+//
 // # What it does not do
 //
 // No I/O, no clocks, no goroutines, no global mutable state: time arrives

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"bivouac/engine"
 )
@@ -117,12 +119,22 @@ func (s *State) Say(seat engine.Seat, text string) ([]engine.Event, error) {
 	if s.players[p].owns(Mute) {
 		return nil, refuse(ErrChatMuted, "you are Mute (H08): you may not communicate with the other players")
 	}
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil, nil
+	if len(text) > 4*MaxChat {
+		text = text[:4*MaxChat] // bound the work on a huge paste
 	}
+	// Printable text in any script; no controls, escapes or bidi overrides.
+	text = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, text)
+	text = strings.TrimSpace(text)
 	if len(text) > MaxChat {
 		text = strings.ToValidUTF8(text[:MaxChat], "")
+	}
+	if text == "" {
+		return nil, nil
 	}
 	return []engine.Event{{Audience: engine.Everyone(), Kind: engine.Chat, From: seat, Channel: "table", Text: text}}, nil
 }

@@ -186,8 +186,8 @@ func TestGameInterface(t *testing.T) {
 	if _, _, err := g.Apply(st, 0, "nonsense"); err == nil {
 		t.Fatal("foreign action accepted")
 	}
-	if _, err := g.Say(st, 2, "x"); err != nil {
-		t.Fatal(err)
+	if evs, err := g.Say(st, 2, " x\x1b[2J\u202e y "); err != nil || len(evs) != 1 || evs[0].Text != "x[2J y" || evs[0].From != 2 {
+		t.Fatalf("chat: %+v %v", evs, err)
 	}
 	if _, err := g.Say(st, engine.Spectator, "x"); err == nil {
 		t.Fatal("spectator chat accepted")
