@@ -84,3 +84,35 @@ func TestEasyOnlyLegalAndGamesFinish(t *testing.T) {
 	}
 	t.Logf("easy won %d of %d games", wins, games)
 }
+
+func TestStrongOnlyLegal(t *testing.T) {
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	for i := range games {
+		humans := 2 + i%4
+		s := newGame(t, humans, []g.Variant{g.Standard, g.Veteran, g.Beginner}[i%3], uint64(100+i))
+		bots := make([]engine.Bot, s.Seats())
+		for j := range bots {
+			bots[j] = &legalChecker{t: t, bot: NewStrong(StrongConfig{Samples: 3, Horizon: 1, Gate: 1})}
+		}
+		if _, err := Play(s, bots, uint64(i)); err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		if _, over := s.Over(); !over {
+			t.Fatalf("game %d did not end", i)
+		}
+	}
+}
+
+func TestStrongFullRolloutsOnlyLegal(t *testing.T) {
+	s := newGame(t, 4, g.Standard, 77)
+	bots := make([]engine.Bot, 4)
+	for j := range bots {
+		bots[j] = &legalChecker{t: t, bot: NewStrong(StrongConfig{Samples: 1})}
+	}
+	if _, err := Play(s, bots, 77); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -18,21 +18,26 @@ type params struct {
 	needCost   float64 // extra cost per own remaining card sharing the threat
 	charmUnblk int     // use the charm when it makes at least this many own cards playable
 	kHand      [3]float64
-	kLate      int // trials left at or below which the leader deals everything
+	kLate      int     // trials left at or below which the leader deals everything
+	kTarget    float64 // if positive: aim for this many cards in all hands after the deal
+	charmEager bool    // use the charm on a threat at 2 before playing
+	knockRel   int     // play a hard knock only while own weight is at most the lightest teammate's plus this
 }
 
 var defaultParams = params{
 	trapRisk:   0.12,
-	speechSafe: 1.8,
+	speechSafe: 1.0,
 	speechLow:  0.6,
-	knockMax:   2,
+	knockMax:   3,
 	mcHold:     true,
 	closeCost:  1.0,
 	openCost:   0.4,
 	needCost:   0.3,
 	charmUnblk: 1,
-	kHand:      [3]float64{0.5, 1.5, 2.5},
-	kLate:      0,
+	kHand:      [3]float64{0.25, 1, 2},
+	kLate:      8,
+	kTarget:    8,
+	knockRel:   9,
 }
 
 // rng is a small deterministic generator for tie-breaks (splitmix64).
@@ -59,8 +64,7 @@ func choose(v *g.SeatView, seed uint64, p *params) int {
 		return 0
 	}
 	r := rng(seed)
-	var s sight
-	s.init(v)
+	s := newSight(v)
 	i := -1
 	switch v.Phase {
 	case g.PhaseIntensity:
@@ -117,6 +121,10 @@ func chooseIntensity(s *sight, p *params) int {
 		k = 3
 	case avg < p.kHand[1]:
 		k = 2
+	}
+	if p.kTarget > 0 {
+		k = int((p.kTarget-float64(held))/float64(max(humans, 1)) + 0.5)
+		k = max(k, 1)
 	}
 	if v.Trials <= p.kLate {
 		k = v.MaxIntensity
@@ -225,7 +233,18 @@ func (s *sight) threatCost(c g.CardID, p *params) float64 {
 
 // knockOK reports whether playing hard knock c from hand is acceptable now.
 func (s *sight) knockOK(c g.CardID, p *params) bool {
-	return s.v.Players[s.me].Weight+cardWeight[c] <= p.knockMax
+	w := s.v.Players[s.me].Weight
+	if w+cardWeight[c] > p.knockMax {
+		return false
+	}
+	lightest := 99
+	for i := range s.v.Players {
+		q := &s.v.Players[i]
+		if i != s.me && !q.Chaplain {
+			lightest = min(lightest, q.Weight)
+		}
+	}
+	return w <= lightest+p.knockRel
 }
 
 func chooseTurn(s *sight, p *params, r *rng) int {
@@ -276,6 +295,16 @@ func chooseTurn(s *sight, p *params, r *rng) int {
 	}
 	if speechI >= 0 && speechGain >= p.speechSafe {
 		return speechI
+	}
+	if p.charmEager {
+		if i := s.anyCharm(); i >= 0 && legal[i].Kind == g.ActCharm {
+			m := cardMask[legal[i].Card]
+			for t, n := range s.counts {
+				if m&(1<<t) != 0 && n >= 2 {
+					return i
+				}
+			}
+		}
 	}
 	if safeI >= 0 {
 		return safeI
@@ -486,19 +515,20 @@ func NewEasy() *Easy { return &Easy{p: defaultParams} }
 // Act implements engine.Bot. v must be a grizzled.SeatView (or a pointer
 // to one); the result is always one of v.Legal.
 func (e *Easy) Act(v engine.View, seed uint64) (engine.Action, bool) {
-	sv, ok := seatView(v)
-	if !ok || len(sv.Legal) == 0 {
-		return nil, false
-	}
-	return sv.Legal[choose(sv, seed, &e.p)], true
-}
-
-func seatView(v engine.View) (*g.SeatView, bool) {
 	switch x := v.(type) {
 	case g.SeatView:
-		return &x, true
+		return e.act(&x, seed)
 	case *g.SeatView:
-		return x, x != nil
+		if x != nil {
+			return e.act(x, seed)
+		}
 	}
 	return nil, false
+}
+
+func (e *Easy) act(v *g.SeatView, seed uint64) (engine.Action, bool) {
+	if len(v.Legal) == 0 {
+		return nil, false
+	}
+	return v.Legal[choose(v, seed, &e.p)], true
 }

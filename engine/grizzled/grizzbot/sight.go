@@ -1,6 +1,8 @@
 package grizzbot
 
 import (
+	"math/bits"
+
 	g "bivouac/engine/grizzled"
 )
 
@@ -47,15 +49,13 @@ type sight struct {
 	hand       [g.NumThreats]int
 }
 
-func (s *sight) init(v *g.SeatView) {
-	*s = sight{v: v, me: int(v.Seat), traps: v.Options.Variant != g.Beginner, counts: v.Counts}
+func newSight(v *g.SeatView) (s sight) {
+	s.v, s.me, s.traps, s.counts = v, int(v.Seat), v.Options.Variant != g.Beginner, v.Counts
 	var seen [g.NumCards + 1]bool
 	for _, c := range v.Hand {
 		seen[c] = true
-		for t := range g.Threat(g.NumThreats) {
-			if cardMask[c]&(1<<t) != 0 {
-				s.hand[t]++
-			}
+		for m := cardMask[c]; m != 0; m &= m - 1 {
+			s.hand[bits.TrailingZeros8(m)]++
 		}
 	}
 	for _, c := range v.NML {
@@ -82,13 +82,12 @@ func (s *sight) init(v *g.SeatView) {
 		s.unseen++
 		m := cardMask[c]
 		s.hist[m]++
-		for t := range g.Threat(g.NumThreats) {
-			if m&(1<<t) != 0 {
-				s.unseenT[t]++
-			}
+		for ; m != 0; m &= m - 1 {
+			s.unseenT[bits.TrailingZeros8(m)]++
 		}
 		s.unseenKnW += cardWeight[c]
 	}
+	return s
 }
 
 // after is the count vector once card c lies in No Man's Land or, for a
