@@ -32,7 +32,8 @@ const (
 	Normal = "normal"
 )
 
-// Bots implements engine.Bots for the werewolf game.
+// Bots implements engine.Bots for the werewolf game. Use one Bot per table:
+// its chat memory is keyed by seat.
 type Bots struct{}
 
 var _ engine.Bots = Bots{}
@@ -397,7 +398,11 @@ func (b *Bot) normal(v werewolf.SeatView, k *knowledge, r *rand.Rand) (werewolf.
 			return werewolf.Action{Kind: werewolf.KindAbstain}, true
 		}
 		if wolf {
-			// Blend in: follow the village's pick unless it is a wolf.
+			// Blend in: follow the village's pick; if it is a fellow wolf,
+			// sometimes vote with the village anyway (the rulebook's bluff).
+			if c := k.consensus(ts); !k.wolf[c] || r.IntN(2) == 0 {
+				return act(werewolf.KindBallot, c), true
+			}
 			var others []int
 			for _, t := range ts {
 				if !k.wolf[t] {
