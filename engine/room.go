@@ -646,16 +646,11 @@ func (r *Room) say(c command) error {
 		return ErrClosed
 	}
 	if !r.started || seat < 0 {
-		// Before the game, and for watchers, the table talk is plain.
-		name := "a watcher"
-		if seat >= 0 {
-			name = r.seats[seat].rec.Name
-		} else if !r.started {
-			return errors.New("take a seat to talk at this table")
-		} else {
-			return errors.New("watchers cannot talk to the players")
+		// Before the game the table talk is plain; watchers only listen.
+		if seat < 0 {
+			return errors.New("watchers cannot talk to the players: take a seat to talk")
 		}
-		r.record([]Event{{Audience: Everyone(), Kind: Chat, From: seat, Channel: "table", Text: name + ": " + c.text}})
+		r.record([]Event{{Audience: Everyone(), Kind: Chat, From: seat, Channel: "table", Text: c.text}})
 		r.afterChange()
 		return nil
 	}

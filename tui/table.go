@@ -107,7 +107,7 @@ func (m *root) waitingView() string {
 	if m.app.JoinHint != "" {
 		hint = m.app.JoinHint
 	}
-	b.WriteString("Friends join with  " + th.Accent.Render(hint+" join "+u.Room) + "\n")
+	b.WriteString("Friends join with  " + th.Accent.Render(strings.Replace(hint, "ssh ", "ssh -t ", 1)+" join "+u.Room) + "\n")
 	b.WriteString(th.Muted.Render("or pick the table in their lobby.") + "\n\n")
 	b.WriteString(th.Header.Render("Seats") + "\n")
 	for i, s := range u.Seats {
@@ -161,11 +161,14 @@ func (m *root) waitingView() string {
 	room := max(1, m.height-1-used)
 	var lines []string
 	for _, e := range u.Log {
-		style := th.Muted
+		text, style := e.Text, th.Muted
 		if e.Kind == engine.Chat {
 			style = th.Chat
+			if int(e.From) >= 0 && int(e.From) < len(u.Seats) {
+				text = u.Seats[e.From].Name + ": " + text
+			}
 		}
-		lines = append(lines, style.Render(truncate(e.Text, m.width-2)))
+		lines = append(lines, style.Render(truncate(text, m.width-2)))
 	}
 	if len(lines) > room {
 		lines = lines[len(lines)-room:]
