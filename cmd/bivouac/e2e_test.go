@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/sshserver/sshtest"
+)
+
+// Serve lets sshtest.Start run the whole server.
+func (s *server) Serve(l net.Listener) error { return s.ssh.Serve(l) }
+
+// startServer runs the real server in-process on a loopback listener.
+func startServer(t *testing.T, dir string) (*server, string) {
+	t.Helper()
+	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, sshtest.Start(t, srv)
+}
+
+// helpBar is the last non-empty line of the screen: the keys that are live.
+func helpBar(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// playerMove picks a key from what the help bar offers, as a cautious
+// player would: answer what is asked, play a card, else withdraw.
+func playerMove(bar string) string {
+	switch {
+	case strings.Contains(bar, "enter deal"):
+		return "\r"
+	case strings.Contains(bar, "x pass"):
+		return "x"
+	case strings.Contains(bar, "n take nothing"):
+		return "n"
+	case strings.Contains(bar, "enter choose"), strings.Contains(bar, "enter place"), strings.Contains(bar, "enter "):
+		return "\r"
+	case strings.Contains(bar, "play card"):
+		return "p"
+	case strings.Contains(bar, "w withdraw"):
+		return "w"
+	}
+	return ""
+}
+
+var gameOverRe = regexp.MustCompile(`Game over after \d+ missions?`)
+
+// play drives one client until its screen says the game is over.
+func play(t *testing.T, c *sshtest.Client, done chan<- string) {
+	deadline := time.Now().Add(3 * time.Minute)
+	last := ""
+	for time.Now().Before(deadline) {
+		screen := c.Screen()
+		if gameOverRe.MatchString(screen) {
+			done <- screen
+			return
+		}
+		if k := playerMove(helpBar(screen)); k != "" && screen != last {
+			c.Type(k)
+			last = screen
+		}
+		select {
+		case <-c.Done():
+			done <- "session ended: " + c.Screen()
+			return
+		case <-time.After(30 * time.Millisecond):
+		}
+	}
+	done <- "timed out: " + c.Screen()
+}
+
+func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"), sshtest.WithPTY(80, 24))
+	alice.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	alice.ExpectScreen(t, `alice`, 5*time.Second)
+	// New table: 4 players (default), easy bots (default), 2 bot seats now.
+	alice.Type("n")
+	alice.ExpectScreen(t, `New table`, 5*time.Second)
+	alice.Type("jjjj") // down to "Bot seats now"
+	alice.Type("ll")   // 2
+	alice.ExpectScreen(t, `▸ Bot seats now\s+◂ 2 ▸`, 5*time.Second)
+	alice.Type("\r")
+	code := alice.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
+
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithCommand("join "+code))
+	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
+	alice.ExpectScreen(t, `bob\s+● here`, 5*time.Second)
+
+	// A watcher that never reads its channel must not hold anyone up.
+	stuck := sshtest.Dial(t, addr, sshtest.WithUser("carol"), sshtest.NeverRead())
+	_ = stuck
+	time.Sleep(100 * time.Millisecond)
+
+	alice.Type("s")
+	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	bob.ExpectScreen(t, `Mission 1`, 5*time.Second)
+
+	done := make(chan string, 2)
+	go play(t, alice, done)
+	go play(t, bob, done)
+	for i := 0; i < 2; i++ {
+		if end := <-done; !gameOverRe.MatchString(end) {
+			t.Fatalf("a player did not reach the end:\n%s", end)
+		}
+	}
+
+	// Hand isolation: replay the durable log; the cards each human still
+	// holds at the end were never public, so no other client may ever have
+	// received their codes.
+	final := replayFinal(t, srv, code)
+	hands := map[string][]grizzled.CardID{
+		"alice": final.View(0).Hand,
+		"bob":   final.View(1).Hand,
+	}
+	transcripts := map[string]string{"alice": string(alice.Transcript()), "bob": string(bob.Transcript())}
+	for owner, hand := range hands {
+		for other, tr := range transcripts {
+			if other == owner {
+				continue
+			}
+			for _, c := range hand {
+				if c == grizzled.MerryChristmas {
+					continue // "MC" is too short to search for safely
+				}
+				if strings.Contains(tr, c.Code()) {
+					t.Errorf("%s's card %s reached %s's terminal", owner, c.Code(), other)
+				}
+			}
+		}
+	}
+	t.Logf("final hands alice=%v bob=%v", hands["alice"], hands["bob"])
+}
+
+// replayFinal rebuilds a room's final state from the store.
+func replayFinal(t *testing.T, srv *server, code string) *grizzled.State {
+	t.Helper()
+	saved, err := srv.store.Room(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := saved.Engine()
+	entries, err := srv.store.Log(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grizzled.Game{}
+	st, _, err := g.New(rec.Setup, rec.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		seat, ab, err := engine.DecodeEntry(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := g.DecodeAction(ab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, _, err = g.Apply(st, seat, a); err != nil {
+			t.Fatalf("entry %d: %v", i+1, err)
+		}
+	}
+	return st.(*grizzled.State)
+}
+
+func TestRoomsCommandWithoutPTY(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	r, err := srv.app.Hub.Create(engine.RoomConfig{Game: grizzled.Game{}, Title: "Grizzled · 4", Seats: 4, Host: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	c.Expect(t, `CODE\s+GAME`, 5*time.Second)
+	c.Expect(t, r.Code()+`\s+Grizzled · 4\s+0/4\s+waiting`, 5*time.Second)
+	if code := c.Wait(t, 5*time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+func TestShutdownTellsPlayersAndExitsQuickly(t *testing.T) {
+	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(l)
+	alice := sshtest.Dial(t, l.Addr().String(), sshtest.WithUser("alice"))
+	alice.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	alice.Type("n\r")
+	alice.ExpectScreen(t, `Table [A-Z0-9]{4}`, 5*time.Second)
+	sshtest.Dial(t, l.Addr().String(), sshtest.WithUser("stuck"), sshtest.NeverRead())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("shutdown took %v", d)
+	}
+	if !strings.Contains(alice.Text(), "restarting") {
+		t.Fatalf("alice was not told:\n%s", alice.Screen())
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/tui"
+	"bivouac/tui/grizzledui"
+	"bivouac/tui/uikit"
+)
+
+// grizzledEntry is The Grizzled as the lobby offers it.
+func grizzledEntry(bots engine.Bots) tui.GameEntry {
+	players := []string{"2 (with the chaplain)", "3", "4", "5"}
+	variants := []grizzled.Variant{grizzled.Standard, grizzled.Beginner, grizzled.Veteran}
+	variantNames := []string{"standard", "beginner (no traps)", "veteran (30 trials)"}
+	botLevels := []string{"none"}
+	if bots != nil {
+		botLevels = append(botLevels, bots.Levels()...)
+	}
+	botCounts := []string{"0", "1", "2", "3", "4"}
+	return tui.GameEntry{
+		Game:   grizzled.Game{},
+		Bots:   bots,
+		Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) },
+		Form: tui.Form{
+			Fields: []tui.Field{
+				{Label: "Players", Choices: players, Default: 2, Note: "Seats at the table, bots included. Two players play with the chaplain (rules §6.4)."},
+				{Label: "Rules", Choices: variantNames, Note: "Beginner ignores traps; veteran starts with 30 trials cards."},
+				{Label: "Bots", Choices: botLevels, Default: min(1, len(botLevels)-1), Note: "Bots fill open seats when the host starts, and stand in for players who leave."},
+				{Label: "Bot seats now", Choices: botCounts, Note: "How many seats bots take at once (the rest wait for friends)."},
+				{Label: "Private", Choices: []string{"no", "yes"}, Note: "A private table is not listed: friends join it by its code."},
+			},
+			Build: func(c []int) (tui.TableSpec, error) {
+				seats := c[0] + 2
+				opts := grizzled.Options{Variant: variants[c[1]], Leader: -1}
+				b, err := json.Marshal(opts)
+				if err != nil {
+					return tui.TableSpec{}, err
+				}
+				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1,
+					Title: fmt.Sprintf("The Grizzled · %s · %d players", opts.Variant, seats)}
+				if c[2] > 0 {
+					spec.BotLevel = botLevels[c[2]]
+					spec.Bots = c[3]
+				} else if c[3] > 0 {
+					return spec, fmt.Errorf("choose a bot level to seat bots")
+				}
+				if spec.Bots >= seats {
+					return spec, fmt.Errorf("leave at least one seat for a person (%d seats, %d bots)", seats, spec.Bots)
+				}
+				return spec, nil
+			},
+		},
+	}
+}

@@ -1,0 +1,64 @@
+// Command bivouac is the Bivouac server and its tools.
+//
+//	bivouac [serve] [--addr :2222] [--data ./data]   run the server (default)
+//	bivouac sim --players 4 --bot strong --games 1000 play bot-only games
+//	bivouac backup FILE                               hot copy of the database
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "bivouac:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// run dispatches a subcommand; serve is the default.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, args, stdout, stderr)
+	case "sim":
+		return runSim(ctx, args, stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args, stdout, stderr)
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+const usage = `Usage:
+  bivouac [serve] [--addr :2222] [--data ./data]    run the server (default)
+  bivouac sim [--game grizzled] [--players 4] ...   play bot-only games, print statistics
+  bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
+  bivouac help                                      this text
+`
+
+// envOr is the environment variable's value, or def.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}

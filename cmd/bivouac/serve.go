@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/engine/grizzled/grizzbot"
+	"bivouac/hostkeys"
+	"bivouac/persistence"
+	"bivouac/sanitize"
+	"bivouac/sshserver"
+	"bivouac/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	bm "github.com/charmbracelet/wish/bubbletea"
+)
+
+// config is everything serve needs; tests build one directly.
+type config struct {
+	Addr     string
+	DataDir  string
+	Guests   bool
+	Log      *slog.Logger
+	BotDelay time.Duration
+	// TakeoverAfter gives a disconnected player's seat to a bot after this long.
+	TakeoverAfter time.Duration
+	SSH           sshserver.Config // Addr and HostKeyPath are filled in
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr("BIVOUAC_ADDR", ":2222"), "listen address (env BIVOUAC_ADDR)")
+	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory: host key and database (env BIVOUAC_DATA)")
+	guests := fs.Bool("guests", true, "let players without an SSH key in as guests")
+	debug := fs.Bool("debug", false, "log debug detail")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if *debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	srv, err := newServer(config{Addr: *addr, DataDir: *data, Guests: *guests, Log: log,
+		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute})
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", *addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	port := "2222"
+	if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
+		port = p
+	}
+	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
+	fmt.Fprintf(stdout, "Host key fingerprint: %s\n", srv.ssh.HostKeyFingerprint())
+	fmt.Fprintf(stdout, "Join with:  ssh -p %s %s\n", port, joinHost())
+	served := make(chan error, 1)
+	go func() { served <- srv.ssh.Serve(l) }()
+	select {
+	case err := <-served:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(stdout, "Shutting down: telling players, saving, closing.")
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+// joinHost is the host name to print in the join line.
+func joinHost() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return "localhost"
+}
+
+// server is the assembled process: store, rooms, session programs, SSH.
+type server struct {
+	cfg    config
+	store  *persistence.Store
+	hub    *engine.Hub
+	app    *tui.App
+	ssh    *sshserver.Server
+	stop   context.CancelFunc
+	log    *slog.Logger
+	games  []tui.GameEntry
+	closed bool
+}
+
+func newServer(cfg config) (*server, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	keyPath, _, err := hostkeys.Ensure(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	store, err := persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{})
+	if err != nil {
+		return nil, err
+	}
+	hubCtx, stop := context.WithCancel(context.Background())
+	s := &server{cfg: cfg, store: store, hub: engine.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
+	s.games = []tui.GameEntry{grizzledEntry(grizzbot.Bots{})}
+	journal := persistence.Journal{Store: store, Variant: variantOf}
+	_, port, _ := net.SplitHostPort(cfg.Addr)
+	if port == "" {
+		port = "2222"
+	}
+	s.app = &tui.App{
+		Hub:      s.hub,
+		Games:    s.games,
+		Profiles: profiles{store},
+		JoinHint: fmt.Sprintf("ssh -p %s %s", port, joinHost()),
+		Room: engine.RoomConfig{
+			Journal:       journal,
+			Logger:        cfg.Log,
+			BotDelay:      cfg.BotDelay,
+			TakeoverAfter: cfg.TakeoverAfter,
+			IdleClose:     15 * time.Minute,
+		},
+		NewSeed: rand.Uint64,
+		Log:     cfg.Log,
+	}
+	if err := s.restore(journal); err != nil {
+		s.Close()
+		return nil, err
+	}
+	sshCfg := cfg.SSH
+	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
+	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Log: cfg.Log})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// restore rebuilds every unfinished room from its log.
+func (s *server) restore(j persistence.Journal) error {
+	saved, err := j.Restorable()
+	if err != nil {
+		return err
+	}
+	for _, sr := range saved {
+		g, ok := s.entry(sr.Record.Game)
+		if !ok {
+			s.log.Warn("saved room of an unknown game left alone", "room", sr.Record.Code, "game", sr.Record.Game)
+			continue
+		}
+		cfg := s.app.Room
+		cfg.Game, cfg.Bots = g.Game, g.Bots
+		if _, err := s.hub.Restore(cfg, sr.Record, sr.Log); err != nil {
+			s.log.Error("room could not be restored", "room", sr.Record.Code, "err", err)
+			continue
+		}
+		s.log.Info("room restored", "room", sr.Record.Code, "actions", len(sr.Log))
+	}
+	return nil
+}
+
+func (s *server) entry(id string) (tui.GameEntry, bool) {
+	for _, g := range s.games {
+		if g.Game.ID() == id {
+			return g, true
+		}
+	}
+	return tui.GameEntry{}, false
+}
+
+// program is the TUI for one PTY session with a verified identity.
+func (s *server) program(sess ssh.Session) *tea.Program {
+	id, ok := sshserver.IdentityOf(sess)
+	if !ok {
+		return nil
+	}
+	p := engine.Player{ID: id.ID, Guest: id.Guest}
+	name, err := sanitize.Name(id.User)
+	if err != nil || id.Guest {
+		name = "guest-" + strings.ToLower(id.Code)
+	}
+	p.Name = name
+	if !id.Guest {
+		if prof, err := s.store.Seen(id.ID, name); err == nil {
+			p.Name, p.Veteran = prof.Name, prof.Veteran
+		}
+	}
+	return s.app.NewProgram(tui.Session{
+		Ctx:      sess.Context(),
+		Player:   p,
+		Renderer: bm.MakeRenderer(sess),
+		Command:  sess.Command(),
+		Guest:    id.Code,
+		Options:  bm.MakeOptions(sess),
+	})
+}
+
+// Shutdown tells every player, closes rooms (their state is already on
+// disk), disconnects sessions and closes the store, within ctx.
+func (s *server) Shutdown(ctx context.Context) error {
+	err := s.hub.Shutdown(ctx, "the server is restarting: your seat is saved, come back in a moment")
+	// Give the sessions' pumps a moment to draw that message before the
+	// connections close.
+	select {
+	case <-time.After(200 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	err = errors.Join(err, s.ssh.Shutdown(ctx))
+	s.Close()
+	return err
+}
+
+// Close releases everything without ceremony.
+func (s *server) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.stop()
+	s.store.Close()
+}
+
+// profiles adapts the store to what the lobby needs.
+type profiles struct{ store *persistence.Store }
+
+func (p profiles) Load(pl *engine.Player) {
+	if prof, err := p.store.Player(pl.ID); err == nil {
+		if prof.Name != "" {
+			pl.Name = prof.Name
+		}
+		pl.Veteran = prof.Veteran
+	}
+}
+
+func (p profiles) SetName(id, name string) error {
+	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error { pr.Name = name; return nil })
+	return err
+}
+
+// variantOf names a finished game's variant for stats.
+func variantOf(rec engine.RoomRecord) string {
+	if rec.Game != "grizzled" {
+		return ""
+	}
+	var o grizzled.Options
+	if json.Unmarshal(rec.Options, &o) != nil {
+		return ""
+	}
+	if o.StartingTrials > 0 {
+		return "campaign"
+	}
+	return string(o.Variant)
+}
