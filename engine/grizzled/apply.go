@@ -700,18 +700,6 @@ func (s *State) closeSpeech(timeout bool) {
 
 // ---- A4: withdraw ----
 
-func distinctTiles(ts []Tile) int {
-	var seen [5]bool
-	n := 0
-	for _, t := range ts {
-		if !seen[t] {
-			seen[t] = true
-			n++
-		}
-	}
-	return n
-}
-
 func removeTile(ts []Tile, t Tile) []Tile {
 	i := slices.Index(ts, t)
 	return slices.Delete(ts, i, i+1)
@@ -722,9 +710,11 @@ func (s *State) withdraw(p int) {
 	if s.loud {
 		s.pub(pl.Name + " withdraws.")
 	}
-	// A4.1 Absent-minded: remove one tile first (a decision only if there is a real choice).
+	// A4.1 Absent-minded: remove one tile first. With 2 or more tiles it is
+	// always asked, even when they are all alike, so that whether a choice
+	// was asked reveals nothing about the hidden tiles (tile counts are public).
 	if pl.owns(AbsentMinded) && len(pl.Tiles) > 0 {
-		if distinctTiles(pl.Tiles) > 1 {
+		if len(pl.Tiles) > 1 {
 			s.phase, s.decision, s.decider = PhaseDecision, DecideRemoveTile, p
 			return
 		}
@@ -758,7 +748,7 @@ func (s *State) withdrawPlace(p int) {
 		if s.loud {
 			s.pub(fmt.Sprintf("%s is Panicked: a support tile is placed at random, face down.", pl.Name))
 		}
-	case distinctTiles(pl.Tiles) > 1:
+	case len(pl.Tiles) > 1: // asked even when all alike (see withdraw)
 		s.phase, s.decision, s.decider = PhaseDecision, DecidePlaceTile, p
 		return
 	default:

@@ -24,8 +24,9 @@
 // answers, in any order; what each chose is shown when it closes), the
 // Absent-minded tile, the tile to place, the Merry Christmas target
 // (PhaseDecision), and the support benefit (PhaseBenefit). Choices with one
-// possible answer are taken automatically (a single kind of tile, a single
-// hard knock in play); random choices (Panicked, the chaplain's tile) use the
+// possible answer are taken automatically when that reveals nothing hidden
+// (a single tile, a single hard knock in play); a player holding two alike
+// tiles is still asked, so that observers cannot tell. Random choices (Panicked, the chaplain's tile) use the
 // state's RNG. Waiting says whom the game waits on; Legal lists what a seat
 // may do, and every listed action succeeds.
 //

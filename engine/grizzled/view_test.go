@@ -197,3 +197,20 @@ func TestGameInterface(t *testing.T) {
 		t.Fatal("the chaplain does not speak")
 	}
 }
+
+// TestTileChoiceRevealsNothing: whether a tile decision is asked depends only
+// on the public tile count, never on which tiles are held.
+func TestTileChoiceRevealsNothing(t *testing.T) {
+	for _, tiles := range [][]Tile{{TileL, TileL}, {TileL, TileR}} {
+		s := build(t, fixture{tiles: map[int][]Tile{0: tiles}, hands: map[int][]CardID{1: {tc(1)}}})
+		do(t, s, 0, withdraw)
+		if s.phase != PhaseDecision || s.decision != DecidePlaceTile {
+			t.Fatalf("tiles %v: no decision asked", tiles)
+		}
+		s = build(t, fixture{tiles: map[int][]Tile{0: tiles}, knocks: map[int][]CardID{0: {AbsentMinded}}, hands: map[int][]CardID{1: {tc(1)}}})
+		do(t, s, 0, withdraw)
+		if s.phase != PhaseDecision || s.decision != DecideRemoveTile {
+			t.Fatalf("tiles %v: no removal asked", tiles)
+		}
+	}
+}
