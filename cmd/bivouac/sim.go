@@ -1,0 +1,407 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/engine/grizzled/grizzbot"
+	"bivouac/engine/werewolf/wolfbot"
+)
+
+// simConfig is what `bivouac sim` was asked to do.
+type simConfig struct {
+	game     string
+	players  int
+	variant  string
+	bot      string
+	games    int
+	seed     uint64
+	json     bool
+	workers  int
+	samples  int
+	timeCap  time.Duration
+	progress string
+}
+
+// simReport is the result of a sim run; --json prints it as is.
+type simReport struct {
+	Game             string  `json:"game"`
+	Players          int     `json:"players"`
+	Variant          string  `json:"variant,omitempty"`
+	Bot              string  `json:"bot"`
+	Seed             uint64  `json:"seed"`
+	Workers          int     `json:"workers"`
+	Games            int     `json:"games"`
+	Wins             int     `json:"wins"`
+	WinRate          float64 `json:"win_rate"`
+	CILow            float64 `json:"ci_low"`  // 95% Wilson interval of win_rate
+	CIHigh           float64 `json:"ci_high"` //
+	MeanMissions     float64 `json:"mean_missions,omitempty"`
+	MeanActions      float64 `json:"mean_actions"`
+	LossesHardKnocks int     `json:"losses_hard_knocks"`
+	LossesMorale     int     `json:"losses_morale"`
+	ElapsedSec       float64 `json:"elapsed_sec"`
+	GamesPerSec      float64 `json:"games_per_sec"`
+	Interrupted      bool    `json:"interrupted,omitempty"`
+
+	// Werewolf only: how games ended (wins counts the village).
+	Werewolf *wolfbot.SimResult `json:"werewolf,omitempty"`
+}
+
+// runSim is `bivouac sim`: bot-only games in parallel, then statistics.
+func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c simConfig
+	fs.StringVar(&c.game, "game", "grizzled", "game to simulate: grizzled or werewolf")
+	fs.IntVar(&c.players, "players", 4, "players at each table (grizzled: 2-5)")
+	fs.StringVar(&c.variant, "variant", string(grizzled.Standard), "grizzled rules: standard, beginner or veteran")
+	fs.StringVar(&c.bot, "bot", "easy", "bot level for every seat (grizzled: easy, strong; werewolf: easy, normal)")
+	fs.IntVar(&c.games, "games", 1000, "number of games")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed; game i is seeded from it and i alone, so results do not depend on --workers")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object instead of text")
+	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "games played at once")
+	fs.IntVar(&c.samples, "samples", 0, "strong grizzled bot: determinizations per decision (0: the level's default)")
+	fs.DurationVar(&c.timeCap, "time-cap", 0, "strong grizzled bot: time cap per decision (0: none, results reproducible)")
+	fs.StringVar(&c.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), on or off")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: bivouac sim [--game grizzled|werewolf] [--players 4] [--variant standard] [--bot easy|strong] [--games 1000] [--seed 1] [--workers N] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sim: unexpected argument %q", fs.Arg(0))
+	}
+	if c.games < 1 {
+		return errors.New("sim: --games must be at least 1")
+	}
+	if c.workers < 1 {
+		return errors.New("sim: --workers must be at least 1")
+	}
+	var show bool
+	switch c.progress {
+	case "auto":
+		show = isTerminal(stderr)
+	case "on":
+		show = true
+	case "off":
+	default:
+		return fmt.Errorf("sim: --progress must be auto, on or off, not %q", c.progress)
+	}
+	var (
+		rep simReport
+		err error
+	)
+	switch c.game {
+	case "grizzled":
+		rep, err = simGrizzled(ctx, c, progressTo(stderr, show, c.games))
+	case "werewolf":
+		rep, err = simWerewolf(ctx, c, progressTo(stderr, show, c.games))
+	default:
+		return fmt.Errorf("sim: unknown game %q (grizzled or werewolf)", c.game)
+	}
+	if err != nil {
+		return err
+	}
+	if c.json {
+		enc := json.NewEncoder(stdout)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(stdout, rep)
+	}
+	if rep.Interrupted {
+		return fmt.Errorf("sim: interrupted after %d games: %w", rep.Games, ctx.Err())
+	}
+	return nil
+}
+
+// grizzledResult is one finished game.
+type grizzledResult struct {
+	won      bool
+	reason   string
+	missions int
+	actions  int
+	err      error
+}
+
+// simGameSeed is game i's seed: the same whatever the number of workers.
+func simGameSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simReport, error) {
+	rep := simReport{Game: "grizzled", Players: c.players, Variant: c.variant, Bot: c.bot, Seed: c.seed, Workers: c.workers}
+	if c.players < 2 || c.players > 5 {
+		return rep, fmt.Errorf("sim: The Grizzled is for 2 to 5 players, not %d", c.players)
+	}
+	v := grizzled.Variant(c.variant)
+	if v != grizzled.Standard && v != grizzled.Beginner && v != grizzled.Veteran {
+		return rep, fmt.Errorf("sim: unknown variant %q (standard, beginner or veteran)", c.variant)
+	}
+	maker := grizzbot.Bots{}
+	if c.bot == grizzbot.LevelStrong && (c.samples > 0 || c.timeCap > 0) {
+		maker.Strong = grizzbot.DefaultStrong
+		if c.samples > 0 {
+			maker.Strong.Samples = c.samples
+		}
+		maker.Strong.TimeCap = c.timeCap
+	}
+	if !slices.Contains(maker.Levels(), c.bot) {
+		return rep, fmt.Errorf("sim: unknown bot level %q for grizzled (%s)", c.bot, strings.Join(maker.Levels(), ", "))
+	}
+	names := make([]string, c.players)
+	for i := range names {
+		names[i] = fmt.Sprintf("Bot %d", i+1)
+	}
+	opts := grizzled.Options{Variant: v, Leader: -1}
+
+	results := make([]grizzledResult, c.games)
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range min(c.workers, c.games) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seats := max(c.players, 3)
+			bots := make([]engine.Bot, seats)
+			for j := range bots {
+				b, err := maker.New(c.bot)
+				if err != nil {
+					panic(err) // the level was checked above
+				}
+				bots[j] = b
+			}
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= c.games {
+					return
+				}
+				results[i] = playGrizzled(names, opts, simGameSeed(c.seed, i), bots)
+				tick(int(done.Add(1)))
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	tick(-1)
+
+	missions, actions := 0, 0
+	for i := range results {
+		r := &results[i]
+		if r.err != nil {
+			return rep, fmt.Errorf("sim: game %d (seed %d): %w", i, simGameSeed(c.seed, i), r.err)
+		}
+		if r.missions == 0 { // not played: interrupted
+			rep.Interrupted = true
+			continue
+		}
+		rep.Games++
+		missions += r.missions
+		actions += r.actions
+		switch {
+		case r.won:
+			rep.Wins++
+		case r.reason == "hard knocks":
+			rep.LossesHardKnocks++
+		case r.reason == "morale":
+			rep.LossesMorale++
+		}
+	}
+	rep.finish(elapsed)
+	if rep.Games > 0 {
+		rep.MeanMissions = float64(missions) / float64(rep.Games)
+		rep.MeanActions = float64(actions) / float64(rep.Games)
+	}
+	return rep, nil
+}
+
+func playGrizzled(names []string, opts grizzled.Options, seed uint64, bots []engine.Bot) grizzledResult {
+	s, _, err := grizzled.NewGame(names, opts, seed)
+	if err != nil {
+		return grizzledResult{err: err}
+	}
+	n, err := grizzbot.Play(s, bots, seed)
+	if err != nil {
+		return grizzledResult{err: err}
+	}
+	won, _ := s.Over()
+	return grizzledResult{won: won, reason: s.LossReason(), missions: s.Round(), actions: n}
+}
+
+// werewolfChunk is how many werewolf games one Simulate call plays; chunk
+// k is seeded from --seed and k, so results depend on neither --workers
+// nor scheduling.
+const werewolfChunk = 25
+
+func simWerewolf(ctx context.Context, c simConfig, tick func(done int)) (simReport, error) {
+	rep := simReport{Game: "werewolf", Players: c.players, Bot: c.bot, Seed: c.seed, Workers: c.workers}
+	chunks := (c.games + werewolfChunk - 1) / werewolfChunk
+	parts := make([]wolfbot.SimResult, chunks)
+	played := make([]bool, chunks)
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range min(c.workers, chunks) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= chunks {
+					return
+				}
+				n := min(werewolfChunk, c.games-k*werewolfChunk)
+				parts[k] = wolfbot.Simulate(c.players, n, simGameSeed(c.seed, k), c.bot)
+				played[k] = true
+				tick(int(done.Add(int64(n))))
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	tick(-1)
+
+	sum := wolfbot.SimResult{Players: c.players, Level: c.bot}
+	for k, p := range parts {
+		if !played[k] {
+			rep.Interrupted = true
+			continue
+		}
+		if p.Err != "" {
+			return rep, fmt.Errorf("sim: werewolf: %s", p.Err)
+		}
+		sum.Games += p.Games
+		sum.Village += p.Village
+		sum.Wolves += p.Wolves
+		sum.Lovers += p.Lovers
+		sum.NoWinner += p.NoWinner
+		sum.Stalemate += p.Stalemate
+		sum.Unfinished += p.Unfinished
+		sum.Actions += p.Actions
+	}
+	sum.Elapsed = elapsed
+	if s := elapsed.Seconds(); s > 0 {
+		sum.GamesPerSec = float64(sum.Games) / s
+	}
+	rep.Games, rep.Wins = sum.Games, sum.Village
+	if sum.Games > 0 {
+		rep.MeanActions = float64(sum.Actions) / float64(sum.Games)
+	}
+	rep.finish(elapsed)
+	rep.Werewolf = &sum
+	return rep, nil
+}
+
+// finish fills the rates from the counts.
+func (r *simReport) finish(elapsed time.Duration) {
+	r.ElapsedSec = elapsed.Seconds()
+	if r.ElapsedSec > 0 {
+		r.GamesPerSec = float64(r.Games) / r.ElapsedSec
+	}
+	if r.Games > 0 {
+		r.WinRate = float64(r.Wins) / float64(r.Games)
+	}
+	r.CILow, r.CIHigh = wilson(r.Wins, r.Games)
+}
+
+// wilson is the 95% Wilson score interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nn := float64(n)
+	den := 1 + z*z/nn
+	mid := (p + z*z/(2*nn)) / den
+	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / den
+	return max(0, mid-half), min(1, mid+half)
+}
+
+func printReport(w io.Writer, r simReport) {
+	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+	switch r.Game {
+	case "werewolf":
+		ww := r.Werewolf
+		fmt.Fprintf(w, "Werewolves: %d games, %d players, %s bots (seed %d, %d workers)\n", r.Games, r.Players, r.Bot, r.Seed, r.Workers)
+		fmt.Fprintf(w, "village wins: %d (%s, 95%% CI %s to %s)\n", r.Wins, pct(r.WinRate), pct(r.CILow), pct(r.CIHigh))
+		fmt.Fprintf(w, "wolves %d, lovers %d, no winner %d, stalemate %d, unfinished %d\n", ww.Wolves, ww.Lovers, ww.NoWinner, ww.Stalemate, ww.Unfinished)
+		fmt.Fprintf(w, "mean actions per game: %.1f\n", r.MeanActions)
+	default:
+		fmt.Fprintf(w, "The Grizzled: %d games, %d players, %s rules, %s bots (seed %d, %d workers)\n", r.Games, r.Players, r.Variant, r.Bot, r.Seed, r.Workers)
+		fmt.Fprintf(w, "wins: %d (%s, 95%% CI %s to %s)\n", r.Wins, pct(r.WinRate), pct(r.CILow), pct(r.CIHigh))
+		fmt.Fprintf(w, "losses: %d to hard knocks, %d to morale\n", r.LossesHardKnocks, r.LossesMorale)
+		fmt.Fprintf(w, "mean missions per game: %.2f; mean actions per game: %.1f\n", r.MeanMissions, r.MeanActions)
+	}
+	fmt.Fprintf(w, "speed: %.1f games/s (%.1f s)\n", r.GamesPerSec, r.ElapsedSec)
+	if r.Interrupted {
+		fmt.Fprintln(w, "interrupted: the figures cover the games that finished")
+	}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressTo returns a tick function that redraws a progress bar on w at
+// most ten times a second; tick(-1) ends the bar. Without show it does nothing.
+func progressTo(w io.Writer, show bool, total int) func(done int) {
+	if !show {
+		return func(int) {}
+	}
+	var mu sync.Mutex
+	start := time.Now()
+	var last time.Time
+	drawn := false
+	return func(done int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done < 0 {
+			if drawn {
+				fmt.Fprint(w, "\r\033[K")
+			}
+			return
+		}
+		now := time.Now()
+		if done < total && now.Sub(last) < 100*time.Millisecond {
+			return
+		}
+		last, drawn = now, true
+		const width = 30
+		fill := width * done / max(total, 1)
+		rate := float64(done) / max(now.Sub(start).Seconds(), 1e-9)
+		eta := ""
+		if rate > 0 && done < total {
+			eta = fmt.Sprintf(", %s left", time.Duration(float64(total-done)/rate*float64(time.Second)).Round(time.Second))
+		}
+		fmt.Fprintf(w, "\r[%s%s] %d/%d games, %.1f/s%s\033[K", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, rate, eta)
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func runSimJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if err := runSim(context.Background(), append(args, "--json"), &out, &errb); err != nil {
+		t.Fatalf("sim %v: %v (stderr %q)", args, err, errb.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatalf("sim %v printed %q: %v", args, out.String(), err)
+	}
+	if strings.Count(strings.TrimSpace(out.String()), "\n") != 0 {
+		t.Errorf("--json printed more than one line: %q", out.String())
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr is not a terminal, yet sim wrote %q", errb.String())
+	}
+	return m
+}
+
+func num(t *testing.T, m map[string]any, key string) float64 {
+	t.Helper()
+	x, ok := m[key].(float64)
+	if !ok {
+		t.Fatalf("JSON has no number %q: %v", key, m)
+	}
+	return x
+}
+
+func TestSimGrizzledJSON(t *testing.T) {
+	m := runSimJSON(t, "--players", "4", "--variant", "standard", "--bot", "easy", "--games", "60", "--seed", "3", "--workers", "3")
+	games, wins := num(t, m, "games"), num(t, m, "wins")
+	if games != 60 {
+		t.Fatalf("games = %v, want 60", games)
+	}
+	hk, mor := num(t, m, "losses_hard_knocks"), num(t, m, "losses_morale")
+	if wins+hk+mor != games {
+		t.Errorf("wins %v + hard knocks %v + morale %v != games %v", wins, hk, mor, games)
+	}
+	rate, lo, hi := num(t, m, "win_rate"), num(t, m, "ci_low"), num(t, m, "ci_high")
+	if math.Abs(rate-wins/games) > 1e-12 || lo > rate || rate > hi || lo < 0 || hi > 1 {
+		t.Errorf("win_rate %v with interval [%v, %v] for %v/%v", rate, lo, hi, wins, games)
+	}
+	if mm := num(t, m, "mean_missions"); mm < 1 || mm > 40 {
+		t.Errorf("mean_missions = %v", mm)
+	}
+	if num(t, m, "games_per_sec") <= 0 {
+		t.Error("games_per_sec is not positive")
+	}
+
+	// The same seed gives the same games whatever the number of workers.
+	again := runSimJSON(t, "--players", "4", "--bot", "easy", "--games", "60", "--seed", "3", "--workers", "1")
+	for _, k := range []string{"wins", "losses_hard_knocks", "losses_morale", "mean_missions", "mean_actions"} {
+		if num(t, m, k) != num(t, again, k) {
+			t.Errorf("%s: %v with 3 workers, %v with 1", k, num(t, m, k), num(t, again, k))
+		}
+	}
+}
+
+func TestSimStrongJSON(t *testing.T) {
+	m := runSimJSON(t, "--players", "3", "--variant", "veteran", "--bot", "strong", "--samples", "2", "--games", "3", "--seed", "1")
+	if num(t, m, "games") != 3 {
+		t.Fatalf("games = %v", m["games"])
+	}
+}
+
+func TestSimWerewolfJSON(t *testing.T) {
+	m := runSimJSON(t, "--game", "werewolf", "--players", "8", "--bot", "easy", "--games", "30", "--seed", "2")
+	if num(t, m, "games") != 30 || m["werewolf"] == nil {
+		t.Fatalf("werewolf sim: %v", m)
+	}
+}
+
+func TestSimText(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := runSim(context.Background(), []string{"--games", "20", "--players", "2"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"20 games", "95% CI", "hard knocks", "morale", "mean missions", "games/s"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestSimRejects(t *testing.T) {
+	for _, args := range [][]string{
+		{"--players", "6"},
+		{"--players", "1"},
+		{"--variant", "expert"},
+		{"--bot", "grandmaster"},
+		{"--games", "0"},
+		{"--workers", "0"},
+		{"--game", "chess"},
+		{"--progress", "sometimes"},
+		{"stray"},
+	} {
+		var out, errb bytes.Buffer
+		if err := runSim(context.Background(), append([]string{"--games", "1"}, args...), &out, &errb); err == nil {
+			t.Errorf("sim %v: no error", args)
+		}
+	}
+}
+
+func TestSimInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	if err := runSim(ctx, []string{"--games", "50", "--json"}, &out, &errb); err == nil {
+		t.Error("a cancelled sim returned no error")
+	}
+}
+
+func TestWilson(t *testing.T) {
+	for _, tt := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{50, 100, 0.4038, 0.5962},
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+		{1, 20, 0.0089, 0.2361},
+	} {
+		lo, hi := wilson(tt.k, tt.n)
+		if math.Abs(lo-tt.lo) > 1e-4 || math.Abs(hi-tt.hi) > 1e-4 {
+			t.Errorf("wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tt.k, tt.n, lo, hi, tt.lo, tt.hi)
+		}
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	tick := progressTo(&b, true, 10)
+	tick(5)
+	tick(10)
+	tick(-1)
+	if !strings.Contains(b.String(), "10/10 games") {
+		t.Errorf("progress bar: %q", b.String())
+	}
+	var quiet bytes.Buffer
+	tick = progressTo(&quiet, false, 10)
+	tick(10)
+	tick(-1)
+	if quiet.Len() != 0 {
+		t.Errorf("hidden progress bar wrote %q", quiet.String())
+	}
+}
