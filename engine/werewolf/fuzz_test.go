@@ -127,7 +127,7 @@ func FuzzApply(f *testing.F) {
 func TestFuzzCorpusRandom(t *testing.T) {
 	runs := 300
 	if raceEnabled || testing.Short() {
-		runs = 60
+		runs = 25
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range runs {

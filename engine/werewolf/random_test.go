@@ -79,7 +79,7 @@ func namesN(n int) []string {
 	return v
 }
 
-func TestRandomGamesEnd(t *testing.T) {
+func TestScenario58_RandomGamesEndAndLeakNothing(t *testing.T) {
 	seeds := uint64(16)
 	if raceEnabled || testing.Short() {
 		seeds = 4

@@ -874,6 +874,23 @@ func TestScenario45_LittleGirlCaught(t *testing.T) {
 	}
 }
 
+func TestScenario45_LittleGirlCaughtWhileWolvesDisagree(t *testing.T) {
+	x := deal(t, "W W L V V V V V", func(o *Options) { o.LittleGirlRelay, o.LittleGirlCatch = 1, 0 })
+	x.until(PhaseWolves)
+	x.do(P3, Action{Kind: KindPeek, On: true})
+	x.do(P1, sel(P4))
+	x.do(P2, sel(P5))
+	x.s.Opts.LittleGirlCatch = 1 // the next glimpse gets her caught
+	x.do(P1, Action{Kind: KindSay, Text: "no, P5!"})
+	if !x.s.Caught {
+		t.Fatal("not caught")
+	}
+	x.until(PhaseDawn)
+	if x.s.Players[P3].Alive || !x.s.Players[P4].Alive || !x.s.Players[P5].Alive {
+		t.Fatal("the little girl should be the only victim")
+	}
+}
+
 func TestScenario46_LittleGirlAsleep(t *testing.T) {
 	x := deal(t, "W W L V V V V V", func(o *Options) { o.LittleGirlRelay, o.LittleGirlCatch = 1, 1 })
 	x.until(PhaseWolves)

@@ -94,10 +94,10 @@ func (c checker) observe(s *werewolf.State, seat engine.Seat, a werewolf.Action,
 	return nil
 }
 
-func TestBotGamesEveryTableSize(t *testing.T) {
+func TestScenario58_BotGamesEveryTableSize(t *testing.T) {
 	seeds := 12
 	if raceEnabled || testing.Short() {
-		seeds = 3
+		seeds = 2
 	}
 	bots := map[string]*Bot{}
 	for _, l := range []string{Easy, Normal} {
