@@ -152,7 +152,7 @@ func do(t testing.TB, s *State, seat int, a Action) []engine.Event {
 
 // refused applies a and checks it fails with want, returns no events and
 // leaves the state deep-equal to before.
-func refused(t testing.TB, s *State, seat engine.Seat, a Action, want error) {
+func refused(t testing.TB, s *State, seat engine.Seat, a Action, want error) error {
 	t.Helper()
 	before := s.Clone()
 	evs, err := s.Apply(seat, a)
@@ -168,6 +168,7 @@ func refused(t testing.TB, s *State, seat engine.Seat, a Action, want error) {
 	if err.Error() == "" {
 		t.Fatal("empty error message")
 	}
+	return err
 }
 
 func play(c CardID) Action        { return Action{Kind: ActPlay, Card: c} }

@@ -2,7 +2,6 @@ package grizzled
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -182,5 +181,4 @@ func checkNoLeak(t *testing.T, s *State, seat engine.Seat, v SeatView) {
 	if len(v.MyTiles) > 0 && me >= 0 && !slices.Equal(v.MyTiles, s.players[me].Tiles) {
 		t.Fatalf("seat %d sees tiles that are not its own", seat)
 	}
-	_ = fmt.Sprint
 }
