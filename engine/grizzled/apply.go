@@ -436,65 +436,87 @@ func (s *State) discardKnock(owner int, k CardID, why string) {
 
 // TurnStatus is what §5.3 decides for the active player p: whether Fearful
 // forces a withdrawal and whether withdrawing is allowed at all, with the
-// reason when it is not.
+// reason in words when it is not.
 func (s *State) TurnStatus(p int) (forced, allowed bool, why string) {
+	if p < 0 || p >= len(s.players) {
+		return false, false, "not a player"
+	}
+	forced, allowed, block, owner := s.turnStatus(p)
+	if !allowed {
+		why = s.blockReason(p, block, owner)
+	}
+	return forced, allowed, why
+}
+
+// turnStatus is TurnStatus without words (no allocation): when withdrawal
+// is blocked, block is the first blocking card and owner its owner.
+func (s *State) turnStatus(p int) (forced, allowed bool, block CardID, owner int) {
 	pl := &s.players[p]
-	var maxc int
-	fearful := pl.owns(Fearful)
-	if fearful {
+	fearful := false
+	if pl.owns(Fearful) {
 		for _, n := range s.Counts() {
-			maxc = max(maxc, n)
+			fearful = fearful || n >= 2
 		}
-		fearful = maxc >= 2
 	}
 	if len(pl.Hand) == 0 { // G-4: nothing stops an empty hand
-		return fearful, true, ""
+		return fearful, true, NoCard, -1
 	}
-	// Blockers.
 	fearStamp := pl.arrival(Fearful)
 	beatsAll := true
-	blocked := false
+	block, owner = NoCard, -1
+	blockBy := func(c CardID, o int) {
+		if block == NoCard {
+			block, owner = c, o
+		}
+	}
 	if pl.owns(Hardheaded) && len(pl.Hand) >= 2 {
-		blocked = true
-		why = fmt.Sprintf("Hardheaded and you hold %d cards", len(pl.Hand))
+		blockBy(Hardheaded, p)
 		if !fearful || pl.arrival(Hardheaded) < fearStamp { // G-6: first arrival wins
 			beatsAll = false
 		}
 	}
-	if pl.owns(Prideful) {
-		others := 0
-		for i := range s.players {
-			if i != p && !s.players[i].Chaplain && !s.players[i].Withdrawn {
-				others++
-			}
-		}
-		if others > 0 {
-			if !blocked {
-				why = fmt.Sprintf("Prideful and %s still in the mission", plural(others, "other player is", "other players are"))
-			}
-			blocked = true
-			if !fearful || pl.arrival(Prideful) < fearStamp {
-				beatsAll = false
-			}
+	if pl.owns(Prideful) && s.othersInMission(p) > 0 {
+		blockBy(Prideful, p)
+		if !fearful || pl.arrival(Prideful) < fearStamp {
+			beatsAll = false
 		}
 	}
 	for i := range s.players {
 		q := &s.players[i]
 		if i != p && !q.Withdrawn && q.owns(Fragile) {
-			if !blocked {
-				why = fmt.Sprintf("%s is Fragile and still in the mission, and you hold cards", q.Name)
-			}
-			blocked = true // G-6: Fearful of the active player beats another's Fragile
+			blockBy(Fragile, i) // G-6: Fearful of the active player beats another's Fragile
 		}
 	}
 	switch {
-	case !blocked:
-		return fearful, true, ""
+	case block == NoCard:
+		return fearful, true, NoCard, -1
 	case fearful && beatsAll:
-		return true, true, ""
+		return true, true, NoCard, -1
 	default:
-		return false, false, why
+		return false, false, block, owner
 	}
+}
+
+func (s *State) othersInMission(p int) int {
+	n := 0
+	for i := range s.players {
+		if i != p && !s.players[i].Chaplain && !s.players[i].Withdrawn {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *State) blockReason(p int, block CardID, owner int) string {
+	switch block {
+	case Hardheaded:
+		return fmt.Sprintf("Hardheaded and you hold %d cards", len(s.players[p].Hand))
+	case Prideful:
+		return fmt.Sprintf("Prideful and %s still in the mission", plural(s.othersInMission(p), "other player is", "other players are"))
+	case Fragile:
+		return fmt.Sprintf("%s is Fragile and still in the mission, and you hold cards", s.name(owner))
+	}
+	return "a hard knock forbids it"
 }
 
 func (s *State) doTurn(p int, a Action) error {
@@ -507,7 +529,7 @@ func (s *State) doTurn(p int, a Action) error {
 	default:
 		return s.wrongKind(p)
 	}
-	forced, allowed, why := s.TurnStatus(p)
+	forced, allowed, block, owner := s.turnStatus(p)
 	if forced && a.Kind != ActWithdraw {
 		return refuse(ErrForced, "you are Fearful and two identical threats are active: you must withdraw (H12)")
 	}
@@ -565,7 +587,7 @@ func (s *State) doTurn(p int, a Action) error {
 		s.openSpeech(p, a.Threat)
 	case ActWithdraw:
 		if !allowed {
-			return refuse(ErrCannotWithdraw, "you may not withdraw: "+why)
+			return refuse(ErrCannotWithdraw, "you may not withdraw: "+s.blockReason(p, block, owner))
 		}
 		s.withdraw(p)
 	}

@@ -65,7 +65,7 @@ func (s *State) AppendLegal(dst []Action, seat engine.Seat) []Action {
 			dst = append(dst, Action{Kind: ActIntensity, K: k})
 		}
 	case PhaseTurn:
-		forced, allowed, _ := s.TurnStatus(p)
+		forced, allowed, _, _ := s.turnStatus(p)
 		if !forced {
 			for _, c := range pl.Hand {
 				dst = append(dst, Action{Kind: ActPlay, Card: c})
