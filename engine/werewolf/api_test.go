@@ -266,3 +266,19 @@ func TestSeatViewJSON(t *testing.T) {
 		t.Fatal("view JSON round trip")
 	}
 }
+
+func TestDescribeEveryLegalAction(t *testing.T) {
+	st, _ := randomGame(t, namesN(10), ClassicOptions(), 3, func(s *State, _ []engine.Event) {
+		for i := range s.Players {
+			v := s.View(engine.Seat(i))
+			for _, a := range v.Legal {
+				if d := v.Describe(a); d == "" || strings.Contains(d, "?") || d == string(a.Kind) {
+					t.Fatalf("%v described as %q", a, d)
+				}
+			}
+		}
+	})
+	if !st.Over {
+		t.Fatal("not over")
+	}
+}

@@ -438,3 +438,67 @@ func (s *State) Waiting() []engine.Seat {
 	}
 	return seats(v)
 }
+
+// Describe is a short label for one of the view's actions ("Vote for Anna"),
+// for menus and help bars.
+func (v SeatView) Describe(a Action) string {
+	name := func(t int) string {
+		if t >= 0 && t < len(v.Players) {
+			return v.Players[t].Name
+		}
+		return "?"
+	}
+	switch a.Kind {
+	case KindThiefTake:
+		if a.Target >= 0 && a.Target < len(v.ThiefSaw) {
+			return "Take the " + v.ThiefSaw[a.Target].String()
+		}
+		return "Take a middle card"
+	case KindThiefKeep:
+		return "Keep the thief card"
+	case KindCupidLink:
+		return "Link " + name(a.Target) + " and " + name(a.Second)
+	case KindSeerInspect:
+		return "See " + name(a.Target) + "'s card"
+	case KindWolfSelect:
+		return "Devour " + name(a.Target)
+	case KindWolfClear:
+		return "Withdraw your choice"
+	case KindPeek:
+		if a.On {
+			return "Peek at the werewolves"
+		}
+		return "Keep your eyes shut"
+	case KindWitchHeal:
+		return "Heal " + name(int(v.Victim))
+	case KindWitchPoison:
+		return "Poison " + name(a.Target)
+	case KindWitchDone:
+		return "Done"
+	case KindHunterShoot:
+		return "Shoot " + name(a.Target)
+	case KindHunterHold:
+		return "Lower your rifle"
+	case KindSuccessor:
+		return "Hand the badge to " + name(a.Target)
+	case KindStand:
+		if a.On {
+			return "Stand for sheriff"
+		}
+		return "Withdraw your candidacy"
+	case KindReady:
+		if a.On {
+			return "Ready"
+		}
+		return "Not ready"
+	case KindBallot:
+		return "Vote for " + name(a.Target)
+	case KindAbstain:
+		return "Abstain"
+	case KindTiebreak:
+		return "Lynch " + name(a.Target)
+	case KindSay:
+		return "Say " + a.Text
+	}
+	return string(a.Kind)
+}
