@@ -26,6 +26,7 @@ const (
 	KindSeerInspect Kind = "seer_inspect" // Target
 	KindWolfSelect  Kind = "wolf_select"  // Target = proposed victim
 	KindWolfClear   Kind = "wolf_clear"   // withdraw the selection
+	KindWolfDone    Kind = "wolf_done"    // fast nights [NR] only: "I agree with the pack"
 	KindPeek        Kind = "peek"         // little girl: On
 	KindWitchHeal   Kind = "witch_heal"   // heal tonight's victim
 	KindWitchPoison Kind = "witch_poison" // Target
@@ -61,7 +62,7 @@ func (a Action) String() string {
 		return fmt.Sprintf("%s(%v)", a.Kind, a.On)
 	case KindSay:
 		return fmt.Sprintf("say(%q)", a.Text)
-	case KindThiefKeep, KindWolfClear, KindWitchHeal, KindWitchDone, KindHunterHold, KindAbstain, KindAbandon:
+	case KindThiefKeep, KindWolfClear, KindWolfDone, KindWitchHeal, KindWitchDone, KindHunterHold, KindAbstain, KindAbandon:
 		return string(a.Kind)
 	}
 	return fmt.Sprintf("%s(%d)", a.Kind, a.Target)
@@ -96,7 +97,7 @@ func (s *State) apply(seat int, a Action, out *[]engine.Event) error {
 		err = s.actCupid(seat, a, out)
 	case KindSeerInspect:
 		err = s.actSeer(seat, a, out)
-	case KindWolfSelect, KindWolfClear:
+	case KindWolfSelect, KindWolfClear, KindWolfDone:
 		err = s.actWolf(seat, a, out)
 	case KindPeek:
 		err = s.actPeek(seat, a)
@@ -209,6 +210,14 @@ func (s *State) actWolf(seat int, a Action, out *[]engine.Event) error {
 		return ErrLocked
 	}
 	p := &s.Players[seat]
+	if a.Kind == KindWolfDone {
+		if !s.fast() || p.WolfDone {
+			return ErrNotAllowed
+		}
+		p.WolfDone = true
+		s.wolvesEvent(seat, engine.Narration, fmt.Sprintf("%s is done.", s.name(seat)), "A werewolf is done.", true, out)
+		return nil
+	}
 	if a.Kind == KindWolfClear {
 		if p.WolfSel < 0 {
 			return ErrNotAllowed

@@ -35,7 +35,8 @@
 //
 // One Action struct; Kind says what it is and which fields count:
 // thief_take{Target: slot 0/1}, thief_keep, cupid_link{Target, Second},
-// seer_inspect{Target}, wolf_select{Target}, wolf_clear, peek{On},
+// seer_inspect{Target}, wolf_select{Target}, wolf_clear, wolf_done (fast
+// nights only), peek{On},
 // witch_heal, witch_poison{Target}, witch_done, hunter_shoot{Target},
 // hunter_hold, successor{Target}, stand{On}, ready{On}, ballot{Target},
 // abstain, tiebreak{Target}, say{Text}; System: tick{Seq}, abandon.

@@ -62,13 +62,18 @@ func (s *State) doneEarly() bool {
 		if s.Caught {
 			return true
 		}
+		// Every living wolf holds the same selection or pressed Done.
 		sel := -1
 		for _, w := range s.livingWolves() {
-			t := s.Players[w].WolfSel
-			if t < 0 || (sel >= 0 && t != sel) {
+			p := &s.Players[w]
+			switch t := p.WolfSel; {
+			case t < 0 && !p.WolfDone:
 				return false
+			case t >= 0 && sel >= 0 && t != sel:
+				return false
+			case t >= 0:
+				sel = t
 			}
-			sel = t
 		}
 		return true
 	case PhaseWitch:
@@ -191,7 +196,7 @@ func (s *State) enterNightFall(out *[]engine.Event) {
 	s.Tied, s.Eligible, s.Lynch = nil, nil, -1
 	for i := range s.Players {
 		p := &s.Players[i]
-		p.WolfSel, p.PeekSet, p.Ballot, p.Ready = -1, false, NoBallot, false
+		p.WolfSel, p.WolfDone, p.PeekSet, p.Ballot, p.Ready = -1, false, false, NoBallot, false
 	}
 	s.enter(PhaseNightFall, fmt.Sprintf("Night %d falls. The village sleeps.", s.Night), out)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 var allKinds = []Kind{KindTick, KindAbandon, KindThiefTake, KindThiefKeep, KindCupidLink, KindSeerInspect,
-	KindWolfSelect, KindWolfClear, KindPeek, KindWitchHeal, KindWitchPoison, KindWitchDone, KindHunterShoot,
+	KindWolfSelect, KindWolfClear, KindWolfDone, KindPeek, KindWitchHeal, KindWitchPoison, KindWitchDone, KindHunterShoot,
 	KindHunterHold, KindSuccessor, KindStand, KindReady, KindBallot, KindAbstain, KindTiebreak, KindSay, "bogus"}
 
 // fuzzGame plays the bytes as a game: each 4-byte chunk is a legal action,

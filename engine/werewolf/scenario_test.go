@@ -1014,6 +1014,14 @@ func TestScenario51_FastNights(t *testing.T) {
 	if x.s.Phase != PhaseWolves {
 		t.Fatalf("dead seer's step ran: %v", x.s.Phase)
 	}
+	x.do(P1, sel(P5))
+	x.do(P2, kind(KindWolfDone)) // Done without a selection is consent
+	if x.s.Phase != PhaseDawn || x.s.Players[P5].Alive {
+		t.Fatalf("fast wolves step with Done: %v", x.s.Phase)
+	}
+	if x.s.Phase != PhaseDawn {
+		t.Fatalf("dead seer's step ran: %v", x.s.Phase)
+	}
 }
 
 func TestScenario52_AbsentSeer(t *testing.T) {

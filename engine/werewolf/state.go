@@ -25,7 +25,8 @@ type Player struct {
 	Ready     bool `json:"ready,omitempty"`
 	Candidate bool `json:"candidate,omitempty"`
 
-	WolfSel     int      `json:"wolf_sel"` // werewolf: tonight's selection, -1 none
+	WolfSel     int      `json:"wolf_sel"`            // werewolf: tonight's selection, -1 none
+	WolfDone    bool     `json:"wolf_done,omitempty"` // werewolf (fast nights): pressed Done
 	KnowsWolves bool     `json:"knows_wolves,omitempty"`
 	Visions     []Vision `json:"visions,omitempty"`
 	Relayed     []string `json:"relayed,omitempty"` // little girl: glimpses (selection relays)

@@ -324,6 +324,9 @@ func (s *State) Legal(seat int) []Action {
 			if p.WolfSel >= 0 {
 				v = append(v, Action{Kind: KindWolfClear})
 			}
+			if s.fast() && !p.WolfDone {
+				v = append(v, Action{Kind: KindWolfDone})
+			}
 		}
 		if s.acting(seat, PhaseWolves, RoleLittleGirl) && !s.Caught {
 			v = append(v, Action{Kind: KindPeek, On: !s.Peeking})
@@ -464,6 +467,8 @@ func (v SeatView) Describe(a Action) string {
 		return "Devour " + name(a.Target)
 	case KindWolfClear:
 		return "Withdraw your choice"
+	case KindWolfDone:
+		return "Done: agree with the pack"
 	case KindPeek:
 		if a.On {
 			return "Peek at the werewolves"
