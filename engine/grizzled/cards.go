@@ -2,6 +2,7 @@ package grizzled
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -281,3 +282,11 @@ var Characters = [6]Character{
 	{"Lazare Bonticelli", Whistle},
 	{"Anselme Perrin", Mask},
 }
+
+// MarshalJSON writes a card as its number, so that card lists are JSON
+// arrays ([4,46]) rather than the base64 string encoding/json uses for
+// slices of bytes. Decoding needs nothing special.
+func (c CardID) MarshalJSON() ([]byte, error) { return strconv.AppendUint(nil, uint64(c), 10), nil }
+
+// MarshalJSON writes a tile as its number (see CardID.MarshalJSON).
+func (t Tile) MarshalJSON() ([]byte, error) { return strconv.AppendUint(nil, uint64(t), 10), nil }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,5 +213,22 @@ func TestTileChoiceRevealsNothing(t *testing.T) {
 		if s.phase != PhaseDecision || s.decision != DecideRemoveTile {
 			t.Fatalf("tiles %v: no removal asked", tiles)
 		}
+	}
+}
+
+func TestViewJSONIsReadable(t *testing.T) {
+	s := build(t, fixture{hands: map[int][]CardID{0: {tc(4), Wounded}}, tiles: map[int][]Tile{0: {TileL, TileDR}}})
+	b, err := json.Marshal(s.View(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"hand":[4,46]`, `"my_tiles":[1,4]`, `"card":4`} {
+		if !strings.Contains(string(b), want) {
+			t.Fatalf("view JSON lacks %s: %s", want, b)
+		}
+	}
+	var v SeatView
+	if err := json.Unmarshal(b, &v); err != nil || !slices.Equal(v.Hand, []CardID{tc(4), Wounded}) {
+		t.Fatalf("decode: %v %v", err, v.Hand)
 	}
 }
