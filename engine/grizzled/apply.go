@@ -180,7 +180,7 @@ func (s *State) MinIntensity() int {
 // MaxIntensity is the largest k offered (§8 item 8): any larger k deals the
 // same cards. Apply accepts larger values too.
 func (s *State) MaxIntensity() int {
-	m := (len(s.trials) + s.humans - 1) / s.humans
+	m := (len(s.trials) + s.humans - 1) / max(s.humans, 1)
 	return max(m, s.MinIntensity())
 }
 

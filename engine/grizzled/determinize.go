@@ -22,8 +22,8 @@ import (
 // A spectator's view is determinized too (every hand is unseen).
 //
 // The result is an ordinary State: Step, Legal, Waiting and Over play it
-// forward. It is nil if v is not a view of a game (fewer than 3 or more
-// than 5 seats).
+// forward. It is nil if v is not a view of a consistent game (for example
+// a zero SeatView).
 func Determinize(v SeatView, seed uint64) *State {
 	n := len(v.Players)
 	if n < 3 || n > 5 {
@@ -195,6 +195,9 @@ func Determinize(v SeatView, seed uint64) *State {
 	}
 	if s.humans == 2 {
 		s.players[2].Withdrawn = true
+	}
+	if s.Check() != nil {
+		return nil // not a view of a real game
 	}
 	return s
 }

@@ -109,6 +109,22 @@ func TestDeterminizeMatchesView(t *testing.T) {
 	}
 }
 
+func TestDeterminizeRejectsNonsense(t *testing.T) {
+	if Determinize(SeatView{}, 1) != nil {
+		t.Fatal("zero view")
+	}
+	v := build(t, fixture{}).View(0)
+	v.Leader = 9
+	if Determinize(v, 1) != nil {
+		t.Fatal("leader out of range")
+	}
+	var zero State
+	_ = zero.View(0) // no panic on a zero State
+	if _, err := zero.Apply(0, intensity(3)); err == nil {
+		t.Fatal("zero state accepted an action")
+	}
+}
+
 func TestViewIsAFreshCopy(t *testing.T) {
 	s := build(t, fixture{hands: map[int][]CardID{0: {tc(1), tc(2)}}, nml: []CardID{tc(5)}, knocks: map[int][]CardID{1: {Mute}},
 		tiles: map[int][]Tile{0: {TileL}}})
