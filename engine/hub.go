@@ -21,6 +21,10 @@ type Hub struct {
 	mu    sync.Mutex // guards rooms
 	rooms map[string]*Room
 
+	// CodeTaken reports codes used before (finished games in storage), so
+	// a new room never reuses the code, and so the log, of an old one.
+	CodeTaken func(code string) bool
+
 	wmu      sync.Mutex // guards watchers; rooms signal under their own locks
 	watchers map[chan struct{}]struct{}
 	wg       sync.WaitGroup
@@ -68,7 +72,7 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if cfg.Code == "" {
-		for cfg.Code == "" || h.rooms[cfg.Code] != nil {
+		for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
 			cfg.Code = NewCode(4)
 		}
 	} else if h.rooms[cfg.Code] != nil {

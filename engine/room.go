@@ -77,6 +77,8 @@ type Summary struct {
 	Private  bool
 	Host     string
 	Campaign string
+	Allowed  []string // campaign members: they see a private campaign table listed
+	Players  []string // identities seated (to find "your tables")
 	Watchers int
 }
 
@@ -350,6 +352,7 @@ func (r *Room) handle(c command) {
 	case cmdIdle:
 		if len(r.members) == 0 && (!r.started || r.over) {
 			r.closeAll("closed after standing empty")
+			r.save() // closed for good: not restored after a restart
 		}
 	case cmdRefresh:
 		r.afterChange()
@@ -837,10 +840,13 @@ func (r *Room) botAct(c command) {
 // refreshSummary publishes the lobby's snapshot of this room.
 func (r *Room) refreshSummary() {
 	s := &Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Private: r.cfg.Private,
-		Host: r.cfg.Host, Campaign: r.cfg.Campaign, Seats: r.seatInfos(), Status: r.status()}
+		Host: r.cfg.Host, Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seats: r.seatInfos(), Status: r.status()}
 	for _, st := range r.seats {
 		if st.rec.Identity == "" && st.rec.Bot == "" {
 			s.Open++
+		}
+		if st.rec.Identity != "" {
+			s.Players = append(s.Players, st.rec.Identity)
 		}
 	}
 	for _, m := range r.members {

@@ -16,8 +16,9 @@ import (
 type Campaign struct {
 	ID      string            `json:"id"`
 	Name    string            `json:"name"`
-	Members []string          `json:"members"` // fingerprints
-	Trials  int               `json:"trials"`  // trials to deal in the next mission
+	Players int               `json:"players,omitempty"` // seats at its tables (2–5)
+	Members []string          `json:"members"`           // fingerprints
+	Trials  int               `json:"trials"`            // trials to deal in the next mission
 	Wins    int               `json:"wins"`
 	Losses  int               `json:"losses"`
 	Veteran bool              `json:"veteran,omitempty"`

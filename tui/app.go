@@ -67,6 +67,7 @@ type App struct {
 	Hub      *engine.Hub
 	Games    []GameEntry
 	Profiles Profiles
+	Records  Records // nil: the server keeps no history
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
 	// Room holds the defaults every new room gets (journal, bot delay,

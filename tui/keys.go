@@ -6,6 +6,7 @@ import "github.com/charmbracelet/bubbles/key"
 // its Keys(). One declaration serves both key handling and the help bar.
 type globalKeys struct {
 	Up, Down, Enter, Watch, New, Code, Rename, Help, Quit key.Binding
+	Profile, Campaigns                                    key.Binding
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 }
 
@@ -19,6 +20,8 @@ func newGlobalKeys() globalKeys {
 		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 		Rename:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Profile:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "profile")),
+		Campaigns: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "campaigns")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Talk:      key.NewBinding(key.WithKeys("t", "tab"), key.WithHelp("t", "talk")),
 		Lobby:     key.NewBinding(key.WithKeys("Q", "esc"), key.WithHelp("Q", "lobby")),
@@ -28,13 +31,23 @@ func newGlobalKeys() globalKeys {
 	}
 }
 
-func (m *root) lobbyHelp() []key.Binding {
+// lobbyHelp is the lobby's help bar, or (full) every lobby key.
+func (m *root) lobbyHelp(full bool) []key.Binding {
 	k := m.keys
 	enter := k.Enter
 	enter.SetEnabled(len(m.visibleRooms()) > 0)
 	watch := k.Watch
 	watch.SetEnabled(len(m.visibleRooms()) > 0)
-	return []key.Binding{k.Up, enter, watch, k.New, k.Code, k.Rename, k.Help, k.Quit}
+	recs := m.app.Records != nil && !m.sess.Player.Guest
+	profile, campaigns := k.Profile, k.Campaigns
+	profile.SetEnabled(recs)
+	campaigns.SetEnabled(recs)
+	help := k.Help
+	help.SetHelp("?", "more")
+	if full {
+		return []key.Binding{k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Up, enter, k.New, k.Code, campaigns, profile, help, k.Quit}
 }
 
 // tableGlobal are the session's keys at a table, beside the screen's own.

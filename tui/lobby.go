@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"bivouac/engine"
@@ -16,7 +17,8 @@ import (
 func (m *root) visibleRooms() []engine.Summary {
 	out := m.rooms[:0:0]
 	for _, r := range m.rooms {
-		if r.Status == engine.StatusClosed || (r.Private && r.Host != m.sess.Player.ID) {
+		me := m.sess.Player.ID
+		if r.Status == engine.StatusClosed || (r.Private && r.Host != me && !slices.Contains(r.Allowed, me) && !slices.Contains(r.Players, me)) {
 			continue
 		}
 		out = append(out, r)
@@ -43,6 +45,10 @@ func (m *root) onLobbyKey(k tea.KeyMsg) tea.Cmd {
 		m.openForm()
 	case key.Matches(k, m.keys.Code):
 		return m.openPrompt(promptCode, "table code, e.g. K7QX", "")
+	case key.Matches(k, m.keys.Profile):
+		m.openProfile()
+	case key.Matches(k, m.keys.Campaigns):
+		m.openCampaigns()
 	case key.Matches(k, m.keys.Rename):
 		return m.openPrompt(promptName, "your name (1–20 letters)", m.sess.Player.Name)
 	case key.Matches(k, m.keys.Help):
@@ -123,6 +129,12 @@ func (m *root) roomLine(r engine.Summary, selected bool) string {
 	}
 	line := fmt.Sprintf("%s%-5s %-34s %d/%d  ", mark, r.Code, truncate(r.Title, 34), seated, len(r.Seats))
 	rest := status
+	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != engine.StatusOver {
+		rest = th.Accent.Render("your seat · ") + rest
+	}
+	if r.Campaign != "" {
+		rest += th.Muted.Render(" · campaign")
+	}
 	if r.Private {
 		rest += th.Muted.Render(" · private")
 	}

@@ -31,6 +31,10 @@ const (
 	pageLobby page = iota
 	pageForm
 	pageTable
+	pageProfile
+	pageCampaigns
+	pageCampaign
+	pageReplay
 )
 
 // prompt is a one-line text entry over the current page (name, code, chat).
@@ -41,6 +45,8 @@ const (
 	promptName
 	promptCode
 	promptChat
+	promptCampaignName
+	promptCampaignCode
 )
 
 // root is the session's model: it owns the page, focus, prompts and help.
@@ -70,6 +76,18 @@ type root struct {
 	screen  uikit.Screen
 	seatCur int // waiting room: selected seat
 
+	// records pages
+	pk           pagesKeys
+	profile      Profile
+	games        []GameRecord
+	campaigns    []Campaign
+	campaign     Campaign
+	listCur      int
+	newPlayers   int
+	replay       *Replay
+	replayScreen uikit.Screen
+	step         int
+
 	// prompt
 	prompt prompt
 	input  textinput.Model
@@ -84,7 +102,7 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 	in.TextStyle = th.Base
 	in.PlaceholderStyle = th.Muted
 	in.Cursor.Style = th.Accent
-	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), help: th.NewHelp(), box: engine.NewMailbox(),
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), help: th.NewHelp(), box: engine.NewMailbox(),
 		width: MinWidth, height: MinHeight, input: in}
 	m.rooms = a.Hub.List()
 	return m
@@ -94,6 +112,12 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 func (m *root) Init() tea.Cmd {
 	if code := commandCode(m.sess.Command); code != "" {
 		return func() tea.Msg { return joinMsg{code: code} }
+	}
+	if c := m.sess.Command; len(c) == 2 && strings.EqualFold(c[0], "replay") {
+		m.openReplay(c[1])
+	}
+	if c := m.sess.Command; len(c) == 1 && strings.EqualFold(c[0], "profile") {
+		m.openProfile()
 	}
 	return nil
 }
@@ -232,8 +256,10 @@ func (m *root) say(text string) {
 }
 
 func (m *root) sizeScreen() {
-	if m.screen != nil {
-		m.screen.SetSize(m.width, max(1, m.height-1)) // the last line is the help bar or a prompt
+	for _, s := range []uikit.Screen{m.screen, m.replayScreen} {
+		if s != nil {
+			s.SetSize(m.width, max(1, m.height-1)) // the last line is the help bar or a prompt
+		}
 	}
 }
 
@@ -267,6 +293,14 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 		return m.onFormKey(k)
 	case pageTable:
 		return m.onTableKey(k)
+	case pageProfile:
+		return m.onProfileKey(k)
+	case pageCampaigns:
+		return m.onCampaignsKey(k)
+	case pageCampaign:
+		return m.onCampaignKey(k)
+	case pageReplay:
+		return m.onReplayKey(k)
 	}
 	return m.onLobbyKey(k)
 }
@@ -279,8 +313,10 @@ func (m *root) openPrompt(p prompt, placeholder, value string) tea.Cmd {
 	switch p {
 	case promptName:
 		m.input.CharLimit = 20
-	case promptCode:
+	case promptCode, promptCampaignCode:
 		m.input.CharLimit = 8
+	case promptCampaignName:
+		m.input.CharLimit = 24
 	default:
 		m.input.CharLimit = ChatMax
 	}
@@ -305,6 +341,10 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 			return func() tea.Msg { return joinMsg{code: engine.NormalizeCode(value)} }
 		case promptChat:
 			m.say(value)
+		case promptCampaignName:
+			m.createCampaign(value)
+		case promptCampaignCode:
+			m.joinCampaign(value)
 		}
 		return nil
 	}
@@ -346,6 +386,14 @@ func (m *root) View() string {
 		body = m.formView()
 	case pageTable:
 		body = m.tableView()
+	case pageProfile:
+		body = m.profileView()
+	case pageCampaigns:
+		body = m.campaignsView()
+	case pageCampaign:
+		body = m.campaignView()
+	case pageReplay:
+		body = m.replayView()
 	default:
 		body = m.lobbyView()
 	}
@@ -384,8 +432,10 @@ func (m *root) helpBar() string {
 		return m.help.ShortHelpView(m.tableHelp())
 	case pageForm:
 		return m.help.ShortHelpView(m.form.keys.short())
+	case pageProfile, pageCampaigns, pageCampaign, pageReplay:
+		return m.help.ShortHelpView(m.pagesHelp())
 	}
-	return m.help.ShortHelpView(m.lobbyHelp())
+	return m.help.ShortHelpView(m.lobbyHelp(false))
 }
 
 func (m *root) fullHelp() string {
@@ -398,8 +448,10 @@ func (m *root) fullHelp() string {
 		groups = append(groups, m.tableGlobal())
 	case pageForm:
 		groups = [][]key.Binding{m.form.keys.short()}
+	case pageProfile, pageCampaigns, pageCampaign, pageReplay:
+		groups = [][]key.Binding{m.pagesHelp()}
 	default:
-		groups = [][]key.Binding{m.lobbyHelp()}
+		groups = [][]key.Binding{m.lobbyHelp(true)}
 	}
 	h := m.help
 	h.ShowAll = true

@@ -11,6 +11,7 @@ import (
 
 	"bivouac/engine"
 	"bivouac/persistence"
+	"bivouac/sshserver"
 
 	"github.com/charmbracelet/ssh"
 )
@@ -28,6 +29,14 @@ func (s *server) command(sess ssh.Session, args []string) int {
 	case "join":
 		fmt.Fprintln(sess.Stderr(), "join needs a terminal: ssh -t -p PORT host join CODE")
 		return 2
+	case "profile":
+		return s.printProfile(sess)
+	case "replay":
+		if len(args) != 2 {
+			fmt.Fprintln(sess.Stderr(), "usage: replay CODE (ssh -t for the move-by-move screen)")
+			return 2
+		}
+		return s.printReplay(sess, args[1])
 	}
 	fmt.Fprintf(sess.Stderr(), "unknown command %q\n\n%s", args[0], sshHelp)
 	return 2
@@ -38,6 +47,8 @@ const sshHelp = `Bivouac: card games over ssh.
   ssh -p PORT host              open the lobby (needs a terminal)
   ssh -t -p PORT host join CODE go straight to a table
   ssh -p PORT host rooms        list open tables as text
+  ssh -p PORT host profile      your games, campaigns and veteran status
+  ssh -p PORT host replay CODE  a finished game's story (ssh -t: move by move)
   ssh -p PORT host help         this text
 
 Players are known by their SSH key. Without a key you play as a guest; the
@@ -89,4 +100,75 @@ func runBackup(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "backup written to %s\n", fs.Arg(0))
 	return nil
+}
+
+// printProfile writes the caller's profile as text.
+func (s *server) printProfile(sess ssh.Session) int {
+	id, _ := sshserver.IdentityOf(sess)
+	if id.Guest {
+		fmt.Fprintln(sess.Stderr(), "guests keep no profile: ssh in with a key to have one")
+		return 1
+	}
+	rec := records{s}
+	p, err := rec.Profile(id.ID)
+	if err != nil {
+		fmt.Fprintln(sess.Stderr(), "no profile yet: play a game first")
+		return 1
+	}
+	fmt.Fprintf(sess, "%s", p.Name)
+	if p.Veteran {
+		fmt.Fprintf(sess, "  ★ veteran since %s", p.VeteranSince.Format("2 Jan 2006"))
+	}
+	fmt.Fprintf(sess, "\nkey %s, first seen %s\n\n", p.ID, p.FirstSeen.Format("2 Jan 2006"))
+	tw := tabwriter.NewWriter(sess, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "GAME\tVARIANT\tPLAYERS\tPLAYED\tWON")
+	for _, st := range p.Stats {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", st.Game, st.Variant, st.Players, st.Played, st.Won)
+	}
+	tw.Flush()
+	cs, _ := rec.Campaigns(id.ID)
+	if len(cs) > 0 {
+		fmt.Fprintln(sess, "\nCampaigns:")
+		for _, c := range cs {
+			vet := ""
+			if c.Veteran {
+				vet = "  ★ won at 30"
+			}
+			fmt.Fprintf(sess, "  %s  %-20s %d players  trials %d/%d  won %d lost %d%s\n", c.Code, c.Name, c.Players, c.Trials, c.Target, c.Wins, c.Losses, vet)
+		}
+	}
+	if games, _ := rec.Finished(id.ID, 10); len(games) > 0 {
+		fmt.Fprintln(sess, "\nRecent games (ssh -t ... replay CODE to watch one again):")
+		for _, g := range games {
+			res := "lost"
+			if g.Won {
+				res = "won "
+			}
+			fmt.Fprintf(sess, "  %s  %s  %s  %s\n", g.When.Format("2006-01-02 15:04"), g.Code, res, g.Title)
+		}
+	}
+	return 0
+}
+
+// printReplay tells a finished game's public story as text.
+func (s *server) printReplay(sess ssh.Session, code string) int {
+	r, err := records{s}.Replay(code)
+	if err != nil {
+		fmt.Fprintln(sess.Stderr(), err)
+		return 1
+	}
+	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, r.Title)
+	for _, st := range r.Steps {
+		for _, e := range st.Events {
+			text := e.Text
+			if e.Kind == engine.Chat && int(e.From) >= 0 && int(e.From) < len(r.Seats) {
+				text = r.Seats[e.From].Name + ": " + text
+			}
+			fmt.Fprintf(sess, "%4d  %s\n", st.Index, text)
+		}
+	}
+	if r.End != nil {
+		fmt.Fprintf(sess, "\n%s\n", r.End.Summary)
+	}
+	return 0
 }

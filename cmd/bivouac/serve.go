@@ -131,10 +131,12 @@ func newServer(cfg config) (*server, error) {
 	if port == "" {
 		port = "2222"
 	}
+	s.hub.CodeTaken = func(code string) bool { _, err := store.Room(code); return err == nil }
 	s.app = &tui.App{
 		Hub:      s.hub,
 		Games:    s.games,
 		Profiles: profiles{store},
+		Records:  records{s},
 		JoinHint: fmt.Sprintf("ssh -p %s %s", port, joinHost()),
 		Room: engine.RoomConfig{
 			Journal:       journal,
@@ -142,6 +144,7 @@ func newServer(cfg config) (*server, error) {
 			BotDelay:      cfg.BotDelay,
 			TakeoverAfter: cfg.TakeoverAfter,
 			IdleClose:     15 * time.Minute,
+			OnOver:        records{s}.onOver,
 		},
 		NewSeed: rand.Uint64,
 		Log:     cfg.Log,

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// TestMain lets a test start the real server as a separate process: the
+// test binary re-runs itself with BIVOUAC_TEST_MAIN set, and main's run does
+// the rest. That is the process the crash test kills with SIGKILL.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("BIVOUAC_TEST_MAIN"); args != "" {
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		if err := run(ctx, strings.Fields(args), os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// serverProcess is the server running as its own process.
+type serverProcess struct {
+	cmd  *exec.Cmd
+	addr string
+}
+
+func startProcess(t *testing.T, dir string) *serverProcess {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "BIVOUAC_TEST_MAIN=serve --addr 127.0.0.1:0 --data "+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		re := regexp.MustCompile(`listening on (\S+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return &serverProcess{cmd: cmd, addr: a}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server process never said where it listens")
+	}
+	return nil
+}
+
+var (
+	headerRe = regexp.MustCompile(`Mission \d+ · Trials \d+ · Morale \d+`)
+	cardRe   = regexp.MustCompile(`\b[TH]\d\d\b`)
+)
+
+// handCodes are the card codes in the "Your hand" part of a Grizzled screen.
+func handCodes(screen string) []string {
+	i := strings.Index(screen, "Your hand")
+	if i < 0 {
+		return nil
+	}
+	part := screen[i:]
+	if j := strings.Index(part, "▸"); j > 0 {
+		part = part[:j]
+	}
+	return cardRe.FindAllString(part, -1)
+}
+
+// settle waits until a client's screen stops changing for a moment.
+func settle(c *sshtest.Client) string {
+	last, since := c.Screen(), time.Now()
+	for time.Since(since) < 400*time.Millisecond {
+		time.Sleep(50 * time.Millisecond)
+		if s := c.Screen(); s != last {
+			last, since = s, time.Now()
+		}
+	}
+	return last
+}
+
+func TestKilledServerLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	dir := t.TempDir()
+	aliceKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	srv := startProcess(t, dir)
+
+	alice := sshtest.Dial(t, srv.addr, sshtest.WithKey(aliceKey), sshtest.WithUser("alice"))
+	alice.ExpectScreen(t, `Bivouac`, 10*time.Second)
+	alice.Type("n")
+	alice.ExpectScreen(t, `New table`, 5*time.Second)
+	alice.Type("jhh") // 2 players (with the chaplain)
+	alice.Type("jj")
+	alice.Type("h") // no bots: only the two of us
+	alice.ExpectScreen(t, `Bots\s+◂ none ▸`, 5*time.Second)
+	alice.Type("\r")
+	code := alice.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
+	bob := sshtest.Dial(t, srv.addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithCommand("join "+code))
+	bob.ExpectScreen(t, `bob \(you\)`, 10*time.Second)
+	alice.Type("s")
+	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)
+
+	// Play a few moves so the log has some length: the leader deals, then
+	// both act once or twice.
+	for moves := 0; moves < 4; moves++ {
+		for _, c := range []*sshtest.Client{alice, bob} {
+			if k := playerMove(helpBar(c.Screen())); k != "" {
+				c.Type(k)
+				settle(c)
+			}
+		}
+	}
+	beforeA, beforeB := settle(alice), settle(bob)
+	handA, handB := handCodes(beforeA), handCodes(beforeB)
+	header := headerRe.FindString(beforeA)
+	if len(handA)+len(handB) == 0 || header == "" {
+		t.Fatalf("nothing to compare:\n%s", beforeA)
+	}
+
+	// kill -9: no shutdown, no flush beyond what every action already did.
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	srv.cmd.Wait()
+	alice.Close()
+	bob.Close()
+
+	srv2 := startProcess(t, dir)
+	back := func(key gossh.Signer, user string) *sshtest.Client {
+		c := sshtest.Dial(t, srv2.addr, sshtest.WithKey(key), sshtest.WithUser(user))
+		c.ExpectScreen(t, code+`.*your seat`, 10*time.Second)
+		c.Type("\r")
+		c.ExpectScreen(t, `Your hand`, 10*time.Second)
+		return c
+	}
+	alice, bob = back(aliceKey, "alice"), back(bobKey, "bob")
+	afterA, afterB := settle(alice), settle(bob)
+	if got := headerRe.FindString(afterA); got != header {
+		t.Errorf("piles after restart %q, before %q", got, header)
+	}
+	if fmt.Sprint(handCodes(afterA)) != fmt.Sprint(handA) || fmt.Sprint(handCodes(afterB)) != fmt.Sprint(handB) {
+		t.Errorf("hands after restart alice %v bob %v; before alice %v bob %v", handCodes(afterA), handCodes(afterB), handA, handB)
+	}
+	turn := func(s string) string { return regexp.MustCompile(`▶\S*\s+(\S+)`).FindString(s) }
+	if turn(afterA) != turn(beforeA) {
+		t.Errorf("turn after restart %q, before %q", turn(afterA), turn(beforeA))
+	}
+
+	// And the game plays on to its end.
+	done := make(chan string, 2)
+	go play(t, alice, done)
+	go play(t, bob, done)
+	for i := 0; i < 2; i++ {
+		if end := <-done; !gameOverRe.MatchString(end) {
+			t.Fatalf("the restored game did not finish:\n%s", end)
+		}
+	}
+}
+
+func TestSecondServerOnTheSameDataIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	start := time.Now()
+	_, err = newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("second server: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("the second server hung instead of failing")
+	}
+}
+
+func TestForeignDatabaseFileIsRefusedAndKept(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bivouac.db")
+	junk := []byte("this is not a database, it is a shopping list\n")
+	if err := os.WriteFile(path, junk, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	if err == nil {
+		t.Fatal("a foreign file was accepted")
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != string(junk) {
+		t.Fatal("the foreign file was changed")
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("unexpected error kind: %v", err)
+	}
+}

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/persistence"
+	"bivouac/sanitize"
+	"bivouac/tui"
+)
+
+// records serves the TUI's history pages (profiles, campaigns, replays)
+// from the store, and records campaign results when games end.
+type records struct{ s *server }
+
+var _ tui.Records = records{}
+
+func (r records) Profile(id string) (tui.Profile, error) {
+	p, err := r.s.store.Player(id)
+	if err != nil {
+		return tui.Profile{}, err
+	}
+	out := tui.Profile{Name: p.Name, ID: p.Fingerprint, Veteran: p.Veteran, VeteranSince: p.VeteranSince,
+		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen}
+	for _, st := range p.Stats {
+		out.Stats = append(out.Stats, tui.StatLine{Game: st.Game, Variant: st.Variant, Players: st.Players, Played: st.Played, Won: st.Won})
+	}
+	return out, nil
+}
+
+// name is a player's display name, or a short form of the fingerprint.
+func (r records) name(fp string) string {
+	if p, err := r.s.store.Player(fp); err == nil && p.Name != "" {
+		return p.Name
+	}
+	if len(fp) > 14 {
+		return fp[:14]
+	}
+	return fp
+}
+
+func (r records) campaign(c persistence.Campaign) tui.Campaign {
+	out := tui.Campaign{Code: c.ID, Name: c.Name, Players: c.Players, MemberIDs: c.Members, Trials: c.Trials,
+		Target: grizzled.CampaignMax, Wins: c.Wins, Losses: c.Losses, Veteran: c.Veteran}
+	for _, m := range c.Members {
+		out.Members = append(out.Members, r.name(m))
+	}
+	for _, h := range c.History {
+		mh := tui.CampaignMission{When: h.When, Won: h.Won, Trials: h.Trials, Room: h.RoomID}
+		for _, p := range h.Players {
+			mh.Players = append(mh.Players, r.name(p))
+		}
+		out.History = append(out.History, mh)
+	}
+	return out
+}
+
+func (r records) Campaigns(id string) ([]tui.Campaign, error) {
+	cs, err := r.s.store.Campaigns(id)
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.Campaign
+	for _, c := range cs {
+		out = append(out, r.campaign(c))
+	}
+	return out, nil
+}
+
+func (r records) Campaign(code string) (tui.Campaign, error) {
+	c, err := r.s.store.Campaign(code)
+	if err != nil {
+		return tui.Campaign{}, err
+	}
+	return r.campaign(c), nil
+}
+
+func (r records) CreateCampaign(owner engine.Player, name string, players int) (tui.Campaign, error) {
+	if owner.Guest {
+		return tui.Campaign{}, errors.New("guests cannot hold campaigns: ssh in with a key")
+	}
+	name, err := sanitize.Name(name)
+	if err != nil {
+		return tui.Campaign{}, fmt.Errorf("campaign %w", err)
+	}
+	if players < 2 || players > 5 {
+		return tui.Campaign{}, errors.New("a campaign is for 2 to 5 players")
+	}
+	for {
+		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: engine.NewCode(6), Name: name, Players: players,
+			Members: []string{owner.ID}, Trials: grizzled.CampaignStart(players)})
+		if errors.Is(err, persistence.ErrExists) {
+			continue // a code collision: draw another
+		}
+		if err != nil {
+			return tui.Campaign{}, err
+		}
+		return r.campaign(c), nil
+	}
+}
+
+func (r records) JoinCampaign(p engine.Player, code string) (tui.Campaign, error) {
+	if p.Guest {
+		return tui.Campaign{}, errors.New("guests cannot join campaigns: ssh in with a key")
+	}
+	c, err := r.s.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
+		if slices.Contains(c.Members, p.ID) {
+			return nil
+		}
+		if len(c.Members) >= max(c.Players, 2) {
+			return fmt.Errorf("campaign %s already has its %d members", c.Name, len(c.Members))
+		}
+		c.Members = append(c.Members, p.ID)
+		return nil
+	})
+	if errors.Is(err, persistence.ErrNotFound) {
+		return tui.Campaign{}, fmt.Errorf("no campaign with code %q", code)
+	}
+	if err != nil {
+		return tui.Campaign{}, err
+	}
+	return r.campaign(c), nil
+}
+
+// CampaignTable is a private table for the campaign's next mission: its
+// members sit, bots (marked as such) fill the seats no member takes.
+func (r records) CampaignTable(c tui.Campaign, botLevel string) (tui.GameEntry, tui.TableSpec, error) {
+	g, ok := r.s.entry("grizzled")
+	if !ok {
+		return g, tui.TableSpec{}, errors.New("this server does not offer The Grizzled")
+	}
+	if c.Veteran {
+		return g, tui.TableSpec{}, errors.New("this campaign is won: its squad are veterans. Start a new one for another climb")
+	}
+	opts, err := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: c.Trials, Leader: -1})
+	if err != nil {
+		return g, tui.TableSpec{}, err
+	}
+	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs,
+		Title: fmt.Sprintf("The Grizzled · campaign %s · %d trials", c.Name, c.Trials)}
+	if g.Bots != nil {
+		spec.BotLevel = botLevel
+	}
+	return g, spec, nil
+}
+
+func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
+	rooms, err := r.s.store.FinishedGames(id, limit)
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.GameRecord
+	for _, rm := range rooms {
+		g := tui.GameRecord{Code: rm.Code, Title: rm.Title, When: rm.Updated}
+		if rm.Result != nil {
+			g.Outcome, g.Summary = rm.Result.Outcome, rm.Result.Summary
+			for _, w := range rm.Result.Winners {
+				if int(w) < len(rm.Seats) && rm.Seats[w].Identity == id {
+					g.Won = true
+				}
+			}
+		}
+		for _, s := range rm.Seats {
+			g.Players = append(g.Players, s.Name)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (r records) Replay(code string) (tui.Replay, error) {
+	rm, err := r.s.store.Room(engine.NormalizeCode(code))
+	if errors.Is(err, persistence.ErrNotFound) {
+		return tui.Replay{}, fmt.Errorf("no game %q on record", code)
+	}
+	if err != nil {
+		return tui.Replay{}, err
+	}
+	if rm.Status != persistence.StatusFinished {
+		return tui.Replay{}, fmt.Errorf("game %s is not finished: watch it live from the lobby instead", rm.Code)
+	}
+	g, ok := r.s.entry(rm.Setup.Game)
+	if !ok {
+		return tui.Replay{}, fmt.Errorf("this server cannot replay games of %s", rm.Setup.Game)
+	}
+	entries, err := r.s.store.Log(rm.ID)
+	if err != nil {
+		return tui.Replay{}, err
+	}
+	steps, err := engine.Replay(g.Game, rm.Setup, rm.Seed, entries, engine.Spectator)
+	if err != nil {
+		return tui.Replay{}, err
+	}
+	out := tui.Replay{Code: rm.Code, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
+	for _, s := range rm.Seats {
+		out.Seats = append(out.Seats, engine.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Veteran: s.Veteran})
+	}
+	return out, nil
+}
+
+// onOver runs on a room's actor when its game has ended and been saved: a
+// campaign mission moves the campaign on (rules §6.5).
+func (r records) onOver(rec engine.RoomRecord) {
+	if rec.Campaign == "" || rec.Result == nil {
+		return
+	}
+	var o grizzled.Options
+	if err := json.Unmarshal(rec.Options, &o); err != nil {
+		r.s.log.Error("campaign result: options", "room", rec.Code, "err", err)
+		return
+	}
+	won := rec.Result.Outcome == "win"
+	next, veteran := grizzled.CampaignNext(o.StartingTrials, won)
+	var players []string
+	for _, s := range rec.Seats {
+		if s.Identity != "" && !s.Guest {
+			players = append(players, s.Identity)
+		}
+	}
+	if _, err := r.s.store.RecordCampaignResult(rec.Campaign, rec.Code, players, won, next, veteran); err != nil && !errors.Is(err, persistence.ErrExists) {
+		r.s.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
+	}
+}

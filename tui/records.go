@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"time"
+
+	"bivouac/engine"
+)
+
+// Records is what the session shows of stored history: profiles, campaigns
+// and finished games. Guests have none of these. The server implements it
+// over its store; nil means a server that keeps nothing.
+type Records interface {
+	Profile(id string) (Profile, error)
+	Campaigns(id string) ([]Campaign, error)
+	Campaign(code string) (Campaign, error)
+	CreateCampaign(owner engine.Player, name string, players int) (Campaign, error)
+	JoinCampaign(p engine.Player, code string) (Campaign, error)
+	// CampaignTable is the table spec for the campaign's next mission.
+	CampaignTable(c Campaign, botLevel string) (GameEntry, TableSpec, error)
+	Finished(id string, limit int) ([]GameRecord, error)
+	Replay(code string) (Replay, error)
+}
+
+// Profile is a keyed player's record.
+type Profile struct {
+	Name                string
+	ID                  string
+	Veteran             bool
+	VeteranSince        time.Time
+	FirstSeen, LastSeen time.Time
+	Stats               []StatLine
+}
+
+// StatLine counts games of one kind.
+type StatLine struct {
+	Game, Variant        string
+	Players, Played, Won int
+}
+
+// Campaign is a squad playing The Grizzled's "+2 cards per win" challenge.
+type Campaign struct {
+	Code      string
+	Name      string
+	Players   int      // seats at its tables
+	Members   []string // display names
+	MemberIDs []string
+	Trials    int // trials pile of the next mission
+	Target    int // trials count whose win earns veteran status (30)
+	Wins      int
+	Losses    int
+	Veteran   bool
+	History   []CampaignMission
+}
+
+// CampaignMission is one game of a campaign.
+type CampaignMission struct {
+	When    time.Time
+	Players []string
+	Won     bool
+	Trials  int // the campaign's trials after this mission
+	Room    string
+}
+
+// GameRecord is a finished game in a player's history.
+type GameRecord struct {
+	Code    string
+	Title   string
+	When    time.Time
+	Outcome string
+	Summary string
+	Players []string
+	Won     bool
+}
+
+// Replay is a finished game step by step, as a spectator saw it.
+type Replay struct {
+	Code  string
+	Title string
+	Game  string
+	Seats []engine.SeatInfo
+	Steps []engine.Step
+	End   *engine.Result
+}
