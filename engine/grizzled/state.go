@@ -443,28 +443,14 @@ func (s *State) Check() error {
 	if s.leader < 0 || s.leader >= s.humans || s.active < 0 || s.active >= s.humans {
 		return fmt.Errorf("bad leader %d or active seat %d", s.leader, s.active)
 	}
-	var seen [NumCards + 1]bool
-	count := 0
-	mark := func(where string, cs []CardID) error {
-		for _, c := range cs {
-			if !c.Valid() {
-				return fmt.Errorf("invalid card %d in %s", c, where)
-			}
-			if seen[c] {
-				return fmt.Errorf("card %s twice (again in %s)", c, where)
-			}
-			seen[c] = true
-			count++
-		}
-		return nil
-	}
+	var tally cardTally
 	tiles := len(s.box)
 	for i := range s.players {
 		p := &s.players[i]
-		if err := mark(p.Name+"'s hand", p.Hand); err != nil {
+		if err := tally.mark(p.Hand, "the hand of", p.Name); err != nil {
 			return err
 		}
-		if err := mark("front of "+p.Name, p.Knocks); err != nil {
+		if err := tally.mark(p.Knocks, "the front of", p.Name); err != nil {
 			return err
 		}
 		if len(p.Arrival) != len(p.Knocks) {
@@ -491,19 +477,36 @@ func (s *State) Check() error {
 			tiles++
 		}
 	}
-	for _, part := range []struct {
-		name string
-		cs   []CardID
-	}{{"trials pile", s.trials}, {"morale reserve", s.morale}, {"No Man's Land", s.nml}, {"removed cards", s.removed}} {
-		if err := mark(part.name, part.cs); err != nil {
+	for i, cs := range [4][]CardID{s.trials, s.morale, s.nml, s.removed} {
+		if err := tally.mark(cs, [4]string{"the trials pile", "the morale reserve", "No Man's Land", "the removed cards"}[i], ""); err != nil {
 			return err
 		}
 	}
-	if count != NumCards {
-		return fmt.Errorf("%d cards accounted for, want %d", count, NumCards)
+	if tally.count != NumCards {
+		return fmt.Errorf("%d cards accounted for, want %d", tally.count, NumCards)
 	}
 	if tiles != 16 {
 		return fmt.Errorf("%d tiles accounted for, want 16", tiles)
+	}
+	return nil
+}
+
+// cardTally checks that no card is in two places (Check).
+type cardTally struct {
+	seen  [NumCards + 1]bool
+	count int
+}
+
+func (t *cardTally) mark(cs []CardID, where, whose string) error {
+	for _, c := range cs {
+		if !c.Valid() {
+			return fmt.Errorf("invalid card %d in %s %s", c, where, whose)
+		}
+		if t.seen[c] {
+			return fmt.Errorf("card %s twice (again in %s %s)", c, where, whose)
+		}
+		t.seen[c] = true
+		t.count++
 	}
 	return nil
 }
