@@ -160,6 +160,9 @@ func TestOptions(t *testing.T) {
 			t.Fatalf("small %d: %v %v", n, d, err)
 		}
 	}
+	if len(DefaultOptions().NotRulebook()) != 0 || len(small.NotRulebook()) != 1 {
+		t.Fatal("not-rulebook labels")
+	}
 	c := ClassicOptions()
 	c.SmallTable = true
 	if c.Validate(7) == nil {

@@ -162,6 +162,23 @@ func (o Options) Encode() []byte {
 // games (small tables; the lobby must say so).
 func (o Options) Unofficial() bool { return o.SmallTable }
 
+// NotRulebook lists the options in use that are not in the rulebook, for
+// the lobby to show (spec: [NR] options MUST be labelled). Fast nights also
+// leak who is alive through timing.
+func (o Options) NotRulebook() []string {
+	var v []string
+	if o.SmallTable {
+		v = append(v, "small table (5–7 players): not rulebook, unofficial result")
+	}
+	if o.NightTiming == TimingFast {
+		v = append(v, "fast nights: timing reveals who is alive and which cards are in play")
+	}
+	if o.BotTakeover {
+		v = append(v, "bots take over absent players")
+	}
+	return v
+}
+
 // SheriffOn reports whether the sheriff is elected in this game.
 func (o Options) SheriffOn() bool {
 	switch o.Preset {
