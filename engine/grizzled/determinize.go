@@ -144,15 +144,8 @@ func Determinize(v SeatView, seed uint64) *State {
 		s.morale = append(s.morale, unseen...) // inconsistent view: keep every card somewhere
 	}
 	// Tiles.
-	var pool []Tile
-	for range 6 {
-		pool = append(pool, TileL, TileR)
-	}
-	if n >= 4 {
-		pool = append(pool, TileDL, TileDL, TileDR, TileDR)
-	} else {
-		s.box = append(s.box, TileDL, TileDL, TileDR, TileDR)
-	}
+	pool, box := tileSet(n)
+	s.box = box
 	drop := func(t Tile) {
 		if i := slices.Index(pool, t); i >= 0 {
 			pool = slices.Delete(pool, i, i+1)

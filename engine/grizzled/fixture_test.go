@@ -59,11 +59,7 @@ func build(t testing.TB, f fixture) *State {
 		}
 		return slices.Clone(cs)
 	}
-	pool := []Tile{}
-	for range 6 {
-		pool = append(pool, TileL, TileR)
-	}
-	pool = append(pool, TileDL, TileDL, TileDR, TileDR)
+	pool, _ := tileSet(5) // all 16; a fixture may give doubles at any table size
 	take := func(tl Tile) {
 		i := slices.Index(pool, tl)
 		if i < 0 {

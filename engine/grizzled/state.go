@@ -244,15 +244,8 @@ func NewGame(names []string, o Options, seed uint64) (*State, []engine.Event, er
 		s.players[i].Character = chars[i]
 	}
 	// S2: tiles.
-	pool := make([]Tile, 0, 16)
-	for range 6 {
-		pool = append(pool, TileL, TileR)
-	}
-	if seats >= 4 {
-		pool = append(pool, TileDL, TileDL, TileDR, TileDR)
-	} else {
-		s.box = append(s.box, TileDL, TileDL, TileDR, TileDR)
-	}
+	pool, box := tileSet(seats)
+	s.box = box
 	// Everyone takes one L and one R; the rest is drawn from at random.
 	pool = pool[2*seats:] // pool alternates L,R so the first 2*seats are the fixed ones
 	shuffle(s, pool)
@@ -299,6 +292,21 @@ func NewGame(names []string, o Options, seed uint64) (*State, []engine.Event, er
 	}
 	s.pub(fmt.Sprintf("Mission 1 begins: %s leads and chooses the intensity (at least 3).", s.players[s.leader].Name))
 	return s, s.flush(), nil
+}
+
+// tileSet is the 16 tiles (S2): those in use, in the order L,R,L,R,...
+// then the doubles, and those back in the box (the doubles with 2 or 3
+// seats).
+func tileSet(seats int) (inUse, box []Tile) {
+	inUse = make([]Tile, 0, 16)
+	for range 6 {
+		inUse = append(inUse, TileL, TileR)
+	}
+	doubles := []Tile{TileDL, TileDL, TileDR, TileDR}
+	if seats >= 4 {
+		return append(inUse, doubles...), nil
+	}
+	return inUse, doubles
 }
 
 // Clone returns a deep copy of s. It is cheap (a handful of allocations):
