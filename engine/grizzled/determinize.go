@@ -17,8 +17,11 @@ import (
 //     not know, from the tiles not held or placed by the viewer;
 //   - the RNG of the returned state (seeded from seed).
 //
-// Limits: seats that have already answered an open speech are taken to
-// have passed, and eligibility for a speech is not used to constrain hands.
+// During a speech the sampled hands agree with who was asked: every other
+// eligible seat holds a card showing the named threat and every other seat
+// still in the mission holds none (cards are swapped with the piles to make
+// it so). Limits: seats that have already answered are taken to have
+// passed, and tiles seen at the last support reveal are not tracked.
 // A spectator's view is determinized too (every hand is unseen).
 //
 // The result is an ordinary State: Step, Legal, Waiting and Over play it
@@ -143,6 +146,9 @@ func Determinize(v SeatView, seed uint64) *State {
 	if len(unseen) > 0 {
 		s.morale = append(s.morale, unseen...) // inconsistent view: keep every card somewhere
 	}
+	if v.Phase == PhaseSpeech {
+		s.fitSpeech(me)
+	}
 	// Tiles.
 	pool, box := tileSet(n)
 	s.box = box
@@ -226,4 +232,41 @@ func (s *State) Weight(seat engine.Seat) int {
 		return 0
 	}
 	return s.players[seat].weight()
+}
+
+// fitSpeech swaps sampled hand cards with pile cards so that, for the open
+// speech, the seats other than me that were asked hold a matching card and
+// the others still in the mission hold none.
+func (s *State) fitSpeech(me int) {
+	t := s.speechThreat
+	piles := [2][]CardID{s.trials, s.morale}
+	// swap exchanges hand[i] with the first pile card whose match is want.
+	swap := func(hand []CardID, i int, want bool) bool {
+		for _, pile := range piles {
+			for j, c := range pile {
+				if c.HasThreat(t) == want {
+					hand[i], pile[j] = c, hand[i]
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range s.players {
+		p := &s.players[i]
+		if i == me || i == s.speaker || p.Withdrawn || p.Chaplain || len(p.Hand) == 0 {
+			continue
+		}
+		if p.Eligible {
+			if !slices.ContainsFunc(p.Hand, func(c CardID) bool { return c.HasThreat(t) }) {
+				swap(p.Hand, s.intn(len(p.Hand)), true)
+			}
+			continue
+		}
+		for k, c := range p.Hand {
+			if c.HasThreat(t) && !swap(p.Hand, k, false) {
+				break
+			}
+		}
+	}
 }
