@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -18,22 +17,6 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 )
-
-// TestMain lets a test start the real server as a separate process: the
-// test binary re-runs itself with BIVOUAC_TEST_MAIN set, and main's run does
-// the rest. That is the process the crash test kills with SIGKILL.
-func TestMain(m *testing.M) {
-	if args := os.Getenv("BIVOUAC_TEST_MAIN"); args != "" {
-		ctx, stop := context.WithCancel(context.Background())
-		defer stop()
-		if err := run(ctx, strings.Fields(args), os.Stdout, os.Stderr); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // serverProcess is the server running as its own process.
 type serverProcess struct {
@@ -128,11 +111,12 @@ func TestKilledServerLosesNothing(t *testing.T) {
 
 	// Play a few moves so the log has some length: the leader deals, then
 	// both act once or twice.
-	for moves := 0; moves < 4; moves++ {
+	bob.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	for moves := 0; moves < 3; {
 		for _, c := range []*sshtest.Client{alice, bob} {
-			if k := playerMove(helpBar(c.Screen())); k != "" {
+			if k := playerMove(helpBar(settle(c))); k != "" {
 				c.Type(k)
-				settle(c)
+				moves++
 			}
 		}
 	}
@@ -140,7 +124,7 @@ func TestKilledServerLosesNothing(t *testing.T) {
 	handA, handB := handCodes(beforeA), handCodes(beforeB)
 	header := headerRe.FindString(beforeA)
 	if len(handA)+len(handB) == 0 || header == "" {
-		t.Fatalf("nothing to compare:\n%s", beforeA)
+		t.Fatalf("nothing to compare:\n%s\n--- bob ---\n%s", beforeA, beforeB)
 	}
 
 	// kill -9: no shutdown, no flush beyond what every action already did.

@@ -72,7 +72,7 @@ func (r records) Campaigns(id string) ([]tui.Campaign, error) {
 }
 
 func (r records) Campaign(code string) (tui.Campaign, error) {
-	c, err := r.s.store.Campaign(code)
+	c, err := r.s.store.Campaign(engine.NormalizeCode(code))
 	if err != nil {
 		return tui.Campaign{}, err
 	}
@@ -107,6 +107,7 @@ func (r records) JoinCampaign(p engine.Player, code string) (tui.Campaign, error
 	if p.Guest {
 		return tui.Campaign{}, errors.New("guests cannot join campaigns: ssh in with a key")
 	}
+	code = engine.NormalizeCode(code)
 	c, err := r.s.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
 		if slices.Contains(c.Members, p.ID) {
 			return nil

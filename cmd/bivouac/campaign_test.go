@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/grizzled"
+	"bivouac/persistence"
+	"bivouac/sshserver/sshtest"
+)
+
+// finishMission stands in for a campaign mission's last move: the room
+// actor saves the finished room and calls OnOver, exactly as here.
+func finishMission(t *testing.T, srv *server, c string, trials int, won bool, seats []engine.SeatRecord) {
+	t.Helper()
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: -1})
+	code := engine.NewCode(4)
+	outcome := "loss"
+	if won {
+		outcome = "win"
+	}
+	rec := engine.RoomRecord{Code: code, Game: "grizzled", Title: "campaign", Options: opts, Seats: seats,
+		Setup: engine.Setup{Game: "grizzled", Options: opts}, Status: engine.StatusOver, Campaign: c,
+		Result: &engine.Result{Outcome: outcome, Summary: outcome}, Created: time.Now(), Updated: time.Now()}
+	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
+		t.Fatal(err)
+	}
+	records{srv}.onOver(rec)
+}
+
+func TestCampaignClimbsToVeteran(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := records{srv}
+	ann := engine.Player{ID: "SHA256:ann", Name: "ann"}
+	bob := engine.Player{ID: "SHA256:bob", Name: "bob"}
+	cid := engine.Player{ID: "SHA256:cid", Name: "cid"}
+	for _, p := range []engine.Player{ann, bob, cid} {
+		srv.store.Seen(p.ID, p.Name)
+	}
+	if _, err := rec.CreateCampaign(engine.Player{ID: "guest:ABCDEF", Guest: true}, "nope", 2); err == nil {
+		t.Fatal("a guest created a campaign")
+	}
+	c, err := rec.CreateCampaign(ann, "Verdun", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Trials != 20 {
+		t.Fatalf("a 2-player campaign starts at %d, want 20 (rules §6.5)", c.Trials)
+	}
+	if c, err = rec.JoinCampaign(bob, strings.ToLower(c.Code)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.JoinCampaign(cid, c.Code); err == nil {
+		t.Fatal("a third member joined a 2-player campaign")
+	}
+	// The next mission's table is seated by the members only.
+	_, spec, err := rec.CampaignTable(c, "easy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o grizzled.Options
+	json.Unmarshal(spec.Options, &o)
+	if o.StartingTrials != 20 || spec.Seats != 2 || len(spec.Allowed) != 2 || spec.Campaign != c.Code {
+		t.Fatalf("campaign table %+v options %+v", spec, o)
+	}
+
+	seats := []engine.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Identity: bob.ID, Name: "bob"}}
+	// 20 → 22 → (loss keeps 22) → 24 → 26 → 28 → 30.
+	steps := []struct {
+		won  bool
+		want int
+	}{{true, 22}, {false, 22}, {true, 24}, {true, 26}, {true, 28}, {true, 30}}
+	for i, s := range steps {
+		cur, _ := rec.Campaign(c.Code)
+		finishMission(t, srv, c.Code, cur.Trials, s.won, seats)
+		got, _ := rec.Campaign(c.Code)
+		if got.Trials != s.want || got.Veteran {
+			t.Fatalf("mission %d: trials %d veteran %v, want %d and not yet veteran", i+1, got.Trials, got.Veteran, s.want)
+		}
+	}
+	// The win at 30, played by ann and a bot: only ann becomes a veteran.
+	finishMission(t, srv, c.Code, 30, true, []engine.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Bot: "easy", Name: "Bruno (bot)"}})
+	got, _ := rec.Campaign(c.Code)
+	if !got.Veteran || got.Trials != 30 || got.Wins != 6 || got.Losses != 1 || len(got.History) != 7 {
+		t.Fatalf("after the win at 30: %+v", got)
+	}
+	if _, _, err := rec.CampaignTable(got, "easy"); err == nil {
+		t.Fatal("a won campaign offered another mission")
+	}
+	srv.Close()
+
+	// It all survives a restart, and the badge shows where players look.
+	srv2, addr := startServer(t, dir)
+	pa, _ := srv2.store.Player(ann.ID)
+	pb, _ := srv2.store.Player(bob.ID)
+	if !pa.Veteran || pb.Veteran {
+		t.Fatalf("veteran: ann %v bob %v; want only ann", pa.Veteran, pb.Veteran)
+	}
+	key := sshtest.NewKey(t)
+	fp := sshtest.Fingerprint(key)
+	srv2.store.UpdatePlayer(fp, func(p *persistence.Profile) error { p.Name, p.Veteran = "vera", true; return nil })
+	c1 := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("vera"))
+	c1.ExpectScreen(t, `vera ★ veteran`, 5*time.Second)
+	c2 := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithoutPTY(), sshtest.WithCommand("profile"))
+	c2.Expect(t, `vera\s+★ veteran`, 5*time.Second)
+}
