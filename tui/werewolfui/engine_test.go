@@ -1,0 +1,139 @@
+package werewolfui
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"bivouac/engine"
+	"bivouac/engine/werewolf"
+	"bivouac/tui/uikit"
+)
+
+// TestRealGames plays seeded games of the real engine with every seat on a
+// screen pressing random keys (timers expire now and then): every screen
+// fits its window, and every action a key produces is one the engine listed
+// as legal in the view the screen showed.
+func TestRealGames(t *testing.T) {
+	g := werewolf.Game{}
+	pressable := []string{"up", "down", "j", "k", "enter", "enter", "x", "p", "h", "1", "2", "r", "s", "esc",
+		"c", "pgup", "pgdown", "Q", "z"}
+	games := 16
+	if testing.Short() {
+		games = 4
+	}
+	for seed := uint64(1); seed <= uint64(games); seed++ {
+		n := 8 + int(seed*5%11) // 8..18
+		opts := werewolf.DefaultOptions()
+		if seed%2 == 0 {
+			opts = werewolf.ClassicOptions()
+		}
+		if seed%5 == 0 {
+			opts.SmallTable = true
+			opts.Preset = werewolf.PresetStarter
+			n = 5 + int(seed%3)
+		}
+		t.Run(fmt.Sprintf("seed%d-%dp-%s", seed, n, opts.Preset), func(t *testing.T) {
+			names := make([]string, n)
+			for i := range names {
+				names[i] = fmt.Sprintf("P%02d", i+1)
+			}
+			st, evs, err := g.New(engine.Setup{Game: werewolf.ID, Names: names, Options: opts.Encode()}, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			logs := map[engine.Seat][]engine.Event{}
+			record := func(evs []engine.Event) {
+				for _, e := range evs {
+					for s := engine.Seat(-1); s < engine.Seat(n); s++ {
+						if e.Audience.Includes(s) || (s == engine.Spectator && e.Audience.All) {
+							l := append(logs[s], e)
+							if len(l) > 40 {
+								l = l[len(l)-40:]
+							}
+							logs[s] = l
+						}
+					}
+				}
+			}
+			record(evs)
+			rng := rand.New(rand.NewPCG(seed, 42))
+			sizes := [][3]int{{80, 24, 1}, {80, 23, 0}, {100, 30, 0}, {132, 43, 1}}
+			size := sizes[seed%uint64(len(sizes))]
+			W, H := size[0], size[1]
+			screens := map[engine.Seat]*Screen{}
+			seq := 0
+			upd := func(seat engine.Seat) (engine.Update, werewolf.SeatView) {
+				v := g.View(st, seat).(werewolf.SeatView)
+				_, over := g.Result(st)
+				return engine.Update{Room: "TEST", Game: werewolf.ID, Seat: seat, Seq: seq, View: v,
+					Log: slices.Clone(logs[seat]), Started: true, Over: over, Deadline: v.Deadline}, v
+			}
+			actions, ticks := 0, 0
+			for step := 0; step < 6000; step++ {
+				if _, over := g.Result(st); over {
+					break
+				}
+				seat := engine.Seat(rng.IntN(n+1) - 1) // the spectator too
+				s := screens[seat]
+				if s == nil {
+					s = New(asciiTheme())
+					s.SetHelpBar(size[2] == 1)
+					s.SetSize(W, H)
+					screens[seat] = s
+				}
+				u, v := upd(seat)
+				s.Update(uikit.UpdateMsg{Update: u})
+				checkFits(t, s.View(), W, H)
+				if s.asleep() && !s.showCard && strings.Contains(s.View(), "Your card:") {
+					t.Fatalf("step %d seat %d: an asleep screen shows the card:\n%s", step, seat, s.View())
+				}
+				var acted bool
+				for k := 0; k < 6 && !acted; k++ {
+					for _, m := range keys(s, pressable[rng.IntN(len(pressable))]) {
+						am, ok := m.(uikit.ActMsg)
+						if !ok {
+							if _, leave := m.(uikit.LeaveMsg); leave {
+								continue
+							}
+							t.Fatalf("unexpected message %#v", m)
+						}
+						a := am.Action.(werewolf.Action)
+						if am.Seq != seq || !v.IsLegal(a) || seat < 0 {
+							t.Fatalf("step %d seat %d: keys produced %v (seq %d/%d), not in Legal %v", step, seat, a, am.Seq, seq, v.Legal)
+						}
+						var evs []engine.Event
+						if st, evs, err = g.Apply(st, seat, a); err != nil {
+							t.Fatalf("step %d: engine refused %v: %v", step, a, err)
+						}
+						record(evs)
+						seq++
+						actions++
+						acted = true
+					}
+				}
+				if !acted && rng.IntN(6) == 0 {
+					tm, _ := g.Timer(st)
+					var evs []engine.Event
+					if st, evs, err = g.Apply(st, engine.System, tm.Action); err != nil {
+						t.Fatal(err)
+					}
+					record(evs)
+					seq++
+					ticks++
+				}
+			}
+			if _, over := g.Result(st); !over {
+				t.Fatalf("game did not end (%d actions, %d ticks)", actions, ticks)
+			}
+			for seat, s := range screens {
+				u, _ := upd(seat)
+				s.SetUpdate(u)
+				checkFits(t, s.View(), W, H)
+			}
+			t.Logf("%d actions from keys, %d timer expiries", actions, ticks)
+		})
+	}
+}

@@ -1,0 +1,614 @@
+// Package werewolfui is the table screen of The Werewolves of Millers
+// Hollow: it draws one seat's view (werewolf.SeatView inside an
+// engine.Update) and turns keys into uikit.ActMsg commands. The server is
+// the narrator; the screen never decides what is legal: every move it
+// offers comes from SeatView.Legal.
+//
+// Anti-leak by layout (spec §11.2): a living player with nothing to do in
+// a night step is "asleep". Whatever their card, sleepers get one and the
+// same screen built from public facts only: the narration, the countdown,
+// the players as everyone sees them, the public log and their own card
+// face down (c turns it up on their own request).
+package werewolfui
+
+import (
+	"slices"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/werewolf"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Minimum size of the window the table needs, help bar included (when the
+// root draws the help bar, the screen itself needs one line less).
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// revealEvery is the pause between two ballots when a closed vote is
+// revealed voter by voter.
+const revealEvery = 600 * time.Millisecond
+
+// Screen is the Werewolves table for one session. It implements
+// uikit.Screen. The zero value is not usable; call New.
+type Screen struct {
+	th   *uikit.Theme
+	keys keyMap
+	help help.Model
+
+	helpBar bool // draw the help bar as the last line (standalone); off by default
+	w, h    int
+
+	u       engine.Update
+	v       werewolf.SeatView
+	hasView bool
+
+	cur      engine.Seat // player under the cursor, -1 for none
+	first    engine.Seat // cupid: first lover picked, -1 for none
+	showCard bool        // asleep: the card is turned up (until the phase changes)
+	phaseSeq uint64      // PhaseSeq the local choices above belong to
+	logBack  int         // log lines scrolled back from the newest
+	sentAt   time.Time   // an action went out for this Update: wait for the next
+
+	revealKey string    // which closed vote is being revealed
+	revealAt  time.Time // when this screen first saw it
+
+	deadline time.Time        // when the current phase's timer runs out
+	gen      int              // bumped by every Update: older tick chains stop
+	now      func() time.Time // the clock (tests replace it)
+}
+
+// tickMsg refreshes the countdown (and a vote reveal) while they run.
+type tickMsg struct{ gen int }
+
+var _ uikit.Screen = (*Screen)(nil)
+
+// New returns an empty table screen drawing with th (the session's theme).
+func New(th *uikit.Theme) *Screen {
+	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), w: MinWidth, h: MinHeight - 1,
+		cur: -1, first: -1, now: time.Now}
+	s.sync()
+	return s
+}
+
+// SetHelpBar says whether View draws the help bar (from Keys) as its last
+// line. Off by default: the root draws it below the screen, which then
+// needs 80×23. A screen shown on its own turns it on and needs 80×24.
+func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
+
+// SetSize is the area the screen may draw in.
+func (s *Screen) SetSize(width, height int) {
+	s.w, s.h = width, height
+	s.help.Width = width
+}
+
+// SetUpdate takes the newest Update from the room.
+func (s *Screen) SetUpdate(u engine.Update) {
+	s.u = u
+	s.v, s.hasView = werewolf.SeatView{}, false
+	switch v := u.View.(type) {
+	case werewolf.SeatView:
+		s.v, s.hasView = v, true
+	case *werewolf.SeatView:
+		if v != nil {
+			s.v, s.hasView = *v, true
+		}
+	}
+	s.sentAt = time.Time{}
+	s.gen++
+	s.deadline = time.Time{}
+	if u.Deadline > 0 && !s.over() {
+		s.deadline = s.now().Add(time.Duration(u.Deadline) * time.Second)
+	}
+	if s.v.PhaseSeq != s.phaseSeq {
+		s.phaseSeq = s.v.PhaseSeq
+		s.first, s.showCard = -1, false
+	}
+	if k := s.lastVoteKey(); k != s.revealKey {
+		s.revealKey, s.revealAt = k, s.now()
+	}
+	s.placeCursor()
+	s.sync()
+}
+
+// Keys is the screen's key map for the help bar; bindings for moves the
+// engine would refuse now are disabled.
+func (s *Screen) Keys() help.KeyMap {
+	s.sync()
+	return s.keys
+}
+
+// Update handles keys, its own ticks, and an UpdateMsg (a root passing
+// Updates through here gets a countdown that ticks only while a timer runs).
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case uikit.UpdateMsg:
+		s.SetUpdate(msg.Update)
+		return s.tick()
+	case tickMsg:
+		if msg.gen == s.gen {
+			return s.tick()
+		}
+		return nil
+	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed quickly arrive together: take them one at a time.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				if cmd := s.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}); cmd != nil {
+					cmds = append(cmds, cmd)
+				}
+			}
+			s.sync()
+			return tea.Batch(cmds...)
+		}
+		if msg.Paste {
+			return nil
+		}
+		cmd := s.key(msg)
+		s.sync()
+		return cmd
+	}
+	return nil
+}
+
+// tick schedules the next refresh while something on screen moves: the
+// countdown (once a second) or a vote being revealed (faster). Nothing
+// ticks on a still screen.
+func (s *Screen) tick() tea.Cmd {
+	every := time.Duration(0)
+	if s.secondsLeft() > 0 {
+		every = time.Second
+	}
+	if s.revealing() {
+		every = revealEvery
+	}
+	if every == 0 {
+		return nil
+	}
+	gen := s.gen
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+}
+
+// secondsLeft on the current timer, rounded up; 0 when none runs.
+func (s *Screen) secondsLeft() int {
+	if s.deadline.IsZero() {
+		return 0
+	}
+	d := s.deadline.Sub(s.now())
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
+}
+
+func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
+	s.sync()
+	k := &s.keys
+	switch {
+	case key.Matches(msg, k.Leave):
+		return func() tea.Msg { return uikit.LeaveMsg{} }
+	case key.Matches(msg, k.Up):
+		s.moveCursor(-1)
+	case key.Matches(msg, k.Down):
+		s.moveCursor(1)
+	case key.Matches(msg, k.LogUp):
+		s.logBack += 3
+	case key.Matches(msg, k.LogDown):
+		s.logBack = max(0, s.logBack-3)
+	case key.Matches(msg, k.Card):
+		s.showCard = !s.showCard
+	case key.Matches(msg, k.Back):
+		s.first = -1
+	case key.Matches(msg, k.Choose):
+		return s.choose()
+	case key.Matches(msg, k.Poison):
+		return s.actIf(werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)})
+	case key.Matches(msg, k.Heal):
+		return s.actFirst(werewolf.KindWitchHeal)
+	case key.Matches(msg, k.Peek):
+		return s.actIf(werewolf.Action{Kind: werewolf.KindPeek, On: !s.v.Peeking})
+	case key.Matches(msg, k.Take):
+		return s.actIf(werewolf.Action{Kind: werewolf.KindThiefTake, Target: int(msg.String()[0] - '1')})
+	case key.Matches(msg, k.Pass):
+		if a, ok := s.passAction(); ok {
+			return s.act(a)
+		}
+	case key.Matches(msg, k.Ready):
+		return s.actFirst(werewolf.KindReady)
+	case key.Matches(msg, k.Stand):
+		return s.actFirst(werewolf.KindStand)
+	}
+	return nil
+}
+
+// choose is enter: the phase's choice on the player under the cursor.
+func (s *Screen) choose() tea.Cmd {
+	kind, ok := s.chooseKind()
+	if !ok || s.cur < 0 {
+		return nil
+	}
+	if kind == werewolf.KindCupidLink {
+		switch {
+		case s.first < 0:
+			s.first = s.cur
+			s.moveCursor(1)
+			return nil
+		case s.first == s.cur:
+			s.first = -1
+			return nil
+		}
+		a, b := min(s.first, s.cur), max(s.first, s.cur)
+		return s.actIf(werewolf.Action{Kind: kind, Target: int(a), Second: int(b)})
+	}
+	return s.actIf(werewolf.Action{Kind: kind, Target: int(s.cur)})
+}
+
+// actIf emits a if the view lists it as legal.
+func (s *Screen) actIf(a werewolf.Action) tea.Cmd {
+	if !slices.Contains(s.legal(), a) {
+		return nil
+	}
+	return s.act(a)
+}
+
+// actFirst emits the legal action of that kind (toggles have only one).
+func (s *Screen) actFirst(kind werewolf.Kind) tea.Cmd {
+	for _, a := range s.legal() {
+		if a.Kind == kind {
+			return s.act(a)
+		}
+	}
+	return nil
+}
+
+// act emits a legal action for the Update the player is looking at.
+func (s *Screen) act(a werewolf.Action) tea.Cmd {
+	if s.waiting() || !s.hasView {
+		return nil
+	}
+	s.sentAt = s.now()
+	if a.Kind == werewolf.KindCupidLink {
+		s.first = -1
+	}
+	msg := uikit.ActMsg{Seq: s.u.Seq, Action: a}
+	return func() tea.Msg { return msg }
+}
+
+// resendAfter is how long keys wait for the Update that answers an action.
+// The room may drop an action without an Update (busy inbox); after this the
+// player can try again (a duplicate is refused, never applied twice).
+const resendAfter = 2 * time.Second
+
+// waiting is true while an action sent for this Update awaits an answer.
+func (s *Screen) waiting() bool {
+	return !s.sentAt.IsZero() && s.now().Sub(s.sentAt) < resendAfter
+}
+
+// playing is true when this session sits at a running table.
+func (s *Screen) playing() bool {
+	return s.hasView && s.u.Seat != engine.Spectator && s.u.Closed == "" && !s.over()
+}
+
+func (s *Screen) over() bool {
+	return s.u.Over || s.v.Over || s.v.Phase == werewolf.PhaseGameOver
+}
+
+// legal is what keys may produce now: the view's legal actions, or nothing
+// while an action is on its way.
+func (s *Screen) legal() []werewolf.Action {
+	if !s.playing() || s.waiting() {
+		return nil
+	}
+	return s.v.Legal
+}
+
+func (s *Screen) hasKind(kind werewolf.Kind) bool {
+	for _, a := range s.legal() {
+		if a.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// targetedKinds are the actions enter takes on the player under the cursor,
+// at most one of which is legal at a time.
+var targetedKinds = []werewolf.Kind{werewolf.KindCupidLink, werewolf.KindSeerInspect, werewolf.KindWolfSelect,
+	werewolf.KindHunterShoot, werewolf.KindSuccessor, werewolf.KindBallot, werewolf.KindTiebreak}
+
+// chooseKind is what enter does now, if anything.
+func (s *Screen) chooseKind() (werewolf.Kind, bool) {
+	for _, k := range targetedKinds {
+		if s.hasKind(k) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// targets are the players the cursor may rest on: those the current choice
+// can name, plus the player already chosen (a wolf's pick, one's ballot),
+// which the engine does not list again. Seat order.
+func (s *Screen) targets() []engine.Seat {
+	var out []engine.Seat
+	add := func(t int) {
+		if t >= 0 && t < len(s.v.Players) && !slices.Contains(out, engine.Seat(t)) {
+			out = append(out, engine.Seat(t))
+		}
+	}
+	kind, ok := s.chooseKind()
+	if !ok && s.hasKind(werewolf.KindWitchPoison) {
+		kind, ok = werewolf.KindWitchPoison, true
+	}
+	if !ok {
+		return nil
+	}
+	for _, a := range s.legal() {
+		if a.Kind == kind {
+			add(a.Target)
+			if kind == werewolf.KindCupidLink {
+				add(a.Second)
+			}
+		}
+	}
+	switch kind {
+	case werewolf.KindWolfSelect:
+		if t := s.myWolfChoice(); t >= 0 {
+			add(int(t))
+		}
+	case werewolf.KindBallot:
+		if s.v.MyBallot >= 0 {
+			add(int(s.v.MyBallot))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// myWolfChoice is the viewer's own selection in the wolves' step, or -1.
+func (s *Screen) myWolfChoice() engine.Seat {
+	for _, c := range s.v.Choices {
+		if c.Wolf == s.v.Seat {
+			return c.Target
+		}
+	}
+	return -1
+}
+
+// placeCursor keeps the cursor on its player if still a target, else puts
+// it on the viewer's current pick or the first target.
+func (s *Screen) placeCursor() {
+	ts := s.targets()
+	if len(ts) == 0 {
+		s.cur = -1
+		return
+	}
+	if slices.Contains(ts, s.cur) {
+		return
+	}
+	for _, pick := range []engine.Seat{s.myWolfChoice(), s.v.MyBallot} {
+		if pick >= 0 && slices.Contains(ts, pick) {
+			s.cur = pick
+			return
+		}
+	}
+	// The next target after the old cursor, so the cursor does not jump back.
+	for _, t := range ts {
+		if t > s.cur {
+			s.cur = t
+			return
+		}
+	}
+	s.cur = ts[0]
+}
+
+func (s *Screen) moveCursor(d int) {
+	ts := s.targets()
+	if len(ts) == 0 {
+		s.cur = -1
+		return
+	}
+	i := slices.Index(ts, s.cur)
+	if i < 0 {
+		s.cur = ts[0]
+		return
+	}
+	s.cur = ts[(i+d+len(ts))%len(ts)]
+}
+
+// passAction is x: the phase's way of not acting (or of finishing).
+func (s *Screen) passAction() (werewolf.Action, bool) {
+	for _, a := range s.legal() {
+		switch a.Kind {
+		case werewolf.KindThiefKeep, werewolf.KindWolfClear, werewolf.KindWitchDone,
+			werewolf.KindHunterHold, werewolf.KindAbstain:
+			return a, true
+		case werewolf.KindPeek:
+			if a.On == s.v.Peeking { // "I won't peek" (or "I keep peeking")
+				return a, true
+			}
+		}
+	}
+	return werewolf.Action{}, false
+}
+
+func (s *Screen) name(seat engine.Seat) string {
+	if i := int(seat); i >= 0 && i < len(s.v.Players) {
+		return clean(s.v.Players[i].Name)
+	}
+	return "?"
+}
+
+// sync enables exactly the bindings that do something now, with help text
+// saying what.
+func (s *Screen) sync() {
+	k := &s.keys
+	for _, b := range k.all() {
+		b.SetEnabled(false)
+	}
+	k.Leave.SetEnabled(true)
+	k.LogUp.SetEnabled(s.hasView)
+	k.LogDown.SetEnabled(s.hasView && s.logBack > 0)
+	if !s.playing() {
+		return
+	}
+	if s.asleep() {
+		k.Card.SetEnabled(true)
+		if s.showCard {
+			k.Card.SetHelp("c", "hide card")
+		} else {
+			k.Card.SetHelp("c", "look at card")
+		}
+	}
+	ts := s.targets()
+	many := len(ts) > 1
+	k.Up.SetEnabled(many)
+	k.Down.SetEnabled(many)
+	if kind, ok := s.chooseKind(); ok && s.cur >= 0 {
+		n := short(s.name(s.cur), 12)
+		verb := map[werewolf.Kind]string{
+			werewolf.KindSeerInspect: "see " + n, werewolf.KindWolfSelect: "devour " + n,
+			werewolf.KindHunterShoot: "shoot " + n, werewolf.KindSuccessor: "badge to " + n,
+			werewolf.KindBallot: "vote " + n, werewolf.KindTiebreak: "lynch " + n,
+		}[kind]
+		ok := slices.Contains(s.legal(), werewolf.Action{Kind: kind, Target: int(s.cur)})
+		if kind == werewolf.KindCupidLink {
+			ok = true
+			verb = "first lover " + n
+			if s.first >= 0 {
+				if s.first == s.cur {
+					verb = "unpick " + n
+				} else {
+					verb = "link " + short(s.name(s.first), 10) + "+" + n
+					a, b := min(s.first, s.cur), max(s.first, s.cur)
+					ok = slices.Contains(s.legal(), werewolf.Action{Kind: kind, Target: int(a), Second: int(b)})
+				}
+			}
+		}
+		if kind == werewolf.KindBallot && s.v.Phase != werewolf.PhaseVote {
+			verb = "elect " + n
+		}
+		k.Choose.SetEnabled(ok)
+		k.Choose.SetHelp("enter", verb)
+	}
+	k.Back.SetEnabled(s.first >= 0)
+	if s.cur >= 0 && slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)}) {
+		k.Poison.SetEnabled(true)
+		k.Poison.SetHelp("p", "poison "+short(s.name(s.cur), 12))
+	}
+	if s.hasKind(werewolf.KindWitchHeal) {
+		k.Heal.SetEnabled(true)
+		k.Heal.SetHelp("h", "heal "+short(s.name(s.v.Victim), 12))
+	}
+	if slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindPeek, On: !s.v.Peeking}) {
+		k.Peek.SetEnabled(true)
+		if s.v.Peeking {
+			k.Peek.SetHelp("p", "close eyes")
+		} else {
+			k.Peek.SetHelp("p", "peek")
+		}
+	}
+	k.Take.SetEnabled(s.hasKind(werewolf.KindThiefTake))
+	if a, ok := s.passAction(); ok {
+		k.Pass.SetEnabled(true)
+		k.Pass.SetHelp("x", map[werewolf.Kind]string{
+			werewolf.KindThiefKeep: "keep card", werewolf.KindWolfClear: "withdraw pick",
+			werewolf.KindWitchDone: "done", werewolf.KindHunterHold: "lower rifle",
+			werewolf.KindAbstain: "abstain", werewolf.KindPeek: "keep eyes shut",
+		}[a.Kind])
+	}
+	for _, a := range s.legal() {
+		switch a.Kind {
+		case werewolf.KindReady:
+			k.Ready.SetEnabled(true)
+			if a.On {
+				k.Ready.SetHelp("r", "ready")
+			} else {
+				k.Ready.SetHelp("r", "not ready")
+			}
+		case werewolf.KindStand:
+			k.Stand.SetEnabled(true)
+			if a.On {
+				k.Stand.SetHelp("s", "stand for sheriff")
+			} else {
+				k.Stand.SetHelp("s", "withdraw")
+			}
+		}
+	}
+}
+
+// asleep: a living player with nothing to do or see in this night step.
+// Every such player gets the same screen, whatever their card (§11.2).
+func (s *Screen) asleep() bool {
+	v := s.v
+	if !s.playing() || !v.Alive || !v.Phase.Night() {
+		return false
+	}
+	switch {
+	case len(v.Legal) > 0, v.Prompt != "":
+		return false // acting, or just acted ("the night goes on")
+	case v.Phase == werewolf.PhaseWolves && (v.Card == werewolf.RoleWerewolf || v.Card == werewolf.RoleLittleGirl):
+		return false // the pack watches its choice; the little girl was caught
+	case v.Phase == werewolf.PhaseLovers && v.Partner >= 0:
+		return false // the lovers look into each other's eyes
+	}
+	return true
+}
+
+// lastVoteKey names the newest closed vote ("" if none).
+func (s *Screen) lastVoteKey() string {
+	n := len(s.v.Votes)
+	if n == 0 {
+		return ""
+	}
+	r := s.v.Votes[n-1]
+	return r.Kind.String() + "/" + itoa(r.Day) + "/" + itoa(n)
+}
+
+// revealShown is how many ballots of the newest vote are revealed so far.
+func (s *Screen) revealShown() int {
+	n := len(s.v.Votes)
+	if n == 0 {
+		return 0
+	}
+	total := len(s.v.Votes[n-1].Ballots)
+	if !s.revealPhase() {
+		return total
+	}
+	shown := int(s.now().Sub(s.revealAt)/revealEvery) + 1
+	return min(max(shown, 0), total)
+}
+
+// revealPhase: the phases right after a vote closes, when its ballots are
+// shown (Verdict and the sheriff's tie-break after the lynch vote; the
+// runoff or the discussion after the sheriff's election).
+func (s *Screen) revealPhase() bool {
+	n := len(s.v.Votes)
+	if n == 0 || s.over() {
+		return false
+	}
+	r := s.v.Votes[n-1]
+	if r.Day != s.v.Day {
+		return false
+	}
+	switch s.v.Phase {
+	case werewolf.PhaseVerdict, werewolf.PhaseSheriffTiebreak:
+		return r.Kind == werewolf.PhaseVote
+	case werewolf.PhaseSheriffRunoff, werewolf.PhaseDiscussion:
+		return r.Kind == werewolf.PhaseSheriffVote || r.Kind == werewolf.PhaseSheriffRunoff
+	}
+	return false
+}
+
+// revealing: a reveal is still under way (the screen ticks for it).
+func (s *Screen) revealing() bool {
+	n := len(s.v.Votes)
+	return s.revealPhase() && s.revealShown() < len(s.v.Votes[n-1].Ballots)
+}

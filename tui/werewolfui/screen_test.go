@@ -1,0 +1,300 @@
+package werewolfui
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/werewolf"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+var clock0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+// asciiTheme is a theme whose renderer writes plain text (NO_COLOR).
+func asciiTheme() *uikit.Theme {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	return uikit.New(r)
+}
+
+// newScreen is a standalone screen (its own help bar) on a fixed clock.
+func newScreen(u engine.Update, w, h int) *Screen {
+	s := New(asciiTheme())
+	s.now = func() time.Time { return clock0 }
+	s.SetHelpBar(true)
+	s.SetSize(w, h)
+	s.SetUpdate(u)
+	return s
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *updateGolden {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// checkFits: exactly h lines, none wider than w, no escape codes.
+func checkFits(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line %d is %d cells wide (max %d): %q", i+1, n, w, l)
+		}
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Error("escape codes in Ascii output")
+	}
+}
+
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func TestGoldenScreens(t *testing.T) {
+	tests := []struct {
+		name  string
+		u     func(t *testing.T) engine.Update
+		later time.Duration // how long the screen has been showing this update
+		want  []string
+		not   []string
+	}{
+		{"night-wolf", func(t *testing.T) engine.Update { return starterWolves(t).update(4) },
+			0, []string{"NIGHT 1 · The werewolves", "Your card: WEREWOLF", "pack: Bob", "◀ Bob", "enter devour",
+				"[pack] Bob: Dee talks too much", "Picks: Bob → Dee · you → nobody yet"}, nil},
+		{"night-asleep", func(t *testing.T) engine.Update { return starterWolves(t).update(0) },
+			0, []string{"You are asleep", "face down", "c look at card", "werewolves · seer · 5 villagers"},
+			[]string{"VILLAGER", "Bob points", "talks too much", "Your card:"}},
+		{"seer-result", func(t *testing.T) engine.Update {
+			tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
+			tb.until(werewolf.PhaseSeer)
+			tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1})
+			return tb.update(2)
+		}, 0, []string{"NIGHT 1 · The seer", "Vision: Bob's card is Werewolf.", "seen: Werewolf", "You have acted"}, nil},
+		{"witch", func(t *testing.T) engine.Update { return classicWitch(t).update(0) },
+			0, []string{"Tonight's victim: Cid.", "h heal Cid", "p poison", "x done", "potions: heal ✓ poison ✓",
+				"♥ in love with Dee", "victim"}, nil},
+		{"dawn", func(t *testing.T) engine.Update { return starterDawn(t).update(0) },
+			0, []string{"DAY 1 · Dawn", "Dee was devoured by the werewolves. Card:", "† Villager, devoured"}, nil},
+		{"day-vote", func(t *testing.T) engine.Update { return starterVote(t).update(0) },
+			0, []string{"DAY 1 · The vote", "Your sealed ballot: Bob", "Ballots cast: 3/7", "◆ your vote", "x abstain",
+				"Cid: I saw Bob's card last night"}, []string{"→"}},
+		{"vote-reveal", func(t *testing.T) engine.Update { return starterVerdict(t).update(0) },
+			10 * time.Second, []string{"The ballots are opened 7/7", "Ann→Bob", "Tally: Bob 4 · Cid 3 ⇒ Bob is lynched",
+				"→ Bob", "† Werewolf, lynched"}, nil},
+		{"dead-chat", func(t *testing.T) engine.Update { return starterNight2Dead(t).update(3) },
+			0, []string{"in the graveyard", "You are dead", "[dead] Dee: They got me first", "[dead] Bob: Guilty",
+				"Werewolf"}, []string{"face down"}},
+		{"game-over", func(t *testing.T) engine.Update { return starterOver(t).update(0) },
+			0, []string{"GAME OVER", "The village wins", "✓", "Eve", "Werewolf", "Village", "Eve: well played, seer"}, nil},
+		{"spectator", func(t *testing.T) engine.Update { return starterVote(t).update(engine.Spectator) },
+			0, []string{"You are watching", "Ballots cast: 3/7", "Q leave"}, []string{"your vote"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScreen(tt.u(t), 80, 24)
+			if tt.later > 0 {
+				s.now = func() time.Time { return clock0.Add(tt.later) }
+			}
+			out := s.View()
+			checkFits(t, out, 80, 24)
+			f := flat(out)
+			for _, w := range tt.want {
+				if !strings.Contains(f, w) {
+					t.Errorf("screen lacks %q", w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(f, w) {
+					t.Errorf("screen shows %q", w)
+				}
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+// TestSleepersSeeTheSameNight: in the wolves' step, Ann's screen is the same
+// whether she is a simple villager or the seer who acted earlier tonight,
+// and whatever the seer saw (spec §11.2, §16 scenario 48).
+func TestSleepersSeeTheSameNight(t *testing.T) {
+	run := func(annIsSeer bool, seen engine.Seat) string {
+		deal := starterDeal()
+		if annIsSeer {
+			deal[0], deal[2] = deal[2], deal[0]
+		}
+		tb := newTable(t, werewolf.DefaultOptions(), deal)
+		tb.until(werewolf.PhaseSeer)
+		seer := engine.Seat(2)
+		if annIsSeer {
+			seer = 0
+		}
+		tb.do(seer, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: int(seen)})
+		tb.until(werewolf.PhaseWolves)
+		tb.do(1, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
+		u := tb.update(0)
+		u.Seq = 0 // the actor's count of actions differs; the screen never shows it
+		return newScreen(u, 80, 24).View()
+	}
+	villager := run(false, 1)
+	for _, c := range []struct {
+		seer bool
+		seen engine.Seat
+	}{{true, 1}, {true, 4}, {false, 4}} {
+		if got := run(c.seer, c.seen); got != villager {
+			t.Errorf("Ann seer=%v (saw seat %d): the sleeping screen differs\n--- villager ---\n%s\n--- this ---\n%s",
+				c.seer, c.seen, villager, got)
+		}
+	}
+	// The golden night-asleep is this same screen.
+	golden(t, "night-asleep", villager)
+}
+
+func TestSleepersCardTurnsUpOnRequest(t *testing.T) {
+	s := newScreen(starterWolves(t).update(2), 80, 24)
+	if out := flat(s.View()); strings.Contains(out, "SEER") || !strings.Contains(out, "face down") {
+		t.Fatalf("asleep, the seer's card should lie face down:\n%s", s.View())
+	}
+	keys(s, "c")
+	if out := flat(s.View()); !strings.Contains(out, "Your card: SEER") || strings.Contains(out, "seen: Werewolf") {
+		t.Errorf("c should turn up the card alone:\n%s", s.View())
+	}
+	keys(s, "c")
+	if out := flat(s.View()); strings.Contains(out, "SEER") {
+		t.Errorf("c again should turn it down:\n%s", s.View())
+	}
+}
+
+func TestVoteRevealedVoterByVoter(t *testing.T) {
+	u := starterVerdict(t).update(0)
+	s := newScreen(u, 80, 24)
+	for i, want := range []string{"1/7", "2/7", "3/7"} {
+		s.now = func() time.Time { return clock0.Add(time.Duration(i) * revealEvery) }
+		out := flat(s.View())
+		if !strings.Contains(out, "The ballots are opened "+want) {
+			t.Errorf("after %d steps: want %s revealed:\n%s", i, want, s.View())
+		}
+		if strings.Contains(out, "Tally:") {
+			t.Errorf("tally shown before every ballot is open:\n%s", s.View())
+		}
+	}
+	// The reveal ticks while it runs, and the tick chain stops after.
+	s.now = func() time.Time { return clock0 }
+	if cmd := s.Update(uikit.UpdateMsg{Update: u}); cmd == nil {
+		t.Error("no tick while revealing")
+	}
+}
+
+func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
+	u := starterVote(t).update(0)
+	s := newScreen(u, 80, 24)
+	if !strings.Contains(s.View(), "0:45 left") {
+		t.Errorf("countdown missing:\n%s", s.View())
+	}
+	cmd := s.Update(uikit.UpdateMsg{Update: u})
+	if cmd == nil {
+		t.Fatal("no tick with a timer running")
+	}
+	if cmd := s.Update(tickMsg{gen: s.gen - 1}); cmd != nil {
+		t.Error("a stale tick chain should stop")
+	}
+	u.Deadline = 0
+	if cmd := s.Update(uikit.UpdateMsg{Update: u}); cmd != nil {
+		t.Error("ticking without a timer")
+	}
+	over := starterOver(t).update(0)
+	over.Deadline = 12
+	if cmd := s.Update(uikit.UpdateMsg{Update: over}); cmd != nil {
+		t.Error("ticking after the game")
+	}
+}
+
+func TestWindowTooSmall(t *testing.T) {
+	u := starterVote(t).update(0)
+	out := newScreen(u, 30, 6).View()
+	checkFits(t, out, 30, 6)
+	if got := flat(out); !strings.Contains(got, "window too small: need 80×24, have 30×6") {
+		t.Errorf("too-small message missing: %q", out)
+	}
+	golden(t, "too-small", out)
+	if out := newScreen(u, 79, 24).View(); !strings.Contains(out, "too small") {
+		t.Error("79×24 should be too small")
+	}
+	if out := newScreen(u, 80, 23).View(); !strings.Contains(out, "too small") {
+		t.Error("80×23 with the help bar should be too small")
+	}
+	s := newScreen(u, 80, 23)
+	s.SetHelpBar(false) // the root draws the help bar on the 24th line
+	if out := s.View(); strings.Contains(out, "too small") {
+		t.Error("80×23 without the help bar should fit")
+	} else {
+		checkFits(t, out, 80, 23)
+	}
+}
+
+func TestLargeWindow(t *testing.T) {
+	out := newScreen(classicWitch(t).update(0), 120, 36).View()
+	checkFits(t, out, 120, 36)
+	golden(t, "witch-120x36", out)
+}
+
+// Eighteen players fit at 80×24.
+func TestEighteenPlayers(t *testing.T) {
+	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
+		"Max", "Ned", "Oda", "Pia", "Quin", "Rosalind-Longname"}
+	st, evs, err := werewolf.NewState(names, werewolf.ClassicOptions(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := werewolf.Game{}
+	v := g.View(st, 0).(werewolf.SeatView)
+	u := engine.Update{Room: "BIG1", Title: "Werewolves · classic · 18 players", Game: werewolf.ID, Seat: 0, View: v,
+		Log: evs, Started: true, Deadline: v.Deadline}
+	out := newScreen(u, 80, 24).View()
+	checkFits(t, out, 80, 24)
+	for _, n := range []string{"Ann", "Quin", "Rosalind-Lo"} {
+		if !strings.Contains(out, n) {
+			t.Errorf("%s missing from the players list:\n%s", n, out)
+		}
+	}
+	_ = st
+}
+
+func TestNotAWerewolfView(t *testing.T) {
+	s := newScreen(starterVote(t).update(0), 80, 24)
+	s.SetUpdate(engine.Update{Seat: 0, Started: true, View: "something else"})
+	if out := s.View(); !strings.Contains(out, "Waiting for the table") {
+		t.Errorf("a foreign view should leave the table empty:\n%s", out)
+	}
+	if got := keys(s, "enter", "x", "r", "up", "p", "h", "1"); len(got) != 0 {
+		t.Errorf("keys on an empty table: %#v", got)
+	}
+}

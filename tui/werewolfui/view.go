@@ -1,0 +1,887 @@
+package werewolfui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"bivouac/engine"
+	"bivouac/engine/werewolf"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View draws the table in the area given by SetSize.
+func (s *Screen) View() string {
+	reserved := 0 // lines the root keeps for its own help bar
+	if !s.helpBar {
+		reserved = 1
+	}
+	if s.w < MinWidth || s.h+reserved < MinHeight {
+		return s.tooSmall(reserved)
+	}
+	var foot []string
+	if s.helpBar {
+		s.help.Width = s.w
+		foot = append(foot, trunc(s.help.View(s.Keys()), s.w))
+	}
+	lines := s.body(s.w, s.h-len(foot))
+	for len(lines) < s.h-len(foot) {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines, foot...), "\n")
+}
+
+func (s *Screen) tooSmall(reserved int) string {
+	msg := fmt.Sprintf("window too small: need %d×%d, have %d×%d", MinWidth, MinHeight, s.w, s.h+reserved)
+	w := max(s.w, 1)
+	lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
+	if s.h >= 1 && len(lines) > s.h {
+		lines = lines[:s.h]
+	}
+	for i, l := range lines {
+		lines[i] = s.th.Warning.Render(trunc(l, w))
+	}
+	for len(lines) < s.h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// body is everything but the help bar: at most h lines of at most w cells.
+func (s *Screen) body(w, h int) []string {
+	th := s.th
+	if s.u.Closed != "" {
+		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "",
+			th.Danger.Render(trunc("The room is closed: "+clean(s.u.Closed), w)), th.Muted.Render("Q leaves the table.")}
+	}
+	if !s.hasView {
+		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "", th.Muted.Render("Waiting for the table…")}
+	}
+	if s.over() {
+		return s.endBody(w, h)
+	}
+	top := []string{s.titleLine(w), s.bannerLine(w), s.narrationLine(w)}
+	var bottom []string
+	if n := s.noticeLine(w); n != "" {
+		bottom = append(bottom, n)
+	}
+	midH := h - len(top) - len(bottom)
+	lw := min(44, max(36, w*45/100))
+	rw := w - lw - 3
+	left := s.playerLines(lw, midH)
+	right := s.rightLines(rw, midH)
+	out := top
+	sep := th.Rule.Render(" │ ")
+	for i := range midH {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out = append(out, strings.TrimRight(pad(l, lw)+sep+r, " "))
+	}
+	out = append(out, bottom...)
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+func (s *Screen) titleLine(w int) string {
+	th := s.th
+	title := clean(s.u.Title)
+	if title == "" {
+		title = "Werewolves"
+	}
+	left := th.Title.Render(title)
+	if s.u.Room != "" {
+		if withRoom := left + th.Muted.Render(" · room "+clean(s.u.Room)); width(withRoom) <= w-24 {
+			left = withRoom
+		}
+	}
+	alive := 0
+	for _, p := range s.v.Players {
+		if p.Alive {
+			alive++
+		}
+	}
+	parts := []string{th.Strong.Render(fmt.Sprintf("%d/%d", alive, len(s.v.Players))) + th.Muted.Render(" alive")}
+	if s.v.Unofficial {
+		parts = append(parts, th.Warning.Render("not rulebook"))
+	}
+	if s.v.Fast {
+		parts = append(parts, th.Warning.Render("fast nights"))
+	}
+	return spread(left, strings.Join(parts, th.Muted.Render(" · ")), w)
+}
+
+// bannerLine: the phase as the narrator announces it, and the countdown.
+func (s *Screen) bannerLine(w int) string {
+	th, v := s.th, s.v
+	var label string
+	var st lipgloss.Style
+	switch {
+	case v.Phase.Night():
+		label, st = fmt.Sprintf("NIGHT %d", v.Night), th.Header
+		if v.Phase != werewolf.PhaseNightFall {
+			label += " · " + v.Phase.Title()
+		}
+	default:
+		label, st = fmt.Sprintf("DAY %d · %s", max(v.Day, 1), v.Phase.Title()), th.Title
+	}
+	if s.u.Seat >= 0 && !v.Alive && !v.LastBreath {
+		label = "† " + label + " · in the graveyard"
+	}
+	right := ""
+	if n := s.secondsLeft(); n > 0 {
+		cs := th.Strong
+		if n <= 5 {
+			cs = th.Warning
+		}
+		right = cs.Render(fmt.Sprintf("%d:%02d", n/60, n%60)) + th.Muted.Render(" left")
+	}
+	return spread(st.Render(label), right, w)
+}
+
+func (s *Screen) narrationLine(w int) string {
+	return s.th.Muted.Render("“") + trunc(clean(s.v.Narration), w-2) + s.th.Muted.Render("”")
+}
+
+func (s *Screen) noticeLine(w int) string {
+	if s.u.Notice == "" {
+		return ""
+	}
+	return s.th.Danger.Render(trunc("✗ Refused: "+clean(s.u.Notice), w))
+}
+
+// Players.
+
+func (s *Screen) seatInfo(seat engine.Seat) (engine.SeatInfo, bool) {
+	for _, si := range s.u.Seats {
+		if si.Seat == seat {
+			return si, true
+		}
+	}
+	return engine.SeatInfo{}, false
+}
+
+// playerLines: one line per player, with what the viewer may know of them.
+// Asleep, only public facts are drawn.
+func (s *Screen) playerLines(w, h int) []string {
+	th, v := s.th, s.v
+	asleep := s.asleep()
+	nameW := 4
+	for _, p := range v.Players {
+		nameW = max(nameW, width(clean(p.Name)))
+	}
+	nameW = min(nameW, 12)
+	alive := 0
+	for _, p := range v.Players {
+		if p.Alive {
+			alive++
+		}
+	}
+	var out []string
+	if h > len(v.Players) {
+		out = append(out, th.Header.Render("Players")+th.Muted.Render(fmt.Sprintf(" %d alive", alive)))
+	}
+	reveal := map[engine.Seat]string{} // voter → revealed ballot, during a lynch reveal
+	if s.revealPhase() && len(v.Votes) > 0 {
+		r := v.Votes[len(v.Votes)-1]
+		for _, b := range r.Ballots[:s.revealShown()] {
+			if b.Target < 0 {
+				reveal[b.Voter] = "→ abstains"
+			} else {
+				reveal[b.Voter] = "→ " + short(s.name(b.Target), 10)
+			}
+			if b.Weight == 2 {
+				reveal[b.Voter] += " ×2"
+			}
+		}
+	}
+	for _, p := range v.Players {
+		me := p.Seat == s.u.Seat
+		cursor := " "
+		if p.Seat == s.cur {
+			cursor = th.Accent.Render("▸")
+		}
+		name := pad(short(clean(p.Name), nameW), nameW)
+		switch {
+		case p.Seat == s.cur:
+			name = th.Selected.Render(name)
+		case !p.Alive:
+			name = th.Muted.Render(name)
+		case me:
+			name = th.Accent.Render(name)
+		}
+		marks := " "
+		if p.Sheriff {
+			marks = th.Warning.Render("★")
+		}
+		if p.Lover && !asleep || p.Seat == s.first {
+			marks += th.Danger.Render("♥")
+		} else {
+			marks += " "
+		}
+		var info []string
+		if me {
+			info = append(info, th.Accent.Render("(you)"))
+		}
+		if !p.Alive {
+			info = append(info, th.Muted.Render("† "+p.Card.String()+causes(p.Causes)))
+		}
+		if r, ok := reveal[p.Seat]; ok {
+			info = append(info, th.Strong.Render(r))
+		}
+		if p.Alive && !asleep {
+			info = append(info, s.secretInfo(p)...)
+		}
+		if p.Alive && p.Candidate {
+			info = append(info, th.Good.Render("candidate"))
+		}
+		if si, ok := s.seatInfo(p.Seat); ok && p.Alive && !me {
+			switch {
+			case si.Bot != "":
+				info = append(info, th.Muted.Render("bot"))
+			case !si.Connected:
+				info = append(info, th.Muted.Render("away"))
+			}
+		}
+		line := cursor + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + " " + marks + " " + strings.Join(info, " ")
+		out = append(out, trunc(line, w))
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+// secretInfo is what the viewer's own role tells about a living player:
+// cards known (wolves, the dead watching), visions, the pack's picks,
+// tonight's victim, one's ballot. Never drawn while asleep.
+func (s *Screen) secretInfo(p werewolf.PlayerView) []string {
+	th, v := s.th, s.v
+	var info []string
+	if v.Victim == p.Seat && (v.Phase == werewolf.PhaseWolves || v.Phase == werewolf.PhaseWitch) {
+		info = append(info, th.Danger.Render("victim"))
+	}
+	var by []string
+	for _, c := range v.Choices {
+		if c.Target == p.Seat {
+			if c.Wolf == v.Seat {
+				by = append(by, "you")
+			} else {
+				by = append(by, short(s.name(c.Wolf), 8))
+			}
+		}
+	}
+	if len(by) > 0 {
+		info = append(info, th.Danger.Render("◀ "+strings.Join(by, ",")))
+	}
+	if p.Seat != v.Seat {
+		switch {
+		case p.Card != werewolf.RoleUnknown:
+			st := th.Strong
+			if p.Card == werewolf.RoleWerewolf {
+				st = th.Danger
+			}
+			info = append(info, st.Render(p.Card.String()))
+		case p.Wolf:
+			info = append(info, th.Danger.Render("Werewolf"))
+		default:
+			for i := len(v.Visions) - 1; i >= 0; i-- {
+				if vi := v.Visions[i]; vi.Target == p.Seat {
+					info = append(info, th.Strong.Render("seen: "+vi.Card.String()))
+					break
+				}
+			}
+		}
+	}
+	if v.MyBallot == p.Seat && isBallotPhase(v.Phase) {
+		info = append(info, th.Accent.Render("◆ your vote"))
+	}
+	return info
+}
+
+func isBallotPhase(p werewolf.Phase) bool {
+	return p == werewolf.PhaseVote || p == werewolf.PhaseSheriffVote || p == werewolf.PhaseSheriffRunoff
+}
+
+func causes(cs []werewolf.Cause) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.String())
+	}
+	return ", " + strings.Join(names, "+")
+}
+
+// The right-hand column: your card, what the phase asks, the log.
+
+func (s *Screen) rightLines(w, h int) []string {
+	card := s.cardLines(w)
+	act := s.actionLines(w)
+	rev := s.revealLines(w)
+	var out []string
+	out = append(out, card...)
+	if len(act) > 0 {
+		out = append(out, act...)
+	}
+	out = append(out, rev...)
+	logH := h - len(out) - 1
+	if logH < 3 { // keep a few lines of log: shorten the panels above
+		out = out[:max(0, min(len(out), h-4))]
+		logH = h - len(out) - 1
+	}
+	out = append(out, s.th.Rule.Render(rule("Log", s.logBack > 0, w)))
+	return append(out, s.logLines(w, logH)...)
+}
+
+func rule(title string, scrolled bool, w int) string {
+	t := "── " + title + " "
+	if scrolled {
+		t += "(older; ] for newer) "
+	}
+	return t + strings.Repeat("─", max(0, w-width(t)))
+}
+
+func (s *Screen) cardLines(w int) []string {
+	th, v := s.th, s.v
+	switch {
+	case s.u.Seat == engine.Spectator:
+		return wrapStyled(th.Muted, "You are watching: you see what the whole village sees.", w)
+	case !v.Alive && !v.LastBreath:
+		out := []string{th.Muted.Render("You are dead. Your card was: ") + th.Strong.Render(v.Card.String())}
+		return append(out, wrapStyled(th.Muted, "You watch from the graveyard; t talks to the other dead.", w)...)
+	case s.asleep() && !s.showCard:
+		return append(wrapStyled(th.Base, "You are asleep. Your card lies face down.", w),
+			th.Muted.Render(trunc("c turns it up (only on your screen).", w)))
+	}
+	head := th.Muted.Render("Your card: ") + th.Accent.Render(strings.ToUpper(v.Card.String()))
+	if v.Original != v.Card && v.Original != werewolf.RoleUnknown {
+		head += th.Muted.Render(" (dealt: " + v.Original.String() + ")")
+	}
+	out := []string{trunc(head, w)}
+	out = append(out, wrapStyled(th.Muted, v.Card.Help(), w)...)
+	if s.asleep() {
+		return out // turned up while asleep: the card alone
+	}
+	var extra []string
+	if v.Partner >= 0 {
+		extra = append(extra, th.Danger.Render("♥")+" in love with "+th.Strong.Render(s.name(v.Partner)))
+	}
+	if v.Card == werewolf.RoleWerewolf && len(v.Wolves) > 1 {
+		var pack []string
+		for _, x := range v.Wolves {
+			if x != v.Seat {
+				pack = append(pack, s.name(x))
+			}
+		}
+		extra = append(extra, th.Muted.Render("pack: ")+th.Danger.Render(strings.Join(pack, ", ")))
+	}
+	if v.Card == werewolf.RoleWitch {
+		extra = append(extra, th.Muted.Render("potions: ")+potion("heal", v.HealLeft)+" "+potion("poison", v.PoisonLeft))
+	}
+	for _, e := range extra {
+		out = append(out, trunc(e, w))
+	}
+	return out
+}
+
+func potion(name string, left bool) string {
+	if left {
+		return name + " ✓"
+	}
+	return name + " ✗"
+}
+
+// actionLines: what the phase asks of the viewer, or what it shows them.
+func (s *Screen) actionLines(w int) []string {
+	th, v := s.th, s.v
+	var out []string
+	add := func(st lipgloss.Style, text string) { out = append(out, wrapStyled(st, text, w)...) }
+	if s.asleep() {
+		add(th.Muted, "The night goes on. In the game: "+deckLine(v.Deck)+".")
+		return append([]string{""}, out...)
+	}
+	if v.Prompt != "" && (v.Alive || v.LastBreath) {
+		add(th.Accent, "▸ "+v.Prompt)
+	}
+	if !v.Alive && !v.LastBreath || s.u.Seat == engine.Spectator {
+		out = append(out, s.publicPhaseLines(w)...)
+		if len(out) > 0 {
+			out = append([]string{""}, out...)
+		}
+		return out
+	}
+	switch v.Phase {
+	case werewolf.PhaseThief:
+		if len(v.ThiefSaw) == 2 {
+			add(th.Base, fmt.Sprintf("Middle cards: [1] %s  [2] %s", v.ThiefSaw[0], v.ThiefSaw[1]))
+		}
+	case werewolf.PhaseCupid:
+		if s.first >= 0 {
+			add(th.Base, "First lover: "+s.name(s.first)+". Now pick the second (esc undoes).")
+		}
+	case werewolf.PhaseLovers:
+		if v.Partner >= 0 {
+			add(th.Base, "♥ You are in love with "+s.name(v.Partner)+". If one of you dies, the other dies of a broken heart; you may not vote against each other.")
+		}
+	case werewolf.PhaseSeer:
+		if n := len(v.Visions); n > 0 && v.Visions[n-1].Night == v.Night {
+			vi := v.Visions[n-1]
+			add(th.Strong, fmt.Sprintf("Vision: %s's card is %s.", s.name(vi.Target), vi.Card))
+		}
+	case werewolf.PhaseWolves:
+		if v.Card == werewolf.RoleWerewolf && v.Alive {
+			var picks []string
+			for _, c := range v.Choices {
+				who := s.name(c.Wolf)
+				if c.Wolf == v.Seat {
+					who = "you"
+				}
+				t := "nobody yet"
+				if c.Target >= 0 {
+					t = s.name(c.Target)
+				}
+				picks = append(picks, who+" → "+t)
+			}
+			if len(picks) > 0 {
+				add(th.Base, "Picks: "+strings.Join(picks, " · "))
+			}
+			if v.Caught && v.Victim >= 0 {
+				add(th.Danger, "You caught the little girl spying: "+s.name(v.Victim)+" is tonight's victim.")
+			} else {
+				add(th.Muted, "Same pick for all, or nobody dies. t talks to the pack.")
+			}
+		}
+		if v.Card == werewolf.RoleLittleGirl && v.Alive {
+			switch {
+			case v.Caught:
+				add(th.Danger, "The werewolves caught you spying!")
+			case v.Peeking:
+				add(th.Warning, "Your eyes are half open: you may glimpse the wolves, and they may catch you.")
+			default:
+				add(th.Muted, "Your eyes are shut.")
+			}
+			rel := v.Relayed
+			if len(rel) > 2 {
+				rel = rel[len(rel)-2:]
+			}
+			for _, r := range rel {
+				add(th.Warning, "glimpse: "+clean(r))
+			}
+		}
+	case werewolf.PhaseWitch:
+		if v.Card == werewolf.RoleWitch && v.Alive {
+			if v.Healed && v.Victim >= 0 {
+				add(th.Good, "You healed "+s.name(v.Victim)+" tonight.")
+			}
+			if v.Poisoned >= 0 {
+				add(th.Danger, "You poisoned "+s.name(v.Poisoned)+" tonight.")
+			}
+		}
+	default:
+		out = append(out, s.publicPhaseLines(w)...)
+	}
+	if len(out) > 0 {
+		out = append([]string{""}, out...)
+	}
+	return out
+}
+
+// publicPhaseLines: what everyone sees of a day phase.
+func (s *Screen) publicPhaseLines(w int) []string {
+	th, v := s.th, s.v
+	var out []string
+	add := func(st lipgloss.Style, text string) { out = append(out, wrapStyled(st, text, w)...) }
+	mine := s.u.Seat >= 0 && v.Alive
+	switch v.Phase {
+	case werewolf.PhaseDawn:
+		lines := s.dawnNews()
+		if len(lines) == 0 {
+			add(th.Muted, "The village counts its own…")
+		}
+		for _, l := range lines {
+			add(th.Strong, l)
+		}
+	case werewolf.PhaseSheriffCampaign:
+		var cands []string
+		for _, p := range v.Players {
+			if p.Alive && p.Candidate {
+				cands = append(cands, clean(p.Name))
+			}
+		}
+		if len(cands) == 0 {
+			add(th.Base, "No candidate yet: if nobody stands, anyone may be elected.")
+		} else {
+			add(th.Base, "Candidates: "+strings.Join(cands, ", "))
+		}
+		add(th.Muted, fmt.Sprintf("Ready: %d/%d%s", v.ReadyCount, v.Voters, readyMine(mine, v.Ready)))
+	case werewolf.PhaseSheriffVote, werewolf.PhaseSheriffRunoff, werewolf.PhaseVote:
+		if v.Phase != werewolf.PhaseVote && len(v.Eligible) > 0 && len(v.Eligible) < len(v.Players) {
+			var el []string
+			for _, e := range v.Eligible {
+				el = append(el, s.name(e))
+			}
+			add(th.Base, "Eligible: "+strings.Join(el, ", "))
+		}
+		if mine {
+			switch b := v.MyBallot; {
+			case b == werewolf.Abstain:
+				add(th.Accent, "Your sealed ballot: abstain.")
+			case b >= 0:
+				add(th.Accent, "Your sealed ballot: "+s.name(b)+" (you may change it).")
+			default:
+				add(th.Base, "You have not voted yet.")
+			}
+		}
+		add(th.Muted, fmt.Sprintf("Ballots cast: %d/%d, sealed until the vote closes.", v.VotesCast, v.Voters))
+	case werewolf.PhaseDiscussion:
+		add(th.Muted, fmt.Sprintf("Ready to vote: %d/%d%s", v.ReadyCount, v.Voters, readyMine(mine, v.Ready)))
+	case werewolf.PhaseSheriffTiebreak:
+		var tied []string
+		for _, t := range v.Tied {
+			tied = append(tied, s.name(t))
+		}
+		add(th.Base, "Tied: "+strings.Join(tied, ", ")+". The sheriff decides.")
+	}
+	return out
+}
+
+func readyMine(mine, ready bool) string {
+	switch {
+	case !mine:
+		return ""
+	case ready:
+		return " · you are ready"
+	}
+	return " · r when you are ready"
+}
+
+// dawnNews are this dawn's announcements: the narration since "Day N dawns".
+func (s *Screen) dawnNews() []string {
+	start := -1
+	prefix := fmt.Sprintf("Day %d dawns", s.v.Day)
+	for i, e := range s.u.Log {
+		if e.Kind == engine.Narration && strings.HasPrefix(e.Text, prefix) {
+			start = i
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	var out []string
+	for _, e := range s.u.Log[start+1:] {
+		if e.Kind == engine.Narration && e.Audience.All {
+			out = append(out, clean(e.Text))
+		}
+	}
+	return out
+}
+
+// revealLines: a closed vote's ballots, voter by voter, then the tally.
+func (s *Screen) revealLines(w int) []string {
+	if !s.revealPhase() {
+		return nil
+	}
+	th, v := s.th, s.v
+	r := v.Votes[len(v.Votes)-1]
+	title := "The ballots are opened"
+	if r.Kind != werewolf.PhaseVote {
+		title = "Sheriff ballots"
+		if r.Kind == werewolf.PhaseSheriffRunoff {
+			title = "Runoff ballots"
+		}
+	}
+	shown := s.revealShown()
+	out := []string{"", th.Header.Render(title) + th.Muted.Render(fmt.Sprintf(" %d/%d", shown, len(r.Ballots)))}
+	var parts []string
+	for _, b := range r.Ballots[:shown] {
+		voter := short(s.name(b.Voter), 8)
+		if b.Weight == 2 {
+			voter += "×2"
+		}
+		if b.Target < 0 {
+			parts = append(parts, voter+" —")
+		} else {
+			parts = append(parts, voter+"→"+short(s.name(b.Target), 8))
+		}
+	}
+	out = append(out, wrapStyled(th.Base, strings.Join(parts, "  "), w)...)
+	if shown < len(r.Ballots) {
+		return out
+	}
+	tally := map[engine.Seat]int{}
+	var order []engine.Seat
+	for _, b := range r.Ballots {
+		if b.Target >= 0 {
+			if tally[b.Target] == 0 {
+				order = append(order, b.Target)
+			}
+			tally[b.Target] += b.Weight
+		}
+	}
+	slices.SortStableFunc(order, func(a, b engine.Seat) int { return tally[b] - tally[a] })
+	var ts []string
+	for _, t := range order {
+		ts = append(ts, fmt.Sprintf("%s %d", s.name(t), tally[t]))
+	}
+	if len(ts) == 0 {
+		ts = append(ts, "no votes")
+	}
+	res := ""
+	switch {
+	case r.Result >= 0 && r.Kind == werewolf.PhaseVote:
+		res = " ⇒ " + s.name(r.Result) + " is lynched"
+	case r.Result >= 0:
+		res = " ⇒ " + s.name(r.Result) + " is sheriff"
+	case len(r.Tied) > 0:
+		res = " ⇒ tie"
+	}
+	out = append(out, wrapStyled(th.Strong, "Tally: "+strings.Join(ts, " · ")+res, w)...)
+	return out
+}
+
+// Log.
+
+func (s *Screen) logLines(w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	th := s.th
+	asleep := s.asleep()
+	var lines []string
+	var first []bool // lines[i] begins an event
+	for _, e := range s.u.Log {
+		if asleep && !e.Audience.All {
+			continue // asleep, the log is what everyone sees
+		}
+		for i, l := range s.eventLines(e, w) {
+			lines = append(lines, l)
+			first = append(first, i == 0)
+		}
+	}
+	if len(lines) == 0 {
+		lines, first = []string{th.Muted.Render("Nothing yet.")}, []bool{true}
+	}
+	s.logBack = min(s.logBack, max(0, len(lines)-h))
+	end := len(lines) - s.logBack
+	start := max(0, end-h)
+	for start < end-1 && !first[start] {
+		start++ // never begin with the tail of a wrapped line
+	}
+	return lines[start:end]
+}
+
+func (s *Screen) speaker(seat engine.Seat) string {
+	if i := int(seat); i >= 0 && i < len(s.v.Players) {
+		return clean(s.v.Players[i].Name)
+	}
+	if si, ok := s.seatInfo(seat); ok {
+		return clean(si.Name)
+	}
+	return "?"
+}
+
+// eventLines formats one log event; chat channels are marked, not only
+// coloured: [pack] the wolves' channel, [dead] the graveyard, [glimpse] the
+// little girl's relay, » a private line.
+func (s *Screen) eventLines(e engine.Event, w int) []string {
+	th := s.th
+	text := clean(e.Text)
+	var prefix string
+	st := th.Base
+	switch {
+	case e.Kind == engine.Chat && e.Channel == werewolf.ChannelDead:
+		prefix, st = "[dead] "+s.speaker(e.From)+": ", th.Muted
+	case e.Kind == engine.Chat && e.Channel == werewolf.ChannelWolves:
+		prefix, st = "[pack] "+s.speaker(e.From)+": ", th.Danger
+	case e.Channel == werewolf.ChannelRelay:
+		prefix, st = "[glimpse] ", th.Warning
+	case e.Channel == werewolf.ChannelWolves:
+		prefix, st = "[pack] ", th.Danger
+	case e.Kind == engine.Chat:
+		prefix, st = s.speaker(e.From)+": ", th.Chat
+	case e.Kind == engine.Private:
+		prefix, st = "» ", th.Accent
+	}
+	raw := strings.Split(ansi.Wrap(prefix+text, w-2, " "), "\n")
+	out := make([]string, len(raw))
+	for i, l := range raw {
+		if i > 0 {
+			l = "  " + l
+		}
+		out[i] = st.Render(trunc(l, w))
+	}
+	return out
+}
+
+// The end of the game: every card, the winners, the night log.
+
+func (s *Screen) endBody(w, h int) []string {
+	th, v := s.th, s.v
+	out := []string{s.titleLine(w)}
+	summary := clean(v.Summary)
+	if summary == "" && s.u.Result != nil {
+		summary = clean(s.u.Result.Summary)
+	}
+	out = append(out, spread(th.Title.Render("GAME OVER"), th.Muted.Render(fmt.Sprintf("after %d nights", v.Night)), w))
+	out = append(out, wrapStyled(th.Strong, summary, w)...)
+	nameW := 6
+	for _, p := range v.Players {
+		nameW = max(nameW, width(clean(p.Name)))
+	}
+	nameW = min(nameW, 14)
+	out = append(out, th.Muted.Render(fmt.Sprintf("    %-*s  %-24s %-8s %s", nameW, "Player", "Card", "Team", "Fate")))
+	for _, p := range v.Players {
+		mark := "  "
+		if p.Winner {
+			mark = th.Good.Render("✓ ")
+		}
+		card := p.Card.String()
+		if p.Original != werewolf.RoleUnknown && p.Original != p.Card {
+			card = p.Original.String() + " → " + p.Card.String()
+		}
+		fate := "alive"
+		if !p.Alive {
+			fate = "†" + strings.TrimPrefix(causes(p.Causes), ",")
+		}
+		if p.Sheriff {
+			fate += " ★"
+		}
+		if p.Lover {
+			fate += " ♥"
+		}
+		name := pad(short(clean(p.Name), nameW), nameW)
+		if p.Seat == s.u.Seat {
+			name = th.Accent.Render(name)
+		}
+		st := th.Base
+		if p.Card == werewolf.RoleWerewolf {
+			st = th.Danger
+		}
+		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(pad(card, 24)) + " " +
+			pad(p.Team.String(), 8) + " " + fate
+		out = append(out, trunc(line, w))
+	}
+	var facts []string
+	if len(v.Middle) == 2 {
+		facts = append(facts, fmt.Sprintf("Middle cards: %s, %s", v.Middle[0], v.Middle[1]))
+	}
+	if len(v.Lovers) == 2 {
+		facts = append(facts, "Lovers: "+s.name(v.Lovers[0])+" ♥ "+s.name(v.Lovers[1]))
+	}
+	if len(v.SheriffHistory) > 0 {
+		var hs []string
+		for _, x := range v.SheriffHistory {
+			hs = append(hs, s.name(x))
+		}
+		facts = append(facts, "Sheriffs: "+strings.Join(hs, " → "))
+	}
+	if len(facts) > 0 {
+		out = append(out, wrapStyled(th.Muted, strings.Join(facts, " · "), w)...)
+	}
+	if n := s.noticeLine(w); n != "" {
+		out = append(out, n)
+	}
+	logH := h - len(out) - 1
+	if logH >= 2 {
+		out = append(out, th.Rule.Render(rule("The night log and the last words", s.logBack > 0, w)))
+		out = append(out, s.logLines(w, logH)...)
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+// deckLine is the public deck list in words ("2 werewolves · seer · 5
+// villagers"), lower case as the narrator says it.
+func deckLine(deck []werewolf.Role) string {
+	count := map[werewolf.Role]int{}
+	var order []werewolf.Role
+	for _, r := range deck {
+		if count[r] == 0 {
+			order = append(order, r)
+		}
+		count[r]++
+	}
+	var parts []string
+	for _, r := range order {
+		name := strings.ToLower(r.String())
+		if n := count[r]; n > 1 {
+			if r == werewolf.RoleWerewolf {
+				name = "werewolves"
+			} else {
+				name += "s"
+			}
+			name = strconv.Itoa(n) + " " + name
+		}
+		parts = append(parts, name)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Text helpers.
+
+// clean keeps printable text only (names and chat come from players).
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsPrint(r) {
+			return r
+		}
+		if unicode.IsSpace(r) {
+			return ' '
+		}
+		return -1
+	}, s)
+}
+
+func width(s string) int { return ansi.StringWidth(s) }
+
+func trunc(s string, w int) string {
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, max(w, 0), "…")
+}
+
+// short cuts plain text to n cells.
+func short(s string, n int) string { return trunc(s, n) }
+
+func pad(s string, w int) string {
+	s = trunc(s, w)
+	return s + strings.Repeat(" ", max(0, w-width(s)))
+}
+
+// spread puts left and right on one line of w cells.
+func spread(left, right string, w int) string {
+	gap := w - width(left) - width(right)
+	if gap < 1 {
+		return trunc(left+" "+right, w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// wrapStyled wraps plain text to w cells, then styles each line.
+func wrapStyled(st lipgloss.Style, text string, w int) []string {
+	if text == "" {
+		return nil
+	}
+	raw := strings.Split(ansi.Wrap(text, max(w, 1), " "), "\n")
+	for i, l := range raw {
+		raw[i] = st.Render(trunc(strings.TrimRight(l, " "), w))
+	}
+	return raw
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
