@@ -622,29 +622,29 @@ func (s *State) openSpeech(p int, t Threat) {
 	if s.humans == 2 {
 		s.supply++ // §6.4: the token goes back to the supply
 	}
+	// Every other soldier still in the mission is asked, whether or not
+	// they hold a matching card: the rulebooks let each of them decide, and
+	// asking only the holders would tell the table who holds none (rules
+	// §7: hands are secret). The spec's case 12 asks only holders; the
+	// rulebook wins, and a player with no match can only pass.
 	var names []string
 	for i := range s.players {
 		q := &s.players[i]
 		if i == p || q.Withdrawn || q.Chaplain {
 			continue
 		}
-		for _, c := range q.Hand {
-			if c.HasThreat(t) {
-				q.Eligible, q.Answered, q.Answer = true, false, NoCard
-				if s.loud {
-					names = append(names, q.Name)
-				}
-				break
-			}
+		q.Eligible, q.Answered, q.Answer = true, false, NoCard
+		if s.loud {
+			names = append(names, q.Name)
 		}
 	}
 	s.speaker, s.speechThreat = p, t
 	if s.loud {
 		msg := fmt.Sprintf("%s makes a speech about %s.", pl.Name, t)
 		if len(names) == 0 {
-			msg += " Nobody can answer."
+			msg += " Nobody else is in the mission to answer."
 		} else {
-			msg += " " + strings.Join(names, ", ") + " may discard a matching card."
+			msg += " " + strings.Join(names, ", ") + " may each discard one card showing it."
 		}
 		s.pub(msg)
 	}

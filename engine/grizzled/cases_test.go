@@ -174,9 +174,17 @@ func TestCase12_Speech(t *testing.T) {
 		hands: map[int][]CardID{0: {tc(14)}, 1: {tc(11), TraumaSnow}, 2: {tc(15)}, 3: {tc(1)}}})
 	supply := s.supply
 	do(t, s, 0, speech(Snow))
-	if s.phase != PhaseSpeech || !slices.Equal(s.Waiting(), []engine.Seat{1}) {
-		t.Fatalf("phase %d waiting %v: only seat 1 is asked", s.phase, s.Waiting())
+	// Seat 2 has withdrawn and is not asked. Seat 3 holds no Snow card: the
+	// spec does not ask it, but the rulebooks ask everyone still in the
+	// mission (and asking only holders would tell the table who holds
+	// none), so it is asked and can only pass.
+	if s.phase != PhaseSpeech || !slices.Equal(s.Waiting(), []engine.Seat{1, 3}) {
+		t.Fatalf("phase %d waiting %v: seats 1 and 3 are asked", s.phase, s.Waiting())
 	}
+	if l := s.Legal(3); len(l) != 1 || l[0].Kind != ActSpeechPass {
+		t.Fatalf("seat 3 without a Snow card may only pass: %v", l)
+	}
+	do(t, s, 3, pass)
 	evs := do(t, s, 1, answer(TraumaSnow))
 	if !slices.Equal(s.players[1].Hand, []CardID{tc(11)}) || !slices.Contains(s.removed, TraumaSnow) {
 		t.Fatalf("seat 1 hand %v", s.players[1].Hand)
@@ -209,6 +217,8 @@ func TestCase13_SpeechWithSeveralMatches(t *testing.T) {
 		}
 	}
 	refused(t, s, 1, answer(tc(2)), ErrNotMatching)
+	do(t, s, 2, pass) // asked too, with an empty hand
+	do(t, s, 3, pass)
 	do(t, s, 1, answer(tc(37)))
 	if !slices.Equal(s.players[1].Hand, []CardID{tc(14), tc(2)}) {
 		t.Fatalf("exactly one card is discarded: hand %v", s.players[1].Hand)

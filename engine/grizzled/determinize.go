@@ -146,9 +146,6 @@ func Determinize(v SeatView, seed uint64) *State {
 	if len(unseen) > 0 {
 		s.morale = append(s.morale, unseen...) // inconsistent view: keep every card somewhere
 	}
-	if v.Phase == PhaseSpeech {
-		s.fitSpeech(me)
-	}
 	// Tiles.
 	pool, box := tileSet(n)
 	s.box = box
@@ -232,41 +229,4 @@ func (s *State) Weight(seat engine.Seat) int {
 		return 0
 	}
 	return s.players[seat].weight()
-}
-
-// fitSpeech swaps sampled hand cards with pile cards so that, for the open
-// speech, the seats other than me that were asked hold a matching card and
-// the others still in the mission hold none.
-func (s *State) fitSpeech(me int) {
-	t := s.speechThreat
-	piles := [2][]CardID{s.trials, s.morale}
-	// swap exchanges hand[i] with the first pile card whose match is want.
-	swap := func(hand []CardID, i int, want bool) bool {
-		for _, pile := range piles {
-			for j, c := range pile {
-				if c.HasThreat(t) == want {
-					hand[i], pile[j] = c, hand[i]
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for i := range s.players {
-		p := &s.players[i]
-		if i == me || i == s.speaker || p.Withdrawn || p.Chaplain || len(p.Hand) == 0 {
-			continue
-		}
-		if p.Eligible {
-			if !slices.ContainsFunc(p.Hand, func(c CardID) bool { return c.HasThreat(t) }) {
-				swap(p.Hand, s.intn(len(p.Hand)), true)
-			}
-			continue
-		}
-		for k, c := range p.Hand {
-			if c.HasThreat(t) && !swap(p.Hand, k, false) {
-				break
-			}
-		}
-	}
 }

@@ -75,7 +75,7 @@ func TestRealGames(t *testing.T) {
 				}
 				var a grizzled.Action
 				got := false
-				for k := 0; k < 80 && !got; k++ {
+				for k := 0; k < 400 && !got; k++ {
 					keysPressed++
 					for _, m := range keys(s, pressable[rng.IntN(len(pressable))]) {
 						am, ok := m.(uikit.ActMsg)
@@ -93,7 +93,7 @@ func TestRealGames(t *testing.T) {
 					}
 				}
 				if !got {
-					t.Fatalf("step %d: 80 random keys produced no action; phase %d legal %+v\n%s", step, v.Phase, v.Legal, s.View())
+					t.Fatalf("step %d: 400 random keys produced no action; phase %d legal %+v\n%s", step, v.Phase, v.Legal, s.View())
 				}
 				var evs []engine.Event
 				st, evs, err = g.Apply(st, seat, a)
