@@ -51,6 +51,11 @@ func invariants(s *State) error {
 	if _, ok := s.Timer(); ok == s.Over {
 		return fmt.Errorf("timer %v while over %v", ok, s.Over)
 	}
+	for _, w := range s.Waiting() {
+		if len(s.Legal(int(w))) == 0 {
+			return fmt.Errorf("waiting on seat %d, which has nothing to do", w)
+		}
+	}
 	for i := range n {
 		legal := s.Legal(i)
 		if len(legal) > 3 { // a sample: first, middle, last
