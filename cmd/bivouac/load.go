@@ -1,0 +1,968 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"os/exec"
+	"os/signal"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	charmlog "github.com/charmbracelet/log"
+)
+
+// bivouac load: the load harness. It starts a server as a child process of
+// this same binary (`bivouac load -child bivouac|baseline`, on
+// 127.0.0.1:0 with a fresh data directory), connects N players over SSH with
+// PTYs, drives them, measures, kills the child and prints the numbers; then
+// does the same against the bare wish + Bubble Tea baseline (loadbase.go)
+// and prints the ratios.
+
+const loadUsage = `Usage: bivouac load [flags]
+
+Starts a Bivouac server and a bare wish+Bubble Tea baseline on 127.0.0.1
+(child processes of this binary), connects -sessions SSH players with PTYs to
+each, seats Bivouac's players at -tables Grizzled tables, plays for -play, and
+prints latencies, errors, memory and CPU, with ratios to the baseline.
+
+`
+
+// loadExecEnv, set to 1 with the arguments "load ...", makes any binary of
+// this package (the server, or its test binary) run `bivouac load ...` at
+// once, before main or the tests: that is how the harness starts its
+// server children, whatever binary it runs in.
+const loadExecEnv = "BIVOUAC_LOAD_EXEC"
+
+func init() {
+	if os.Getenv(loadExecEnv) != "1" || len(os.Args) < 2 || os.Args[1] != "load" {
+		return
+	}
+	if err := runLoad(context.Background(), os.Args[2:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "bivouac load:", err)
+		}
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+type loadOpts struct {
+	sessions int
+	tables   int
+	bots     int
+	probes   int
+	parallel int
+	play     time.Duration
+	think    time.Duration
+	idle     time.Duration
+	limit    time.Duration
+	baseline bool
+	bin      string
+	pprof    string
+	keep     bool
+	verbose  bool
+
+	stdout, stderr io.Writer
+}
+
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, loadUsage)
+		fs.PrintDefaults()
+	}
+	var o loadOpts
+	fs.IntVar(&o.sessions, "sessions", 2000, "concurrent SSH sessions (players) per server")
+	fs.IntVar(&o.tables, "tables", 400, "Grizzled tables; sessions/tables humans sit at each (2 to 5 seats with -bots)")
+	fs.IntVar(&o.bots, "bots", 0, "bot seats per table besides the humans (easy bots)")
+	fs.IntVar(&o.probes, "probes", 5, "keypress probes per session (key → screen update)")
+	fs.IntVar(&o.parallel, "parallel", 32, "connections being set up at once")
+	fs.DurationVar(&o.play, "play", 60*time.Second, "how long the tables play")
+	fs.DurationVar(&o.think, "think", 2*time.Second, "mean pause between moves at a table")
+	fs.DurationVar(&o.idle, "idle", 15*time.Second, "idle window for the CPU measurement")
+	fs.DurationVar(&o.limit, "limit", 15*time.Minute, "hard time limit for the whole run")
+	fs.BoolVar(&o.baseline, "baseline", true, "also measure the bare wish+Bubble Tea baseline")
+	fs.StringVar(&o.bin, "bin", "", "binary to start the servers from (default: this one)")
+	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
+	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
+	// Child mode: what the harness starts.
+	child := fs.String("child", "", "internal: run a server for the harness (bivouac or baseline)")
+	addr := fs.String("addr", "127.0.0.1:0", "internal (child): listen address, loopback only")
+	data := fs.String("data", "", "internal (child): data directory")
+	maxConns := fs.Int("max-sessions", 0, "internal (child): connection caps, global and per IP")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	o.stdout, o.stderr = stdout, stderr
+	if *child != "" {
+		return runLoadChild(ctx, *child, *addr, *data, *maxConns, o.pprof, o.limit, stdout, stderr)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("load: unexpected arguments %q", fs.Args())
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.limit)
+	defer cancel()
+	if n, err := loadRaiseFiles(); err != nil {
+		o.logf("open files limit not raised: %v", err)
+	} else if n < uint64(o.sessions)+256 {
+		return fmt.Errorf("load: open files limit %d is too low for %d sessions: raise it (ulimit -Hn)", n, o.sessions)
+	}
+	if o.bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		o.bin = exe
+	}
+
+	start := time.Now()
+	res := []*loadResult{}
+	r, err := runLoadTarget(ctx, "bivouac", o)
+	res = append(res, r)
+	if err == nil && o.baseline {
+		var b *loadResult
+		b, err = runLoadTarget(ctx, "baseline", o)
+		res = append(res, b)
+	}
+	printLoadReport(stdout, o, res, time.Since(start))
+	if err != nil {
+		return err
+	}
+	if e := res[0].errorCount(); e > 0 {
+		return fmt.Errorf("load: %d errors against bivouac", e)
+	}
+	return nil
+}
+
+func (o *loadOpts) check() error {
+	switch {
+	case o.sessions < 1 || o.sessions > 10000:
+		return errors.New("load: -sessions must be 1..10000")
+	case o.tables < 0 || o.tables > o.sessions:
+		return errors.New("load: -tables must be 0..sessions")
+	case o.pprof != "" && loopbackOnly(o.pprof) != nil:
+		return loopbackOnly(o.pprof)
+	case o.limit <= 0 || o.limit > 2*time.Hour:
+		return errors.New("load: -limit must be positive and at most 2h")
+	case o.parallel < 1:
+		o.parallel = 1
+	}
+	if o.tables > 0 {
+		if o.sessions%o.tables != 0 {
+			return fmt.Errorf("load: %d sessions do not split evenly over %d tables", o.sessions, o.tables)
+		}
+		if seats := o.sessions/o.tables + o.bots; seats < 2 || seats > 5 {
+			return fmt.Errorf("load: %d humans + %d bots = %d seats; The Grizzled seats 2 to 5", o.sessions/o.tables, o.bots, seats)
+		}
+		if o.bots < 0 || o.bots > 4 {
+			return errors.New("load: -bots must be 0..4")
+		}
+	}
+	return nil
+}
+
+func (o *loadOpts) logf(format string, args ...any) {
+	if o.verbose {
+		fmt.Fprintf(o.stderr, "%s load: %s\n", time.Now().Format("15:04:05.000"), fmt.Sprintf(format, args...))
+	}
+}
+
+// loadResult is what one server's run measured.
+type loadResult struct {
+	kind      string
+	sessions  int
+	connected int
+
+	mu          sync.Mutex
+	handshake   []time.Duration // TCP connect to authenticated
+	firstScreen []time.Duration // authenticated to the first full screen
+	key         []time.Duration // key → that session's screen shows the answer (no room involved)
+	moveKey     []time.Duration // a move's key → the mover's screen changes (through the room)
+	fanout      []time.Duration // a move's key → the last other seat's screen changes
+	fanoutSeat  []time.Duration // a move's key → one other seat's screen changes
+	errs        map[string]int
+
+	tables, started, games, moves int
+
+	rssBase, rssConnected, rssPlay int64 // KiB
+	threads                        int
+	idleCPU, playCPU               float64 // % of one core
+	harnessIdleCPU, harnessPlayCPU float64
+	serverErrors                   int
+	serverErrSample                []string
+	playTime                       time.Duration
+}
+
+func (r *loadResult) add(dst *[]time.Duration, d time.Duration) {
+	r.mu.Lock()
+	*dst = append(*dst, d)
+	r.mu.Unlock()
+}
+
+func (r *loadResult) fail(what string, err error) {
+	k := what
+	if err != nil {
+		msg := err.Error()
+		if len(msg) > 60 {
+			msg = msg[:60]
+		}
+		k += ": " + msg
+	}
+	r.mu.Lock()
+	if r.errs == nil {
+		r.errs = map[string]int{}
+	}
+	r.errs[k]++
+	r.mu.Unlock()
+}
+
+func (r *loadResult) errorCount() int {
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, v := range r.errs {
+		n += v
+	}
+	return n
+}
+
+// loadChild is a server the harness started.
+type loadChild struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	addr  string
+	log   string
+	done  chan struct{}
+}
+
+var listenRe = regexp.MustCompile(`listening on (\S+)`)
+
+func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChild, error) {
+	logPath := dir + "/server.log"
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	args := []string{"load", "-child", kind, "-addr", "127.0.0.1:0", "-data", dir,
+		"-max-sessions", fmt.Sprint(o.sessions + 64), "-limit", o.limit.String()}
+	if o.pprof != "" {
+		args = append(args, "-pprof", o.pprof)
+	}
+	cmd := exec.Command(o.bin, args...)
+	cmd.Env = append(os.Environ(), loadExecEnv+"=1")
+	cmd.Stderr = logf
+	cmd.SysProcAttr = loadChildAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &loadChild{cmd: cmd, stdin: stdin, log: logPath, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(c.done) }()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if m := listenRe.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case c.addr = <-found:
+	case <-c.done:
+		return nil, fmt.Errorf("load: the %s server exited at start (see %s)", kind, logPath)
+	case <-time.After(30 * time.Second):
+		c.stop()
+		return nil, fmt.Errorf("load: the %s server did not say where it listens", kind)
+	case <-ctx.Done():
+		c.stop()
+		return nil, ctx.Err()
+	}
+	if err := loopbackOnly(c.addr); err != nil {
+		c.stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// stop ends the child: SIGTERM (it shuts down cleanly), SIGKILL after 10 s.
+func (c *loadChild) stop() {
+	c.stdin.Close()
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+	}
+}
+
+func (c *loadChild) pid() int { return c.cmd.Process.Pid }
+
+// runLoadTarget measures one server.
+func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, error) {
+	r := &loadResult{kind: kind, sessions: o.sessions}
+	dir, err := os.MkdirTemp("", "bivouac-load-"+kind+"-")
+	if err != nil {
+		return r, err
+	}
+	if o.keep {
+		fmt.Fprintf(o.stderr, "load: %s data and log kept in %s\n", kind, dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	child, err := startLoadChild(ctx, o, kind, dir)
+	if err != nil {
+		return r, err
+	}
+	defer child.stop()
+	o.logf("%s server pid %d on %s", kind, child.pid(), child.addr)
+	sleepCtx(ctx, time.Second)
+	r.rssBase = procRSS(child.pid())
+
+	clients := loadConnect(ctx, o, child.addr, kind, r)
+	defer func() {
+		var wg sync.WaitGroup
+		for _, c := range clients {
+			if c != nil {
+				wg.Add(1)
+				go func() { defer wg.Done(); c.Close() }()
+			}
+		}
+		wg.Wait()
+	}()
+	o.logf("%s: %d/%d connected", kind, r.connected, o.sessions)
+	if ctx.Err() != nil {
+		return r, ctx.Err()
+	}
+
+	// Idle: everyone connected, nobody typing.
+	sleepCtx(ctx, 3*time.Second)
+	runtimeGC := procRSS(child.pid())
+	r.rssConnected = runtimeGC
+	r.threads = procThreads(child.pid())
+	r.idleCPU, r.harnessIdleCPU = measureCPU(ctx, child.pid(), o.idle)
+	o.logf("%s: idle CPU %.1f%% (harness %.1f%%), RSS %d KiB", kind, r.idleCPU, r.harnessIdleCPU, r.rssConnected)
+
+	loadProbe(ctx, o, kind, clients, r)
+	o.logf("%s: %d key samples", kind, len(r.key))
+
+	if kind == "bivouac" && o.tables > 0 && ctx.Err() == nil {
+		tables := loadSeat(ctx, o, clients, r)
+		o.logf("%s: %d tables seated, %d started", kind, r.tables, r.started)
+		if ctx.Err() == nil {
+			cpu0, self0, t0 := procCPU(child.pid()), selfCPU(), time.Now()
+			loadPlay(ctx, o, tables, r)
+			el := time.Since(t0)
+			r.playTime = el
+			r.playCPU = 100 * (procCPU(child.pid()) - cpu0) / el.Seconds()
+			r.harnessPlayCPU = 100 * (selfCPU() - self0) / el.Seconds()
+			r.rssPlay = procRSS(child.pid())
+		}
+	}
+	// Still connected at the end?
+	for _, c := range clients {
+		if c != nil {
+			c.mu.Lock()
+			ended := c.ended
+			c.mu.Unlock()
+			if ended {
+				r.fail("session ended early", nil)
+			}
+		}
+	}
+	child.stop()
+	r.serverErrors, r.serverErrSample = countServerErrors(child.log)
+	return r, ctx.Err()
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// measureCPU is the server's and the harness's CPU over d, in % of a core.
+func measureCPU(ctx context.Context, pid int, d time.Duration) (server, harness float64) {
+	c0, s0, t0 := procCPU(pid), selfCPU(), time.Now()
+	sleepCtx(ctx, d)
+	el := time.Since(t0).Seconds()
+	return 100 * (procCPU(pid) - c0) / el, 100 * (selfCPU() - s0) / el
+}
+
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// loadConnect dials every player, o.parallel at a time, and waits for each
+// first screen.
+func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResult) []*loadClient {
+	clients := make([]*loadClient, o.sessions)
+	firstText := "Bivouac"
+	if kind == "baseline" {
+		firstText = baselineCount(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range o.parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c, hs, err := loadDial(addr, fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
+				if err != nil {
+					r.fail("connect", err)
+					continue
+				}
+				r.add(&r.handshake, hs)
+				t0 := time.Now()
+				if at, _, err := c.WaitText(firstText, 20*time.Second); err != nil {
+					r.fail("first screen", err)
+					c.Close()
+					continue
+				} else {
+					r.add(&r.firstScreen, max(0, at.Sub(t0)))
+				}
+				clients[i] = c
+			}
+		}()
+	}
+	for i := range o.sessions {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, c := range clients {
+		if c != nil {
+			r.connected++
+		}
+	}
+	return clients
+}
+
+// loadProbe has every session press a key that only redraws its own
+// screen, o.probes times with random pauses, all sessions at once.
+// Bivouac: "?" opens the help and "?" closes it again. Baseline: "+"
+// increments the counter.
+func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClient, r *loadResult) {
+	if o.probes <= 0 {
+		return
+	}
+	const helpMark = "Press any key to close this help"
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		if c == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sleepCtx(ctx, time.Duration(rand.Int64N(int64(2*time.Second))))
+			for i := range o.probes {
+				if ctx.Err() != nil {
+					return
+				}
+				var ok func(string) bool
+				var k string
+				switch {
+				case kind == "baseline":
+					want := baselineCount(i + 1)
+					k, ok = "+", func(s string) bool { return strings.Contains(s, want) }
+				case i%2 == 0:
+					k, ok = "?", func(s string) bool { return strings.Contains(s, helpMark) }
+				default:
+					k, ok = "?", func(s string) bool { return !strings.Contains(s, helpMark) }
+				}
+				t0 := time.Now()
+				if err := c.Type(k); err != nil {
+					r.fail("probe key", err)
+					return
+				}
+				at, _, err := c.WaitScreen(ok, 10*time.Second)
+				if err != nil {
+					r.fail("probe answer", err)
+					return
+				}
+				r.add(&r.key, max(0, at.Sub(t0)))
+				sleepCtx(ctx, 200*time.Millisecond+time.Duration(rand.Int64N(int64(400*time.Millisecond))))
+			}
+			if kind != "baseline" && o.probes%2 == 1 {
+				// Leave the help closed for what comes next.
+				_ = c.Type("?")
+				_, _, _ = c.WaitScreen(func(s string) bool { return !strings.Contains(s, helpMark) }, 10*time.Second)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// loadTable is one table the harness plays: its seats' clients, host first.
+type loadTable struct {
+	code  string
+	seats []*loadClient
+}
+
+var tableCodeRe = regexp.MustCompile(`Table ([A-Z0-9]{4})`)
+
+// loadSeat creates the tables from the hosts' lobbies (form: players, bot
+// seats), has the other players join by code, and starts the games.
+func loadSeat(ctx context.Context, o loadOpts, clients []*loadClient, r *loadResult) []*loadTable {
+	k := o.sessions / o.tables
+	seats := k + o.bots
+	var tables []*loadTable
+	var mu sync.Mutex
+	sem := make(chan struct{}, max(1, o.parallel/2))
+	var wg sync.WaitGroup
+	for t := range o.tables {
+		group := clients[t*k : (t+1)*k]
+		if slicesContainsNil(group) {
+			r.fail("table not seated: a player is not connected", nil)
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			tb, err := seatTable(group, seats, o.bots)
+			if err != nil {
+				o.logf("seating: %v", err)
+				r.fail("seating", err)
+				return
+			}
+			mu.Lock()
+			tables = append(tables, tb)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	r.tables = len(tables)
+	// Start them all at about the same time.
+	var started []*loadTable
+	for _, tb := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := tb.seats[0].Type("s"); err != nil {
+				r.fail("start", err)
+				return
+			}
+			for _, c := range tb.seats {
+				if _, _, err := c.WaitText("Mission", 20*time.Second); err != nil {
+					r.fail("game start", err)
+					return
+				}
+			}
+			mu.Lock()
+			started = append(started, tb)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	r.started = len(started)
+	return started
+}
+
+func slicesContainsNil(cs []*loadClient) bool {
+	for _, c := range cs {
+		if c == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func seatTable(group []*loadClient, seats, bots int) (*loadTable, error) {
+	const wait = 20 * time.Second
+	host := group[0]
+	if err := host.Type("n"); err != nil {
+		return nil, err
+	}
+	if _, _, err := host.WaitText("New table", wait); err != nil {
+		return nil, fmt.Errorf("form: %w", err)
+	}
+	if err := formSet(host, "Players", fmt.Sprint(seats)); err != nil {
+		return nil, err
+	}
+	if bots > 0 { // the bot level's default is easy
+		if err := formSet(host, "Bot seats now", fmt.Sprint(bots)); err != nil {
+			return nil, err
+		}
+	}
+	if err := host.Type("\r"); err != nil {
+		return nil, err
+	}
+	_, screen, err := host.WaitScreen(tableCodeRe.MatchString, wait)
+	if err != nil {
+		return nil, fmt.Errorf("create: %w", err)
+	}
+	code := tableCodeRe.FindStringSubmatch(screen)[1]
+	errs := make(chan error, len(group))
+	for _, c := range group[1:] {
+		go func() {
+			if err := c.Type("c"); err != nil {
+				errs <- err
+				return
+			}
+			if _, _, err := c.WaitText("table code", wait); err != nil {
+				errs <- fmt.Errorf("code prompt: %w", err)
+				return
+			}
+			if err := c.Type(code); err != nil {
+				errs <- err
+				return
+			}
+			if err := c.Type("\r"); err != nil {
+				errs <- err
+				return
+			}
+			if _, scr, err := c.WaitText("(you)", wait); err != nil {
+				errs <- fmt.Errorf("join: %w\n%s", err, scr)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	var first error
+	for range group[1:] {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	here := func(s string) bool { return strings.Count(s, "● here") >= len(group) }
+	if _, _, err := host.WaitScreen(here, wait); err != nil {
+		return nil, fmt.Errorf("waiting for everyone: %w", err)
+	}
+	return &loadTable{code: code, seats: group}, nil
+}
+
+// formSet moves the new-table form's focus (▸) to the field labelled
+// label, then changes its value until it starts with value. It reads the
+// screen rather than counting keys, so fields may come in any order.
+func formSet(c *loadClient, label, value string) error {
+	const wait = 10 * time.Second
+	focused := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(line, "▸ ") {
+				return line
+			}
+		}
+		return ""
+	}
+	for range 2 * 12 {
+		scr := c.Screen()
+		line := focused(scr)
+		if !strings.HasPrefix(strings.TrimPrefix(line, "▸ "), label) {
+			if err := step(c, "j", wait); err != nil {
+				return fmt.Errorf("form field %s: %w", label, err)
+			}
+			continue
+		}
+		if _, v, ok := strings.Cut(line, "◂ "); ok && strings.HasPrefix(v, value+" ") {
+			return nil
+		}
+		if err := step(c, "l", wait); err != nil {
+			return fmt.Errorf("form value %s: %w", label, err)
+		}
+	}
+	return fmt.Errorf("form: could not set %s to %s:\n%s", label, value, c.Screen())
+}
+
+// step presses a key and waits for the screen to change.
+func step(c *loadClient, key string, wait time.Duration) error {
+	v := c.Version()
+	if err := c.Type(key); err != nil {
+		return err
+	}
+	_, err := c.WaitChange(v, wait)
+	return err
+}
+
+// loadHelpBar is the last non-empty line of a screen: the live keys.
+func loadHelpBar(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			return lines[i]
+		}
+	}
+	return ""
+}
+
+// loadMove is the key a cautious player presses given the help bar: answer
+// what the game asks, else play the selected card, else withdraw.
+func loadMove(bar string) string {
+	for _, km := range []struct{ help, key string }{
+		{"enter deal", "\r"},
+		{"x pass", "x"},
+		{"n decline", "n"},
+		{"n take nothing", "n"},
+		{"enter choose", "\r"},
+		{"enter place", "\r"},
+		{"p play", "p"},
+		{"w withdraw", "w"},
+		{"enter ", "\r"},
+	} {
+		if strings.Contains(bar, km.help) {
+			return km.key
+		}
+	}
+	return ""
+}
+
+var loadGameOver = regexp.MustCompile(`Game over`)
+
+// loadPlay plays every table until o.play is up: one move at a time per
+// table, timing how long the move takes to reach each seat's screen.
+func loadPlay(ctx context.Context, o loadOpts, tables []*loadTable, r *loadResult) {
+	ctx, cancel := context.WithTimeout(ctx, o.play)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, tb := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			playTable(ctx, o, tb, r)
+		}()
+	}
+	wg.Wait()
+}
+
+func playTable(ctx context.Context, o loadOpts, tb *loadTable, r *loadResult) {
+	const wait = 10 * time.Second
+	// Spread the tables' first moves over one think time.
+	sleepCtx(ctx, time.Duration(rand.Int64N(int64(o.think)+1)))
+	stuckSince := time.Now()
+	for ctx.Err() == nil {
+		mover, key := -1, ""
+		over := false
+		for i, c := range tb.seats {
+			s := c.Screen()
+			if loadGameOver.MatchString(s) {
+				over = true
+				break
+			}
+			if k := loadMove(loadHelpBar(s)); k != "" {
+				mover, key = i, k
+				break
+			}
+		}
+		if over {
+			r.mu.Lock()
+			r.games++
+			r.mu.Unlock()
+			return
+		}
+		if mover < 0 {
+			// Nobody may move yet (a bot is thinking, or a screen is behind).
+			if time.Since(stuckSince) > 30*time.Second {
+				r.fail("table stuck: no seat offered a move for 30 s", nil)
+				return
+			}
+			vers := tb.seats[0].Version()
+			_, _ = tb.seats[0].WaitChange(vers, 500*time.Millisecond)
+			continue
+		}
+		stuckSince = time.Now()
+		vers := make([]uint64, len(tb.seats))
+		for i, c := range tb.seats {
+			vers[i] = c.Version()
+		}
+		t0 := time.Now()
+		if err := tb.seats[mover].Type(key); err != nil {
+			r.fail("move key", err)
+			return
+		}
+		var last time.Duration
+		complete := true
+		for i, c := range tb.seats {
+			at, err := c.WaitChange(vers[i], wait)
+			if err != nil {
+				if i == mover {
+					r.fail("move: no screen update for the mover", err)
+				} else {
+					r.fail("fan-out: a seat's screen did not change", err)
+				}
+				complete = false
+				continue
+			}
+			d := max(0, at.Sub(t0))
+			if i == mover {
+				r.add(&r.moveKey, d)
+				continue
+			}
+			r.add(&r.fanoutSeat, d)
+			last = max(last, d)
+		}
+		if complete && len(tb.seats) > 1 {
+			r.add(&r.fanout, last)
+		}
+		r.mu.Lock()
+		r.moves++
+		r.mu.Unlock()
+		// Let the rest of this move's redraws land before reading screens.
+		sleepCtx(ctx, time.Duration(float64(o.think)*(0.5+rand.Float64())))
+	}
+}
+
+// countServerErrors counts error lines in a child's log, keeping a few.
+// Wish's own "app exit with error ... context canceled" at each disconnect
+// is an ordinary end of session (see sshserver.Deps.Log), not counted.
+func countServerErrors(path string) (int, []string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil
+	}
+	defer f.Close()
+	n := 0
+	var sample []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.Contains(line, "level=ERROR") && !strings.Contains(line, "ERRO") && !strings.Contains(line, "panic") {
+			continue
+		}
+		if strings.Contains(line, "app exit with error") && strings.Contains(line, "context canceled") {
+			continue
+		}
+		n++
+		if len(sample) < 5 {
+			if len(line) > 200 {
+				line = line[:200]
+			}
+			sample = append(sample, line)
+		}
+	}
+	return n, sample
+}
+
+// runLoadChild is the server side: Bivouac as `serve` assembles it, with
+// the connection caps raised for one address, or the baseline. It ends on
+// SIGTERM, when its stdin closes (the harness is gone) or after limit.
+func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pprofAddr string, limit time.Duration, stdout, stderr io.Writer) error {
+	if err := loopbackOnly(addr); err != nil {
+		return err
+	}
+	if data == "" {
+		return errors.New("load: -child needs -data")
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit+time.Minute)
+	defer cancel()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { // the harness holds our stdin open while it lives
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		cancel()
+	}()
+	if pprofAddr != "" {
+		if err := loopbackOnly(pprofAddr); err != nil {
+			return err
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		ps := &http.Server{Addr: pprofAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = ps.ListenAndServe() }()
+		defer ps.Close()
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	charmlog.SetOutput(stderr)
+	if kind == "baseline" {
+		return runBaselineServer(ctx, addr, data, stdout, stderr)
+	}
+	if kind != "bivouac" {
+		return fmt.Errorf("load: unknown -child %q", kind)
+	}
+	cfg := config{Addr: addr, DataDir: data, Guests: true, Log: log,
+		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute}
+	cfg.SSH.MaxSessions, cfg.SSH.MaxPerIP = maxConns, maxConns
+	srv, err := newServer(cfg)
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.ssh.Serve(l) }()
+	select {
+	case err := <-served:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	return srv.Shutdown(sctx)
+}
+
+// pct is the q-quantile of ds (nearest rank); 0 for none.
+func pct(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(q*float64(len(s)) + 0.5)
+	i = min(max(i-1, 0), len(s)-1)
+	return s[i]
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers and 40 SSH sessions")
+	}
+	var out, errb bytes.Buffer
+	args := []string{"-sessions", "20", "-tables", "4", "-probes", "2", "-play", "4s", "-think", "200ms",
+		"-idle", "1s", "-limit", "2m", "-v"}
+	start := time.Now()
+	err := runLoad(t.Context(), args, &out, &errb)
+	t.Logf("took %v\n%s\n%s", time.Since(start), out.String(), errb.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sessions connected", "20/20", "keypress → screen update p99",
+		"fan-out", "server RSS per session", "server CPU, all idle"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+func TestLoadRefusesOtherHosts(t *testing.T) {
+	for _, a := range []string{"10.0.0.1:22", "example.org:2222", "[::1]:2222", "0.0.0.0:2222"} {
+		if err := loopbackOnly(a); err == nil {
+			t.Errorf("%s accepted", a)
+		}
+	}
+	if err := loopbackOnly("127.0.0.1:2222"); err != nil {
+		t.Error(err)
+	}
+	var out, errb bytes.Buffer
+	err := runLoad(t.Context(), []string{"-child", "baseline", "-addr", "192.0.2.1:22", "-data", t.TempDir()}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "127.0.0.1") {
+		t.Fatalf("child on a foreign address: %v", err)
+	}
+}
+
+func TestLoadTerminal(t *testing.T) {
+	v := newVT(10, 3)
+	v.Write([]byte("\x1b[?1049hab\x1b[2;3Hxy\x1b[6n\x1b]11;?\x07\r\nzz\x1b[1;1H\x1b[K"))
+	if got, want := v.Screen(), "\n  xy\nzz"; got != want {
+		t.Errorf("screen %q, want %q", got, want)
+	}
+	if got, want := string(v.replies), "\x1b[2;5R\x1b]11;rgb:0000/0000/0000\x1b\\"; got != want {
+		t.Errorf("replies %q, want %q", got, want)
+	}
+}
