@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/engine"
+	"bivouac/engine/werewolf"
+	"bivouac/engine/werewolf/wolfbot"
+	"bivouac/sshserver/sshtest"
+)
+
+// werewolfMove picks a key from what the help bar offers, as a player who
+// always acts: choose the player under the cursor, else finish the step
+// (witch done, keep the thief card, keep eyes shut), else say ready.
+func werewolfMove(bar string) string {
+	switch {
+	case regexp.MustCompile(`enter (devour|see|shoot|badge to|vote|elect|lynch|first lover|link) `).MatchString(bar):
+		return "\r"
+	case strings.Contains(bar, "x done"), strings.Contains(bar, "x keep card"), strings.Contains(bar, "x keep eyes shut"):
+		return "x"
+	case strings.Contains(bar, "1/2 take card"):
+		return "1"
+	case strings.Contains(bar, "r ready"):
+		return "r"
+	}
+	return ""
+}
+
+// playWerewolf drives one client until its screen says the game is over.
+func playWerewolf(c *sshtest.Client, done chan<- string) {
+	deadline := time.Now().Add(4 * time.Minute)
+	last := ""
+	for time.Now().Before(deadline) {
+		screen := c.Screen()
+		if strings.Contains(screen, "GAME OVER") {
+			done <- screen
+			return
+		}
+		if k := werewolfMove(helpBar(screen)); k != "" && screen != last {
+			c.Type(k)
+			last = screen
+		}
+		select {
+		case <-c.Done():
+			done <- "session ended: " + c.Screen()
+			return
+		case <-time.After(40 * time.Millisecond):
+		}
+	}
+	done <- "timed out: " + c.Screen()
+}
+
+func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game over SSH")
+	}
+	srv, addr := startServer(t, t.TempDir())
+	// Until serve.go offers the game, the test adds it (plain fields).
+	srv.games = append(srv.games, werewolfEntry(wolfbot.Bots{}))
+	srv.app.Games = srv.games
+	srv.app.Room.BotDelay = 0
+	srv.app.NewSeed = func() uint64 { return 11 } // a fixed deal; play still varies with timing
+
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"), sshtest.WithPTY(80, 24))
+	alice.ExpectScreen(t, `alice`, 5*time.Second)
+	alice.Type("n")
+	alice.ExpectScreen(t, `New table`, 5*time.Second)
+	alice.Type("l") // the second game: Werewolves
+	alice.ExpectScreen(t, `Werewolves of Millers Hollow`, 5*time.Second)
+	alice.Type("jjj") // Timers
+	alice.Type("ll")  // quick, fast nights
+	alice.ExpectScreen(t, `▸ Timers\s+◂ quick, fast nights \[not in the rulebook\] ▸`, 5*time.Second)
+	alice.Type("jj")     // Bot seats now
+	alice.Type("llllll") // 6: with alice and bob, 8 seats
+	alice.ExpectScreen(t, `▸ Bot seats now\s+◂ 6 ▸`, 5*time.Second)
+	alice.Type("\r")
+	code := alice.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
+
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+code))
+	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
+	alice.ExpectScreen(t, `bob\s+● here`, 5*time.Second)
+	alice.Type("s")
+	alice.ExpectScreen(t, `NIGHT 1`, 5*time.Second)
+	bob.ExpectScreen(t, `NIGHT 1`, 5*time.Second)
+
+	done := make(chan string, 2)
+	go playWerewolf(alice, done)
+	go playWerewolf(bob, done)
+	var ends []string
+	for range 2 {
+		end := <-done
+		if !strings.Contains(end, "GAME OVER") {
+			t.Fatalf("a player did not reach the end:\n%s", end)
+		}
+		ends = append(ends, end)
+	}
+	if !regexp.MustCompile(`The village wins|The werewolves win|The lovers .* win|no winner`).MatchString(ends[0]) {
+		t.Errorf("the end screen names no outcome:\n%s", ends[0])
+	}
+
+	// The game ended with a result, and the seats' cards are known from the
+	// durable log.
+	final := replayWerewolf(t, srv, code)
+	res, over := werewolf.Game{}.Result(final)
+	if !over || res.Outcome == "" {
+		t.Fatalf("the replayed game is not over: %+v", res)
+	}
+	t.Logf("outcome %s: %s", res.Outcome, res.Summary)
+	if res.Outcome != werewolf.OutcomeNone && len(res.Winners) == 0 {
+		t.Errorf("outcome %s without winners", res.Outcome)
+	}
+
+	// No leak: a villager human's terminal never showed another living
+	// player's card before that card was revealed by a death.
+	end := final.View(engine.Spectator)
+	clients := map[int]*sshtest.Client{0: alice, 1: bob}
+	checked := 0
+	for seat, c := range clients {
+		me := end.Players[seat]
+		if me.Original != werewolf.RoleVillager || me.Card != werewolf.RoleVillager {
+			continue
+		}
+		checked++
+		text := c.Text()
+		for _, leak := range roleLeaks(text, end.Players, seat) {
+			t.Errorf("%s's screen: %s", me.Name, leak)
+		}
+		t.Logf("%s (villager) checked: %d bytes of screen text", me.Name, len(text))
+	}
+	if checked == 0 {
+		t.Log("neither human was a simple villager in this deal: no leak check") // seed 11 deals alice a villager
+	}
+}
+
+// roleLeaks reads a terminal's text while its player lives. Left of the
+// column rule is the players list: a hidden card may show there only on a
+// dead player's row (†). Right of it is the log: a line naming a player and
+// their hidden card must be a death announcement ("… Card: Seer.").
+func roleLeaks(text string, players []werewolf.PlayerView, self int) []string {
+	var leaks []string
+	// The end screen reveals every card, and so does the graveyard (the
+	// dead see all, spec §12): read up to whichever comes first.
+	for _, end := range []string{"GAME OVER", "in the graveyard", "You are dead"} {
+		if i := strings.Index(text, end); i >= 0 {
+			text = text[:i]
+		}
+	}
+	type secret struct {
+		name *regexp.Regexp
+		role string
+	}
+	var secrets []secret
+	for i, p := range players {
+		if i == self || p.Card == werewolf.RoleVillager {
+			continue // a villager's own card; villagers' cards tell nothing
+		}
+		first := strings.Fields(p.Name)[0] // bots: "Ada (bot·normal)"
+		secrets = append(secrets, secret{regexp.MustCompile(`\b` + regexp.QuoteMeta(first) + `\b`), p.Card.String()})
+	}
+	for n, line := range strings.Split(text, "\n") {
+		left, right, split := strings.Cut(line, "│")
+		if !split {
+			right = ""
+		}
+		for _, s := range secrets {
+			if s.name.MatchString(left) && strings.Contains(left, s.role) && !strings.Contains(left, "†") {
+				leaks = append(leaks, fmt.Sprintf("line %d: %s shown as %s while alive: %q", n, s.name, s.role, line))
+			}
+			if s.name.MatchString(right) && strings.Contains(right, s.role) && !strings.Contains(right, "Card: "+s.role) {
+				leaks = append(leaks, fmt.Sprintf("line %d: %s named with %s outside a death: %q", n, s.name, s.role, line))
+			}
+		}
+	}
+	return leaks
+}
+
+func TestRoleLeaksCatchesALeak(t *testing.T) {
+	players := []werewolf.PlayerView{{Name: "alice", Card: werewolf.RoleVillager}, {Name: "Ada (bot·easy)", Card: werewolf.RoleWerewolf},
+		{Name: "bob", Card: werewolf.RoleSeer}}
+	clean := "  2 Ada (bot…   │ A game of 8 players. The deck: Werewolf, Seer\n" +
+		"  2 Ada (bot…   │ Ada (bot·easy) was lynched by the village. Card: Werewolf.\n" +
+		"  2 Ada (bot…  † Werewolf, lynched │ bob: I am not the seer\n" +
+		"  3 bob   │ the end\nGAME OVER\n  3 bob   Seer"
+	if l := roleLeaks(clean, players, 0); len(l) != 0 {
+		t.Errorf("false alarm: %v", l)
+	}
+	for _, leaky := range []string{"  2 Ada (bot…   Werewolf │ x", "  3 bob  seen: Seer │ x", "  1 alice │ » bob is the Seer"} {
+		if l := roleLeaks(leaky, players, 0); len(l) == 0 {
+			t.Errorf("missed the leak in %q", leaky)
+		}
+	}
+}
+
+// replayWerewolf rebuilds a room's final state from the store.
+func replayWerewolf(t *testing.T, srv *server, code string) *werewolf.State {
+	t.Helper()
+	saved, err := srv.store.Room(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := saved.Engine()
+	entries, err := srv.store.Log(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := werewolf.Game{}
+	st, _, err := g.New(rec.Setup, rec.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		seat, ab, err := engine.DecodeEntry(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := g.DecodeAction(ab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, _, err = g.Apply(st, seat, a); err != nil {
+			t.Fatalf("entry %d: %v", i+1, err)
+		}
+	}
+	return st.(*werewolf.State)
+}
