@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 
 	"bivouac/engine"
 	"bivouac/tui/uikit"
@@ -76,6 +77,14 @@ type App struct {
 	// NewSeed gives each new table its seed.
 	NewSeed func() uint64
 	Log     *slog.Logger
+	// IdleAfter ends a session nobody has typed in for this long, after a
+	// warning IdleWarning before (0: never). A seat at a table is kept.
+	IdleAfter   time.Duration
+	IdleWarning time.Duration
+	// ChatBurst and ChatEvery limit chat: a burst of lines, then one line
+	// per ChatEvery (0: defaults of 5 and 2 s).
+	ChatBurst int
+	ChatEvery time.Duration
 }
 
 // Session is what the program needs to know about its SSH session.
@@ -98,25 +107,59 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	m := newRoot(a, s, th)
 	opts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(s.Ctx)}, s.Options...)
 	p := tea.NewProgram(m, opts...)
-	go a.pump(s.Ctx, p, m.box)
+	go a.pump(s.Ctx, p, m)
 	return p
 }
 
-// pump is the only caller of p.Send for this session.
-func (a *App) pump(ctx context.Context, p *tea.Program, box *engine.Mailbox) {
+// pump is the only caller of p.Send for this session. It also keeps the
+// idle clock (a runtime timer, reset by keys: nothing ticks), and when the
+// session ends it tells the session's table, which keeps the seat.
+func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 	lobby, stop := a.Hub.Watch()
 	defer stop()
+	defer func() {
+		if r := m.current.Load(); r != nil {
+			r.Detach(m.box)
+		}
+	}()
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	warned := false
+	arm := func() {
+		if a.IdleAfter <= 0 {
+			return
+		}
+		warned = false
+		idle.Reset(max(time.Millisecond, a.IdleAfter-a.IdleWarning))
+	}
+	arm()
+	defer idle.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case u := <-box.C():
+		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
 		case <-lobby:
 			p.Send(lobbyChangedMsg{})
+		case <-m.activity:
+			arm()
+		case <-idle.C:
+			if !warned && a.IdleWarning > 0 {
+				warned = true
+				idle.Reset(a.IdleWarning)
+				p.Send(idleMsg{warning: a.IdleWarning})
+				continue
+			}
+			p.Send(idleMsg{})
+			return
 		}
 	}
 }
+
+// idleMsg warns that the session will end for lack of typing (warning > 0),
+// or ends it.
+type idleMsg struct{ warning time.Duration }
 
 // entry finds a game by ID.
 func (a *App) entry(id string) (GameEntry, bool) {

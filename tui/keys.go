@@ -17,7 +17,7 @@ func newGlobalKeys() globalKeys {
 		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join")),
 		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new table")),
-		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
+		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "code")),
 		Rename:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Profile:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "profile")),

@@ -3,7 +3,9 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"bivouac/engine"
@@ -88,6 +90,12 @@ type root struct {
 	replayScreen uikit.Screen
 	step         int
 
+	// session plumbing shared with the pump
+	current  atomic.Pointer[engine.Room] // the table this session is at, for the pump's last Detach
+	activity chan struct{}               // a key was pressed: the pump resets the idle clock
+	chat     chatLimit
+	idleNote string
+
 	// prompt
 	prompt prompt
 	input  textinput.Model
@@ -103,7 +111,8 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 	in.PlaceholderStyle = th.Muted
 	in.Cursor.Style = th.Accent
 	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), help: th.NewHelp(), box: engine.NewMailbox(),
-		width: MinWidth, height: MinHeight, input: in}
+		width: MinWidth, height: MinHeight, input: in, activity: make(chan struct{}, 1),
+		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.rooms = a.Hub.List()
 	return m
 }
@@ -158,7 +167,20 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.toLobby(false)
 		return m, nil
 	case tea.KeyMsg:
+		select { // non-blocking: one pending signal is enough
+		case m.activity <- struct{}{}:
+		default:
+		}
+		m.idleNote = ""
 		return m, m.onKey(msg)
+	case idleMsg:
+		if msg.warning > 0 {
+			m.idleNote = fmt.Sprintf("Still there? This session closes in %d s unless you press a key.", int(math.Ceil(msg.warning.Seconds())))
+			return m, nil
+		}
+		m.leaveRoom(false)
+		m.closed = "Closed after a long idle spell. Your seat is kept: ssh in again to sit back down."
+		return m, tea.Quit
 	}
 	// Anything else (cursor blink, a screen's own ticks) goes to whoever is focused.
 	if m.prompt != promptNone {
@@ -177,6 +199,7 @@ func (m *root) onUpdate(u engine.Update) tea.Cmd {
 		return nil // a stale update from a table this session has left
 	}
 	if u.Closed != "" {
+		m.current.Store(nil)
 		m.room, m.screen = nil, nil
 		m.page = pageLobby
 		m.notice = "Table " + u.Room + " closed: " + u.Closed
@@ -223,6 +246,7 @@ func (m *root) join(code string, watch bool) {
 		m.notice = err.Error()
 		return
 	}
+	m.current.Store(r)
 	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, engine.Update{Room: r.Code(), Seat: seat}, nil, pageTable, "", 0
 }
 
@@ -236,6 +260,7 @@ func (m *root) leaveRoom(forGood bool) {
 	} else {
 		m.room.Detach(m.box)
 	}
+	m.current.Store(nil)
 	m.room, m.screen = nil, nil
 }
 
@@ -248,6 +273,10 @@ func (m *root) toLobby(forGood bool) {
 func (m *root) say(text string) {
 	text = sanitize.Line(text, ChatMax)
 	if text == "" || m.room == nil {
+		return
+	}
+	if wait := m.chat.take(time.Now()); wait > 0 {
+		m.notice = fmt.Sprintf("Easy there: you can talk again in %d s. Your line was not sent.", int(wait.Seconds()+0.999))
 		return
 	}
 	if err := m.room.Say(m.box, text); err != nil {
@@ -276,10 +305,12 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 		// Keys typed faster than a read arrive together ("jjj"): take them
 		// one at a time. A paste is never taken as commands.
 		var cmds []tea.Cmd
-		for _, r := range k.Runes {
+		for i, r := range k.Runes {
 			cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
-			if m.prompt != promptNone {
-				break // the rest would be typed into the prompt: drop it
+			if m.prompt != promptNone && i+1 < len(k.Runes) {
+				// A key opened a prompt: the rest is what was typed into it.
+				cmds = append(cmds, m.onPromptKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: k.Runes[i+1:]}))
+				break
 			}
 		}
 		return tea.Batch(cmds...)
@@ -400,6 +431,9 @@ func (m *root) View() string {
 	bottom := m.helpBar()
 	if m.prompt != promptNone {
 		bottom = m.input.View()
+	}
+	if m.idleNote != "" {
+		bottom = m.th.Notice.Render(" " + m.idleNote + " ")
 	}
 	body = fitHeight(body, m.height-1)
 	return body + "\n" + bottom

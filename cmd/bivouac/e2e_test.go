@@ -13,9 +13,6 @@ import (
 	"bivouac/sshserver/sshtest"
 )
 
-// Serve lets sshtest.Start run the whole server.
-func (s *server) Serve(l net.Listener) error { return s.ssh.Serve(l) }
-
 // startServer runs the real server in-process on a loopback listener.
 func startServer(t *testing.T, dir string) (*server, string) {
 	t.Helper()
@@ -44,7 +41,7 @@ func playerMove(bar string) string {
 		return "n"
 	case strings.Contains(bar, "enter choose"), strings.Contains(bar, "enter place"), strings.Contains(bar, "enter "):
 		return "\r"
-	case strings.Contains(bar, "play card"):
+	case strings.Contains(bar, "p play"), strings.Contains(bar, "play card"):
 		return "p"
 	case strings.Contains(bar, "w withdraw"):
 		return "w"

@@ -25,6 +25,7 @@ import (
 	"bivouac/tui"
 
 	tea "github.com/charmbracelet/bubbletea"
+	charmlog "github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 	bm "github.com/charmbracelet/wish/bubbletea"
 )
@@ -74,7 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "Host key fingerprint: %s\n", srv.ssh.HostKeyFingerprint())
 	fmt.Fprintf(stdout, "Join with:  ssh -p %s %s\n", port, joinHost())
 	served := make(chan error, 1)
-	go func() { served <- srv.ssh.Serve(l) }()
+	go func() { served <- srv.Serve(l) }()
 	select {
 	case err := <-served:
 		srv.Close()
@@ -109,6 +110,9 @@ type server struct {
 }
 
 func newServer(cfg config) (*server, error) {
+	// wish's bubbletea middleware reports every normal disconnect as an
+	// error on charmbracelet/log's default logger; our own log says it better.
+	charmlog.SetLevel(charmlog.FatalLevel)
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -220,6 +224,15 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 		Guest:    id.Code,
 		Options:  bm.MakeOptions(sess),
 	})
+}
+
+// Serve accepts SSH connections on l until Shutdown. The join line players
+// are shown names the port actually listened on.
+func (s *server) Serve(l net.Listener) error {
+	if _, port, err := net.SplitHostPort(l.Addr().String()); err == nil {
+		s.app.JoinHint = fmt.Sprintf("ssh -p %s %s", port, joinHost())
+	}
+	return s.ssh.Serve(l)
 }
 
 // Shutdown tells every player, closes rooms (their state is already on

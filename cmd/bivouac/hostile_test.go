@@ -1,0 +1,103 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
+)
+
+// newTable has alice create a 4-seat standard table (no bots seated yet)
+// and returns its code.
+func newTable(t *testing.T, alice *sshtest.Client) string {
+	t.Helper()
+	alice.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	alice.Type("n")
+	alice.ExpectScreen(t, `New table`, 5*time.Second)
+	alice.Type("\r")
+	return alice.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
+}
+
+func TestHugeChatPasteIsCutAndTheTablePlaysOn(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
+	code := newTable(t, alice)
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithCommand("join "+code))
+	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
+
+	// 300 KB on one line, with escapes and bidi controls sprinkled in.
+	chunk := "x\x1b[2J\u202eyz"
+	big := strings.Repeat(chunk, 300_000/len(chunk))
+	bob.Type("t")
+	bob.Type("\x1b[200~" + big + "\x1b[201~") // a bracketed paste, as terminals send it
+	bob.Type("\r")
+	got := alice.ExpectScreen(t, `bob: (x[xyz]*)`, 10*time.Second)[1]
+	if len(got) > 200 {
+		t.Fatalf("a chat line of %d characters reached the table", len(got))
+	}
+	if strings.Contains(alice.Screen(), "\u202e") {
+		t.Fatal("a bidi override reached another player's screen")
+	}
+	// The table still answers: alice starts the game with bots.
+	alice.Type("s")
+	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)
+}
+
+func TestChatIsRateLimitedWithAMessage(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.ChatBurst, srv.app.ChatEvery = 2, time.Hour
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
+	newTable(t, alice)
+	for _, line := range []string{"one", "two", "three"} {
+		alice.Type("t")
+		alice.ExpectScreen(t, `> `, 5*time.Second)
+		alice.Type(line + "\r")
+	}
+	alice.ExpectScreen(t, `you can talk again in \d+ s`, 5*time.Second)
+	screen := alice.Screen()
+	if !strings.Contains(screen, "alice: two") || strings.Contains(screen, "alice: three") {
+		t.Fatalf("the third line should be refused, visibly:\n%s", screen)
+	}
+}
+
+func TestIdleSessionIsWarnedThenClosed(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.IdleAfter, srv.app.IdleWarning = 800*time.Millisecond, 400*time.Millisecond
+	c := sshtest.Dial(t, addr, sshtest.WithUser("sleepy"))
+	c.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	c.ExpectScreen(t, `Still there\?`, 5*time.Second)
+	c.Type("j") // a key resets the clock
+	c.ExpectScreen(t, `q quit`, 5*time.Second)
+	c.ExpectScreen(t, `Still there\?`, 5*time.Second)
+	c.Wait(t, 5*time.Second)
+	if !strings.Contains(c.Text(), "long idle spell") {
+		t.Fatalf("no goodbye:\n%s", c.Screen())
+	}
+}
+
+func TestPlayerWhoVanishesMidGameIsStoodInForByABot(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	srv.app.Room.TakeoverAfter = 300 * time.Millisecond
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
+	alice.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	alice.Type("n")
+	alice.ExpectScreen(t, `New table`, 5*time.Second)
+	alice.Type("jh") // 3 players
+	alice.Type("\r")
+	code := alice.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithCommand("join "+code))
+	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
+	alice.Type("s")
+	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	bob.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	bob.Conn.Close() // gone without a word, whoever's turn it is
+
+	alice.ExpectScreen(t, `bob.*\((away|standing in|bot)\)|A bot plays for bob`, 5*time.Second)
+	done := make(chan string, 1)
+	go play(t, alice, done)
+	if end := <-done; !gameOverRe.MatchString(end) {
+		t.Fatalf("the game stalled without bob:\n%s", end)
+	}
+}
