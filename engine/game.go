@@ -91,6 +91,12 @@ type Bot interface {
 	Act(v View, seed uint64) (Action, bool)
 }
 
+// Talker is a Bot that also speaks at the table now and then (a claim, a
+// suspicion). The room passes its line to Game.Say like a player's.
+type Talker interface {
+	Talk(v View, seed uint64) (string, bool)
+}
+
 // Bots makes bots for one game. It lives beside the rules package (bots
 // import the rules, never the reverse), and the server pairs it with the Game.
 type Bots interface {

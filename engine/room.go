@@ -90,6 +90,7 @@ const (
 	cmdDetach
 	cmdAct
 	cmdBotAct
+	cmdBotSay
 	cmdSay
 	cmdStart
 	cmdSetBot
@@ -336,6 +337,8 @@ func (r *Room) handle(c command) {
 		err = r.act(c)
 	case cmdBotAct:
 		r.botAct(c)
+	case cmdBotSay:
+		r.botSay(c)
 	case cmdSay:
 		err = r.say(c)
 	case cmdStart:
@@ -805,6 +808,11 @@ func (r *Room) runBot(bot Bot, seat Seat, view View, seq int, legal []Action, se
 		}
 		a = legal[0]
 	}
+	if t, ok := bot.(Talker); ok {
+		if line, ok := t.Talk(view, seed); ok {
+			r.retrySubmit(command{kind: cmdBotSay, seat: seat, seq: seq, text: line})
+		}
+	}
 	if d := r.cfg.BotDelay - time.Since(start); d > 0 {
 		select {
 		case <-time.After(d):
@@ -813,6 +821,22 @@ func (r *Room) runBot(bot Bot, seat Seat, view View, seq int, legal []Action, se
 		}
 	}
 	r.retrySubmit(command{kind: cmdBotAct, seat: seat, seq: seq, action: a})
+}
+
+// botSay passes a bot's line to the game's chat rules, as for a player.
+func (r *Room) botSay(c command) {
+	if !r.started || r.over || int(c.seat) >= len(r.seats) || c.seq != r.seq {
+		return
+	}
+	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover {
+		return
+	}
+	events, err := r.cfg.Game.Say(r.state, c.seat, c.text)
+	if err != nil {
+		return // the phase moved on (no talking now): the line is simply not said
+	}
+	r.record(events)
+	r.publish()
 }
 
 // botAct applies a bot's choice if the table is still where the bot saw it

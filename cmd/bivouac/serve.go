@@ -18,6 +18,7 @@ import (
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
 	"bivouac/engine/grizzled/grizzbot"
+	"bivouac/engine/werewolf/wolfbot"
 	"bivouac/hostkeys"
 	"bivouac/persistence"
 	"bivouac/sanitize"
@@ -129,7 +130,7 @@ func newServer(cfg config) (*server, error) {
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &server{cfg: cfg, store: store, hub: engine.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
-	s.games = []tui.GameEntry{grizzledEntry(grizzbot.Bots{})}
+	s.games = []tui.GameEntry{grizzledEntry(grizzbot.Bots{}), werewolfEntry(wolfbot.Bots{})}
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
@@ -150,8 +151,10 @@ func newServer(cfg config) (*server, error) {
 			IdleClose:     15 * time.Minute,
 			OnOver:        records{s}.onOver,
 		},
-		NewSeed: rand.Uint64,
-		Log:     cfg.Log,
+		NewSeed:     rand.Uint64,
+		Log:         cfg.Log,
+		IdleAfter:   30 * time.Minute,
+		IdleWarning: time.Minute,
 	}
 	if err := s.restore(journal); err != nil {
 		s.Close()

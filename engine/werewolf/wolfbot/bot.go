@@ -454,6 +454,16 @@ func rank(r werewolf.Role) int {
 // when the pack's choice changes); pass it to Game.Say. The bot remembers
 // what each seat said, so calling Chat again with the same view is silent.
 // Easy bots stay silent.
+// Talk is Chat for the room actor (engine.Talker): it gets the view as
+// engine.View.
+func (b *Bot) Talk(v engine.View, seed uint64) (string, bool) {
+	sv, ok := v.(werewolf.SeatView)
+	if !ok {
+		return "", false
+	}
+	return b.Chat(sv, seed)
+}
+
 func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (string, bool) {
 	if b.level == Easy || v.Seat < 0 || v.Over {
 		return "", false
