@@ -13,6 +13,7 @@ package werewolfui
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"bivouac/engine"
@@ -439,11 +440,21 @@ func (s *Screen) passAction() (werewolf.Action, bool) {
 	return werewolf.Action{}, false
 }
 
+// name is a player's name as the screen shows it: a bot's "Ada (bot·easy)"
+// becomes "Ada" (the players list marks bots).
 func (s *Screen) name(seat engine.Seat) string {
 	if i := int(seat); i >= 0 && i < len(s.v.Players) {
-		return clean(s.v.Players[i].Name)
+		return shortName(s.v.Players[i].Name)
 	}
 	return "?"
+}
+
+func shortName(n string) string {
+	n = clean(n)
+	if i := strings.Index(n, " (bot"); i > 0 && strings.HasSuffix(n, ")") {
+		n = n[:i]
+	}
+	return n
 }
 
 // sync enables exactly the bindings that do something now, with help text

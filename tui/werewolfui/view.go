@@ -178,7 +178,7 @@ func (s *Screen) playerLines(w, h int) []string {
 	asleep := s.asleep()
 	nameW := 4
 	for _, p := range v.Players {
-		nameW = max(nameW, width(clean(p.Name)))
+		nameW = max(nameW, width(shortName(p.Name)))
 	}
 	nameW = min(nameW, 12)
 	alive := 0
@@ -211,7 +211,7 @@ func (s *Screen) playerLines(w, h int) []string {
 		if p.Seat == s.cur {
 			cursor = th.Accent.Render("▸")
 		}
-		name := pad(short(clean(p.Name), nameW), nameW)
+		name := pad(short(shortName(p.Name), nameW), nameW)
 		switch {
 		case p.Seat == s.cur:
 			name = th.Selected.Render(name)
@@ -517,7 +517,7 @@ func (s *Screen) publicPhaseLines(w int) []string {
 		var cands []string
 		for _, p := range v.Players {
 			if p.Alive && p.Candidate {
-				cands = append(cands, clean(p.Name))
+				cands = append(cands, shortName(p.Name))
 			}
 		}
 		if len(cands) == 0 {
@@ -684,10 +684,10 @@ func (s *Screen) logLines(w, h int) []string {
 
 func (s *Screen) speaker(seat engine.Seat) string {
 	if i := int(seat); i >= 0 && i < len(s.v.Players) {
-		return clean(s.v.Players[i].Name)
+		return shortName(s.v.Players[i].Name)
 	}
 	if si, ok := s.seatInfo(seat); ok {
-		return clean(si.Name)
+		return shortName(si.Name)
 	}
 	return "?"
 }
@@ -738,7 +738,7 @@ func (s *Screen) endBody(w, h int) []string {
 	out = append(out, wrapStyled(th.Strong, summary, w)...)
 	nameW := 6
 	for _, p := range v.Players {
-		nameW = max(nameW, width(clean(p.Name)))
+		nameW = max(nameW, width(shortName(p.Name)))
 	}
 	nameW = min(nameW, 14)
 	out = append(out, th.Muted.Render(fmt.Sprintf("    %-*s  %-24s %-8s %s", nameW, "Player", "Card", "Team", "Fate")))
@@ -761,7 +761,7 @@ func (s *Screen) endBody(w, h int) []string {
 		if p.Lover {
 			fate += " ♥"
 		}
-		name := pad(short(clean(p.Name), nameW), nameW)
+		name := pad(short(shortName(p.Name), nameW), nameW)
 		if p.Seat == s.u.Seat {
 			name = th.Accent.Render(name)
 		}
