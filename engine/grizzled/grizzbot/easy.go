@@ -22,6 +22,9 @@ type params struct {
 	kTarget    float64 // if positive: aim for this many cards in all hands after the deal
 	charmEager bool    // use the charm on a threat at 2 before playing
 	knockRel   int     // play a hard knock only while own weight is at most the lightest teammate's plus this
+	knockBias  float64 // added to the cost of playing a hard knock from hand
+	kMorale    float64 // extra cards aimed at per card left to clear beyond the morale reserve
+	tileSpread bool    // place tiles only where they can make a strict majority
 }
 
 var defaultParams = params{
@@ -123,7 +126,8 @@ func chooseIntensity(s *sight, p *params) int {
 		k = 2
 	}
 	if p.kTarget > 0 {
-		k = int((p.kTarget-float64(held))/float64(max(humans, 1)) + 0.5)
+		target := p.kTarget + p.kMorale*float64(max(0, v.Trials+held-v.Morale))
+		k = int((target-float64(held))/float64(max(humans, 1)) + 0.5)
 		k = max(k, 1)
 	}
 	if v.Trials <= p.kLate {
@@ -204,7 +208,7 @@ func (s *sight) playCost(c g.CardID, p *params) float64 {
 		return 1.5
 	case c.IsHardKnock():
 		w := me.Weight + cardWeight[c]
-		cost := 1.2 + dangerOf(w) - dangerOf(me.Weight) + harm(c)
+		cost := 1.2 + p.knockBias + dangerOf(w) - dangerOf(me.Weight) + harm(c)
 		if isPhobia(c) {
 			cost += s.threatCost(c, p)
 		}

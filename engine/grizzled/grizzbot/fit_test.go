@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"bivouac/engine"
@@ -17,38 +19,31 @@ func TestFitValue(t *testing.T) {
 	if n == 0 {
 		t.Skip()
 	}
-	var X [][numFeatures]float64
-	var Y []float64
-	for i := range n {
-		humans := []int{2, 3, 4, 4, 4, 5}[i%6]
-		s := newGame(t, humans, g.Standard, uint64(9000000+i))
-		bots := make([]engine.Bot, s.Seats())
-		var snaps [][numFeatures]float64
-		e := NewEasy()
-		for k := 0; ; k++ {
-			if _, over := s.Over(); over {
-				break
+	var (
+		X  [][numFeatures]float64
+		Y  []float64
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	next := int64(-1)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(atomic.AddInt64(&next, 1))
+				if i >= n {
+					return
+				}
+				x, y := fitGame(t, i)
+				mu.Lock()
+				X = append(X, x...)
+				Y = append(Y, y...)
+				mu.Unlock()
 			}
-			if s.Phase() == g.PhaseIntensity {
-				var f [numFeatures]float64
-				features(s, &f)
-				snaps = append(snaps, f)
-			}
-			seat := firstWaiting(s)
-			a, _ := e.Act(s.View(seat), uint64(k)^uint64(i)<<20)
-			s.Step(seat, a.(g.Action))
-		}
-		_ = bots
-		won, _ := s.Over()
-		y := 0.0
-		if won {
-			y = 1
-		}
-		for _, f := range snaps {
-			X = append(X, f)
-			Y = append(Y, y)
-		}
+		}()
 	}
+	wg.Wait()
 	// IRLS with a little ridge.
 	var w [numFeatures]float64
 	for it := 0; it < 25; it++ {
@@ -114,4 +109,40 @@ func solve(A [numFeatures][numFeatures]float64, b [numFeatures]float64) [numFeat
 		x[r] = s / A[r][r]
 	}
 	return x
+}
+
+// fitGame plays game i and returns the features of every state between
+// missions with the game's result.
+func fitGame(t *testing.T, i int) ([][numFeatures]float64, []float64) {
+	humans := []int{2, 3, 4, 4, 4, 5}[i%6]
+	s := newGame(t, humans, g.Standard, uint64(9000000+i))
+	var snaps [][numFeatures]float64
+	var e engine.Bot = NewEasy()
+	if os.Getenv("FITPOLICY") == "strong" {
+		e = NewStrong(DefaultStrong)
+	}
+	for k := 0; ; k++ {
+		if _, over := s.Over(); over {
+			break
+		}
+		if s.Phase() == g.PhaseIntensity {
+			var f [numFeatures]float64
+			features(s, &f)
+			snaps = append(snaps, f)
+		}
+		seat := firstWaiting(s)
+		a, _ := e.Act(s.View(seat), uint64(k)^uint64(i)<<20)
+		if err := s.Step(seat, a.(g.Action)); err != nil {
+			t.Error(err)
+			break
+		}
+	}
+	won, _ := s.Over()
+	ys := make([]float64, len(snaps))
+	if won {
+		for j := range ys {
+			ys[j] = 1
+		}
+	}
+	return snaps, ys
 }

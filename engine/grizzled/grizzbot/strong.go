@@ -35,14 +35,16 @@ var DefaultStrong = StrongConfig{Samples: 24, Horizon: 1, Gate: 1}
 
 // Strong is the determinization + Monte Carlo bot ("strong").
 type Strong struct {
-	cfg StrongConfig
-	p   params
+	cfg       StrongConfig
+	p         params
+	searchAll bool // also search speech answers and tile choices
+	w         *[numFeatures]float64
 }
 
 // NewStrong returns a strong bot with the given budget (Samples < 1 means 1).
 func NewStrong(cfg StrongConfig) *Strong {
 	cfg.Samples = max(cfg.Samples, 1)
-	return &Strong{cfg: cfg, p: defaultParams}
+	return &Strong{cfg: cfg, p: defaultParams, w: &valueWeights}
 }
 
 // Act implements engine.Bot. v must be a grizzled.SeatView (or a pointer
@@ -63,13 +65,13 @@ func (b *Strong) Act(v engine.View, seed uint64) (engine.Action, bool) {
 
 // outcome scores a finished game: a win is worth 1; a loss earns a little
 // for the progress made, which separates actions when wins are rare.
-func outcome(s *g.State) float64 {
+func outcome(s *g.State, w *[numFeatures]float64) float64 {
 	won, over := s.Over()
 	if won {
 		return 1
 	}
 	if !over {
-		return value(s)
+		return value(s, w)
 	}
 	left := s.TrialsLeft()
 	for i := range s.Seats() {
@@ -81,15 +83,15 @@ func outcome(s *g.State) float64 {
 // valueWeights is a logistic model of the chance of winning from the
 // features of a state between missions, fitted on games of the rule-based
 // policy (all player counts, standard rules).
-var valueWeights = [numFeatures]float64{2.8666, -5.0954, 1.7861, 0.0439, -0.0412, -1.9516, -0.4553, 0.8228, 0.9746, 0.0115, 0.0620, -0.4009, 0.5586, -1.9813, 0.2134, -0.1437}
+var valueWeights = [numFeatures]float64{3.0659, -5.2702, 1.8084, 0.0885, -0.0297, -1.9911, -0.4438, 0.8287, 0.9218, -0.0086, 0.1468, -0.3860, 0.5062, -2.0784, 0.1947, -0.2396}
 
 // value estimates the chance of winning from an unfinished state.
-func value(s *g.State) float64 {
+func value(s *g.State, w *[numFeatures]float64) float64 {
 	var f [numFeatures]float64
 	features(s, &f)
 	z := 0.0
 	for i, x := range f {
-		z += valueWeights[i] * x
+		z += w[i] * x
 	}
 	return 1 / (1 + math.Exp(-z))
 }
@@ -105,7 +107,10 @@ func (b *Strong) candidates(v *g.SeatView, dst []int) []int {
 
 // searched reports whether the strong bot searches this kind of decision;
 // speech answers and tile choices follow the rule-based policy.
-func searched(v *g.SeatView) bool {
+func (b *Strong) searched(v *g.SeatView) bool {
+	if b.searchAll {
+		return true
+	}
 	switch v.Phase {
 	case g.PhaseIntensity, g.PhaseTurn, g.PhaseBenefit:
 		return true
@@ -119,7 +124,7 @@ func searched(v *g.SeatView) bool {
 // outcome over the samples.
 func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	fallback := choose(v, seed, &b.p)
-	if len(v.Legal) <= 1 || !searched(v) {
+	if len(v.Legal) <= 1 || !b.searched(v) {
 		return fallback
 	}
 	cands := b.candidates(v, make([]int, 0, len(v.Legal)))
@@ -167,7 +172,7 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 			} else {
 				playOut(s, &b.p, rs, MaxActions)
 			}
-			scores[j] = outcome(s)
+			scores[j] = outcome(s, b.w)
 		}
 		for j := range cands {
 			sums[j] += scores[j]

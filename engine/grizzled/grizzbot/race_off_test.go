@@ -1,0 +1,5 @@
+//go:build !race
+
+package grizzbot
+
+const raceEnabled = false
