@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"bivouac/engine"
-	"bivouac/persistence"
 	"bivouac/sshserver"
 
 	"github.com/charmbracelet/ssh"
@@ -77,29 +73,6 @@ func (s *server) listRooms(w io.Writer) {
 	if n == 0 {
 		fmt.Fprintln(w, "(no open tables: ssh in with a terminal and press n to start one)")
 	}
-}
-
-// runBackup writes a consistent copy of the database while the server runs.
-func runBackup(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory (env BIVOUAC_DATA)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("usage: bivouac backup [--data DIR] FILE")
-	}
-	store, err := persistence.Open(filepath.Join(*data, "bivouac.db"), persistence.Options{})
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if err := store.BackupFile(fs.Arg(0)); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "backup written to %s\n", fs.Arg(0))
-	return nil
 }
 
 // printProfile writes the caller's profile as text.

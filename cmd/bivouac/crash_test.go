@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -202,4 +203,42 @@ func TestForeignDatabaseFileIsRefusedAndKept(t *testing.T) {
 	if errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("unexpected error kind: %v", err)
 	}
+}
+
+func TestBackupOfARunningServerAndOfAStoppedOne(t *testing.T) {
+	dir := t.TempDir()
+	srv, addr := startServer(t, dir)
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
+	code := newTable(t, alice)
+
+	check := func(path string) {
+		t.Helper()
+		st, err := persistence.Open(path, persistence.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if _, err := st.Room(code); err != nil {
+			t.Fatalf("the backup lacks table %s: %v", code, err)
+		}
+		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+			t.Fatalf("backup mode %v", fi.Mode().Perm())
+		}
+	}
+	var out strings.Builder
+	hot := filepath.Join(t.TempDir(), "hot.db")
+	if err := run(t.Context(), []string{"backup", "--data", dir, hot}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "running server") {
+		t.Fatalf("output %q", out.String())
+	}
+	check(hot)
+
+	srv.Close()
+	cold := filepath.Join(t.TempDir(), "cold.db")
+	if err := run(t.Context(), []string{"backup", "--data", dir, cold}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	check(cold)
 }

@@ -106,6 +106,7 @@ type server struct {
 	ssh    *sshserver.Server
 	stop   context.CancelFunc
 	log    *slog.Logger
+	admin  net.Listener // the backup socket
 	games  []tui.GameEntry
 	closed bool
 }
@@ -157,6 +158,10 @@ func newServer(cfg config) (*server, error) {
 		IdleWarning: time.Minute,
 	}
 	if err := s.restore(journal); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.listenAdmin(); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -259,6 +264,9 @@ func (s *server) Close() {
 		return
 	}
 	s.closed = true
+	if s.admin != nil {
+		s.admin.Close()
+	}
 	s.stop()
 	s.store.Close()
 }
