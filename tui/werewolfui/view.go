@@ -654,17 +654,28 @@ func (s *Screen) revealLines(w int) []string {
 // Log.
 
 func (s *Screen) logLines(w, h int) []string {
+	if !s.asleep() {
+		return s.eventsLines(s.u.Log, w, h)
+	}
+	var public []engine.Event // asleep, the log is what everyone sees
+	for _, e := range s.u.Log {
+		if e.Audience.All {
+			public = append(public, e)
+		}
+	}
+	return s.eventsLines(public, w, h)
+}
+
+// eventsLines draws the newest events that fit in h lines (minus the lines
+// scrolled back).
+func (s *Screen) eventsLines(events []engine.Event, w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
 	th := s.th
-	asleep := s.asleep()
 	var lines []string
 	var first []bool // lines[i] begins an event
-	for _, e := range s.u.Log {
-		if asleep && !e.Audience.All {
-			continue // asleep, the log is what everyone sees
-		}
+	for _, e := range events {
 		for i, l := range s.eventLines(e, w) {
 			lines = append(lines, l)
 			first = append(first, i == 0)
@@ -796,12 +807,36 @@ func (s *Screen) endBody(w, h int) []string {
 	logH := h - len(out) - 1
 	if logH >= 2 {
 		out = append(out, th.Rule.Render(rule("The night log and the last words", s.logBack > 0, w)))
-		out = append(out, s.logLines(w, logH)...)
+		out = append(out, s.eventsLines(s.endEvents(), w, logH)...)
 	}
 	if len(out) > h {
 		out = out[:h]
 	}
 	return out
+}
+
+// endEvents are the night log (from the view, so a long chat cannot push
+// it out of the room's short log) and the chat since the game ended.
+func (s *Screen) endEvents() []engine.Event {
+	var evs []engine.Event
+	for _, h := range s.v.History {
+		evs = append(evs, engine.Event{Audience: engine.Everyone(), Kind: engine.Narration, From: -1, Text: h})
+	}
+	from := -1
+	for i, e := range s.u.Log {
+		if e.Kind == engine.Narration && strings.HasPrefix(e.Text, "The cards:") {
+			from = i
+		}
+	}
+	for _, e := range s.u.Log[from+1:] {
+		if e.Kind == engine.Chat {
+			evs = append(evs, e)
+		}
+	}
+	if len(s.v.History) == 0 && from < 0 {
+		return s.u.Log // an engine without a history: the plain log
+	}
+	return evs
 }
 
 // deckLine is the public deck list in words ("2 werewolves · seer · 5
