@@ -17,7 +17,7 @@ func newGlobalKeys() globalKeys {
 		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join")),
 		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new table")),
-		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "code")),
+		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 		Rename:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Profile:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "profile")),
@@ -42,12 +42,13 @@ func (m *root) lobbyHelp(full bool) []key.Binding {
 	profile, campaigns := k.Profile, k.Campaigns
 	profile.SetEnabled(recs)
 	campaigns.SetEnabled(recs)
-	help := k.Help
+	help, code := k.Help, k.Code
 	help.SetHelp("?", "more")
+	code.SetHelp("c", "code")
 	if full {
 		return []key.Binding{k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, enter, k.New, k.Code, campaigns, profile, help, k.Quit}
+	return []key.Binding{k.Up, enter, k.New, code, campaigns, profile, help, k.Quit}
 }
 
 // tableGlobal are the session's keys at a table, beside the screen's own.

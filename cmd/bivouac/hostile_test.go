@@ -49,11 +49,15 @@ func TestChatIsRateLimitedWithAMessage(t *testing.T) {
 	srv.app.ChatBurst, srv.app.ChatEvery = 2, time.Hour
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
 	newTable(t, alice)
-	for _, line := range []string{"one", "two", "three"} {
+	for _, line := range []string{"one", "two"} {
 		alice.Type("t")
-		alice.ExpectScreen(t, `> `, 5*time.Second)
+		alice.ExpectScreen(t, `> say something`, 5*time.Second)
 		alice.Type(line + "\r")
+		alice.ExpectScreen(t, `alice: `+line, 5*time.Second)
 	}
+	alice.Type("t")
+	alice.ExpectScreen(t, `> say something`, 5*time.Second)
+	alice.Type("three\r")
 	alice.ExpectScreen(t, `you can talk again in \d+ s`, 5*time.Second)
 	screen := alice.Screen()
 	if !strings.Contains(screen, "alice: two") || strings.Contains(screen, "alice: three") {
