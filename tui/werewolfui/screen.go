@@ -103,11 +103,19 @@ func (s *Screen) SetUpdate(u engine.Update) {
 	}
 	s.sentAt = time.Time{}
 	s.gen++
-	s.deadline = time.Time{}
+	samePhase := s.hasView && s.v.PhaseSeq == s.phaseSeq
+	var deadline time.Time
 	if u.Deadline > 0 && !s.over() {
-		s.deadline = s.now().Add(time.Duration(u.Deadline) * time.Second)
+		deadline = s.now().Add(time.Duration(u.Deadline) * time.Second)
 	}
-	if s.v.PhaseSeq != s.phaseSeq {
+	// Within one phase the countdown keeps its own clock: an Update caused by
+	// someone's hidden action (the seer looking, a wolf pointing) carries
+	// the same deadline rounded to a whole second, and re-reading it would
+	// make the countdown jump, a visible sign that someone acted (§11.2).
+	if !samePhase || deadline.IsZero() || s.deadline.IsZero() || absDur(deadline.Sub(s.deadline)) >= 2*time.Second {
+		s.deadline = deadline
+	}
+	if !samePhase {
 		s.phaseSeq = s.v.PhaseSeq
 		s.first, s.showCard = -1, false
 	}
@@ -165,7 +173,13 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 func (s *Screen) tick() tea.Cmd {
 	every := time.Duration(0)
 	if s.secondsLeft() > 0 {
-		every = time.Second
+		// Tick when the number shown changes: on the deadline's whole
+		// seconds, whenever the Update arrived.
+		every = s.deadline.Sub(s.now()) % time.Second
+		if every <= 0 {
+			every = time.Second
+		}
+		every += 5 * time.Millisecond
 	}
 	if s.revealing() {
 		every = revealEvery
@@ -187,6 +201,13 @@ func (s *Screen) secondsLeft() int {
 		return 0
 	}
 	return int((d + time.Second - 1) / time.Second)
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }
 
 func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {

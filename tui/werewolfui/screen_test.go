@@ -115,6 +115,36 @@ func TestGoldenScreens(t *testing.T) {
 				"Werewolf"}, []string{"face down"}},
 		{"game-over", func(t *testing.T) engine.Update { return starterOver(t).update(0) },
 			0, []string{"GAME OVER", "The village wins", "✓", "Eve", "Werewolf", "Village", "Eve: well played, seer"}, nil},
+		{"thief", func(t *testing.T) engine.Update {
+			tb := newTable(t, werewolf.ClassicOptions(), classicDeal())
+			tb.until(werewolf.PhaseThief)
+			return tb.update(7)
+		}, 0, []string{"NIGHT 1 · The thief", "Middle cards: [1] Villager [2] Villager", "1/2 take card", "x keep card"}, nil},
+		{"little-girl", func(t *testing.T) engine.Update {
+			o := werewolf.ClassicOptions()
+			o.LittleGirlRelay, o.LittleGirlCatch = 1, 0
+			tb := newTable(t, o, classicDeal())
+			tb.until(werewolf.PhaseWolves)
+			tb.do(6, werewolf.Action{Kind: werewolf.KindPeek, On: true})
+			tb.do(1, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 2})
+			tb.do(4, werewolf.Action{Kind: werewolf.KindSay, Text: "Cid, and quickly, Eve"})
+			return tb.update(6)
+		}, 0, []string{"Your eyes are half open", "glimpse: A werewolf points at Cid.", "[glimpse] A werewolf: Cid, and quickly,", "p close eyes"},
+			[]string{"Bob points", "Eve:", "quickly, Eve"}},
+		{"hunter", func(t *testing.T) engine.Update {
+			tb := classicWitch(t)
+			tb.do(0, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 3})
+			tb.until(werewolf.PhaseHunterShot)
+			return tb.update(3)
+		}, 0, []string{"The hunter's last shot", "You are dying: shoot a player", "enter shoot Bob", "x lower rifle"}, nil},
+		{"sheriff-campaign", func(t *testing.T) engine.Update {
+			tb := classicWitch(t)
+			tb.do(0, werewolf.Action{Kind: werewolf.KindWitchHeal})
+			tb.until(werewolf.PhaseSheriffCampaign)
+			tb.do(1, werewolf.Action{Kind: werewolf.KindStand, On: true})
+			tb.do(1, ready())
+			return tb.update(2)
+		}, 0, []string{"Sheriff campaign", "Candidates: Bob", "Ready: 1/8", "s stand for sheriff", "r ready", "candidate"}, nil},
 		{"spectator", func(t *testing.T) engine.Update { return starterVote(t).update(engine.Spectator) },
 			0, []string{"You are watching", "Ballots cast: 3/7", "Q leave"}, []string{"your vote"}},
 	}
@@ -176,6 +206,36 @@ func TestSleepersSeeTheSameNight(t *testing.T) {
 	}
 	// The golden night-asleep is this same screen.
 	golden(t, "night-asleep", villager)
+}
+
+func TestCupidPicksTwo(t *testing.T) {
+	tb := newTable(t, werewolf.ClassicOptions(), classicDeal())
+	tb.until(werewolf.PhaseCupid)
+	s := newScreen(tb.update(5), 80, 24)
+	if got := keys(s, "enter"); len(got) != 0 {
+		t.Fatalf("the first pick acts: %#v", got)
+	}
+	out := s.View()
+	checkFits(t, out, 80, 24)
+	for _, w := range []string{"First lover: Ann", "enter link Ann+Bob", "esc undo pick", "▸ 2 Bob", "1 Ann ♥"} {
+		if !strings.Contains(flat(out), w) {
+			t.Errorf("screen lacks %q", w)
+		}
+	}
+	golden(t, "cupid", out)
+}
+
+func TestLogScrolls(t *testing.T) {
+	s := newScreen(starterVote(t).update(0), 80, 24)
+	newest := s.View()
+	keys(s, "[")
+	if older := s.View(); older == newest || !strings.Contains(older, "(older; ] for newer)") {
+		t.Errorf("[ should scroll the log back:\n%s", older)
+	}
+	keys(s, "]")
+	if s.View() != newest {
+		t.Errorf("] should come back to the newest lines:\n%s", s.View())
+	}
 }
 
 func TestSleepersCardTurnsUpOnRequest(t *testing.T) {
@@ -296,5 +356,46 @@ func TestNotAWerewolfView(t *testing.T) {
 	}
 	if got := keys(s, "enter", "x", "r", "up", "p", "h", "1"); len(got) != 0 {
 		t.Errorf("keys on an empty table: %#v", got)
+	}
+}
+
+// TestHiddenActionsDoNotMoveTheCountdown: while Ann sleeps, the seer's
+// action brings a new Update whose deadline, rounded by the room to a whole
+// second, differs a little from Ann's running countdown; her screen must not
+// change at all (no "someone acted" signal, spec §11.2).
+func TestHiddenActionsDoNotMoveTheCountdown(t *testing.T) {
+	tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
+	tb.until(werewolf.PhaseSeer)
+	now := clock0
+	s := newScreen(tb.update(0), 80, 24)
+	s.now = func() time.Time { return now }
+	u := tb.update(0)
+	u.Deadline = 30
+	s.SetUpdate(u)
+	now = now.Add(10*time.Second + 400*time.Millisecond)
+	before := s.View()
+	if !strings.Contains(before, "0:20 left") {
+		t.Fatalf("countdown: want 0:20 left\n%s", before)
+	}
+	tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1})
+	u = tb.update(0)
+	u.Deadline = 19 // the room rounds 19.6 s to 20 or 19: either way, no jump
+	u.Seq = 0
+	s.SetUpdate(u)
+	if after := s.View(); after != before {
+		t.Errorf("the seer's action changed Ann's screen\n--- before ---\n%s\n--- after ---\n%s", before, after)
+	}
+	// The tick comes when the number changes: 0.6 s later, not 1 s after the Update.
+	s.Update(uikit.UpdateMsg{Update: u})
+	if d := s.deadline.Sub(now) % time.Second; d != 600*time.Millisecond {
+		t.Errorf("the countdown is %v off the whole second", d)
+	}
+	// A new phase takes the room's deadline as it comes.
+	tb.tick()
+	u = tb.update(0)
+	u.Deadline = 60
+	s.SetUpdate(u)
+	if !strings.Contains(s.View(), "1:00 left") {
+		t.Errorf("new phase: want 1:00 left\n%s", s.View())
 	}
 }
