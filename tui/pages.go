@@ -26,7 +26,7 @@ func newPagesKeys() pagesKeys {
 		New:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new campaign")),
 		Join:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
 		Play:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play next mission")),
-		Step:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→/space", "next move")),
+		Step:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "next")),
 		Prev:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous")),
 		First: key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", "start/end")),
 		Last:  key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "end")),
@@ -382,14 +382,12 @@ func (m *root) onReplayKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (m *root) replayView() string {
-	view := m.replayScreen.View()
-	lines := strings.Split(view, "\n")
-	status := m.th.Accent.Render(fmt.Sprintf(" Replay of %s · move %d of %d ", m.replay.Code, m.step, len(m.replay.Steps)-1))
-	if len(lines) > 0 {
-		lines[len(lines)-1] = status
-	}
-	return strings.Join(lines, "\n")
+func (m *root) replayView() string { return m.replayScreen.View() }
+
+// replayBar is the replay's help bar: where we are, then the keys.
+func (m *root) replayBar() string {
+	status := m.th.Accent.Render(fmt.Sprintf("Replay of %s · move %d of %d", m.replay.Code, m.step, len(m.replay.Steps)-1))
+	return status + m.th.HelpSep.Render(" • ") + m.help.ShortHelpView(m.pagesHelp())
 }
 
 func (m *root) pagesHelp() []key.Binding {

@@ -466,7 +466,9 @@ func (m *root) helpBar() string {
 		return m.help.ShortHelpView(m.tableHelp())
 	case pageForm:
 		return m.help.ShortHelpView(m.form.keys.short())
-	case pageProfile, pageCampaigns, pageCampaign, pageReplay:
+	case pageReplay:
+		return m.replayBar()
+	case pageProfile, pageCampaigns, pageCampaign:
 		return m.help.ShortHelpView(m.pagesHelp())
 	}
 	return m.help.ShortHelpView(m.lobbyHelp(false))

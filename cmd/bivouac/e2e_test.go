@@ -138,6 +138,20 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 		}
 	}
 	t.Logf("final hands alice=%v bob=%v", hands["alice"], hands["bob"])
+
+	// The finished game is on record: its story as text, and move by move.
+	story := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("replay "+code))
+	story.Expect(t, `A new game of The Grizzled`, 5*time.Second)
+	story.Expect(t, `alice sets the intensity|leads the first mission`, 5*time.Second)
+	if status := story.Wait(t, 5*time.Second); status != 0 {
+		t.Fatalf("replay exit %d", status)
+	}
+	watch := sshtest.Dial(t, addr, sshtest.WithUser("alice"), sshtest.WithCommand("replay "+code))
+	watch.ExpectScreen(t, `Replay of `+code+` · move 0 of \d+`, 5*time.Second)
+	watch.Type("G")
+	watch.ExpectScreen(t, `Game over after`, 5*time.Second)
+	watch.Type("h")
+	watch.ExpectScreen(t, `move \d+ of \d+`, 5*time.Second)
 }
 
 // replayFinal rebuilds a room's final state from the store.
