@@ -361,3 +361,17 @@ func TestHelpListsGlobalAndScreenKeys(t *testing.T) {
 		t.Fatal("help did not close")
 	}
 }
+
+func TestLobbyAndWaitingRoomGoldens(t *testing.T) {
+	a := testApp(t)
+	for i, code := range []string{"K7QX", "P2MD"} {
+		if _, err := a.Hub.Create(engine.RoomConfig{Code: code, Game: coin{}, Title: fmt.Sprintf("Coin · %d players", i+2), Seats: i + 2, Host: "fp-x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.send(lobbyChangedMsg{})
+	golden(t, "lobby-tables", alice.m.View())
+	alice.keys("down", "enter")
+	golden(t, "waiting-room", alice.pump(`alice \(you\)  ● here`))
+}
