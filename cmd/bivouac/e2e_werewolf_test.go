@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,12 +14,17 @@ import (
 	"bivouac/sshserver/sshtest"
 )
 
-// werewolfMove picks a key from what the help bar offers, as a player who
-// always acts: choose the player under the cursor, else finish the step
-// (witch done, keep the thief card, keep eyes shut), else say ready.
-func werewolfMove(bar string) string {
+var chooseRe = regexp.MustCompile(`enter (devour|see|shoot|badge to|vote|elect|lynch|first lover|link) `)
+
+// werewolfMove picks keys from what the help bar offers, as a player who
+// always acts: move the cursor a few players down (down) and choose, else
+// finish the step (witch done, keep the thief card, keep eyes shut), else
+// say ready.
+func werewolfMove(bar string, down int) string {
 	switch {
-	case regexp.MustCompile(`enter (devour|see|shoot|badge to|vote|elect|lynch|first lover|link) `).MatchString(bar):
+	case chooseRe.MatchString(bar) && strings.Contains(bar, "↑/↓") && down > 0:
+		return strings.Repeat("j", down)
+	case chooseRe.MatchString(bar):
 		return "\r"
 	case strings.Contains(bar, "x done"), strings.Contains(bar, "x keep card"), strings.Contains(bar, "x keep eyes shut"):
 		return "x"
@@ -31,18 +37,23 @@ func werewolfMove(bar string) string {
 }
 
 // playWerewolf drives one client until its screen says the game is over.
-func playWerewolf(c *sshtest.Client, done chan<- string) {
+func playWerewolf(c *sshtest.Client, seed uint64, done chan<- string) {
+	rng := rand.New(rand.NewPCG(seed, 7))
 	deadline := time.Now().Add(4 * time.Minute)
-	last := ""
+	last, moved := "", false
 	for time.Now().Before(deadline) {
 		screen := c.Screen()
 		if strings.Contains(screen, "GAME OVER") {
 			done <- screen
 			return
 		}
-		if k := werewolfMove(helpBar(screen)); k != "" && screen != last {
+		down := 0
+		if !moved {
+			down = rng.IntN(4)
+		}
+		if k := werewolfMove(helpBar(screen), down); k != "" && screen != last {
 			c.Type(k)
-			last = screen
+			last, moved = screen, k != "\r" && strings.HasPrefix(k, "j")
 		}
 		select {
 		case <-c.Done():
@@ -56,14 +67,29 @@ func playWerewolf(c *sshtest.Client, done chan<- string) {
 
 func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a whole game over SSH")
+		t.Skip("whole games over SSH")
 	}
+	for _, tc := range []struct {
+		name  string
+		cards string // keys on the Cards field
+		seed  uint64 // a fixed deal: bob is a simple villager
+	}{
+		{"starter", "", 1},   // alice a villager too
+		{"classic", "ll", 7}, // alice a werewolf; the witch and the seer lie in the middle
+	} {
+		t.Run(tc.name, func(t *testing.T) { playWerewolfGame(t, tc.cards, tc.seed) })
+	}
+}
+
+// playWerewolfGame: alice opens a table of 8 (quick timers, fast nights, 6
+// bots), bob joins, both play from what their screens offer until the end.
+func playWerewolfGame(t *testing.T, cardsKeys string, seed uint64) {
 	srv, addr := startServer(t, t.TempDir())
 	// Until serve.go offers the game, the test adds it (plain fields).
 	srv.games = append(srv.games, werewolfEntry(wolfbot.Bots{}))
 	srv.app.Games = srv.games
 	srv.app.Room.BotDelay = 0
-	srv.app.NewSeed = func() uint64 { return 11 } // a fixed deal; play still varies with timing
+	srv.app.NewSeed = func() uint64 { return seed } // a fixed deal; play still varies with timing
 
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"), sshtest.WithPTY(80, 24))
 	alice.ExpectScreen(t, `alice`, 5*time.Second)
@@ -71,8 +97,9 @@ func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 	alice.ExpectScreen(t, `New table`, 5*time.Second)
 	alice.Type("l") // the second game: Werewolves
 	alice.ExpectScreen(t, `Werewolves of Millers Hollow`, 5*time.Second)
-	alice.Type("jjj") // Timers
-	alice.Type("ll")  // quick, fast nights
+	alice.Type("jj" + cardsKeys)
+	alice.Type("j")  // Timers
+	alice.Type("ll") // quick, fast nights
 	alice.ExpectScreen(t, `▸ Timers\s+◂ quick, fast nights \[not in the rulebook\] ▸`, 5*time.Second)
 	alice.Type("jj")     // Bot seats now
 	alice.Type("llllll") // 6: with alice and bob, 8 seats
@@ -88,8 +115,8 @@ func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 	bob.ExpectScreen(t, `NIGHT 1`, 5*time.Second)
 
 	done := make(chan string, 2)
-	go playWerewolf(alice, done)
-	go playWerewolf(bob, done)
+	go playWerewolf(alice, seed, done)
+	go playWerewolf(bob, seed+1, done)
 	var ends []string
 	for range 2 {
 		end := <-done
@@ -129,11 +156,23 @@ func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 		for _, leak := range roleLeaks(text, end.Players, seat) {
 			t.Errorf("%s's screen: %s", me.Name, leak)
 		}
-		t.Logf("%s (villager) checked: %d bytes of screen text", me.Name, len(text))
+		t.Logf("%s (villager) checked: %d lines of screen text while alive", me.Name, strings.Count(aliveText(text), "\n"))
 	}
 	if checked == 0 {
-		t.Log("neither human was a simple villager in this deal: no leak check") // seed 11 deals alice a villager
+		t.Error("neither human was a simple villager: the seed no longer deals bob a villager")
 	}
+}
+
+// aliveText is a terminal's text while its player lives and the game goes
+// on: the end screen reveals every card, and so does the graveyard (the dead
+// see all, spec §12).
+func aliveText(text string) string {
+	for _, end := range []string{"GAME OVER", "in the graveyard", "You are dead"} {
+		if i := strings.Index(text, end); i >= 0 {
+			text = text[:i]
+		}
+	}
+	return text
 }
 
 // roleLeaks reads a terminal's text while its player lives. Left of the
@@ -142,13 +181,7 @@ func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 // their hidden card must be a death announcement ("… Card: Seer.").
 func roleLeaks(text string, players []werewolf.PlayerView, self int) []string {
 	var leaks []string
-	// The end screen reveals every card, and so does the graveyard (the
-	// dead see all, spec §12): read up to whichever comes first.
-	for _, end := range []string{"GAME OVER", "in the graveyard", "You are dead"} {
-		if i := strings.Index(text, end); i >= 0 {
-			text = text[:i]
-		}
-	}
+	text = aliveText(text)
 	type secret struct {
 		name *regexp.Regexp
 		role string
