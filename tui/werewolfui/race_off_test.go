@@ -1,0 +1,5 @@
+//go:build !race
+
+package werewolfui
+
+const raceOn = false
