@@ -76,12 +76,7 @@ func (m *root) onFormKey(k tea.KeyMsg) tea.Cmd {
 			m.notice = err.Error()
 			return nil
 		}
-		room, err := m.app.create(g, spec, m.sess.Player)
-		if err != nil {
-			m.notice = err.Error()
-			return nil
-		}
-		m.join(room.Code(), false)
+		m.createAndJoin(g, spec)
 		return nil
 	}
 	if step != 0 {
@@ -128,4 +123,14 @@ func (m *root) formView() string {
 		b.WriteString("\n" + th.Notice.Render(" "+m.notice+" ") + "\n")
 	}
 	return b.String()
+}
+
+// createAndJoin opens a table with this session as host and sits down at it.
+func (m *root) createAndJoin(g GameEntry, spec TableSpec) {
+	room, err := m.app.create(g, spec, m.sess.Player)
+	if err != nil {
+		m.notice = err.Error()
+		return
+	}
+	m.join(room.Code(), false)
 }

@@ -227,12 +227,7 @@ func (m *root) onCampaignKey(k tea.KeyMsg) tea.Cmd {
 			m.notice = err.Error()
 			return nil
 		}
-		room, err := m.app.create(g, spec, m.sess.Player)
-		if err != nil {
-			m.notice = err.Error()
-			return nil
-		}
-		m.join(room.Code(), false)
+		m.createAndJoin(g, spec)
 	case key.Matches(k, m.keys.Help):
 		m.showHelp = true
 	}
