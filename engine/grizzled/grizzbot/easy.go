@@ -18,13 +18,13 @@ type params struct {
 	needCost   float64 // extra cost per own remaining card sharing the threat
 	charmUnblk int     // use the charm when it makes at least this many own cards playable
 	kHand      [3]float64
-	kLate      int     // trials left at or below which the leader deals everything
-	kTarget    float64 // if positive: aim for this many cards in all hands after the deal
-	charmEager bool    // use the charm on a threat at 2 before playing
-	knockRel   int     // play a hard knock only while own weight is at most the lightest teammate's plus this
-	knockBias  float64 // added to the cost of playing a hard knock from hand
-	kMorale    float64 // extra cards aimed at per card left to clear beyond the morale reserve
-	tileSpread bool    // place tiles only where they can make a strict majority
+	kLate      int        // trials left at or below which the leader deals everything
+	kTarget    [6]float64 // by number of humans: if positive, aim for this many cards in all hands after the deal
+	charmEager bool       // use the charm on a threat at 2 before playing
+	knockRel   int        // play a hard knock only while own weight is at most the lightest teammate's plus this
+	knockBias  float64    // added to the cost of playing a hard knock from hand
+	kMorale    float64    // extra cards aimed at per card left to clear beyond the morale reserve
+	tileSpread bool       // place tiles only where they can make a strict majority
 }
 
 var defaultParams = params{
@@ -39,7 +39,7 @@ var defaultParams = params{
 	charmUnblk: 1,
 	kHand:      [3]float64{0.25, 1, 2},
 	kLate:      8,
-	kTarget:    8,
+	kTarget:    [6]float64{2: 6, 3: 6.5, 4: 8, 5: 9},
 	knockRel:   9,
 }
 
@@ -125,8 +125,8 @@ func chooseIntensity(s *sight, p *params) int {
 	case avg < p.kHand[1]:
 		k = 2
 	}
-	if p.kTarget > 0 {
-		target := p.kTarget + p.kMorale*float64(max(0, v.Trials+held-v.Morale))
+	if humans < len(p.kTarget) && p.kTarget[humans] > 0 {
+		target := p.kTarget[humans] + p.kMorale*float64(max(0, v.Trials+held-v.Morale))
 		k = int((target-float64(held))/float64(max(humans, 1)) + 0.5)
 		k = max(k, 1)
 	}

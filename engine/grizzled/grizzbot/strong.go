@@ -2,6 +2,7 @@ package grizzbot
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"bivouac/engine"
@@ -83,7 +84,7 @@ func outcome(s *g.State, w *[numFeatures]float64) float64 {
 // valueWeights is a logistic model of the chance of winning from the
 // features of a state between missions, fitted on games of the rule-based
 // policy (all player counts, standard rules).
-var valueWeights = [numFeatures]float64{3.0659, -5.2702, 1.8084, 0.0885, -0.0297, -1.9911, -0.4438, 0.8287, 0.9218, -0.0086, 0.1468, -0.3860, 0.5062, -2.0784, 0.1947, -0.2396}
+var valueWeights = [numFeatures]float64{2.9616, -5.1643, 1.7892, 0.1684, -0.0286, -1.9396, -0.4405, 0.6822, 0.8788, -0.0291, 0.0124, -0.4233, 0.6679, -1.8147, 0.2805, -0.2044}
 
 // value estimates the chance of winning from an unfinished state.
 func value(s *g.State, w *[numFeatures]float64) float64 {
@@ -120,8 +121,12 @@ func (b *Strong) searched(v *g.SeatView) bool {
 	return false
 }
 
-// choose returns the index in v.Legal of the action with the best mean
-// outcome over the samples.
+// choose returns the index in v.Legal of the action to take: every
+// candidate is played out in each of Samples determinizations (the same
+// determinization and playout seed for all candidates, so differences are
+// paired), and the best mean is taken if it beats the rule-based choice by
+// Gate standard errors of the paired difference; else the rule-based
+// choice stands.
 func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	fallback := choose(v, seed, &b.p)
 	if len(v.Legal) <= 1 || !b.searched(v) {
@@ -135,73 +140,107 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	if b.cfg.TimeCap > 0 {
 		deadline = time.Now().Add(b.cfg.TimeCap)
 	}
-	fb := -1
-	for j, ci := range cands {
-		if ci == fallback {
-			fb = j
-		}
+	late := func(it int) bool { return it > 0 && b.cfg.TimeCap > 0 && time.Now().After(deadline) }
+	fb := slices.Index(cands, fallback)
+	if fb < 0 {
+		cands = append(cands, fallback)
+		fb = len(cands) - 1
 	}
 	sums := make([]float64, len(cands))
 	scores := make([]float64, len(cands))
-	var diff, diff2 []float64
-	if fb >= 0 {
-		diff = make([]float64, len(cands))
-		diff2 = make([]float64, len(cands))
-	}
+	all := make([]float64, 0, b.cfg.Samples*len(cands)) // every sample's scores, for the gate
 	done := 0
 	for it := range b.cfg.Samples {
-		if it > 0 && b.cfg.TimeCap > 0 && time.Now().After(deadline) {
+		if late(it) {
 			break
 		}
-		base := g.Determinize(*v, mix(seed, uint64(2*it)))
-		if base == nil {
+		if !b.sample(v, cands, scores, mix(seed, uint64(2*it)), mix(seed, uint64(2*it+1))) {
 			return fallback
-		}
-		rs := mix(seed, uint64(2*it+1))
-		for j, ci := range cands {
-			s := base
-			if j < len(cands)-1 {
-				s = base.Clone()
-			}
-			if err := s.Step(v.Seat, v.Legal[ci]); err != nil {
-				scores[j] = -1 // the sample disagrees with the view; count it against
-				continue
-			}
-			if b.cfg.Horizon > 0 {
-				playMissions(s, &b.p, rs, b.cfg.Horizon)
-			} else {
-				playOut(s, &b.p, rs, MaxActions)
-			}
-			scores[j] = outcome(s, b.w)
 		}
 		for j := range cands {
 			sums[j] += scores[j]
-			if fb >= 0 {
-				d := scores[j] - scores[fb]
-				diff[j] += d
-				diff2[j] += d * d
-			}
 		}
+		all = append(all, scores...)
 		done++
 	}
 	if done == 0 {
 		return fallback
 	}
-	best := -1
+	best := fb
 	for j := range cands {
-		if best < 0 || sums[j] > sums[best]+1e-12 {
+		if sums[j] > sums[best]+1e-12 {
 			best = j
 		}
 	}
-	if fb >= 0 && best != fb && b.cfg.Gate > 0 {
-		n := float64(done)
-		mean := diff[best] / n
-		vr := diff2[best]/n - mean*mean
-		if n < 2 || mean*mean*n < b.cfg.Gate*b.cfg.Gate*vr*n/(n-1) {
-			return fallback
-		}
+	if best == fb {
+		return fallback
 	}
-	return cands[best]
+	// Gate on the paired differences with the rule-based choice.
+	if b.cfg.Gate <= 0 {
+		return cands[best]
+	}
+	var st pairStats
+	k := len(cands)
+	for it := range done {
+		st.add(all[it*k+best] - all[it*k+fb])
+	}
+	if st.sure(b.cfg.Gate) {
+		return cands[best]
+	}
+	return fallback
+}
+
+// sample plays every action v.Legal[cands[j]] in one determinization and
+// writes each outcome to scores[j]. It reports false if the view cannot
+// be determinized.
+func (b *Strong) sample(v *g.SeatView, cands []int, scores []float64, dseed, rseed uint64) bool {
+	base := g.Determinize(*v, dseed)
+	if base == nil {
+		return false
+	}
+	for j, ci := range cands {
+		s := base
+		if j < len(cands)-1 {
+			s = base.Clone()
+		}
+		if err := s.Step(v.Seat, v.Legal[ci]); err != nil {
+			scores[j] = -1 // the sample disagrees with the view; count it against
+			continue
+		}
+		if b.cfg.Horizon > 0 {
+			playMissions(s, &b.p, rseed, b.cfg.Horizon)
+		} else {
+			playOut(s, &b.p, rseed, MaxActions)
+		}
+		scores[j] = outcome(s, b.w)
+	}
+	return true
+}
+
+// pairStats accumulates paired differences.
+type pairStats struct {
+	n       int
+	sum, sq float64
+}
+
+func (p *pairStats) add(d float64) { p.n++; p.sum += d; p.sq += d * d }
+
+// sure reports whether the mean difference is positive by at least z
+// standard errors (z <= 0: merely positive).
+func (p *pairStats) sure(z float64) bool {
+	if p.n == 0 || p.sum <= 0 {
+		return false
+	}
+	if z <= 0 {
+		return true
+	}
+	if p.n < 2 {
+		return false
+	}
+	n := float64(p.n)
+	mean := p.sum / n
+	vr := (p.sq - n*mean*mean) / (n - 1)
+	return mean*mean*n >= z*z*vr
 }
 
 // playMissions plays s on with the rule-based policy until n missions have
