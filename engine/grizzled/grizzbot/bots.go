@@ -70,10 +70,14 @@ var ErrStuck = errors.New("grizzbot: the game is stuck")
 const MaxActions = 20000
 
 // Play plays s to its end with one bot per seat (bots[i] acts for seat i;
-// the chaplain's entry is never used). Seat views are what each bot gets,
-// exactly as over the network. Each decision's seed is derived from seed,
-// so a game is reproducible. It returns the number of actions applied.
+// the chaplain's entry is never used). Each bot gets the seat's view,
+// exactly as over the network; a seat whose only legal action is forced
+// (a speech it cannot answer but by passing, a single tile) is not asked,
+// since any bot must answer with that action. Each decision's seed is
+// derived from seed, so a game is reproducible. It returns the number of
+// actions applied.
 func Play(s *g.State, bots []engine.Bot, seed uint64) (int, error) {
+	var buf []g.Action
 	for n := 0; ; n++ {
 		if _, over := s.Over(); over {
 			return n, nil
@@ -85,13 +89,17 @@ func Play(s *g.State, bots []engine.Bot, seed uint64) (int, error) {
 		if seat < 0 || int(seat) >= len(bots) || bots[seat] == nil {
 			return n, fmt.Errorf("%w: waiting on seat %d in phase %d", ErrStuck, seat, s.Phase())
 		}
-		a, ok := bots[seat].Act(s.View(seat), mix(seed, uint64(n)))
-		if !ok {
-			return n, fmt.Errorf("%w: seat %d has nothing to do in phase %d", ErrStuck, seat, s.Phase())
-		}
-		act, ok := a.(g.Action)
-		if !ok {
-			return n, fmt.Errorf("%w: seat %d answered %T", ErrStuck, seat, a)
+		var act g.Action
+		if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
+			act = buf[0]
+		} else {
+			a, ok := bots[seat].Act(s.View(seat), mix(seed, uint64(n)))
+			if !ok {
+				return n, fmt.Errorf("%w: seat %d has nothing to do in phase %d", ErrStuck, seat, s.Phase())
+			}
+			if act, ok = a.(g.Action); !ok {
+				return n, fmt.Errorf("%w: seat %d answered %T", ErrStuck, seat, a)
+			}
 		}
 		if err := s.Step(seat, act); err != nil {
 			return n, fmt.Errorf("seat %d: %s: %w", seat, act.Describe(), err)
@@ -102,17 +110,37 @@ func Play(s *g.State, bots []engine.Bot, seed uint64) (int, error) {
 // playOut finishes s with the rule-based policy for every seat (the
 // strong bot's rollouts). It stops early after limit actions.
 func playOut(s *g.State, p *params, seed uint64, limit int) {
+	playUntil(s, p, seed, limit, -1)
+}
+
+// playUntil plays s on with the rule-based policy for every seat until
+// the game is over, limit actions have been applied, or (if endRound >= 0)
+// the game waits for the intensity of mission endRound.
+func playUntil(s *g.State, p *params, seed uint64, limit, endRound int) {
+	var buf []g.Action
 	for n := 0; n < limit; n++ {
 		if _, over := s.Over(); over {
+			return
+		}
+		if endRound >= 0 && s.Round() >= endRound && s.Phase() == g.PhaseIntensity {
 			return
 		}
 		seat := firstWaiting(s)
 		if seat < 0 {
 			return
 		}
-		v := s.View(seat)
-		i := choose(&v, mix(seed, uint64(n)), p)
-		if i < 0 || s.Step(seat, v.Legal[i]) != nil {
+		var act g.Action
+		if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
+			act = buf[0]
+		} else {
+			v := s.View(seat)
+			i := choose(&v, mix(seed, uint64(n)), p)
+			if i < 0 {
+				return
+			}
+			act = v.Legal[i]
+		}
+		if s.Step(seat, act) != nil {
 			return
 		}
 	}

@@ -29,34 +29,47 @@ func init() {
 
 func isPhobia(c g.CardID) bool { return c >= g.PhobiaShell && c <= g.TraumaRain }
 
-// sight is what the policy derives once from a view: active counts, which
-// cards it has not seen (and so may lie in other hands or on the piles),
-// and who is still in the mission.
+// sight is what the policy derives from a view: active counts, who is
+// still in the mission, and (computed on first use) which cards it has not
+// seen, which may lie in other hands or on the piles.
 type sight struct {
 	v      *g.SeatView
 	me     int
 	traps  bool
 	counts [g.NumThreats]int
 
-	hist      [64]int // unseen cards by threat mask
-	unseen    int
-	unseenT   [g.NumThreats]int // unseen cards showing each threat
-	unseenKnW int               // total weight of unseen hard knocks
+	knocks int               // hard knocks in play
+	hand   [g.NumThreats]int // own cards showing each threat
 
-	othersIn   int // other humans still in the mission
-	othersHand int // cards held by other humans still in the mission
-	knocks     int // hard knocks in play
-	hand       [g.NumThreats]int
+	unseenDone bool
+	hist       [64]int // unseen cards by threat mask
+	unseen     int
+	unseenT    [g.NumThreats]int // unseen cards showing each threat
 }
 
 func newSight(v *g.SeatView) (s sight) {
 	s.v, s.me, s.traps, s.counts = v, int(v.Seat), v.Options.Variant != g.Beginner, v.Counts
-	var seen [g.NumCards + 1]bool
 	for _, c := range v.Hand {
-		seen[c] = true
 		for m := cardMask[c]; m != 0; m &= m - 1 {
 			s.hand[bits.TrailingZeros8(m)]++
 		}
+	}
+	for i := range v.Players {
+		s.knocks += len(v.Players[i].HardKnocks)
+	}
+	return s
+}
+
+// countUnseen fills the unseen-card statistics once.
+func (s *sight) countUnseen() {
+	if s.unseenDone {
+		return
+	}
+	s.unseenDone = true
+	v := s.v
+	var seen [g.NumCards + 1]bool
+	for _, c := range v.Hand {
+		seen[c] = true
 	}
 	for _, c := range v.NML {
 		seen[c] = true
@@ -65,14 +78,8 @@ func newSight(v *g.SeatView) (s sight) {
 		seen[c] = true
 	}
 	for i := range v.Players {
-		p := &v.Players[i]
-		for _, c := range p.HardKnocks {
+		for _, c := range v.Players[i].HardKnocks {
 			seen[c] = true
-		}
-		s.knocks += len(p.HardKnocks)
-		if i != s.me && !p.Chaplain && !p.Withdrawn {
-			s.othersIn++
-			s.othersHand += p.HandSize
 		}
 	}
 	for c := g.FirstThreat; c <= g.MerryChristmas; c++ {
@@ -85,9 +92,7 @@ func newSight(v *g.SeatView) (s sight) {
 		for ; m != 0; m &= m - 1 {
 			s.unseenT[bits.TrailingZeros8(m)]++
 		}
-		s.unseenKnW += cardWeight[c]
 	}
-	return s
 }
 
 // after is the count vector once card c lies in No Man's Land or, for a
@@ -130,11 +135,14 @@ func (s *sight) playRisk(c g.CardID) float64 {
 	if fails(&a) {
 		return 1
 	}
-	if !cardTrap[c] || !s.traps || s.v.Trials == 0 || s.unseen == 0 {
+	if !cardTrap[c] || !s.traps || s.v.Trials == 0 {
 		return 0
 	}
 	d := dangerMask(&a)
 	if d == 0 {
+		return 0
+	}
+	if s.countUnseen(); s.unseen == 0 {
 		return 0
 	}
 	bad := 0
@@ -149,7 +157,10 @@ func (s *sight) playRisk(c g.CardID) float64 {
 // holdChance is the chance that a hidden hand of h cards holds at least one
 // card showing t.
 func (s *sight) holdChance(t g.Threat, h int) float64 {
-	if h <= 0 || s.unseen == 0 {
+	if h <= 0 {
+		return 0
+	}
+	if s.countUnseen(); s.unseen == 0 {
 		return 0
 	}
 	miss := 1.0

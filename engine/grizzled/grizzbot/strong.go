@@ -246,22 +246,5 @@ func (p *pairStats) sure(z float64) bool {
 // playMissions plays s on with the rule-based policy until n missions have
 // ended (the game is then waiting for an intensity again) or the game is over.
 func playMissions(s *g.State, p *params, seed uint64, n int) {
-	end := s.Round() + n
-	for k := 0; k < MaxActions; k++ {
-		if _, over := s.Over(); over {
-			return
-		}
-		if s.Round() >= end && s.Phase() == g.PhaseIntensity {
-			return
-		}
-		seat := firstWaiting(s)
-		if seat < 0 {
-			return
-		}
-		v := s.View(seat)
-		i := choose(&v, mix(seed, uint64(k)), p)
-		if i < 0 || s.Step(seat, v.Legal[i]) != nil {
-			return
-		}
-	}
+	playUntil(s, p, seed, MaxActions, s.Round()+n)
 }
