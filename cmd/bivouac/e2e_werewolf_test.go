@@ -86,8 +86,10 @@ func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 func playWerewolfGame(t *testing.T, cardsKeys string, seed uint64) {
 	srv, addr := startServer(t, t.TempDir())
 	// Until serve.go offers the game, the test adds it (plain fields).
-	srv.games = append(srv.games, werewolfEntry(wolfbot.Bots{}))
-	srv.app.Games = srv.games
+	if _, ok := srv.entry(werewolf.ID); !ok {
+		srv.games = append(srv.games, werewolfEntry(wolfbot.Bots{}))
+		srv.app.Games = srv.games
+	}
 	srv.app.Room.BotDelay = 0
 	srv.app.NewSeed = func() uint64 { return seed } // a fixed deal; play still varies with timing
 
