@@ -104,6 +104,15 @@ func TestGoldenScreens(t *testing.T) {
 				"♥ in love with Dee", "victim"}, nil},
 		{"dawn", func(t *testing.T) engine.Update { return starterDawn(t).update(0) },
 			0, []string{"DAY 1 · Dawn", "Dee was devoured by the werewolves. Card:", "† Villager, devoured"}, nil},
+		{"discussion", func(t *testing.T) engine.Update {
+			tb := starterDawn(t)
+			tb.until(werewolf.PhaseDiscussion)
+			tb.say(2, "I saw Bob's card last night. Bob is a werewolf!")
+			tb.say(1, "Cid is lying, I am a simple villager")
+			tb.do(2, ready())
+			return tb.update(0)
+		}, 0, []string{"DAY 1 · Discussion", "Ready to vote: 1/7 · r when you are ready", "r ready",
+			"In the game: 2 werewolves"}, nil},
 		{"day-vote", func(t *testing.T) engine.Update { return starterVote(t).update(0) },
 			0, []string{"DAY 1 · The vote", "Your sealed ballot: Bob", "Ballots cast: 3/7", "◆ your vote", "x abstain",
 				"Cid: I saw Bob's card last night"}, []string{"→"}},

@@ -390,6 +390,9 @@ func (s *Screen) cardLines(w int) []string {
 	if v.Card == werewolf.RoleWitch {
 		extra = append(extra, th.Muted.Render("potions: ")+potion("heal", v.HealLeft)+" "+potion("poison", v.PoisonLeft))
 	}
+	if len(v.ThiefSaw) == 2 && v.Phase != werewolf.PhaseThief {
+		extra = append(extra, th.Muted.Render(fmt.Sprintf("middle cards: %s, %s", v.ThiefSaw[0], v.ThiefSaw[1])))
+	}
 	for _, e := range extra {
 		out = append(out, trunc(e, w))
 	}
@@ -547,6 +550,7 @@ func (s *Screen) publicPhaseLines(w int) []string {
 		add(th.Muted, fmt.Sprintf("Ballots cast: %d/%d, sealed until the vote closes.", v.VotesCast, v.Voters))
 	case werewolf.PhaseDiscussion:
 		add(th.Muted, fmt.Sprintf("Ready to vote: %d/%d%s", v.ReadyCount, v.Voters, readyMine(mine, v.Ready)))
+		add(th.Muted, "In the game: "+deckLine(v.Deck)+".")
 	case werewolf.PhaseSheriffTiebreak:
 		var tied []string
 		for _, t := range v.Tied {
