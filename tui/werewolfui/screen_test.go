@@ -408,3 +408,42 @@ func TestHiddenActionsDoNotMoveTheCountdown(t *testing.T) {
 		t.Errorf("new phase: want 1:00 left\n%s", s.View())
 	}
 }
+
+// TestSleepingWolfLooksLikeASleepingVillager: on night 2, in the seer's
+// step, Ann sleeps. Whether she is a simple villager or a werewolf who knows
+// her pack and chose last night's victim, her screen is the same (the
+// public story of both games is the same).
+func TestSleepingWolfLooksLikeASleepingVillager(t *testing.T) {
+	run := func(annIsWolf bool) string {
+		deal := starterDeal() // Bob and Eve are the wolves
+		wolves := []engine.Seat{1, 4}
+		if annIsWolf {
+			deal[0], deal[1] = deal[1], deal[0]
+			wolves = []engine.Seat{0, 4}
+		}
+		tb := newTable(t, werewolf.DefaultOptions(), deal)
+		tb.until(werewolf.PhaseWolves)
+		for _, w := range wolves {
+			tb.do(w, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
+		}
+		tb.until(werewolf.PhaseDiscussion)
+		for _, s := range []engine.Seat{0, 1, 2, 4, 5, 6, 7} {
+			tb.do(s, ready())
+		}
+		for _, s := range []engine.Seat{0, 1, 2, 4, 5, 6} {
+			tb.do(s, ballot(7)) // Hal, a villager in both games
+		}
+		tb.do(7, ballot(0))
+		tb.until(werewolf.PhaseSeer)
+		u := tb.update(0)
+		u.Seq = 0
+		return newScreen(u, 80, 24).View()
+	}
+	villager, wolf := run(false), run(true)
+	if wolf != villager {
+		t.Errorf("a sleeping wolf's screen differs from a sleeping villager's\n--- villager ---\n%s\n--- wolf ---\n%s", villager, wolf)
+	}
+	if !strings.Contains(villager, "You are asleep") || !strings.Contains(villager, "NIGHT 2 · The seer") {
+		t.Errorf("not the night-2 asleep screen:\n%s", villager)
+	}
+}
