@@ -35,17 +35,18 @@ type StrongConfig struct {
 var DefaultStrong = StrongConfig{Samples: 24, Horizon: 1, Gate: 1}
 
 // Strong is the determinization + Monte Carlo bot ("strong").
+//
+// A Strong bot keeps no state between calls: one value may act for several
+// seats and from several goroutines at once.
 type Strong struct {
-	cfg       StrongConfig
-	p         params
-	searchAll bool // also search speech answers and tile choices
-	w         *[numFeatures]float64
+	cfg StrongConfig
+	p   params
 }
 
 // NewStrong returns a strong bot with the given budget (Samples < 1 means 1).
 func NewStrong(cfg StrongConfig) *Strong {
 	cfg.Samples = max(cfg.Samples, 1)
-	return &Strong{cfg: cfg, p: defaultParams, w: &valueWeights}
+	return &Strong{cfg: cfg, p: defaultParams}
 }
 
 // Act implements engine.Bot. v must be a grizzled.SeatView (or a pointer
@@ -66,13 +67,13 @@ func (b *Strong) Act(v engine.View, seed uint64) (engine.Action, bool) {
 
 // outcome scores a finished game: a win is worth 1; a loss earns a little
 // for the progress made, which separates actions when wins are rare.
-func outcome(s *g.State, w *[numFeatures]float64) float64 {
+func outcome(s *g.State) float64 {
 	won, over := s.Over()
 	if won {
 		return 1
 	}
 	if !over {
-		return value(s, w)
+		return value(s)
 	}
 	left := s.TrialsLeft()
 	for i := range s.Seats() {
@@ -87,12 +88,12 @@ func outcome(s *g.State, w *[numFeatures]float64) float64 {
 var valueWeights = [numFeatures]float64{2.9616, -5.1643, 1.7892, 0.1684, -0.0286, -1.9396, -0.4405, 0.6822, 0.8788, -0.0291, 0.0124, -0.4233, 0.6679, -1.8147, 0.2805, -0.2044}
 
 // value estimates the chance of winning from an unfinished state.
-func value(s *g.State, w *[numFeatures]float64) float64 {
+func value(s *g.State) float64 {
 	var f [numFeatures]float64
 	features(s, &f)
 	z := 0.0
 	for i, x := range f {
-		z += w[i] * x
+		z += valueWeights[i] * x
 	}
 	return 1 / (1 + math.Exp(-z))
 }
@@ -109,9 +110,6 @@ func (b *Strong) candidates(v *g.SeatView, dst []int) []int {
 // searched reports whether the strong bot searches this kind of decision;
 // speech answers and tile choices follow the rule-based policy.
 func (b *Strong) searched(v *g.SeatView) bool {
-	if b.searchAll {
-		return true
-	}
 	switch v.Phase {
 	case g.PhaseIntensity, g.PhaseTurn, g.PhaseBenefit:
 		return true
@@ -212,7 +210,7 @@ func (b *Strong) sample(v *g.SeatView, cands []int, scores []float64, dseed, rse
 		} else {
 			playOut(s, &b.p, rseed, MaxActions)
 		}
-		scores[j] = outcome(s, b.w)
+		scores[j] = outcome(s)
 	}
 	return true
 }
