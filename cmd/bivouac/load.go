@@ -51,7 +51,10 @@ func init() {
 	if os.Getenv(loadExecEnv) != "1" || len(os.Args) < 2 || os.Args[1] != "load" {
 		return
 	}
-	if err := runLoad(context.Background(), os.Args[2:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := runLoad(ctx, os.Args[2:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "bivouac load:", err)
 		}
@@ -71,6 +74,7 @@ type loadOpts struct {
 	idle     time.Duration
 	limit    time.Duration
 	baseline bool
+	ondemand bool
 	bin      string
 	pprof    string
 	keep     bool
@@ -97,6 +101,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&o.idle, "idle", 15*time.Second, "idle window for the CPU measurement")
 	fs.DurationVar(&o.limit, "limit", 15*time.Minute, "hard time limit for the whole run")
 	fs.BoolVar(&o.baseline, "baseline", true, "also measure the bare wish+Bubble Tea baseline")
+	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bin, "bin", "", "binary to start the servers from (default: this one)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
@@ -141,6 +146,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err == nil && o.baseline {
 		var b *loadResult
 		b, err = runLoadTarget(ctx, "baseline", o)
+		res = append(res, b)
+	}
+	if err == nil && o.ondemand {
+		var b *loadResult
+		b, err = runLoadTarget(ctx, "baseline-ondemand", o)
 		res = append(res, b)
 	}
 	printLoadReport(stdout, o, res, time.Since(start))
@@ -437,7 +447,7 @@ func selfCPU() float64 {
 func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResult) []*loadClient {
 	clients := make([]*loadClient, o.sessions)
 	firstText := "Bivouac"
-	if kind == "baseline" {
+	if strings.HasPrefix(kind, "baseline") {
 		firstText = baselineCount(0)
 	}
 	next := make(chan int)
@@ -509,7 +519,7 @@ func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClie
 				var ok func(string) bool
 				var k string
 				switch {
-				case kind == "baseline":
+				case strings.HasPrefix(kind, "baseline"):
 					want := baselineCount(i + 1)
 					k, ok = "+", func(s string) bool { return strings.Contains(s, want) }
 				case i%2 == 0:
@@ -530,7 +540,7 @@ func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClie
 				r.add(&r.key, max(0, at.Sub(t0)))
 				sleepCtx(ctx, 200*time.Millisecond+time.Duration(rand.Int64N(int64(400*time.Millisecond))))
 			}
-			if kind != "baseline" && o.probes%2 == 1 {
+			if !strings.HasPrefix(kind, "baseline") && o.probes%2 == 1 {
 				// Leave the help closed for what comes next.
 				_ = c.Type("?")
 				_, _, _ = c.WaitScreen(func(s string) bool { return !strings.Contains(s, helpMark) }, 10*time.Second)
@@ -923,8 +933,8 @@ func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pp
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	charmlog.SetOutput(stderr)
-	if kind == "baseline" {
-		return runBaselineServer(ctx, addr, data, stdout, stderr)
+	if kind == "baseline" || kind == "baseline-ondemand" {
+		return runBaselineServer(ctx, addr, data, kind == "baseline-ondemand", stdout, stderr)
 	}
 	if kind != "bivouac" {
 		return fmt.Errorf("load: unknown -child %q", kind)

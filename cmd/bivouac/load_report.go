@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +14,7 @@ import (
 // printLoadReport prints one row per measure: Bivouac, the baseline, their
 // ratio, and the target where the issue sets one.
 func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Duration) {
-	var biv, base *loadResult
+	var biv, base, ond *loadResult
 	for _, r := range res {
 		if r == nil {
 			continue
@@ -22,6 +24,8 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 			biv = r
 		case "baseline":
 			base = r
+		case "baseline-ondemand":
+			ond = r
 		}
 	}
 	if biv == nil {
@@ -30,8 +34,12 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 	if base == nil {
 		base = &loadResult{kind: "baseline"}
 	}
-	fmt.Fprintf(w, "bivouac load: %d sessions, %d tables (%d humans + %d bots), play %v, think %v; took %v\n\n",
+	fmt.Fprintf(w, "bivouac load: %d sessions, %d tables (%d humans + %d bots), play %v, think %v; took %v\n",
 		o.sessions, o.tables, o.sessions/max(1, o.tables), o.bots, o.play, o.think, took.Round(time.Second))
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(w, "machine: %d CPUs, load average at the end %s\n", runtime.NumCPU(), strings.Join(strings.Fields(string(la))[:3], " "))
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "measure\tbivouac\tbaseline\tratio\ttarget\tmet")
 	row := func(name, a, b, ratio, target, met string) {
@@ -108,7 +116,23 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 		row("server RSS after playing", fmt.Sprintf("%d MiB", biv.rssPlay>>10), "", "", "", "")
 	}
 	tw.Flush()
-	for _, r := range []*loadResult{biv, base} {
+	if ond != nil && ond.connected > 0 {
+		fmt.Fprintf(w, "\nThe same baseline drawn by an on-demand renderer (loadbase_frames.go) instead of Bubble Tea's 60 FPS ticker:\n\n")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "measure\tbaseline (ticker)\tbaseline (on demand)\tratio")
+		for _, q := range []float64{0.5, 0.99} {
+			fmt.Fprintf(tw, "keypress → screen update p%d\t%s\t%s\t%s\n", int(q*100), ms(pct(base.key, q)), ms(pct(ond.key, q)),
+				ratio(float64(pct(ond.key, q)), float64(pct(base.key, q))))
+		}
+		fmt.Fprintf(tw, "server RSS per session\t%.0f KiB\t%.0f KiB\t%s\n", perB, perSession(ond), ratio(perSession(ond), perB))
+		fmt.Fprintf(tw, "server CPU, all idle\t%.1f%% of a core\t%.1f%% of a core\t%s\n", base.idleCPU, ond.idleCPU, ratio(ond.idleCPU, base.idleCPU))
+		fmt.Fprintf(tw, "errors\t%d\t%d\t\n", base.errorCount(), ond.errorCount())
+		tw.Flush()
+	}
+	for _, r := range []*loadResult{biv, base, ond} {
+		if r == nil {
+			continue
+		}
 		if len(r.errs) > 0 {
 			fmt.Fprintf(w, "\n%s errors:\n", r.kind)
 			keys := make([]string, 0, len(r.errs))

@@ -63,12 +63,20 @@ func baselineCount(n int) string { return fmt.Sprintf("count: %d", n) }
 
 // runBaselineServer serves the baseline on addr until ctx ends, printing
 // "listening on ADDR" like serve does.
-func runBaselineServer(ctx context.Context, addr, dataDir string, stdout, stderr io.Writer) error {
+//
+// With ondemand the program runs without Bubble Tea's standard renderer and
+// draws through a frameWriter (loadbase_frames.go) instead.
+func runBaselineServer(ctx context.Context, addr, dataDir string, ondemand bool, stdout, stderr io.Writer) error {
 	handler := func(s ssh.Session) *tea.Program {
 		r := bm.MakeRenderer(s)
 		m := baselineModel{
 			title: r.NewStyle().Bold(true).Foreground(lipgloss.Color("6")),
 			muted: r.NewStyle().Faint(true),
+		}
+		if ondemand {
+			fm := frameModel{inner: m, w: newFrameWriter(s.Context(), s)}
+			opts := append(bm.MakeOptions(s), tea.WithoutRenderer(), tea.WithContext(s.Context()))
+			return tea.NewProgram(fm, opts...)
 		}
 		opts := append(bm.MakeOptions(s), tea.WithAltScreen(), tea.WithContext(s.Context()))
 		return tea.NewProgram(m, opts...)
