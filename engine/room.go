@@ -153,6 +153,7 @@ type Room struct {
 	legalSeq  map[Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[Seat]string // encoding of those legal actions
 	botAsked  map[Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
+	botSaid   map[Seat]string // a bot's last chat line
 	timer     *time.Timer
 	timerID   uint64
 	timerEnd  time.Time
@@ -182,6 +183,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		legalSeq: map[Seat]int{},
 		legalKey: map[Seat]string{},
 		botAsked: map[Seat]int{},
+		botSaid:  map[Seat]string{},
 		created:  time.Now(),
 		log:      cfg.Logger.With("room", cfg.Code),
 	}
@@ -831,6 +833,10 @@ func (r *Room) botSay(c command) {
 	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover {
 		return
 	}
+	if r.botSaid[c.seat] == c.text {
+		return // a bot asked again after a refused move repeats itself: say it once
+	}
+	r.botSaid[c.seat] = c.text
 	events, err := r.cfg.Game.Say(r.state, c.seat, c.text)
 	if err != nil {
 		return // the phase moved on (no talking now): the line is simply not said
