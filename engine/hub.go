@@ -25,9 +25,14 @@ type Hub struct {
 	// a new room never reuses the code, and so the log, of an old one.
 	CodeTaken func(code string) bool
 
-	wmu      sync.Mutex // guards watchers; rooms signal under their own locks
+	wmu      sync.Mutex // guards watchers, the list cache and the tell timer
 	watchers map[chan struct{}]struct{}
-	wg       sync.WaitGroup
+	version  uint64    // bumped on every change
+	cached   []Summary // List's answer at cachedAt (shared, read-only)
+	cachedAt uint64
+	telling  bool // a tell is scheduled
+
+	wg sync.WaitGroup
 }
 
 // NewHub returns an empty hub; its rooms stop when ctx ends.
@@ -163,9 +168,26 @@ func (h *Hub) Room(code string) *Room {
 	return h.rooms[NormalizeCode(code)]
 }
 
-// List returns every room's summary, newest activity first is not tracked:
-// rooms are ordered waiting, playing, over, then by code.
+// List returns every room's summary, ordered waiting, playing, over, then
+// by code. Sessions share one list per change: treat it as read-only.
 func (h *Hub) List() []Summary {
+	h.wmu.Lock()
+	if h.cached != nil && h.cachedAt == h.version {
+		defer h.wmu.Unlock()
+		return h.cached
+	}
+	version := h.version
+	h.wmu.Unlock()
+	out := h.list()
+	h.wmu.Lock()
+	if h.version == version {
+		h.cached, h.cachedAt = out, version
+	}
+	h.wmu.Unlock()
+	return out
+}
+
+func (h *Hub) list() []Summary {
 	h.mu.Lock()
 	out := make([]Summary, 0, len(h.rooms))
 	for _, r := range h.rooms {
@@ -196,9 +218,25 @@ func (h *Hub) Watch() (<-chan struct{}, func()) {
 	}
 }
 
+// LobbyEvery is how often, at most, lobby screens hear that rooms changed:
+// with thousands of sessions, telling each one per join would be the
+// server's main work.
+const LobbyEvery = 250 * time.Millisecond
+
 func (h *Hub) changed() {
 	h.wmu.Lock()
 	defer h.wmu.Unlock()
+	h.version++
+	if !h.telling {
+		h.telling = true
+		time.AfterFunc(LobbyEvery, h.tell)
+	}
+}
+
+func (h *Hub) tell() {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	h.telling = false
 	for ch := range h.watchers {
 		select {
 		case ch <- struct{}{}:

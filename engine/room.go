@@ -884,10 +884,18 @@ func (r *Room) refreshSummary() {
 			s.Watchers++
 		}
 	}
-	r.sum.Store(s)
-	if r.onSum != nil {
+	// Only a change the lobby shows wakes the lobby: a move at a table
+	// changes nothing there, and 2,000 sessions redrawing per move would.
+	if prev := r.sum.Swap(s); (prev == nil || !prev.equal(s)) && r.onSum != nil {
 		r.onSum()
 	}
+}
+
+func (a *Summary) equal(b *Summary) bool {
+	return a.Code == b.Code && a.Game == b.Game && a.Title == b.Title && a.Open == b.Open &&
+		a.Status == b.Status && a.Private == b.Private && a.Host == b.Host && a.Campaign == b.Campaign &&
+		a.Watchers == b.Watchers && slices.Equal(a.Seats, b.Seats) && slices.Equal(a.Allowed, b.Allowed) &&
+		slices.Equal(a.Players, b.Players)
 }
 
 func (r *Room) status() RoomStatus {

@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"bivouac/engine"
@@ -19,6 +20,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // GameEntry is one game the server offers.
@@ -85,6 +87,9 @@ type App struct {
 	// per ChatEvery (0: defaults of 5 and 2 s).
 	ChatBurst int
 	ChatEvery time.Duration
+
+	themeMu sync.Mutex
+	themes  map[themeKey]*uikit.Theme
 }
 
 // Session is what the program needs to know about its SSH session.
@@ -103,12 +108,38 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	if a.Profiles != nil && !s.Player.Guest {
 		a.Profiles.Load(&s.Player)
 	}
-	th := uikit.New(s.Renderer)
+	th := a.theme(s.Renderer)
 	m := newRoot(a, s, th)
 	opts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(s.Ctx)}, s.Options...)
 	p := tea.NewProgram(m, opts...)
 	go a.pump(s.Ctx, p, m)
 	return p
+}
+
+// theme returns the Theme for a session's renderer. Styles only read the
+// renderer's colour profile and background, so sessions that agree on both
+// share one Theme (a Theme per session was most of a session's memory).
+func (a *App) theme(r *lipgloss.Renderer) *uikit.Theme {
+	if r == nil {
+		return uikit.New(nil)
+	}
+	k := themeKey{r.ColorProfile(), r.HasDarkBackground()}
+	a.themeMu.Lock()
+	defer a.themeMu.Unlock()
+	if a.themes == nil {
+		a.themes = map[themeKey]*uikit.Theme{}
+	}
+	if th, ok := a.themes[k]; ok {
+		return th
+	}
+	th := uikit.New(r)
+	a.themes[k] = th
+	return th
+}
+
+type themeKey struct {
+	profile termenv.Profile
+	dark    bool
 }
 
 // pump is the only caller of p.Send for this session. It also keeps the
@@ -141,7 +172,9 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
 		case <-lobby:
-			p.Send(lobbyChangedMsg{})
+			if m.current.Load() == nil { // at a table the lobby is not on screen
+				p.Send(lobbyChangedMsg{})
+			}
 		case <-m.activity:
 			arm()
 		case <-idle.C:

@@ -15,6 +15,14 @@ import (
 // visibleRooms are the rooms this player may see listed: private tables
 // only to their host (others join them by code).
 func (m *root) visibleRooms() []engine.Summary {
+	if m.visFor != nil && len(m.rooms) > 0 && len(m.visFor) == len(m.rooms) && &m.visFor[0] == &m.rooms[0] {
+		return m.vis
+	}
+	m.vis, m.visFor = m.filterRooms(), m.rooms
+	return m.vis
+}
+
+func (m *root) filterRooms() []engine.Summary {
 	out := m.rooms[:0:0]
 	for _, r := range m.rooms {
 		me := m.sess.Player.ID

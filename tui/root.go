@@ -67,6 +67,8 @@ type root struct {
 
 	// lobby
 	rooms  []engine.Summary
+	vis    []engine.Summary // visibleRooms of visFor (the hub shares rooms slices)
+	visFor []engine.Summary
 	cursor int
 
 	// form
@@ -202,6 +204,7 @@ func (m *root) onUpdate(u engine.Update) tea.Cmd {
 		m.current.Store(nil)
 		m.room, m.screen = nil, nil
 		m.page = pageLobby
+		m.rooms = m.app.Hub.List()
 		m.notice = "Table " + u.Room + " closed: " + u.Closed
 		if strings.Contains(u.Closed, "another terminal") {
 			m.closed = "You joined from another terminal; this one is closed."

@@ -50,6 +50,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory: host key and database (env BIVOUAC_DATA)")
 	guests := fs.Bool("guests", true, "let players without an SSH key in as guests")
 	debug := fs.Bool("debug", false, "log debug detail")
+	maxSessions := fs.Int("max-sessions", envInt("BIVOUAC_MAX_SESSIONS", 2000), "connections in all (env BIVOUAC_MAX_SESSIONS)")
+	maxPerIP := fs.Int("max-per-ip", envInt("BIVOUAC_MAX_PER_IP", 16), "connections from one address (env BIVOUAC_MAX_PER_IP)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,7 +61,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := newServer(config{Addr: *addr, DataDir: *data, Guests: *guests, Log: log,
-		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute})
+		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
+		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP}})
 	if err != nil {
 		return err
 	}
