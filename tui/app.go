@@ -10,6 +10,7 @@ package tui
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -100,6 +101,10 @@ type Session struct {
 	Command  []string // "join CODE" goes straight to a table
 	Guest    string   // reclaim code shown to keyless guests
 	Options  []tea.ProgramOption
+	// Output is the session's terminal. Set, the program draws through a
+	// frame writer that only wakes when the screen changes; nil uses Bubble
+	// Tea's standard renderer.
+	Output io.Writer
 }
 
 // NewProgram builds the session's program and starts its pump. The pump
@@ -110,8 +115,15 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	}
 	th := a.theme(s.Renderer)
 	m := newRoot(a, s, th)
-	opts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(s.Ctx)}, s.Options...)
-	p := tea.NewProgram(m, opts...)
+	var p *tea.Program
+	if s.Output != nil { // our own on-demand frame writer (frames.go)
+		opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx)}, s.Options...)
+		opts = append(opts, tea.WithoutRenderer())
+		p = tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output)}, opts...)
+	} else {
+		opts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(s.Ctx)}, s.Options...)
+		p = tea.NewProgram(m, opts...)
+	}
 	go a.pump(s.Ctx, p, m)
 	return p
 }

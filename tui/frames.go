@@ -1,0 +1,147 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Drawing without Bubble Tea's standard renderer. That renderer wakes every
+// program 60 times a second on a ticker, changed or not; at 2,000 idle
+// sessions those wake-ups were nearly half a core (docs/PERFORMANCE.md).
+// Here the program runs WithoutRenderer: after each Update the session's
+// frame goes to a frameWriter, one goroutine that sleeps on a one-slot
+// channel (newest frame wins, like the room mailboxes) and rewrites only the
+// lines that changed. Nothing runs while nothing changes, and a client that
+// stops reading blocks only its own writer, never the program.
+
+// framed wraps the session's root so every Update hands its View to w.
+type framed struct {
+	root *root
+	w    *frameWriter
+}
+
+func (f framed) Init() tea.Cmd {
+	f.w.offer(frame{text: f.root.View()})
+	return f.root.Init()
+}
+
+func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := f.root.Update(msg)
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		f.w.offer(frame{text: f.root.View(), redraw: true, height: ws.Height})
+	} else {
+		f.w.offer(frame{text: f.root.View()})
+	}
+	if f.root.closed != "" {
+		f.w.finish(f.root.closed) // the program is quitting: leave the goodbye on screen
+	}
+	return f, cmd
+}
+
+// View is empty: there is no standard renderer to draw it.
+func (f framed) View() string { return "" }
+
+type frame struct {
+	text   string
+	redraw bool // the window changed: clear and draw everything
+	height int
+}
+
+// frameWriter draws frames on the alternate screen of one session.
+type frameWriter struct {
+	out    io.Writer
+	frames chan frame
+	final  chan string
+	done   chan struct{}
+	ctx    context.Context
+}
+
+func newFrameWriter(ctx context.Context, out io.Writer) *frameWriter {
+	w := &frameWriter{out: out, frames: make(chan frame, 1), final: make(chan string, 1), done: make(chan struct{}), ctx: ctx}
+	go w.run()
+	return w
+}
+
+// offer queues a frame, replacing one not yet drawn. It never blocks. A
+// pending redraw is kept when a newer frame replaces it.
+func (w *frameWriter) offer(f frame) {
+	for {
+		select {
+		case w.frames <- f:
+			return
+		default:
+		}
+		select {
+		case old := <-w.frames:
+			if old.redraw {
+				f.redraw = true
+				f.height = max(f.height, old.height)
+			}
+		default:
+		}
+	}
+}
+
+// finish leaves the alternate screen with msg printed on the normal one.
+// It waits (briefly) for the writer, so the words are out before the
+// session closes.
+func (w *frameWriter) finish(msg string) {
+	select {
+	case w.final <- msg:
+	default:
+		return // already finishing
+	}
+	select {
+	case <-w.done:
+	case <-time.After(time.Second):
+	}
+}
+
+const (
+	enterAlt = "\x1b[?1049h\x1b[?25l\x1b[2J"
+	leaveAlt = "\x1b[?25h\x1b[?1049l"
+)
+
+func (w *frameWriter) run() {
+	defer close(w.done)
+	_, _ = io.WriteString(w.out, enterAlt)
+	var last []string
+	var b strings.Builder
+	for {
+		select {
+		case <-w.ctx.Done():
+			_, _ = io.WriteString(w.out, leaveAlt)
+			return
+		case msg := <-w.final:
+			_, _ = io.WriteString(w.out, leaveAlt+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
+			return
+		case f := <-w.frames:
+			lines := strings.Split(f.text, "\n")
+			b.Reset()
+			if f.redraw {
+				b.WriteString("\x1b[2J")
+				last = nil
+			}
+			for i, l := range lines {
+				if i < len(last) && last[i] == l {
+					continue
+				}
+				// Erase first, then write: erasing after a full-width line
+				// would take its last cell with it (the cursor waits there).
+				b.WriteString("\x1b[" + strconv.Itoa(i+1) + ";1H\x1b[2K" + l + "\x1b[0m")
+			}
+			if len(lines) < len(last) {
+				b.WriteString("\x1b[" + strconv.Itoa(len(lines)+1) + ";1H\x1b[J")
+			}
+			last = lines
+			if b.Len() > 0 {
+				_, _ = io.WriteString(w.out, b.String())
+			}
+		}
+	}
+}
