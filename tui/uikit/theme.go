@@ -2,6 +2,7 @@ package uikit
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
@@ -59,8 +60,26 @@ func New(r *lipgloss.Renderer) *Theme {
 		r = lipgloss.NewRenderer(io.Discard)
 		r.SetColorProfile(termenv.Ascii)
 	}
-	c := func(light, dark string) lipgloss.AdaptiveColor {
-		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	// Each colour is resolved once, here, for this renderer's background and
+	// colour profile: lipgloss would otherwise convert the hex value (a
+	// nearest-colour search) on every Render, which was ~15% of the
+	// server's CPU while tables played.
+	dark := r.HasDarkBackground()
+	profile := r.ColorProfile()
+	c := func(light, darkHex string) lipgloss.TerminalColor {
+		hex := light
+		if dark {
+			hex = darkHex
+		}
+		switch col := profile.Color(hex).(type) {
+		case termenv.ANSIColor:
+			return lipgloss.Color(strconv.Itoa(int(col)))
+		case termenv.ANSI256Color:
+			return lipgloss.Color(strconv.Itoa(int(col)))
+		case termenv.RGBColor:
+			return lipgloss.Color(string(col))
+		}
+		return lipgloss.NoColor{}
 	}
 	st := r.NewStyle
 	t := &Theme{
@@ -86,7 +105,7 @@ func New(r *lipgloss.Renderer) *Theme {
 	t.HelpDesc = st().Foreground(c("#7A7A7A", "#8A8A8A"))
 	t.HelpSep = st().Foreground(c("#C0C0C0", "#4A4A4A"))
 
-	threat := [6]lipgloss.AdaptiveColor{
+	threat := [6]lipgloss.TerminalColor{
 		c("#4B2C9E", "#B39DFF"), // Night: violet
 		c("#00728F", "#9BE7FF"), // Snow: ice blue
 		c("#1F4FBF", "#5F9BFF"), // Rain: blue
