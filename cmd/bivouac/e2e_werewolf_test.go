@@ -196,17 +196,17 @@ func roleLeaks(text string, players []werewolf.PlayerView, self int) []string {
 		first := strings.Fields(p.Name)[0] // bots: "Ada (bot·normal)"
 		secrets = append(secrets, secret{regexp.MustCompile(`\b` + regexp.QuoteMeta(first) + `\b`), p.Card.String()})
 	}
+	// A row redrawn in place reads as one line of text with the updates
+	// side by side, so each "│"-separated piece is judged on its own: a
+	// piece may name a living player with a hidden card only in a death
+	// context (a † row, or a "Card: X" death line).
 	for n, line := range strings.Split(text, "\n") {
-		left, right, split := strings.Cut(line, "│")
-		if !split {
-			right = ""
-		}
-		for _, s := range secrets {
-			if s.name.MatchString(left) && strings.Contains(left, s.role) && !strings.Contains(left, "†") {
-				leaks = append(leaks, fmt.Sprintf("line %d: %s shown as %s while alive: %q", n, s.name, s.role, line))
-			}
-			if s.name.MatchString(right) && strings.Contains(right, s.role) && !strings.Contains(right, "Card: "+s.role) {
-				leaks = append(leaks, fmt.Sprintf("line %d: %s named with %s outside a death: %q", n, s.name, s.role, line))
+		for _, piece := range strings.Split(line, "│") {
+			for _, s := range secrets {
+				if s.name.MatchString(piece) && strings.Contains(piece, s.role) &&
+					!strings.Contains(piece, "†") && !strings.Contains(piece, "Card: "+s.role) {
+					leaks = append(leaks, fmt.Sprintf("line %d: %s shown with %s outside a death: %q", n, s.name, s.role, line))
+				}
 			}
 		}
 	}
