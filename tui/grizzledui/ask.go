@@ -8,6 +8,7 @@ import (
 
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
+	"bivouac/tui/uikit"
 )
 
 // askKind is what the screen is asking the player to choose now.
@@ -160,12 +161,12 @@ func (s *Screen) tileTarget(t grizzled.Tile) engine.Seat {
 func (s *Screen) name(seat engine.Seat) string {
 	for _, p := range s.v.Players {
 		if p.Seat == seat && p.Name != "" {
-			return clean(p.Name)
+			return uikit.Clean(p.Name)
 		}
 	}
 	for _, si := range s.u.Seats {
 		if si.Seat == seat && si.Name != "" {
-			return clean(si.Name)
+			return uikit.Clean(si.Name)
 		}
 	}
 	if seat < 0 {

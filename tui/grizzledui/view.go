@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -19,12 +19,12 @@ func (s *Screen) View() string {
 		reserved = 1
 	}
 	if s.w < MinWidth || s.h+reserved < MinHeight {
-		return s.tooSmall(reserved)
+		return uikit.TooSmall(s.th, s.w, s.h, reserved, MinWidth, MinHeight)
 	}
 	var foot []string
 	if s.helpBar {
 		s.help.Width = s.w
-		foot = append(foot, trunc(s.help.View(s.Keys()), s.w))
+		foot = append(foot, uikit.Trunc(s.help.View(s.Keys()), s.w))
 	}
 	lines := s.body(s.w, s.h-len(foot))
 	for len(lines) < s.h-len(foot) {
@@ -33,28 +33,12 @@ func (s *Screen) View() string {
 	return strings.Join(append(lines, foot...), "\n")
 }
 
-func (s *Screen) tooSmall(reserved int) string {
-	msg := fmt.Sprintf("window too small: need %d×%d, have %d×%d", MinWidth, MinHeight, s.w, s.h+reserved)
-	w := max(s.w, 1)
-	lines := strings.Split(ansi.Wrap(msg, w, ""), "\n")
-	if s.h >= 1 && len(lines) > s.h {
-		lines = lines[:s.h]
-	}
-	for i, l := range lines {
-		lines[i] = s.th.Warning.Render(trunc(l, w))
-	}
-	for len(lines) < s.h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // body is everything but the help bar, at most h lines of at most w cells.
 func (s *Screen) body(w, h int) []string {
 	th := s.th
 	if s.u.Closed != "" {
 		return []string{th.Title.Render("The Grizzled"), "",
-			th.Danger.Render("The room is closed: " + clean(s.u.Closed)), th.Muted.Render("Q leaves the table.")}
+			th.Danger.Render("The room is closed: " + uikit.Clean(s.u.Closed)), th.Muted.Render("Q leaves the table.")}
 	}
 	if !s.hasView {
 		return []string{th.Title.Render("The Grizzled"), "", th.Muted.Render("Waiting for the table…")}
@@ -102,7 +86,7 @@ func (s *Screen) over() bool { return s.u.Over || s.v.Over || s.v.Phase == grizz
 
 func (s *Screen) titleLine(w int) string {
 	th := s.th
-	title := clean(s.u.Title)
+	title := uikit.Clean(s.u.Title)
 	if title == "" {
 		title = "The Grizzled"
 	}
@@ -121,7 +105,7 @@ func (s *Screen) titleLine(w int) string {
 	}, th.Muted.Render(" · "))
 	left := th.Title.Render(title)
 	if s.u.Room != "" {
-		withRoom := left + th.Muted.Render(" · room "+clean(s.u.Room))
+		withRoom := left + th.Muted.Render(" · room "+uikit.Clean(s.u.Room))
 		if width(withRoom)+2+width(right) <= w {
 			left = withRoom
 		}
@@ -158,17 +142,17 @@ func (s *Screen) nmlLines(w int, tall bool) []string {
 		}
 		head += "  " + th.Warning.Render(warn)
 	}
-	out := []string{trunc(head, w)}
+	out := []string{uikit.Trunc(head, w)}
 	if tall {
 		for t := range grizzled.NumThreats {
-			out = append(out, trunc(s.threatRow(grizzled.Threat(t), w, true), w))
+			out = append(out, uikit.Trunc(s.threatRow(grizzled.Threat(t), w, true), w))
 		}
 		return out
 	}
 	cw := (w - 2) / 2
 	for t := range 3 {
 		l := fit(s.threatRow(grizzled.Threat(t), cw, false), cw)
-		r := trunc(s.threatRow(grizzled.Threat(t+3), cw, false), cw)
+		r := uikit.Trunc(s.threatRow(grizzled.Threat(t+3), cw, false), cw)
 		out = append(out, l+"  "+r)
 	}
 	return out
@@ -205,7 +189,7 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 		}
 		for _, id := range p.HardKnocks {
 			if c := card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
-				src = append(src, c.shortName()+"("+clean(p.Name)+")")
+				src = append(src, c.shortName()+"("+uikit.Clean(p.Name)+")")
 			}
 		}
 	}
@@ -233,7 +217,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 	knockW := w - fixed
 	head := "   " + padRight("Soldier", nameW) + padRight("Grizzled", charW) + padRight("Charm", 9) +
 		"Hand " + "Tiles " + "Speech " + padRight("Mission", 9) + "Hard knocks"
-	out := []string{th.Muted.Render(trunc(head, w))}
+	out := []string{th.Muted.Render(uikit.Trunc(head, w))}
 	for _, p := range s.v.Players {
 		mark := " "
 		if s.waitsOn(p.Seat) {
@@ -244,7 +228,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		} else {
 			mark += " "
 		}
-		name := clean(p.Name)
+		name := uikit.Clean(p.Name)
 		suffix := ""
 		switch {
 		case p.Chaplain:
@@ -268,8 +252,8 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		if p.Seat == s.u.Seat {
 			nameSt = th.Accent
 		}
-		nameCell := nameSt.Render(trunc(name, nameW-1-len(suffix))) + th.Muted.Render(suffix)
-		char := clean(p.Character)
+		nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-len(suffix))) + th.Muted.Render(suffix)
+		char := uikit.Clean(p.Character)
 		if charW < 18 {
 			if f := strings.Fields(char); len(f) > 1 {
 				char = f[len(f)-1]
@@ -308,13 +292,13 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			for j := 1; j <= more; j++ {
 				l := wrapped[j]
 				if j == more && more < len(wrapped)-1 {
-					l = trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+					l = uikit.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
 				}
 				out = append(out, strings.Repeat(" ", fixed)+l)
 			}
 			continue
 		}
-		out = append(out, trunc(row+knocks, w))
+		out = append(out, uikit.Trunc(row+knocks, w))
 	}
 	return out
 }
@@ -433,7 +417,7 @@ func (s *Screen) handLines(w, detail int) []string {
 		d := strings.Split(ansi.Wrap(s.describe(v.Hand[cursor]), w-2, " "), "\n")
 		if len(d) > detail {
 			d = d[:detail]
-			d[detail-1] = trunc(d[detail-1]+" "+"………", w-2)
+			d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
 		}
 		for _, l := range d {
 			out = append(out, "  "+l)
@@ -465,7 +449,7 @@ func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []st
 		}
 		indent := 3 + labelW + 1
 		if i != cursor {
-			out = append(out, trunc(" "+th.Muted.Render(num)+" "+fit(label, labelW)+" "+text, w))
+			out = append(out, uikit.Trunc(" "+th.Muted.Render(num)+" "+fit(label, labelW)+" "+text, w))
 			continue
 		}
 		// The card under the cursor gets a second line if its text needs it.
@@ -656,7 +640,7 @@ func (s *Screen) statusLine() string {
 			}
 			line := th.Accent.Render("▸ Your turn: ") + orList(can) + "."
 			if !s.has(grizzled.ActWithdraw) && v.WhyNoWithdraw != "" {
-				line += th.Muted.Render(" No withdrawal: " + clean(v.WhyNoWithdraw) + ".")
+				line += th.Muted.Render(" No withdrawal: " + uikit.Clean(v.WhyNoWithdraw) + ".")
 			}
 			return line
 		}
@@ -710,7 +694,7 @@ func (s *Screen) noticeLines(w int) []string {
 	if s.u.Notice == "" {
 		return nil
 	}
-	msg := " ✗ Refused: " + clean(s.u.Notice) + " "
+	msg := " ✗ Refused: " + uikit.Clean(s.u.Notice) + " "
 	lines := wrapN(msg, w, 2)
 	for i, l := range lines {
 		lines[i] = s.th.Notice.Render(l)
@@ -769,7 +753,7 @@ func (s *Screen) overLines(w int) []string {
 			var who []string
 			for _, p := range v.Players {
 				if p.Weight >= 4 {
-					who = append(who, fmt.Sprintf("%s (%d)", clean(p.Name), p.Weight))
+					who = append(who, fmt.Sprintf("%s (%d)", uikit.Clean(p.Name), p.Weight))
 				}
 			}
 			why = "too many hard knocks after support"
@@ -784,7 +768,7 @@ func (s *Screen) overLines(w int) []string {
 		out = append(out, th.Danger.Render("✗ DEFEAT: ")+why+".")
 	}
 	if s.u.Result != nil && s.u.Result.Summary != "" {
-		out = append(out, clean(s.u.Result.Summary))
+		out = append(out, uikit.Clean(s.u.Result.Summary))
 	}
 	out = append(out, th.Muted.Render(fmt.Sprintf("Game over after %d missions. Q leaves the table.", v.Round)))
 	var lines []string
@@ -805,11 +789,11 @@ func (s *Screen) logLines(w, h int) []string {
 		var l string
 		switch e.Kind {
 		case engine.Chat:
-			l = th.Chat.Render(s.name(e.From) + ": “" + clean(e.Text) + "”")
+			l = th.Chat.Render(s.name(e.From) + ": “" + uikit.Clean(e.Text) + "”")
 		case engine.Private:
-			l = th.Accent.Render("(you) ") + clean(e.Text)
+			l = th.Accent.Render("(you) ") + uikit.Clean(e.Text)
 		default:
-			l = clean(e.Text)
+			l = uikit.Clean(e.Text)
 		}
 		lines = append(lines, strings.Split(ansi.Wrap(l, w-2, " "), "\n")...)
 	}
@@ -822,7 +806,7 @@ func (s *Screen) logLines(w, h int) []string {
 	if len(lines) > keep {
 		lines = lines[len(lines)-keep:]
 	}
-	out := []string{trunc(rule, w)}
+	out := []string{uikit.Trunc(rule, w)}
 	for len(out)+len(lines) < h {
 		out = append(out, "")
 	}
@@ -839,13 +823,6 @@ func (s *Screen) logLines(w, h int) []string {
 
 func width(s string) int { return ansi.StringWidth(s) }
 
-func trunc(s string, w int) string {
-	if width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
 func padRight(s string, w int) string {
 	if n := width(s); n < w {
 		return s + strings.Repeat(" ", w-n)
@@ -854,13 +831,13 @@ func padRight(s string, w int) string {
 }
 
 // fit truncates or pads s to exactly w cells.
-func fit(s string, w int) string { return padRight(trunc(s, w), w) }
+func fit(s string, w int) string { return padRight(uikit.Trunc(s, w), w) }
 
 // spread puts left and right at the two ends of a w-cell line.
 func spread(left, right string, w int) string {
 	gap := w - width(left) - width(right)
 	if gap < 2 {
-		return trunc(left+"  "+right, w)
+		return uikit.Trunc(left+"  "+right, w)
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
@@ -872,7 +849,7 @@ func flow(items []string, w, n int) []string {
 	for i, it := range items {
 		if line != "" && width(line)+width(it) > w {
 			if len(out) == n-1 {
-				line = trunc(line+" +"+strconv.Itoa(len(items)-i)+" more", w)
+				line = uikit.Trunc(line+" +"+strconv.Itoa(len(items)-i)+" more", w)
 				break
 			}
 			out = append(out, line)
@@ -880,7 +857,7 @@ func flow(items []string, w, n int) []string {
 		}
 		line += it
 	}
-	return append(out, trunc(line, w))
+	return append(out, uikit.Trunc(line, w))
 }
 
 // wrapN word-wraps s to w cells, keeping at most n lines.
@@ -888,7 +865,7 @@ func wrapN(s string, w, n int) []string {
 	lines := strings.Split(ansi.Wrap(s, w, " "), "\n")
 	if len(lines) > n {
 		lines = lines[:n]
-		lines[n-1] = trunc(lines[n-1]+" …", w)
+		lines[n-1] = uikit.Trunc(lines[n-1]+" …", w)
 	}
 	return lines
 }
@@ -925,18 +902,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// clean keeps printable text in any script: no control characters, no
-// bidi overrides, no escape sequences (names and chat come from players).
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' {
-			return ' '
-		}
-		if !unicode.IsPrint(r) && r != ' ' {
-			return -1
-		}
-		return r
-	}, s)
 }

@@ -471,7 +471,7 @@ func (s *Screen) name(seat engine.Seat) string {
 }
 
 func shortName(n string) string {
-	n = clean(n)
+	n = uikit.Clean(n)
 	if i := strings.Index(n, " (bot"); i > 0 && strings.HasSuffix(n, ")") {
 		n = n[:i]
 	}

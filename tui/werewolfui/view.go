@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"bivouac/engine"
 	"bivouac/engine/werewolf"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -21,12 +21,12 @@ func (s *Screen) View() string {
 		reserved = 1
 	}
 	if s.w < MinWidth || s.h+reserved < MinHeight {
-		return s.tooSmall(reserved)
+		return uikit.TooSmall(s.th, s.w, s.h, reserved, MinWidth, MinHeight)
 	}
 	var foot []string
 	if s.helpBar {
 		s.help.Width = s.w
-		foot = append(foot, trunc(s.help.View(s.Keys()), s.w))
+		foot = append(foot, uikit.Trunc(s.help.View(s.Keys()), s.w))
 	}
 	lines := s.body(s.w, s.h-len(foot))
 	for len(lines) < s.h-len(foot) {
@@ -35,28 +35,12 @@ func (s *Screen) View() string {
 	return strings.Join(append(lines, foot...), "\n")
 }
 
-func (s *Screen) tooSmall(reserved int) string {
-	msg := fmt.Sprintf("window too small: need %d×%d, have %d×%d", MinWidth, MinHeight, s.w, s.h+reserved)
-	w := max(s.w, 1)
-	lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
-	if s.h >= 1 && len(lines) > s.h {
-		lines = lines[:s.h]
-	}
-	for i, l := range lines {
-		lines[i] = s.th.Warning.Render(trunc(l, w))
-	}
-	for len(lines) < s.h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // body is everything but the help bar: at most h lines of at most w cells.
 func (s *Screen) body(w, h int) []string {
 	th := s.th
 	if s.u.Closed != "" {
 		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "",
-			th.Danger.Render(trunc("The room is closed: "+clean(s.u.Closed), w)), th.Muted.Render("Q leaves the table.")}
+			th.Danger.Render(uikit.Trunc("The room is closed: "+uikit.Clean(s.u.Closed), w)), th.Muted.Render("Q leaves the table.")}
 	}
 	if !s.hasView {
 		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "", th.Muted.Render("Waiting for the table…")}
@@ -95,13 +79,13 @@ func (s *Screen) body(w, h int) []string {
 
 func (s *Screen) titleLine(w int) string {
 	th := s.th
-	title := clean(s.u.Title)
+	title := uikit.Clean(s.u.Title)
 	if title == "" {
 		title = "Werewolves"
 	}
 	left := th.Title.Render(title)
 	if s.u.Room != "" {
-		if withRoom := left + th.Muted.Render(" · room "+clean(s.u.Room)); width(withRoom) <= w-24 {
+		if withRoom := left + th.Muted.Render(" · room "+uikit.Clean(s.u.Room)); width(withRoom) <= w-24 {
 			left = withRoom
 		}
 	}
@@ -150,14 +134,14 @@ func (s *Screen) bannerLine(w int) string {
 }
 
 func (s *Screen) narrationLine(w int) string {
-	return s.th.Muted.Render("“") + trunc(clean(s.v.Narration), w-2) + s.th.Muted.Render("”")
+	return s.th.Muted.Render("“") + uikit.Trunc(uikit.Clean(s.v.Narration), w-2) + s.th.Muted.Render("”")
 }
 
 func (s *Screen) noticeLine(w int) string {
 	if s.u.Notice == "" {
 		return ""
 	}
-	return s.th.Danger.Render(trunc("✗ Refused: "+clean(s.u.Notice), w))
+	return s.th.Danger.Render(uikit.Trunc("✗ Refused: "+uikit.Clean(s.u.Notice), w))
 }
 
 // Players.
@@ -254,7 +238,7 @@ func (s *Screen) playerLines(w, h int) []string {
 			}
 		}
 		line := cursor + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + " " + marks + " " + strings.Join(info, " ")
-		out = append(out, trunc(line, w))
+		out = append(out, uikit.Trunc(line, w))
 	}
 	if len(out) > h {
 		out = out[:h]
@@ -363,13 +347,13 @@ func (s *Screen) cardLines(w int) []string {
 		return append(out, wrapStyled(th.Muted, "You watch from the graveyard; t talks to the other dead.", w)...)
 	case s.asleep() && !s.showCard:
 		return append(wrapStyled(th.Base, "You are asleep. Your card lies face down.", w),
-			th.Muted.Render(trunc("c turns it up (only on your screen).", w)))
+			th.Muted.Render(uikit.Trunc("c turns it up (only on your screen).", w)))
 	}
 	head := th.Muted.Render("Your card: ") + th.Accent.Render(strings.ToUpper(v.Card.String()))
 	if v.Original != v.Card && v.Original != werewolf.RoleUnknown {
 		head += th.Muted.Render(" (dealt: " + v.Original.String() + ")")
 	}
-	out := []string{trunc(head, w)}
+	out := []string{uikit.Trunc(head, w)}
 	out = append(out, wrapStyled(th.Muted, v.Card.Help(), w)...)
 	if s.asleep() {
 		return out // turned up while asleep: the card alone
@@ -394,7 +378,7 @@ func (s *Screen) cardLines(w int) []string {
 		extra = append(extra, th.Muted.Render(fmt.Sprintf("middle cards: %s, %s", v.ThiefSaw[0], v.ThiefSaw[1])))
 	}
 	for _, e := range extra {
-		out = append(out, trunc(e, w))
+		out = append(out, uikit.Trunc(e, w))
 	}
 	return out
 }
@@ -480,7 +464,7 @@ func (s *Screen) actionLines(w int) []string {
 				rel = rel[len(rel)-2:]
 			}
 			for _, r := range rel {
-				add(th.Warning, "glimpse: "+clean(r))
+				add(th.Warning, "glimpse: "+uikit.Clean(r))
 			}
 		}
 	case werewolf.PhaseWitch:
@@ -586,7 +570,7 @@ func (s *Screen) dawnNews() []string {
 	var out []string
 	for _, e := range s.u.Log[start+1:] {
 		if e.Kind == engine.Narration && e.Audience.All {
-			out = append(out, clean(e.Text))
+			out = append(out, uikit.Clean(e.Text))
 		}
 	}
 	return out
@@ -712,7 +696,7 @@ func (s *Screen) speaker(seat engine.Seat) string {
 // little girl's relay, » a private line.
 func (s *Screen) eventLines(e engine.Event, w int) []string {
 	th := s.th
-	text := clean(e.Text)
+	text := uikit.Clean(e.Text)
 	var prefix string
 	st := th.Base
 	switch {
@@ -735,7 +719,7 @@ func (s *Screen) eventLines(e engine.Event, w int) []string {
 		if i > 0 {
 			l = "  " + l
 		}
-		out[i] = st.Render(trunc(l, w))
+		out[i] = st.Render(uikit.Trunc(l, w))
 	}
 	return out
 }
@@ -745,9 +729,9 @@ func (s *Screen) eventLines(e engine.Event, w int) []string {
 func (s *Screen) endBody(w, h int) []string {
 	th, v := s.th, s.v
 	out := []string{s.titleLine(w)}
-	summary := clean(v.Summary)
+	summary := uikit.Clean(v.Summary)
 	if summary == "" && s.u.Result != nil {
-		summary = clean(s.u.Result.Summary)
+		summary = uikit.Clean(s.u.Result.Summary)
 	}
 	out = append(out, spread(th.Title.Render("GAME OVER"), th.Muted.Render(fmt.Sprintf("after %d nights", v.Night)), w))
 	out = append(out, wrapStyled(th.Strong, summary, w)...)
@@ -786,7 +770,7 @@ func (s *Screen) endBody(w, h int) []string {
 		}
 		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(pad(card, 24)) + " " +
 			pad(p.Team.String(), 8) + " " + fate
-		out = append(out, trunc(line, w))
+		out = append(out, uikit.Trunc(line, w))
 	}
 	var facts []string
 	if len(v.Middle) == 2 {
@@ -872,33 +856,13 @@ func deckLine(deck []werewolf.Role) string {
 
 // Text helpers.
 
-// clean keeps printable text only (names and chat come from players).
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsPrint(r) {
-			return r
-		}
-		if unicode.IsSpace(r) {
-			return ' '
-		}
-		return -1
-	}, s)
-}
-
 func width(s string) int { return ansi.StringWidth(s) }
 
-func trunc(s string, w int) string {
-	if width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, max(w, 0), "…")
-}
-
 // short cuts plain text to n cells.
-func short(s string, n int) string { return trunc(s, n) }
+func short(s string, n int) string { return uikit.Trunc(s, n) }
 
 func pad(s string, w int) string {
-	s = trunc(s, w)
+	s = uikit.Trunc(s, w)
 	return s + strings.Repeat(" ", max(0, w-width(s)))
 }
 
@@ -906,7 +870,7 @@ func pad(s string, w int) string {
 func spread(left, right string, w int) string {
 	gap := w - width(left) - width(right)
 	if gap < 1 {
-		return trunc(left+" "+right, w)
+		return uikit.Trunc(left+" "+right, w)
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
@@ -918,7 +882,7 @@ func wrapStyled(st lipgloss.Style, text string, w int) []string {
 	}
 	raw := strings.Split(ansi.Wrap(text, max(w, 1), " "), "\n")
 	for i, l := range raw {
-		raw[i] = st.Render(trunc(strings.TrimRight(l, " "), w))
+		raw[i] = st.Render(uikit.Trunc(strings.TrimRight(l, " "), w))
 	}
 	return raw
 }
