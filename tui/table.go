@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bivouac/engine"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,7 +27,11 @@ func (m *root) hasBots() bool {
 func (m *root) onTableKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Talk) && m.upd.Seat >= 0:
-		return m.openPrompt(promptChat, "say something to the table (enter sends, esc cancels)", "")
+		hint := "say something to the table"
+		if h, ok := m.screen.(uikit.ChatHinter); ok {
+			hint = h.ChatHint()
+		}
+		return m.openPrompt(promptChat, hint+" (enter sends, esc cancels)", "")
 	case key.Matches(k, m.keys.Help):
 		m.showHelp = true
 		return nil

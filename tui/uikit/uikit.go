@@ -47,3 +47,9 @@ type Screen interface {
 	// (moves the game would refuse now) are left out by bubbles/help.
 	Keys() help.KeyMap
 }
+
+// ChatHinter is a Screen that knows where a chat line would go now (the
+// pack, the graveyard, the whole table); the session shows it in its prompt.
+type ChatHinter interface {
+	ChatHint() string
+}
