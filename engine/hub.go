@@ -108,28 +108,14 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 		r.seats[i].awaySince = time.Now()
 	}
 	if rec.Status == StatusPlaying || rec.Status == StatusOver {
-		st, events, err := cfg.Game.New(rec.Setup, rec.Seed)
+		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ Seat, _ State, events []Event) {
+			r.seq = i
+			r.record(events)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("room %s: %w", rec.Code, err)
 		}
 		r.state, r.started = st, true
-		r.record(events)
-		for i, e := range entries {
-			seat, ab, err := DecodeEntry(e)
-			if err != nil {
-				return nil, fmt.Errorf("room %s entry %d: %w", rec.Code, i+1, err)
-			}
-			a, err := cfg.Game.DecodeAction(ab)
-			if err != nil {
-				return nil, fmt.Errorf("room %s entry %d: %w", rec.Code, i+1, err)
-			}
-			next, events, err := cfg.Game.Apply(r.state, seat, a)
-			if err != nil {
-				return nil, fmt.Errorf("room %s entry %d does not replay: %w", rec.Code, i+1, err)
-			}
-			r.state, r.seq = next, i+1
-			r.record(events)
-		}
 		if res, done := cfg.Game.Result(r.state); done {
 			r.over, r.result = true, &res
 		}

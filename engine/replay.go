@@ -6,21 +6,21 @@ import "fmt"
 // Index actions, and the events of that action its audience let the seat see.
 type Step struct {
 	Index  int
-	Seat   Seat // who acted (System for a timer)
+	Seat   Seat // who acted (System for a timer; -1 before the first action)
 	View   View
 	Events []Event
 }
 
-// Replay rebuilds a finished (or unfinished) game from its setup, seed and
-// log, returning the view of seat (Spectator for the public view) before the
-// first action and after each one. It is how history is shown: the same
-// code path as a restart, so a replay can't disagree with the game.
-func Replay(g Game, setup Setup, seed uint64, entries [][]byte, seat Seat) ([]Step, error) {
+// ReplayEach rebuilds a game from its setup, seed and log, calling fn with
+// the state and events after New (index 0, seat -1) and after each action.
+// It is the one replay loop: restarts, history and tests all go through it,
+// so none of them can disagree with the others.
+func ReplayEach(g Game, setup Setup, seed uint64, entries [][]byte, fn func(index int, seat Seat, s State, events []Event)) (State, error) {
 	st, events, err := g.New(setup, seed)
 	if err != nil {
 		return nil, err
 	}
-	steps := []Step{{Index: 0, Seat: -1, View: g.View(st, seat), Events: visible(events, seat)}}
+	fn(0, -1, st, events)
 	for i, e := range entries {
 		who, ab, err := DecodeEntry(e)
 		if err != nil {
@@ -33,9 +33,19 @@ func Replay(g Game, setup Setup, seed uint64, entries [][]byte, seat Seat) ([]St
 		if st, events, err = g.Apply(st, who, a); err != nil {
 			return nil, fmt.Errorf("entry %d does not replay: %w", i+1, err)
 		}
-		steps = append(steps, Step{Index: i + 1, Seat: who, View: g.View(st, seat), Events: visible(events, seat)})
+		fn(i+1, who, st, events)
 	}
-	return steps, nil
+	return st, nil
+}
+
+// Replay returns the view of seat (Spectator for the public view) before
+// the first action and after each one: how history is shown.
+func Replay(g Game, setup Setup, seed uint64, entries [][]byte, seat Seat) ([]Step, error) {
+	var steps []Step
+	_, err := ReplayEach(g, setup, seed, entries, func(i int, who Seat, s State, events []Event) {
+		steps = append(steps, Step{Index: i, Seat: who, View: g.View(s, seat), Events: visible(events, seat)})
+	})
+	return steps, err
 }
 
 func visible(events []Event, seat Seat) []Event {

@@ -118,7 +118,7 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 	// soldier, out of the game or named in a public event: a failed mission
 	// shuffles seen cards back into the pile) must never have reached
 	// another client's terminal.
-	final := replayFinal(t, srv, code)
+	final := replayState(t, srv, code, grizzled.Game{}).(*grizzled.State)
 	public := publicCards(t, srv, code)
 	hands := map[string][]grizzled.CardID{
 		"alice": final.View(0).Hand,
@@ -157,6 +157,24 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 	watch.ExpectScreen(t, `move \d+ of \d+`, 5*time.Second)
 }
 
+// replayState rebuilds a room's final state from the store.
+func replayState(t *testing.T, srv *server, code string, g engine.Game) engine.State {
+	t.Helper()
+	rm, err := srv.store.Room(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := srv.store.Log(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := engine.ReplayEach(g, rm.Setup, rm.Seed, entries, func(int, engine.Seat, engine.State, []engine.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // publicCards are the cards a spectator saw at some point of a game.
 func publicCards(t *testing.T, srv *server, code string) map[grizzled.CardID]bool {
 	t.Helper()
@@ -192,39 +210,6 @@ func publicCards(t *testing.T, srv *server, code string) map[grizzled.CardID]boo
 		}
 	}
 	return seen
-}
-
-// replayFinal rebuilds a room's final state from the store.
-func replayFinal(t *testing.T, srv *server, code string) *grizzled.State {
-	t.Helper()
-	saved, err := srv.store.Room(code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := saved.Engine()
-	entries, err := srv.store.Log(code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := grizzled.Game{}
-	st, _, err := g.New(rec.Setup, rec.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range entries {
-		seat, ab, err := engine.DecodeEntry(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := g.DecodeAction(ab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st, _, err = g.Apply(st, seat, a); err != nil {
-			t.Fatalf("entry %d: %v", i+1, err)
-		}
-	}
-	return st.(*grizzled.State)
 }
 
 func TestRoomsCommandWithoutPTY(t *testing.T) {

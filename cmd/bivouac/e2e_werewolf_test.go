@@ -133,7 +133,7 @@ func playWerewolfGame(t *testing.T, cardsKeys string, seed uint64) {
 
 	// The game ended with a result, and the seats' cards are known from the
 	// durable log.
-	final := replayWerewolf(t, srv, code)
+	final := replayState(t, srv, code, werewolf.Game{}).(*werewolf.State)
 	res, over := werewolf.Game{}.Result(final)
 	if !over || res.Outcome == "" {
 		t.Fatalf("the replayed game is not over: %+v", res)
@@ -228,39 +228,6 @@ func TestRoleLeaksCatchesALeak(t *testing.T) {
 			t.Errorf("missed the leak in %q", leaky)
 		}
 	}
-}
-
-// replayWerewolf rebuilds a room's final state from the store.
-func replayWerewolf(t *testing.T, srv *server, code string) *werewolf.State {
-	t.Helper()
-	saved, err := srv.store.Room(code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := saved.Engine()
-	entries, err := srv.store.Log(code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := werewolf.Game{}
-	st, _, err := g.New(rec.Setup, rec.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range entries {
-		seat, ab, err := engine.DecodeEntry(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := g.DecodeAction(ab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st, _, err = g.Apply(st, seat, a); err != nil {
-			t.Fatalf("entry %d: %v", i+1, err)
-		}
-	}
-	return st.(*werewolf.State)
 }
 
 // TestWerewolfForm: every choice of the create-a-table form either builds
