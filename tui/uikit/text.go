@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -48,4 +49,29 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Frame lays out a table screen of w×h cells: body's lines (asked for the
+// space left), padded to the full height, then — when helpBar is set, as for
+// a screen shown on its own — the help bar of keys. Without its own help bar
+// the screen's window is one line taller (the session's help bar), so a
+// window under minW×minH gets TooSmall instead.
+func Frame(th *Theme, hm *help.Model, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) string {
+	reserved := 0 // lines the root keeps for its own help bar
+	if !helpBar {
+		reserved = 1
+	}
+	if w < minW || h+reserved < minH {
+		return TooSmall(th, w, h, reserved, minW, minH)
+	}
+	var foot []string
+	if helpBar {
+		hm.Width = w
+		foot = append(foot, Trunc(hm.View(keys), w))
+	}
+	lines := body(w, h-len(foot))
+	for len(lines) < h-len(foot) {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines, foot...), "\n")
 }

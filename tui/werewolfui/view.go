@@ -16,23 +16,7 @@ import (
 
 // View draws the table in the area given by SetSize.
 func (s *Screen) View() string {
-	reserved := 0 // lines the root keeps for its own help bar
-	if !s.helpBar {
-		reserved = 1
-	}
-	if s.w < MinWidth || s.h+reserved < MinHeight {
-		return uikit.TooSmall(s.th, s.w, s.h, reserved, MinWidth, MinHeight)
-	}
-	var foot []string
-	if s.helpBar {
-		s.help.Width = s.w
-		foot = append(foot, uikit.Trunc(s.help.View(s.Keys()), s.w))
-	}
-	lines := s.body(s.w, s.h-len(foot))
-	for len(lines) < s.h-len(foot) {
-		lines = append(lines, "")
-	}
-	return strings.Join(append(lines, foot...), "\n")
+	return uikit.Frame(s.th, &s.help, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
 // body is everything but the help bar: at most h lines of at most w cells.
