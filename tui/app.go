@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"bivouac/engine"
@@ -101,6 +102,12 @@ type Session struct {
 	Command  []string // "join CODE" goes straight to a table
 	Guest    string   // reclaim code shown to keyless guests
 	Options  []tea.ProgramOption
+	// Input is the session's keyboard. Every byte read from it counts as
+	// activity for the idle clock, stamped as it arrives rather than when
+	// the program gets round to it, so a key typed just before the deadline
+	// is never lost behind a busy event loop. nil: the program reads the
+	// input named in Options, and the idle clock sees no keys.
+	Input io.Reader
 	// Output is the session's terminal. Set, the program draws through a
 	// frame writer that only wakes when the screen changes; nil uses Bubble
 	// Tea's standard renderer.
@@ -115,14 +122,16 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	}
 	th := a.theme(s.Renderer)
 	m := newRoot(a, s, th)
+	opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx)}, s.Options...)
+	if s.Input != nil {
+		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastKey}))
+	}
 	var p *tea.Program
 	if s.Output != nil { // our own on-demand frame writer (frames.go)
-		opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx)}, s.Options...)
 		opts = append(opts, tea.WithoutRenderer())
 		p = tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output)}, opts...)
 	} else {
-		opts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(s.Ctx)}, s.Options...)
-		p = tea.NewProgram(m, opts...)
+		p = tea.NewProgram(m, append(opts, tea.WithAltScreen())...)
 	}
 	go a.pump(s.Ctx, p, m)
 	return p
@@ -155,8 +164,9 @@ type themeKey struct {
 }
 
 // pump is the only caller of p.Send for this session. It also keeps the
-// idle clock (a runtime timer, reset by keys: nothing ticks), and when the
-// session ends it tells the session's table, which keeps the seat.
+// idle clock: one runtime timer that, when it fires, looks at when input
+// last came (nothing ticks, and a key wakes nobody), and when the session
+// ends it tells the session's table, which keeps the seat.
 func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 	lobby, stop := a.Hub.Watch()
 	defer stop()
@@ -167,16 +177,12 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 	}()
 	idle := time.NewTimer(time.Hour)
 	idle.Stop()
-	warned := false
-	arm := func() {
-		if a.IdleAfter <= 0 {
-			return
-		}
-		warned = false
-		idle.Reset(max(time.Millisecond, a.IdleAfter-a.IdleWarning))
+	quietFor := max(time.Millisecond, a.IdleAfter-a.IdleWarning) // then the warning
+	if a.IdleAfter > 0 {
+		idle.Reset(quietFor)
 	}
-	arm()
 	defer idle.Stop()
+	warned, lastAtWarning := false, int64(0)
 	for {
 		select {
 		case <-ctx.Done():
@@ -187,19 +193,43 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 			if m.current.Load() == nil { // at a table the lobby is not on screen
 				p.Send(lobbyChangedMsg{})
 			}
-		case <-m.activity:
-			arm()
 		case <-idle.C:
-			if !warned && a.IdleWarning > 0 {
-				warned = true
-				idle.Reset(a.IdleWarning)
-				p.Send(idleMsg{warning: a.IdleWarning})
+			last := m.lastKey.Load()
+			// Any input since the warning ends it. Compare stamps, not
+			// durations: a timer that fires late must not swallow a key
+			// typed the moment the warning showed.
+			if warned && last == lastAtWarning {
+				p.Send(idleMsg{})
+				return
+			}
+			warned = false
+			if quiet := time.Since(time.Unix(0, last)); quiet < quietFor {
+				idle.Reset(quietFor - quiet)
 				continue
 			}
-			p.Send(idleMsg{})
-			return
+			if a.IdleWarning <= 0 {
+				p.Send(idleMsg{})
+				return
+			}
+			warned, lastAtWarning = true, last
+			idle.Reset(a.IdleWarning)
+			p.Send(idleMsg{warning: a.IdleWarning})
 		}
 	}
+}
+
+// activityReader stamps the time of every read that brought input.
+type activityReader struct {
+	r    io.Reader
+	last *atomic.Int64 // unix ns
+}
+
+func (a activityReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 {
+		a.last.Store(time.Now().UnixNano())
+	}
+	return n, err
 }
 
 // idleMsg warns that the session will end for lack of typing (warning > 0),

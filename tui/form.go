@@ -111,7 +111,7 @@ func (m *root) formView() string {
 	b.WriteString("\n")
 	if f.field > 0 {
 		if note := g.Form.Fields[f.field-1].Note; note != "" {
-			b.WriteString(th.Muted.Width(m.width).Render(note) + "\n")
+			b.WriteString(th.Muted.Style().Width(m.width).Render(note) + "\n")
 		}
 	}
 	if spec, err := g.Form.Build(f.choice); err == nil {

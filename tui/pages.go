@@ -382,7 +382,7 @@ func (m *root) replayView() string { return m.replayScreen.View() }
 // replayBar is the replay's help bar: where we are, then the keys.
 func (m *root) replayBar() string {
 	status := m.th.Accent.Render(fmt.Sprintf("Replay of %s · move %d of %d", m.replay.Code, m.step, len(m.replay.Steps)-1))
-	return status + m.th.HelpSep.Render(" • ") + m.help.ShortHelpView(m.pagesHelp())
+	return status + m.th.HelpSep.Render(" • ") + m.shortHelp(m.pagesHelp())
 }
 
 func (m *root) pagesHelp() []key.Binding {

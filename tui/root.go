@@ -12,7 +12,6 @@ import (
 	"bivouac/sanitize"
 	"bivouac/tui/uikit"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -57,7 +56,6 @@ type root struct {
 	sess Session
 	th   *uikit.Theme
 	keys globalKeys
-	help help.Model
 	box  *engine.Mailbox
 
 	width, height int
@@ -94,29 +92,36 @@ type root struct {
 
 	// session plumbing shared with the pump
 	current  atomic.Pointer[engine.Room] // the table this session is at, for the pump's last Detach
-	activity chan struct{}               // a key was pressed: the pump resets the idle clock
+	lastKey  atomic.Int64                // when input last came (unix ns), stamped by activityReader for the pump's idle clock
 	chat     chatLimit
 	idleNote string
 
 	// prompt
 	prompt prompt
-	input  textinput.Model
-	closed string // the session is ending: why
+	input  *textinput.Model // nil while no prompt is open
+	closed string           // the session is ending: why
 }
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
-	in := textinput.New()
-	in.Prompt = "> "
-	in.CharLimit = ChatMax
-	in.PromptStyle = th.Accent
-	in.TextStyle = th.Base
-	in.PlaceholderStyle = th.Muted
-	in.Cursor.Style = th.Accent
-	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), help: th.NewHelp(), box: engine.NewMailbox(),
-		width: MinWidth, height: MinHeight, input: in, activity: make(chan struct{}, 1),
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), box: engine.NewMailbox(),
+		width: MinWidth, height: MinHeight,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.rooms = a.Hub.List()
+	m.lastKey.Store(time.Now().UnixNano())
 	return m
+}
+
+// newInput is the prompt's text field. It exists only while a prompt is
+// open: a textinput is 5 KiB, and most sessions never type a line.
+func newInput(th *uikit.Theme, width int) *textinput.Model {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.PromptStyle = th.Accent.Style()
+	in.TextStyle = th.Base.Style()
+	in.PlaceholderStyle = th.Muted.Style()
+	in.Cursor.Style = th.Accent.Style()
+	in.Width = max(10, width-6)
+	return &in
 }
 
 // Init goes straight to a table for "ssh host join CODE".
@@ -142,8 +147,9 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.help.Width = msg.Width
-		m.input.Width = max(10, msg.Width-6)
+		if m.input != nil {
+			m.input.Width = max(10, msg.Width-6)
+		}
 		m.sizeScreen()
 		return m, nil
 	case lobbyChangedMsg:
@@ -169,10 +175,6 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.toLobby(false)
 		return m, nil
 	case tea.KeyMsg:
-		select { // non-blocking: one pending signal is enough
-		case m.activity <- struct{}{}:
-		default:
-		}
 		m.idleNote = ""
 		return m, m.onKey(msg)
 	case idleMsg:
@@ -186,8 +188,8 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	// Anything else (cursor blink, a screen's own ticks) goes to whoever is focused.
 	if m.prompt != promptNone {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		in, cmd := m.input.Update(msg)
+		*m.input = in
 		return m, cmd
 	}
 	if m.page == pageTable && m.screen != nil {
@@ -341,6 +343,7 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 
 func (m *root) openPrompt(p prompt, placeholder, value string) tea.Cmd {
 	m.prompt = p
+	m.input = newInput(m.th, m.width)
 	m.input.Placeholder = placeholder
 	m.input.SetValue(value)
 	m.input.CursorEnd()
@@ -360,14 +363,12 @@ func (m *root) openPrompt(p prompt, placeholder, value string) tea.Cmd {
 func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 	switch k.Type {
 	case tea.KeyEsc:
-		m.prompt = promptNone
-		m.input.Blur()
+		m.closePrompt()
 		return nil
 	case tea.KeyEnter:
 		value := m.input.Value()
 		p := m.prompt
-		m.prompt = promptNone
-		m.input.Blur()
+		m.closePrompt()
 		switch p {
 		case promptName:
 			m.rename(value)
@@ -382,9 +383,14 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
+	in, cmd := m.input.Update(k)
+	*m.input = in
 	return cmd
+}
+
+func (m *root) closePrompt() {
+	m.prompt = promptNone
+	m.input = nil
 }
 
 func (m *root) rename(value string) {
@@ -466,15 +472,20 @@ func fitHeight(s string, n int) string {
 func (m *root) helpBar() string {
 	switch m.page {
 	case pageTable:
-		return m.help.ShortHelpView(m.tableHelp())
+		return m.shortHelp(m.tableHelp())
 	case pageForm:
-		return m.help.ShortHelpView(m.form.keys.short())
+		return m.shortHelp(m.form.keys.short())
 	case pageReplay:
 		return m.replayBar()
 	case pageProfile, pageCampaigns, pageCampaign:
-		return m.help.ShortHelpView(m.pagesHelp())
+		return m.shortHelp(m.pagesHelp())
 	}
-	return m.help.ShortHelpView(m.lobbyHelp(false))
+	return m.shortHelp(m.lobbyHelp(false))
+}
+
+// shortHelp is a one-line help bar of keys as wide as the window.
+func (m *root) shortHelp(keys []key.Binding) string {
+	return m.th.NewHelp(m.width).ShortHelpView(keys)
 }
 
 func (m *root) fullHelp() string {
@@ -492,7 +503,7 @@ func (m *root) fullHelp() string {
 	default:
 		groups = [][]key.Binding{m.lobbyHelp(true)}
 	}
-	h := m.help
+	h := m.th.NewHelp(m.width)
 	h.ShowAll = true
 	var b strings.Builder
 	b.WriteString(m.th.Title.Render("Help") + "\n\n")

@@ -124,7 +124,7 @@ func (p memProfiles) SetName(id, name string) error {
 	return nil
 }
 
-func testApp(t *testing.T) *App {
+func testApp(t testing.TB) *App {
 	t.Helper()
 	hub := engine.NewHub(t.Context(), nil)
 	return &App{

@@ -67,7 +67,8 @@ func TestChatIsRateLimitedWithAMessage(t *testing.T) {
 
 func TestIdleSessionIsWarnedThenClosed(t *testing.T) {
 	srv, addr := startServer(t, t.TempDir())
-	srv.app.IdleAfter, srv.app.IdleWarning = 800*time.Millisecond, 400*time.Millisecond
+	// Wide enough that a loaded CI box answers the warning in time.
+	srv.app.IdleAfter, srv.app.IdleWarning = 2*time.Second, time.Second
 	c := sshtest.Dial(t, addr, sshtest.WithUser("sleepy"))
 	c.ExpectScreen(t, `Bivouac`, 5*time.Second)
 	c.ExpectScreen(t, `Still there\?`, 5*time.Second)

@@ -234,6 +234,7 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 		Command:  sess.Command(),
 		Guest:    id.Code,
 		Options:  bm.MakeOptions(sess),
+		Input:    sess,
 		Output:   sess,
 	})
 }

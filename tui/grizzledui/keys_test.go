@@ -306,8 +306,7 @@ func TestHelpFitsBesideTheRootKeys(t *testing.T) {
 	u.View = v
 	for _, u := range []engine.Update{u, speechAnswer(), tilePlacement(), supportReveal(), intensity(), mcTarget()} {
 		s := newScreen(u, 80, 24)
-		h := asciiTheme().NewHelp()
-		h.Width = 80
+		h := asciiTheme().NewHelp(80)
 		bar := h.ShortHelpView(append(s.Keys().ShortHelp(), talk, hlp))
 		if strings.Contains(bar, "…") || !strings.HasSuffix(bar, "? help") {
 			t.Errorf("help bar cut at 80 columns: %q", bar)

@@ -14,7 +14,7 @@ import (
 
 // View draws the table in the area given by SetSize.
 func (s *Screen) View() string {
-	return uikit.Frame(s.th, &s.help, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
+	return uikit.Frame(s.th, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
 // body is everything but the help bar, at most h lines of at most w cells.
@@ -42,17 +42,24 @@ func (s *Screen) body(w, h int) []string {
 	}
 	// With room to spare the hand is a list, one card a line with its text;
 	// else a row of cards with the one under the cursor described.
-	bottom := bottomOf(-1)
-	spare := h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+	fixed := len(top) + len(mid) + 1 + len(s.v.Players) + 3
+	var bottom []string
+	spare := -1
+	// The list takes at least a line per card and its heading: don't draw
+	// it (a third of the time a screen took) when it cannot fit.
+	if h-fixed-(len(s.v.Hand)+1) >= 6 {
+		bottom = bottomOf(-1)
+		spare = h - fixed - len(bottom)
+	}
 	if spare < 6 {
 		bottom = bottomOf(2)
-		spare = h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+		spare = h - fixed - len(bottom)
 	}
 	// The soldiers take one line each, more when their hard knocks need it
 	// and the height allows; the log gets what is left (at least 2 lines).
 	if spare < 0 { // tight: shorten the card description
 		bottom = bottomOf(1)
-		spare = h - (len(top) + len(mid) + len(bottom) + 1 + len(s.v.Players)) - 3
+		spare = h - fixed - len(bottom)
 	}
 	sold := s.soldierLines(w, max(spare, 0))
 	out := append(top, sold...)

@@ -56,7 +56,7 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 // a screen shown on its own — the help bar of keys. Without its own help bar
 // the screen's window is one line taller (the session's help bar), so a
 // window under minW×minH gets TooSmall instead.
-func Frame(th *Theme, hm *help.Model, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) string {
+func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
 		reserved = 1
@@ -66,7 +66,7 @@ func Frame(th *Theme, hm *help.Model, keys help.KeyMap, helpBar bool, w, h, minW
 	}
 	var foot []string
 	if helpBar {
-		hm.Width = w
+		hm := th.NewHelp(w)
 		foot = append(foot, Trunc(hm.View(keys), w))
 	}
 	lines := body(w, h-len(foot))

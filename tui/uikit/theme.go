@@ -24,19 +24,19 @@ type Theme struct {
 	// NoColor is true when the client gets plain text (termenv.Ascii).
 	NoColor bool
 
-	Base     lipgloss.Style // ordinary text
-	Title    lipgloss.Style // screen title (game name)
-	Header   lipgloss.Style // section headers ("No Man's Land", "Your hand")
-	Muted    lipgloss.Style // secondary text, log lines, disabled things
-	Strong   lipgloss.Style // emphasis inside ordinary text
-	Accent   lipgloss.Style // the player's own things, the active seat
-	Selected lipgloss.Style // the cursor in a list (pair it with a text mark)
-	Good     lipgloss.Style // success, available
-	Warning  lipgloss.Style // danger ahead (a threat at 2)
-	Danger   lipgloss.Style // failure, loss, refused actions
-	Notice   lipgloss.Style // a prominent one-line message (why a move was refused)
-	Chat     lipgloss.Style // chat lines in a log
-	Rule     lipgloss.Style // horizontal rules drawn with ─
+	Base     Ink            // ordinary text
+	Title    Ink            // screen title (game name)
+	Header   Ink            // section headers ("No Man's Land", "Your hand")
+	Muted    Ink            // secondary text, log lines, disabled things
+	Strong   Ink            // emphasis inside ordinary text
+	Accent   Ink            // the player's own things, the active seat
+	Selected Ink            // the cursor in a list (pair it with a text mark)
+	Good     Ink            // success, available
+	Warning  Ink            // danger ahead (a threat at 2)
+	Danger   Ink            // failure, loss, refused actions
+	Notice   Ink            // a prominent one-line message (why a move was refused)
+	Chat     Ink            // chat lines in a log
+	Rule     Ink            // horizontal rules drawn with ─
 	Box      lipgloss.Style // a bordered panel (rounded border)
 
 	// Help bar styles (see NewHelp).
@@ -48,9 +48,12 @@ type Theme struct {
 	// enum order: Night, Snow, Rain, Shell, Whistle, Gas Mask. Each is a
 	// distinct colour; ThreatMark gives the letters that stand in for the
 	// colour under NO_COLOR.
-	Threat [6]lipgloss.Style
+	Threat [6]Ink
 	// ThreatMark is a distinct two-letter mark per threat, same order.
 	ThreatMark [6]string
+
+	threatTag [6]string  // ThreatMark in Threat's colours, drawn once
+	help      help.Model // the template NewHelp copies
 }
 
 // New builds a theme from a session's renderer. A nil renderer means an
@@ -86,19 +89,19 @@ func New(r *lipgloss.Renderer) *Theme {
 		Renderer: r,
 		NoColor:  r.ColorProfile() == termenv.Ascii,
 	}
-	t.Base = st()
-	t.Title = st().Bold(true).Foreground(c("#5A3E1B", "#E8C07D"))
-	t.Header = st().Bold(true).Foreground(c("#3A5A40", "#A3C9A8"))
-	t.Muted = st().Foreground(c("#6C6C6C", "#8A8A8A"))
-	t.Strong = st().Bold(true)
-	t.Accent = st().Bold(true).Foreground(c("#005F87", "#5FD7FF"))
-	t.Selected = st().Bold(true).Reverse(true)
-	t.Good = st().Foreground(c("#2E7D32", "#8BD18B"))
-	t.Warning = st().Bold(true).Foreground(c("#9A5B00", "#FFB347"))
-	t.Danger = st().Bold(true).Foreground(c("#B00020", "#FF6B6B"))
-	t.Notice = st().Bold(true).Foreground(c("#FFFFFF", "#1C1C1C")).Background(c("#B00020", "#FF8F8F"))
-	t.Chat = st().Foreground(c("#5C4B8A", "#C7B8F5"))
-	t.Rule = st().Foreground(c("#B8B8B8", "#4E4E4E"))
+	t.Base = NewInk(st())
+	t.Title = NewInk(st().Bold(true).Foreground(c("#5A3E1B", "#E8C07D")))
+	t.Header = NewInk(st().Bold(true).Foreground(c("#3A5A40", "#A3C9A8")))
+	t.Muted = NewInk(st().Foreground(c("#6C6C6C", "#8A8A8A")))
+	t.Strong = NewInk(st().Bold(true))
+	t.Accent = NewInk(st().Bold(true).Foreground(c("#005F87", "#5FD7FF")))
+	t.Selected = NewInk(st().Bold(true).Reverse(true))
+	t.Good = NewInk(st().Foreground(c("#2E7D32", "#8BD18B")))
+	t.Warning = NewInk(st().Bold(true).Foreground(c("#9A5B00", "#FFB347")))
+	t.Danger = NewInk(st().Bold(true).Foreground(c("#B00020", "#FF6B6B")))
+	t.Notice = NewInk(st().Bold(true).Foreground(c("#FFFFFF", "#1C1C1C")).Background(c("#B00020", "#FF8F8F")))
+	t.Chat = NewInk(st().Foreground(c("#5C4B8A", "#C7B8F5")))
+	t.Rule = NewInk(st().Foreground(c("#B8B8B8", "#4E4E4E")))
 	t.Box = st().Border(lipgloss.RoundedBorder()).BorderForeground(c("#B8B8B8", "#5E5E5E"))
 
 	t.HelpKey = st().Bold(true).Foreground(c("#4A4A4A", "#C8C8C8"))
@@ -113,10 +116,21 @@ func New(r *lipgloss.Renderer) *Theme {
 		c("#8A6D00", "#FFE066"), // Whistle: yellow
 		c("#2E7D32", "#7CDB7C"), // Gas Mask: green
 	}
-	for i, col := range threat {
-		t.Threat[i] = st().Bold(true).Foreground(col)
-	}
 	t.ThreatMark = [6]string{"Ni", "Sn", "Ra", "Sh", "Wh", "Ma"}
+	for i, col := range threat {
+		t.Threat[i] = NewInk(st().Bold(true).Foreground(col))
+		t.threatTag[i] = t.Threat[i].Render(t.ThreatMark[i])
+	}
+	t.help = help.New()
+	t.help.Styles = help.Styles{
+		Ellipsis:       t.HelpSep,
+		ShortKey:       t.HelpKey,
+		ShortDesc:      t.HelpDesc,
+		ShortSeparator: t.HelpSep,
+		FullKey:        t.HelpKey,
+		FullDesc:       t.HelpDesc,
+		FullSeparator:  t.HelpSep,
+	}
 	return t
 }
 
@@ -129,21 +143,15 @@ func (t *Theme) ThreatTag(i int) string {
 	if i < 0 || i >= len(t.ThreatMark) {
 		return "??"
 	}
-	return t.Threat[i].Render(t.ThreatMark[i])
+	return t.threatTag[i]
 }
 
-// NewHelp is a bubbles help model whose styles all come from this theme
-// (help.New alone would use the server's renderer).
-func (t *Theme) NewHelp() help.Model {
-	h := help.New()
-	h.Styles = help.Styles{
-		Ellipsis:       t.HelpSep,
-		ShortKey:       t.HelpKey,
-		ShortDesc:      t.HelpDesc,
-		ShortSeparator: t.HelpSep,
-		FullKey:        t.HelpKey,
-		FullDesc:       t.HelpDesc,
-		FullSeparator:  t.HelpSep,
-	}
+// NewHelp is a bubbles help model w cells wide whose styles all come from
+// this theme (help.New alone would use the server's renderer). It is a
+// copy of one model per theme: sessions make one when they draw instead of
+// each keeping its own (about 4 KiB a session).
+func (t *Theme) NewHelp(w int) help.Model {
+	h := t.help
+	h.Width = w
 	return h
 }

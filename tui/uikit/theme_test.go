@@ -31,7 +31,7 @@ func TestThemeAsciiIsPlainText(t *testing.T) {
 			t.Errorf("threat %d: tag %q, want mark %q", i, got, th.ThreatMark[i])
 		}
 	}
-	for name, s := range map[string]lipgloss.Style{
+	for name, s := range map[string]Ink{
 		"Title": th.Title, "Warning": th.Warning, "Notice": th.Notice, "Selected": th.Selected,
 	} {
 		if out := s.Render("x"); out != "x" {
@@ -74,7 +74,7 @@ func TestThreatColoursAreDistinct(t *testing.T) {
 
 func TestNewHelpUsesThemeStyles(t *testing.T) {
 	th := New(renderer(termenv.Ascii))
-	h := th.NewHelp()
+	h := th.NewHelp(80)
 	k := key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play"))
 	off := key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw"), key.WithDisabled())
 	got := h.ShortHelpView([]key.Binding{k, off})

@@ -206,7 +206,7 @@ func TestHelpFollowsTheView(t *testing.T) {
 	}
 	s := newScreen(starterVote(t).update(0), 80, 24)
 	keys(s, "down")
-	if b := s.help.ShortHelpView(s.Keys().ShortHelp()); !strings.Contains(b, "enter vote Cid") {
+	if b := s.th.NewHelp(80).ShortHelpView(s.Keys().ShortHelp()); !strings.Contains(b, "enter vote Cid") {
 		t.Errorf("vote help bar after down: %q", b)
 	}
 	if b := bar(starterWolves(t).update(0)); strings.Contains(b, "enter") || !strings.Contains(b, "c look at card") {

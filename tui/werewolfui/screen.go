@@ -41,7 +41,6 @@ const revealEvery = 600 * time.Millisecond
 type Screen struct {
 	th   *uikit.Theme
 	keys keyMap
-	help help.Model
 
 	helpBar bool // draw the help bar as the last line (standalone); off by default
 	w, h    int
@@ -72,7 +71,7 @@ var _ uikit.Screen = (*Screen)(nil)
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
-	s := &Screen{th: th, keys: defaultKeys(), help: th.NewHelp(), w: MinWidth, h: MinHeight - 1,
+	s := &Screen{th: th, keys: defaultKeys(), w: MinWidth, h: MinHeight - 1,
 		cur: -1, first: -1, now: time.Now}
 	s.sync()
 	return s
@@ -86,7 +85,6 @@ func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
 // SetSize is the area the screen may draw in.
 func (s *Screen) SetSize(width, height int) {
 	s.w, s.h = width, height
-	s.help.Width = width
 }
 
 // SetUpdate takes the newest Update from the room.

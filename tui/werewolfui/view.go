@@ -10,13 +10,12 @@ import (
 	"bivouac/engine/werewolf"
 	"bivouac/tui/uikit"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the table in the area given by SetSize.
 func (s *Screen) View() string {
-	return uikit.Frame(s.th, &s.help, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
+	return uikit.Frame(s.th, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
 // body is everything but the help bar: at most h lines of at most w cells.
@@ -93,7 +92,7 @@ func (s *Screen) titleLine(w int) string {
 func (s *Screen) bannerLine(w int) string {
 	th, v := s.th, s.v
 	var label string
-	var st lipgloss.Style
+	var st uikit.Ink
 	switch {
 	case v.Phase.Night():
 		label, st = fmt.Sprintf("NIGHT %d", v.Night), th.Header
@@ -378,7 +377,7 @@ func potion(name string, left bool) string {
 func (s *Screen) actionLines(w int) []string {
 	th, v := s.th, s.v
 	var out []string
-	add := func(st lipgloss.Style, text string) { out = append(out, wrapStyled(st, text, w)...) }
+	add := func(st uikit.Ink, text string) { out = append(out, wrapStyled(st, text, w)...) }
 	if s.asleep() {
 		add(th.Muted, "The night goes on. In the game: "+deckLine(v.Deck)+".")
 		return append([]string{""}, out...)
@@ -473,7 +472,7 @@ func (s *Screen) actionLines(w int) []string {
 func (s *Screen) publicPhaseLines(w int) []string {
 	th, v := s.th, s.v
 	var out []string
-	add := func(st lipgloss.Style, text string) { out = append(out, wrapStyled(st, text, w)...) }
+	add := func(st uikit.Ink, text string) { out = append(out, wrapStyled(st, text, w)...) }
 	mine := s.u.Seat >= 0 && v.Alive
 	switch v.Phase {
 	case werewolf.PhaseDawn:
@@ -860,7 +859,7 @@ func spread(left, right string, w int) string {
 }
 
 // wrapStyled wraps plain text to w cells, then styles each line.
-func wrapStyled(st lipgloss.Style, text string, w int) []string {
+func wrapStyled(st uikit.Ink, text string, w int) []string {
 	if text == "" {
 		return nil
 	}
