@@ -283,6 +283,12 @@ func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChi
 	}
 	cmd := exec.Command(o.bin, args...)
 	cmd.Env = append(os.Environ(), loadExecEnv+"=1")
+	// BIVOUAC_CHILD_GOGC sets GOGC for the servers under test (Bivouac and
+	// the baseline alike) but not the harness, whose own collections add
+	// to every measured tail (docs/PERFORMANCE.md).
+	if g := os.Getenv("BIVOUAC_CHILD_GOGC"); g != "" {
+		cmd.Env = append(cmd.Env, "GOGC="+g)
+	}
 	cmd.Stderr = logf
 	cmd.SysProcAttr = loadChildAttr()
 	stdin, err := cmd.StdinPipe()
