@@ -111,7 +111,7 @@ func (w *frameWriter) run() {
 	defer close(w.done)
 	_, _ = io.WriteString(w.out, enterAlt)
 	var last []string
-	var b strings.Builder
+	var b []byte // kept between frames: a frame allocates no buffer
 	for {
 		select {
 		case <-w.ctx.Done():
@@ -122,9 +122,9 @@ func (w *frameWriter) run() {
 			return
 		case f := <-w.frames:
 			lines := strings.Split(f.text, "\n")
-			b.Reset()
+			b = b[:0]
 			if f.redraw {
-				b.WriteString("\x1b[2J")
+				b = append(b, "\x1b[2J"...)
 				last = nil
 			}
 			for i, l := range lines {
@@ -133,14 +133,20 @@ func (w *frameWriter) run() {
 				}
 				// Erase first, then write: erasing after a full-width line
 				// would take its last cell with it (the cursor waits there).
-				b.WriteString("\x1b[" + strconv.Itoa(i+1) + ";1H\x1b[2K" + l + "\x1b[0m")
+				b = append(b, "\x1b["...)
+				b = strconv.AppendInt(b, int64(i+1), 10)
+				b = append(b, ";1H\x1b[2K"...)
+				b = append(b, l...)
+				b = append(b, "\x1b[0m"...)
 			}
 			if len(lines) < len(last) {
-				b.WriteString("\x1b[" + strconv.Itoa(len(lines)+1) + ";1H\x1b[J")
+				b = append(b, "\x1b["...)
+				b = strconv.AppendInt(b, int64(len(lines)+1), 10)
+				b = append(b, ";1H\x1b[J"...)
 			}
 			last = lines
-			if b.Len() > 0 {
-				_, _ = io.WriteString(w.out, b.String())
+			if len(b) > 0 {
+				_, _ = w.out.Write(b)
 			}
 		}
 	}

@@ -457,16 +457,21 @@ func tooSmall(th *uikit.Theme, w, h int) string {
 	return th.Warning.Render(msg)
 }
 
-// fitHeight pads or cuts s to exactly n lines.
+// fitHeight pads or cuts s to exactly n lines. It counts rather than
+// splits: it runs on every frame.
 func fitHeight(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[:n]
+	if n <= 0 {
+		return ""
 	}
-	for len(lines) < n {
-		lines = append(lines, "")
+	s = strings.TrimRight(s, "\n")
+	have := strings.Count(s, "\n") + 1
+	for ; have > n; have-- {
+		s = s[:strings.LastIndexByte(s, '\n')]
 	}
-	return strings.Join(lines, "\n")
+	if have < n {
+		s += strings.Repeat("\n", n-have)
+	}
+	return s
 }
 
 func (m *root) helpBar() string {
@@ -485,7 +490,7 @@ func (m *root) helpBar() string {
 
 // shortHelp is a one-line help bar of keys as wide as the window.
 func (m *root) shortHelp(keys []key.Binding) string {
-	return m.th.NewHelp(m.width).ShortHelpView(keys)
+	return m.th.ShortHelp(m.width, keys)
 }
 
 func (m *root) fullHelp() string {
@@ -503,13 +508,13 @@ func (m *root) fullHelp() string {
 	default:
 		groups = [][]key.Binding{m.lobbyHelp(true)}
 	}
-	h := m.th.NewHelp(m.width)
-	h.ShowAll = true
 	var b strings.Builder
 	b.WriteString(m.th.Title.Render("Help") + "\n\n")
-	b.WriteString(h.FullHelpView(groups) + "\n\n")
-	b.WriteString(m.th.Muted.Render(helpText) + "\n\n")
-	b.WriteString(m.th.Muted.Render("Press any key to close this help."))
+	b.WriteString(m.th.FullHelp(m.width, groups) + "\n\n")
+	for _, l := range strings.Split(helpText, "\n") {
+		b.WriteString(m.th.Muted.Render(l) + "\n") // line by line: Ink's fast path
+	}
+	b.WriteString("\n" + m.th.Muted.Render("Press any key to close this help."))
 	return fitHeight(b.String(), m.height)
 }
 

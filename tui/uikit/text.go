@@ -66,8 +66,7 @@ func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body
 	}
 	var foot []string
 	if helpBar {
-		hm := th.NewHelp(w)
-		foot = append(foot, Trunc(hm.View(keys), w))
+		foot = append(foot, Trunc(th.ShortHelp(w, keys.ShortHelp()), w))
 	}
 	lines := body(w, h-len(foot))
 	for len(lines) < h-len(foot) {

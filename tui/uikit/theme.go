@@ -1,6 +1,7 @@
 package uikit
 
 import (
+	"hash/maphash"
 	"io"
 	"strconv"
 
@@ -54,6 +55,7 @@ type Theme struct {
 
 	threatTag [6]string  // ThreatMark in Threat's colours, drawn once
 	help      help.Model // the template NewHelp copies
+	helpMemo  helpMemo   // help bars and pages already drawn (help.go)
 }
 
 // New builds a theme from a session's renderer. A nil renderer means an
@@ -121,6 +123,7 @@ func New(r *lipgloss.Renderer) *Theme {
 		t.Threat[i] = NewInk(st().Bold(true).Foreground(col))
 		t.threatTag[i] = t.Threat[i].Render(t.ThreatMark[i])
 	}
+	t.helpMemo.seed = maphash.MakeSeed()
 	t.help = help.New()
 	t.help.Styles = help.Styles{
 		Ellipsis:       t.HelpSep,

@@ -1,0 +1,56 @@
+package uikit
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/muesli/termenv"
+)
+
+// The memo must never show a help view other than the one bubbles would
+// draw for the same keys now: a key switched off, a changed description, a
+// regrouping or another width is another entry.
+func TestHelpMemoDrawsWhatBubblesWould(t *testing.T) {
+	th := New(renderer(termenv.ANSI256))
+	play := key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play"))
+	off := play
+	off.SetEnabled(false)
+	renamed := play
+	renamed.SetHelp("p", "play a card")
+	wd := key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw"))
+	quit := key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit"))
+
+	short := [][]key.Binding{{play, wd, quit}, {off, wd, quit}, {renamed, wd, quit}, {wd}}
+	full := [][][]key.Binding{{{play, wd}, {quit}}, {{play}, {wd, quit}}, {{off, wd}, {quit}}}
+	for range 2 { // the second round is served from the memo
+		for _, w := range []int{80, 20} {
+			for _, keys := range short {
+				want := th.NewHelp(w).ShortHelpView(keys)
+				if got := th.ShortHelp(w, keys); got != want {
+					t.Errorf("ShortHelp(%d) = %q, want %q", w, got, want)
+				}
+			}
+			for _, groups := range full {
+				h := th.NewHelp(w)
+				h.ShowAll = true
+				want := h.FullHelpView(groups)
+				if got := th.FullHelp(w, groups); got != want {
+					t.Errorf("FullHelp(%d) = %q, want %q", w, got, want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkShortHelp(b *testing.B) {
+	th := New(renderer(termenv.ANSI256))
+	keys := []key.Binding{
+		key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play")),
+		key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw")),
+		key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = th.ShortHelp(80, keys)
+	}
+}
