@@ -227,14 +227,15 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 			p.Name, p.Veteran = prof.Name, prof.Veteran
 		}
 	}
+	term := sshserver.NewTerminal(sess)
 	return s.app.NewProgram(tui.Session{
 		Ctx:      sess.Context(),
 		Player:   p,
-		Renderer: bm.MakeRenderer(sess),
+		Renderer: term.Renderer,
 		Command:  sess.Command(),
 		Guest:    id.Code,
 		Options:  bm.MakeOptions(sess),
-		Input:    sess,
+		Input:    term.Input,
 		Output:   sess,
 	})
 }
