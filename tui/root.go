@@ -444,7 +444,7 @@ func (m *root) View() string {
 	if m.idleNote != "" {
 		bottom = m.th.Notice.Render(" " + m.idleNote + " ")
 	}
-	body = fitHeight(body, m.height-1)
+	body = uikit.FitHeight(body, m.height-1)
 	return body + "\n" + bottom
 }
 
@@ -455,23 +455,6 @@ func tooSmall(th *uikit.Theme, w, h int) string {
 		msg = lipgloss.NewStyle().Width(w).Render(msg)
 	}
 	return th.Warning.Render(msg)
-}
-
-// fitHeight pads or cuts s to exactly n lines. It counts rather than
-// splits: it runs on every frame.
-func fitHeight(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	s = strings.TrimRight(s, "\n")
-	have := strings.Count(s, "\n") + 1
-	for ; have > n; have-- {
-		s = s[:strings.LastIndexByte(s, '\n')]
-	}
-	if have < n {
-		s += strings.Repeat("\n", n-have)
-	}
-	return s
 }
 
 func (m *root) helpBar() string {
@@ -508,14 +491,7 @@ func (m *root) fullHelp() string {
 	default:
 		groups = [][]key.Binding{m.lobbyHelp(true)}
 	}
-	var b strings.Builder
-	b.WriteString(m.th.Title.Render("Help") + "\n\n")
-	b.WriteString(m.th.FullHelp(m.width, groups) + "\n\n")
-	for _, l := range strings.Split(helpText, "\n") {
-		b.WriteString(m.th.Muted.Render(l) + "\n") // line by line: Ink's fast path
-	}
-	b.WriteString("\n" + m.th.Muted.Render("Press any key to close this help."))
-	return fitHeight(b.String(), m.height)
+	return m.th.HelpPage(m.width, m.height, groups, helpText)
 }
 
 const helpText = `Bivouac: card games over ssh. Each table is one game; your hand is only ever

@@ -375,22 +375,3 @@ func TestLobbyAndWaitingRoomGoldens(t *testing.T) {
 	alice.keys("down", "enter")
 	golden(t, "waiting-room", alice.pump(`alice \(you\)  ● here`))
 }
-
-func TestFitHeight(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"a\nb\nc", 3, "a\nb\nc"},
-		{"a\nb\nc\n\n", 3, "a\nb\nc"},
-		{"a\nb\nc", 2, "a\nb"},
-		{"a", 3, "a\n\n"},
-		{"", 2, "\n"},
-		{"a\nb", 0, ""},
-	} {
-		if got := fitHeight(c.in, c.n); got != c.want {
-			t.Errorf("fitHeight(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
-	}
-}

@@ -2,6 +2,7 @@ package uikit
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -20,10 +21,17 @@ import (
 const helpMemoMax = 1024
 
 type helpMemoKey struct {
-	full  bool
-	width int
-	keys  uint64 // hash of what the keys show (see keysHash)
+	kind          helpKind
+	width, height int
+	keys          uint64 // hash of what the keys show (see keysHash)
 }
+
+type helpKind uint8
+
+const (
+	shortHelp helpKind = iota
+	helpPage
+)
 
 type helpMemo struct {
 	mu   sync.Mutex
@@ -34,17 +42,25 @@ type helpMemo struct {
 // ShortHelp is the one-line help bar of keys, w cells wide, in this
 // theme's styles (disabled keys are left out).
 func (t *Theme) ShortHelp(w int, keys []key.Binding) string {
-	return t.memoHelp(helpMemoKey{width: w, keys: t.keysHash(keys)}, func(h help.Model) string {
+	return t.memoHelp(helpMemoKey{kind: shortHelp, width: w, keys: t.keysHash("", keys)}, func(h help.Model) string {
 		return h.ShortHelpView(keys)
 	})
 }
 
-// FullHelp is the help page's columns of keys, w cells wide: one column
-// per group.
-func (t *Theme) FullHelp(w int, groups [][]key.Binding) string {
-	return t.memoHelp(helpMemoKey{full: true, width: w, keys: t.keysHash(groups...)}, func(h help.Model) string {
-		h.ShowAll = true
-		return h.FullHelpView(groups)
+// HelpPage is a whole help screen, exactly w×h: a title, the keys in
+// columns (one per group), about (a paragraph; line breaks are kept), and
+// how to close it.
+func (t *Theme) HelpPage(w, h int, groups [][]key.Binding, about string) string {
+	return t.memoHelp(helpMemoKey{kind: helpPage, width: w, height: h, keys: t.keysHash(about, groups...)}, func(hm help.Model) string {
+		hm.ShowAll = true
+		var b strings.Builder
+		b.WriteString(t.Title.Render("Help") + "\n\n")
+		b.WriteString(hm.FullHelpView(groups) + "\n\n")
+		for _, l := range strings.Split(about, "\n") {
+			b.WriteString(t.Muted.Render(l) + "\n")
+		}
+		b.WriteString("\n" + t.Muted.Render("Press any key to close this help."))
+		return FitHeight(b.String(), h)
 	})
 }
 
@@ -65,11 +81,12 @@ func (t *Theme) memoHelp(k helpMemoKey, draw func(help.Model) string) string {
 	return s
 }
 
-// keysHash identifies what a help view of these groups of keys shows:
-// each key's help text and whether it is enabled, in order.
-func (t *Theme) keysHash(groups ...[]key.Binding) uint64 {
+// keysHash identifies what a help view of these groups of keys (and this
+// text) shows: each key's help text and whether it is enabled, in order.
+func (t *Theme) keysHash(text string, groups ...[]key.Binding) uint64 {
 	var h maphash.Hash
 	h.SetSeed(t.helpMemo.seed)
+	h.WriteString(text)
 	for _, g := range groups {
 		for _, b := range g {
 			hb := b.Help()

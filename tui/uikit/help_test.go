@@ -1,6 +1,7 @@
 package uikit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -34,8 +35,9 @@ func TestHelpMemoDrawsWhatBubblesWould(t *testing.T) {
 				h := th.NewHelp(w)
 				h.ShowAll = true
 				want := h.FullHelpView(groups)
-				if got := th.FullHelp(w, groups); got != want {
-					t.Errorf("FullHelp(%d) = %q, want %q", w, got, want)
+				got := th.HelpPage(w, 24, groups, "About.\nTwo lines.")
+				if !strings.Contains(got, want) || !strings.Contains(got, "Two lines.") || strings.Count(got, "\n") != 23 {
+					t.Errorf("HelpPage(%d, 24) = %q, want 24 lines with %q", w, got, want)
 				}
 			}
 		}
@@ -52,5 +54,24 @@ func BenchmarkShortHelp(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = th.ShortHelp(80, keys)
+	}
+}
+
+func TestFitHeight(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"a\nb\nc", 3, "a\nb\nc"},
+		{"a\nb\nc\n\n", 3, "a\nb\nc"},
+		{"a\nb\nc", 2, "a\nb"},
+		{"a", 3, "a\n\n"},
+		{"", 2, "\n"},
+		{"a\nb", 0, ""},
+	} {
+		if got := FitHeight(c.in, c.n); got != c.want {
+			t.Errorf("FitHeight(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
 	}
 }

@@ -74,3 +74,20 @@ func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body
 	}
 	return strings.Join(append(lines, foot...), "\n")
 }
+
+// FitHeight pads or cuts s to exactly n lines. It counts rather than
+// splits: it runs on every frame.
+func FitHeight(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	s = strings.TrimRight(s, "\n")
+	have := strings.Count(s, "\n") + 1
+	for ; have > n; have-- {
+		s = s[:strings.LastIndexByte(s, '\n')]
+	}
+	if have < n {
+		s += strings.Repeat("\n", n-have)
+	}
+	return s
+}
