@@ -153,6 +153,7 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 			s.cfg.MaxSessions))
 	}
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
+	ctx.SetValue(rawChannelKey{}, new(rawChannelSlot))
 
 	var timers []*time.Timer
 	if v != admitted {
@@ -193,7 +194,7 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 		}
 		defer n.Add(-1)
 	}
-	ssh.DefaultSessionHandler(srv, conn, earlyResizeFilter{newChan}, ctx)
+	ssh.DefaultSessionHandler(srv, conn, earlyResizeFilter{newChan, ctx}, ctx)
 }
 
 // earlyResizeFilter drops window-change requests that arrive before the
@@ -203,12 +204,20 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 // session's request loop for good: the shell request behind it never gets
 // an answer and the goroutine outlives the connection. (The dropped size is
 // stale by the time the program starts; the next resize corrects it.)
-type earlyResizeFilter struct{ gossh.NewChannel }
+//
+// It also notes the accepted channel for RawOutput.
+type earlyResizeFilter struct {
+	gossh.NewChannel
+	ctx ssh.Context
+}
 
 func (f earlyResizeFilter) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 	ch, reqs, err := f.NewChannel.Accept()
 	if err != nil {
 		return ch, reqs, err
+	}
+	if slot, ok := f.ctx.Value(rawChannelKey{}).(*rawChannelSlot); ok {
+		slot.accepted(ch)
 	}
 	out := make(chan *gossh.Request)
 	go func() {

@@ -5,12 +5,14 @@ import (
 	"image/color"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // Terminal is what a PTY session's program draws with: a renderer for the
@@ -26,6 +28,7 @@ import (
 type Terminal struct {
 	Renderer *lipgloss.Renderer
 	Input    io.Reader
+	Output   io.Writer // see RawOutput
 }
 
 // queryTimeout is how long a terminal has to answer before the session
@@ -44,13 +47,61 @@ func NewTerminal(s ssh.Session) Terminal {
 	if !ok || pty.Term == "" || pty.Term == "dumb" {
 		r := lipgloss.NewRenderer(s, termenv.WithProfile(termenv.Ascii))
 		r.SetHasDarkBackground(true)
-		return Terminal{Renderer: r, Input: s}
+		return Terminal{Renderer: r, Input: s, Output: RawOutput(s)}
 	}
 	env := environ(append(s.Environ(), "TERM="+pty.Term))
 	r := lipgloss.NewRenderer(s, termenv.WithEnvironment(env), termenv.WithUnsafe(), termenv.WithColorCache(true))
 	dark, in := askBackground(s, s, queryTimeout)
 	r.SetHasDarkBackground(dark)
-	return Terminal{Renderer: r, Input: in}
+	return Terminal{Renderer: r, Input: in, Output: RawOutput(s)}
+}
+
+// RawOutput is where a PTY session's program may draw: the session's
+// channel itself, when it can be told apart, else the session. Writes to
+// the session go through charmbracelet/ssh's emulated PTY, which turns \n
+// into \r\n by copying every write twice: for full-screen frames that was
+// half of what a keypress allocated. So what is written here must already
+// end its lines with \r\n.
+//
+// The channel is told apart when it is the connection's only session
+// channel (as with any ssh client that is not multiplexing): the session
+// was necessarily made from it.
+func RawOutput(s ssh.Session) io.Writer {
+	if _, _, ok := s.Pty(); !ok || !s.EmulatedPty() {
+		return s
+	}
+	if slot, ok := s.Context().Value(rawChannelKey{}).(*rawChannelSlot); ok {
+		if ch := slot.only(); ch != nil {
+			return ch
+		}
+	}
+	return s
+}
+
+type rawChannelKey struct{}
+
+// rawChannelSlot holds a connection's session channel while it has had
+// just one.
+type rawChannelSlot struct {
+	mu sync.Mutex
+	ch gossh.Channel
+	n  int
+}
+
+func (r *rawChannelSlot) accepted(ch gossh.Channel) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	r.ch = nil
+	if r.n == 1 {
+		r.ch = ch
+	}
+}
+
+func (r *rawChannelSlot) only() gossh.Channel {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ch
 }
 
 // askBackground writes bgQuery to out and reads in until the terminal's

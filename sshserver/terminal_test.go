@@ -3,8 +3,15 @@ package sshserver
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 	"time"
+
+	"bivouac/sshserver/sshtest"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 func TestParseAnswers(t *testing.T) {
@@ -100,5 +107,37 @@ func TestEnvironLastSettingWins(t *testing.T) {
 	}
 	if got := e.Getenv("COLORTERM"); got != "" {
 		t.Errorf("COLORTERM = %q", got)
+	}
+}
+
+// RawOutput skips the emulated PTY's \n → \r\n rewrite for a connection's
+// only session, and falls back to the session once a connection has had
+// two: then the session could have come from either channel.
+func TestRawOutput(t *testing.T) {
+	draw := func(s ssh.Session) *tea.Program {
+		_, _ = io.WriteString(RawOutput(s), "raw:a\nb|")
+		_, _ = io.WriteString(s, "pty:c\nd|")
+		return nil
+	}
+	srv := start(t, Config{MaxChannelsPerConn: 4}, Deps{Programs: draw, Command: testCommand})
+
+	c := sshtest.Dial(t, srv.addr)
+	c.Expect(t, `pty:c`, wait)
+	got := string(c.Transcript())
+	if !strings.Contains(got, "raw:a\nb|") || !strings.Contains(got, "pty:c\r\nd|") {
+		t.Errorf("only session: output %q, want raw:a\\nb| and pty:c\\r\\nd|", got)
+	}
+
+	s, err := c.Conn.NewSession() // the connection's second session
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := s.Output("")
+	if !strings.Contains(string(out), "raw:a\r\nb|") {
+		t.Errorf("second session: output %q, want the rewrite (raw:a\\r\\nb|)", out)
 	}
 }

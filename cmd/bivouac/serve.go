@@ -236,7 +236,7 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 		Guest:    id.Code,
 		Options:  bm.MakeOptions(sess),
 		Input:    term.Input,
-		Output:   sess,
+		Output:   term.Output,
 	})
 }
 
