@@ -110,8 +110,11 @@ const (
 func (w *frameWriter) run() {
 	defer close(w.done)
 	_, _ = io.WriteString(w.out, enterAlt)
-	var last []string
-	var b []byte // kept between frames: a frame allocates no buffer
+	// Kept between frames, so a frame allocates nothing: the lines of the
+	// last frame and of this one (substrings of the frames, swapped each
+	// time), and the bytes to write.
+	var last, lines []string
+	var b []byte
 	for {
 		select {
 		case <-w.ctx.Done():
@@ -121,11 +124,16 @@ func (w *frameWriter) run() {
 			_, _ = io.WriteString(w.out, leaveAlt+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
 			return
 		case f := <-w.frames:
-			lines := strings.Split(f.text, "\n")
+			lines = lines[:0]
+			for rest, more := f.text, true; more; {
+				var l string
+				l, rest, more = strings.Cut(rest, "\n")
+				lines = append(lines, l)
+			}
 			b = b[:0]
 			if f.redraw {
 				b = append(b, "\x1b[2J"...)
-				last = nil
+				last = last[:0]
 			}
 			for i, l := range lines {
 				if i < len(last) && last[i] == l {
@@ -144,7 +152,7 @@ func (w *frameWriter) run() {
 				b = strconv.AppendInt(b, int64(len(lines)+1), 10)
 				b = append(b, ";1H\x1b[J"...)
 			}
-			last = lines
+			last, lines = lines, last
 			if len(b) > 0 {
 				_, _ = w.out.Write(b)
 			}

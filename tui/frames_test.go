@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writes hands each Write to the test.
+type writes chan string
+
+func (w writes) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+func (w writes) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case s := <-w:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatal("no write")
+		return ""
+	}
+}
+
+// The frame writer rewrites only the lines that changed, clears what a
+// shorter frame no longer covers, and starts over on a redraw.
+func TestFrameWriterRewritesChangedLines(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	out := make(writes, 16)
+	w := newFrameWriter(ctx, out)
+	if got := out.next(t); got != enterAlt {
+		t.Fatalf("first write %q, want the alternate screen", got)
+	}
+	line := func(row int, s string) string {
+		return "\x1b[" + string(rune('0'+row)) + ";1H\x1b[2K" + s + "\x1b[0m"
+	}
+	steps := []struct {
+		f    frame
+		want string
+	}{
+		{frame{text: "a\nb\nc"}, line(1, "a") + line(2, "b") + line(3, "c")},
+		{frame{text: "a\nB\nc"}, line(2, "B")},
+		{frame{text: "a\nB"}, "\x1b[3;1H\x1b[J"},
+		{frame{text: "x\nB\nc\nd"}, line(1, "x") + line(3, "c") + line(4, "d")},
+		{frame{text: "x\nB", redraw: true, height: 2}, "\x1b[2J" + line(1, "x") + line(2, "B")},
+	}
+	for i, s := range steps {
+		w.offer(s.f)
+		if got := out.next(t); got != s.want {
+			t.Errorf("frame %d %q: wrote %q, want %q", i, s.f.text, got, s.want)
+		}
+	}
+	cancel()
+	if got := out.next(t); !strings.Contains(got, leaveAlt) {
+		t.Errorf("on close wrote %q, want to leave the alternate screen", got)
+	}
+}
