@@ -33,6 +33,14 @@
 // answering. What a client sends is rate-limited (Config.MaxInputRate). No
 // port forwarding, agent use or subsystems (sftp) are served.
 //
+// # Terminal
+//
+// NewTerminal asks a PTY session's terminal for its background colour (OSC
+// 11, then DA1 to mark the end) and builds the lipgloss renderer; keys typed
+// meanwhile are handed on to the program, never lost. RawOutput is the
+// session's channel without the emulated PTY's \n → \r\n copies, for a
+// program that ends its own lines (the frame writer).
+//
 // # Known gaps
 //
 //   - The ssh package keeps every env request a session sends before its
