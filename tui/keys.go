@@ -45,10 +45,13 @@ func (m *root) lobbyHelp(full bool) []key.Binding {
 	help, code := k.Help, k.Code
 	help.SetHelp("?", "more")
 	code.SetHelp("c", "code")
+	// Into the session's scratch slice: this runs on every lobby frame.
 	if full {
-		return []key.Binding{k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit}
+		m.helpKeys = append(m.helpKeys[:0], k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit)
+	} else {
+		m.helpKeys = append(m.helpKeys[:0], k.Up, enter, k.New, code, campaigns, profile, help, k.Quit)
 	}
-	return []key.Binding{k.Up, enter, k.New, code, campaigns, profile, help, k.Quit}
+	return m.helpKeys
 }
 
 // tableGlobal are the session's keys at a table, beside the screen's own.

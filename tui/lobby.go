@@ -68,21 +68,7 @@ func (m *root) onLobbyKey(k tea.KeyMsg) tea.Cmd {
 func (m *root) lobbyView() string {
 	th := m.th
 	var b strings.Builder
-	who := th.Accent.Render(m.sess.Player.Name)
-	if m.sess.Player.Veteran {
-		who += " " + th.Good.Render("★ veteran")
-	}
-	if m.sess.Player.Guest {
-		who += th.Muted.Render(" (guest)")
-	}
-	title := th.Title.Render("Bivouac") + th.Muted.Render(" · card games over ssh")
-	gap := max(1, m.width-lipgloss.Width(title)-lipgloss.Width(who))
-	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
-	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
-	if m.sess.Player.Guest && m.sess.Guest != "" {
-		b.WriteString(th.Muted.Render(fmt.Sprintf("Guest code %s: to get your seat back later, ssh in as %s@ (e.g. ssh -p PORT %s@host).",
-			m.sess.Guest, m.sess.Guest, m.sess.Guest)) + "\n")
-	}
+	b.WriteString(m.lobbyTitle())
 	b.WriteString(th.Header.Render("Tables") + "\n")
 
 	rooms := m.visibleRooms()
@@ -102,6 +88,34 @@ func (m *root) lobbyView() string {
 		b.WriteString(th.Notice.Render(" "+m.notice+" ") + "\n")
 	}
 	return b.String()
+}
+
+// lobbyTitle is the lobby's first lines (title, player, rule, guest code),
+// drawn again only when the width or the player's name or rank changes.
+func (m *root) lobbyTitle() string {
+	h, p := &m.lobbyHead, m.sess.Player
+	if h.text != "" && h.width == m.width && h.name == p.Name && h.veteran == p.Veteran {
+		return h.text
+	}
+	th := m.th
+	who := th.Accent.Render(p.Name)
+	if p.Veteran {
+		who += " " + th.Good.Render("★ veteran")
+	}
+	if p.Guest {
+		who += th.Muted.Render(" (guest)")
+	}
+	title := th.Title.Render("Bivouac") + th.Muted.Render(" · card games over ssh")
+	gap := max(1, m.width-lipgloss.Width(title)-lipgloss.Width(who))
+	var b strings.Builder
+	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
+	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	if p.Guest && m.sess.Guest != "" {
+		b.WriteString(th.Muted.Render(fmt.Sprintf("Guest code %s: to get your seat back later, ssh in as %s@ (e.g. ssh -p PORT %s@host).",
+			m.sess.Guest, m.sess.Guest, m.sess.Guest)) + "\n")
+	}
+	h.width, h.name, h.veteran, h.text = m.width, p.Name, p.Veteran, b.String()
+	return h.text
 }
 
 func (m *root) roomLine(r engine.Summary, selected bool) string {

@@ -96,6 +96,15 @@ type root struct {
 	chat     chatLimit
 	idleNote string
 
+	// drawing scratch, reused from frame to frame
+	helpKeys  []key.Binding // lobbyHelp's result, valid until its next call
+	lobbyHead struct {      // the lobby's title lines, for this width and name
+		width   int
+		name    string
+		veteran bool
+		text    string
+	}
+
 	// prompt
 	prompt prompt
 	input  *textinput.Model // nil while no prompt is open
@@ -444,8 +453,7 @@ func (m *root) View() string {
 	if m.idleNote != "" {
 		bottom = m.th.Notice.Render(" " + m.idleNote + " ")
 	}
-	body = uikit.FitHeight(body, m.height-1)
-	return body + "\n" + bottom
+	return uikit.FitAbove(body, m.height-1, bottom)
 }
 
 // tooSmall is what every page shows in a window under 80×24.

@@ -56,22 +56,3 @@ func BenchmarkShortHelp(b *testing.B) {
 		_ = th.ShortHelp(80, keys)
 	}
 }
-
-func TestFitHeight(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"a\nb\nc", 3, "a\nb\nc"},
-		{"a\nb\nc\n\n", 3, "a\nb\nc"},
-		{"a\nb\nc", 2, "a\nb"},
-		{"a", 3, "a\n\n"},
-		{"", 2, "\n"},
-		{"a\nb", 0, ""},
-	} {
-		if got := FitHeight(c.in, c.n); got != c.want {
-			t.Errorf("FitHeight(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
-	}
-}

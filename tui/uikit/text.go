@@ -81,13 +81,38 @@ func FitHeight(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
+	s, have := cutLines(s, n)
+	if have < n {
+		s += strings.Repeat("\n", n-have)
+	}
+	return s
+}
+
+// FitAbove is s fitted to n lines (as FitHeight) with foot on the line
+// below: a page above its help bar, built in one allocation.
+func FitAbove(s string, n int, foot string) string {
+	if n <= 0 {
+		return foot
+	}
+	s, have := cutLines(s, n)
+	var b strings.Builder
+	b.Grow(len(s) + n - have + 1 + len(foot))
+	b.WriteString(s)
+	for ; have < n; have++ {
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	b.WriteString(foot)
+	return b.String()
+}
+
+// cutLines drops s's trailing newlines and any lines past the nth, and
+// says how many lines are left.
+func cutLines(s string, n int) (string, int) {
 	s = strings.TrimRight(s, "\n")
 	have := strings.Count(s, "\n") + 1
 	for ; have > n; have-- {
 		s = s[:strings.LastIndexByte(s, '\n')]
 	}
-	if have < n {
-		s += strings.Repeat("\n", n-have)
-	}
-	return s
+	return s, have
 }
