@@ -106,7 +106,7 @@ type Session struct {
 	// activity for the idle clock, stamped as it arrives rather than when
 	// the program gets round to it, so a key typed just before the deadline
 	// is never lost behind a busy event loop. nil: the program reads the
-	// input named in Options, and the idle clock sees no keys.
+	// input named in Options, unseen, so the session has no idle clock.
 	Input io.Reader
 	// Output is the session's terminal. Set, the program draws through a
 	// frame writer that only wakes when the screen changes; nil uses Bubble
@@ -124,7 +124,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	m := newRoot(a, s, th)
 	opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx)}, s.Options...)
 	if s.Input != nil {
-		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastKey}))
+		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}
 	var p *tea.Program
 	if s.Output != nil { // our own on-demand frame writer (frames.go)
@@ -133,7 +133,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	} else {
 		p = tea.NewProgram(m, append(opts, tea.WithAltScreen())...)
 	}
-	go a.pump(s.Ctx, p, m)
+	go a.pump(s.Ctx, p, m, s.Input != nil)
 	return p
 }
 
@@ -166,8 +166,10 @@ type themeKey struct {
 // pump is the only caller of p.Send for this session. It also keeps the
 // idle clock: one runtime timer that, when it fires, looks at when input
 // last came (nothing ticks, and a key wakes nobody), and when the session
-// ends it tells the session's table, which keeps the seat.
-func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
+// ends it tells the session's table, which keeps the seat. Without input
+// it can see (idleClock false) it keeps no idle clock: it would close a
+// session whose player is typing.
+func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool) {
 	lobby, stop := a.Hub.Watch()
 	defer stop()
 	defer func() {
@@ -178,7 +180,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 	idle := time.NewTimer(time.Hour)
 	idle.Stop()
 	quietFor := max(time.Millisecond, a.IdleAfter-a.IdleWarning) // then the warning
-	if a.IdleAfter > 0 {
+	if idleClock && a.IdleAfter > 0 {
 		idle.Reset(quietFor)
 	}
 	defer idle.Stop()
@@ -194,7 +196,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root) {
 				p.Send(lobbyChangedMsg{})
 			}
 		case <-idle.C:
-			last := m.lastKey.Load()
+			last := m.lastInput.Load()
 			// Any input since the warning ends it. Compare stamps, not
 			// durations: a timer that fires late must not swallow a key
 			// typed the moment the warning showed.

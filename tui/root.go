@@ -91,10 +91,10 @@ type root struct {
 	step         int
 
 	// session plumbing shared with the pump
-	current  atomic.Pointer[engine.Room] // the table this session is at, for the pump's last Detach
-	lastKey  atomic.Int64                // when input last came (unix ns), stamped by activityReader for the pump's idle clock
-	chat     chatLimit
-	idleNote string
+	current   atomic.Pointer[engine.Room] // the table this session is at, for the pump's last Detach
+	lastInput atomic.Int64                // when input last came (unix ns), stamped by activityReader for the pump's idle clock
+	chat      chatLimit
+	idleNote  string
 
 	// drawing scratch, reused from frame to frame
 	helpKeys  []key.Binding // lobbyHelp's result, valid until its next call
@@ -116,7 +116,7 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 		width: MinWidth, height: MinHeight,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.rooms = a.Hub.List()
-	m.lastKey.Store(time.Now().UnixNano())
+	m.lastInput.Store(time.Now().UnixNano())
 	return m
 }
 
