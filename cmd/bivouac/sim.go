@@ -37,30 +37,48 @@ type simConfig struct {
 	progress string
 }
 
-// simReport is the result of a sim run; --json prints it as is.
+// simReport is the result of a sim run; --json prints it as is. The
+// figures of one game only are in that game's part, so a Werewolves report
+// carries nothing of The Grizzled and the reverse.
 type simReport struct {
-	Game             string  `json:"game"`
-	Players          int     `json:"players"`
-	Variant          string  `json:"variant,omitempty"`
-	Bot              string  `json:"bot"`
-	Seed             uint64  `json:"seed"`
-	Workers          int     `json:"workers"`
-	Games            int     `json:"games"`
-	Wins             int     `json:"wins"`
-	WinRate          float64 `json:"win_rate"`
-	CILow            float64 `json:"ci_low"`  // 95% Wilson interval of win_rate
-	CIHigh           float64 `json:"ci_high"` //
-	MeanMissions     float64 `json:"mean_missions,omitempty"`
-	MeanActions      float64 `json:"mean_actions"`
-	LossesHardKnocks int     `json:"losses_hard_knocks"`
-	LossesMorale     int     `json:"losses_morale"`
-	ElapsedSec       float64 `json:"elapsed_sec"`
-	GamesPerSec      float64 `json:"games_per_sec"`
-	Interrupted      bool    `json:"interrupted,omitempty"`
+	Game    string `json:"game"`
+	Players int    `json:"players"`
+	Bot     string `json:"bot"`
+	Seed    uint64 `json:"seed"`
+	Workers int    `json:"workers"`
+	Games   int    `json:"games"`
+	// Wins counts the games WinsCount names: "team" for The Grizzled (the
+	// soldiers, together), "village" for Werewolves.
+	Wins        int     `json:"wins"`
+	WinsCount   string  `json:"wins_count"`
+	WinRate     float64 `json:"win_rate"`
+	CILow       float64 `json:"ci_low"`  // 95% Wilson interval of win_rate
+	CIHigh      float64 `json:"ci_high"` //
+	MeanActions float64 `json:"mean_actions"`
+	ElapsedSec  float64 `json:"elapsed_sec"`
+	GamesPerSec float64 `json:"games_per_sec"`
+	Interrupted bool    `json:"interrupted,omitempty"`
 
-	// Werewolf only: how games ended (wins counts the village).
+	// The Grizzled only; its fields sit at the top level of the JSON.
+	*GrizzledFigures
+	// Werewolf only: how games ended.
 	Werewolf *wolfbot.SimResult `json:"werewolf,omitempty"`
 }
+
+// GrizzledFigures are the parts of a report only The Grizzled has.
+type GrizzledFigures struct {
+	Variant          string  `json:"variant"`
+	MeanMissions     float64 `json:"mean_missions"`
+	LossesHardKnocks int     `json:"losses_hard_knocks"`
+	LossesMorale     int     `json:"losses_morale"`
+}
+
+// Player counts `bivouac sim` accepts, and each game's default.
+const (
+	grizzledMin, grizzledMax, grizzledDefault = 2, 5, 4
+	werewolfMin, werewolfMax, werewolfDefault = 8, 18, 8
+	werewolfMinSmall                          = 5 // the small-table mode, not in the rulebook
+)
 
 // runSim is `bivouac sim`: bot-only games in parallel, then statistics.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -68,7 +86,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.SetOutput(stderr)
 	var c simConfig
 	fs.StringVar(&c.game, "game", "grizzled", "game to simulate: grizzled or werewolf")
-	fs.IntVar(&c.players, "players", 4, "players at each table (grizzled: 2-5)")
+	fs.IntVar(&c.players, "players", 0, "players at each table (grizzled: 2-5; werewolf: 8-18, or 5-7 in the small-table mode); 0: the game's default (4 for The Grizzled, 8 for Werewolves)")
 	fs.StringVar(&c.variant, "variant", string(grizzled.Standard), "grizzled rules: standard, beginner or veteran")
 	fs.StringVar(&c.bot, "bot", "easy", "bot level for every seat (grizzled: easy, strong; werewolf: easy, normal)")
 	fs.IntVar(&c.games, "games", 1000, "number of games")
@@ -90,6 +108,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if c.games < 1 {
 		return errors.New("sim: --games must be at least 1")
+	}
+	if err := c.checkPlayers(); err != nil {
+		return err
 	}
 	if c.workers < 1 {
 		return errors.New("sim: --workers must be at least 1")
@@ -133,6 +154,29 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
+// checkPlayers fills in the game's default player count and refuses one
+// the game cannot seat, saying what it can.
+func (c *simConfig) checkPlayers() error {
+	switch c.game {
+	case "grizzled":
+		if c.players == 0 {
+			c.players = grizzledDefault
+		}
+		if c.players < grizzledMin || c.players > grizzledMax {
+			return fmt.Errorf("sim: The Grizzled is for %d to %d players, not %d", grizzledMin, grizzledMax, c.players)
+		}
+	case "werewolf":
+		if c.players == 0 {
+			c.players = werewolfDefault
+		}
+		if c.players < werewolfMinSmall || c.players > werewolfMax {
+			return fmt.Errorf("sim: Werewolves is for %d to %d players (%d to %d in the small-table mode, which is not in the rulebook), not %d",
+				werewolfMin, werewolfMax, werewolfMinSmall, werewolfMin-1, c.players)
+		}
+	}
+	return nil
+}
+
 // grizzledResult is one finished game.
 type grizzledResult struct {
 	won      bool
@@ -151,10 +195,8 @@ func simGameSeed(seed uint64, i int) uint64 {
 }
 
 func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simReport, error) {
-	rep := simReport{Game: "grizzled", Players: c.players, Variant: c.variant, Bot: c.bot, Seed: c.seed, Workers: c.workers}
-	if c.players < 2 || c.players > 5 {
-		return rep, fmt.Errorf("sim: The Grizzled is for 2 to 5 players, not %d", c.players)
-	}
+	rep := simReport{Game: "grizzled", Players: c.players, Bot: c.bot, Seed: c.seed, Workers: c.workers,
+		WinsCount: "team", GrizzledFigures: &GrizzledFigures{Variant: c.variant}}
 	v := grizzled.Variant(c.variant)
 	if v != grizzled.Standard && v != grizzled.Beginner && v != grizzled.Veteran {
 		return rep, fmt.Errorf("sim: unknown variant %q (standard, beginner or veteran)", c.variant)
@@ -256,7 +298,7 @@ func playGrizzled(names []string, opts grizzled.Options, seed uint64, bots []eng
 const werewolfChunk = 25
 
 func simWerewolf(ctx context.Context, c simConfig, tick func(done int)) (simReport, error) {
-	rep := simReport{Game: "werewolf", Players: c.players, Bot: c.bot, Seed: c.seed, Workers: c.workers}
+	rep := simReport{Game: "werewolf", Players: c.players, Bot: c.bot, Seed: c.seed, Workers: c.workers, WinsCount: "village"}
 	chunks := (c.games + werewolfChunk - 1) / werewolfChunk
 	parts := make([]wolfbot.SimResult, chunks)
 	played := make([]bool, chunks)

@@ -155,3 +155,33 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("hidden progress bar wrote %q", quiet.String())
 	}
 }
+
+// Werewolves at its default and at the edges of what it seats: no panic,
+// a clear refusal outside, and a report with nothing of The Grizzled in it.
+func TestSimWerewolfPlayers(t *testing.T) {
+	m := runSimJSON(t, "--game", "werewolf", "--games", "2", "--seed", "1")
+	if num(t, m, "players") != 8 {
+		t.Errorf("default werewolf table: %v players, want 8", m["players"])
+	}
+	if m["wins_count"] != "village" {
+		t.Errorf("wins_count = %v, want village", m["wins_count"])
+	}
+	for _, k := range []string{"variant", "mean_missions", "losses_hard_knocks", "losses_morale"} {
+		if _, ok := m[k]; ok {
+			t.Errorf("werewolf report carries the Grizzled field %q", k)
+		}
+	}
+	runSimJSON(t, "--game", "werewolf", "--players", "5", "--games", "1")
+	runSimJSON(t, "--game", "werewolf", "--players", "18", "--games", "1")
+	for _, n := range []string{"4", "1", "19", "-3"} {
+		var out, errb bytes.Buffer
+		err := runSim(context.Background(), []string{"--game", "werewolf", "--players", n, "--games", "1"}, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), "8 to 18 players") {
+			t.Errorf("--players %s: err %v, want one that says 8 to 18 players", n, err)
+		}
+	}
+	g := runSimJSON(t, "--games", "2")
+	if g["wins_count"] != "team" || g["variant"] != "standard" || num(t, g, "players") != 4 {
+		t.Errorf("grizzled report: %v", g)
+	}
+}
