@@ -109,11 +109,17 @@ func Determinize(v SeatView, seed uint64) *State {
 			}
 		}
 	}
-	if v.Phase == PhaseDecision && len(v.Waiting) > 0 {
-		s.decision, s.decider = v.Decision, int(v.Waiting[0])
-	}
-	if v.Phase == PhaseBenefit && len(v.Waiting) > 0 {
-		s.beneficiary = int(v.Waiting[0])
+	if v.Phase == PhaseDecision || v.Phase == PhaseBenefit {
+		// The seat that owes the decision is the one waited on; a view
+		// without it (not one View made) cannot be made a state.
+		if len(v.Waiting) == 0 || v.Waiting[0] < 0 || int(v.Waiting[0]) >= len(v.Players) {
+			return nil
+		}
+		if v.Phase == PhaseDecision {
+			s.decision, s.decider = v.Decision, int(v.Waiting[0])
+		} else {
+			s.beneficiary = int(v.Waiting[0])
+		}
 	}
 	s.startTrials = v.Options.StartingTrials
 	if me >= 0 {

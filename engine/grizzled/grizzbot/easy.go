@@ -534,5 +534,27 @@ func (e *Easy) act(v *g.SeatView, seed uint64) (engine.Action, bool) {
 	if len(v.Legal) == 0 {
 		return nil, false
 	}
-	return v.Legal[choose(v, seed, &e.p)], true
+	return v.Legal[keepInTheGame(v, choose(v, seed, &e.p))], true
+}
+
+// keepInTheGame returns i, unless v.Legal[i] loses the game on the spot
+// (g.SeatView.LosesAtOnce) while another legal action does not: then the
+// best of those by the rule-based scores. A search that scores a lost game
+// by the progress made can rate it above a game that goes on; no bot may
+// throw a game that can go on.
+func keepInTheGame(v *g.SeatView, i int) int {
+	if i < 0 || i >= len(v.Legal) || !v.LosesAtOnce(v.Legal[i]) {
+		return i
+	}
+	s := newSight(v)
+	best, bestScore := i, 0.0
+	for j, a := range v.Legal {
+		if v.LosesAtOnce(a) {
+			continue
+		}
+		if x := s.decisionScore(a); best == i || x > bestScore {
+			best, bestScore = j, x
+		}
+	}
+	return best
 }

@@ -62,7 +62,7 @@ func (b *Strong) Act(v engine.View, seed uint64) (engine.Action, bool) {
 	if sv == nil || len(sv.Legal) == 0 {
 		return nil, false
 	}
-	return sv.Legal[b.choose(sv, seed)], true
+	return sv.Legal[keepInTheGame(sv, b.choose(sv, seed))], true
 }
 
 // outcome scores a finished game: a win is worth 1; a loss earns a little
