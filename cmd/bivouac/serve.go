@@ -33,11 +33,14 @@ import (
 
 // config is everything serve needs; tests build one directly.
 type config struct {
-	Addr     string
-	DataDir  string
-	Guests   bool
-	Log      *slog.Logger
-	BotDelay time.Duration
+	Addr    string
+	DataDir string
+	// PublicHost is the host name players are told to ssh to; "" lets
+	// joinHosts find the machine's names and addresses.
+	PublicHost string
+	Guests     bool
+	Log        *slog.Logger
+	BotDelay   time.Duration
 	// TakeoverAfter gives a disconnected player's seat to a bot after this long.
 	TakeoverAfter time.Duration
 	SSH           sshserver.Config // Addr and HostKeyPath are filled in
@@ -52,6 +55,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	debug := fs.Bool("debug", false, "log debug detail")
 	maxSessions := fs.Int("max-sessions", envInt("BIVOUAC_MAX_SESSIONS", 2000), "connections in all (env BIVOUAC_MAX_SESSIONS)")
 	maxPerIP := fs.Int("max-per-ip", envInt("BIVOUAC_MAX_PER_IP", 16), "connections from one address (env BIVOUAC_MAX_PER_IP)")
+	publicHost := fs.String("public-host", envOr("BIVOUAC_PUBLIC_HOST", ""), "host name players ssh to, shown at start and in the lobby (env BIVOUAC_PUBLIC_HOST; default: this machine's names and addresses)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,7 +64,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := newServer(config{Addr: *addr, DataDir: *data, Guests: *guests, Log: log,
+	srv, err := newServer(config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP}})
 	if err != nil {
@@ -77,7 +81,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
 	fmt.Fprintf(stdout, "Host key fingerprint: %s\n", srv.ssh.HostKeyFingerprint())
-	fmt.Fprintf(stdout, "Join with:  ssh -p %s %s\n", port, joinHost())
+	for i, host := range machine.joinHosts(l.Addr().String(), *publicHost) {
+		label := "Join with: "
+		if i > 0 {
+			label = "       or: "
+		}
+		fmt.Fprintf(stdout, "%s %s\n", label, joinCommand(port, host))
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	select {
@@ -90,14 +100,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
-}
-
-// joinHost is the host name to print in the join line.
-func joinHost() string {
-	if h, err := os.Hostname(); err == nil && h != "" {
-		return h
-	}
-	return "localhost"
 }
 
 // server is the assembled process: store, rooms, session programs, SSH.
@@ -146,7 +148,7 @@ func newServer(cfg config) (*server, error) {
 		Games:    s.games,
 		Profiles: profiles{store},
 		Records:  records{s},
-		JoinHint: fmt.Sprintf("ssh -p %s %s", port, joinHost()),
+		JoinHint: joinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
 		Room: engine.RoomConfig{
 			Journal:       journal,
 			Logger:        cfg.Log,
@@ -244,7 +246,7 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 // are shown names the port actually listened on.
 func (s *server) Serve(l net.Listener) error {
 	if _, port, err := net.SplitHostPort(l.Addr().String()); err == nil {
-		s.app.JoinHint = fmt.Sprintf("ssh -p %s %s", port, joinHost())
+		s.app.JoinHint = joinCommand(port, machine.joinHosts(l.Addr().String(), s.cfg.PublicHost)[0])
 	}
 	return s.ssh.Serve(l)
 }
