@@ -176,7 +176,7 @@ func (s *State) actCupid(seat int, a Action, out *[]engine.Event) error {
 	if a.Target == a.Second {
 		return ErrSamePlayer
 	}
-	s.link(seat, a.Target, a.Second, out)
+	s.link(seat, a.Target, a.Second, false, out)
 	return nil
 }
 
@@ -308,7 +308,7 @@ func (s *State) actSuccessor(seat int, a Action, out *[]engine.Event) error {
 	if err := s.target(a.Target); err != nil {
 		return err
 	}
-	s.passBadge(a.Target, out)
+	s.passBadge(a.Target, true, out)
 	return nil
 }
 

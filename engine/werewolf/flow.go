@@ -141,7 +141,7 @@ func (s *State) endPhase(out *[]engine.Event) {
 			if b >= a {
 				b++
 			}
-			s.link(c, a, b, out)
+			s.link(c, a, b, true, out)
 		}
 		s.nextNightStep(out)
 	case PhaseWolves:
@@ -154,7 +154,7 @@ func (s *State) endPhase(out *[]engine.Event) {
 		s.hunterHold(out)
 	case PhaseSheriffSuccession:
 		if l := s.living(); len(l) > 0 {
-			s.passBadge(l[s.rand().IntN(len(l))], out)
+			s.passBadge(l[s.rand().IntN(len(l))], false, out)
 		}
 	case PhaseSheriffCampaign:
 		s.enterSheriffVote(out)
@@ -218,6 +218,9 @@ func (s *State) enterStep(p Phase, out *[]engine.Event) {
 			for k, l := range s.Lovers {
 				other := s.Lovers[1-k]
 				*out = append(*out, private(fmt.Sprintf("You are in love with %s. If one of you dies, the other dies of a broken heart. You may not vote against each other.", s.name(other)), l))
+				if s.Players[l].Team == TeamLovers {
+					*out = append(*out, private("Your love crosses the line between the pack and the village: your goal is now that the two of you are the last two alive. You win together, or not at all.", l))
+				}
 			}
 		}
 	case PhaseSeer:
@@ -263,10 +266,17 @@ func (s *State) thiefTake(slot int, out *[]engine.Event) {
 	s.history("Night 1: the thief (%s) took the %s card.", s.name(t), p.Card)
 }
 
-func (s *State) link(cupid, a, b int, out *[]engine.Event) {
+// link makes a and b the lovers. byLot: cupid let the time run out and
+// the couple was drawn, which cupid is told as such.
+func (s *State) link(cupid, a, b int, byLot bool, out *[]engine.Event) {
 	s.Linked, s.Lovers, s.Cupid = true, [2]int{a, b}, cupid
 	if s.isWolf(a) != s.isWolf(b) {
 		s.Players[a].Team, s.Players[b].Team = TeamLovers, TeamLovers
+	}
+	if byLot {
+		s.secret(out, fmt.Sprintf("You did not choose in time: fate links %s and %s. They are now lovers.", s.name(a), s.name(b)), cupid)
+		s.history("Night 1: cupid (%s) did not choose; fate linked %s and %s.", s.name(cupid), s.name(a), s.name(b))
+		return
 	}
 	s.secret(out, fmt.Sprintf("%s and %s are now lovers.", s.name(a), s.name(b)), cupid)
 	s.history("Night 1: cupid (%s) linked %s and %s.", s.name(cupid), s.name(a), s.name(b))
@@ -296,7 +306,11 @@ func (s *State) resolveWolves(out *[]engine.Event) {
 		s.secret(out, fmt.Sprintf("Tonight's victim: %s.", s.name(s.Victim)), s.livingWolves()...)
 		s.history("Night %d: the werewolves chose %s.", s.Night, s.name(s.Victim))
 	} else {
-		s.secret(out, "The werewolves did not agree: no victim tonight.", s.livingWolves()...)
+		if wolves := s.livingWolves(); len(wolves) == 1 {
+			s.secret(out, "You chose no victim: nobody is devoured tonight.", wolves...)
+		} else {
+			s.secret(out, "The werewolves did not agree: no victim tonight.", wolves...)
+		}
 		s.history("Night %d: the werewolves had no victim.", s.Night)
 	}
 }
@@ -447,8 +461,14 @@ func (s *State) hunterHold(out *[]engine.Event) {
 	s.reckon(out)
 }
 
-func (s *State) passBadge(t int, out *[]engine.Event) {
-	*out = append(*out, narration(fmt.Sprintf("%s hands the sheriff's badge to %s.", s.name(s.Sheriff), s.name(t))))
+// passBadge gives the dead sheriff's badge to t: named by the sheriff
+// (chosen), or drawn by lot when the time ran out.
+func (s *State) passBadge(t int, chosen bool, out *[]engine.Event) {
+	if chosen {
+		*out = append(*out, narration(fmt.Sprintf("%s hands the sheriff's badge to %s.", s.name(s.Sheriff), s.name(t))))
+	} else {
+		*out = append(*out, narration(fmt.Sprintf("%s named no successor in time: the badge goes to %s, drawn by lot.", s.name(s.Sheriff), s.name(t))))
+	}
 	s.Sheriff = t
 	s.SheriffHistory = append(s.SheriffHistory, t)
 	s.continueTo(s.ReckonNext, out)

@@ -130,7 +130,9 @@ func (s *State) View(seat engine.Seat) SeatView {
 		if me == s.ThiefSeat {
 			v.ThiefSaw = slices.Clone(s.ThiefSaw)
 			v.ThiefTook = s.ThiefTook
-			v.Middle = slices.Clone(s.ThiefSaw)
+			if len(s.ThiefSaw) > 0 { // seen them, and knows what he left there
+				v.Middle = slices.Clone(s.Middle)
+			}
 		}
 		if p.Card == RoleWitch {
 			v.HealLeft, v.PoisonLeft = s.HealLeft, s.PoisonLeft

@@ -357,8 +357,8 @@ func (s *Screen) cardLines(w int) []string {
 	if v.Card == werewolf.RoleWitch {
 		extra = append(extra, th.Muted.Render("potions: ")+potion("heal", v.HealLeft)+" "+potion("poison", v.PoisonLeft))
 	}
-	if len(v.ThiefSaw) == 2 && v.Phase != werewolf.PhaseThief {
-		extra = append(extra, th.Muted.Render(fmt.Sprintf("middle cards: %s, %s", v.ThiefSaw[0], v.ThiefSaw[1])))
+	if len(v.Middle) == 2 && v.Phase != werewolf.PhaseThief {
+		extra = append(extra, th.Muted.Render(fmt.Sprintf("middle cards: %s, %s", v.Middle[0], v.Middle[1])))
 	}
 	for _, e := range extra {
 		out = append(out, uikit.Trunc(e, w))
@@ -716,7 +716,7 @@ func (s *Screen) endBody(w, h int) []string {
 	if summary == "" && s.u.Result != nil {
 		summary = uikit.Clean(s.u.Result.Summary)
 	}
-	out = append(out, spread(th.Title.Render("GAME OVER"), th.Muted.Render(fmt.Sprintf("after %d nights", v.Night)), w))
+	out = append(out, spread(th.Title.Render("GAME OVER"), th.Muted.Render(afterNights(v.Night)), w))
 	out = append(out, wrapStyled(th.Strong, summary, w)...)
 	nameW := 6
 	for _, p := range v.Players {
@@ -871,3 +871,11 @@ func wrapStyled(st uikit.Ink, text string, w int) []string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// afterNights says how long the game lasted.
+func afterNights(n int) string {
+	if n == 1 {
+		return "after 1 night"
+	}
+	return fmt.Sprintf("after %d nights", n)
+}
