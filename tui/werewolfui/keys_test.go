@@ -100,15 +100,16 @@ func TestKeysProduceLegalActions(t *testing.T) {
 		{"seer sees Bob", seer, 2, []string{"down", "enter"}, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1}},
 		{"thief takes card 2", thief, 7, []string{"2"}, werewolf.Action{Kind: werewolf.KindThiefTake, Target: 1}},
 		{"thief keeps", thief, 7, []string{"x"}, werewolf.Action{Kind: werewolf.KindThiefKeep}},
-		{"cupid links Ann and Cid", cupid, 5, []string{"enter", "down", "enter"}, werewolf.Action{Kind: werewolf.KindCupidLink, Target: 0, Second: 2}},
-		{"cupid links in any order", cupid, 5, []string{"down", "down", "enter", "up", "up", "enter"}, werewolf.Action{Kind: werewolf.KindCupidLink, Target: 1, Second: 2}},
-		{"cupid esc forgets the first", cupid, 5, []string{"enter", "esc", "enter", "enter"}, werewolf.Action{Kind: werewolf.KindCupidLink, Target: 1, Second: 2}},
+		{"cupid links Ann and Cid", cupid, 5, []string{"down", "enter", "down", "down", "enter", "enter"}, werewolf.Action{Kind: werewolf.KindCupidLink, Target: 0, Second: 2}},
+		{"cupid links in any order", cupid, 5, []string{"down", "down", "down", "enter", "up", "enter", "enter"}, werewolf.Action{Kind: werewolf.KindCupidLink, Target: 1, Second: 2}},
+		{"cupid esc forgets the first", cupid, 5, []string{"down", "enter", "esc", "down", "enter", "down", "enter", "enter"}, werewolf.Action{Kind: werewolf.KindCupidLink, Target: 1, Second: 2}},
 		{"little girl peeks", littleGirl, 6, []string{"p"}, werewolf.Action{Kind: werewolf.KindPeek, On: true}},
 		{"little girl keeps her eyes shut", littleGirl, 6, []string{"x"}, werewolf.Action{Kind: werewolf.KindPeek, On: false}},
 		{"witch heals", classicWitch, 0, []string{"h"}, werewolf.Action{Kind: werewolf.KindWitchHeal}},
-		{"witch poisons Bob", classicWitch, 0, []string{"down", "p"}, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 1}},
+		{"witch poisons Bob", classicWitch, 0, []string{"down", "down", "p", "p"}, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 1}},
+		{"witch confirms a poison with enter", classicWitch, 0, []string{"down", "down", "p", "enter"}, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 1}},
 		{"witch is done", classicWitch, 0, []string{"x"}, werewolf.Action{Kind: werewolf.KindWitchDone}},
-		{"hunter shoots", hunter, 3, []string{"enter"}, werewolf.Action{Kind: werewolf.KindHunterShoot, Target: 1}},
+		{"hunter shoots", hunter, 3, []string{"down", "enter", "enter"}, werewolf.Action{Kind: werewolf.KindHunterShoot, Target: 1}},
 		{"hunter lowers his rifle", hunter, 3, []string{"x"}, werewolf.Action{Kind: werewolf.KindHunterHold}},
 		{"ready to vote", discussion, 0, []string{"r"}, ready()},
 		{"stand for sheriff", campaign, 1, []string{"s"}, werewolf.Action{Kind: werewolf.KindStand, On: true}},
@@ -212,8 +213,13 @@ func TestHelpFollowsTheView(t *testing.T) {
 	if b := bar(starterWolves(t).update(0)); strings.Contains(b, "enter") || !strings.Contains(b, "c look at card") {
 		t.Errorf("asleep help bar: %q", b)
 	}
-	if b := bar(classicWitch(t).update(0)); !strings.Contains(b, "h heal Cid") || !strings.Contains(b, "p poison Ann") {
-		t.Errorf("witch help bar: %q", b)
+	if b := bar(classicWitch(t).update(0)); !strings.Contains(b, "h heal Cid") || strings.Contains(b, "p poison") {
+		t.Errorf("witch help bar before she points at anyone: %q", b)
+	}
+	w := newScreen(classicWitch(t).update(0), 80, 24)
+	keys(w, "down")
+	if b := w.th.NewHelp(80).ShortHelpView(w.Keys().ShortHelp()); !strings.Contains(b, "p poison Ann") {
+		t.Errorf("witch help bar with the cursor on Ann: %q", b)
 	}
 	for _, b := range s.Keys().ShortHelp() {
 		for _, k := range b.Keys() {

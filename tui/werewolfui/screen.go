@@ -49,12 +49,13 @@ type Screen struct {
 	v       werewolf.SeatView
 	hasView bool
 
-	cur      engine.Seat // player under the cursor, -1 for none
-	first    engine.Seat // cupid: first lover picked, -1 for none
-	showCard bool        // asleep: the card is turned up (until the phase changes)
-	phaseSeq uint64      // PhaseSeq the local choices above belong to
-	logBack  int         // log lines scrolled back from the newest
-	sentAt   time.Time   // an action went out for this Update: wait for the next
+	cur      engine.Seat      // player under the cursor, -1 for none
+	first    engine.Seat      // cupid: first lover picked, -1 for none
+	confirm  *werewolf.Action // an irreversible choice waiting for its second keypress
+	showCard bool             // asleep: the card is turned up (until the phase changes)
+	phaseSeq uint64           // PhaseSeq the local choices above belong to
+	logBack  int              // log lines scrolled back from the newest
+	sentAt   time.Time        // an action went out for this Update: wait for the next
 
 	revealKey string    // which closed vote is being revealed
 	revealAt  time.Time // when this screen first saw it
@@ -115,7 +116,13 @@ func (s *Screen) SetUpdate(u engine.Update) {
 	}
 	if !samePhase {
 		s.phaseSeq = s.v.PhaseSeq
-		s.first, s.showCard = -1, false
+		s.first, s.showCard, s.confirm = -1, false, nil
+		if s.irreversibleNow() {
+			s.cur = -1 // no target chosen for the player: a stray enter does nothing
+		}
+	}
+	if s.confirm != nil && !slices.Contains(s.legal(), *s.confirm) {
+		s.confirm = nil
 	}
 	if k := s.lastVoteKey(); k != s.revealKey {
 		s.revealKey, s.revealAt = k, s.now()
@@ -214,10 +221,18 @@ func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return uikit.LeaveMsg{} }
+	case s.confirm != nil && key.Matches(msg, k.Back):
+		s.confirm = nil
+	case s.confirm != nil && (key.Matches(msg, k.Choose) || (s.confirm.Kind == werewolf.KindWitchPoison && key.Matches(msg, k.Poison))):
+		a := *s.confirm
+		s.confirm = nil
+		return s.actIf(a)
 	case key.Matches(msg, k.Up):
 		s.moveCursor(-1)
+		s.confirm = nil
 	case key.Matches(msg, k.Down):
 		s.moveCursor(1)
+		s.confirm = nil
 	case key.Matches(msg, k.LogUp):
 		s.logBack += 3
 	case key.Matches(msg, k.LogDown):
@@ -229,7 +244,7 @@ func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Choose):
 		return s.choose()
 	case key.Matches(msg, k.Poison):
-		return s.actIf(werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)})
+		return s.askFirst(werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)})
 	case key.Matches(msg, k.Heal):
 		return s.actFirst(werewolf.KindWitchHeal)
 	case key.Matches(msg, k.Peek):
@@ -257,17 +272,68 @@ func (s *Screen) choose() tea.Cmd {
 	if kind == werewolf.KindCupidLink {
 		switch {
 		case s.first < 0:
-			s.first = s.cur
-			s.moveCursor(1)
+			s.first = s.cur // the cursor stays: the player moves it to the second
 			return nil
 		case s.first == s.cur:
 			s.first = -1
 			return nil
 		}
 		a, b := min(s.first, s.cur), max(s.first, s.cur)
-		return s.actIf(werewolf.Action{Kind: kind, Target: int(a), Second: int(b)})
+		return s.askFirst(werewolf.Action{Kind: kind, Target: int(a), Second: int(b)})
 	}
-	return s.actIf(werewolf.Action{Kind: kind, Target: int(s.cur)})
+	return s.askFirst(werewolf.Action{Kind: kind, Target: int(s.cur)})
+}
+
+// irreversibleKinds cannot be taken back once sent: each asks for a second
+// keypress, and their prompts open with no player chosen.
+var irreversibleKinds = []werewolf.Kind{werewolf.KindCupidLink, werewolf.KindHunterShoot,
+	werewolf.KindWitchPoison, werewolf.KindSuccessor, werewolf.KindTiebreak}
+
+// irreversibleNow: the choice the phase asks of the viewer is irreversible.
+func (s *Screen) irreversibleNow() bool {
+	for _, k := range irreversibleKinds {
+		if s.hasKind(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// askFirst sends a at once if it can be taken back; an irreversible a
+// waits for the same key again (or enter), esc cancels.
+func (s *Screen) askFirst(a werewolf.Action) tea.Cmd {
+	if !slices.Contains(s.legal(), a) {
+		return nil
+	}
+	if slices.Contains(irreversibleKinds, a.Kind) {
+		s.confirm = &a
+		return nil
+	}
+	return s.act(a)
+}
+
+// confirmLine asks for the second keypress of a pending irreversible choice.
+func (s *Screen) confirmLine() string {
+	if s.confirm == nil {
+		return ""
+	}
+	a := *s.confirm
+	n := s.name(engine.Seat(a.Target))
+	key := "enter"
+	what := ""
+	switch a.Kind {
+	case werewolf.KindHunterShoot:
+		what = "Shoot " + n
+	case werewolf.KindWitchPoison:
+		what, key = "Poison "+n, "p (or enter)"
+	case werewolf.KindSuccessor:
+		what = "Give the sheriff's badge to " + n
+	case werewolf.KindTiebreak:
+		what = "Lynch " + n
+	case werewolf.KindCupidLink:
+		what = "Link " + n + " and " + s.name(engine.Seat(a.Second))
+	}
+	return what + "? This cannot be undone: press " + key + " again to confirm, esc to cancel."
 }
 
 // actIf emits a if the view lists it as legal.
@@ -413,6 +479,10 @@ func (s *Screen) placeCursor() {
 	if slices.Contains(ts, s.cur) {
 		return
 	}
+	if s.irreversibleNow() {
+		s.cur = -1 // the player chooses with ↑/↓; nothing is chosen for them
+		return
+	}
 	for _, pick := range []engine.Seat{s.myWolfChoice(), s.v.MyBallot} {
 		if pick >= 0 && slices.Contains(ts, pick) {
 			s.cur = pick
@@ -529,6 +599,14 @@ func (s *Screen) sync() {
 		k.Choose.SetHelp("enter", verb)
 	}
 	k.Back.SetEnabled(s.first >= 0)
+	if s.confirm != nil {
+		k.Choose.SetEnabled(true)
+		k.Choose.SetHelp("enter", "confirm")
+		k.Back.SetEnabled(true)
+		k.Back.SetHelp("esc", "cancel")
+	} else {
+		k.Back.SetHelp("esc", "undo pick")
+	}
 	if s.cur >= 0 && slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)}) {
 		k.Poison.SetEnabled(true)
 		k.Poison.SetHelp("p", "poison "+short(s.name(s.cur), 12))

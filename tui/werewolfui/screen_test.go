@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestGoldenScreens(t *testing.T) {
 			return tb.update(2)
 		}, 0, []string{"NIGHT 1 · The seer", "Vision: Bob's card is Werewolf.", "seen: Werewolf", "You have acted"}, nil},
 		{"witch", func(t *testing.T) engine.Update { return classicWitch(t).update(0) },
-			0, []string{"Tonight's victim: Cid.", "h heal Cid", "p poison", "x done", "potions: heal ✓ poison ✓",
+			0, []string{"Tonight's victim: Cid.", "h heal Cid", "↑/↓ player", "x done", "potions: heal ✓ poison ✓",
 				"♥ in love with Dee", "victim"}, nil},
 		{"dawn", func(t *testing.T) engine.Update { return starterDawn(t).update(0) },
 			0, []string{"DAY 1 · Dawn", "Dee was devoured by the werewolves. Card:", "† Villager, devoured"}, nil},
@@ -145,7 +146,7 @@ func TestGoldenScreens(t *testing.T) {
 			tb.do(0, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 3})
 			tb.until(werewolf.PhaseHunterShot)
 			return tb.update(3)
-		}, 0, []string{"The hunter's last shot", "You are dying: shoot a player", "enter shoot Bob", "x lower rifle"}, nil},
+		}, 0, []string{"The hunter's last shot", "You are dying: shoot a player", "↑/↓ player", "x lower rifle"}, []string{"enter shoot", "▸ 2 Bob"}},
 		{"sheriff-campaign", func(t *testing.T) engine.Update {
 			tb := classicWitch(t)
 			tb.do(0, werewolf.Action{Kind: werewolf.KindWitchHeal})
@@ -222,8 +223,15 @@ func TestCupidPicksTwo(t *testing.T) {
 	tb.until(werewolf.PhaseCupid)
 	s := newScreen(tb.update(5), 80, 24)
 	if got := keys(s, "enter"); len(got) != 0 {
+		t.Fatalf("enter with nobody chosen acts: %#v", got)
+	}
+	if got := keys(s, "down", "enter"); len(got) != 0 {
 		t.Fatalf("the first pick acts: %#v", got)
 	}
+	if strings.Contains(flat(s.View()), "▸ 2 Bob") {
+		t.Fatal("the cursor jumped after the first pick")
+	}
+	keys(s, "down")
 	out := s.View()
 	checkFits(t, out, 80, 24)
 	for _, w := range []string{"First lover: Ann", "enter link Ann+Bob", "esc undo pick", "▸ 2 Bob", "1 Ann ♥"} {
@@ -232,6 +240,46 @@ func TestCupidPicksTwo(t *testing.T) {
 		}
 	}
 	golden(t, "cupid", out)
+	if got := keys(s, "enter"); len(got) != 0 {
+		t.Fatalf("the link went out without a confirmation: %#v", got)
+	}
+	if f := flat(s.View()); !strings.Contains(f, "Link Ann and Bob? This cannot be") || !strings.Contains(f, "esc cancel") {
+		t.Errorf("no confirmation asked:\n%s", s.View())
+	}
+}
+
+// TestIrreversibleChoicesAskTwice: the hunter's prompt opens with nobody in
+// his sights, so a stray enter (meant for a vote that just closed) shoots
+// nobody; a target asks for a second enter; esc or a move of the cursor
+// cancels (issue 19 item 3).
+func TestIrreversibleChoicesAskTwice(t *testing.T) {
+	tb := classicWitch(t)
+	tb.do(0, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 3})
+	tb.until(werewolf.PhaseHunterShot)
+	u := tb.update(3)
+	s := newScreen(u, 80, 24)
+	if got := keys(s, "enter", "enter"); len(got) != 0 {
+		t.Fatalf("stray enters shot: %#v", got)
+	}
+	if got := keys(s, "down", "enter"); len(got) != 0 {
+		t.Fatalf("one enter shot: %#v", got)
+	}
+	if f := flat(s.View()); !strings.Contains(f, "Shoot Bob? This cannot") {
+		t.Fatalf("no confirmation on screen:\n%s", s.View())
+	}
+	if got := keys(s, "esc", "enter"); len(got) != 0 {
+		t.Fatalf("esc did not cancel: %#v", got)
+	}
+	if got := keys(s, "down", "up", "enter"); len(got) != 0 {
+		t.Fatalf("moving should cancel, then one enter asks again: %#v", got)
+	}
+	if got := keys(s, "down", "enter"); len(got) != 0 {
+		t.Fatalf("a move after the question cancels it: %#v", got)
+	}
+	want := actMsg(u.Seq, werewolf.Action{Kind: werewolf.KindHunterShoot, Target: 4}) // Eve: Cid and Dee are dead
+	if got := keys(s, "enter"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the confirmed shot: %#v, want %#v", got, want)
+	}
 }
 
 func TestLogScrolls(t *testing.T) {

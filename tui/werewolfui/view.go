@@ -385,6 +385,9 @@ func (s *Screen) actionLines(w int) []string {
 	if v.Prompt != "" && (v.Alive || v.LastBreath) {
 		add(th.Accent, "▸ "+v.Prompt)
 	}
+	if line := s.confirmLine(); line != "" {
+		add(th.Warning, "! "+line)
+	}
 	if !v.Alive && !v.LastBreath || s.u.Seat == engine.Spectator {
 		out = append(out, s.publicPhaseLines(w)...)
 		if len(out) > 0 {
