@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,12 +102,19 @@ func (l *limiter) counts(key string) (total, ip int) {
 
 // ipKey groups addresses for the per-IP cap: one IPv4 address, or one IPv6
 // /64 (a single host usually has a whole /64 to pick addresses from).
-func ipKey(addr net.Addr) string {
-	ap, err := netip.ParseAddrPort(addr.String())
-	if err != nil {
-		return addr.String()
+func ipKey(addr net.Addr) string { return hostKey(addr.String()) }
+
+// hostKey is ipKey for an address written out: "1.2.3.4", "1.2.3.4:5678",
+// "[2001:db8::1]:22" or "2001:db8::1".
+func hostKey(s string) string {
+	if h, _, err := net.SplitHostPort(s); err == nil {
+		s = h
 	}
-	ip := ap.Addr().Unmap()
+	ip, err := netip.ParseAddr(s)
+	if err != nil {
+		return s
+	}
+	ip = ip.Unmap()
 	if ip.Is6() {
 		if p, err := ip.Prefix(64); err == nil {
 			return p.String()
@@ -205,7 +213,10 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 // an answer and the goroutine outlives the connection. (The dropped size is
 // stale by the time the program starts; the next resize corrects it.)
 //
-// It also notes the accepted channel for RawOutput.
+// It also declines agent forwarding, and env requests for variables we do
+// not read (or too many, or too long): the ssh package keeps each one for the
+// session's life, so they would be memory on request. And it notes the
+// accepted channel for RawOutput.
 type earlyResizeFilter struct {
 	gossh.NewChannel
 	ctx ssh.Context
@@ -223,22 +234,58 @@ func (f earlyResizeFilter) Accept() (gossh.Channel, <-chan *gossh.Request, error
 	go func() {
 		defer close(out)
 		started := false
+		envs := 0
 		for req := range reqs {
 			switch req.Type {
 			case "shell", "exec", "subsystem":
 				started = true
 			case "window-change":
 				if !started {
-					if req.WantReply {
-						_ = req.Reply(false, nil)
-					}
+					decline(req)
 					continue
 				}
+			case "auth-agent-req@openssh.com":
+				decline(req) // we use no agent: say so rather than pretend
+				continue
+			case "env":
+				if envs >= maxEnvs || !wantedEnv(req.Payload) {
+					decline(req) // the ssh package would keep every one for the session's life
+					continue
+				}
+				envs++
 			}
 			out <- req
 		}
 	}()
 	return ch, out, nil
+}
+
+// decline answers a request with no, if an answer is wanted.
+func decline(req *gossh.Request) {
+	if req.WantReply {
+		_ = req.Reply(false, nil)
+	}
+}
+
+// Env requests kept: only variables Bivouac reads, each short, a few per
+// session. Anything else is declined and forgotten.
+const (
+	maxEnvs     = 16
+	maxEnvValue = 256
+)
+
+// wantedEnv reports whether an env request's payload names a variable we
+// use, with a value of a sane size.
+func wantedEnv(payload []byte) bool {
+	var kv struct{ Key, Value string }
+	if err := gossh.Unmarshal(payload, &kv); err != nil || len(kv.Value) > maxEnvValue {
+		return false
+	}
+	switch kv.Key {
+	case "TERM", "LANG", "NO_COLOR", "COLORTERM":
+		return true
+	}
+	return len(kv.Key) <= 64 && (strings.HasPrefix(kv.Key, "LC_") || strings.HasPrefix(kv.Key, "BIVOUAC_"))
 }
 
 // keepAlive asks the client every KeepAliveInterval whether it is there and
