@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"bivouac/codes"
 )
 
 // Hub keeps the server's rooms by code and tells lobby screens when the list
@@ -43,28 +44,17 @@ func NewHub(ctx context.Context, log *slog.Logger) *Hub {
 	return &Hub{ctx: ctx, log: log, rooms: map[string]*Room{}, watchers: map[chan struct{}]struct{}{}}
 }
 
-// codeAlphabet leaves out letters and digits people confuse (0/O, 1/I/L).
-const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-
-// NewCode returns a random code of n characters from an unambiguous alphabet.
-func NewCode(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	for i := range b {
-		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
-	}
-	return string(b)
-}
+// Table codes: a public table is listed anyway, so its code only needs to
+// be short; a private table's code is all that keeps strangers out, so it
+// is long enough that guessing, at the rate the lobby allows
+// (sshserver.Guesses), is hopeless (30^8 ≈ 6.6·10^11).
+const (
+	PublicCodeLen  = 4
+	PrivateCodeLen = 8
+)
 
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
-func NormalizeCode(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '-' {
-			return -1
-		}
-		return r
-	}, strings.ToUpper(strings.TrimSpace(s)))
-}
+func NormalizeCode(s string) string { return codes.Normalize(s) }
 
 // Create starts a new room's actor. An empty cfg.Code gets a fresh code.
 func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
@@ -78,7 +68,10 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 	defer h.mu.Unlock()
 	if cfg.Code == "" {
 		for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
-			cfg.Code = NewCode(4)
+			cfg.Code = codes.New(PublicCodeLen)
+			if cfg.Private {
+				cfg.Code = codes.New(PrivateCodeLen)
+			}
 		}
 	} else if h.rooms[cfg.Code] != nil {
 		return nil, fmt.Errorf("room %s exists", cfg.Code)

@@ -14,9 +14,13 @@
 // signs with another never gets the offered key's identity.
 //
 // Keyless clients log in by keyboard-interactive with no prompts when
-// Config.AllowGuests is set. Each gets a reclaim code (NewCode); a keyless
-// login whose user name is a code (`ssh -p 2222 K7QX2M@host`, any case) is
-// that guest again. A client that has keys in its agent must skip them
+// Config.AllowGuests is set. Each gets a reclaim code (NewGuestCode), a
+// secret shown to its owner only; the guest's ID is a hash of it (GuestID),
+// so logs, tables and the database never hold the code. A keyless login
+// whose user name is a code (`ssh -p 2222 g-7kqm-x4tr-9pzc@host`, any case)
+// is that guest again, if the server knows the code; wrong codes slow the
+// address down (Guesses). The "g-" prefix keeps ordinary user names from
+// being taken for codes. A client that has keys in its agent must skip them
 // (`-o PubkeyAuthentication=no`) to log in as a guest.
 //
 // # Limits
@@ -31,7 +35,9 @@
 // life. Server keepalives (Config.KeepAliveInterval; wish v1.4.7 has no
 // option for them, so they are sent here) disconnect a client that stopped
 // answering. What a client sends is rate-limited (Config.MaxInputRate). No
-// port forwarding, agent use or subsystems (sftp) are served.
+// port forwarding, agent use or subsystems (sftp) are served; env requests
+// are kept only for the variables Bivouac reads (TERM, LANG, LC_*,
+// NO_COLOR, COLORTERM, BIVOUAC_*), short and at most 16 a session.
 //
 // # Terminal
 //
@@ -43,9 +49,6 @@
 //
 // # Known gaps
 //
-//   - The ssh package keeps every env request a session sends before its
-//     shell starts; the input rate limit and the timeouts bound that memory,
-//     nothing counts it.
 //   - A resize sent before the shell starts is dropped (see
 //     earlyResizeFilter: the ssh package would otherwise wedge the session);
 //     the program starts with the size the PTY request gave.

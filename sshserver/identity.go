@@ -2,12 +2,12 @@ package sshserver
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"maps"
 	"net"
-	"strings"
+	"time"
 
+	"bivouac/codes"
 	"bivouac/sanitize"
 
 	"github.com/charmbracelet/ssh"
@@ -17,17 +17,19 @@ import (
 // Identity is who a session belongs to, as the server verified it.
 type Identity struct {
 	// ID is the player: the SHA256 fingerprint of the key the client proved
-	// it holds ("SHA256:…"), or "guest:CODE" for a keyless guest.
+	// it holds ("SHA256:…"), or GuestID(code) for a keyless guest. Safe to
+	// store and log.
 	ID string
 	// Guest is true for keyless players; nothing is stored for them.
 	Guest bool
-	// Code is a guest's reclaim code (6 characters of CodeAlphabet): logging
-	// in again as `ssh -p 2222 CODE@host` without a key is the same guest.
-	// Empty for key holders.
+	// Code is a guest's reclaim code (canonical form, see ParseGuestCode):
+	// logging in again as `ssh -p 2222 g-xxxx-xxxx-xxxx@host` without a key
+	// is the same guest. A secret: show it to its owner only
+	// (FormatGuestCode), never log it. Empty for key holders.
 	Code string
 	// User is the SSH user name cleaned with sanitize.Line (safe to print),
-	// the default display name. For a guest reclaiming a seat it is the code.
-	// Run it through sanitize.Name before using it as a display name.
+	// the default display name; empty when the user name was a reclaim
+	// code. Run it through sanitize.Name before using it as a display name.
 	User string
 	// RemoteIP is the client's IP address, without port.
 	RemoteIP string
@@ -84,18 +86,49 @@ func verifiedKey(_ gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permiss
 var errKeyMismatch = errors.New("sshserver: verified key differs from the offered one")
 
 // guestLogin is the keyboard-interactive handler when guests are allowed: no
-// prompts. A user name in reclaim-code form is that guest again; any other
-// name gets a fresh code.
-func guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool {
-	code, ok := ParseCode(ctx.User())
-	if !ok {
-		var err error
-		if code, err = NewCode(); err != nil {
-			return false
-		}
+// prompts. A user name in reclaim-code form is that guest again, if the
+// code is one the server knows (handed out by this process, or seated at a
+// table: Deps.KnownGuest); a wrong code counts as a guess against the
+// address (Guesses) and waits out its delay before failing. Any other name
+// gets a fresh code.
+func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool {
+	code, reclaim := ParseGuestCode(ctx.User())
+	if !reclaim {
+		code = NewGuestCode()
+		s.issued.add(GuestID(code), time.Now())
+		setExt(ctx.Permissions(), extGuest, code)
+		return true
 	}
+	addr := ctx.RemoteAddr().String()
+	if wait := s.guesses.Wait(addr); wait > 0 {
+		s.log.Info("guest code refused: too many wrong codes", "remote", addr, "wait", wait.Round(time.Second))
+		sleepAtMost(ctx, wait)
+		return false
+	}
+	id := GuestID(code)
+	if !s.issued.has(id, time.Now()) && (s.deps.KnownGuest == nil || !s.deps.KnownGuest(id)) {
+		wait := s.guesses.Wrong(addr)
+		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait)
+		sleepAtMost(ctx, wait)
+		return false
+	}
+	s.issued.add(id, time.Now())
 	setExt(ctx.Permissions(), extGuest, code)
 	return true
+}
+
+// maxAuthDelay bounds how long a refused guess holds its connection: long
+// enough to slow a guesser down, short of the handshake timeout.
+const maxAuthDelay = 5 * time.Second
+
+// sleepAtMost waits d (at most maxAuthDelay) or until the connection ends.
+func sleepAtMost(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(min(d, maxAuthDelay))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 func setExt(p *ssh.Permissions, k, v string) {
@@ -118,9 +151,9 @@ func identify(s ssh.Session, allowGuests bool) (Identity, error) {
 	if perms.Permissions != nil {
 		ext = perms.Extensions
 	}
-	id := Identity{
-		User:     sanitize.Line(s.User(), 64),
-		RemoteIP: remoteIP(s.RemoteAddr()),
+	id := Identity{RemoteIP: remoteIP(s.RemoteAddr())}
+	if _, isCode := ParseGuestCode(s.User()); !isCode {
+		id.User = sanitize.Line(s.User(), 64)
 	}
 	if key := s.PublicKey(); key != nil {
 		fp := gossh.FingerprintSHA256(key)
@@ -133,69 +166,12 @@ func identify(s ssh.Session, allowGuests bool) (Identity, error) {
 	if ext[extOffered] != "" || ext[extVerified] != "" {
 		return Identity{}, errKeyMismatch // key records but no key: never trust them
 	}
-	code, ok := ParseCode(ext[extGuest])
-	if !ok || !allowGuests {
+	code := ext[extGuest]
+	if !codes.Valid(code, GuestCodeLen) || !allowGuests {
 		return Identity{}, errors.New("sshserver: no verified key and no guest login")
 	}
-	id.ID, id.Guest, id.Code = "guest:"+code, true, code
+	id.ID, id.Guest, id.Code = GuestID(code), true, code
 	return id, nil
-}
-
-// CodeAlphabet is the characters of a guest reclaim code: digits and capital
-// letters without the look-alikes 0 O 1 I L and U.
-const CodeAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-// CodeLen is the length of a guest reclaim code.
-const CodeLen = 6
-
-// NewCode returns a random reclaim code from crypto/rand with at least one
-// digit and one letter (so that ordinary user names such as "JASPER" are
-// never taken for a code). About 2^29 codes: enough to make guessing a
-// live seat's code over SSH impractical, not a secret to protect anything
-// beyond one game.
-func NewCode() (string, error) {
-	var buf [CodeLen]byte
-	for {
-		if _, err := rand.Read(buf[:]); err != nil {
-			return "", err
-		}
-		for i, b := range buf {
-			// 256 % 30 != 0: reject the top values to keep every character equally likely.
-			for b >= 240 {
-				var one [1]byte
-				if _, err := rand.Read(one[:]); err != nil {
-					return "", err
-				}
-				b = one[0]
-			}
-			buf[i] = CodeAlphabet[int(b)%len(CodeAlphabet)]
-		}
-		if code, ok := ParseCode(string(buf[:])); ok {
-			return code, nil
-		}
-	}
-}
-
-// ParseCode reports whether s (any case) is a reclaim code and returns it in
-// canonical upper case.
-func ParseCode(s string) (string, bool) {
-	if len(s) != CodeLen {
-		return "", false
-	}
-	s = strings.ToUpper(s)
-	digit, letter := false, false
-	for i := range len(s) {
-		c := s[i]
-		if strings.IndexByte(CodeAlphabet, c) < 0 {
-			return "", false
-		}
-		if c >= '0' && c <= '9' {
-			digit = true
-		} else {
-			letter = true
-		}
-	}
-	return s, digit && letter
 }
 
 // remoteIP returns the host part of addr.

@@ -61,7 +61,7 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 		s.log.Info("connect",
 			"session", shortID(sess),
 			"remote", sess.RemoteAddr().String(),
-			"user", sanitize.Line(sess.User(), 64),
+			"user", logUser(sess.User()),
 			"key", keyFP,
 			"command", sanitize.Line(sess.RawCommand(), 200),
 			"pty", hasPty, "term", sanitize.Line(pty.Term, 40),
@@ -82,6 +82,15 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 		}
 		s.log.Info("disconnect", kv...)
 	}
+}
+
+// logUser is the SSH user name as the log shows it: a guest's reclaim code
+// is a secret, so it is never written out.
+func logUser(user string) string {
+	if _, isCode := ParseGuestCode(user); isCode {
+		return "(guest code)"
+	}
+	return sanitize.Line(user, 64)
 }
 
 // drainWindowChanges empties the session's window-change channel after the

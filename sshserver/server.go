@@ -117,6 +117,10 @@ type Deps struct {
 	// "program was killed: context canceled" at error level. main can quiet
 	// it with charmbracelet/log's SetLevel(log.FatalLevel).
 	Log *slog.Logger
+	// KnownGuest reports whether a guest ID (GuestID) belongs to someone the
+	// server knows beyond the codes this process handed out: a guest seated
+	// at a table restored after a restart. nil: only this process's codes.
+	KnownGuest func(id string) bool
 	// OnConnect and OnDisconnect, if set, run around every session that got
 	// a verified identity (after it, on the session's goroutine).
 	OnConnect    func(s ssh.Session, id Identity)
@@ -133,6 +137,8 @@ type Server struct {
 	hostKeyFP string
 	limits    *limiter
 	handlers  inflight
+	guesses   *Guesses // wrong reclaim codes by address (see Guesses)
+	issued    issued   // reclaim codes handed out by this process
 
 	noProgramFor sync.Map // ssh.Session → true: Programs returned nil for it
 	refusedFor   sync.Map // ssh.Session → why it was refused, for the log
@@ -181,6 +187,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		log:       deps.Log,
 		hostKeyFP: fp,
 		limits:    newLimiter(cfg.MaxSessions, cfg.MaxPerIP),
+		guesses:   NewGuesses(nil),
 		conns:     map[net.Conn]struct{}{},
 		listeners: map[net.Listener]struct{}{},
 
@@ -236,7 +243,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		),
 	}
 	if cfg.AllowGuests {
-		opts = append(opts, wish.WithKeyboardInteractiveAuth(guestLogin))
+		opts = append(opts, wish.WithKeyboardInteractiveAuth(s.guestLogin))
 	}
 	srv, err := wish.NewServer(opts...)
 	if err != nil {
@@ -245,6 +252,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.srv = srv
 	return s, nil
 }
+
+// Guesses is the record of wrong codes by address, shared with the lobby's
+// table and campaign codes so that one budget covers every kind of guess.
+func (s *Server) Guesses() *Guesses { return s.guesses }
 
 // HostKeyFingerprint is the SHA256 fingerprint of the server's host key,
 // for the operator to publish so players can check it on first connect.

@@ -97,6 +97,9 @@ func testCommand(s ssh.Session, args []string) int {
 	case "fail":
 		fmt.Fprintln(s.Stderr(), "failing as asked")
 		return 3
+	case "env":
+		fmt.Fprintf(s, "%d vars: %s\n", len(s.Environ()), strings.Join(s.Environ(), " "))
+		return 0
 	case "panic":
 		panic("boom in Command")
 	case "flood":
@@ -188,23 +191,107 @@ func TestUserNameIsSanitised(t *testing.T) {
 func TestGuestGetsCodeAndReclaimsIt(t *testing.T) {
 	srv := start(t, Config{AllowGuests: true})
 	a := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser("alice"))
-	m := a.ExpectScreen(t, `who guest:(\S+)\nguest=true code="(\S+)" user="alice"`, wait)
-	code := m[2]
-	if m[1] != code {
-		t.Fatalf("ID guest:%s but code %s", m[1], code)
+	m := a.ExpectScreen(t, `who (guest:\S+)\nguest=true code="(\S+)" user="alice"`, wait)
+	id, code := m[1], m[2]
+	if id != GuestID(code) || strings.Contains(id, code) {
+		t.Fatalf("ID %s for code %s: want the code's hash, with no trace of it", id, code)
 	}
-	if _, ok := ParseCode(code); !ok || len(code) != CodeLen {
+	if len(code) != GuestCodeLen {
 		t.Fatalf("code %q is not a reclaim code", code)
 	}
 	a.Close()
 
-	b := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser(strings.ToLower(code)))
-	b.ExpectScreen(t, `who guest:`+code+`\nguest=true code="`+code+`"`, wait)
+	b := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser(FormatGuestCode(code)))
+	b.ExpectScreen(t, `who `+id+`\nguest=true code="`+code+`" user=""`, wait)
+	up := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser("G-"+code))
+	up.ExpectScreen(t, `who `+id+`\n`, wait)
 
 	other := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser("bob"))
-	m = other.ExpectScreen(t, `who guest:(\S+)`, wait)
-	if m[1] == code {
+	m = other.ExpectScreen(t, `who (guest:\S+)`, wait)
+	if m[1] == id {
 		t.Fatal("two guests got the same code")
+	}
+	if logs := srv.logs.String(); strings.Contains(strings.ToUpper(logs), code) {
+		t.Errorf("the reclaim code is in the server log:\n%s", logs)
+	}
+}
+
+// Names that merely look like codes are first logins: two keyless people
+// called kate22 are two guests (issue 12 item 6).
+func TestCodeLikeUserNamesAreFirstLogins(t *testing.T) {
+	srv := start(t, Config{AllowGuests: true})
+	var ids []string
+	for range 2 {
+		c := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser("kate22"))
+		ids = append(ids, c.ExpectScreen(t, `who (guest:\S+)\nguest=true code="\S+" user="kate22"`, wait)[1])
+		c.Close()
+	}
+	if ids[0] == ids[1] {
+		t.Fatalf("two keyless kate22 logins share the identity %s", ids[0])
+	}
+}
+
+// A made-up code gets nobody's seat, and wrong guesses from one address
+// make it wait longer and longer (issue 12 item 7).
+func TestWrongGuestCodesAreRefusedAndSlowed(t *testing.T) {
+	srv := start(t, Config{AllowGuests: true})
+	guess := FormatGuestCode(NewGuestCode())
+	start := time.Now()
+	if c, err := sshtest.DialE(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser(guess)); err == nil {
+		c.Close()
+		t.Fatal("an unknown reclaim code logged in")
+	}
+	if first := time.Since(start); first < GuessBase/2 {
+		t.Errorf("a wrong code was refused after %v, without a delay", first)
+	}
+	// A second wrong guess (as from a parallel connection) waits twice as
+	// long: the first one was counted.
+	if w := srv.Guesses().Wrong("127.0.0.1"); w != 2*GuessBase {
+		t.Fatalf("the second wrong guess waits %v, want %v", w, 2*GuessBase)
+	}
+	// While the address must wait, even a right code is refused.
+	a := sshtest.Dial(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser("alice"))
+	code := a.ExpectScreen(t, `code="(\S+)"`, wait)[1]
+	if c, err := sshtest.DialE(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser(FormatGuestCode(code))); err == nil {
+		c.Close()
+		t.Fatal("a guess went through while the address had to wait")
+	}
+}
+
+func TestGuessesGrowAndAreForgotten(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	g := NewGuesses(func() time.Time { return now })
+	var waits []time.Duration
+	for range 12 {
+		waits = append(waits, g.Wrong("192.0.2.1:5000"))
+	}
+	for i := 1; i < len(waits); i++ {
+		if waits[i] < waits[i-1] || waits[i] > GuessMax {
+			t.Fatalf("waits %v do not grow up to %v", waits, GuessMax)
+		}
+	}
+	if waits[0] != GuessBase || waits[len(waits)-1] != GuessMax {
+		t.Fatalf("waits %v: want %v first and %v at the end", waits, GuessBase, GuessMax)
+	}
+	if w := g.Wait("192.0.2.1"); w != GuessMax {
+		t.Errorf("same address without port waits %v", w)
+	}
+	if w := g.Wait("[2001:db8::1]:22"); w != 0 {
+		t.Errorf("another address waits %v", w)
+	}
+	g.Wrong("2001:db8::1")
+	if w := g.Wait("[2001:db8::ffff]:9"); w != GuessBase {
+		t.Errorf("the same IPv6 /64 waits %v, want %v", w, GuessBase)
+	}
+	now = now.Add(GuessForget + time.Second)
+	if w := g.Wait("192.0.2.1"); w != 0 {
+		t.Errorf("after an hour without guesses the address still waits %v", w)
+	}
+	for i := range guessEntries + 50 {
+		g.Wrong(fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255))
+	}
+	if n := len(g.by); n > guessEntries {
+		t.Errorf("%d addresses remembered, the bound is %d", n, guessEntries)
 	}
 }
 
@@ -287,10 +374,11 @@ func TestIdentifyReverifiesTheKey(t *testing.T) {
 		{"offered B, session key A", fakeSession{key: a, perms: perms(extOffered, fb, extVerified, fa)}, false, ""},
 		{"verified B, session key A", fakeSession{key: a, perms: perms(extOffered, fa, extVerified, fb)}, false, ""},
 		{"offered but never verified", fakeSession{key: a, perms: perms(extOffered, fa)}, false, ""},
-		{"key plus guest record", fakeSession{key: a, perms: perms(extOffered, fa, extVerified, fa, extGuest, "K7QX2M")}, true, ""},
+		{"key plus guest record", fakeSession{key: a, perms: perms(extOffered, fa, extVerified, fa, extGuest, "K7QX2MK7QX2M")}, true, ""},
 		{"key records without a key", fakeSession{perms: perms(extOffered, fa, extVerified, fa)}, true, ""},
-		{"guest", fakeSession{perms: perms(extGuest, "K7QX2M")}, true, "guest:K7QX2M"},
-		{"guest when not allowed", fakeSession{perms: perms(extGuest, "K7QX2M")}, false, ""},
+		{"guest", fakeSession{perms: perms(extGuest, "K7QX2MK7QX2M")}, true, GuestID("K7QX2MK7QX2M")},
+		{"guest when not allowed", fakeSession{perms: perms(extGuest, "K7QX2MK7QX2M")}, false, ""},
+		{"old short guest code", fakeSession{perms: perms(extGuest, "K7QX2M")}, true, ""},
 		{"bad guest code", fakeSession{perms: perms(extGuest, "nope")}, true, ""},
 		{"nothing at all", fakeSession{perms: ssh.Permissions{}}, true, ""},
 	}
@@ -327,28 +415,25 @@ func TestVerifiedKeyCallbackRefusesMismatch(t *testing.T) {
 	}
 }
 
-func TestCodes(t *testing.T) {
+func TestGuestCodes(t *testing.T) {
 	seen := map[string]bool{}
 	for range 500 {
-		c, err := NewCode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, ok := ParseCode(c); !ok || got != c {
-			t.Fatalf("NewCode %q does not parse", c)
+		c := NewGuestCode()
+		for _, typed := range []string{FormatGuestCode(c), "G-" + c, "g-" + strings.ToLower(c)} {
+			if got, ok := ParseGuestCode(typed); !ok || got != c {
+				t.Fatalf("%q does not parse as %q", typed, c)
+			}
 		}
 		seen[c] = true
 	}
-	if len(seen) < 499 {
+	if len(seen) != 500 {
 		t.Errorf("only %d distinct codes in 500", len(seen))
 	}
-	for _, s := range []string{"", "K7QX2", "K7QX2MM", "JASPER", "234567", "K7QX0M", "K7QXIM", "K7 X2M"} {
-		if _, ok := ParseCode(s); ok {
-			t.Errorf("ParseCode(%q) accepted", s)
+	for _, s := range []string{"", "kate22", "K7QX2M", "JASPER", "g-", "g-7kqm-x4tr-9pz", "g-7kqm-x4tr-9pzcc",
+		"g-7kqm-x4tr-9p0c", "x-7kqm-x4tr-9pzc", "7kqm-x4tr-9pzc", "guest-7kqm"} {
+		if _, ok := ParseGuestCode(s); ok {
+			t.Errorf("ParseGuestCode(%q) accepted", s)
 		}
-	}
-	if got, ok := ParseCode("k7qx2m"); !ok || got != "K7QX2M" {
-		t.Errorf("ParseCode lower case = %q %v", got, ok)
 	}
 }
 

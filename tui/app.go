@@ -67,6 +67,12 @@ type Profiles interface {
 	SetName(id, name string) error
 }
 
+// CodeGuesses is the wrong-code budget of each address (sshserver.Guesses).
+type CodeGuesses interface {
+	Wait(addr string) time.Duration  // how long addr must wait before its next guess
+	Wrong(addr string) time.Duration // a wrong guess: how long addr must now wait
+}
+
 // App builds one program per session and holds what they share.
 type App struct {
 	Hub      *engine.Hub
@@ -75,6 +81,10 @@ type App struct {
 	Records  Records // nil: the server keeps no history
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
+	// Guesses slows down an address that keeps typing table or campaign
+	// codes that do not exist (nil: no limit). The SSH server shares it for
+	// guest codes, so every kind of guess draws on one budget.
+	Guesses CodeGuesses
 	// Room holds the defaults every new room gets (journal, bot delay,
 	// takeover, idle close, logger, OnOver).
 	Room engine.RoomConfig
@@ -100,7 +110,8 @@ type Session struct {
 	Player   engine.Player
 	Renderer *lipgloss.Renderer
 	Command  []string // "join CODE" goes straight to a table
-	Guest    string   // reclaim code shown to keyless guests
+	Guest    string   // a keyless guest's reclaim code, as typed ("g-…"): shown to this session only
+	Addr     string   // the client's address, for the wrong-code budget (App.Guesses)
 	Options  []tea.ProgramOption
 	// Input is the session's keyboard. Every byte read from it counts as
 	// activity for the idle clock, stamped as it arrives rather than when

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bivouac/engine"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -111,11 +112,22 @@ func (m *root) lobbyTitle() string {
 	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	if p.Guest && m.sess.Guest != "" {
-		b.WriteString(th.Muted.Render(fmt.Sprintf("Guest code %s: to get your seat back later, ssh in as %s@ (e.g. ssh -p PORT %s@host).",
-			m.sess.Guest, m.sess.Guest, m.sess.Guest)) + "\n")
+		for _, line := range uikit.Wrap(guestHint(m.sess.Guest, m.app.JoinHint), m.width) {
+			b.WriteString(th.Muted.Render(line) + "\n")
+		}
 	}
 	h.width, h.name, h.veteran, h.text = m.width, p.Name, p.Veteran, b.String()
 	return h.text
+}
+
+// guestHint tells a keyless guest their reclaim code, which only this
+// session ever shows, and the exact command to come back with it.
+func guestHint(code, joinHint string) string {
+	again := "ssh " + code + "@host"
+	if i := strings.LastIndexByte(joinHint, ' '); i > 0 {
+		again = joinHint[:i+1] + code + "@" + joinHint[i+1:]
+	}
+	return "Your guest code is " + code + " (keep it to yourself). To sit back down later: " + again
 }
 
 func (m *root) roomLine(r engine.Summary, selected bool) string {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -202,7 +203,13 @@ func (m *root) joinCampaign(code string) {
 		m.notice = err.Error()
 		return
 	}
+	if !m.mayGuess() {
+		return
+	}
 	c, err := rec.JoinCampaign(m.sess.Player, engine.NormalizeCode(code))
+	if errors.Is(err, ErrNoSuchCampaign) {
+		m.wrongGuess()
+	}
 	if err != nil {
 		m.notice = err.Error()
 		return

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"errors"
 	"time"
 
 	"bivouac/engine"
 )
+
+// ErrNoSuchCampaign is JoinCampaign's answer to a code that names no campaign.
+var ErrNoSuchCampaign = errors.New("no campaign with code")
 
 // Records is what the session shows of stored history: profiles, campaigns
 // and finished games. Guests have none of these. The server implements it
@@ -14,6 +18,8 @@ type Records interface {
 	Campaigns(id string) ([]Campaign, error)
 	Campaign(code string) (Campaign, error)
 	CreateCampaign(owner engine.Player, name string, players int) (Campaign, error)
+	// JoinCampaign adds p to the campaign with that code; an unknown code is
+	// ErrNoSuchCampaign (a wrong guess).
 	JoinCampaign(p engine.Player, code string) (Campaign, error)
 	// CampaignTable is the table spec for the campaign's next mission.
 	CampaignTable(c Campaign, botLevel string) (GameEntry, TableSpec, error)

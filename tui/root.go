@@ -136,7 +136,7 @@ func newInput(th *uikit.Theme, width int) *textinput.Model {
 // Init goes straight to a table for "ssh host join CODE".
 func (m *root) Init() tea.Cmd {
 	if code := commandCode(m.sess.Command); code != "" {
-		return func() tea.Msg { return joinMsg{code: code} }
+		return func() tea.Msg { return joinMsg{code: code, typed: true} }
 	}
 	if c := m.sess.Command; len(c) == 2 && strings.EqualFold(c[0], "replay") {
 		m.openReplay(c[1])
@@ -150,6 +150,7 @@ func (m *root) Init() tea.Cmd {
 type joinMsg struct {
 	code  string
 	watch bool
+	typed bool // the player typed the code: a guess (see App.Guesses)
 }
 
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -168,7 +169,13 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case uikit.UpdateMsg:
 		return m, m.onUpdate(msg.Update)
 	case joinMsg:
+		if msg.typed && !m.mayGuess() {
+			return m, nil
+		}
 		m.join(msg.code, msg.watch)
+		if msg.typed && m.room == nil && m.app.Hub.Room(msg.code) == nil {
+			m.wrongGuess()
+		}
 		return m, nil
 	case uikit.ActMsg:
 		if m.room != nil {
@@ -243,6 +250,26 @@ func (m *root) onUpdate(u engine.Update) tea.Cmd {
 		return m.screen.Update(uikit.UpdateMsg{Update: u})
 	}
 	return nil
+}
+
+// mayGuess says whether this session may try a typed code now; while its
+// address must wait after wrong codes it may not (and is told for how long).
+func (m *root) mayGuess() bool {
+	if m.app.Guesses == nil {
+		return true
+	}
+	if w := m.app.Guesses.Wait(m.sess.Addr); w > 0 {
+		m.notice = fmt.Sprintf("Too many wrong codes from your address: try again in %s.", w.Round(time.Second))
+		return false
+	}
+	return true
+}
+
+// wrongGuess counts a typed code that named nothing.
+func (m *root) wrongGuess() {
+	if m.app.Guesses != nil {
+		m.app.Guesses.Wrong(m.sess.Addr)
+	}
 }
 
 func (m *root) join(code string, watch bool) {
@@ -382,7 +409,7 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 		case promptName:
 			m.rename(value)
 		case promptCode:
-			return func() tea.Msg { return joinMsg{code: engine.NormalizeCode(value)} }
+			return func() tea.Msg { return joinMsg{code: engine.NormalizeCode(value), typed: true} }
 		case promptChat:
 			m.say(value)
 		case promptCampaignName:

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/codes"
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
 	"bivouac/persistence"
@@ -17,7 +18,7 @@ import (
 func finishMission(t *testing.T, srv *server, c string, trials int, won bool, seats []engine.SeatRecord) {
 	t.Helper()
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: -1})
-	code := engine.NewCode(4)
+	code := codes.New(4)
 	outcome := "loss"
 	if won {
 		outcome = "win"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"bivouac/codes"
 	"bivouac/engine"
 	"bivouac/engine/grizzled"
 	"bivouac/persistence"
@@ -91,7 +92,7 @@ func (r records) CreateCampaign(owner engine.Player, name string, players int) (
 		return tui.Campaign{}, errors.New("a campaign is for 2 to 5 players")
 	}
 	for {
-		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: engine.NewCode(6), Name: name, Players: players,
+		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: codes.New(8), Name: name, Players: players,
 			Members: []string{owner.ID}, Trials: grizzled.CampaignStart(players)})
 		if errors.Is(err, persistence.ErrExists) {
 			continue // a code collision: draw another
@@ -119,7 +120,7 @@ func (r records) JoinCampaign(p engine.Player, code string) (tui.Campaign, error
 		return nil
 	})
 	if errors.Is(err, persistence.ErrNotFound) {
-		return tui.Campaign{}, fmt.Errorf("no campaign with code %q", code)
+		return tui.Campaign{}, fmt.Errorf("%w %q", tui.ErrNoSuchCampaign, code)
 	}
 	if err != nil {
 		return tui.Campaign{}, err

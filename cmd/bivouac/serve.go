@@ -12,7 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"time"
 
 	"bivouac/engine"
@@ -114,6 +114,8 @@ type server struct {
 	admin  net.Listener // the backup socket
 	games  []tui.GameEntry
 	closed bool
+
+	guestNames guestNames
 }
 
 func newServer(cfg config) (*server, error) {
@@ -172,11 +174,13 @@ func newServer(cfg config) (*server, error) {
 	}
 	sshCfg := cfg.SSH
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
-	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Log: cfg.Log})
+	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Log: cfg.Log,
+		KnownGuest: s.guestSeated})
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	s.app.Guesses = s.ssh.Guesses()
 	return s, nil
 }
 
@@ -220,8 +224,8 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 	}
 	p := engine.Player{ID: id.ID, Guest: id.Guest}
 	name, err := sanitize.Name(id.User)
-	if err != nil || id.Guest {
-		name = "guest-" + strings.ToLower(id.Code)
+	if err != nil {
+		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
 	}
 	p.Name = name
 	if !id.Guest {
@@ -235,11 +239,32 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 		Player:   p,
 		Renderer: term.Renderer,
 		Command:  sess.Command(),
-		Guest:    id.Code,
+		Guest:    guestHint(id),
+		Addr:     id.RemoteIP,
 		Options:  bm.MakeOptions(sess),
 		Input:    term.Input,
 		Output:   term.Output,
 	})
+}
+
+// guestHint is the reclaim code as its owner types it ("" for key holders).
+func guestHint(id sshserver.Identity) string {
+	if !id.Guest {
+		return ""
+	}
+	return sshserver.FormatGuestCode(id.Code)
+}
+
+// guestSeated reports whether a guest holds a seat at a table (restored
+// tables keep their guests' hashed IDs): such a guest may reclaim it with
+// their code after a restart.
+func (s *server) guestSeated(id string) bool {
+	for _, r := range s.hub.List() {
+		if slices.Contains(r.Players, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // Serve accepts SSH connections on l until Shutdown. The join line players

@@ -116,3 +116,12 @@ func cutLines(s string, n int) (string, int) {
 	}
 	return s, have
 }
+
+// Wrap breaks plain text into lines of at most w cells, at spaces where it
+// can (a word longer than w is cut).
+func Wrap(s string, w int) []string {
+	if w < 1 {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+}

@@ -1,0 +1,192 @@
+package sshserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"sync"
+	"time"
+
+	"bivouac/codes"
+)
+
+// Guest reclaim codes.
+//
+// A code is a secret: whoever holds it gets the guest's seat and hand. It
+// is shown to its owner alone and never stored, logged or shown to anyone
+// else; the guest's player ID is a hash of it (GuestID), so nothing public
+// or persisted leads back to the code.
+//
+// Written "g-XXXX-XXXX-XXXX" (any case, dashes optional after "g-"): the
+// prefix keeps an ordinary user name such as "kate22" from ever being taken
+// for a code, and 12 characters of codes.Alphabet (about 59 bits) make
+// guessing hopeless at the rate Guesses allows.
+const (
+	GuestPrefix  = "g-"
+	GuestCodeLen = 12
+)
+
+// NewGuestCode returns a fresh reclaim code in canonical form (12
+// characters, no prefix, no dashes).
+func NewGuestCode() string { return codes.New(GuestCodeLen) }
+
+// ParseGuestCode reports whether a user name is a reclaim code and returns
+// it in canonical form.
+func ParseGuestCode(user string) (string, bool) {
+	if len(user) < len(GuestPrefix) || !strings.EqualFold(user[:len(GuestPrefix)], GuestPrefix) {
+		return "", false
+	}
+	code := codes.Normalize(user[len(GuestPrefix):])
+	return code, codes.Valid(code, GuestCodeLen)
+}
+
+// FormatGuestCode is the code as its owner types it: "g-7kqm-x4tr-9pzc".
+func FormatGuestCode(code string) string {
+	c := strings.ToLower(code)
+	if len(c) != GuestCodeLen {
+		return GuestPrefix + c
+	}
+	return GuestPrefix + c[0:4] + "-" + c[4:8] + "-" + c[8:12]
+}
+
+// GuestID is the player ID of the guest holding code: "guest:" and a hash
+// of the code. It may be stored, shown in logs and compared; it does not
+// give the code back.
+func GuestID(code string) string {
+	sum := sha256.Sum256([]byte("bivouac guest\x00" + code))
+	return "guest:" + hex.EncodeToString(sum[:10])
+}
+
+// LogTag is how a log line names a player: the ID as it is (a key's
+// fingerprint or a guest's hashed ID), never a reclaim code.
+func (id Identity) LogTag() string { return id.ID }
+
+// Guesses slows down whoever keeps trying codes that do not exist: guest
+// reclaim codes at login and table or campaign codes in the lobby. Each
+// wrong guess from an address doubles the time that address must wait
+// before its next guess (from GuessBase up to GuessMax); an address that
+// has made no wrong guess for GuessForget starts afresh. Addresses are
+// grouped like the connection caps (an IPv4 address, an IPv6 /64), and the
+// record survives reconnecting. Memory is bounded: at most guessEntries
+// addresses are remembered, the longest-quiet forgotten first.
+type Guesses struct {
+	mu  sync.Mutex
+	now func() time.Time
+	by  map[string]*guessRecord
+}
+
+type guessRecord struct {
+	wrong int       // wrong guesses in a row
+	until time.Time // no guess before this
+	last  time.Time // the last wrong guess
+}
+
+const (
+	GuessBase   = time.Second
+	GuessMax    = 5 * time.Minute
+	GuessForget = time.Hour
+
+	guessEntries = 10000
+)
+
+// NewGuesses returns an empty record; now is the clock (nil: time.Now).
+func NewGuesses(now func() time.Time) *Guesses {
+	if now == nil {
+		now = time.Now
+	}
+	return &Guesses{now: now, by: map[string]*guessRecord{}}
+}
+
+// Wait is how long the address must wait before its next guess (0: go on).
+func (g *Guesses) Wait(addr string) time.Duration {
+	key := hostKey(addr)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.by[key]
+	if r == nil {
+		return 0
+	}
+	now := g.now()
+	if now.Sub(r.last) > GuessForget {
+		delete(g.by, key)
+		return 0
+	}
+	return max(0, r.until.Sub(now))
+}
+
+// Wrong records a wrong guess from the address and returns how long it must
+// now wait.
+func (g *Guesses) Wrong(addr string) time.Duration {
+	key := hostKey(addr)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now()
+	r := g.by[key]
+	if r == nil || now.Sub(r.last) > GuessForget {
+		if len(g.by) >= guessEntries {
+			g.forgetOldest(now)
+		}
+		r = &guessRecord{}
+		g.by[key] = r
+	}
+	r.wrong++
+	wait := GuessBase << min(r.wrong-1, 20)
+	wait = min(wait, GuessMax)
+	r.last, r.until = now, now.Add(wait)
+	return wait
+}
+
+// forgetOldest drops every forgotten record, or else the quietest one.
+func (g *Guesses) forgetOldest(now time.Time) {
+	var oldest string
+	for k, r := range g.by {
+		if now.Sub(r.last) > GuessForget {
+			delete(g.by, k)
+			continue
+		}
+		if oldest == "" || r.last.Before(g.by[oldest].last) {
+			oldest = k
+		}
+	}
+	if len(g.by) >= guessEntries && oldest != "" {
+		delete(g.by, oldest)
+	}
+}
+
+// issued remembers the reclaim codes this process handed out (as GuestIDs),
+// so that a guess can be told from a returning guest. Bounded like Guesses.
+type issued struct {
+	mu sync.Mutex
+	by map[string]time.Time // GuestID → last login
+}
+
+const (
+	issuedEntries = 100000
+	issuedForget  = 7 * 24 * time.Hour
+)
+
+func (is *issued) add(id string, now time.Time) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	if is.by == nil {
+		is.by = map[string]time.Time{}
+	}
+	if _, ok := is.by[id]; !ok && len(is.by) >= issuedEntries {
+		for k, t := range is.by {
+			if now.Sub(t) > issuedForget || len(is.by) >= issuedEntries {
+				delete(is.by, k)
+			}
+			if len(is.by) < issuedEntries {
+				break
+			}
+		}
+	}
+	is.by[id] = now
+}
+
+func (is *issued) has(id string, now time.Time) bool {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	t, ok := is.by[id]
+	return ok && now.Sub(t) <= issuedForget
+}
