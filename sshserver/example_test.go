@@ -35,10 +35,10 @@ func Example() {
 	logger.Info("host key", "fingerprint", fp) // publish it for players to check
 
 	srv, err := sshserver.New(sshserver.Config{HostKeyPath: keyPath, AllowGuests: true}, sshserver.Deps{
-		Programs: func(s ssh.Session) *tea.Program {
+		Programs: func(ctx context.Context, s ssh.Session) *tea.Program {
 			id, _ := sshserver.IdentityOf(s) // always there: only verified sessions get here
 			_ = bm.MakeRenderer(s)           // build every style from this renderer
-			opts := append(bm.MakeOptions(s), tea.WithAltScreen(), tea.WithContext(s.Context()))
+			opts := append(bm.MakeOptions(s), tea.WithAltScreen(), tea.WithContext(ctx))
 			return tea.NewProgram(hello{who: id.ID}, opts...)
 		},
 		Command: func(s ssh.Session, args []string) int {

@@ -15,8 +15,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
-	bm "github.com/charmbracelet/wish/bubbletea"
-	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -102,9 +100,11 @@ func (c *Config) defaults() {
 // Deps is what the server calls into.
 type Deps struct {
 	// Programs returns the TUI program for a PTY session, built with
-	// bm.MakeOptions(s) (and tea.WithContext(s.Context())), or nil if it has
-	// none for it. It only ever sees sessions whose identity is verified.
-	Programs func(s ssh.Session) *tea.Program
+	// bm.MakeOptions(s) and tea.WithContext(ctx), or nil if it has none for
+	// it. ctx ends when the session's channel does (not the connection: one
+	// connection may carry many sessions, one after another). It only ever
+	// sees sessions whose identity is verified.
+	Programs func(ctx context.Context, s ssh.Session) *tea.Program
 	// Command runs a command of a session without a PTY (`ssh host rooms`);
 	// its result is the exit status. The session is its stdin/stdout
 	// (s.Stderr() for errors). nil: such sessions only get the hint.
@@ -169,8 +169,8 @@ type Server struct {
 //     below runs without a verified identity;
 //  5. commands: no PTY → Deps.Command with the command line, or the
 //     "needs an interactive terminal" hint when there is no command;
-//  6. bubbletea: PTY → Deps.Programs (MiddlewareWithProgramHandler, with
-//     termenv.Ascii as the least colour a client may get);
+//  6. program: PTY → Deps.Programs, run until the program ends or the
+//     session's channel does (see program);
 //  7. noProgram: a PTY session Programs had no program for is told so.
 func New(cfg Config, deps Deps) (*Server, error) {
 	cfg.defaults()
@@ -196,20 +196,6 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	// The bubbletea middleware calls the rest of the chain both when
-	// Programs has no program and after a program ends; noProgram must only
-	// speak up in the first case, so the nil answers are remembered.
-	programs := func(sess ssh.Session) *tea.Program {
-		var p *tea.Program
-		if deps.Programs != nil {
-			p = deps.Programs(sess)
-		}
-		if p == nil {
-			s.noProgramFor.Store(sess, true)
-		}
-		return p
-	}
-
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Addr),
 		wish.WithVersion(cfg.Version),
@@ -234,12 +220,12 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		// The LAST entry runs first: see the numbered list above.
 		wish.WithMiddleware(
 			s.noProgram, // 7
-			bm.MiddlewareWithProgramHandler(programs, termenv.Ascii), // 6
-			s.commands, // 5
-			s.identity, // 4
-			s.caps,     // 3
-			s.recovery, // 2
-			s.logging,  // 1
+			s.program,   // 6
+			s.commands,  // 5
+			s.identity,  // 4
+			s.caps,      // 3
+			s.recovery,  // 2
+			s.logging,   // 1
 		),
 	}
 	if cfg.AllowGuests {

@@ -76,7 +76,7 @@ func (m whoModel) View() string {
 		m.id.ID, m.id.Guest, m.id.Code, m.id.User, m.w, m.h)
 }
 
-func testPrograms(s ssh.Session) *tea.Program {
+func testPrograms(ctx context.Context, s ssh.Session) *tea.Program {
 	if s.User() == "panic-program" {
 		panic("boom in Programs")
 	}
@@ -84,7 +84,7 @@ func testPrograms(s ssh.Session) *tea.Program {
 	if !ok {
 		panic("program without identity")
 	}
-	opts := append(bm.MakeOptions(s), tea.WithContext(s.Context()), tea.WithAltScreen())
+	opts := append(bm.MakeOptions(s), tea.WithContext(ctx), tea.WithAltScreen())
 	return tea.NewProgram(whoModel{id: id}, opts...)
 }
 
@@ -466,7 +466,7 @@ func TestNoPTYNoCommandGetsHint(t *testing.T) {
 }
 
 func TestPTYWithoutProgramIsTold(t *testing.T) {
-	srv := start(t, Config{}, Deps{Programs: func(ssh.Session) *tea.Program { return nil }})
+	srv := start(t, Config{}, Deps{Programs: func(context.Context, ssh.Session) *tea.Program { return nil }})
 	c := sshtest.Dial(t, srv.addr)
 	c.Expect(t, `Nothing to run`, wait)
 	if code := c.Wait(t, wait); code != 1 {

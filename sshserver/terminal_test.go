@@ -2,6 +2,7 @@ package sshserver
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"testing"
@@ -114,7 +115,7 @@ func TestEnvironLastSettingWins(t *testing.T) {
 // only session, and falls back to the session once a connection has had
 // two: then the session could have come from either channel.
 func TestRawOutput(t *testing.T) {
-	draw := func(s ssh.Session) *tea.Program {
+	draw := func(_ context.Context, s ssh.Session) *tea.Program {
 		_, _ = io.WriteString(RawOutput(s), "raw:a\nb|")
 		_, _ = io.WriteString(s, "pty:c\nd|")
 		return nil

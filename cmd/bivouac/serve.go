@@ -216,8 +216,9 @@ func (s *server) entry(id string) (tui.GameEntry, bool) {
 	return tui.GameEntry{}, false
 }
 
-// program is the TUI for one PTY session with a verified identity.
-func (s *server) program(sess ssh.Session) *tea.Program {
+// program is the TUI for one PTY session with a verified identity; ctx
+// ends with the session.
+func (s *server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	id, ok := sshserver.IdentityOf(sess)
 	if !ok {
 		return nil
@@ -235,7 +236,7 @@ func (s *server) program(sess ssh.Session) *tea.Program {
 	}
 	term := sshserver.NewTerminal(sess)
 	return s.app.NewProgram(tui.Session{
-		Ctx:      sess.Context(),
+		Ctx:      ctx,
 		Player:   p,
 		Renderer: term.Renderer,
 		Command:  sess.Command(),
