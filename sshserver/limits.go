@@ -133,6 +133,9 @@ func refusalOf(ctx context.Context) string {
 
 type channelCountKey struct{}
 
+// typingKey holds the connection's address's typing limiter (nil: none).
+type typingKey struct{}
+
 // onConn is the ssh.Server ConnCallback: every TCP connection passes here
 // before its handshake. It applies the caps, arms the handshake timeout and
 // registers the connection so Shutdown can close it even mid-handshake.
@@ -161,6 +164,7 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 			s.cfg.MaxSessions))
 	}
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
+	ctx.SetValue(typingKey{}, s.typing.forAddr(key, time.Now()))
 	ctx.SetValue(rawChannelKey{}, new(rawChannelSlot))
 
 	var timers []*time.Timer

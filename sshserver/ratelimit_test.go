@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 func TestLimitedConnThrottlesFloods(t *testing.T) {
@@ -62,5 +64,84 @@ func TestLimitedConnCloseEndsTheWait(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not end a throttled Read")
+	}
+}
+
+// chunks is a reader that returns one chunk per Read.
+type chunks [][]byte
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(*c) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, (*c)[0])
+	*c = (*c)[1:]
+	return n, nil
+}
+
+// Typing and a pasted chat line pass whole; a flood is dropped read by read
+// (never cut inside a key), and the program is told (issue 12 item 4).
+func TestTypingBudgetDropsFloodsNotTyping(t *testing.T) {
+	in := chunks{[]byte("j"), []byte("\x1b[A"), []byte("\x1b[200~" + string(make([]byte, 800)) + "\x1b[201~")}
+	for range 64 {
+		in = append(in, make([]byte, 32<<10)) // a 2 MB paste, as an ssh client sends it
+	}
+	in = append(in, []byte("q"))
+	tb := newTypingBudget(&in, nil)
+	var got [][]byte
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := tb.Read(buf)
+		if n > 0 {
+			got = append(got, append([]byte(nil), buf[:n]...))
+		}
+		if err != nil {
+			break
+		}
+	}
+	if len(got) != 4 || string(got[0]) != "j" || string(got[1]) != "\x1b[A" || len(got[2]) != 812 || string(got[3]) != "q" {
+		t.Fatalf("typing, the chat paste and the key after the flood should pass whole: got %d reads", len(got))
+	}
+	if tb.lost.Load() < 2<<20 {
+		t.Errorf("only %d bytes of the flood dropped", tb.lost.Load())
+	}
+	select {
+	case <-tb.dropped:
+	default:
+		t.Error("the drop was not signalled")
+	}
+}
+
+// The budget of an address is shared by its sessions and survives a
+// reconnect; another address has its own.
+func TestTypingBudgetPerAddressOutlivesTheConnection(t *testing.T) {
+	b := typingBudgets{perIP: 1}
+	now := time.Now()
+	first := b.forAddr("192.0.2.1", now)
+	paste := func(lim *rate.Limiter) bool {
+		in := chunks{make([]byte, 2<<10)}
+		n, _ := newTypingBudget(&in, lim).Read(make([]byte, 4<<10))
+		return n > 0
+	}
+	for i := range typingBurstPerIP / (2 << 10) {
+		if !paste(b.forAddr("192.0.2.1", now)) { // a new session, and a new connection, each time
+			t.Fatalf("paste %d refused within the address's burst", i)
+		}
+	}
+	if paste(b.forAddr("192.0.2.1", now)) {
+		t.Fatal("reconnecting refilled the address's budget")
+	}
+	if b.forAddr("192.0.2.1", now) != first {
+		t.Fatal("the address got a new limiter")
+	}
+	if !paste(b.forAddr("198.51.100.9", now)) {
+		t.Fatal("another address pays for the first one")
+	}
+	if b.forAddr("192.0.2.1", now.Add(typingForget+time.Minute)) != first {
+		t.Fatal("a recent address was forgotten")
+	}
+	off := typingBudgets{}
+	if off.forAddr("192.0.2.1", now) != nil {
+		t.Fatal("no budget per address was asked for")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
@@ -45,11 +46,16 @@ type Config struct {
 	MaxPerIP           int // connections per IPv4 address or IPv6 /64; default 16
 	MaxChannelsPerConn int // simultaneous SSH sessions on one connection; default 4
 
-	// MaxInputRate is the bytes a second one client may send, after a burst
-	// of MaxInputBurst; more is slowed down, not refused. Default 128 KiB/s
-	// and 1 MiB: far beyond typing, far below a flood.
+	// MaxInputRate is the bytes a second one connection may send, after a
+	// burst of MaxInputBurst; more is slowed down, not refused. Default
+	// 64 KiB/s and 256 KiB: far beyond typing, far below a flood.
 	MaxInputRate  int
 	MaxInputBurst int
+	// MaxTypingPerIP is the bytes a second that the sessions of one address
+	// may type in all (see ratelimit.go); beyond it keys are dropped and the
+	// player told. Default 1 KiB/s, four fast typists; negative: no limit
+	// per address (the load harness, whose thousands of players share one).
+	MaxTypingPerIP int
 
 	// AllowGuests lets clients without a key in as guests (keyboard-interactive
 	// with no prompts). Without it a keyless client gets "Permission denied".
@@ -87,10 +93,13 @@ func (c *Config) defaults() {
 		c.MaxChannelsPerConn = 4
 	}
 	if c.MaxInputRate <= 0 {
-		c.MaxInputRate = 128 << 10
+		c.MaxInputRate = 64 << 10
 	}
 	if c.MaxInputBurst <= 0 {
-		c.MaxInputBurst = 1 << 20
+		c.MaxInputBurst = 256 << 10
+	}
+	if c.MaxTypingPerIP == 0 {
+		c.MaxTypingPerIP = 1 << 10
 	}
 	if c.Version == "" {
 		c.Version = "Bivouac"
@@ -138,7 +147,8 @@ type Server struct {
 	limits    *limiter
 	handlers  inflight
 	guesses   *Guesses // wrong reclaim codes by address (see Guesses)
-	issued    issued   // reclaim codes handed out by this process
+	typing    typingBudgets
+	issued    issued // reclaim codes handed out by this process
 
 	noProgramFor sync.Map // ssh.Session → true: Programs returned nil for it
 	refusedFor   sync.Map // ssh.Session → why it was refused, for the log
@@ -188,6 +198,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		hostKeyFP: fp,
 		limits:    newLimiter(cfg.MaxSessions, cfg.MaxPerIP),
 		guesses:   NewGuesses(nil),
+		typing:    typingBudgets{perIP: rate.Limit(max(cfg.MaxTypingPerIP, 0))},
 		conns:     map[net.Conn]struct{}{},
 		listeners: map[net.Listener]struct{}{},
 

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 )
 
 // Terminal is what a PTY session's program draws with: a renderer for the
@@ -27,8 +28,11 @@ import (
 // anything typed meanwhile reaches the program.
 type Terminal struct {
 	Renderer *lipgloss.Renderer
-	Input    io.Reader
+	Input    io.Reader // the player's keys, within the typing budget (ratelimit.go)
 	Output   io.Writer // see RawOutput
+	// Dropped receives when keys over the typing budget were thrown away,
+	// so the program can say so; at most one signal waits.
+	Dropped <-chan struct{}
 }
 
 // queryTimeout is how long a terminal has to answer before the session
@@ -43,17 +47,19 @@ const bgQuery = "\x1b]11;?\x07\x1b[c"
 // renderer. Without a PTY, or with TERM unset or dumb, it draws plain text
 // and asks nothing.
 func NewTerminal(s ssh.Session) Terminal {
+	addr, _ := s.Context().Value(typingKey{}).(*rate.Limiter)
+	keys := newTypingBudget(s, addr)
 	pty, _, ok := s.Pty()
 	if !ok || pty.Term == "" || pty.Term == "dumb" {
 		r := lipgloss.NewRenderer(s, termenv.WithProfile(termenv.Ascii))
 		r.SetHasDarkBackground(true)
-		return Terminal{Renderer: r, Input: s, Output: RawOutput(s)}
+		return Terminal{Renderer: r, Input: keys, Output: RawOutput(s), Dropped: keys.dropped}
 	}
 	env := environ(append(s.Environ(), "TERM="+pty.Term))
 	r := lipgloss.NewRenderer(s, termenv.WithEnvironment(env), termenv.WithUnsafe(), termenv.WithColorCache(true))
-	dark, in := askBackground(s, s, queryTimeout)
+	dark, in := askBackground(keys, s, queryTimeout)
 	r.SetHasDarkBackground(dark)
-	return Terminal{Renderer: r, Input: in, Output: RawOutput(s)}
+	return Terminal{Renderer: r, Input: in, Output: RawOutput(s), Dropped: keys.dropped}
 }
 
 // RawOutput is where a PTY session's program may draw: the session's

@@ -119,6 +119,9 @@ type Session struct {
 	// is never lost behind a busy event loop. nil: the program reads the
 	// input named in Options, unseen, so the session has no idle clock.
 	Input io.Reader
+	// Dropped signals that keys over the typing budget were thrown away
+	// (sshserver.Terminal.Dropped); the player is told. nil: never.
+	Dropped <-chan struct{}
 	// Output is the session's terminal. Set, the program draws through a
 	// frame writer that only wakes when the screen changes; nil uses Bubble
 	// Tea's standard renderer.
@@ -144,7 +147,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	} else {
 		p = tea.NewProgram(m, append(opts, tea.WithAltScreen())...)
 	}
-	go a.pump(s.Ctx, p, m, s.Input != nil)
+	go a.pump(s.Ctx, p, m, s.Input != nil, s.Dropped)
 	return p
 }
 
@@ -180,7 +183,7 @@ type themeKey struct {
 // ends it tells the session's table, which keeps the seat. Without input
 // it can see (idleClock false) it keeps no idle clock: it would close a
 // session whose player is typing.
-func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool) {
+func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool, dropped <-chan struct{}) {
 	lobby, stop := a.Hub.Watch()
 	defer stop()
 	defer func() {
@@ -202,6 +205,8 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool)
 			return
 		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
+		case <-dropped:
+			p.Send(keysDroppedMsg{})
 		case <-lobby:
 			if m.current.Load() == nil { // at a table the lobby is not on screen
 				p.Send(lobbyChangedMsg{})
@@ -244,6 +249,9 @@ func (a activityReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// keysDroppedMsg: keys came faster than anyone types and some were dropped.
+type keysDroppedMsg struct{}
 
 // idleMsg warns that the session will end for lack of typing (warning > 0),
 // or ends it.

@@ -30,17 +30,45 @@ func (f framed) Init() tea.Cmd {
 	return f.root.Init()
 }
 
+// minFrameGap is the least time between two frames of one session. A key
+// typed after a pause is drawn at once; keys that come faster than this
+// (a held key, a burst from a script) are drawn together, once the gap has
+// passed: a burst of n keys costs n Updates but about one View per gap.
+const minFrameGap = 15 * time.Millisecond
+
+// drawMsg asks for the frame put off by minFrameGap.
+type drawMsg struct{}
+
 func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := f.root.Update(msg)
-	if ws, ok := msg.(tea.WindowSizeMsg); ok {
-		f.w.offer(frame{text: f.root.View(), redraw: true, height: ws.Height})
+	var cmd tea.Cmd
+	if _, ok := msg.(drawMsg); ok {
+		f.w.drawDue = false
 	} else {
-		f.w.offer(frame{text: f.root.View()})
+		_, cmd = f.root.Update(msg)
 	}
-	if f.root.closed != "" {
+	switch ws, resized := msg.(tea.WindowSizeMsg); {
+	case resized:
+		f.draw(frame{redraw: true, height: ws.Height})
+	case f.root.closed != "":
+		f.draw(frame{})
 		f.w.finish(f.root.closed) // the program is quitting: leave the goodbye on screen
+	case f.w.drawDue:
+		// a frame is already on its way
+	case time.Since(f.w.drawnAt) >= minFrameGap:
+		f.draw(frame{})
+	default:
+		f.w.drawDue = true
+		wait := minFrameGap - time.Since(f.w.drawnAt)
+		cmd = tea.Batch(cmd, tea.Tick(wait, func(time.Time) tea.Msg { return drawMsg{} }))
 	}
 	return f, cmd
+}
+
+// draw hands the root's current View to the writer.
+func (f framed) draw(fr frame) {
+	fr.text = f.root.View()
+	f.w.offer(fr)
+	f.w.drawnAt = time.Now()
 }
 
 // View is empty: there is no standard renderer to draw it.
@@ -59,6 +87,10 @@ type frameWriter struct {
 	final  chan string
 	done   chan struct{}
 	ctx    context.Context
+
+	// Read and written on the program's goroutine only (framed.Update).
+	drawnAt time.Time // when the last frame was offered
+	drawDue bool      // a drawMsg is on its way
 }
 
 func newFrameWriter(ctx context.Context, out io.Writer) *frameWriter {

@@ -193,6 +193,9 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.idleNote = ""
 		return m, m.onKey(msg)
+	case keysDroppedMsg:
+		m.notice = "Keys came faster than anyone types, so some were dropped."
+		return m, nil
 	case idleMsg:
 		if msg.warning > 0 {
 			m.idleNote = fmt.Sprintf("Still there? This session closes in %d s unless you press a key.", int(math.Ceil(msg.warning.Seconds())))

@@ -106,3 +106,29 @@ func TestPlayerWhoVanishesMidGameIsStoodInForByABot(t *testing.T) {
 		t.Fatalf("the game stalled without bob:\n%s", end)
 	}
 }
+
+// A megabyte typed into the lobby is dropped beyond what a person could
+// type, with a word to the sender; the server does not spend seconds on it,
+// and another player's keys still answer at once (issue 12 item 4).
+func TestAFloodOfKeysIsDroppedCheaply(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures CPU for a few seconds")
+	}
+	_, addr := startServer(t, t.TempDir())
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"))
+	bob.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	mallory := sshtest.Dial(t, addr, sshtest.WithUser("mallory"))
+	mallory.ExpectScreen(t, `Bivouac`, 5*time.Second)
+
+	before, start := cpuTime(t), time.Now()
+	mallory.Type(strings.Repeat("j", 1<<20))
+	mallory.ExpectScreen(t, `some were dropped`, 10*time.Second)
+	bob.Type("?")
+	bob.ExpectScreen(t, `card games over ssh. Each table`, 2*time.Second)
+	time.Sleep(2 * time.Second)
+	used, wall := cpuTime(t)-before, time.Since(start)
+	if used > wall/2 {
+		t.Errorf("a 1 MB paste cost %v of CPU in %v", used, wall.Round(time.Millisecond))
+	}
+	t.Logf("1 MB of keys: %v of CPU in %v", used, wall.Round(time.Millisecond))
+}

@@ -971,6 +971,7 @@ func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pp
 	cfg := config{Addr: addr, DataDir: data, Guests: true, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute}
 	cfg.SSH.MaxSessions, cfg.SSH.MaxPerIP = maxConns, maxConns
+	cfg.SSH.MaxTypingPerIP = -1 // every simulated player types from one address
 	srv, err := newServer(cfg)
 	if err != nil {
 		return err

@@ -244,6 +244,7 @@ func (s *server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Addr:     id.RemoteIP,
 		Options:  bm.MakeOptions(sess),
 		Input:    term.Input,
+		Dropped:  term.Dropped,
 		Output:   term.Output,
 	})
 }
