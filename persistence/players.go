@@ -112,3 +112,17 @@ func (s *Store) Seen(fp, name string) (Profile, error) {
 		return nil
 	})
 }
+
+// EachPlayer calls fn with every stored profile (in fingerprint order) and
+// stops at fn's first error, which it returns. It reads one snapshot.
+func (s *Store) EachPlayer(fn func(Profile) error) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bktPlayers).ForEach(func(_, raw []byte) error {
+			p, err := decode[Profile](raw)
+			if err != nil {
+				return err
+			}
+			return fn(p)
+		})
+	})
+}

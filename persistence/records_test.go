@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -554,5 +555,26 @@ func TestBackupOpensWithSameData(t *testing.T) {
 		if err := b.Check(); err != nil {
 			t.Fatalf("%s: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+func TestEachPlayerVisitsEveryProfile(t *testing.T) {
+	s := openTemp(t)
+	for _, fp := range []string{"SHA256:b", "SHA256:a", "SHA256:c"} {
+		if _, err := s.Seen(fp, "n"+fp[7:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	if err := s.EachPlayer(func(p Profile) error { got = append(got, p.Fingerprint+"="+p.Name); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "SHA256:a=na,SHA256:b=nb,SHA256:c=nc" {
+		t.Fatalf("EachPlayer visited %v", got)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := s.EachPlayer(func(Profile) error { n++; return stop }); err != stop || n != 1 {
+		t.Fatalf("EachPlayer did not stop at the first error: %v after %d", err, n)
 	}
 }

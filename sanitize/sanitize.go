@@ -9,9 +9,12 @@
 // Both bound their work by the size of their output: a 10 MB paste is cut to
 // a few bytes per wanted rune before it is scanned.
 //
-// What this package does not do: it does not detect look-alike names
-// ("Аlice" with a Cyrillic А), profanity, or text that is merely wide (CJK and
-// emoji take two columns; 20 runes may take 40 columns).
+// Fold is how names are compared: look-alikes ("Аlice" with a Cyrillic А)
+// fold together, so the server can keep one player per name.
+//
+// What this package does not do: it does not detect profanity, or text that
+// is merely wide (CJK and emoji take two columns; 20 runes may take 40
+// columns).
 package sanitize
 
 import (

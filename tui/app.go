@@ -61,10 +61,17 @@ type TableSpec struct {
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
+// (The server reads a player's profile before the session starts:
+// Session.Player comes with its stored name and veteran status.)
 type Profiles interface {
-	// Load fills p.Name (if a name was chosen before) and p.Veteran.
-	Load(p *engine.Player)
 	SetName(id, name string) error
+}
+
+// Names keeps display names apart (one player per name, look-alikes
+// included); the server implements it.
+type Names interface {
+	// Rename moves player id from name old to name, or says why not.
+	Rename(id, old, name string) error
 }
 
 // CodeGuesses is the wrong-code budget of each address (sshserver.Guesses).
@@ -78,6 +85,7 @@ type App struct {
 	Hub      *engine.Hub
 	Games    []GameEntry
 	Profiles Profiles
+	Names    Names   // nil: any name goes
 	Records  Records // nil: the server keeps no history
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
@@ -110,6 +118,7 @@ type Session struct {
 	Player   engine.Player
 	Renderer *lipgloss.Renderer
 	Command  []string // "join CODE" goes straight to a table
+	Notice   string   // said in the lobby when the session starts
 	Guest    string   // a keyless guest's reclaim code, as typed ("g-…"): shown to this session only
 	Addr     string   // the client's address, for the wrong-code budget (App.Guesses)
 	Options  []tea.ProgramOption
@@ -131,9 +140,6 @@ type Session struct {
 // NewProgram builds the session's program and starts its pump. The pump
 // stops, and the session leaves its table (keeping the seat), when ctx ends.
 func (a *App) NewProgram(s Session) *tea.Program {
-	if a.Profiles != nil && !s.Player.Guest {
-		a.Profiles.Load(&s.Player)
-	}
 	th := a.theme(s.Renderer)
 	m := newRoot(a, s, th)
 	opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx)}, s.Options...)

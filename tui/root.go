@@ -113,7 +113,7 @@ type root struct {
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
 	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), box: engine.NewMailbox(),
-		width: MinWidth, height: MinHeight,
+		width: MinWidth, height: MinHeight, notice: s.Notice,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.rooms = a.Hub.List()
 	m.lastInput.Store(time.Now().UnixNano())
@@ -390,7 +390,7 @@ func (m *root) openPrompt(p prompt, placeholder, value string) tea.Cmd {
 	case promptName:
 		m.input.CharLimit = 20
 	case promptCode, promptCampaignCode:
-		m.input.CharLimit = 8
+		m.input.CharLimit = 12 // 8 characters, and the dashes people type
 	case promptCampaignName:
 		m.input.CharLimit = 24
 	default:
@@ -422,6 +422,15 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if k.Type == tea.KeyRunes {
+		// What is typed or pasted shows as it will be kept: no controls,
+		// escapes, bidi overrides or zero-width characters, even for a moment.
+		clean := sanitize.Line(string(k.Runes), len(k.Runes))
+		if clean == "" {
+			return nil
+		}
+		k.Runes = []rune(clean)
+	}
 	in, cmd := m.input.Update(k)
 	*m.input = in
 	return cmd
@@ -437,6 +446,12 @@ func (m *root) rename(value string) {
 	if err != nil {
 		m.notice = err.Error()
 		return
+	}
+	if m.app.Names != nil && name != m.sess.Player.Name {
+		if err := m.app.Names.Rename(m.sess.Player.ID, m.sess.Player.Name, name); err != nil {
+			m.notice = err.Error()
+			return
+		}
 	}
 	if m.app.Profiles != nil && !m.sess.Player.Guest {
 		if err := m.app.Profiles.SetName(m.sess.Player.ID, name); err != nil {

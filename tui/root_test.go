@@ -111,11 +111,6 @@ func (k coinKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHel
 
 type memProfiles map[string]string
 
-func (p memProfiles) Load(pl *engine.Player) {
-	if n, ok := p[pl.ID]; ok {
-		pl.Name = n
-	}
-}
 func (p memProfiles) SetName(id, name string) error {
 	if name == "refuse" {
 		return errors.New("no")
@@ -321,6 +316,14 @@ func TestRenameIsCleanedAndSaved(t *testing.T) {
 	a := testApp(t)
 	s := newSession(t, a, "fp-alice", "alice")
 	s.keys("r")
+	s.m.input.SetValue("")
+	s.keys("Zo\x1b[31më\u202e\u200b")
+	if v := s.m.input.Value(); v != "Zo[31më" && v != "Zoë" {
+		t.Fatalf("the field shows %q while typing: controls must never show", v)
+	}
+	if strings.ContainsAny(s.m.input.Value(), "\x1b\u202e\u200b") {
+		t.Fatalf("the field holds controls while typing: %q", s.m.input.Value())
+	}
 	s.m.input.SetValue("")
 	s.keys("Zoë\u202e", "enter")
 	if s.m.sess.Player.Name != "Zoë" || a.Profiles.(memProfiles)["fp-alice"] != "Zoë" {

@@ -116,6 +116,7 @@ type server struct {
 	closed bool
 
 	guestNames guestNames
+	names      nameBook
 }
 
 func newServer(cfg config) (*server, error) {
@@ -149,6 +150,7 @@ func newServer(cfg config) (*server, error) {
 		Hub:      s.hub,
 		Games:    s.games,
 		Profiles: profiles{store},
+		Names:    &s.names,
 		Records:  records{s},
 		JoinHint: joinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
 		Room: engine.RoomConfig{
@@ -163,6 +165,13 @@ func newServer(cfg config) (*server, error) {
 		Log:         cfg.Log,
 		IdleAfter:   30 * time.Minute,
 		IdleWarning: time.Minute,
+	}
+	if err := store.EachPlayer(func(p persistence.Profile) error {
+		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
+		return nil
+	}); err != nil {
+		s.Close()
+		return nil, err
 	}
 	if err := s.restore(journal); err != nil {
 		s.Close()
@@ -234,12 +243,19 @@ func (s *server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 			p.Name, p.Veteran = prof.Name, prof.Veteran
 		}
 	}
+	notice := ""
+	if given := s.names.login(id.ID, p.Name); given != p.Name {
+		notice = fmt.Sprintf("Another player goes by %s, so you are %s here: r picks another name.", p.Name, given)
+		p.Name = given
+	}
+	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
 	term := sshserver.NewTerminal(sess)
 	return s.app.NewProgram(tui.Session{
 		Ctx:      ctx,
 		Player:   p,
 		Renderer: term.Renderer,
 		Command:  sess.Command(),
+		Notice:   notice,
 		Guest:    guestHint(id),
 		Addr:     id.RemoteIP,
 		Options:  bm.MakeOptions(sess),
@@ -308,15 +324,6 @@ func (s *server) Close() {
 
 // profiles adapts the store to what the lobby needs.
 type profiles struct{ store *persistence.Store }
-
-func (p profiles) Load(pl *engine.Player) {
-	if prof, err := p.store.Player(pl.ID); err == nil {
-		if prof.Name != "" {
-			pl.Name = prof.Name
-		}
-		pl.Veteran = prof.Veteran
-	}
-}
 
 func (p profiles) SetName(id, name string) error {
 	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error { pr.Name = name; return nil })
