@@ -5,8 +5,10 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"bivouac/engine"
+	"bivouac/sanitize"
 	"bivouac/sshserver"
 
 	"github.com/charmbracelet/ssh"
@@ -34,8 +36,19 @@ func (s *server) command(sess ssh.Session, args []string) int {
 		}
 		return s.printReplay(sess, args[1])
 	}
-	fmt.Fprintf(sess.Stderr(), "unknown command %q\n\n%s", args[0], sshHelp)
+	fmt.Fprintf(sess.Stderr(), "unknown command %q\n\n%s", echoCommand(args[0]), sshHelp)
 	return 2
+}
+
+// echoCommand is an unknown command as it is said back: cleaned, and cut
+// short (a client may send a command of any length).
+func echoCommand(c string) string {
+	const most = 40
+	clean := sanitize.Line(c, most+1)
+	if utf8.RuneCountInString(clean) > most {
+		clean = string([]rune(clean)[:most]) + "…"
+	}
+	return clean
 }
 
 const sshHelp = `Bivouac: card games over ssh.

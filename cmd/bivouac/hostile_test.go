@@ -132,3 +132,18 @@ func TestAFloodOfKeysIsDroppedCheaply(t *testing.T) {
 	}
 	t.Logf("1 MB of keys: %v of CPU in %v", used, wall.Round(time.Millisecond))
 }
+
+// An unknown command of 100,000 characters is said back as a short prefix,
+// cleaned (issue 12 item 9).
+func TestAHugeUnknownCommandIsNotEchoedInFull(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("\x1b[2J"+strings.Repeat("x", 100_000)))
+	c.Wait(t, 5*time.Second)
+	out := string(c.Transcript())
+	if len(out) > 4000 || strings.Contains(out, "\x1b[2J") {
+		t.Fatalf("%d bytes said back, escapes included: %v", len(out), strings.Contains(out, "\x1b"))
+	}
+	if !strings.Contains(out, `unknown command "`+strings.Repeat("x", 40)+`…"`) {
+		t.Fatalf("the answer does not name the command's start:\n%.300s", out)
+	}
+}
