@@ -65,7 +65,7 @@ func (s *Store) CreateCampaign(c Campaign) (Campaign, error) {
 // Campaign returns one campaign, or ErrNotFound.
 func (s *Store) Campaign(id string) (Campaign, error) {
 	var c Campaign
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		c, err = getCampaign(tx, id)
 		return err
@@ -76,7 +76,7 @@ func (s *Store) Campaign(id string) (Campaign, error) {
 // Campaigns returns the campaigns fp is a member of, in the order joined.
 func (s *Store) Campaigns(fp string) ([]Campaign, error) {
 	var out []Campaign
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(bktPlayers).Get([]byte(fp))
 		if raw == nil {
 			return nil

@@ -88,7 +88,7 @@ func (s *Store) Log(roomID string) ([][]byte, error) { return s.LogSince(roomID,
 // The slices are copies, safe to keep.
 func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 	var out [][]byte
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b, err := logBucket(tx, roomID)
 		if err != nil || b == nil {
 			return err
@@ -114,7 +114,7 @@ func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 // none): the actor resumes from here.
 func (s *Store) LastSeq(roomID string) (uint64, error) {
 	var n uint64
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b, err := logBucket(tx, roomID)
 		n = lastSeq(b)
 		return err
@@ -153,7 +153,7 @@ func (s *Store) PutSnapshot(roomID string, seq uint64, state []byte) error {
 // Snapshot returns the room's latest snapshot and the action number it was
 // taken after, or ErrNotFound.
 func (s *Store) Snapshot(roomID string) (seq uint64, state []byte, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bktSnapshots).Get([]byte(roomID))
 		if len(v) < 8 {
 			return fmt.Errorf("snapshot of room %q: %w", roomID, ErrNotFound)

@@ -51,7 +51,7 @@ func (p *Profile) Stat(game, variant string, players int) *StatLine {
 // Player returns the profile of fingerprint fp, or ErrNotFound.
 func (s *Store) Player(fp string) (Profile, error) {
 	var p Profile
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(bktPlayers).Get([]byte(fp))
 		if raw == nil {
 			return fmt.Errorf("player %q: %w", fp, ErrNotFound)
@@ -116,7 +116,7 @@ func (s *Store) Seen(fp, name string) (Profile, error) {
 // EachPlayer calls fn with every stored profile (in fingerprint order) and
 // stops at fn's first error, which it returns. It reads one snapshot.
 func (s *Store) EachPlayer(fn func(Profile) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bktPlayers).ForEach(func(_, raw []byte) error {
 			p, err := decode[Profile](raw)
 			if err != nil {

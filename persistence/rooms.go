@@ -216,7 +216,7 @@ func unindexRoom(tx *bolt.Tx, r *RoomRecord) error {
 // Room returns one room, or ErrNotFound.
 func (s *Store) Room(id string) (RoomRecord, error) {
 	var rec RoomRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		rec, err = getRoom(tx, id)
 		return err
@@ -238,7 +238,7 @@ func getRoom(tx *bolt.Tx, id string) (RoomRecord, error) {
 // index, not every finished game.
 func (s *Store) Rooms(statuses ...Status) ([]RoomRecord, error) {
 	var out []RoomRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		rooms := tx.Bucket(bktRooms)
 		if len(statuses) == 0 {
 			return rooms.ForEach(func(_, v []byte) error {
@@ -295,7 +295,7 @@ func (s *Store) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
 		return nil, err
 	}
 	var out []RoomRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		prefix := append([]byte(fp), 0)
 		end := append([]byte(fp), 1) // first key after every fp NUL ... key
 		c := tx.Bucket(bktFinished).Cursor()

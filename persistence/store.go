@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -101,7 +103,14 @@ type Options struct {
 	BatchSize int
 	// Clock stamps Created/Updated and history times. Default time.Now.
 	Clock func() time.Time
+	// Log hears about the check of a large file at start (see Open); nil:
+	// nothing is said.
+	Log *slog.Logger
 }
+
+// checkSayAbove is the file size from which Open says it is checking the
+// file, and how long that took.
+const checkSayAbove = 64 << 20
 
 // Store is a Bivouac database: one bbolt file. Its methods are safe for
 // concurrent use.
@@ -113,9 +122,11 @@ type Store struct {
 
 // Open opens the Bivouac database at path, creating it when no file exists.
 //
-// An existing file is first inspected read-only; a file that is not a
-// Bivouac database, is damaged, or has a newer schema yields ErrNotBivouac,
-// ErrCorrupt or ErrSchemaTooNew and is never written to. An older schema is
+// An existing file is first inspected read-only, every page of it (each
+// bucket, key and value is read, so a damaged page is found now rather than
+// in the middle of a game); a file that is not a Bivouac database, is
+// damaged, or has a newer schema yields ErrNotBivouac, ErrCorrupt or
+// ErrSchemaTooNew and is never written to. An older schema is
 // migrated in one transaction. If another process holds the file, Open
 // fails with ErrInUse after opts.Timeout.
 func Open(path string, opts Options) (*Store, error) {
@@ -241,10 +252,49 @@ func inspect(path string, opts Options) error {
 			return fmt.Errorf("%w: truncated: %d bytes, the database needs %d", ErrCorrupt, fi.Size(), want)
 		}
 		return guard(func() error {
-			_, err := readVersion(tx)
-			return err
+			if _, err := readVersion(tx); err != nil {
+				return err
+			}
+			start := time.Now()
+			if opts.Log != nil && fi.Size() > checkSayAbove {
+				opts.Log.Info("checking the database", "file", path, "MiB", fi.Size()>>20)
+			}
+			if err := readAll(tx); err != nil {
+				return err
+			}
+			if opts.Log != nil && fi.Size() > checkSayAbove {
+				opts.Log.Info("database checked", "file", path, "took", time.Since(start).Round(time.Millisecond))
+			}
+			return nil
 		})
 	})
+}
+
+// readAll reads every bucket, key and value in tx, which makes bbolt visit
+// every page in use: a page that is not what its parent says it is makes
+// bbolt panic, and guard turns that into ErrCorrupt. (bbolt's own Tx.Check
+// runs in a goroutine of its own, where such a panic could not be caught.)
+func readAll(tx *bolt.Tx) error {
+	var sum uint32
+	var walk func(b *bolt.Bucket) error
+	walk = func(b *bolt.Bucket) error {
+		return b.ForEach(func(k, v []byte) error {
+			if v == nil {
+				if sub := b.Bucket(k); sub != nil {
+					return walk(sub)
+				}
+			}
+			sum = crc32.Update(sum, crc32.IEEETable, v) // touch every byte: overflow pages too
+			return nil
+		})
+	}
+	return tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return walk(b) })
+}
+
+// view is db.View with a damaged page turned into ErrCorrupt instead of a
+// panic: one bad table must not take the server down.
+func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+	return guard(func() error { return s.db.View(fn) })
 }
 
 // readHead returns the first bytes of path (nil if unreadable).
@@ -348,7 +398,7 @@ func syncDir(dir string) error {
 // inconsistency as ErrCorrupt. It reads the whole file: for an operator
 // command, not for the hot path.
 func (s *Store) Check() error {
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		var first error
 		for err := range tx.Check() {
 			if first == nil {

@@ -129,11 +129,12 @@ func newServer(cfg config) (*server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, err
 	}
+	warnIfOpen(cfg.Log, cfg.DataDir)
 	keyPath, _, err := hostkeys.Ensure(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	store, err := persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{})
+	store, err := persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{Log: cfg.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -263,6 +264,20 @@ func (s *server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Dropped:  term.Dropped,
 		Output:   term.Output,
 	})
+}
+
+// warnIfOpen warns when the data directory lets others than its owner in:
+// it holds the host key and every player's games. It is the operator's
+// directory, so it is not changed behind their back.
+func warnIfOpen(log *slog.Logger, dir string) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return
+	}
+	if mode := fi.Mode().Perm(); mode&0o077 != 0 {
+		log.Warn("the data directory is open to other users: it holds the host key and every game",
+			"dir", dir, "mode", fmt.Sprintf("%04o", mode), "fix", "chmod 700 "+dir)
+	}
 }
 
 // guestHint is the reclaim code as its owner types it ("" for key holders).
