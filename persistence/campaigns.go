@@ -12,7 +12,7 @@ import (
 
 // Campaign is a group playing The Grizzled's campaign together. The rule
 // arithmetic (trials after a mission, when a group becomes veteran) lives
-// in engine/grizzled; the store only keeps the numbers it is given.
+// in game/grizzled; the store only keeps the numbers it is given.
 type Campaign struct {
 	ID      string            `json:"id"`
 	Name    string            `json:"name"`

@@ -4,7 +4,7 @@
 //
 // # Event sourcing
 //
-// A game is its RoomRecord (engine.Setup and Seed) plus its ordered action
+// A game is its RoomRecord (game.Setup and Seed) plus its ordered action
 // log. State is never stored as the truth: the room actor rebuilds it by
 // replaying Log through the game's Apply. A snapshot (PutSnapshot) only
 // saves replay time; LogSince(id, seq) gives what follows it.
@@ -27,9 +27,9 @@
 //	rec, err = s.PutRoom(rec) // and the players' stats count the game, once
 //
 // The room actor talks to the store through Journal, which implements
-// engine.Journal and converts engine.RoomRecord (a room's code is its ID);
+// table.Journal and converts table.RoomRecord (a room's code is its ID);
 // after a restart Journal.Restorable gives each waiting or playing room's
-// record and log for engine.Hub.Restore.
+// record and log for table.Hub.Restore.
 //
 // # Opening
 //
@@ -73,7 +73,7 @@
 // Records are JSON wrapped as {"v":1,"d":{...}}: "v" is the record
 // version, so a later build can read old records; a record with a newer
 // "v" reads as ErrSchemaTooNew. Log entries and snapshots are opaque
-// bytes (engine.EncodeEntry, the game's codec). Big-endian sequence keys
+// bytes (table.EncodeEntry, the game's codec). Big-endian sequence keys
 // make bbolt's byte order the log order. IDs and fingerprints must be
 // non-empty, at most 256 bytes and free of NUL (the index separator).
 //

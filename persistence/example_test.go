@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
 	"bivouac/persistence"
 )
 
@@ -29,7 +29,7 @@ func Example() {
 	rec, err := s.PutRoom(persistence.RoomRecord{
 		ID:     "K7QX",
 		Code:   "K7QX",
-		Setup:  engine.Setup{Game: "grizzled", Names: []string{"ann", "bob"}},
+		Setup:  game.Setup{Game: "grizzled", Names: []string{"ann", "bob"}},
 		Seed:   42,
 		Status: persistence.StatusPlaying,
 		Seats: []persistence.SeatRecord{

@@ -1,26 +1,28 @@
 package persistence
 
-import "bivouac/engine"
+import (
+	"bivouac/table"
+)
 
-// Journal adapts a Store to engine.Journal, the room actor's hook, and
-// loads saved rooms back for engine.Hub.Restore. A room's code is its ID.
+// Journal adapts a Store to table.Journal, the room actor's hook, and
+// loads saved rooms back for table.Hub.Restore. A room's code is its ID.
 type Journal struct {
 	Store *Store
 	// Variant names a finished game's variant for players' stats (e.g. a
 	// difficulty read from the options). Nil: no variant.
-	Variant func(engine.RoomRecord) string
+	Variant func(table.RoomRecord) string
 }
 
-var _ engine.Journal = Journal{}
+var _ table.Journal = Journal{}
 
-// Append implements engine.Journal.
+// Append implements table.Journal.
 func (j Journal) Append(room string, seq uint64, entry []byte) error {
 	return j.Store.Append(room, seq, entry)
 }
 
-// SaveRoom implements engine.Journal. A room first saved as over counts in
+// SaveRoom implements table.Journal. A room first saved as over counts in
 // its players' stats (see PutRoom).
-func (j Journal) SaveRoom(rec engine.RoomRecord) error {
+func (j Journal) SaveRoom(rec table.RoomRecord) error {
 	r := FromEngine(rec)
 	if j.Variant != nil && r.Status == StatusFinished {
 		r.Variant = j.Variant(rec)
@@ -31,12 +33,12 @@ func (j Journal) SaveRoom(rec engine.RoomRecord) error {
 
 // SavedRoom is a room to restore: its record and action log.
 type SavedRoom struct {
-	Record engine.RoomRecord
+	Record table.RoomRecord
 	Log    [][]byte
 }
 
 // Restorable returns the rooms that were waiting or playing, with their
-// logs, for engine.Hub.Restore after a restart.
+// logs, for table.Hub.Restore after a restart.
 func (j Journal) Restorable() ([]SavedRoom, error) {
 	rooms, err := j.Store.Rooms(StatusWaiting, StatusPlaying)
 	if err != nil {
@@ -55,7 +57,7 @@ func (j Journal) Restorable() ([]SavedRoom, error) {
 
 // FromEngine converts the room actor's record. Status over is finished;
 // closed is finished if the game has a result, else abandoned.
-func FromEngine(r engine.RoomRecord) RoomRecord {
+func FromEngine(r table.RoomRecord) RoomRecord {
 	setup := r.Setup
 	if setup.Game == "" {
 		setup.Game = r.Game
@@ -65,9 +67,9 @@ func FromEngine(r engine.RoomRecord) RoomRecord {
 	}
 	status := Status(r.Status)
 	switch {
-	case r.Status == engine.StatusOver, r.Status == engine.StatusClosed && r.Result != nil:
+	case r.Status == table.StatusOver, r.Status == table.StatusClosed && r.Result != nil:
 		status = StatusFinished
-	case r.Status == engine.StatusClosed:
+	case r.Status == table.StatusClosed:
 		status = StatusAbandoned
 	}
 	seats := make([]SeatRecord, len(r.Seats))
@@ -83,19 +85,19 @@ func FromEngine(r engine.RoomRecord) RoomRecord {
 }
 
 // Engine converts a stored room to the room actor's record.
-func (r RoomRecord) Engine() engine.RoomRecord {
-	status := engine.RoomStatus(r.Status)
+func (r RoomRecord) Engine() table.RoomRecord {
+	status := table.RoomStatus(r.Status)
 	switch r.Status {
 	case StatusFinished:
-		status = engine.StatusOver
+		status = table.StatusOver
 	case StatusAbandoned:
-		status = engine.StatusClosed
+		status = table.StatusClosed
 	}
-	seats := make([]engine.SeatRecord, len(r.Seats))
+	seats := make([]table.SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
-		seats[i] = engine.SeatRecord(s)
+		seats[i] = table.SeatRecord(s)
 	}
-	return engine.RoomRecord{
+	return table.RoomRecord{
 		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,
 		Seed: r.Seed, Seats: seats, Status: status, Private: r.Private, Host: r.Host,
 		BotLevel: r.BotLevel, Campaign: r.CampaignID, Allowed: r.Allowed, Seq: r.Seq,

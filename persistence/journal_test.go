@@ -5,16 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
+	"bivouac/table"
 )
 
-func engineRoom(code string, status engine.RoomStatus) engine.RoomRecord {
+func engineRoom(code string, status table.RoomStatus) table.RoomRecord {
 	opts := []byte(`{"difficulty":"hard"}`)
-	return engine.RoomRecord{
+	return table.RoomRecord{
 		Code: code, Game: "grizzled", Title: "Ann's table", Options: opts,
-		Setup: engine.Setup{Game: "grizzled", Options: opts, Names: []string{"ann", "guest", "bot"}},
+		Setup: game.Setup{Game: "grizzled", Options: opts, Names: []string{"ann", "guest", "bot"}},
 		Seed:  7,
-		Seats: []engine.SeatRecord{
+		Seats: []table.SeatRecord{
 			{Seat: 0, Identity: "SHA256:ann", Name: "ann", Veteran: true},
 			{Seat: 1, Identity: "guest:Q7", Name: "guest", Guest: true},
 			{Seat: 2, Name: "bot", Bot: "strong"},
@@ -27,28 +28,28 @@ func engineRoom(code string, status engine.RoomStatus) engine.RoomRecord {
 
 func TestJournalRoundTripAndRestorable(t *testing.T) {
 	s := openTemp(t)
-	j := Journal{Store: s, Variant: func(r engine.RoomRecord) string { return "hard" }}
+	j := Journal{Store: s, Variant: func(r table.RoomRecord) string { return "hard" }}
 
-	in := engineRoom("K7QX", engine.StatusPlaying)
+	in := engineRoom("K7QX", table.StatusPlaying)
 	if err := j.SaveRoom(in); err != nil {
 		t.Fatal(err)
 	}
 	for seq := uint64(1); seq <= 3; seq++ {
-		if err := j.Append("K7QX", seq, engine.EncodeEntry(0, []byte{byte(seq)})); err != nil {
+		if err := j.Append("K7QX", seq, table.EncodeEntry(0, []byte{byte(seq)})); err != nil {
 			t.Fatal(err)
 		}
 	}
-	waiting := engineRoom("W8", engine.StatusWaiting)
+	waiting := engineRoom("W8", table.StatusWaiting)
 	waiting.Setup.Names = nil
 	if err := j.SaveRoom(waiting); err != nil {
 		t.Fatal(err)
 	}
-	over := engineRoom("OV", engine.StatusOver)
-	over.Result = &engine.Result{Outcome: "win", Winners: []engine.Seat{0, 1, 2}}
+	over := engineRoom("OV", table.StatusOver)
+	over.Result = &game.Result{Outcome: "win", Winners: []game.Seat{0, 1, 2}}
 	if err := j.SaveRoom(over); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SaveRoom(engineRoom("CL", engine.StatusClosed)); err != nil {
+	if err := j.SaveRoom(engineRoom("CL", table.StatusClosed)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -70,14 +71,14 @@ func TestJournalRoundTripAndRestorable(t *testing.T) {
 	if len(saved[1].Log) != 3 {
 		t.Fatalf("log has %d entries; want 3", len(saved[1].Log))
 	}
-	if seat, action, err := engine.DecodeEntry(saved[1].Log[2]); err != nil || seat != 0 || action[0] != 3 {
+	if seat, action, err := table.DecodeEntry(saved[1].Log[2]); err != nil || seat != 0 || action[0] != 3 {
 		t.Fatalf("entry 3 decodes to %d %v %v", seat, action, err)
 	}
 
-	if r, _ := s.Room("OV"); r.Status != StatusFinished || r.Variant != "hard" || r.Engine().Status != engine.StatusOver {
+	if r, _ := s.Room("OV"); r.Status != StatusFinished || r.Variant != "hard" || r.Engine().Status != table.StatusOver {
 		t.Fatalf("over room stored as %q variant %q", r.Status, r.Variant)
 	}
-	if r, _ := s.Room("CL"); r.Status != StatusAbandoned || r.Engine().Status != engine.StatusClosed {
+	if r, _ := s.Room("CL"); r.Status != StatusAbandoned || r.Engine().Status != table.StatusClosed {
 		t.Fatalf("closed room without result stored as %q", r.Status)
 	}
 	ann, err := s.Player("SHA256:ann")

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
 )
 
 // tickClock returns a clock that moves one second per reading, so stamped
@@ -35,9 +35,9 @@ func openClocked(t *testing.T, path string) *Store {
 	return s
 }
 
-func finished(rec RoomRecord, winners ...engine.Seat) RoomRecord {
+func finished(rec RoomRecord, winners ...game.Seat) RoomRecord {
 	rec.Status = StatusFinished
-	rec.Result = &engine.Result{Outcome: "win", Winners: winners, Summary: "the war is over"}
+	rec.Result = &game.Result{Outcome: "win", Winners: winners, Summary: "the war is over"}
 	return rec
 }
 
@@ -172,7 +172,7 @@ func TestRoomsByStatusAndDelete(t *testing.T) {
 
 func TestFinishedRoomsCountOnceAndHistory(t *testing.T) {
 	s := openClocked(t, filepath.Join(t.TempDir(), "b.db"))
-	put := func(id, variant string, winners ...engine.Seat) RoomRecord {
+	put := func(id, variant string, winners ...game.Seat) RoomRecord {
 		r := testRoom(id)
 		r.Variant = variant
 		r.Seats = []SeatRecord{

@@ -12,7 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"bivouac/engine"
+	"bivouac/game"
 )
 
 // testOptions keep fsync on and the default batch delay; only the lock
@@ -39,7 +39,7 @@ func testRoom(id string) RoomRecord {
 	return RoomRecord{
 		ID:   id,
 		Code: "AB" + id,
-		Setup: engine.Setup{
+		Setup: game.Setup{
 			Game:    "grizzled",
 			Names:   []string{"ann", "bot"},
 			Options: []byte(`{"difficulty":"normal"}`),

@@ -17,7 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,8 +28,8 @@ import (
 
 // GameEntry is one game the server offers.
 type GameEntry struct {
-	Game   engine.Game
-	Bots   engine.Bots
+	Game   game.Game
+	Bots   game.Bots
 	Screen func(th *uikit.Theme) uikit.Screen
 	Form   Form
 }
@@ -82,7 +83,7 @@ type CodeGuesses interface {
 
 // App builds one program per session and holds what they share.
 type App struct {
-	Hub      *engine.Hub
+	Hub      *table.Hub
 	Games    []GameEntry
 	Profiles Profiles
 	Names    Names   // nil: any name goes
@@ -95,7 +96,7 @@ type App struct {
 	Guesses CodeGuesses
 	// Room holds the defaults every new room gets (journal, bot delay,
 	// takeover, idle close, logger, OnOver).
-	Room engine.RoomConfig
+	Room table.RoomConfig
 	// NewSeed gives each new table its seed.
 	NewSeed func() uint64
 	Log     *slog.Logger
@@ -115,7 +116,7 @@ type App struct {
 // Session is what the program needs to know about its SSH session.
 type Session struct {
 	Ctx      context.Context
-	Player   engine.Player
+	Player   table.Player
 	Renderer *lipgloss.Renderer
 	Command  []string // "join CODE" goes straight to a table
 	Notice   string   // said in the lobby when the session starts
@@ -274,7 +275,7 @@ func (a *App) entry(id string) (GameEntry, bool) {
 }
 
 // create opens a room from a filled-in form with the session as host.
-func (a *App) create(g GameEntry, spec TableSpec, host engine.Player) (*engine.Room, error) {
+func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (*table.Room, error) {
 	cfg := a.Room
 	cfg.Code = ""
 	cfg.Game, cfg.Bots = g.Game, g.Bots
@@ -293,7 +294,7 @@ func (a *App) create(g GameEntry, spec TableSpec, host engine.Player) (*engine.R
 // commandCode reads "join CODE" from the session's command line.
 func commandCode(args []string) string {
 	if len(args) == 2 && strings.EqualFold(args[0], "join") {
-		return engine.NormalizeCode(args[1])
+		return table.NormalizeCode(args[1])
 	}
 	return ""
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"bivouac/engine"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,7 +22,7 @@ func BenchmarkHelpKey(b *testing.B) {
 	r.SetHasDarkBackground(true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m := newRoot(testApp(b), Session{Ctx: ctx, Player: engine.Player{ID: "k1", Name: "Anna"}}, uikit.New(r))
+	m := newRoot(testApp(b), Session{Ctx: ctx, Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(r))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	help := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'?'}}
 	b.ReportAllocs()

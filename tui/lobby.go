@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"bivouac/engine"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -15,7 +15,7 @@ import (
 
 // visibleRooms are the rooms this player may see listed: private tables
 // only to their host (others join them by code).
-func (m *root) visibleRooms() []engine.Summary {
+func (m *root) visibleRooms() []table.Summary {
 	if m.visFor != nil && len(m.rooms) > 0 && len(m.visFor) == len(m.rooms) && &m.visFor[0] == &m.rooms[0] {
 		return m.vis
 	}
@@ -23,11 +23,11 @@ func (m *root) visibleRooms() []engine.Summary {
 	return m.vis
 }
 
-func (m *root) filterRooms() []engine.Summary {
+func (m *root) filterRooms() []table.Summary {
 	out := m.rooms[:0:0]
 	for _, r := range m.rooms {
 		me := m.sess.Player.ID
-		if r.Status == engine.StatusClosed || (r.Private && r.Host != me && !slices.Contains(r.Allowed, me) && !slices.Contains(r.Players, me)) {
+		if r.Status == table.StatusClosed || (r.Private && r.Host != me && !slices.Contains(r.Allowed, me) && !slices.Contains(r.Players, me)) {
 			continue
 		}
 		out = append(out, r)
@@ -130,7 +130,7 @@ func guestHint(code, joinHint string) string {
 	return "Your guest code is " + code + " (keep it to yourself). To sit back down later: " + again
 }
 
-func (m *root) roomLine(r engine.Summary, selected bool) string {
+func (m *root) roomLine(r table.Summary, selected bool) string {
 	th := m.th
 	seated := 0
 	for _, s := range r.Seats {
@@ -140,11 +140,11 @@ func (m *root) roomLine(r engine.Summary, selected bool) string {
 	}
 	status := string(r.Status)
 	switch r.Status {
-	case engine.StatusWaiting:
+	case table.StatusWaiting:
 		status = th.Good.Render(fmt.Sprintf("waiting · %d open", r.Open))
-	case engine.StatusPlaying:
+	case table.StatusPlaying:
 		status = th.Accent.Render("playing")
-	case engine.StatusOver:
+	case table.StatusOver:
 		status = th.Muted.Render("finished")
 	}
 	var names []string
@@ -163,7 +163,7 @@ func (m *root) roomLine(r engine.Summary, selected bool) string {
 	}
 	line := fmt.Sprintf("%s%-5s %-34s %d/%d  ", mark, r.Code, truncate(r.Title, 34), seated, len(r.Seats))
 	rest := status
-	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != engine.StatusOver {
+	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != table.StatusOver {
 		rest = th.Accent.Render("your seat · ") + rest
 	}
 	if r.Campaign != "" {

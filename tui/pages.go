@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"bivouac/engine"
+	"bivouac/game"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -206,7 +207,7 @@ func (m *root) joinCampaign(code string) {
 	if !m.mayGuess() {
 		return
 	}
-	c, err := rec.JoinCampaign(m.sess.Player, engine.NormalizeCode(code))
+	c, err := rec.JoinCampaign(m.sess.Player, table.NormalizeCode(code))
 	if errors.Is(err, ErrNoSuchCampaign) {
 		m.wrongGuess()
 	}
@@ -340,7 +341,7 @@ func (m *root) openReplay(code string) {
 
 func (m *root) showStep() {
 	r := m.replay
-	var log []engine.Event
+	var log []game.Event
 	for _, s := range r.Steps[:m.step+1] {
 		log = append(log, s.Events...)
 	}
@@ -348,7 +349,7 @@ func (m *root) showStep() {
 		log = log[len(log)-40:]
 	}
 	last := m.step == len(r.Steps)-1
-	u := engine.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: engine.Spectator, Seq: m.step,
+	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: game.Spectator, Seq: m.step,
 		View: r.Steps[m.step].View, Log: log, Seats: r.Seats, Started: true, Over: last && r.End != nil}
 	if u.Over {
 		u.Result = r.End

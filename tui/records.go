@@ -4,7 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
+	"bivouac/table"
 )
 
 // ErrNoSuchCampaign is JoinCampaign's answer to a code that names no campaign.
@@ -17,10 +18,10 @@ type Records interface {
 	Profile(id string) (Profile, error)
 	Campaigns(id string) ([]Campaign, error)
 	Campaign(code string) (Campaign, error)
-	CreateCampaign(owner engine.Player, name string, players int) (Campaign, error)
+	CreateCampaign(owner table.Player, name string, players int) (Campaign, error)
 	// JoinCampaign adds p to the campaign with that code; an unknown code is
 	// ErrNoSuchCampaign (a wrong guess).
-	JoinCampaign(p engine.Player, code string) (Campaign, error)
+	JoinCampaign(p table.Player, code string) (Campaign, error)
 	// CampaignTable is the table spec for the campaign's next mission.
 	CampaignTable(c Campaign, botLevel string) (GameEntry, TableSpec, error)
 	Finished(id string, limit int) ([]GameRecord, error)
@@ -83,7 +84,7 @@ type Replay struct {
 	Code  string
 	Title string
 	Game  string
-	Seats []engine.SeatInfo
-	Steps []engine.Step
-	End   *engine.Result
+	Seats []table.SeatInfo
+	Steps []table.Step
+	End   *game.Result
 }

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/engine"
 	"bivouac/sanitize"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -56,7 +56,7 @@ type root struct {
 	sess Session
 	th   *uikit.Theme
 	keys globalKeys
-	box  *engine.Mailbox
+	box  *table.Mailbox
 
 	width, height int
 	page          page
@@ -64,17 +64,17 @@ type root struct {
 	notice        string
 
 	// lobby
-	rooms  []engine.Summary
-	vis    []engine.Summary // visibleRooms of visFor (the hub shares rooms slices)
-	visFor []engine.Summary
+	rooms  []table.Summary
+	vis    []table.Summary // visibleRooms of visFor (the hub shares rooms slices)
+	visFor []table.Summary
 	cursor int
 
 	// form
 	form formModel
 
 	// table
-	room    *engine.Room
-	upd     engine.Update
+	room    *table.Room
+	upd     table.Update
 	screen  uikit.Screen
 	seatCur int // waiting room: selected seat
 
@@ -91,8 +91,8 @@ type root struct {
 	step         int
 
 	// session plumbing shared with the pump
-	current   atomic.Pointer[engine.Room] // the table this session is at, for the pump's last Detach
-	lastInput atomic.Int64                // when input last came (unix ns), stamped by activityReader for the pump's idle clock
+	current   atomic.Pointer[table.Room] // the table this session is at, for the pump's last Detach
+	lastInput atomic.Int64               // when input last came (unix ns), stamped by activityReader for the pump's idle clock
 	chat      chatLimit
 	idleNote  string
 
@@ -112,7 +112,7 @@ type root struct {
 }
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
-	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), box: engine.NewMailbox(),
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), box: table.NewMailbox(),
 		width: MinWidth, height: MinHeight, notice: s.Notice,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.rooms = a.Hub.List()
@@ -217,7 +217,7 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *root) onUpdate(u engine.Update) tea.Cmd {
+func (m *root) onUpdate(u table.Update) tea.Cmd {
 	if m.room == nil || u.Room != m.room.Code() {
 		return nil // a stale update from a table this session has left
 	}
@@ -291,7 +291,7 @@ func (m *root) join(code string, watch bool) {
 		return
 	}
 	m.current.Store(r)
-	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, engine.Update{Room: r.Code(), Seat: seat}, nil, pageTable, "", 0
+	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, table.Update{Room: r.Code(), Seat: seat}, nil, pageTable, "", 0
 }
 
 // leaveRoom detaches from the current table; forGood gives the seat up.
@@ -412,7 +412,7 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 		case promptName:
 			m.rename(value)
 		case promptCode:
-			return func() tea.Msg { return joinMsg{code: engine.NormalizeCode(value), typed: true} }
+			return func() tea.Msg { return joinMsg{code: table.NormalizeCode(value), typed: true} }
 		case promptChat:
 			m.say(value)
 		case promptCampaignName:

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -31,57 +32,57 @@ type coinState struct{ Flips, Seats int }
 
 func (coin) ID() string    { return "coin" }
 func (coin) Title() string { return "Coin" }
-func (coin) New(s engine.Setup, _ uint64) (engine.State, []engine.Event, error) {
+func (coin) New(s game.Setup, _ uint64) (game.State, []game.Event, error) {
 	return &coinState{Seats: len(s.Names)}, nil, nil
 }
-func (coin) Apply(s engine.State, seat engine.Seat, a engine.Action) (engine.State, []engine.Event, error) {
+func (coin) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []game.Event, error) {
 	st := s.(*coinState)
 	if int(seat) != st.Flips%st.Seats {
-		return s, nil, engine.ErrNotYourTurn
+		return s, nil, game.ErrNotYourTurn
 	}
 	st.Flips++
-	return st, []engine.Event{{Audience: engine.Everyone(), Text: fmt.Sprintf("flip %d", st.Flips)}}, nil
+	return st, []game.Event{{Audience: game.Everyone(), Text: fmt.Sprintf("flip %d", st.Flips)}}, nil
 }
-func (coin) Clone(s engine.State) engine.State { c := *s.(*coinState); return &c }
-func (coin) Legal(s engine.State, seat engine.Seat) []engine.Action {
+func (coin) Clone(s game.State) game.State { c := *s.(*coinState); return &c }
+func (coin) Legal(s game.State, seat game.Seat) []game.Action {
 	st := s.(*coinState)
 	if st.Flips < 3 && int(seat) == st.Flips%st.Seats {
-		return []engine.Action{"flip"}
+		return []game.Action{"flip"}
 	}
 	return nil
 }
-func (c coin) Waiting(s engine.State) []engine.Seat {
+func (c coin) Waiting(s game.State) []game.Seat {
 	st := s.(*coinState)
 	if st.Flips >= 3 {
 		return nil
 	}
-	return []engine.Seat{engine.Seat(st.Flips % st.Seats)}
+	return []game.Seat{game.Seat(st.Flips % st.Seats)}
 }
-func (coin) View(s engine.State, _ engine.Seat) engine.View { return *s.(*coinState) }
-func (coin) Timer(engine.State) (engine.Timer, bool)        { return engine.Timer{}, false }
-func (coin) Say(_ engine.State, seat engine.Seat, text string) ([]engine.Event, error) {
-	return []engine.Event{{Audience: engine.Everyone(), Kind: engine.Chat, From: seat, Text: text}}, nil
+func (coin) View(s game.State, _ game.Seat) game.View { return *s.(*coinState) }
+func (coin) Timer(game.State) (game.Timer, bool)      { return game.Timer{}, false }
+func (coin) Say(_ game.State, seat game.Seat, text string) ([]game.Event, error) {
+	return []game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Text: text}}, nil
 }
-func (coin) Result(s engine.State) (engine.Result, bool) {
+func (coin) Result(s game.State) (game.Result, bool) {
 	if s.(*coinState).Flips >= 3 {
-		return engine.Result{Outcome: "win", Summary: "flipped"}, true
+		return game.Result{Outcome: "win", Summary: "flipped"}, true
 	}
-	return engine.Result{}, false
+	return game.Result{}, false
 }
-func (coin) EncodeAction(a engine.Action) ([]byte, error) { return json.Marshal(a) }
-func (coin) DecodeAction(b []byte) (engine.Action, error) {
+func (coin) EncodeAction(a game.Action) ([]byte, error) { return json.Marshal(a) }
+func (coin) DecodeAction(b []byte) (game.Action, error) {
 	var s string
 	return s, json.Unmarshal(b, &s)
 }
 
 // coinScreen is a table screen: "f" flips.
 type coinScreen struct {
-	u    engine.Update
+	u    table.Update
 	w, h int
 }
 
-func (s *coinScreen) SetUpdate(u engine.Update) { s.u = u }
-func (s *coinScreen) SetSize(w, h int)          { s.w, s.h = w, h }
+func (s *coinScreen) SetUpdate(u table.Update) { s.u = u }
+func (s *coinScreen) SetSize(w, h int)         { s.w, s.h = w, h }
 func (s *coinScreen) Update(msg tea.Msg) tea.Cmd {
 	if u, ok := msg.(uikit.UpdateMsg); ok {
 		s.u = u.Update
@@ -121,7 +122,7 @@ func (p memProfiles) SetName(id, name string) error {
 
 func testApp(t testing.TB) *App {
 	t.Helper()
-	hub := engine.NewHub(t.Context(), nil)
+	hub := table.NewHub(t.Context(), nil)
 	return &App{
 		Hub:      hub,
 		JoinHint: "ssh -p 2222 camp.example",
@@ -149,7 +150,7 @@ type session struct {
 func newSession(t *testing.T, a *App, id, name string) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	m := newRoot(a, Session{Ctx: ctx, Player: engine.Player{ID: id, Name: name}}, uikit.New(nil))
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: id, Name: name}}, uikit.New(nil))
 	s := &session{t: t, m: m}
 	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return s
@@ -368,7 +369,7 @@ func TestHelpListsGlobalAndScreenKeys(t *testing.T) {
 func TestLobbyAndWaitingRoomGoldens(t *testing.T) {
 	a := testApp(t)
 	for i, code := range []string{"K7QX", "P2MD"} {
-		if _, err := a.Hub.Create(engine.RoomConfig{Code: code, Game: coin{}, Title: fmt.Sprintf("Coin · %d players", i+2), Seats: i + 2, Host: "fp-x"}); err != nil {
+		if _, err := a.Hub.Create(table.RoomConfig{Code: code, Game: coin{}, Title: fmt.Sprintf("Coin · %d players", i+2), Seats: i + 2, Host: "fp-x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/engine"
+	"bivouac/game"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -75,7 +75,7 @@ func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
 				}
 			}
 		}
-		if err := m.room.SetBot(ctx, m.box, engine.Seat(m.seatCur), level); err != nil {
+		if err := m.room.SetBot(ctx, m.box, game.Seat(m.seatCur), level); err != nil {
 			m.notice = err.Error()
 		}
 	}
@@ -131,7 +131,7 @@ func (m *root) waitingView() string {
 			if s.Veteran {
 				who += " " + th.Good.Render("★")
 			}
-			if engine.Seat(i) == u.Seat {
+			if game.Seat(i) == u.Seat {
 				who = th.Accent.Render(who + " (you)")
 			}
 			if s.Connected {
@@ -167,7 +167,7 @@ func (m *root) waitingView() string {
 	var lines []string
 	for _, e := range u.Log {
 		text, style := e.Text, th.Muted
-		if e.Kind == engine.Chat {
+		if e.Kind == game.Chat {
 			style = th.Chat
 			if int(e.From) >= 0 && int(e.From) < len(u.Seats) {
 				text = u.Seats[e.From].Name + ": " + text

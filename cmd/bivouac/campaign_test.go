@@ -7,15 +7,16 @@ import (
 	"time"
 
 	"bivouac/codes"
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
+	"bivouac/table"
 )
 
 // finishMission stands in for a campaign mission's last move: the room
 // actor saves the finished room and calls OnOver, exactly as here.
-func finishMission(t *testing.T, srv *server, c string, trials int, won bool, seats []engine.SeatRecord) {
+func finishMission(t *testing.T, srv *server, c string, trials int, won bool, seats []table.SeatRecord) {
 	t.Helper()
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: -1})
 	code := codes.New(4)
@@ -23,9 +24,9 @@ func finishMission(t *testing.T, srv *server, c string, trials int, won bool, se
 	if won {
 		outcome = "win"
 	}
-	rec := engine.RoomRecord{Code: code, Game: "grizzled", Title: "campaign", Options: opts, Seats: seats,
-		Setup: engine.Setup{Game: "grizzled", Options: opts}, Status: engine.StatusOver, Campaign: c,
-		Result: &engine.Result{Outcome: outcome, Summary: outcome}, Created: time.Now(), Updated: time.Now()}
+	rec := table.RoomRecord{Code: code, Game: "grizzled", Title: "campaign", Options: opts, Seats: seats,
+		Setup: game.Setup{Game: "grizzled", Options: opts}, Status: table.StatusOver, Campaign: c,
+		Result: &game.Result{Outcome: outcome, Summary: outcome}, Created: time.Now(), Updated: time.Now()}
 	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
 		t.Fatal(err)
 	}
@@ -39,13 +40,13 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := records{srv}
-	ann := engine.Player{ID: "SHA256:ann", Name: "ann"}
-	bob := engine.Player{ID: "SHA256:bob", Name: "bob"}
-	cid := engine.Player{ID: "SHA256:cid", Name: "cid"}
-	for _, p := range []engine.Player{ann, bob, cid} {
+	ann := table.Player{ID: "SHA256:ann", Name: "ann"}
+	bob := table.Player{ID: "SHA256:bob", Name: "bob"}
+	cid := table.Player{ID: "SHA256:cid", Name: "cid"}
+	for _, p := range []table.Player{ann, bob, cid} {
 		srv.store.Seen(p.ID, p.Name)
 	}
-	if _, err := rec.CreateCampaign(engine.Player{ID: "guest:ABCDEF", Guest: true}, "nope", 2); err == nil {
+	if _, err := rec.CreateCampaign(table.Player{ID: "guest:ABCDEF", Guest: true}, "nope", 2); err == nil {
 		t.Fatal("a guest created a campaign")
 	}
 	c, err := rec.CreateCampaign(ann, "Verdun", 2)
@@ -72,7 +73,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 		t.Fatalf("campaign table %+v options %+v", spec, o)
 	}
 
-	seats := []engine.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Identity: bob.ID, Name: "bob"}}
+	seats := []table.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Identity: bob.ID, Name: "bob"}}
 	// 20 → 22 → (loss keeps 22) → 24 → 26 → 28 → 30.
 	steps := []struct {
 		won  bool
@@ -87,7 +88,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 		}
 	}
 	// The win at 30, played by ann and a bot: only ann becomes a veteran.
-	finishMission(t, srv, c.Code, 30, true, []engine.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Bot: "easy", Name: "Bruno (bot)"}})
+	finishMission(t, srv, c.Code, 30, true, []table.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Bot: "easy", Name: "Bruno (bot)"}})
 	got, _ := rec.Campaign(c.Code)
 	if !got.Veteran || got.Trials != 30 || got.Wins != 6 || got.Losses != 1 || len(got.History) != 7 {
 		t.Fatalf("after the win at 30: %+v", got)

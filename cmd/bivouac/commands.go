@@ -7,9 +7,10 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"bivouac/engine"
+	"bivouac/game"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
+	"bivouac/table"
 
 	"github.com/charmbracelet/ssh"
 )
@@ -70,7 +71,7 @@ func (s *server) listRooms(w io.Writer) {
 	fmt.Fprintln(tw, "CODE\tGAME\tSEATED\tSTATUS\tPLAYERS")
 	n := 0
 	for _, r := range rooms {
-		if r.Private || r.Status == engine.StatusClosed {
+		if r.Private || r.Status == table.StatusClosed {
 			continue
 		}
 		n++
@@ -147,7 +148,7 @@ func (s *server) printReplay(sess ssh.Session, code string) int {
 	for _, st := range r.Steps {
 		for _, e := range st.Events {
 			text := e.Text
-			if e.Kind == engine.Chat && int(e.From) >= 0 && int(e.From) < len(r.Seats) {
+			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(r.Seats) {
 				text = r.Seats[e.From].Name + ": " + text
 			}
 			fmt.Fprintf(sess, "%4d  %s\n", st.Index, text)

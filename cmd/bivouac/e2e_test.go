@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/sshserver/sshtest"
+	"bivouac/table"
 )
 
 // startServer runs the real server in-process on a loopback listener.
@@ -158,7 +159,7 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 }
 
 // replayState rebuilds a room's final state from the store.
-func replayState(t *testing.T, srv *server, code string, g engine.Game) engine.State {
+func replayState(t *testing.T, srv *server, code string, g game.Game) game.State {
 	t.Helper()
 	rm, err := srv.store.Room(code)
 	if err != nil {
@@ -168,7 +169,7 @@ func replayState(t *testing.T, srv *server, code string, g engine.Game) engine.S
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := engine.ReplayEach(g, rm.Setup, rm.Seed, entries, func(int, engine.Seat, engine.State, []engine.Event) {})
+	st, err := table.ReplayEach(g, rm.Setup, rm.Seed, entries, func(int, game.Seat, game.State, []game.Event) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func publicCards(t *testing.T, srv *server, code string) map[grizzled.CardID]boo
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps, err := engine.Replay(grizzled.Game{}, rm.Setup, rm.Seed, entries, engine.Spectator)
+	steps, err := table.Replay(grizzled.Game{}, rm.Setup, rm.Seed, entries, game.Spectator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func publicCards(t *testing.T, srv *server, code string) map[grizzled.CardID]boo
 
 func TestRoomsCommandWithoutPTY(t *testing.T) {
 	srv, addr := startServer(t, t.TempDir())
-	r, err := srv.app.Hub.Create(engine.RoomConfig{Game: grizzled.Game{}, Title: "Grizzled · 4", Seats: 4, Host: "x"})
+	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: "Grizzled · 4", Seats: 4, Host: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}

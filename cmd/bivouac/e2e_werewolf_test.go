@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
-	"bivouac/engine/werewolf/wolfbot"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/game/werewolf/wolfbot"
 	"bivouac/sshserver/sshtest"
 )
 
@@ -145,7 +145,7 @@ func playWerewolfGame(t *testing.T, cardsKeys string, seed uint64) {
 
 	// No leak: a villager human's terminal never showed another living
 	// player's card before that card was revealed by a death.
-	end := final.View(engine.Spectator)
+	end := final.View(game.Spectator)
 	clients := map[int]*sshtest.Client{0: alice, 1: bob}
 	checked := 0
 	for seat, c := range clients {

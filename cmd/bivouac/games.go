@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/tui"
 	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 )
 
 // grizzledEntry is The Grizzled as the lobby offers it.
-func grizzledEntry(bots engine.Bots) tui.GameEntry {
+func grizzledEntry(bots game.Bots) tui.GameEntry {
 	players := []string{"2 (with the chaplain)", "3", "4", "5"}
 	variants := []grizzled.Variant{grizzled.Standard, grizzled.Beginner, grizzled.Veteran}
 	variantNames := []string{"standard", "beginner (no traps)", "veteran (30 trials)"}

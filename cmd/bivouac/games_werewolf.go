@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
 	"bivouac/tui"
 	"bivouac/tui/uikit"
 	"bivouac/tui/werewolfui"
@@ -42,7 +42,7 @@ func quickTimers() werewolf.Timers {
 
 // werewolfEntry is The Werewolves of Millers Hollow as the lobby offers it,
 // with the host options of the spec's §14 that a table needs at creation.
-func werewolfEntry(bots engine.Bots) tui.GameEntry {
+func werewolfEntry(bots game.Bots) tui.GameEntry {
 	var players []string
 	for n := 5; n <= 18; n++ {
 		if n < 8 {

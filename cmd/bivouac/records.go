@@ -7,10 +7,11 @@ import (
 	"slices"
 
 	"bivouac/codes"
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/persistence"
 	"bivouac/sanitize"
+	"bivouac/table"
 	"bivouac/tui"
 )
 
@@ -73,14 +74,14 @@ func (r records) Campaigns(id string) ([]tui.Campaign, error) {
 }
 
 func (r records) Campaign(code string) (tui.Campaign, error) {
-	c, err := r.s.store.Campaign(engine.NormalizeCode(code))
+	c, err := r.s.store.Campaign(table.NormalizeCode(code))
 	if err != nil {
 		return tui.Campaign{}, err
 	}
 	return r.campaign(c), nil
 }
 
-func (r records) CreateCampaign(owner engine.Player, name string, players int) (tui.Campaign, error) {
+func (r records) CreateCampaign(owner table.Player, name string, players int) (tui.Campaign, error) {
 	if owner.Guest {
 		return tui.Campaign{}, errors.New("guests cannot hold campaigns: ssh in with a key")
 	}
@@ -104,11 +105,11 @@ func (r records) CreateCampaign(owner engine.Player, name string, players int) (
 	}
 }
 
-func (r records) JoinCampaign(p engine.Player, code string) (tui.Campaign, error) {
+func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error) {
 	if p.Guest {
 		return tui.Campaign{}, errors.New("guests cannot join campaigns: ssh in with a key")
 	}
-	code = engine.NormalizeCode(code)
+	code = table.NormalizeCode(code)
 	c, err := r.s.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
 		if slices.Contains(c.Members, p.ID) {
 			return nil
@@ -175,7 +176,7 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 }
 
 func (r records) Replay(code string) (tui.Replay, error) {
-	rm, err := r.s.store.Room(engine.NormalizeCode(code))
+	rm, err := r.s.store.Room(table.NormalizeCode(code))
 	if errors.Is(err, persistence.ErrNotFound) {
 		return tui.Replay{}, fmt.Errorf("no game %q on record", code)
 	}
@@ -193,20 +194,20 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	if err != nil {
 		return tui.Replay{}, err
 	}
-	steps, err := engine.Replay(g.Game, rm.Setup, rm.Seed, entries, engine.Spectator)
+	steps, err := table.Replay(g.Game, rm.Setup, rm.Seed, entries, game.Spectator)
 	if err != nil {
 		return tui.Replay{}, err
 	}
 	out := tui.Replay{Code: rm.Code, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
 	for _, s := range rm.Seats {
-		out.Seats = append(out.Seats, engine.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Veteran: s.Veteran})
+		out.Seats = append(out.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Veteran: s.Veteran})
 	}
 	return out, nil
 }
 
 // onOver runs on a room's actor when its game has ended and been saved: a
 // campaign mission moves the campaign on (rules §6.5).
-func (r records) onOver(rec engine.RoomRecord) {
+func (r records) onOver(rec table.RoomRecord) {
 	if rec.Campaign == "" || rec.Result == nil {
 		return
 	}

@@ -15,14 +15,14 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
-	"bivouac/engine/grizzled/grizzbot"
-	"bivouac/engine/werewolf/wolfbot"
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/game/werewolf/wolfbot"
 	"bivouac/hostkeys"
 	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
+	"bivouac/table"
 	"bivouac/tui"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -106,7 +106,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 type server struct {
 	cfg    config
 	store  *persistence.Store
-	hub    *engine.Hub
+	hub    *table.Hub
 	app    *tui.App
 	ssh    *sshserver.Server
 	stop   context.CancelFunc
@@ -139,7 +139,7 @@ func newServer(cfg config) (*server, error) {
 		return nil, err
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
-	s := &server{cfg: cfg, store: store, hub: engine.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
+	s := &server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
 	s.games = []tui.GameEntry{grizzledEntry(grizzbot.Bots{}), werewolfEntry(wolfbot.Bots{})}
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
@@ -154,7 +154,7 @@ func newServer(cfg config) (*server, error) {
 		Names:    &s.names,
 		Records:  records{s},
 		JoinHint: joinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
-		Room: engine.RoomConfig{
+		Room: table.RoomConfig{
 			Journal:       journal,
 			Logger:        cfg.Log,
 			BotDelay:      cfg.BotDelay,
@@ -233,7 +233,7 @@ func (s *server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	if !ok {
 		return nil
 	}
-	p := engine.Player{ID: id.ID, Guest: id.Guest}
+	p := table.Player{ID: id.ID, Guest: id.Guest}
 	name, err := sanitize.Name(id.User)
 	if err != nil {
 		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
@@ -346,7 +346,7 @@ func (p profiles) SetName(id, name string) error {
 }
 
 // variantOf names a finished game's variant for stats.
-func variantOf(rec engine.RoomRecord) string {
+func variantOf(rec table.RoomRecord) string {
 	if rec.Game != "grizzled" {
 		return ""
 	}

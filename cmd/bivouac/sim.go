@@ -16,10 +16,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
-	"bivouac/engine/grizzled/grizzbot"
-	"bivouac/engine/werewolf/wolfbot"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/game/werewolf/wolfbot"
 )
 
 // simConfig is what `bivouac sim` was asked to do.
@@ -227,7 +227,7 @@ func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simRepo
 		go func() {
 			defer wg.Done()
 			seats := max(c.players, 3)
-			bots := make([]engine.Bot, seats)
+			bots := make([]game.Bot, seats)
 			for j := range bots {
 				b, err := maker.New(c.bot)
 				if err != nil {
@@ -279,7 +279,7 @@ func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simRepo
 	return rep, nil
 }
 
-func playGrizzled(names []string, opts grizzled.Options, seed uint64, bots []engine.Bot) grizzledResult {
+func playGrizzled(names []string, opts grizzled.Options, seed uint64, bots []game.Bot) grizzledResult {
 	s, _, err := grizzled.NewGame(names, opts, seed)
 	if err != nil {
 		return grizzledResult{err: err}

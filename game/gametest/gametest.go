@@ -29,14 +29,14 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/engine"
+	"bivouac/game"
 )
 
 // Config describes one game to the suite.
 type Config struct {
-	Game engine.Game
+	Game game.Game
 	// Setups are the tables to play: player counts, variants, options.
-	Setups []engine.Setup
+	Setups []game.Setup
 	// Games is the number of random games per setup (default 12; a third
 	// of that, at least 2, under -short).
 	Games int
@@ -46,18 +46,18 @@ type Config struct {
 
 	// Snapshot returns a byte form of the whole state, hidden parts and RNG
 	// included; two states are the same when their snapshots are.
-	Snapshot func(engine.State) ([]byte, error)
+	Snapshot func(game.State) ([]byte, error)
 
 	// Conceal returns a copy of s in which something seat may not know has
 	// been changed (another player's hidden card, the order of a face-down
 	// pile, the RNG's future), or false when there is nothing to change at
 	// this moment. It must leave s itself untouched.
-	Conceal func(s engine.State, seat engine.Seat, r *rand.Rand) (engine.State, bool)
+	Conceal func(s game.State, seat game.Seat, r *rand.Rand) (game.State, bool)
 
 	// Junk returns an action that the game may well refuse: random, hostile
 	// or out-of-range input of the game's own action type. nil: the suite
 	// decodes random bytes with DecodeAction.
-	Junk func(r *rand.Rand) engine.Action
+	Junk func(r *rand.Rand) game.Action
 }
 
 func (c *Config) defaults(t *testing.T) {
@@ -95,19 +95,19 @@ func Run(t *testing.T, c Config) {
 
 // step is one accepted action of a played game.
 type step struct {
-	seat   engine.Seat
-	action engine.Action
-	events []engine.Event
+	seat   game.Seat
+	action game.Action
+	events []game.Event
 }
 
 type harness struct {
 	t     *testing.T
 	c     *Config
-	setup engine.Setup
+	setup game.Setup
 	seed  uint64
 	r     *rand.Rand
 
-	first []engine.Event
+	first []game.Event
 	log   []step
 	final []byte
 }
@@ -129,7 +129,7 @@ func (h *harness) safely(what string, f func()) {
 	f()
 }
 
-func (h *harness) snapshot(s engine.State) []byte {
+func (h *harness) snapshot(s game.State) []byte {
 	h.t.Helper()
 	b, err := h.c.Snapshot(s)
 	if err != nil {
@@ -177,12 +177,12 @@ func (h *harness) play() {
 // choose picks the next action as a random table would: a waiting seat's
 // legal action, or now and then (always, when nobody is waited on) the
 // pending timer's expiry.
-func (h *harness) choose(s engine.State) (engine.Seat, engine.Action, bool) {
+func (h *harness) choose(s game.State) (game.Seat, game.Action, bool) {
 	g := h.c.Game
 	waiting := g.Waiting(s)
 	timer, timed := g.Timer(s)
 	if timed && (len(waiting) == 0 || h.r.IntN(8) == 0) {
-		return engine.System, timer.Action, true
+		return game.System, timer.Action, true
 	}
 	for _, i := range h.r.Perm(len(waiting)) {
 		seat := waiting[i]
@@ -191,7 +191,7 @@ func (h *harness) choose(s engine.State) (engine.Seat, engine.Action, bool) {
 		}
 	}
 	if timed {
-		return engine.System, timer.Action, true
+		return game.System, timer.Action, true
 	}
 	if len(waiting) > 0 {
 		h.fatalf("seats %v are waited on but none has a legal action", waiting)
@@ -201,23 +201,23 @@ func (h *harness) choose(s engine.State) (engine.Seat, engine.Action, bool) {
 
 // seats is every seat that may look at or act on the table, plus a few that
 // never exist.
-func (h *harness) seats() []engine.Seat {
+func (h *harness) seats() []game.Seat {
 	n := len(h.setup.Names)
-	out := []engine.Seat{engine.Spectator}
+	out := []game.Seat{game.Spectator}
 	for i := range n + 1 { // a game may add seats of its own (the chaplain)
-		out = append(out, engine.Seat(i))
+		out = append(out, game.Seat(i))
 	}
 	return out
 }
 
 // checkViews: what a seat sees may not depend on what it may not know.
-func (h *harness) checkViews(s engine.State, before []byte) {
+func (h *harness) checkViews(s game.State, before []byte) {
 	if h.c.Conceal == nil {
 		return
 	}
 	g := h.c.Game
 	for _, seat := range h.seats() {
-		var other engine.State
+		var other game.State
 		var ok bool
 		h.safely("Conceal", func() { other, ok = h.c.Conceal(s, seat, h.r) })
 		if !ok {
@@ -238,7 +238,7 @@ func (h *harness) checkViews(s engine.State, before []byte) {
 // are refused and change nothing. A few of each per seat and step: over a
 // game's hundreds of steps that covers every kind many times, at a cost a
 // race-enabled suite can pay.
-func (h *harness) checkLegal(s engine.State, before []byte) {
+func (h *harness) checkLegal(s game.State, before []byte) {
 	g := h.c.Game
 	for _, seat := range h.seats() {
 		legal := g.Legal(s, seat)
@@ -255,8 +255,8 @@ func (h *harness) checkLegal(s engine.State, before []byte) {
 			}
 			c := g.Clone(s)
 			var err error
-			var evs []engine.Event
-			var next engine.State
+			var evs []game.Event
+			var next game.State
 			h.safely("Apply of an unlisted action", func() { next, evs, err = g.Apply(c, seat, a) })
 			if err == nil {
 				h.fatalf("seat %d: action %#v is not in Legal %v but was accepted", seat, a, legal)
@@ -278,18 +278,18 @@ func (h *harness) sample(n, k int) []int {
 }
 
 // listed reports whether a is among legal, comparing encoded forms.
-func (h *harness) listed(legal []engine.Action, a engine.Action) bool {
+func (h *harness) listed(legal []game.Action, a game.Action) bool {
 	b, err := h.c.Game.EncodeAction(a)
 	if err != nil {
 		return false
 	}
-	return slices.ContainsFunc(legal, func(l engine.Action) bool {
+	return slices.ContainsFunc(legal, func(l game.Action) bool {
 		lb, err := h.c.Game.EncodeAction(l)
 		return err == nil && bytes.Equal(lb, b)
 	})
 }
 
-func (h *harness) junk() engine.Action {
+func (h *harness) junk() game.Action {
 	if h.c.Junk != nil {
 		return h.c.Junk(h.r)
 	}
@@ -306,9 +306,9 @@ func (h *harness) junk() engine.Action {
 
 // checkHostile throws garbage at the real state: nothing may panic, and
 // anything refused changes nothing.
-func (h *harness) checkHostile(s engine.State, before []byte) {
+func (h *harness) checkHostile(s game.State, before []byte) {
 	g := h.c.Game
-	odd := []engine.Seat{engine.System, engine.Spectator, -7, engine.Seat(len(h.setup.Names) + 3), 1 << 30}
+	odd := []game.Seat{game.System, game.Spectator, -7, game.Seat(len(h.setup.Names) + 3), 1 << 30}
 	for _, seat := range append(odd, h.seats()...) {
 		a := h.junk()
 		if a == nil {
@@ -353,7 +353,7 @@ func hostileText(r *rand.Rand) string {
 }
 
 // checkCodec: an action about to be applied survives the codec exactly.
-func (h *harness) checkCodec(a engine.Action) {
+func (h *harness) checkCodec(a game.Action) {
 	g := h.c.Game
 	b, err := g.EncodeAction(a)
 	if err != nil {
@@ -369,7 +369,7 @@ func (h *harness) checkCodec(a engine.Action) {
 }
 
 // checkOver: a finished game waits on nobody and accepts no player action.
-func (h *harness) checkOver(s engine.State) {
+func (h *harness) checkOver(s game.State) {
 	g := h.c.Game
 	if w := g.Waiting(s); len(w) > 0 {
 		h.fatalf("game over but still waiting on %v", w)
@@ -398,7 +398,7 @@ func (h *harness) replay() {
 		if err != nil {
 			h.t.Fatalf("seed %d: replay step %d: decode: %v", h.seed, i, err)
 		}
-		var evs []engine.Event
+		var evs []game.Event
 		s, evs, err = g.Apply(s, st.seat, a)
 		if err != nil {
 			h.t.Fatalf("seed %d: replay step %d: %#v by seat %d refused: %v", h.seed, i, a, st.seat, err)

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/tui/uikit"
 )
 
@@ -145,11 +145,11 @@ func (s *Screen) current() ask {
 
 // tileTarget is the seat a tile placed by the viewer would go to (SU-2),
 // Selfish included.
-func (s *Screen) tileTarget(t grizzled.Tile) engine.Seat {
+func (s *Screen) tileTarget(t grizzled.Tile) game.Seat {
 	me := s.me()
 	n := len(s.v.Players)
 	if me < 0 || n == 0 {
-		return engine.Spectator
+		return game.Spectator
 	}
 	if slices.Contains(s.v.Players[me].HardKnocks, grizzled.Selfish) {
 		return s.v.Players[me].Seat
@@ -158,7 +158,7 @@ func (s *Screen) tileTarget(t grizzled.Tile) engine.Seat {
 }
 
 // name is a seat's display name.
-func (s *Screen) name(seat engine.Seat) string {
+func (s *Screen) name(seat game.Seat) string {
 	for _, p := range s.v.Players {
 		if p.Seat == seat && p.Name != "" {
 			return uikit.Clean(p.Name)

@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"bivouac/engine"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
@@ -20,7 +20,7 @@ func BenchmarkView(b *testing.B) {
 	th := uikit.New(r)
 	for _, c := range []struct {
 		name string
-		u    engine.Update
+		u    table.Update
 	}{{"mid-mission", midMission()}, {"speech", speechAnswer()}, {"support", supportReveal()}} {
 		b.Run(c.name, func(b *testing.B) {
 			s := New(th)

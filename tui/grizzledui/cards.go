@@ -1,10 +1,10 @@
 package grizzledui
 
 import (
-	"bivouac/engine/grizzled"
+	"bivouac/game/grizzled"
 )
 
-// This file adapts the engine's card helpers (engine/grizzled/cards.go)
+// This file adapts the engine's card helpers (game/grizzled/cards.go)
 // for display. The engine owns the rules; nothing here decides legality.
 
 func threatName(t grizzled.Threat) string { return t.String() }

@@ -3,7 +3,7 @@ package grizzledui
 import (
 	"testing"
 
-	"bivouac/engine/grizzled"
+	"bivouac/game/grizzled"
 )
 
 func TestCardAdapters(t *testing.T) {

@@ -7,8 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 )
 
@@ -28,7 +29,7 @@ func TestRealGames(t *testing.T) {
 		t.Run(fmt.Sprintf("seed%d-%dp", seed, humans), func(t *testing.T) {
 			names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:humans]
 			opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: -1})
-			st, log, err := g.New(engine.Setup{Game: "grizzled", Names: names, Options: opts}, seed)
+			st, log, err := g.New(game.Setup{Game: "grizzled", Names: names, Options: opts}, seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,8 +39,8 @@ func TestRealGames(t *testing.T) {
 			sizes := [][3]int{{80, 24, 1}, {80, 23, 0}, {100, 30, 0}, {132, 43, 1}}
 			size := sizes[seed%uint64(len(sizes))]
 			W, H := size[0], size[1]
-			screens := map[engine.Seat]*Screen{}
-			screen := func(seat engine.Seat) *Screen {
+			screens := map[game.Seat]*Screen{}
+			screen := func(seat game.Seat) *Screen {
 				if screens[seat] == nil {
 					s := New(asciiTheme())
 					s.SetHelpBar(size[2] == 1)
@@ -48,10 +49,10 @@ func TestRealGames(t *testing.T) {
 				}
 				return screens[seat]
 			}
-			upd := func(seat engine.Seat) (engine.Update, grizzled.SeatView) {
+			upd := func(seat game.Seat) (table.Update, grizzled.SeatView) {
 				v := g.View(st, seat).(grizzled.SeatView)
 				_, over := g.Result(st)
-				return engine.Update{Room: "TEST", Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true, Over: over}, v
+				return table.Update{Room: "TEST", Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true, Over: over}, v
 			}
 			keysPressed := 0
 			for step := 0; step < 5000; step++ {
@@ -68,8 +69,8 @@ func TestRealGames(t *testing.T) {
 				s.SetUpdate(u)
 				checkFits(t, s.View(), W, H)
 				if step%25 == 0 {
-					su, _ := upd(engine.Spectator)
-					sp := screen(engine.Spectator)
+					su, _ := upd(game.Spectator)
+					sp := screen(game.Spectator)
 					sp.SetUpdate(su)
 					checkFits(t, sp.View(), W, H)
 				}
@@ -95,7 +96,7 @@ func TestRealGames(t *testing.T) {
 				if !got {
 					t.Fatalf("step %d: 400 random keys produced no action; phase %d legal %+v\n%s", step, v.Phase, v.Legal, s.View())
 				}
-				var evs []engine.Event
+				var evs []game.Event
 				st, evs, err = g.Apply(st, seat, a)
 				if err != nil {
 					t.Fatalf("step %d: engine refused %+v: %v", step, a, err)

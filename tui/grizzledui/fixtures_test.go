@@ -1,8 +1,9 @@
 package grizzledui
 
 import (
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/table"
 )
 
 // Hand-built views: the contract in engine/grizzled/types.go is all the
@@ -26,8 +27,8 @@ func players4() []grizzled.PlayerView {
 	}
 }
 
-func seats4() []engine.SeatInfo {
-	return []engine.SeatInfo{
+func seats4() []table.SeatInfo {
+	return []table.SeatInfo{
 		{Seat: 0, Name: "Ann", Connected: true},
 		{Seat: 1, Name: "Bob", Connected: false},
 		{Seat: 2, Name: "Cid", Bot: "easy", Connected: true},
@@ -35,13 +36,13 @@ func seats4() []engine.SeatInfo {
 	}
 }
 
-func narr(text string) engine.Event {
-	return engine.Event{Audience: engine.Everyone(), Kind: engine.Narration, From: -1, Text: text}
+func narr(text string) game.Event {
+	return game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: text}
 }
 
-func update(seat engine.Seat, v grizzled.SeatView, log ...engine.Event) engine.Update {
+func update(seat game.Seat, v grizzled.SeatView, log ...game.Event) table.Update {
 	v.Seat = seat
-	return engine.Update{
+	return table.Update{
 		Room: "K7QX", Title: "The Grizzled · standard", Game: "grizzled", Seat: seat, Seq: v.Seq,
 		View: v, Log: log, Seats: seats4(), Started: true, Over: v.Over,
 	}
@@ -55,12 +56,12 @@ func plays(cards ...grizzled.CardID) []grizzled.Action {
 	return out
 }
 
-func midLog() []engine.Event {
-	return []engine.Event{
+func midLog() []game.Event {
+	return []game.Event{
 		narr("Mission 3 begins: Ann leads, 3 cards each."),
 		narr("Ann plays T02 Night+Shell."),
 		narr("Bob plays Mute: he may no longer speak."),
-		{Audience: engine.Everyone(), Kind: engine.Chat, From: 2, Channel: "table", Text: "careful with Night"},
+		{Audience: game.Everyone(), Kind: game.Chat, From: 2, Channel: "table", Text: "careful with Night"},
 		narr("Cid plays T06 Night+Whistle."),
 		narr("Dee withdraws and places a support tile face down."),
 		narr("Ann plays T35 Shell+Mask."),
@@ -68,9 +69,9 @@ func midLog() []engine.Event {
 }
 
 // midMission: Ann's turn, Night and Shell at 2, Cid's Trauma Rain counts.
-func midMission() engine.Update {
+func midMission() table.Update {
 	v := grizzled.SeatView{
-		Seq: 41, Phase: grizzled.PhaseTurn, Round: 3, Leader: 0, Active: 0, Waiting: []engine.Seat{0}, Speaker: -1,
+		Seq: 41, Phase: grizzled.PhaseTurn, Round: 3, Leader: 0, Active: 0, Waiting: []game.Seat{0}, Speaker: -1,
 		Trials: 9, Morale: 28, SpeechSupply: 2,
 		NML:     []grizzled.CardID{T(2), T(6), T(35)},
 		Counts:  [grizzled.NumThreats]int{2, 0, 1, 2, 1, 1},
@@ -91,10 +92,10 @@ func midMission() engine.Update {
 }
 
 // intensity: Ann leads mission 4 and picks k; last support is face up.
-func intensity() engine.Update {
+func intensity() table.Update {
 	v := grizzled.SeatView{
 		Seq: 57, Phase: grizzled.PhaseIntensity, Round: 4, MinIntensity: 1, MaxIntensity: 7,
-		Leader: 0, Active: 0, Waiting: []engine.Seat{0}, Speaker: -1,
+		Leader: 0, Active: 0, Waiting: []game.Seat{0}, Speaker: -1,
 		Trials: 17, Morale: 25, SpeechSupply: 1,
 		Counts:  [grizzled.NumThreats]int{0, 0, 1, 0, 1, 0},
 		Players: players4(),
@@ -120,9 +121,9 @@ func intensity() engine.Update {
 }
 
 // speechAnswer: Cid named Snow; Ann may discard one Snow card or pass.
-func speechAnswer() engine.Update {
+func speechAnswer() table.Update {
 	v := grizzled.SeatView{
-		Seq: 44, Phase: grizzled.PhaseSpeech, Round: 3, Leader: 0, Active: 2, Waiting: []engine.Seat{0, 1},
+		Seq: 44, Phase: grizzled.PhaseSpeech, Round: 3, Leader: 0, Active: 2, Waiting: []game.Seat{0, 1},
 		Trials: 9, Morale: 28, SpeechSupply: 2, SpeechThreat: grizzled.Snow, Speaker: 2,
 		NML:     []grizzled.CardID{T(2), T(6)},
 		Counts:  [grizzled.NumThreats]int{2, 0, 1, 1, 1, 0},
@@ -141,10 +142,10 @@ func speechAnswer() engine.Update {
 }
 
 // tilePlacement: Ann withdraws and places one of her three tiles.
-func tilePlacement() engine.Update {
+func tilePlacement() table.Update {
 	v := grizzled.SeatView{
 		Seq: 45, Phase: grizzled.PhaseDecision, Decision: grizzled.DecidePlaceTile, Round: 3, Leader: 0, Active: 0,
-		Waiting: []engine.Seat{0}, Speaker: -1, Trials: 9, Morale: 28, SpeechSupply: 2,
+		Waiting: []game.Seat{0}, Speaker: -1, Trials: 9, Morale: 28, SpeechSupply: 2,
 		NML:     []grizzled.CardID{T(2), T(6), T(35)},
 		Counts:  [grizzled.NumThreats]int{2, 0, 1, 2, 1, 1},
 		Players: players4(),
@@ -161,9 +162,9 @@ func tilePlacement() engine.Update {
 }
 
 // supportReveal: mission 3 failed, Ann is the beneficiary and chooses.
-func supportReveal() engine.Update {
+func supportReveal() table.Update {
 	v := grizzled.SeatView{
-		Seq: 63, Phase: grizzled.PhaseBenefit, Round: 3, Leader: 0, Active: 0, Waiting: []engine.Seat{0}, Speaker: -1,
+		Seq: 63, Phase: grizzled.PhaseBenefit, Round: 3, Leader: 0, Active: 0, Waiting: []game.Seat{0}, Speaker: -1,
 		Trials: 13, Morale: 28, SpeechSupply: 2,
 		Players: players4(),
 		Hand:    []grizzled.CardID{T(11)},
@@ -192,7 +193,7 @@ func supportReveal() engine.Update {
 }
 
 // mcTarget: Ann played Merry Christmas and picks a hard knock to discard.
-func mcTarget() engine.Update {
+func mcTarget() table.Update {
 	u := midMission()
 	v := u.View.(grizzled.SeatView)
 	v.Phase, v.Decision, v.Seq = grizzled.PhaseDecision, grizzled.DecideHardKnock, 42
@@ -209,7 +210,7 @@ func mcTarget() engine.Update {
 }
 
 // absentMinded: Ann withdraws with Absent-minded and removes a tile first.
-func absentMinded() engine.Update {
+func absentMinded() table.Update {
 	u := tilePlacement()
 	v := u.View.(grizzled.SeatView)
 	v.Decision = grizzled.DecideRemoveTile
@@ -225,7 +226,7 @@ func absentMinded() engine.Update {
 }
 
 // gameOver: lost on hard knocks after support.
-func gameOver() engine.Update {
+func gameOver() table.Update {
 	v := grizzled.SeatView{
 		Seq: 90, Phase: grizzled.PhaseOver, Round: 6, Leader: 2, Active: 2, Speaker: -1,
 		Trials: 4, Morale: 12, SpeechSupply: 0,
@@ -242,16 +243,16 @@ func gameOver() engine.Update {
 		narr("Mission 6 failed: Rain reached 3."),
 		narr("Support revealed: Dee DR→Bob, Cid L→Dee. Nobody benefits."),
 		narr("Bob carries 4 hard knocks: the team has lost."))
-	u.Result = &engine.Result{Outcome: "loss", Summary: "Lost in mission 6: Bob broke under 4 hard knocks."}
+	u.Result = &game.Result{Outcome: "loss", Summary: "Lost in mission 6: Bob broke under 4 hard knocks."}
 	return u
 }
 
 // spectator: the mid-mission table seen by someone watching.
-func spectator() engine.Update {
+func spectator() table.Update {
 	u := midMission()
 	v := u.View.(grizzled.SeatView)
 	v.Hand, v.MyTiles, v.Legal, v.PlacedTile = nil, nil, nil, grizzled.NoTile
-	v.Seat = engine.Spectator
-	u.View, u.Seat = v, engine.Spectator
+	v.Seat = game.Spectator
+	u.View, u.Seat = v, game.Spectator
 	return u
 }

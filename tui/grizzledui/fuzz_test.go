@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,7 +27,7 @@ func FuzzScreenKeys(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, input []byte) {
 		humans := 2 + int(seed%4)
 		opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: -1})
-		st, _, err := g.New(engine.Setup{Game: "grizzled", Names: []string{"A", "B", "C", "D", "E"}[:humans], Options: opts}, seed)
+		st, _, err := g.New(game.Setup{Game: "grizzled", Names: []string{"A", "B", "C", "D", "E"}[:humans], Options: opts}, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func FuzzScreenKeys(f *testing.F) {
 			}
 			seat := waiting[int(input[i])%len(waiting)]
 			v := g.View(st, seat).(grizzled.SeatView)
-			s.SetUpdate(engine.Update{Room: "FUZZ", Seat: seat, Seq: v.Seq, View: v, Started: true})
+			s.SetUpdate(table.Update{Room: "FUZZ", Seat: seat, Seq: v.Seq, View: v, Started: true})
 			b := input[i]
 			var k tea.KeyMsg
 			switch {

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -51,7 +52,7 @@ func act(seq int, a grizzled.Action) []tea.Msg {
 func TestKeysProduceLegalActions(t *testing.T) {
 	tests := []struct {
 		name string
-		u    engine.Update
+		u    table.Update
 		keys []string
 		want []tea.Msg
 	}{
@@ -107,11 +108,11 @@ func TestKeysProduceLegalActions(t *testing.T) {
 func TestIllegalKeysDoNothing(t *testing.T) {
 	notMyTurn := midMission()
 	v := notMyTurn.View.(grizzled.SeatView)
-	v.Active, v.Waiting, v.Legal = 1, []engine.Seat{1}, nil
+	v.Active, v.Waiting, v.Legal = 1, []game.Seat{1}, nil
 	notMyTurn.View = v
 	tests := []struct {
 		name string
-		u    engine.Update
+		u    table.Update
 		keys []string
 	}{
 		{"withdraw blocked by Fragile", midMission(), []string{"w"}},
@@ -228,7 +229,7 @@ func TestHelpFollowsLegal(t *testing.T) {
 // pair, traps, warnings and the cursor are characters, and colour adds
 // nothing but colour.
 func TestNoColourStillInformative(t *testing.T) {
-	for _, u := range []engine.Update{midMission(), speechAnswer(), supportReveal(), gameOver()} {
+	for _, u := range []table.Update{midMission(), speechAnswer(), supportReveal(), gameOver()} {
 		plain := newScreen(u, 80, 24).View()
 		r := lipgloss.NewRenderer(io.Discard)
 		r.SetColorProfile(termenv.TrueColor)
@@ -304,7 +305,7 @@ func TestHelpFitsBesideTheRootKeys(t *testing.T) {
 	v := u.View.(grizzled.SeatView)
 	v.Legal = append(v.Legal, grizzled.Action{Kind: grizzled.ActWithdraw}) // every turn action at once
 	u.View = v
-	for _, u := range []engine.Update{u, speechAnswer(), tilePlacement(), supportReveal(), intensity(), mcTarget()} {
+	for _, u := range []table.Update{u, speechAnswer(), tilePlacement(), supportReveal(), intensity(), mcTarget()} {
 		s := newScreen(u, 80, 24)
 		h := asciiTheme().NewHelp(80)
 		bar := h.ShortHelpView(append(s.Keys().ShortHelp(), talk, hlp))

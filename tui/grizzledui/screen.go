@@ -1,5 +1,5 @@
 // Package grizzledui is the table screen of The Grizzled: it draws one
-// seat's view (grizzled.SeatView inside an engine.Update) and turns keys
+// seat's view (grizzled.SeatView inside an table.Update) and turns keys
 // into uikit.ActMsg commands. It never talks to a room and never decides
 // what is legal: every move it offers comes from SeatView.Legal.
 package grizzledui
@@ -8,8 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -33,7 +34,7 @@ type Screen struct {
 	helpBar bool // draw the help bar as the last line (see SetHelpBar); off by default
 	w, h    int
 
-	u       engine.Update
+	u       table.Update
 	v       grizzled.SeatView
 	hasView bool
 
@@ -74,7 +75,7 @@ func (s *Screen) SetSize(width, height int) {
 }
 
 // SetUpdate takes the newest Update from the room.
-func (s *Screen) SetUpdate(u engine.Update) {
+func (s *Screen) SetUpdate(u table.Update) {
 	s.u = u
 	s.v, s.hasView = grizzled.SeatView{}, false
 	switch v := u.View.(type) {
@@ -295,7 +296,7 @@ func (s *Screen) actKind(kind grizzled.ActionKind) tea.Cmd {
 
 // playing is true when this session sits at the table and may act.
 func (s *Screen) playing() bool {
-	return s.hasView && s.u.Seat != engine.Spectator && !s.u.Over && s.u.Closed == "" && !s.v.Over
+	return s.hasView && s.u.Seat != game.Spectator && !s.u.Over && s.u.Closed == "" && !s.v.Over
 }
 
 func (s *Screen) legalOf(kinds ...grizzled.ActionKind) []grizzled.Action {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/engine"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
@@ -26,7 +26,7 @@ func asciiTheme() *uikit.Theme {
 	return uikit.New(r)
 }
 
-func newScreen(u engine.Update, w, h int) *Screen {
+func newScreen(u table.Update, w, h int) *Screen {
 	s := New(asciiTheme())
 	s.SetHelpBar(true) // on its own, as at 80×24 with its help bar
 	s.SetSize(w, h)
@@ -75,7 +75,7 @@ func checkFits(t *testing.T, out string, w, h int) {
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name string
-		u    engine.Update
+		u    table.Update
 		want []string // text that must be on the screen
 	}{
 		{"intensity", intensity(), []string{"how many cards", "Mission 3 succeeded", "Bob benefits (2 tiles)", "Cards to each soldier: [1] 2 3"}},
@@ -144,7 +144,7 @@ func TestDumpFixtures(t *testing.T) {
 	if dir == "" {
 		t.Skip("GRIZZLEDUI_DUMP not set")
 	}
-	for name, u := range map[string]engine.Update{
+	for name, u := range map[string]table.Update{
 		"intensity": intensity(), "mid-mission": midMission(), "speech-answer": speechAnswer(),
 		"tile-placement": tilePlacement(), "support-reveal": supportReveal(), "mc-target": mcTarget(),
 		"absent-minded": absentMinded(), "game-over": gameOver(), "spectator": spectator(),
@@ -159,14 +159,14 @@ func TestDumpFixtures(t *testing.T) {
 	}
 }
 
-func withNotice(u engine.Update, notice string) engine.Update {
+func withNotice(u table.Update, notice string) table.Update {
 	u.Notice = notice
 	return u
 }
 
 func TestNotAGrizzledView(t *testing.T) {
 	s := newScreen(midMission(), 80, 24)
-	s.SetUpdate(engine.Update{Seat: 0, Started: true, View: "something else"})
+	s.SetUpdate(table.Update{Seat: 0, Started: true, View: "something else"})
 	if out := s.View(); !strings.Contains(out, "Waiting for the table") {
 		t.Errorf("a foreign view should leave the table empty:\n%s", out)
 	}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/engine"
-	"bivouac/engine/grizzled"
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
@@ -316,7 +316,7 @@ func (s *Screen) knockText(p grizzled.PlayerView) string {
 }
 
 // waitsOn is true for the seat(s) whose move the game waits for.
-func (s *Screen) waitsOn(seat engine.Seat) bool {
+func (s *Screen) waitsOn(seat game.Seat) bool {
 	switch s.v.Phase {
 	case grizzled.PhaseOver:
 		return false
@@ -339,7 +339,7 @@ func (s *Screen) waitsOn(seat engine.Seat) bool {
 // detail is how many lines the description may take.
 func (s *Screen) handLines(w, detail int) []string {
 	th := s.th
-	if s.u.Seat == engine.Spectator {
+	if s.u.Seat == game.Spectator {
 		return []string{th.Muted.Render("You are watching: hands and support tiles are hidden. Q leaves the table.")}
 	}
 	v := s.v
@@ -670,7 +670,7 @@ func (s *Screen) timeLeft() string {
 	return " " + st.Render(fmt.Sprintf("(%d s left)", n))
 }
 
-func (s *Screen) names(seats []engine.Seat) string {
+func (s *Screen) names(seats []game.Seat) string {
 	if len(seats) == 0 {
 		return "nobody"
 	}
@@ -710,7 +710,7 @@ func (s *Screen) supportLines(w int) []string {
 		result = th.Danger.Render("failed")
 	}
 	text := th.Header.Render(fmt.Sprintf("Mission %d", sr.Round)) + " " + result + ". " + th.Strong.Render("Support: ")
-	received := map[engine.Seat]int{}
+	received := map[game.Seat]int{}
 	var moves []string
 	for _, t := range sr.Tiles {
 		moves = append(moves, fmt.Sprintf("%s %s→%s", s.name(t.From), tileName(t.Tile), s.name(t.To)))
@@ -779,9 +779,9 @@ func (s *Screen) logLines(w, h int) []string {
 	for _, e := range s.u.Log {
 		var l string
 		switch e.Kind {
-		case engine.Chat:
+		case game.Chat:
 			l = th.Chat.Render(s.name(e.From) + ": “" + uikit.Clean(e.Text) + "”")
-		case engine.Private:
+		case game.Private:
 			l = th.Accent.Render("(you) ") + uikit.Clean(e.Text)
 		default:
 			l = uikit.Clean(e.Text)

@@ -4,7 +4,8 @@
 package uikit
 
 import (
-	"bivouac/engine"
+	"bivouac/game"
+	"bivouac/table"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,7 +16,7 @@ import (
 // rather than applied to a table that has moved on.
 type ActMsg struct {
 	Seq    int
-	Action engine.Action
+	Action game.Action
 }
 
 // SayMsg asks the session to send a chat line to its room.
@@ -26,7 +27,7 @@ type LeaveMsg struct{}
 
 // UpdateMsg carries the newest room Update into a program (sent by the
 // session's pump, the only caller of Program.Send).
-type UpdateMsg struct{ engine.Update }
+type UpdateMsg struct{ table.Update }
 
 // Screen is a game's table screen. The session's root model owns focus,
 // chat and the help bar; the screen draws the table and turns keys into
@@ -36,7 +37,7 @@ type Screen interface {
 	// view type). The session's root sends each Update as an UpdateMsg
 	// through Update instead, so a screen can start a countdown tick there;
 	// SetUpdate is for tests and tools that draw a screen on its own.
-	SetUpdate(u engine.Update)
+	SetUpdate(u table.Update)
 	// SetSize is the area the screen may draw in.
 	SetSize(width, height int)
 	// Update handles a message (UpdateMsg, keys while the table has focus,

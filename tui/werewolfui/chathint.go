@@ -1,6 +1,6 @@
 package werewolfui
 
-import "bivouac/engine/werewolf"
+import "bivouac/game/werewolf"
 
 // ChatHint says where a chat line goes now, as Game.Say routes it: the
 // dead talk among themselves, a werewolf whispers to the pack during the

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 )
 
 func TestChatHintFollowsWhereTheLineGoes(t *testing.T) {
@@ -14,13 +15,13 @@ func TestChatHintFollowsWhereTheLineGoes(t *testing.T) {
 		want string
 	}{
 		{werewolf.SeatView{Alive: false, Phase: werewolf.PhaseDiscussion}, "other dead"},
-		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseWolves, Wolves: []engine.Seat{2, 4}}, "pack"},
+		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseWolves, Wolves: []game.Seat{2, 4}}, "pack"},
 		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseWolves}, "sleeps"},
 		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseDiscussion}, "village"},
 	}
 	for _, c := range cases {
 		s := New(asciiTheme())
-		s.SetUpdate(engine.Update{Started: true, View: c.v})
+		s.SetUpdate(table.Update{Started: true, View: c.v})
 		if got := s.ChatHint(); !strings.Contains(got, c.want) {
 			t.Errorf("phase %v alive %v: hint %q, want %q", c.v.Phase, c.v.Alive, got, c.want)
 		}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 )
 
@@ -40,15 +41,15 @@ func TestRealGames(t *testing.T) {
 			for i := range names {
 				names[i] = fmt.Sprintf("P%02d", i+1)
 			}
-			st, evs, err := g.New(engine.Setup{Game: werewolf.ID, Names: names, Options: opts.Encode()}, seed)
+			st, evs, err := g.New(game.Setup{Game: werewolf.ID, Names: names, Options: opts.Encode()}, seed)
 			if err != nil {
 				t.Fatal(err)
 			}
-			logs := map[engine.Seat][]engine.Event{}
-			record := func(evs []engine.Event) {
+			logs := map[game.Seat][]game.Event{}
+			record := func(evs []game.Event) {
 				for _, e := range evs {
-					for s := engine.Seat(-1); s < engine.Seat(n); s++ {
-						if e.Audience.Includes(s) || (s == engine.Spectator && e.Audience.All) {
+					for s := game.Seat(-1); s < game.Seat(n); s++ {
+						if e.Audience.Includes(s) || (s == game.Spectator && e.Audience.All) {
 							l := append(logs[s], e)
 							if len(l) > 40 {
 								l = l[len(l)-40:]
@@ -63,12 +64,12 @@ func TestRealGames(t *testing.T) {
 			sizes := [][3]int{{80, 24, 1}, {80, 23, 0}, {100, 30, 0}, {132, 43, 1}}
 			size := sizes[seed%uint64(len(sizes))]
 			W, H := size[0], size[1]
-			screens := map[engine.Seat]*Screen{}
+			screens := map[game.Seat]*Screen{}
 			seq := 0
-			upd := func(seat engine.Seat) (engine.Update, werewolf.SeatView) {
+			upd := func(seat game.Seat) (table.Update, werewolf.SeatView) {
 				v := g.View(st, seat).(werewolf.SeatView)
 				_, over := g.Result(st)
-				return engine.Update{Room: "TEST", Game: werewolf.ID, Seat: seat, Seq: seq, View: v,
+				return table.Update{Room: "TEST", Game: werewolf.ID, Seat: seat, Seq: seq, View: v,
 					Log: slices.Clone(logs[seat]), Started: true, Over: over, Deadline: v.Deadline}, v
 			}
 			actions, ticks := 0, 0
@@ -76,7 +77,7 @@ func TestRealGames(t *testing.T) {
 				if _, over := g.Result(st); over {
 					break
 				}
-				seat := engine.Seat(rng.IntN(n+1) - 1) // the spectator too
+				seat := game.Seat(rng.IntN(n+1) - 1) // the spectator too
 				s := screens[seat]
 				if s == nil {
 					s = New(asciiTheme())
@@ -105,7 +106,7 @@ func TestRealGames(t *testing.T) {
 						if am.Seq != seq || !v.IsLegal(a) || seat < 0 {
 							t.Fatalf("step %d seat %d: keys produced %v (seq %d/%d), not in Legal %v", step, seat, a, am.Seq, seq, v.Legal)
 						}
-						var evs []engine.Event
+						var evs []game.Event
 						if st, evs, err = g.Apply(st, seat, a); err != nil {
 							t.Fatalf("step %d: engine refused %v: %v", step, a, err)
 						}
@@ -117,8 +118,8 @@ func TestRealGames(t *testing.T) {
 				}
 				if !acted && rng.IntN(6) == 0 {
 					tm, _ := g.Timer(st)
-					var evs []engine.Event
-					if st, evs, err = g.Apply(st, engine.System, tm.Action); err != nil {
+					var evs []game.Event
+					if st, evs, err = g.Apply(st, game.System, tm.Action); err != nil {
 						t.Fatal(err)
 					}
 					record(evs)

@@ -3,8 +3,9 @@ package werewolfui
 import (
 	"testing"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 )
 
 // The fixtures are real engine games with a fixed deal and a scripted
@@ -13,11 +14,11 @@ import (
 
 var names8 = []string{"Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"}
 
-type table struct {
+type tableFx struct {
 	t    *testing.T
 	g    werewolf.Game
-	st   engine.State
-	logs map[engine.Seat][]engine.Event
+	st   game.State
+	logs map[game.Seat][]game.Event
 	seq  int
 }
 
@@ -35,36 +36,36 @@ func classicDeal() []werewolf.Role {
 		werewolf.RoleVillager, werewolf.RoleVillager}
 }
 
-func newTable(t *testing.T, opts werewolf.Options, cards []werewolf.Role) *table {
+func newTable(t *testing.T, opts werewolf.Options, cards []werewolf.Role) *tableFx {
 	t.Helper()
 	st, evs, err := werewolf.NewStateDealt(names8, opts, 7, cards)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &table{t: t, st: st, logs: map[engine.Seat][]engine.Event{}}
+	tb := &tableFx{t: t, st: st, logs: map[game.Seat][]game.Event{}}
 	tb.record(evs)
 	return tb
 }
 
-func (tb *table) record(evs []engine.Event) {
+func (tb *tableFx) record(evs []game.Event) {
 	for _, e := range evs {
-		for s := engine.Seat(0); s < engine.Seat(len(names8)); s++ {
+		for s := game.Seat(0); s < game.Seat(len(names8)); s++ {
 			if e.Audience.Includes(s) {
 				tb.logs[s] = append(tb.logs[s], e)
 			}
 		}
 		if e.Audience.All {
-			tb.logs[engine.Spectator] = append(tb.logs[engine.Spectator], e)
+			tb.logs[game.Spectator] = append(tb.logs[game.Spectator], e)
 		}
 	}
 }
 
-func (tb *table) state() *werewolf.State { return tb.st.(*werewolf.State) }
+func (tb *tableFx) state() *werewolf.State { return tb.st.(*werewolf.State) }
 
-func (tb *table) phase() werewolf.Phase { return tb.state().Phase }
+func (tb *tableFx) phase() werewolf.Phase { return tb.state().Phase }
 
 // do applies an action the test expects the engine to accept.
-func (tb *table) do(seat engine.Seat, a werewolf.Action) {
+func (tb *tableFx) do(seat game.Seat, a werewolf.Action) {
 	tb.t.Helper()
 	st, evs, err := tb.g.Apply(tb.st, seat, a)
 	if err != nil {
@@ -75,7 +76,7 @@ func (tb *table) do(seat engine.Seat, a werewolf.Action) {
 }
 
 // say is a chat line through Game.Say, as the room sends it.
-func (tb *table) say(seat engine.Seat, text string) {
+func (tb *tableFx) say(seat game.Seat, text string) {
 	tb.t.Helper()
 	evs, err := tb.g.Say(tb.st, seat, text)
 	if err != nil {
@@ -85,13 +86,13 @@ func (tb *table) say(seat engine.Seat, text string) {
 }
 
 // tick ends the current phase as its timer would.
-func (tb *table) tick() {
+func (tb *tableFx) tick() {
 	tb.t.Helper()
-	tb.do(engine.System, werewolf.Action{Kind: werewolf.KindTick, Seq: tb.state().PhaseSeq})
+	tb.do(game.System, werewolf.Action{Kind: werewolf.KindTick, Seq: tb.state().PhaseSeq})
 }
 
 // until ticks until the phase is p.
-func (tb *table) until(p werewolf.Phase) {
+func (tb *tableFx) until(p werewolf.Phase) {
 	tb.t.Helper()
 	for i := 0; tb.phase() != p; i++ {
 		if i > 40 {
@@ -101,22 +102,22 @@ func (tb *table) until(p werewolf.Phase) {
 	}
 }
 
-func (tb *table) update(seat engine.Seat) engine.Update {
+func (tb *tableFx) update(seat game.Seat) table.Update {
 	v := tb.g.View(tb.st, seat).(werewolf.SeatView)
 	log := tb.logs[seat]
 	if len(log) > 40 {
 		log = log[len(log)-40:]
 	}
-	seats := make([]engine.SeatInfo, len(names8))
+	seats := make([]table.SeatInfo, len(names8))
 	for i, n := range names8 {
-		seats[i] = engine.SeatInfo{Seat: engine.Seat(i), Name: n, Connected: i != 6}
+		seats[i] = table.SeatInfo{Seat: game.Seat(i), Name: n, Connected: i != 6}
 		if i >= 5 && i != 6 {
 			seats[i].Bot = "normal"
 		}
 	}
 	res, over := tb.g.Result(tb.st)
-	u := engine.Update{Room: "W0LF", Title: "Werewolves · starter · 8 players", Game: werewolf.ID, Seat: seat,
-		Seq: tb.seq, View: v, Log: append([]engine.Event(nil), log...), Seats: seats, Started: true,
+	u := table.Update{Room: "W0LF", Title: "Werewolves · starter · 8 players", Game: werewolf.ID, Seat: seat,
+		Seq: tb.seq, View: v, Log: append([]game.Event(nil), log...), Seats: seats, Started: true,
 		Over: over, Deadline: v.Deadline}
 	if over {
 		u.Result = &res
@@ -124,7 +125,7 @@ func (tb *table) update(seat engine.Seat) engine.Update {
 	return u
 }
 
-func ballot(t engine.Seat) werewolf.Action {
+func ballot(t game.Seat) werewolf.Action {
 	return werewolf.Action{Kind: werewolf.KindBallot, Target: int(t)}
 }
 
@@ -134,7 +135,7 @@ func ready() werewolf.Action { return werewolf.Action{Kind: werewolf.KindReady, 
 
 // starterWolves: night 1 of the starter deal, the seer (Cid) has seen Bob,
 // Bob points at Dee, Eve has not chosen yet.
-func starterWolves(t *testing.T) *table {
+func starterWolves(t *testing.T) *tableFx {
 	tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
 	tb.until(werewolf.PhaseSeer)
 	tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1})
@@ -145,7 +146,7 @@ func starterWolves(t *testing.T) *table {
 }
 
 // starterDawn: the wolves devoured Dee; day 1 dawns.
-func starterDawn(t *testing.T) *table {
+func starterDawn(t *testing.T) *tableFx {
 	tb := starterWolves(t)
 	tb.do(4, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
 	tb.until(werewolf.PhaseDawn)
@@ -153,13 +154,13 @@ func starterDawn(t *testing.T) *table {
 }
 
 // starterVote: day 1 vote under way; Ann voted Bob, Cid voted Bob, Bob voted Cid.
-func starterVote(t *testing.T) *table {
+func starterVote(t *testing.T) *tableFx {
 	tb := starterDawn(t)
 	tb.until(werewolf.PhaseDiscussion)
 	tb.say(2, "I saw Bob's card last night. Bob is a werewolf!")
 	tb.say(1, "Cid is lying, I am a simple villager")
 	tb.say(0, "I believe Cid")
-	for _, s := range []engine.Seat{0, 1, 2, 4, 5, 6, 7} {
+	for _, s := range []game.Seat{0, 1, 2, 4, 5, 6, 7} {
 		tb.do(s, ready())
 	}
 	tb.do(0, ballot(1))
@@ -169,9 +170,9 @@ func starterVote(t *testing.T) *table {
 }
 
 // starterVerdict: the vote closed; Bob is lynched.
-func starterVerdict(t *testing.T) *table {
+func starterVerdict(t *testing.T) *tableFx {
 	tb := starterVote(t)
-	for s, target := range map[engine.Seat]engine.Seat{4: 2, 5: 1, 6: 1, 7: 2} {
+	for s, target := range map[game.Seat]game.Seat{4: 2, 5: 1, 6: 1, 7: 2} {
 		tb.do(s, ballot(target))
 	}
 	return tb
@@ -179,7 +180,7 @@ func starterVerdict(t *testing.T) *table {
 
 // starterNight2Dead: night 2 after Bob's lynch; Dee (devoured) and Bob talk
 // in the graveyard.
-func starterNight2Dead(t *testing.T) *table {
+func starterNight2Dead(t *testing.T) *tableFx {
 	tb := starterVerdict(t)
 	tb.until(werewolf.PhaseSeer)
 	tb.say(3, "They got me first. Bob, was it you?")
@@ -188,16 +189,16 @@ func starterNight2Dead(t *testing.T) *table {
 }
 
 // starterOver: Eve is lynched on day 2; the village wins.
-func starterOver(t *testing.T) *table {
+func starterOver(t *testing.T) *tableFx {
 	tb := starterNight2Dead(t)
 	tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 4})
 	tb.until(werewolf.PhaseWolves)
 	tb.do(4, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 7})
 	tb.until(werewolf.PhaseDiscussion)
-	for _, s := range []engine.Seat{0, 2, 4, 5, 6} {
+	for _, s := range []game.Seat{0, 2, 4, 5, 6} {
 		tb.do(s, ready())
 	}
-	for _, s := range []engine.Seat{0, 2, 5, 6} {
+	for _, s := range []game.Seat{0, 2, 5, 6} {
 		tb.do(s, ballot(4))
 	}
 	tb.do(4, ballot(0))
@@ -208,7 +209,7 @@ func starterOver(t *testing.T) *table {
 
 // classicWitch: classic night 1 — the thief kept his card, cupid linked Ann
 // and Dee, the seer saw Eve, both wolves chose Cid; the witch (Ann) wakes.
-func classicWitch(t *testing.T) *table {
+func classicWitch(t *testing.T) *tableFx {
 	tb := newTable(t, werewolf.ClassicOptions(), classicDeal())
 	tb.until(werewolf.PhaseThief)
 	tb.do(7, werewolf.Action{Kind: werewolf.KindThiefKeep})

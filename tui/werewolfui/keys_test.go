@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -48,38 +49,38 @@ func actMsg(seq int, a werewolf.Action) []tea.Msg {
 }
 
 func TestKeysProduceLegalActions(t *testing.T) {
-	type fx = func(t *testing.T) *table
-	thief := func(t *testing.T) *table {
+	type fx = func(t *testing.T) *tableFx
+	thief := func(t *testing.T) *tableFx {
 		tb := newTable(t, werewolf.ClassicOptions(), classicDeal())
 		tb.until(werewolf.PhaseThief)
 		return tb
 	}
-	cupid := func(t *testing.T) *table {
+	cupid := func(t *testing.T) *tableFx {
 		tb := thief(t)
 		tb.until(werewolf.PhaseCupid)
 		return tb
 	}
-	littleGirl := func(t *testing.T) *table {
+	littleGirl := func(t *testing.T) *tableFx {
 		tb := cupid(t)
 		tb.until(werewolf.PhaseWolves)
 		return tb
 	}
-	seer := func(t *testing.T) *table {
+	seer := func(t *testing.T) *tableFx {
 		tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
 		tb.until(werewolf.PhaseSeer)
 		return tb
 	}
-	discussion := func(t *testing.T) *table {
+	discussion := func(t *testing.T) *tableFx {
 		tb := starterDawn(t)
 		tb.until(werewolf.PhaseDiscussion)
 		return tb
 	}
-	campaign := func(t *testing.T) *table {
+	campaign := func(t *testing.T) *tableFx {
 		tb := classicWitch(t)
 		tb.until(werewolf.PhaseSheriffCampaign)
 		return tb
 	}
-	hunter := func(t *testing.T) *table {
+	hunter := func(t *testing.T) *tableFx {
 		tb := classicWitch(t)
 		tb.do(0, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 3}) // Dee, the hunter (and Ann's lover…)
 		tb.until(werewolf.PhaseHunterShot)
@@ -88,7 +89,7 @@ func TestKeysProduceLegalActions(t *testing.T) {
 	tests := []struct {
 		name string
 		fx   fx
-		seat engine.Seat
+		seat game.Seat
 		keys []string
 		want werewolf.Action
 	}{
@@ -136,13 +137,13 @@ func TestIllegalKeysDoNothing(t *testing.T) {
 	all := []string{"enter", "x", "p", "h", "1", "2", "r", "s", "esc", "up", "down", "c"}
 	tests := []struct {
 		name string
-		tb   func(t *testing.T) *table
-		seat engine.Seat
+		tb   func(t *testing.T) *tableFx
+		seat game.Seat
 		keys []string
 	}{
 		{"asleep villager", starterWolves, 0, all},
 		{"asleep seer", starterWolves, 2, all},
-		{"seer who acted", func(t *testing.T) *table {
+		{"seer who acted", func(t *testing.T) *tableFx {
 			tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
 			tb.until(werewolf.PhaseSeer)
 			tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1})
@@ -150,7 +151,7 @@ func TestIllegalKeysDoNothing(t *testing.T) {
 		}, 2, all},
 		{"villager at dawn", starterDawn, 0, all},
 		{"the dead at night", starterNight2Dead, 3, all},
-		{"spectator", starterVote, engine.Spectator, all},
+		{"spectator", starterVote, game.Spectator, all},
 		{"game over", starterOver, 0, all},
 		{"no heal at the vote", starterVote, 0, []string{"h", "p", "1", "r", "s"}},
 	}
@@ -196,7 +197,7 @@ func TestKeysArrivingTogether(t *testing.T) {
 }
 
 func TestHelpFollowsTheView(t *testing.T) {
-	bar := func(u engine.Update) string {
+	bar := func(u table.Update) string {
 		s := newScreen(u, 80, 24)
 		lines := strings.Split(s.View(), "\n")
 		return lines[len(lines)-1]

@@ -1,6 +1,6 @@
 // Package werewolfui is the table screen of The Werewolves of Millers
 // Hollow: it draws one seat's view (werewolf.SeatView inside an
-// engine.Update) and turns keys into uikit.ActMsg commands. The server is
+// table.Update) and turns keys into uikit.ActMsg commands. The server is
 // the narrator; the screen never decides what is legal: every move it
 // offers comes from SeatView.Legal.
 //
@@ -16,8 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -45,12 +46,12 @@ type Screen struct {
 	helpBar bool // draw the help bar as the last line (standalone); off by default
 	w, h    int
 
-	u       engine.Update
+	u       table.Update
 	v       werewolf.SeatView
 	hasView bool
 
-	cur      engine.Seat      // player under the cursor, -1 for none
-	first    engine.Seat      // cupid: first lover picked, -1 for none
+	cur      game.Seat        // player under the cursor, -1 for none
+	first    game.Seat        // cupid: first lover picked, -1 for none
 	confirm  *werewolf.Action // an irreversible choice waiting for its second keypress
 	showCard bool             // asleep: the card is turned up (until the phase changes)
 	phaseSeq uint64           // PhaseSeq the local choices above belong to
@@ -89,7 +90,7 @@ func (s *Screen) SetSize(width, height int) {
 }
 
 // SetUpdate takes the newest Update from the room.
-func (s *Screen) SetUpdate(u engine.Update) {
+func (s *Screen) SetUpdate(u table.Update) {
 	s.u = u
 	s.v, s.hasView = werewolf.SeatView{}, false
 	switch v := u.View.(type) {
@@ -318,7 +319,7 @@ func (s *Screen) confirmLine() string {
 		return ""
 	}
 	a := *s.confirm
-	n := s.name(engine.Seat(a.Target))
+	n := s.name(game.Seat(a.Target))
 	key := "enter"
 	what := ""
 	switch a.Kind {
@@ -331,7 +332,7 @@ func (s *Screen) confirmLine() string {
 	case werewolf.KindTiebreak:
 		what = "Lynch " + n
 	case werewolf.KindCupidLink:
-		what = "Link " + n + " and " + s.name(engine.Seat(a.Second))
+		what = "Link " + n + " and " + s.name(game.Seat(a.Second))
 	}
 	return what + "? This cannot be undone: press " + key + " again to confirm, esc to cancel."
 }
@@ -379,7 +380,7 @@ func (s *Screen) waiting() bool {
 
 // playing is true when this session sits at a running table.
 func (s *Screen) playing() bool {
-	return s.hasView && s.u.Seat != engine.Spectator && s.u.Closed == "" && !s.over()
+	return s.hasView && s.u.Seat != game.Spectator && s.u.Closed == "" && !s.over()
 }
 
 func (s *Screen) over() bool {
@@ -422,11 +423,11 @@ func (s *Screen) chooseKind() (werewolf.Kind, bool) {
 // targets are the players the cursor may rest on: those the current choice
 // can name, plus the player already chosen (a wolf's pick, one's ballot),
 // which the engine does not list again. Seat order.
-func (s *Screen) targets() []engine.Seat {
-	var out []engine.Seat
+func (s *Screen) targets() []game.Seat {
+	var out []game.Seat
 	add := func(t int) {
-		if t >= 0 && t < len(s.v.Players) && !slices.Contains(out, engine.Seat(t)) {
-			out = append(out, engine.Seat(t))
+		if t >= 0 && t < len(s.v.Players) && !slices.Contains(out, game.Seat(t)) {
+			out = append(out, game.Seat(t))
 		}
 	}
 	kind, ok := s.chooseKind()
@@ -459,7 +460,7 @@ func (s *Screen) targets() []engine.Seat {
 }
 
 // myWolfChoice is the viewer's own selection in the wolves' step, or -1.
-func (s *Screen) myWolfChoice() engine.Seat {
+func (s *Screen) myWolfChoice() game.Seat {
 	for _, c := range s.v.Choices {
 		if c.Wolf == s.v.Seat {
 			return c.Target
@@ -483,7 +484,7 @@ func (s *Screen) placeCursor() {
 		s.cur = -1 // the player chooses with ↑/↓; nothing is chosen for them
 		return
 	}
-	for _, pick := range []engine.Seat{s.myWolfChoice(), s.v.MyBallot} {
+	for _, pick := range []game.Seat{s.myWolfChoice(), s.v.MyBallot} {
 		if pick >= 0 && slices.Contains(ts, pick) {
 			s.cur = pick
 			return
@@ -531,7 +532,7 @@ func (s *Screen) passAction() (werewolf.Action, bool) {
 
 // name is a player's name as the screen shows it: a bot's "Ada (bot·easy)"
 // becomes "Ada" (the players list marks bots).
-func (s *Screen) name(seat engine.Seat) string {
+func (s *Screen) name(seat game.Seat) string {
 	if i := int(seat); i >= 0 && i < len(s.v.Players) {
 		return shortName(s.v.Players[i].Name)
 	}

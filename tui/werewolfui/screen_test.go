@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
@@ -31,7 +32,7 @@ func asciiTheme() *uikit.Theme {
 }
 
 // newScreen is a standalone screen (its own help bar) on a fixed clock.
-func newScreen(u engine.Update, w, h int) *Screen {
+func newScreen(u table.Update, w, h int) *Screen {
 	s := New(asciiTheme())
 	s.now = func() time.Time { return clock0 }
 	s.SetHelpBar(true)
@@ -83,29 +84,29 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 func TestGoldenScreens(t *testing.T) {
 	tests := []struct {
 		name  string
-		u     func(t *testing.T) engine.Update
+		u     func(t *testing.T) table.Update
 		later time.Duration // how long the screen has been showing this update
 		want  []string
 		not   []string
 	}{
-		{"night-wolf", func(t *testing.T) engine.Update { return starterWolves(t).update(4) },
+		{"night-wolf", func(t *testing.T) table.Update { return starterWolves(t).update(4) },
 			0, []string{"NIGHT 1 · The werewolves", "Your card: WEREWOLF", "pack: Bob", "◀ Bob", "enter devour",
 				"[pack] Bob: Dee talks too much", "Picks: Bob → Dee · you → nobody yet"}, nil},
-		{"night-asleep", func(t *testing.T) engine.Update { return starterWolves(t).update(0) },
+		{"night-asleep", func(t *testing.T) table.Update { return starterWolves(t).update(0) },
 			0, []string{"You are asleep", "face down", "c look at card", "werewolves · seer · 5 villagers"},
 			[]string{"VILLAGER", "Bob points", "talks too much", "Your card:"}},
-		{"seer-result", func(t *testing.T) engine.Update {
+		{"seer-result", func(t *testing.T) table.Update {
 			tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
 			tb.until(werewolf.PhaseSeer)
 			tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1})
 			return tb.update(2)
 		}, 0, []string{"NIGHT 1 · The seer", "Vision: Bob's card is Werewolf.", "seen: Werewolf", "You have acted"}, nil},
-		{"witch", func(t *testing.T) engine.Update { return classicWitch(t).update(0) },
+		{"witch", func(t *testing.T) table.Update { return classicWitch(t).update(0) },
 			0, []string{"Tonight's victim: Cid.", "h heal Cid", "↑/↓ player", "x done", "potions: heal ✓ poison ✓",
 				"♥ in love with Dee", "victim"}, nil},
-		{"dawn", func(t *testing.T) engine.Update { return starterDawn(t).update(0) },
+		{"dawn", func(t *testing.T) table.Update { return starterDawn(t).update(0) },
 			0, []string{"DAY 1 · Dawn", "Dee was devoured by the werewolves. Card:", "† Villager, devoured"}, nil},
-		{"discussion", func(t *testing.T) engine.Update {
+		{"discussion", func(t *testing.T) table.Update {
 			tb := starterDawn(t)
 			tb.until(werewolf.PhaseDiscussion)
 			tb.say(2, "I saw Bob's card last night. Bob is a werewolf!")
@@ -114,23 +115,23 @@ func TestGoldenScreens(t *testing.T) {
 			return tb.update(0)
 		}, 0, []string{"DAY 1 · Discussion", "Ready to vote: 1/7 · r when you are ready", "r ready",
 			"In the game: 2 werewolves"}, nil},
-		{"day-vote", func(t *testing.T) engine.Update { return starterVote(t).update(0) },
+		{"day-vote", func(t *testing.T) table.Update { return starterVote(t).update(0) },
 			0, []string{"DAY 1 · The vote", "Your sealed ballot: Bob", "Ballots cast: 3/7", "◆ your vote", "x abstain",
 				"Cid: I saw Bob's card last night"}, []string{"→"}},
-		{"vote-reveal", func(t *testing.T) engine.Update { return starterVerdict(t).update(0) },
+		{"vote-reveal", func(t *testing.T) table.Update { return starterVerdict(t).update(0) },
 			10 * time.Second, []string{"The ballots are opened 7/7", "Ann→Bob", "Tally: Bob 4 · Cid 3 ⇒ Bob is lynched",
 				"→ Bob", "† Werewolf, lynched"}, nil},
-		{"dead-chat", func(t *testing.T) engine.Update { return starterNight2Dead(t).update(3) },
+		{"dead-chat", func(t *testing.T) table.Update { return starterNight2Dead(t).update(3) },
 			0, []string{"in the graveyard", "You are dead", "[dead] Dee: They got me first", "[dead] Bob: Guilty",
 				"Werewolf"}, []string{"face down"}},
-		{"game-over", func(t *testing.T) engine.Update { return starterOver(t).update(0) },
+		{"game-over", func(t *testing.T) table.Update { return starterOver(t).update(0) },
 			0, []string{"GAME OVER", "The village wins", "✓", "Eve", "Werewolf", "Village", "Eve: well played, seer"}, nil},
-		{"thief", func(t *testing.T) engine.Update {
+		{"thief", func(t *testing.T) table.Update {
 			tb := newTable(t, werewolf.ClassicOptions(), classicDeal())
 			tb.until(werewolf.PhaseThief)
 			return tb.update(7)
 		}, 0, []string{"NIGHT 1 · The thief", "Middle cards: [1] Villager [2] Villager", "1/2 take card", "x keep card"}, nil},
-		{"little-girl", func(t *testing.T) engine.Update {
+		{"little-girl", func(t *testing.T) table.Update {
 			o := werewolf.ClassicOptions()
 			o.LittleGirlRelay, o.LittleGirlCatch = 1, 0
 			tb := newTable(t, o, classicDeal())
@@ -141,13 +142,13 @@ func TestGoldenScreens(t *testing.T) {
 			return tb.update(6)
 		}, 0, []string{"Your eyes are half open", "glimpse: A werewolf points at Cid.", "[glimpse] A werewolf: Cid, and quickly,", "p close eyes"},
 			[]string{"Bob points", "Eve:", "quickly, Eve"}},
-		{"hunter", func(t *testing.T) engine.Update {
+		{"hunter", func(t *testing.T) table.Update {
 			tb := classicWitch(t)
 			tb.do(0, werewolf.Action{Kind: werewolf.KindWitchPoison, Target: 3})
 			tb.until(werewolf.PhaseHunterShot)
 			return tb.update(3)
 		}, 0, []string{"The hunter's last shot", "You are dying: shoot a player", "↑/↓ player", "x lower rifle"}, []string{"enter shoot", "▸ 2 Bob"}},
-		{"sheriff-campaign", func(t *testing.T) engine.Update {
+		{"sheriff-campaign", func(t *testing.T) table.Update {
 			tb := classicWitch(t)
 			tb.do(0, werewolf.Action{Kind: werewolf.KindWitchHeal})
 			tb.until(werewolf.PhaseSheriffCampaign)
@@ -155,7 +156,7 @@ func TestGoldenScreens(t *testing.T) {
 			tb.do(1, ready())
 			return tb.update(2)
 		}, 0, []string{"Sheriff campaign", "Candidates: Bob", "Ready: 1/8", "s stand for sheriff", "r ready", "candidate"}, nil},
-		{"spectator", func(t *testing.T) engine.Update { return starterVote(t).update(engine.Spectator) },
+		{"spectator", func(t *testing.T) table.Update { return starterVote(t).update(game.Spectator) },
 			0, []string{"You are watching", "Ballots cast: 3/7", "Q leave"}, []string{"your vote"}},
 	}
 	for _, tt := range tests {
@@ -186,14 +187,14 @@ func TestGoldenScreens(t *testing.T) {
 // whether she is a simple villager or the seer who acted earlier tonight,
 // and whatever the seer saw (spec §11.2, §16 scenario 48).
 func TestSleepersSeeTheSameNight(t *testing.T) {
-	run := func(annIsSeer bool, seen engine.Seat) string {
+	run := func(annIsSeer bool, seen game.Seat) string {
 		deal := starterDeal()
 		if annIsSeer {
 			deal[0], deal[2] = deal[2], deal[0]
 		}
 		tb := newTable(t, werewolf.DefaultOptions(), deal)
 		tb.until(werewolf.PhaseSeer)
-		seer := engine.Seat(2)
+		seer := game.Seat(2)
 		if annIsSeer {
 			seer = 0
 		}
@@ -207,7 +208,7 @@ func TestSleepersSeeTheSameNight(t *testing.T) {
 	villager := run(false, 1)
 	for _, c := range []struct {
 		seer bool
-		seen engine.Seat
+		seen game.Seat
 	}{{true, 1}, {true, 4}, {false, 4}} {
 		if got := run(c.seer, c.seen); got != villager {
 			t.Errorf("Ann seer=%v (saw seat %d): the sleeping screen differs\n--- villager ---\n%s\n--- this ---\n%s",
@@ -393,7 +394,7 @@ func TestEighteenPlayers(t *testing.T) {
 	}
 	g := werewolf.Game{}
 	v := g.View(st, 0).(werewolf.SeatView)
-	u := engine.Update{Room: "BIG1", Title: "Werewolves · classic · 18 players", Game: werewolf.ID, Seat: 0, View: v,
+	u := table.Update{Room: "BIG1", Title: "Werewolves · classic · 18 players", Game: werewolf.ID, Seat: 0, View: v,
 		Log: evs, Started: true, Deadline: v.Deadline}
 	out := newScreen(u, 80, 24).View()
 	checkFits(t, out, 80, 24)
@@ -407,7 +408,7 @@ func TestEighteenPlayers(t *testing.T) {
 
 func TestNotAWerewolfView(t *testing.T) {
 	s := newScreen(starterVote(t).update(0), 80, 24)
-	s.SetUpdate(engine.Update{Seat: 0, Started: true, View: "something else"})
+	s.SetUpdate(table.Update{Seat: 0, Started: true, View: "something else"})
 	if out := s.View(); !strings.Contains(out, "Waiting for the table") {
 		t.Errorf("a foreign view should leave the table empty:\n%s", out)
 	}
@@ -464,10 +465,10 @@ func TestHiddenActionsDoNotMoveTheCountdown(t *testing.T) {
 func TestSleepingWolfLooksLikeASleepingVillager(t *testing.T) {
 	run := func(annIsWolf bool) string {
 		deal := starterDeal() // Bob and Eve are the wolves
-		wolves := []engine.Seat{1, 4}
+		wolves := []game.Seat{1, 4}
 		if annIsWolf {
 			deal[0], deal[1] = deal[1], deal[0]
-			wolves = []engine.Seat{0, 4}
+			wolves = []game.Seat{0, 4}
 		}
 		tb := newTable(t, werewolf.DefaultOptions(), deal)
 		tb.until(werewolf.PhaseWolves)
@@ -475,10 +476,10 @@ func TestSleepingWolfLooksLikeASleepingVillager(t *testing.T) {
 			tb.do(w, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
 		}
 		tb.until(werewolf.PhaseDiscussion)
-		for _, s := range []engine.Seat{0, 1, 2, 4, 5, 6, 7} {
+		for _, s := range []game.Seat{0, 1, 2, 4, 5, 6, 7} {
 			tb.do(s, ready())
 		}
-		for _, s := range []engine.Seat{0, 1, 2, 4, 5, 6} {
+		for _, s := range []game.Seat{0, 1, 2, 4, 5, 6} {
 			tb.do(s, ballot(7)) // Hal, a villager in both games
 		}
 		tb.do(7, ballot(0))

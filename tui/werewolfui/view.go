@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/engine"
-	"bivouac/engine/werewolf"
+	"bivouac/game"
+	"bivouac/game/werewolf"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
@@ -129,13 +130,13 @@ func (s *Screen) noticeLine(w int) string {
 
 // Players.
 
-func (s *Screen) seatInfo(seat engine.Seat) (engine.SeatInfo, bool) {
+func (s *Screen) seatInfo(seat game.Seat) (table.SeatInfo, bool) {
 	for _, si := range s.u.Seats {
 		if si.Seat == seat {
 			return si, true
 		}
 	}
-	return engine.SeatInfo{}, false
+	return table.SeatInfo{}, false
 }
 
 // playerLines: one line per player, with what the viewer may know of them.
@@ -158,7 +159,7 @@ func (s *Screen) playerLines(w, h int) []string {
 	if h > len(v.Players) {
 		out = append(out, th.Header.Render("Players")+th.Muted.Render(fmt.Sprintf(" %d alive", alive)))
 	}
-	reveal := map[engine.Seat]string{} // voter → revealed ballot, during a lynch reveal
+	reveal := map[game.Seat]string{} // voter → revealed ballot, during a lynch reveal
 	if s.revealPhase() && len(v.Votes) > 0 {
 		r := v.Votes[len(v.Votes)-1]
 		for _, b := range r.Ballots[:s.revealShown()] {
@@ -323,7 +324,7 @@ func rule(title string, scrolled bool, w int) string {
 func (s *Screen) cardLines(w int) []string {
 	th, v := s.th, s.v
 	switch {
-	case s.u.Seat == engine.Spectator:
+	case s.u.Seat == game.Spectator:
 		return wrapStyled(th.Muted, "You are watching: you see what the whole village sees.", w)
 	case !v.Alive && !v.LastBreath:
 		out := []string{th.Muted.Render("You are dead. Your card was: ") + th.Strong.Render(v.Card.String())}
@@ -388,7 +389,7 @@ func (s *Screen) actionLines(w int) []string {
 	if line := s.confirmLine(); line != "" {
 		add(th.Warning, "! "+line)
 	}
-	if !v.Alive && !v.LastBreath || s.u.Seat == engine.Spectator {
+	if !v.Alive && !v.LastBreath || s.u.Seat == game.Spectator {
 		out = append(out, s.publicPhaseLines(w)...)
 		if len(out) > 0 {
 			out = append([]string{""}, out...)
@@ -546,7 +547,7 @@ func (s *Screen) dawnNews() []string {
 	start := -1
 	prefix := fmt.Sprintf("Day %d dawns", s.v.Day)
 	for i, e := range s.u.Log {
-		if e.Kind == engine.Narration && strings.HasPrefix(e.Text, prefix) {
+		if e.Kind == game.Narration && strings.HasPrefix(e.Text, prefix) {
 			start = i
 		}
 	}
@@ -555,7 +556,7 @@ func (s *Screen) dawnNews() []string {
 	}
 	var out []string
 	for _, e := range s.u.Log[start+1:] {
-		if e.Kind == engine.Narration && e.Audience.All {
+		if e.Kind == game.Narration && e.Audience.All {
 			out = append(out, uikit.Clean(e.Text))
 		}
 	}
@@ -594,8 +595,8 @@ func (s *Screen) revealLines(w int) []string {
 	if shown < len(r.Ballots) {
 		return out
 	}
-	tally := map[engine.Seat]int{}
-	var order []engine.Seat
+	tally := map[game.Seat]int{}
+	var order []game.Seat
 	for _, b := range r.Ballots {
 		if b.Target >= 0 {
 			if tally[b.Target] == 0 {
@@ -604,7 +605,7 @@ func (s *Screen) revealLines(w int) []string {
 			tally[b.Target] += b.Weight
 		}
 	}
-	slices.SortStableFunc(order, func(a, b engine.Seat) int { return tally[b] - tally[a] })
+	slices.SortStableFunc(order, func(a, b game.Seat) int { return tally[b] - tally[a] })
 	var ts []string
 	for _, t := range order {
 		ts = append(ts, fmt.Sprintf("%s %d", s.name(t), tally[t]))
@@ -631,7 +632,7 @@ func (s *Screen) logLines(w, h int) []string {
 	if !s.asleep() {
 		return s.eventsLines(s.u.Log, w, h)
 	}
-	var public []engine.Event // asleep, the log is what everyone sees
+	var public []game.Event // asleep, the log is what everyone sees
 	for _, e := range s.u.Log {
 		if e.Audience.All {
 			public = append(public, e)
@@ -642,7 +643,7 @@ func (s *Screen) logLines(w, h int) []string {
 
 // eventsLines draws the newest events that fit in h lines (minus the lines
 // scrolled back).
-func (s *Screen) eventsLines(events []engine.Event, w, h int) []string {
+func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -667,7 +668,7 @@ func (s *Screen) eventsLines(events []engine.Event, w, h int) []string {
 	return lines[start:end]
 }
 
-func (s *Screen) speaker(seat engine.Seat) string {
+func (s *Screen) speaker(seat game.Seat) string {
 	if i := int(seat); i >= 0 && i < len(s.v.Players) {
 		return shortName(s.v.Players[i].Name)
 	}
@@ -680,23 +681,23 @@ func (s *Screen) speaker(seat engine.Seat) string {
 // eventLines formats one log event; chat channels are marked, not only
 // coloured: [pack] the wolves' channel, [dead] the graveyard, [glimpse] the
 // little girl's relay, » a private line.
-func (s *Screen) eventLines(e engine.Event, w int) []string {
+func (s *Screen) eventLines(e game.Event, w int) []string {
 	th := s.th
 	text := uikit.Clean(e.Text)
 	var prefix string
 	st := th.Base
 	switch {
-	case e.Kind == engine.Chat && e.Channel == werewolf.ChannelDead:
+	case e.Kind == game.Chat && e.Channel == werewolf.ChannelDead:
 		prefix, st = "[dead] "+s.speaker(e.From)+": ", th.Muted
-	case e.Kind == engine.Chat && e.Channel == werewolf.ChannelWolves:
+	case e.Kind == game.Chat && e.Channel == werewolf.ChannelWolves:
 		prefix, st = "[pack] "+s.speaker(e.From)+": ", th.Danger
 	case e.Channel == werewolf.ChannelRelay:
 		prefix, st = "[glimpse] ", th.Warning
 	case e.Channel == werewolf.ChannelWolves:
 		prefix, st = "[pack] ", th.Danger
-	case e.Kind == engine.Chat:
+	case e.Kind == game.Chat:
 		prefix, st = s.speaker(e.From)+": ", th.Chat
-	case e.Kind == engine.Private:
+	case e.Kind == game.Private:
 		prefix, st = "» ", th.Accent
 	}
 	raw := strings.Split(ansi.Wrap(prefix+text, w-2, " "), "\n")
@@ -791,19 +792,19 @@ func (s *Screen) endBody(w, h int) []string {
 
 // endEvents are the night log (from the view, so a long chat cannot push
 // it out of the room's short log) and the chat since the game ended.
-func (s *Screen) endEvents() []engine.Event {
-	var evs []engine.Event
+func (s *Screen) endEvents() []game.Event {
+	var evs []game.Event
 	for _, h := range s.v.History {
-		evs = append(evs, engine.Event{Audience: engine.Everyone(), Kind: engine.Narration, From: -1, Text: h})
+		evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: h})
 	}
 	from := -1
 	for i, e := range s.u.Log {
-		if e.Kind == engine.Narration && strings.HasPrefix(e.Text, "The cards:") {
+		if e.Kind == game.Narration && strings.HasPrefix(e.Text, "The cards:") {
 			from = i
 		}
 	}
 	for _, e := range s.u.Log[from+1:] {
-		if e.Kind == engine.Chat {
+		if e.Kind == game.Chat {
 			evs = append(evs, e)
 		}
 	}

@@ -1,0 +1,145 @@
+package game
+
+import (
+	"errors"
+	"slices"
+	"time"
+)
+
+// Seat is a place at a table, numbered 0..n-1 in turn order.
+type Seat int
+
+const (
+	// Spectator is the seat of someone watching: views for it hold no hidden cards.
+	Spectator Seat = -1
+	// System is the seat the room actor acts as when it submits a timer expiry.
+	System Seat = -2
+)
+
+// State, Action and View are a game's own types. The room actor, persistence and
+// bots carry them without looking inside; only the game's package and its screen do.
+type (
+	State  any
+	Action any
+	View   any
+)
+
+// Setup is what a table is created from: it is stored with the seed and the
+// action log, and is everything needed to replay a game.
+type Setup struct {
+	Game    string   `json:"game"`    // Game.ID()
+	Names   []string `json:"names"`   // display names by seat (bots included)
+	Options []byte   `json:"options"` // the game's own options, as its codec encodes them
+}
+
+// Audience says who may see an event. Narration can't leak because the room
+// actor delivers each event only to the seats its audience names.
+type Audience struct {
+	All   bool   `json:"all,omitempty"`   // everyone, spectators included
+	Seats []Seat `json:"seats,omitempty"` // otherwise exactly these seats
+}
+
+// Everyone is the audience of public events.
+func Everyone() Audience { return Audience{All: true} }
+
+// Only is an audience of the given seats.
+func Only(seats ...Seat) Audience { return Audience{Seats: seats} }
+
+// Includes reports whether seat s may see an event with this audience.
+func (a Audience) Includes(s Seat) bool { return a.All || slices.Contains(a.Seats, s) }
+
+// EventKind separates narration from chat so screens can style them.
+type EventKind uint8
+
+const (
+	Narration EventKind = iota // the game says what happened
+	Chat                       // a player said something
+	Private                    // something only the audience learns (a role, a card)
+)
+
+// Event is one line of what happened, already in words and safe to show to
+// its audience.
+type Event struct {
+	Audience Audience  `json:"audience"`
+	Kind     EventKind `json:"kind"`
+	From     Seat      `json:"from"`    // speaker of a chat line; else -1
+	Channel  string    `json:"channel"` // chat channel ("table", "wolves", "dead"); "" for narration
+	Text     string    `json:"text"`
+}
+
+// Result is how a game ended.
+type Result struct {
+	Outcome string `json:"outcome"` // game-specific: "win"/"loss", "village"/"wolves"/"lovers"
+	Winners []Seat `json:"winners"` // seats that won (all seats for a cooperative win)
+	Summary string `json:"summary"` // one line for lobby and history
+}
+
+// Timer asks the room actor to submit Action as System after After has
+// passed, unless the state has moved on (its ID is no longer current). Time
+// is thus an input: the expiry is an ordinary action in the log.
+type Timer struct {
+	ID     uint64        // changes whenever the timed step changes
+	After  time.Duration // measured by the actor, never by the rules
+	Action Action
+}
+
+// Bot chooses actions from what one seat may know. It never sees State.
+type Bot interface {
+	// Act returns the seat's next action given its view, or false if the seat
+	// has nothing to decide now. It may take time (a strong bot searches);
+	// the actor calls it off its own goroutine.
+	Act(v View, seed uint64) (Action, bool)
+}
+
+// Talker is a Bot that also speaks at the table now and then (a claim, a
+// suspicion). The room passes its line to Game.Say like a player's.
+type Talker interface {
+	Talk(v View, seed uint64) (string, bool)
+}
+
+// Bots makes bots for one game. It lives beside the rules package (bots
+// import the rules, never the reverse), and the server pairs it with the Game.
+type Bots interface {
+	Levels() []string // fastest first, e.g. "easy", "strong"
+	New(level string) (Bot, error)
+}
+
+// Game is all the room actor, lobby, persistence, replays and bots know of a
+// game. Adding a game means implementing this; nothing else changes.
+//
+// Apply contract: on error the state is unchanged and no events are returned;
+// on success the returned state replaces s, which must not be used again
+// (engines may update in place to stay cheap). Use Clone to keep a copy.
+type Game interface {
+	ID() string    // stable identifier stored in logs: "grizzled", "werewolf"
+	Title() string // shown in the lobby
+
+	// New builds the initial state. All randomness comes from seed.
+	New(setup Setup, seed uint64) (State, []Event, error)
+	Apply(s State, seat Seat, a Action) (State, []Event, error)
+	Clone(s State) State
+
+	// Legal lists what seat may do now (empty when nothing is asked of it).
+	Legal(s State, seat Seat) []Action
+	// Waiting lists the seats the game waits on now (bots act for these).
+	Waiting(s State) []Seat
+	// View is the only door out for hidden information: what seat may know.
+	// Spectator gets the public view. The value never aliases State.
+	View(s State, seat Seat) View
+	// Timer is the pending timed step, if the game has one now.
+	Timer(s State) (Timer, bool)
+	// Say turns a chat line from seat into events (the game decides the
+	// channel and its audience), or refuses it with a reason.
+	Say(s State, seat Seat, text string) ([]Event, error)
+	Result(s State) (Result, bool)
+
+	EncodeAction(a Action) ([]byte, error)
+	DecodeAction(b []byte) (Action, error)
+}
+
+// Errors shared by every game's Apply.
+var (
+	ErrNotYourTurn = errors.New("it is not your turn")
+	ErrGameOver    = errors.New("the game is over")
+	ErrBadAction   = errors.New("that action is not understood")
+)

@@ -1,0 +1,56 @@
+package grizzled_test
+
+import (
+	"fmt"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+)
+
+// A game is created from a setup and a seed, then driven by Apply; every
+// event says who may see it.
+func Example() {
+	s, _, err := grizzled.New(game.Setup{
+		Game:    "grizzled",
+		Names:   []string{"Anna", "Ben", "Chloé"},
+		Options: []byte(`{"variant":"standard","leader":0}`),
+	}, 2026)
+	if err != nil {
+		panic(err)
+	}
+	evs, err := s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 1})
+	fmt.Println(err, grizzled.ErrIntensityTooLow == unwrap(err))
+	evs, _ = s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 3})
+	for _, e := range evs {
+		who := "everyone"
+		if !e.Audience.All {
+			who = fmt.Sprint("seat ", e.Audience.Seats)
+		}
+		if e.Kind == game.Private {
+			fmt.Printf("%s: (a private line)\n", who)
+			continue
+		}
+		fmt.Printf("%s: %s\n", who, e.Text)
+	}
+	v := s.View(1)
+	fmt.Println(len(v.Hand), v.Players[0].HandSize, v.Trials, v.Legal == nil)
+	// Output:
+	// the first mission needs an intensity of at least 3 (P2) true
+	// everyone: Anna sets the intensity to 3.
+	// seat [0]: (a private line)
+	// seat [1]: (a private line)
+	// seat [2]: (a private line)
+	// everyone: Dealt: Anna 3, Ben 3, Chloé 3. 16 cards left in the trials pile.
+	// everyone: Anna's turn.
+	// 3 3 16 true
+}
+
+func unwrap(err error) error {
+	for {
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return err
+		}
+		err = u.Unwrap()
+	}
+}

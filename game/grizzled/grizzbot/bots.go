@@ -1,0 +1,147 @@
+package grizzbot
+
+import (
+	"errors"
+	"fmt"
+
+	"bivouac/game"
+	g "bivouac/game/grizzled"
+)
+
+// Level names, fastest first.
+const (
+	LevelEasy   = "easy"
+	LevelStrong = "strong"
+)
+
+// Bots makes Grizzled bots; it implements game.Bots.
+type Bots struct {
+	// Strong configures the "strong" level; the zero value means
+	// DefaultStrong.
+	Strong StrongConfig
+}
+
+var _ game.Bots = Bots{}
+
+// ErrLevel is returned by New for a level it does not know.
+var ErrLevel = errors.New("grizzbot: unknown bot level")
+
+// Levels lists the levels, fastest first.
+func (Bots) Levels() []string { return []string{LevelEasy, LevelStrong} }
+
+// New makes a bot of the given level.
+func (b Bots) New(level string) (game.Bot, error) {
+	switch level {
+	case LevelEasy:
+		return NewEasy(), nil
+	case LevelStrong:
+		cfg := b.Strong
+		if cfg == (StrongConfig{}) {
+			cfg = DefaultStrong
+		}
+		return NewStrong(cfg), nil
+	}
+	return nil, fmt.Errorf("%w %q (have %q, %q)", ErrLevel, level, LevelEasy, LevelStrong)
+}
+
+// mix derives independent seeds from one (splitmix64 finaliser).
+func mix(a, b uint64) uint64 {
+	z := a ^ (b+0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// firstWaiting is the lowest seat the game waits on, or -1 (no allocation).
+func firstWaiting(s *g.State) game.Seat {
+	for i := range s.Seats() {
+		if s.WaitsOn(game.Seat(i)) {
+			return game.Seat(i)
+		}
+	}
+	return -1
+}
+
+// ErrStuck is returned by Play when a game waits on nobody or a bot has no
+// answer, which a correct engine never causes.
+var ErrStuck = errors.New("grizzbot: the game is stuck")
+
+// MaxActions bounds a game in Play; real games take a few hundred actions.
+const MaxActions = 20000
+
+// Play plays s to its end with one bot per seat (bots[i] acts for seat i;
+// the chaplain's entry is never used). Each bot gets the seat's view,
+// exactly as over the network; a seat whose only legal action is forced
+// (a speech it cannot answer but by passing, a single tile) is not asked,
+// since any bot must answer with that action. Each decision's seed is
+// derived from seed, so a game is reproducible. It returns the number of
+// actions applied.
+func Play(s *g.State, bots []game.Bot, seed uint64) (int, error) {
+	var buf []g.Action
+	for n := 0; ; n++ {
+		if _, over := s.Over(); over {
+			return n, nil
+		}
+		if n >= MaxActions {
+			return n, fmt.Errorf("%w: no end after %d actions", ErrStuck, n)
+		}
+		seat := firstWaiting(s)
+		if seat < 0 || int(seat) >= len(bots) || bots[seat] == nil {
+			return n, fmt.Errorf("%w: waiting on seat %d in phase %d", ErrStuck, seat, s.Phase())
+		}
+		var act g.Action
+		if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
+			act = buf[0]
+		} else {
+			a, ok := bots[seat].Act(s.View(seat), mix(seed, uint64(n)))
+			if !ok {
+				return n, fmt.Errorf("%w: seat %d has nothing to do in phase %d", ErrStuck, seat, s.Phase())
+			}
+			if act, ok = a.(g.Action); !ok {
+				return n, fmt.Errorf("%w: seat %d answered %T", ErrStuck, seat, a)
+			}
+		}
+		if err := s.Step(seat, act); err != nil {
+			return n, fmt.Errorf("seat %d: %s: %w", seat, act.Describe(), err)
+		}
+	}
+}
+
+// playOut finishes s with the rule-based policy for every seat (the
+// strong bot's rollouts). It stops early after limit actions.
+func playOut(s *g.State, p *params, seed uint64, limit int) {
+	playUntil(s, p, seed, limit, -1)
+}
+
+// playUntil plays s on with the rule-based policy for every seat until
+// the game is over, limit actions have been applied, or (if endRound >= 0)
+// the game waits for the intensity of mission endRound.
+func playUntil(s *g.State, p *params, seed uint64, limit, endRound int) {
+	var buf []g.Action
+	for n := 0; n < limit; n++ {
+		if _, over := s.Over(); over {
+			return
+		}
+		if endRound >= 0 && s.Round() >= endRound && s.Phase() == g.PhaseIntensity {
+			return
+		}
+		seat := firstWaiting(s)
+		if seat < 0 {
+			return
+		}
+		var act g.Action
+		if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
+			act = buf[0]
+		} else {
+			v := s.View(seat)
+			i := choose(&v, mix(seed, uint64(n)), p)
+			if i < 0 {
+				return
+			}
+			act = v.Legal[i]
+		}
+		if s.Step(seat, act) != nil {
+			return
+		}
+	}
+}

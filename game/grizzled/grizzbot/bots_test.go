@@ -1,0 +1,118 @@
+package grizzbot
+
+import (
+	"slices"
+	"testing"
+
+	"bivouac/game"
+	g "bivouac/game/grizzled"
+)
+
+var names = []string{"Anna", "Ben", "Chloé", "Dmitri", "Ewa"}
+
+func newGame(t testing.TB, humans int, variant g.Variant, seed uint64) *g.State {
+	t.Helper()
+	s, _, err := g.NewGame(names[:humans], g.Options{Variant: variant, Leader: -1}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func seatBots(t testing.TB, n int, level string) []game.Bot {
+	t.Helper()
+	bots := make([]game.Bot, n)
+	for i := range bots {
+		b, err := Bots{}.New(level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots[i] = b
+	}
+	return bots
+}
+
+// legalChecker wraps a bot and fails the test if it answers with an action
+// that is not in the view's Legal list.
+type legalChecker struct {
+	t   testing.TB
+	bot game.Bot
+	n   int
+}
+
+func (c *legalChecker) Act(v game.View, seed uint64) (game.Action, bool) {
+	a, ok := c.bot.Act(v, seed)
+	sv := v.(g.SeatView)
+	if !ok {
+		c.t.Fatalf("bot has no answer to a view with %d legal actions", len(sv.Legal))
+	}
+	act := a.(g.Action)
+	if !slices.ContainsFunc(sv.Legal, func(l g.Action) bool { return sameAction(l, act) }) {
+		c.t.Fatalf("bot chose %s, not among the %d legal actions (phase %d)", act.Describe(), len(sv.Legal), sv.Phase)
+	}
+	c.n++
+	return a, ok
+}
+
+func sameAction(a, b g.Action) bool {
+	return a.Kind == b.Kind && a.K == b.K && a.Card == b.Card && a.Threat == b.Threat &&
+		a.Tile == b.Tile && a.Target == b.Target && slices.Equal(a.Cards, b.Cards)
+}
+
+func TestEasyOnlyLegalAndGamesFinish(t *testing.T) {
+	games := 400
+	if testing.Short() {
+		games = 80
+	}
+	variants := []g.Variant{g.Standard, g.Beginner, g.Veteran}
+	wins := 0
+	for i := range games {
+		humans := 2 + i%4
+		s := newGame(t, humans, variants[i%3], uint64(i))
+		bots := make([]game.Bot, s.Seats())
+		for j := range bots {
+			bots[j] = &legalChecker{t: t, bot: NewEasy()}
+		}
+		if _, err := Play(s, bots, uint64(i)); err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		if won, over := s.Over(); !over {
+			t.Fatalf("game %d did not end", i)
+		} else if won {
+			wins++
+		}
+	}
+	t.Logf("easy won %d of %d games", wins, games)
+}
+
+func TestStrongOnlyLegal(t *testing.T) {
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	for i := range games {
+		humans := 2 + i%4
+		s := newGame(t, humans, []g.Variant{g.Standard, g.Veteran, g.Beginner}[i%3], uint64(100+i))
+		bots := make([]game.Bot, s.Seats())
+		for j := range bots {
+			bots[j] = &legalChecker{t: t, bot: NewStrong(StrongConfig{Samples: 3, Horizon: 1, Gate: 1})}
+		}
+		if _, err := Play(s, bots, uint64(i)); err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		if _, over := s.Over(); !over {
+			t.Fatalf("game %d did not end", i)
+		}
+	}
+}
+
+func TestStrongFullRolloutsOnlyLegal(t *testing.T) {
+	s := newGame(t, 4, g.Standard, 77)
+	bots := make([]game.Bot, 4)
+	for j := range bots {
+		bots[j] = &legalChecker{t: t, bot: NewStrong(StrongConfig{Samples: 1})}
+	}
+	if _, err := Play(s, bots, 77); err != nil {
+		t.Fatal(err)
+	}
+}

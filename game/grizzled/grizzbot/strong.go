@@ -1,0 +1,248 @@
+package grizzbot
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"bivouac/game"
+	g "bivouac/game/grizzled"
+)
+
+// StrongConfig is the budget of the "strong" bot.
+type StrongConfig struct {
+	// Samples is the number of determinizations per decision; every
+	// candidate action is played out once in each.
+	Samples int
+	// TimeCap, when positive, stops sampling once it has passed (after at
+	// least one sample). With a time cap the choice may depend on the
+	// machine's speed; without one it depends only on the view and seed.
+	TimeCap time.Duration
+	// Horizon, when positive, ends a playout once that many missions have
+	// ended after the decision and scores the state reached with value
+	// instead of playing to the end of the game.
+	Horizon int
+	// Gate is how sure (in standard errors of the paired difference) the
+	// search must be that an action beats the rule-based choice before it
+	// overrides it; 0 takes the best mean.
+	Gate float64
+}
+
+// DefaultStrong is the budget of the "strong" level: 24 samples, each
+// candidate played to the start of the next mission and scored there by
+// the value model, overriding the rule-based choice only when the search
+// is at least one standard error sure. About 5 ms per decision on one core.
+var DefaultStrong = StrongConfig{Samples: 24, Horizon: 1, Gate: 1}
+
+// Strong is the determinization + Monte Carlo bot ("strong").
+//
+// A Strong bot keeps no state between calls: one value may act for several
+// seats and from several goroutines at once.
+type Strong struct {
+	cfg StrongConfig
+	p   params
+}
+
+// NewStrong returns a strong bot with the given budget (Samples < 1 means 1).
+func NewStrong(cfg StrongConfig) *Strong {
+	cfg.Samples = max(cfg.Samples, 1)
+	return &Strong{cfg: cfg, p: defaultParams}
+}
+
+// Act implements game.Bot. v must be a grizzled.SeatView (or a pointer
+// to one); the result is always one of v.Legal.
+func (b *Strong) Act(v game.View, seed uint64) (game.Action, bool) {
+	var sv *g.SeatView
+	switch x := v.(type) {
+	case g.SeatView:
+		sv = &x
+	case *g.SeatView:
+		sv = x
+	}
+	if sv == nil || len(sv.Legal) == 0 {
+		return nil, false
+	}
+	return sv.Legal[keepInTheGame(sv, b.choose(sv, seed))], true
+}
+
+// outcome scores a finished game: a win is worth 1; a loss earns a little
+// for the progress made, which separates actions when wins are rare.
+func outcome(s *g.State) float64 {
+	won, over := s.Over()
+	if won {
+		return 1
+	}
+	if !over {
+		return value(s)
+	}
+	left := s.TrialsLeft()
+	for i := range s.Seats() {
+		left += s.HandSize(game.Seat(i))
+	}
+	return 0.02 * (1 - float64(min(left, 40))/40)
+}
+
+// valueWeights is a logistic model of the chance of winning from the
+// features of a state between missions, fitted on games of the rule-based
+// policy (all player counts, standard rules).
+var valueWeights = [numFeatures]float64{2.9616, -5.1643, 1.7892, 0.1684, -0.0286, -1.9396, -0.4405, 0.6822, 0.8788, -0.0291, 0.0124, -0.4233, 0.6679, -1.8147, 0.2805, -0.2044}
+
+// value estimates the chance of winning from an unfinished state.
+func value(s *g.State) float64 {
+	var f [numFeatures]float64
+	features(s, &f)
+	z := 0.0
+	for i, x := range f {
+		z += valueWeights[i] * x
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// candidates lists the indices of v.Legal worth searching; the rest are
+// dominated or decided well enough by the rules.
+func (b *Strong) candidates(v *g.SeatView, dst []int) []int {
+	for i := range v.Legal {
+		dst = append(dst, i)
+	}
+	return dst
+}
+
+// searched reports whether the strong bot searches this kind of decision;
+// speech answers and tile choices follow the rule-based policy.
+func (b *Strong) searched(v *g.SeatView) bool {
+	switch v.Phase {
+	case g.PhaseIntensity, g.PhaseTurn, g.PhaseBenefit:
+		return true
+	case g.PhaseDecision:
+		return v.Decision == g.DecideHardKnock
+	}
+	return false
+}
+
+// choose returns the index in v.Legal of the action to take: every
+// candidate is played out in each of Samples determinizations (the same
+// determinization and playout seed for all candidates, so differences are
+// paired), and the best mean is taken if it beats the rule-based choice by
+// Gate standard errors of the paired difference; else the rule-based
+// choice stands.
+func (b *Strong) choose(v *g.SeatView, seed uint64) int {
+	fallback := choose(v, seed, &b.p)
+	if len(v.Legal) <= 1 || !b.searched(v) {
+		return fallback
+	}
+	cands := b.candidates(v, make([]int, 0, len(v.Legal)))
+	if len(cands) <= 1 {
+		return fallback
+	}
+	var deadline time.Time
+	if b.cfg.TimeCap > 0 {
+		deadline = time.Now().Add(b.cfg.TimeCap)
+	}
+	late := func(it int) bool { return it > 0 && b.cfg.TimeCap > 0 && time.Now().After(deadline) }
+	fb := slices.Index(cands, fallback)
+	if fb < 0 {
+		cands = append(cands, fallback)
+		fb = len(cands) - 1
+	}
+	sums := make([]float64, len(cands))
+	scores := make([]float64, len(cands))
+	all := make([]float64, 0, b.cfg.Samples*len(cands)) // every sample's scores, for the gate
+	done := 0
+	for it := range b.cfg.Samples {
+		if late(it) {
+			break
+		}
+		if !b.sample(v, cands, scores, mix(seed, uint64(2*it)), mix(seed, uint64(2*it+1))) {
+			return fallback
+		}
+		for j := range cands {
+			sums[j] += scores[j]
+		}
+		all = append(all, scores...)
+		done++
+	}
+	if done == 0 {
+		return fallback
+	}
+	best := fb
+	for j := range cands {
+		if sums[j] > sums[best]+1e-12 {
+			best = j
+		}
+	}
+	if best == fb {
+		return fallback
+	}
+	// Gate on the paired differences with the rule-based choice.
+	if b.cfg.Gate <= 0 {
+		return cands[best]
+	}
+	var st pairStats
+	k := len(cands)
+	for it := range done {
+		st.add(all[it*k+best] - all[it*k+fb])
+	}
+	if st.sure(b.cfg.Gate) {
+		return cands[best]
+	}
+	return fallback
+}
+
+// sample plays every action v.Legal[cands[j]] in one determinization and
+// writes each outcome to scores[j]. It reports false if the view cannot
+// be determinized.
+func (b *Strong) sample(v *g.SeatView, cands []int, scores []float64, dseed, rseed uint64) bool {
+	base := g.Determinize(*v, dseed)
+	if base == nil {
+		return false
+	}
+	for j, ci := range cands {
+		s := base
+		if j < len(cands)-1 {
+			s = base.Clone()
+		}
+		if err := s.Step(v.Seat, v.Legal[ci]); err != nil {
+			scores[j] = -1 // the sample disagrees with the view; count it against
+			continue
+		}
+		if b.cfg.Horizon > 0 {
+			playMissions(s, &b.p, rseed, b.cfg.Horizon)
+		} else {
+			playOut(s, &b.p, rseed, MaxActions)
+		}
+		scores[j] = outcome(s)
+	}
+	return true
+}
+
+// pairStats accumulates paired differences.
+type pairStats struct {
+	n       int
+	sum, sq float64
+}
+
+func (p *pairStats) add(d float64) { p.n++; p.sum += d; p.sq += d * d }
+
+// sure reports whether the mean difference is positive by at least z
+// standard errors (z <= 0: merely positive).
+func (p *pairStats) sure(z float64) bool {
+	if p.n == 0 || p.sum <= 0 {
+		return false
+	}
+	if z <= 0 {
+		return true
+	}
+	if p.n < 2 {
+		return false
+	}
+	n := float64(p.n)
+	mean := p.sum / n
+	vr := (p.sq - n*mean*mean) / (n - 1)
+	return mean*mean*n >= z*z*vr
+}
+
+// playMissions plays s on with the rule-based policy until n missions have
+// ended (the game is then waiting for an intensity again) or the game is over.
+func playMissions(s *g.State, p *params, seed uint64, n int) {
+	playUntil(s, p, seed, MaxActions, s.Round()+n)
+}

@@ -1,0 +1,557 @@
+package werewolf
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"bivouac/game"
+)
+
+// Kind names an action. Kinds are stable strings: they are stored in logs.
+type Kind string
+
+// Action kinds. Fields used: Target (a seat, or the thief's middle slot 0/1),
+// Second (cupid's second lover), On (toggles), Seq (tick), Text (say).
+const (
+	KindTick        Kind = "tick"         // System: the phase's timer expired (Seq = PhaseSeq)
+	KindAbandon     Kind = "abandon"      // System: every human left (§13)
+	KindThiefTake   Kind = "thief_take"   // Target = middle slot 0 or 1
+	KindThiefKeep   Kind = "thief_keep"   //
+	KindCupidLink   Kind = "cupid_link"   // Target, Second = the two lovers
+	KindSeerInspect Kind = "seer_inspect" // Target
+	KindWolfSelect  Kind = "wolf_select"  // Target = proposed victim
+	KindWolfClear   Kind = "wolf_clear"   // withdraw the selection
+	KindWolfDone    Kind = "wolf_done"    // fast nights [NR] only: "I agree with the pack"
+	KindPeek        Kind = "peek"         // little girl: On
+	KindWitchHeal   Kind = "witch_heal"   // heal tonight's victim
+	KindWitchPoison Kind = "witch_poison" // Target
+	KindWitchDone   Kind = "witch_done"   //
+	KindHunterShoot Kind = "hunter_shoot" // Target
+	KindHunterHold  Kind = "hunter_hold"  //
+	KindSuccessor   Kind = "successor"    // dead sheriff: Target
+	KindStand       Kind = "stand"        // sheriff candidacy: On
+	KindReady       Kind = "ready"        // campaign/discussion: On
+	KindBallot      Kind = "ballot"       // sheriff vote, runoff, lynch vote: Target
+	KindAbstain     Kind = "abstain"      //
+	KindTiebreak    Kind = "tiebreak"     // sheriff: Target among the tied
+	KindSay         Kind = "say"          // a chat line (Text); see Game.Say
+)
+
+// Action is everything a seat (or System) can submit.
+type Action struct {
+	Kind   Kind   `json:"kind"`
+	Target int    `json:"target"`
+	Second int    `json:"second,omitempty"`
+	On     bool   `json:"on,omitempty"`
+	Seq    uint64 `json:"seq,omitempty"`
+	Text   string `json:"text,omitempty"`
+}
+
+func (a Action) String() string {
+	switch a.Kind {
+	case KindTick:
+		return fmt.Sprintf("tick(%d)", a.Seq)
+	case KindCupidLink:
+		return fmt.Sprintf("%s(%d,%d)", a.Kind, a.Target, a.Second)
+	case KindPeek, KindStand, KindReady:
+		return fmt.Sprintf("%s(%v)", a.Kind, a.On)
+	case KindSay:
+		return fmt.Sprintf("say(%q)", a.Text)
+	case KindThiefKeep, KindWolfClear, KindWolfDone, KindWitchHeal, KindWitchDone, KindHunterHold, KindAbstain, KindAbandon:
+		return string(a.Kind)
+	}
+	return fmt.Sprintf("%s(%d)", a.Kind, a.Target)
+}
+
+// Apply applies seat's action to s in place. On error s may be partly
+// changed: Game.Apply works on a clone.
+func (s *State) apply(seat int, a Action, out *[]game.Event) error {
+	if seat == int(game.System) {
+		switch a.Kind {
+		case KindTick:
+			if a.Seq == s.PhaseSeq {
+				s.endPhase(out)
+			}
+		case KindAbandon:
+			s.finish(OutcomeAbandoned, nil, "The game was abandoned: no winner.", out)
+			return nil
+		default:
+			return ErrNotAllowed
+		}
+		s.settle(out)
+		return nil
+	}
+	if !s.valid(seat) {
+		return ErrNotAllowed
+	}
+	var err error
+	switch a.Kind {
+	case KindThiefTake, KindThiefKeep:
+		err = s.actThief(seat, a, out)
+	case KindCupidLink:
+		err = s.actCupid(seat, a, out)
+	case KindSeerInspect:
+		err = s.actSeer(seat, a, out)
+	case KindWolfSelect, KindWolfClear, KindWolfDone:
+		err = s.actWolf(seat, a, out)
+	case KindPeek:
+		err = s.actPeek(seat, a)
+	case KindWitchHeal, KindWitchPoison, KindWitchDone:
+		err = s.actWitch(seat, a, out)
+	case KindHunterShoot, KindHunterHold:
+		err = s.actHunter(seat, a, out)
+	case KindSuccessor:
+		err = s.actSuccessor(seat, a, out)
+	case KindStand, KindReady:
+		err = s.actDay(seat, a, out)
+	case KindBallot, KindAbstain:
+		err = s.actBallot(seat, a)
+	case KindTiebreak:
+		err = s.actTiebreak(seat, a, out)
+	case KindSay:
+		err = s.chat(seat, a.Text, true, out)
+	case KindTick, KindAbandon:
+		err = ErrNotAllowed
+	default:
+		err = game.ErrBadAction
+	}
+	if err != nil {
+		return err
+	}
+	s.settle(out)
+	return nil
+}
+
+// target checks a seat named by an action: a living player.
+func (s *State) target(t int) error {
+	if !s.valid(t) {
+		return ErrNoSuchPlayer
+	}
+	if !s.Players[t].Alive {
+		return ErrTargetDead
+	}
+	return nil
+}
+
+// acting reports whether seat is the living holder of card r in phase p.
+func (s *State) acting(seat int, p Phase, r Role) bool {
+	return s.Phase == p && s.alive(seat) && s.Players[seat].Card == r
+}
+
+func (s *State) actThief(seat int, a Action, out *[]game.Event) error {
+	if s.Phase != PhaseThief || seat != s.ThiefSeat || s.ThiefDone || !s.alive(seat) {
+		return ErrNotAllowed
+	}
+	if a.Kind == KindThiefKeep {
+		if s.Middle[0] == RoleWerewolf && s.Middle[1] == RoleWerewolf {
+			return ErrMustSwap
+		}
+		s.ThiefDone = true
+		s.secret(out, "You keep the thief card.", seat)
+		s.history("Night 1: the thief (%s) kept his card.", s.name(seat))
+		return nil
+	}
+	if a.Target != 0 && a.Target != 1 {
+		return ErrBadSlot
+	}
+	s.thiefTake(a.Target, out)
+	return nil
+}
+
+func (s *State) actCupid(seat int, a Action, out *[]game.Event) error {
+	if !s.acting(seat, PhaseCupid, RoleCupid) || s.Linked {
+		return ErrNotAllowed
+	}
+	if err := s.target(a.Target); err != nil {
+		return err
+	}
+	if err := s.target(a.Second); err != nil {
+		return err
+	}
+	if a.Target == a.Second {
+		return ErrSamePlayer
+	}
+	s.link(seat, a.Target, a.Second, false, out)
+	return nil
+}
+
+func (s *State) actSeer(seat int, a Action, out *[]game.Event) error {
+	if !s.acting(seat, PhaseSeer, RoleSeer) || s.SeerDone {
+		return ErrNotAllowed
+	}
+	if err := s.target(a.Target); err != nil {
+		return err
+	}
+	if a.Target == seat {
+		return ErrSelf
+	}
+	s.SeerDone = true
+	c := s.Players[a.Target].Card
+	p := &s.Players[seat]
+	p.Visions = append(p.Visions, Vision{Night: s.Night, Target: game.Seat(a.Target), Card: c})
+	*out = append(*out, private(fmt.Sprintf("%s's card is: %s.", s.name(a.Target), c), seat))
+	if w := s.watchers(); len(w) > 0 {
+		*out = append(*out, private(fmt.Sprintf("The seer (%s) looks at %s's card: %s.", s.name(seat), s.name(a.Target), c), w...))
+	}
+	s.history("Night %d: the seer (%s) saw %s: %s.", s.Night, s.name(seat), s.name(a.Target), c)
+	return nil
+}
+
+func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
+	if !s.acting(seat, PhaseWolves, RoleWerewolf) {
+		return ErrNotAllowed
+	}
+	if s.Caught {
+		return ErrLocked
+	}
+	p := &s.Players[seat]
+	if a.Kind == KindWolfDone {
+		if !s.fast() || p.WolfDone {
+			return ErrNotAllowed
+		}
+		p.WolfDone = true
+		s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s is done.", s.name(seat)), "A werewolf is done.", true, out)
+		return nil
+	}
+	if a.Kind == KindWolfClear {
+		if p.WolfSel < 0 {
+			return ErrNotAllowed
+		}
+		p.WolfSel = -1
+		s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s withdraws the choice.", s.name(seat)), "A werewolf changes its mind.", true, out)
+		return nil
+	}
+	if err := s.target(a.Target); err != nil {
+		return err
+	}
+	if s.isWolf(a.Target) {
+		return ErrTargetWolf
+	}
+	if p.WolfSel == a.Target {
+		return ErrNotAllowed
+	}
+	p.WolfSel = a.Target
+	t := s.name(a.Target)
+	s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s points at %s.", s.name(seat), t), "A werewolf points at "+t+".", true, out)
+	return nil
+}
+
+func (s *State) actPeek(seat int, a Action) error {
+	// Setting the current value is allowed once, so that "I won't peek" is
+	// a decision too.
+	if !s.acting(seat, PhaseWolves, RoleLittleGirl) || s.Caught || (s.Peeking == a.On && s.Players[seat].PeekSet) {
+		return ErrNotAllowed
+	}
+	s.Peeking = a.On
+	s.Players[seat].PeekSet = true
+	return nil
+}
+
+func (s *State) actWitch(seat int, a Action, out *[]game.Event) error {
+	if !s.acting(seat, PhaseWitch, RoleWitch) || s.WitchDone {
+		return ErrNotAllowed
+	}
+	switch a.Kind {
+	case KindWitchHeal:
+		if !s.HealLeft {
+			return ErrNoPotion
+		}
+		if s.Victim < 0 || s.Healed {
+			return ErrNoVictim
+		}
+		s.Healed, s.HealLeft = true, false
+		s.secret(out, fmt.Sprintf("The witch heals %s.", s.name(s.Victim)), seat)
+		s.history("Night %d: the witch (%s) healed %s.", s.Night, s.name(seat), s.name(s.Victim))
+	case KindWitchPoison:
+		if !s.PoisonLeft || s.Poisoned >= 0 {
+			return ErrNoPotion
+		}
+		if err := s.target(a.Target); err != nil {
+			return err
+		}
+		s.Poisoned, s.PoisonLeft = a.Target, false
+		s.secret(out, fmt.Sprintf("The witch poisons %s.", s.name(a.Target)), seat)
+		s.history("Night %d: the witch (%s) poisoned %s.", s.Night, s.name(seat), s.name(a.Target))
+	default:
+		s.WitchDone = true
+		if !s.fast() {
+			*out = append(*out, private("You have acted — the night goes on.", seat))
+		}
+	}
+	return nil
+}
+
+func (s *State) actHunter(seat int, a Action, out *[]game.Event) error {
+	if s.Phase != PhaseHunterShot || len(s.ShotQueue) == 0 || s.ShotQueue[0] != seat {
+		return ErrNotAllowed
+	}
+	if a.Kind == KindHunterHold {
+		s.hunterHold(out)
+		return nil
+	}
+	if err := s.target(a.Target); err != nil {
+		return err
+	}
+	s.hunterShoot(a.Target, out)
+	return nil
+}
+
+func (s *State) actSuccessor(seat int, a Action, out *[]game.Event) error {
+	if s.Phase != PhaseSheriffSuccession || seat != s.Sheriff {
+		return ErrNotAllowed
+	}
+	if err := s.target(a.Target); err != nil {
+		return err
+	}
+	s.passBadge(a.Target, true, out)
+	return nil
+}
+
+func (s *State) actDay(seat int, a Action, out *[]game.Event) error {
+	if !s.alive(seat) {
+		return ErrNotAllowed
+	}
+	p := &s.Players[seat]
+	if a.Kind == KindStand {
+		if s.Phase != PhaseSheriffCampaign || p.Candidate == a.On {
+			return ErrNotAllowed
+		}
+		p.Candidate = a.On
+		if a.On {
+			*out = append(*out, narration(p.Name+" stands for sheriff."))
+		} else {
+			*out = append(*out, narration(p.Name+" withdraws from the election."))
+		}
+		return nil
+	}
+	if (s.Phase != PhaseSheriffCampaign && s.Phase != PhaseDiscussion) || p.Ready == a.On {
+		return ErrNotAllowed
+	}
+	p.Ready = a.On
+	return nil
+}
+
+// ballotOK says whether seat may put t on its ballot now.
+func (s *State) ballotOK(seat, t int) error {
+	if err := s.target(t); err != nil {
+		return err
+	}
+	switch s.Phase {
+	case PhaseVote:
+		if t == seat {
+			return ErrSelf
+		}
+		if t == s.partner(seat) {
+			return ErrNotAllowed
+		}
+	case PhaseSheriffVote, PhaseSheriffRunoff:
+		if !slices.Contains(s.Eligible, t) {
+			return ErrNotEligible
+		}
+		if t == seat && !s.Players[seat].Candidate {
+			return ErrSelf
+		}
+	}
+	return nil
+}
+
+func (s *State) actBallot(seat int, a Action) error {
+	if !s.alive(seat) || (s.Phase != PhaseVote && s.Phase != PhaseSheriffVote && s.Phase != PhaseSheriffRunoff) {
+		return ErrNotAllowed
+	}
+	p := &s.Players[seat]
+	if a.Kind == KindAbstain {
+		if p.Ballot == Abstain {
+			return ErrNotAllowed
+		}
+		p.Ballot = Abstain
+		return nil
+	}
+	if err := s.ballotOK(seat, a.Target); err != nil {
+		return err
+	}
+	if p.Ballot == a.Target {
+		return ErrNotAllowed
+	}
+	p.Ballot = a.Target
+	return nil
+}
+
+func (s *State) actTiebreak(seat int, a Action, out *[]game.Event) error {
+	if s.Phase != PhaseSheriffTiebreak || seat != s.Sheriff || !s.alive(seat) {
+		return ErrNotAllowed
+	}
+	if !slices.Contains(s.Tied, a.Target) {
+		return ErrNotEligible
+	}
+	if a.Target == s.partner(seat) {
+		return ErrNotAllowed
+	}
+	*out = append(*out, narration(fmt.Sprintf("The sheriff %s breaks the tie: %s.", s.name(seat), s.name(a.Target))))
+	s.verdict(a.Target, "", out)
+	return nil
+}
+
+// Chat.
+
+const maxChatRunes = 300
+
+// CleanText keeps printable text in any script, drops controls and bidi
+// overrides, and caps the length.
+func CleanText(text string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range text {
+		if n == maxChatRunes {
+			break
+		}
+		if r == utf8.RuneError || !(unicode.IsPrint(r) || r == ' ') {
+			continue
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// WolvesPrefix sends a line to the wolves' channel explicitly ("/w eat Anna").
+// A living werewolf's lines in the wolves' step go there anyway.
+const WolvesPrefix = "/w "
+
+// chat turns a line into events. With commit (the KindSay action, which is
+// logged), relay draws use the state RNG and may catch the little girl; from
+// Game.Say, which may not change the state, the draws come from a hash of
+// the state and the line, and no catch happens.
+func (s *State) chat(seat int, text string, commit bool, out *[]game.Event) error {
+	if !s.valid(seat) {
+		return ErrNotAllowed
+	}
+	wolvesOnly := strings.HasPrefix(text, WolvesPrefix)
+	if wolvesOnly {
+		text = text[len(WolvesPrefix):]
+	}
+	text = CleanText(text)
+	if text == "" {
+		return ErrEmptyChat
+	}
+	p := &s.Players[seat]
+	switch {
+	case s.Over:
+		if wolvesOnly {
+			return ErrNotAllowed
+		}
+		*out = append(*out, game.Event{Audience: game.Everyone(), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelTable, Text: text})
+	case !p.Alive:
+		if wolvesOnly || s.lastBreath(seat) {
+			return ErrNotAllowed
+		}
+		*out = append(*out, game.Event{Audience: game.Only(seats(s.graveyard())...), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelDead, Text: text})
+	case s.Phase == PhaseWolves && p.Card == RoleWerewolf:
+		s.wolvesEvent(seat, game.Chat, text, "A werewolf: "+s.redactWolves(text), commit, out)
+	case wolvesOnly:
+		return ErrNotAllowed
+	case s.Phase.Night():
+		return ErrChatClosed
+	default:
+		*out = append(*out, game.Event{Audience: game.Everyone(), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelTable, Text: text})
+	}
+	return nil
+}
+
+// wolvesEvent emits one item of the wolves' channel and, if the little girl
+// peeks, maybe its anonymised relay (spec §5.7).
+func (s *State) wolvesEvent(from int, kind game.EventKind, text, relay string, commit bool, out *[]game.Event) {
+	aud := append(s.livingWolves(), s.watchers()...)
+	*out = append(*out, game.Event{Audience: game.Only(seats(aud)...), Kind: kind, From: game.Seat(from), Channel: ChannelWolves, Text: text})
+	lg := s.holder(RoleLittleGirl)
+	defer func() {
+		if commit {
+			s.WolfEvents++
+		}
+	}()
+	if lg < 0 || !s.Peeking || s.Caught {
+		return
+	}
+	var u float64
+	if commit {
+		u = s.rand().Float64()
+	} else {
+		u = s.hashDraw(from, text)
+	}
+	if u >= s.Opts.LittleGirlRelay {
+		return
+	}
+	*out = append(*out, game.Event{Audience: game.Only(game.Seat(lg)), Kind: game.Chat, From: -1, Channel: ChannelRelay, Text: relay})
+	if !commit {
+		return
+	}
+	s.Players[lg].Relayed = append(s.Players[lg].Relayed, relay)
+	if s.rand().Float64() < s.Opts.LittleGirlCatch {
+		s.Caught, s.Peeking = true, false
+		*out = append(*out, private("The werewolves caught you spying! You will be their victim tonight.", lg))
+		s.secret(out, fmt.Sprintf("You caught the little girl spying: it is %s. She is tonight's victim.", s.name(lg)), s.livingWolves()...)
+		s.history("Night %d: the werewolves caught the little girl (%s).", s.Night, s.name(lg))
+	}
+}
+
+// hashDraw is a uniform number in [0, 1) fixed by the state and the line.
+func (s *State) hashDraw(from int, text string) float64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, v := range []uint64{s.Salt, s.PhaseSeq, uint64(s.WolfEvents), uint64(from)} {
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	h.Write([]byte(text))
+	return float64(h.Sum64()>>11) / float64(1<<53)
+}
+
+// redactWolves replaces every werewolf's name (whole words, any case) in a
+// relayed line, so a glimpse never names a wolf.
+func (s *State) redactWolves(text string) string {
+	for i, p := range s.Players {
+		if p.Card == RoleWerewolf || p.Original == RoleWerewolf {
+			text = redactWord(text, s.Players[i].Name)
+		}
+	}
+	return text
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func redactWord(text, name string) string {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return text
+	}
+	lt, ln := strings.ToLower(text), strings.ToLower(name)
+	if len(lt) != len(text) { // case folding changed byte lengths: fall back to exact case
+		lt, ln = text, name
+	}
+	var b strings.Builder
+	i := 0
+	for {
+		j := strings.Index(lt[i:], ln)
+		if j < 0 {
+			b.WriteString(text[i:])
+			return b.String()
+		}
+		j += i
+		end := j + len(ln)
+		before, _ := utf8.DecodeLastRuneInString(text[:j])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (j > 0 && isWordRune(before)) || (end < len(text) && isWordRune(after)) {
+			b.WriteString(text[i : j+1])
+			i = j + 1
+			continue
+		}
+		b.WriteString(text[i:j])
+		b.WriteString("[a werewolf]")
+		i = end
+	}
+}

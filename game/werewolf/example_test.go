@@ -1,0 +1,33 @@
+package werewolf_test
+
+import (
+	"fmt"
+
+	"bivouac/game"
+	"bivouac/game/werewolf"
+)
+
+// A room actor's loop in miniature: create, read the timer, apply a
+// System tick, and publish a seat's view.
+func ExampleGame() {
+	var g game.Game = werewolf.Game{}
+	names := []string{"Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"}
+	st, _, err := g.New(game.Setup{Game: werewolf.ID, Names: names, Options: werewolf.DefaultOptions().Encode()}, 1)
+	if err != nil {
+		panic(err)
+	}
+	tm, _ := g.Timer(st)
+	fmt.Println("nightfall lasts", tm.After)
+	st, evs, _ := g.Apply(st, game.System, tm.Action) // the timer expired
+	for _, e := range evs {
+		if e.Audience.All {
+			fmt.Println(e.Text)
+		}
+	}
+	v := g.View(st, 0).(werewolf.SeatView)
+	fmt.Println(v.Phase.Title(), v.Deadline, "s")
+	// Output:
+	// nightfall lasts 5s
+	// The seer wakes up…
+	// The seer 30 s
+}

@@ -1,0 +1,181 @@
+package werewolf
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"bivouac/game"
+)
+
+// ID is the game's identifier in logs and setups.
+const ID = "werewolf"
+
+// Game implements game.Game for The Werewolves of Millers Hollow. Its
+// State is *State, its Action is Action, its View is SeatView.
+type Game struct{}
+
+var _ game.Game = Game{}
+
+func (Game) ID() string    { return ID }
+func (Game) Title() string { return "Werewolves of Millers Hollow" }
+
+// New deals the cards (setup.Names are the seats, setup.Options the JSON
+// Options) and enters night 1.
+func (Game) New(setup game.Setup, seed uint64) (game.State, []game.Event, error) {
+	if setup.Game != "" && setup.Game != ID {
+		return nil, nil, fmt.Errorf("werewolf: setup is for game %q", setup.Game)
+	}
+	opts, err := DecodeOptions(setup.Options)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, evs, err := NewState(setup.Names, opts, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, evs, nil
+}
+
+func asState(s game.State) (*State, bool) {
+	st, ok := s.(*State)
+	return st, ok && st != nil
+}
+
+func asAction(a game.Action) (Action, bool) {
+	switch a := a.(type) {
+	case Action:
+		return a, true
+	case *Action:
+		if a != nil {
+			return *a, true
+		}
+	}
+	return Action{}, false
+}
+
+// Apply follows the engine contract: on error the state is unchanged and no
+// events are returned. A tick whose Seq is not the current PhaseSeq is
+// ignored silently (no error, no event).
+func (Game) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []game.Event, error) {
+	st, ok := asState(s)
+	act, ok2 := asAction(a)
+	if !ok || !ok2 {
+		return s, nil, game.ErrBadAction
+	}
+	if act.Kind == KindTick && seat == game.System && (act.Seq != st.PhaseSeq || st.Over) {
+		return st, nil, nil
+	}
+	if st.Over {
+		return st, nil, game.ErrGameOver
+	}
+	next := st.Clone()
+	var out []game.Event
+	if err := next.apply(int(seat), act, &out); err != nil {
+		return st, nil, err
+	}
+	return next, out, nil
+}
+
+func (Game) Clone(s game.State) game.State {
+	if st, ok := asState(s); ok {
+		return st.Clone()
+	}
+	return s
+}
+
+// Legal lists the seat's actions as Action values.
+func (Game) Legal(s game.State, seat game.Seat) []game.Action {
+	st, ok := asState(s)
+	if !ok {
+		return nil
+	}
+	var v []game.Action
+	for _, a := range st.Legal(int(seat)) {
+		v = append(v, a)
+	}
+	return v
+}
+
+func (Game) Waiting(s game.State) []game.Seat {
+	if st, ok := asState(s); ok {
+		return st.Waiting()
+	}
+	return nil
+}
+
+// View returns a SeatView.
+func (Game) View(s game.State, seat game.Seat) game.View {
+	if st, ok := asState(s); ok {
+		return st.View(seat)
+	}
+	return SeatView{Seat: seat}
+}
+
+// Timer is the current phase's window; its Action is a System tick. Its ID
+// is the PhaseSeq: actions inside a phase do not change it, so the actor
+// keeps the running countdown while the ID is unchanged and starts a new
+// one (After from now) when it changes.
+func (Game) Timer(s game.State) (game.Timer, bool) {
+	st, ok := asState(s)
+	if !ok {
+		return game.Timer{}, false
+	}
+	return st.Timer()
+}
+
+// Timer is the pending timed step: after the phase's window, a tick.
+func (s *State) Timer() (game.Timer, bool) {
+	if s.Over {
+		return game.Timer{}, false
+	}
+	sec := s.Opts.Timers.Seconds(s.Phase, s.livingCount())
+	return game.Timer{ID: s.PhaseSeq, After: time.Duration(sec) * time.Second, Action: Action{Kind: KindTick, Seq: s.PhaseSeq}}, true
+}
+
+// Say turns a chat line into events without changing the state: the living
+// talk on "table" by day; a living werewolf's lines in the wolves' step go
+// to "wolves" (and, while the little girl peeks, sometimes reach her
+// anonymised on "relay", with no wolf's name in them); the dead talk on
+// "dead", which only the graveyard reads; after the game everyone talks on
+// "table". Because Say may not change the state, a line relayed this way
+// cannot get the little girl caught; a KindSay action applied with Apply
+// (logged, replayable) can.
+func (Game) Say(s game.State, seat game.Seat, text string) ([]game.Event, error) {
+	st, ok := asState(s)
+	if !ok {
+		return nil, game.ErrBadAction
+	}
+	var out []game.Event
+	if err := st.chat(int(seat), text, false, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (Game) Result(s game.State) (game.Result, bool) {
+	st, ok := asState(s)
+	if !ok || !st.Over {
+		return game.Result{}, false
+	}
+	return game.Result{Outcome: st.Outcome, Winners: append([]game.Seat(nil), st.Winners...), Summary: st.Summary}, true
+}
+
+func (Game) EncodeAction(a game.Action) ([]byte, error) {
+	act, ok := asAction(a)
+	if !ok {
+		return nil, game.ErrBadAction
+	}
+	return json.Marshal(act)
+}
+
+func (Game) DecodeAction(b []byte) (game.Action, error) {
+	var a Action
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("%w: %v", game.ErrBadAction, err)
+	}
+	if a.Kind == "" {
+		return nil, game.ErrBadAction
+	}
+	return a, nil
+}

@@ -1,0 +1,247 @@
+package table
+
+import (
+	"bivouac/game"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"bivouac/codes"
+)
+
+// Hub keeps the server's rooms by code and tells lobby screens when the list
+// changes. Rooms are independent actors; the Hub only finds them.
+type Hub struct {
+	ctx context.Context
+	log *slog.Logger
+
+	mu    sync.Mutex // guards rooms
+	rooms map[string]*Room
+
+	// CodeTaken reports codes used before (finished games in storage), so
+	// a new room never reuses the code, and so the log, of an old one.
+	CodeTaken func(code string) bool
+
+	wmu      sync.Mutex // guards watchers, the list cache and the tell timer
+	watchers map[chan struct{}]struct{}
+	version  uint64    // bumped on every change
+	cached   []Summary // List's answer at cachedAt (shared, read-only)
+	cachedAt uint64
+	telling  bool // a tell is scheduled
+
+	wg sync.WaitGroup
+}
+
+// NewHub returns an empty hub; its rooms stop when ctx ends.
+func NewHub(ctx context.Context, log *slog.Logger) *Hub {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Hub{ctx: ctx, log: log, rooms: map[string]*Room{}, watchers: map[chan struct{}]struct{}{}}
+}
+
+// Table codes: a public table is listed anyway, so its code only needs to
+// be short; a private table's code is all that keeps strangers out, so it
+// is long enough that guessing, at the rate the lobby allows
+// (sshserver.Guesses), is hopeless (30^8 ≈ 6.6·10^11).
+const (
+	PublicCodeLen  = 4
+	PrivateCodeLen = 8
+)
+
+// NormalizeCode upper-cases a typed code and drops spaces and dashes.
+func NormalizeCode(s string) string { return codes.Normalize(s) }
+
+// Create starts a new room's actor. An empty cfg.Code gets a fresh code.
+func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
+	if cfg.Game == nil || cfg.Seats < 1 {
+		return nil, errors.New("a room needs a game and seats")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = h.log
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cfg.Code == "" {
+		for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
+			cfg.Code = codes.New(PublicCodeLen)
+			if cfg.Private {
+				cfg.Code = codes.New(PrivateCodeLen)
+			}
+		}
+	} else if h.rooms[cfg.Code] != nil {
+		return nil, fmt.Errorf("room %s exists", cfg.Code)
+	}
+	r := newRoom(h.ctx, cfg)
+	r.save()
+	h.launch(r)
+	return r, nil
+}
+
+// Restore rebuilds a saved room by replaying its log, then starts its actor.
+// Every seat starts disconnected; players take their seats back by joining.
+func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, error) {
+	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
+	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
+	cfg.FillBots = 0 // the saved seats say who sits where
+	if cfg.Title == "" {
+		cfg.Title = rec.Title
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = h.log
+	}
+	r := newRoom(h.ctx, cfg)
+	r.created = rec.Created
+	for i, s := range rec.Seats {
+		r.seats[i].rec = s
+		r.seats[i].awaySince = time.Now()
+	}
+	if rec.Status == StatusPlaying || rec.Status == StatusOver {
+		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ game.Seat, _ game.State, events []game.Event) {
+			r.seq = i
+			r.record(events)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("room %s: %w", rec.Code, err)
+		}
+		r.state, r.started = st, true
+		if res, done := cfg.Game.Result(r.state); done {
+			r.over, r.result = true, &res
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rooms[rec.Code] != nil {
+		return nil, fmt.Errorf("room %s exists", rec.Code)
+	}
+	h.launch(r)
+	r.retrySubmit(command{kind: cmdRefresh}) // arm timers and bots, on the actor
+	return r, nil
+}
+
+// launch registers r and starts its actor; h.mu is held.
+func (h *Hub) launch(r *Room) {
+	h.rooms[r.cfg.Code] = r
+	r.onSum = h.changed
+	r.refreshSummary()
+	h.wg.Add(1)
+	go r.run(func() {
+		h.mu.Lock()
+		if h.rooms[r.cfg.Code] == r {
+			delete(h.rooms, r.cfg.Code)
+		}
+		h.mu.Unlock()
+		h.changed()
+		h.wg.Done()
+	})
+}
+
+// Room finds a room by code (nil if none).
+func (h *Hub) Room(code string) *Room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.rooms[NormalizeCode(code)]
+}
+
+// List returns every room's summary, ordered waiting, playing, over, then
+// by code. Sessions share one list per change: treat it as read-only.
+func (h *Hub) List() []Summary {
+	h.wmu.Lock()
+	if h.cached != nil && h.cachedAt == h.version {
+		defer h.wmu.Unlock()
+		return h.cached
+	}
+	version := h.version
+	h.wmu.Unlock()
+	out := h.list()
+	h.wmu.Lock()
+	if h.version == version {
+		h.cached, h.cachedAt = out, version
+	}
+	h.wmu.Unlock()
+	return out
+}
+
+func (h *Hub) list() []Summary {
+	h.mu.Lock()
+	out := make([]Summary, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		out = append(out, r.Summary())
+	}
+	h.mu.Unlock()
+	rank := map[RoomStatus]int{StatusWaiting: 0, StatusPlaying: 1, StatusOver: 2, StatusClosed: 3}
+	slices.SortFunc(out, func(a, b Summary) int {
+		if d := rank[a.Status] - rank[b.Status]; d != 0 {
+			return d
+		}
+		return strings.Compare(a.Code, b.Code)
+	})
+	return out
+}
+
+// Watch returns a channel that receives (at most one pending) signal each
+// time the room list changes, and a function to stop watching.
+func (h *Hub) Watch() (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	h.wmu.Lock()
+	h.watchers[ch] = struct{}{}
+	h.wmu.Unlock()
+	return ch, func() {
+		h.wmu.Lock()
+		delete(h.watchers, ch)
+		h.wmu.Unlock()
+	}
+}
+
+// LobbyEvery is how often, at most, lobby screens hear that rooms changed:
+// with thousands of sessions, telling each one per join would be the
+// server's main work.
+const LobbyEvery = 250 * time.Millisecond
+
+func (h *Hub) changed() {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	h.version++
+	if !h.telling {
+		h.telling = true
+		time.AfterFunc(LobbyEvery, h.tell)
+	}
+}
+
+func (h *Hub) tell() {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	h.telling = false
+	for ch := range h.watchers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Shutdown closes every room with reason and waits for the actors (or ctx).
+func (h *Hub) Shutdown(ctx context.Context, reason string) error {
+	h.mu.Lock()
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	h.mu.Unlock()
+	for _, r := range rooms {
+		go r.Close(reason)
+	}
+	done := make(chan struct{})
+	go func() { h.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,122 @@
+package table
+
+import (
+	"bivouac/game"
+	"encoding/binary"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Journal is where rooms make themselves durable. The room actor appends an
+// accepted action before any session sees its result, and saves its record
+// whenever seats or status change. persistence.Store implements it (through a
+// small adapter in the server wiring, so table imports no storage code).
+type Journal interface {
+	Append(room string, seq uint64, entry []byte) error
+	SaveRoom(rec RoomRecord) error
+}
+
+// RoomStatus is where a room is in its life.
+type RoomStatus string
+
+const (
+	StatusWaiting RoomStatus = "waiting" // seats open, not started
+	StatusPlaying RoomStatus = "playing"
+	StatusOver    RoomStatus = "over"
+	StatusClosed  RoomStatus = "closed" // abandoned or halted
+)
+
+// SeatRecord is who holds a seat.
+type SeatRecord struct {
+	Seat     game.Seat `json:"seat"`
+	Identity string    `json:"identity,omitempty"` // key fingerprint or "guest:CODE"; "" for an open or bot seat
+	Name     string    `json:"name"`
+	Bot      string    `json:"bot,omitempty"` // level when a bot holds the seat
+	Guest    bool      `json:"guest,omitempty"`
+	Veteran  bool      `json:"veteran,omitempty"`
+}
+
+// RoomRecord is the durable description of a room: with the action log it is
+// everything needed to rebuild the table after a restart.
+type RoomRecord struct {
+	Code     string       `json:"code"`
+	Game     string       `json:"game"`
+	Title    string       `json:"title"`
+	Options  []byte       `json:"options"`
+	Setup    game.Setup   `json:"setup"` // Names are filled when the game starts
+	Seed     uint64       `json:"seed"`
+	Seats    []SeatRecord `json:"seats"`
+	Status   RoomStatus   `json:"status"`
+	Private  bool         `json:"private,omitempty"`
+	Host     string       `json:"host"`
+	BotLevel string       `json:"bot_level,omitempty"`
+	Campaign string       `json:"campaign,omitempty"`
+	Allowed  []string     `json:"allowed,omitempty"` // identities who may sit (campaign members); empty: anyone
+	Seq      uint64       `json:"seq"`               // actions applied when saved
+	Result   *game.Result `json:"result,omitempty"`
+	Created  time.Time    `json:"created"`
+	Updated  time.Time    `json:"updated"`
+}
+
+// EncodeEntry frames one log entry: the acting seat, then the game's action bytes.
+func EncodeEntry(seat game.Seat, action []byte) []byte {
+	b := binary.AppendVarint(make([]byte, 0, len(action)+2), int64(seat))
+	return append(b, action...)
+}
+
+// DecodeEntry splits a log entry made by EncodeEntry.
+func DecodeEntry(entry []byte) (game.Seat, []byte, error) {
+	v, n := binary.Varint(entry)
+	if n <= 0 {
+		return 0, nil, errors.New("log entry: bad seat")
+	}
+	return game.Seat(v), entry[n:], nil
+}
+
+// MemJournal keeps everything in memory: for tests and for a server run
+// without a data dir. It is safe for concurrent use.
+type MemJournal struct {
+	mu    sync.Mutex
+	logs  map[string][][]byte
+	rooms map[string]RoomRecord
+}
+
+// NewMemJournal returns an empty in-memory journal.
+func NewMemJournal() *MemJournal {
+	return &MemJournal{logs: map[string][][]byte{}, rooms: map[string]RoomRecord{}}
+}
+
+// Append implements Journal.
+func (j *MemJournal) Append(room string, seq uint64, entry []byte) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if uint64(len(j.logs[room]))+1 != seq {
+		return errors.New("journal: out of sequence")
+	}
+	j.logs[room] = append(j.logs[room], append([]byte(nil), entry...))
+	return nil
+}
+
+// SaveRoom implements Journal.
+func (j *MemJournal) SaveRoom(rec RoomRecord) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.rooms[rec.Code] = rec
+	return nil
+}
+
+// Log returns a copy of a room's entries.
+func (j *MemJournal) Log(room string) [][]byte {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([][]byte(nil), j.logs[room]...)
+}
+
+// Room returns the last saved record of a room.
+func (j *MemJournal) Room(code string) (RoomRecord, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	r, ok := j.rooms[code]
+	return r, ok
+}

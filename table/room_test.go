@@ -1,0 +1,427 @@
+package table
+
+import (
+	"bivouac/game"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// race is a tiny game for testing the actor: seats take turns adding 1..3 to
+// a counter; whoever brings it to Goal wins. Each seat holds a secret only
+// its own view shows. A turn times out after Turn; the timeout adds 1.
+type race struct {
+	turn    time.Duration
+	panicAt int // Apply panics when the counter reaches this (0: never)
+	block   chan struct{}
+}
+
+type raceState struct {
+	Counter, Active, Goal, Turns int
+	Secrets                      []string
+	Winner                       game.Seat
+}
+
+type raceView struct {
+	Counter, Active int
+	Secret          string
+	Others          int // how many secrets exist (never their values)
+	Legal           []int
+}
+
+func (g race) ID() string    { return "race" }
+func (g race) Title() string { return "Race" }
+func (g race) New(s game.Setup, seed uint64) (game.State, []game.Event, error) {
+	if len(s.Names) < 2 {
+		return nil, nil, errors.New("need 2 players")
+	}
+	st := &raceState{Goal: 10, Winner: -1}
+	for i := range s.Names {
+		st.Secrets = append(st.Secrets, fmt.Sprintf("SECRET-%d-%d", i, seed))
+	}
+	return st, []game.Event{{Audience: game.Everyone(), Text: "The race begins."}}, nil
+}
+func (g race) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []game.Event, error) {
+	st := s.(*raceState)
+	if g.block != nil {
+		<-g.block
+	}
+	if st.Winner >= 0 {
+		return s, nil, game.ErrGameOver
+	}
+	n, ok := a.(int)
+	if !ok || n < 1 || n > 3 {
+		return s, nil, game.ErrBadAction
+	}
+	if seat == game.System {
+		seat = game.Seat(st.Active)
+	} else if int(seat) != st.Active {
+		return s, nil, game.ErrNotYourTurn
+	}
+	if g.panicAt > 0 && st.Counter+n >= g.panicAt {
+		panic("race: boom")
+	}
+	st.Counter += n
+	st.Turns++
+	evs := []game.Event{{Audience: game.Everyone(), Text: fmt.Sprintf("seat %d adds %d", seat, n)},
+		{Audience: game.Only(seat), Kind: game.Private, Text: "you added " + st.Secrets[seat]}}
+	if st.Counter >= st.Goal {
+		st.Winner = seat
+	}
+	st.Active = (st.Active + 1) % len(st.Secrets)
+	return st, evs, nil
+}
+func (g race) Clone(s game.State) game.State { c := *s.(*raceState); return &c }
+func (g race) Legal(s game.State, seat game.Seat) []game.Action {
+	st := s.(*raceState)
+	if st.Winner >= 0 || int(seat) != st.Active {
+		return nil
+	}
+	return []game.Action{1, 2, 3}
+}
+func (g race) Waiting(s game.State) []game.Seat {
+	st := s.(*raceState)
+	if st.Winner >= 0 {
+		return nil
+	}
+	return []game.Seat{game.Seat(st.Active)}
+}
+func (g race) View(s game.State, seat game.Seat) game.View {
+	st := s.(*raceState)
+	v := raceView{Counter: st.Counter, Active: st.Active, Others: len(st.Secrets)}
+	if seat >= 0 {
+		v.Secret = st.Secrets[seat]
+		for _, a := range g.Legal(s, seat) {
+			v.Legal = append(v.Legal, a.(int))
+		}
+	}
+	return v
+}
+func (g race) Timer(s game.State) (game.Timer, bool) {
+	st := s.(*raceState)
+	if g.turn == 0 || st.Winner >= 0 {
+		return game.Timer{}, false
+	}
+	return game.Timer{ID: uint64(st.Turns + 1), After: g.turn, Action: 1}, true
+}
+func (g race) Say(s game.State, seat game.Seat, text string) ([]game.Event, error) {
+	if strings.Contains(text, "SECRET") {
+		return nil, errors.New("no telling secrets")
+	}
+	return []game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Channel: "table", Text: text}}, nil
+}
+func (g race) Result(s game.State) (game.Result, bool) {
+	st := s.(*raceState)
+	if st.Winner < 0 {
+		return game.Result{}, false
+	}
+	return game.Result{Outcome: "win", Winners: []game.Seat{st.Winner}, Summary: fmt.Sprintf("seat %d wins", st.Winner)}, true
+}
+func (g race) EncodeAction(a game.Action) ([]byte, error) { return json.Marshal(a) }
+func (g race) DecodeAction(b []byte) (game.Action, error) {
+	var n int
+	err := json.Unmarshal(b, &n)
+	return n, err
+}
+
+type raceBots struct{}
+
+func (raceBots) Levels() []string { return []string{"easy"} }
+func (raceBots) New(level string) (game.Bot, error) {
+	return botFunc(func(v game.View, _ uint64) (game.Action, bool) {
+		rv := v.(raceView)
+		if len(rv.Legal) == 0 {
+			return nil, false
+		}
+		return rv.Legal[len(rv.Legal)-1], true
+	}), nil
+}
+
+type botFunc func(game.View, uint64) (game.Action, bool)
+
+func (f botFunc) Act(v game.View, seed uint64) (game.Action, bool) { return f(v, seed) }
+
+// waitFor reads box until an Update satisfies ok.
+func waitFor(t *testing.T, box *Mailbox, what string, ok func(Update) bool) Update {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		u, more := box.Next(ctx)
+		if !more {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		if ok(u) {
+			return u
+		}
+	}
+}
+
+func newTestRoom(t *testing.T, g game.Game, cfg RoomConfig) (*Hub, *Room) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	h := NewHub(ctx, nil)
+	cfg.Game = g
+	if cfg.Seats == 0 {
+		cfg.Seats = 3
+	}
+	if cfg.Host == "" {
+		cfg.Host = "alice"
+	}
+	r, err := h.Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, r
+}
+
+func join(t *testing.T, r *Room, id string) (*Mailbox, game.Seat) {
+	t.Helper()
+	box := NewMailbox()
+	seat, err := r.Join(context.Background(), Player{ID: id, Name: id}, box, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box, seat
+}
+
+func TestRoomPlaysToTheEndWithBots(t *testing.T) {
+	j := NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Bots: raceBots{}, BotLevel: "easy", Journal: j})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	if err := r.Start(context.Background(), alice); err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan Update, 2)
+	for _, box := range []*Mailbox{alice, bob} {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			for {
+				u, ok := box.Next(ctx)
+				if !ok || u.Over {
+					ends <- u
+					return
+				}
+				if u.Started && len(u.View.(raceView).Legal) > 0 {
+					r.Act(box, u.Seq, 1)
+				}
+			}
+		}()
+	}
+	u := <-ends
+	if u2 := <-ends; !u2.Over {
+		t.Fatal("a player never saw the end")
+	}
+	if u.Result == nil || u.Result.Outcome != "win" {
+		t.Fatalf("result %+v", u.Result)
+	}
+	if rec, _ := j.Room(r.Code()); rec.Status != StatusOver || int(rec.Seq) != len(j.Log(r.Code())) {
+		t.Fatalf("saved record %+v with %d entries", rec, len(j.Log(r.Code())))
+	}
+}
+
+func TestRoomRefusalGoesOnlyToTheActingSeat(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	if err := r.Start(context.Background(), alice); err != nil {
+		t.Fatal(err)
+	}
+	u := waitFor(t, bob, "started", func(u Update) bool { return u.Started })
+	if err := r.Act(bob, u.Seq, 2); err != nil { // alice's turn, not bob's
+		t.Fatal(err)
+	}
+	got := waitFor(t, bob, "a notice", func(u Update) bool { return u.Notice != "" })
+	if !strings.Contains(got.Notice, "not your turn") || got.Seq != u.Seq {
+		t.Fatalf("notice %q seq %d", got.Notice, got.Seq)
+	}
+	if err := r.Say(alice, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	a := waitFor(t, alice, "chat", func(u Update) bool { return len(u.Log) > 0 && u.Log[len(u.Log)-1].Text == "hello" })
+	if a.Notice != "" {
+		t.Fatalf("alice saw bob's notice %q", a.Notice)
+	}
+}
+
+func TestRoomViewsNeverCarryAnotherSeatsSecret(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy"})
+	alice, _ := join(t, r, "alice")
+	watcher := NewMailbox()
+	if _, err := r.Join(context.Background(), Player{ID: "carol", Name: "carol"}, watcher, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background(), alice); err != nil {
+		t.Fatal(err)
+	}
+	check := func(u Update, mine string) {
+		b, _ := json.Marshal(u)
+		for i := 0; i < 2; i++ {
+			s := fmt.Sprintf("SECRET-%d-", i)
+			if strings.Contains(string(b), s) && !strings.HasPrefix(mine, s) {
+				t.Fatalf("update for %q leaks %s: %s", mine, s, b)
+			}
+		}
+	}
+	for {
+		u := waitFor(t, alice, "any", func(Update) bool { return true })
+		check(u, "SECRET-0-")
+		if w, ok := watcherPeek(watcher); ok {
+			check(w, "none")
+		}
+		if u.Over {
+			return
+		}
+		if u.Started && len(u.View.(raceView).Legal) > 0 {
+			r.Act(alice, u.Seq, 3)
+		}
+	}
+}
+
+func watcherPeek(b *Mailbox) (Update, bool) {
+	select {
+	case u := <-b.C():
+		return u, true
+	default:
+		return Update{}, false
+	}
+}
+
+func TestRoomStaleKeyIsRefusedOnlyWhenChoicesChanged(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	u := waitFor(t, alice, "started", func(u Update) bool { return u.Started })
+	r.Act(alice, u.Seq, 1)
+	u2 := waitFor(t, bob, "bob's turn", func(u Update) bool { return u.Seq == 1 })
+	r.Act(bob, u2.Seq, 1)
+	waitFor(t, alice, "alice's turn again", func(u Update) bool { return u.Seq == 2 })
+	// A key alice pressed on view 0 (her last turn) must not apply now.
+	r.Act(alice, u.Seq, 3)
+	got := waitFor(t, alice, "stale notice", func(u Update) bool { return u.Notice != "" })
+	if got.Notice != ErrStale.Error() || got.View.(raceView).Counter != 2 {
+		t.Fatalf("notice %q counter %d", got.Notice, got.View.(raceView).Counter)
+	}
+}
+
+func TestRoomReconnectTakesTheSeatAndClosesTheOldSession(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+	old, seat := join(t, r, "alice")
+	join(t, r, "bob")
+	again, seat2 := join(t, r, "alice")
+	if seat != seat2 {
+		t.Fatalf("seat %d then %d", seat, seat2)
+	}
+	waitFor(t, old, "closed", func(u Update) bool { return u.Closed != "" })
+	u := waitFor(t, again, "seated", func(u Update) bool { return u.Seat == seat })
+	if u.Closed != "" {
+		t.Fatal(u.Closed)
+	}
+}
+
+func TestRoomPanicIsContained(t *testing.T) {
+	h, r := newTestRoom(t, race{panicAt: 3}, RoomConfig{Seats: 2})
+	other, err := h.Create(RoomConfig{Game: race{}, Seats: 2, Host: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	u := waitFor(t, alice, "started", func(u Update) bool { return u.Started })
+	r.Act(alice, u.Seq, 3)
+	waitFor(t, alice, "closed", func(u Update) bool { return strings.Contains(u.Closed, "internal error") })
+	<-r.Done()
+	if h.Room(r.Code()) != nil || h.Room(other.Code()) == nil {
+		t.Fatal("the broken room should be gone and the other still there")
+	}
+	x, _ := join(t, other, "x")
+	waitFor(t, x, "the other room still answers", func(u Update) bool { return len(u.Seats) == 2 })
+}
+
+func TestRoomTimerActsAsSystem(t *testing.T) {
+	_, r := newTestRoom(t, race{turn: 20 * time.Millisecond}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	u := waitFor(t, alice, "the timers finish the game", func(u Update) bool { return u.Over })
+	if u.View.(raceView).Counter != 10 || u.Seq != 10 {
+		t.Fatalf("counter %d seq %d", u.View.(raceView).Counter, u.Seq)
+	}
+}
+
+func TestRoomRestoreReplaysTheLog(t *testing.T) {
+	j := NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Journal: j})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	r.Act(alice, 0, 2)
+	waitFor(t, bob, "move 1", func(u Update) bool { return u.Seq == 1 })
+	r.Act(bob, 1, 3)
+	before := waitFor(t, alice, "move 2", func(u Update) bool { return u.Seq == 2 })
+
+	rec, _ := j.Room(r.Code())
+	h2 := NewHub(t.Context(), nil)
+	r2, err := h2.Restore(RoomConfig{Game: race{}, Journal: j}, rec, j.Log(r.Code()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice2, _ := join(t, r2, "alice")
+	after := waitFor(t, alice2, "restored", func(u Update) bool { return u.Started })
+	if fmt.Sprint(after.View) != fmt.Sprint(before.View) || after.Seq != 2 || after.Seat != 0 {
+		t.Fatalf("restored %+v, want %+v", after.View, before.View)
+	}
+	// And play goes on from there, durably.
+	r2.Act(alice2, 2, 1)
+	waitFor(t, alice2, "move 3", func(u Update) bool { return u.Seq == 3 })
+	if len(j.Log(r.Code())) != 3 {
+		t.Fatalf("log has %d entries", len(j.Log(r.Code())))
+	}
+}
+
+func TestRoomBusyInboxAnswersBusy(t *testing.T) {
+	block := make(chan struct{})
+	_, r := newTestRoom(t, race{block: block}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	r.Act(alice, 0, 1) // the actor now waits inside Apply
+	var busy bool
+	for i := 0; i < 200 && !busy; i++ {
+		busy = errors.Is(r.Act(alice, 0, 1), ErrBusy)
+	}
+	close(block)
+	if !busy {
+		t.Fatal("a full inbox never answered ErrBusy")
+	}
+}
+
+func TestMailboxKeepsOnlyTheNewest(t *testing.T) {
+	m := NewMailbox()
+	for i := 0; i < 1000; i++ {
+		m.Put(Update{Seq: i}) // never blocks, nobody reads
+	}
+	if u := <-m.C(); u.Seq != 999 {
+		t.Fatalf("got %d", u.Seq)
+	}
+}
+
+func TestHubShutdownTellsEverySession(t *testing.T) {
+	h, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := h.Shutdown(ctx, "server restarting"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, alice, "closed", func(u Update) bool { return u.Closed == "server restarting" })
+}
