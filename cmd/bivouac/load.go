@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"time"
 
+	"bivouac/server"
+
 	charmlog "github.com/charmbracelet/log"
 )
 
@@ -968,11 +970,11 @@ func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pp
 	if kind != "bivouac" {
 		return fmt.Errorf("load: unknown -child %q", kind)
 	}
-	cfg := config{Addr: addr, DataDir: data, Guests: true, Log: log,
+	cfg := server.Config{Addr: addr, DataDir: data, Guests: true, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute}
 	cfg.SSH.MaxSessions, cfg.SSH.MaxPerIP = maxConns, maxConns
 	cfg.SSH.MaxTypingPerIP = -1 // every simulated player types from one address
-	srv, err := newServer(cfg)
+	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -983,7 +985,7 @@ func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pp
 	}
 	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
 	served := make(chan error, 1)
-	go func() { served <- srv.ssh.Serve(l) }()
+	go func() { served <- srv.Serve(l) }()
 	select {
 	case err := <-served:
 		srv.Close()

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 
 // finishMission stands in for a campaign mission's last move: the room
 // actor saves the finished room and calls OnOver, exactly as here.
-func finishMission(t *testing.T, srv *server, c string, trials int, won bool, seats []table.SeatRecord) {
+func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, seats []table.SeatRecord) {
 	t.Helper()
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: -1})
 	code := codes.New(4)
@@ -35,7 +35,7 @@ func finishMission(t *testing.T, srv *server, c string, trials int, won bool, se
 
 func TestCampaignClimbsToVeteran(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

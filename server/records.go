@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 
 // records serves the TUI's history pages (profiles, campaigns, replays)
 // from the store, and records campaign results when games end.
-type records struct{ s *server }
+type records struct{ s *Server }
 
 var _ tui.Records = records{}
 

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -63,9 +63,15 @@ func (n network) joinHosts(listenAddr, publicHost string) []string {
 	return hosts
 }
 
-// joinCommand is the ssh line for one host; IPv6 addresses need no
-// brackets for ssh, but do need them nowhere else here either.
-func joinCommand(port, host string) string {
+// JoinHosts are the names friends can type after `ssh -p PORT` to reach a
+// server listening on listenAddr, best first (see network.joinHosts).
+func JoinHosts(listenAddr, publicHost string) []string {
+	return machine.joinHosts(listenAddr, publicHost)
+}
+
+// JoinCommand is the ssh line for one host (IPv6 addresses need no
+// brackets for ssh).
+func JoinCommand(port, host string) string {
 	if port == "22" {
 		return "ssh " + host
 	}

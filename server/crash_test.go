@@ -1,8 +1,10 @@
-package main
+package server
 
 import (
 	"bufio"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -27,7 +28,7 @@ type serverProcess struct {
 func startProcess(t *testing.T, dir string) *serverProcess {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "BIVOUAC_TEST_MAIN=serve --addr 127.0.0.1:0 --data "+dir)
+	cmd.Env = append(os.Environ(), serveEnv+"="+dir)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -170,13 +171,13 @@ func TestKilledServerLosesNothing(t *testing.T) {
 
 func TestSecondServerOnTheSameDataIsRefused(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
 	start := time.Now()
-	_, err = newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	_, err = New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("second server: %v", err)
 	}
@@ -192,7 +193,7 @@ func TestForeignDatabaseFileIsRefusedAndKept(t *testing.T) {
 	if err := os.WriteFile(path, junk, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir})
+	_, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err == nil {
 		t.Fatal("a foreign file was accepted")
 	}
@@ -205,40 +206,30 @@ func TestForeignDatabaseFileIsRefusedAndKept(t *testing.T) {
 	}
 }
 
-func TestBackupOfARunningServerAndOfAStoppedOne(t *testing.T) {
-	dir := t.TempDir()
-	srv, addr := startServer(t, dir)
-	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
-	code := newTable(t, alice)
+// serveEnv, set to a data directory, makes the test binary a server process
+// on that directory (see TestMain): the process the crash test kills.
+const serveEnv = "BIVOUAC_TEST_SERVE"
 
-	check := func(path string) {
-		t.Helper()
-		st, err := persistence.Open(path, persistence.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		if _, err := st.Room(code); err != nil {
-			t.Fatalf("the backup lacks table %s: %v", code, err)
-		}
-		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
-			t.Fatalf("backup mode %v", fi.Mode().Perm())
-		}
+// TestMain runs the tests, or, with serveEnv set, serves until killed.
+func TestMain(m *testing.M) {
+	dir := os.Getenv(serveEnv)
+	if dir == "" {
+		os.Exit(m.Run())
 	}
-	var out strings.Builder
-	hot := filepath.Join(t.TempDir(), "hot.db")
-	if err := run(t.Context(), []string{"backup", "--data", dir, hot}, &out, &out); err != nil {
-		t.Fatal(err)
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
 	}
-	if !strings.Contains(out.String(), "running server") {
-		t.Fatalf("output %q", out.String())
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
 	}
-	check(hot)
-
-	srv.Close()
-	cold := filepath.Join(t.TempDir(), "cold.db")
-	if err := run(t.Context(), []string{"backup", "--data", dir, cold}, &out, &out); err != nil {
-		t.Fatal(err)
+	fmt.Printf("Bivouac is listening on %s\n", l.Addr())
+	if err := srv.Serve(l); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
 	}
-	check(cold)
+	os.Exit(0)
 }

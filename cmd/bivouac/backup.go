@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -10,66 +9,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"bivouac/persistence"
+	"bivouac/server"
 )
-
-// The admin socket lets `bivouac backup` take a hot copy from a running
-// server: the database file is locked by the server, so another process
-// can't open it, but it can ask the server for a consistent copy (a bbolt
-// read transaction's WriteTo) over a Unix socket only the operator can reach
-// (it lives in the 0700 data dir, mode 0600).
-
-const adminSocket = "admin.sock"
-
-// listenAdmin serves admin requests until the listener is closed.
-func (s *server) listenAdmin() error {
-	path := filepath.Join(s.cfg.DataDir, adminSocket)
-	if c, err := net.Dial("unix", path); err == nil {
-		c.Close()
-		return fmt.Errorf("another server answers on %s", path)
-	}
-	os.Remove(path) // a socket left by a killed server
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		return err
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		l.Close()
-		return err
-	}
-	s.admin = l
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go s.serveAdmin(c)
-		}
-	}()
-	return nil
-}
-
-func (s *server) serveAdmin(c net.Conn) {
-	defer c.Close()
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	line, err := bufio.NewReader(io.LimitReader(c, 256)).ReadString('\n')
-	if err != nil {
-		return
-	}
-	c.SetReadDeadline(time.Time{})
-	switch strings.TrimSpace(line) {
-	case "backup":
-		if _, err := s.store.Backup(c); err != nil {
-			s.log.Error("backup over the admin socket", "err", err)
-		}
-	default:
-		fmt.Fprintln(c, "unknown request")
-	}
-}
 
 // runBackup writes a consistent copy of the database: from the running
 // server through its admin socket, or straight from the file if no server
@@ -86,7 +29,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	dest := fs.Arg(0)
 	var d net.Dialer
-	if c, err := d.DialContext(ctx, "unix", filepath.Join(*data, adminSocket)); err == nil {
+	if c, err := d.DialContext(ctx, "unix", filepath.Join(*data, server.AdminSocket)); err == nil {
 		defer c.Close()
 		if _, err := io.WriteString(c, "backup\n"); err != nil {
 			return err

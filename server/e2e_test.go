@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 )
 
 // startServer runs the real server in-process on a loopback listener.
-func startServer(t *testing.T, dir string) (*server, string) {
+func startServer(t *testing.T, dir string) (*Server, string) {
 	t.Helper()
-	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 }
 
 // replayState rebuilds a room's final state from the store.
-func replayState(t *testing.T, srv *server, code string, g game.Game) game.State {
+func replayState(t *testing.T, srv *Server, code string, g game.Game) game.State {
 	t.Helper()
 	rm, err := srv.store.Room(code)
 	if err != nil {
@@ -177,7 +177,7 @@ func replayState(t *testing.T, srv *server, code string, g game.Game) game.State
 }
 
 // publicCards are the cards a spectator saw at some point of a game.
-func publicCards(t *testing.T, srv *server, code string) map[grizzled.CardID]bool {
+func publicCards(t *testing.T, srv *Server, code string) map[grizzled.CardID]bool {
 	t.Helper()
 	rm, err := srv.store.Room(code)
 	if err != nil {
@@ -228,7 +228,7 @@ func TestRoomsCommandWithoutPTY(t *testing.T) {
 }
 
 func TestShutdownTellsPlayersAndExitsQuickly(t *testing.T) {
-	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true})
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true})
 	if err != nil {
 		t.Fatal(err)
 	}

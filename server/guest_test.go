@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ var guestCodeRe = regexp.MustCompile(`Your guest code is (g-[a-z0-9-]+)`)
 // 1, 5 and 6).
 func TestAGuestsSeatIsReclaimedOnlyWithItsCode(t *testing.T) {
 	var logs syncBuffer
-	srv, err := newServer(config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true,
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true,
 		Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"errors"
@@ -57,10 +57,10 @@ func TestJoinHosts(t *testing.T) {
 			t.Errorf("%s: joinHosts(%q, %q) = %q, want %q", tt.name, tt.listen, tt.public, got, tt.want)
 		}
 	}
-	if got := joinCommand("2222", "camp.example.org"); got != "ssh -p 2222 camp.example.org" {
+	if got := JoinCommand("2222", "camp.example.org"); got != "ssh -p 2222 camp.example.org" {
 		t.Errorf("joinCommand = %q", got)
 	}
-	if got := joinCommand("22", "camp.example.org"); got != "ssh camp.example.org" {
+	if got := JoinCommand("22", "camp.example.org"); got != "ssh camp.example.org" {
 		t.Errorf("joinCommand on port 22 = %q", got)
 	}
 }

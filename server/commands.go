@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 )
 
 // command answers `ssh host CMD` without a PTY, as plain text.
-func (s *server) command(sess ssh.Session, args []string) int {
+func (s *Server) command(sess ssh.Session, args []string) int {
 	out := sess
 	switch strings.ToLower(args[0]) {
 	case "rooms", "tables", "ls":
@@ -65,7 +65,7 @@ Players are known by their SSH key. Without a key you play as a guest; the
 lobby shows a code: log in as CODE@host later to get your seat back.
 `
 
-func (s *server) listRooms(w io.Writer) {
+func (s *Server) listRooms(w io.Writer) {
 	rooms := s.hub.List()
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CODE\tGAME\tSEATED\tSTATUS\tPLAYERS")
@@ -90,7 +90,7 @@ func (s *server) listRooms(w io.Writer) {
 }
 
 // printProfile writes the caller's profile as text.
-func (s *server) printProfile(sess ssh.Session) int {
+func (s *Server) printProfile(sess ssh.Session) int {
 	id, _ := sshserver.IdentityOf(sess)
 	if id.Guest {
 		fmt.Fprintln(sess.Stderr(), "guests keep no profile: ssh in with a key to have one")
@@ -138,7 +138,7 @@ func (s *server) printProfile(sess ssh.Session) int {
 }
 
 // printReplay tells a finished game's public story as text.
-func (s *server) printReplay(sess ssh.Session, code string) int {
+func (s *Server) printReplay(sess ssh.Session, code string) int {
 	r, err := records{s}.Replay(code)
 	if err != nil {
 		fmt.Fprintln(sess.Stderr(), err)

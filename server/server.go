@@ -1,0 +1,308 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/game/werewolf/wolfbot"
+	"bivouac/hostkeys"
+	"bivouac/persistence"
+	"bivouac/sanitize"
+	"bivouac/sshserver"
+	"bivouac/table"
+	"bivouac/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
+	charmlog "github.com/charmbracelet/log"
+	"github.com/charmbracelet/ssh"
+	bm "github.com/charmbracelet/wish/bubbletea"
+)
+
+// Config is everything a server needs; tests build one directly.
+type Config struct {
+	Addr    string
+	DataDir string
+	// PublicHost is the host name players are told to ssh to; "" lets
+	// joinHosts find the machine's names and addresses.
+	PublicHost string
+	Guests     bool
+	Log        *slog.Logger
+	BotDelay   time.Duration
+	// TakeoverAfter gives a disconnected player's seat to a bot after this long.
+	TakeoverAfter time.Duration
+	SSH           sshserver.Config // Addr and HostKeyPath are filled in
+}
+
+// Server is the assembled process: store, rooms, session programs, SSH.
+type Server struct {
+	cfg    Config
+	store  *persistence.Store
+	hub    *table.Hub
+	app    *tui.App
+	ssh    *sshserver.Server
+	stop   context.CancelFunc
+	log    *slog.Logger
+	admin  net.Listener // the backup socket
+	games  []tui.GameEntry
+	closed bool
+
+	guestNames guestNames
+	names      nameBook
+}
+
+// New assembles a server on cfg.DataDir: host key, database, restored
+// tables, the lobby and the SSH front door. Serve starts it.
+func New(cfg Config) (*Server, error) {
+	// wish's bubbletea middleware reports every normal disconnect as an
+	// error on charmbracelet/log's default logger; our own log says it better.
+	charmlog.SetLevel(charmlog.FatalLevel)
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	warnIfOpen(cfg.Log, cfg.DataDir)
+	keyPath, _, err := hostkeys.Ensure(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	store, err := persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{Log: cfg.Log})
+	if err != nil {
+		return nil, err
+	}
+	hubCtx, stop := context.WithCancel(context.Background())
+	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
+	s.games = []tui.GameEntry{grizzledEntry(grizzbot.Bots{}), werewolfEntry(wolfbot.Bots{})}
+	journal := persistence.Journal{Store: store, Variant: variantOf}
+	_, port, _ := net.SplitHostPort(cfg.Addr)
+	if port == "" {
+		port = "2222"
+	}
+	s.hub.CodeTaken = func(code string) bool { _, err := store.Room(code); return err == nil }
+	s.app = &tui.App{
+		Hub:      s.hub,
+		Games:    s.games,
+		Profiles: profiles{store},
+		Names:    &s.names,
+		Records:  records{s},
+		JoinHint: JoinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
+		Room: table.RoomConfig{
+			Journal:       journal,
+			Logger:        cfg.Log,
+			BotDelay:      cfg.BotDelay,
+			TakeoverAfter: cfg.TakeoverAfter,
+			IdleClose:     15 * time.Minute,
+			OnOver:        records{s}.onOver,
+		},
+		NewSeed:     rand.Uint64,
+		Log:         cfg.Log,
+		IdleAfter:   30 * time.Minute,
+		IdleWarning: time.Minute,
+	}
+	if err := store.EachPlayer(func(p persistence.Profile) error {
+		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
+		return nil
+	}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.restore(journal); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.listenAdmin(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	sshCfg := cfg.SSH
+	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
+	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Log: cfg.Log,
+		KnownGuest: s.guestSeated})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.app.Guesses = s.ssh.Guesses()
+	return s, nil
+}
+
+// restore rebuilds every unfinished room from its log.
+func (s *Server) restore(j persistence.Journal) error {
+	saved, err := j.Restorable()
+	if err != nil {
+		return err
+	}
+	for _, sr := range saved {
+		g, ok := s.entry(sr.Record.Game)
+		if !ok {
+			s.log.Warn("saved room of an unknown game left alone", "room", sr.Record.Code, "game", sr.Record.Game)
+			continue
+		}
+		cfg := s.app.Room
+		cfg.Game, cfg.Bots = g.Game, g.Bots
+		if _, err := s.hub.Restore(cfg, sr.Record, sr.Log); err != nil {
+			s.log.Error("room could not be restored", "room", sr.Record.Code, "err", err)
+			continue
+		}
+		s.log.Info("room restored", "room", sr.Record.Code, "actions", len(sr.Log))
+	}
+	return nil
+}
+
+func (s *Server) entry(id string) (tui.GameEntry, bool) {
+	for _, g := range s.games {
+		if g.Game.ID() == id {
+			return g, true
+		}
+	}
+	return tui.GameEntry{}, false
+}
+
+// program is the TUI for one PTY session with a verified identity; ctx
+// ends with the session.
+func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
+	id, ok := sshserver.IdentityOf(sess)
+	if !ok {
+		return nil
+	}
+	p := table.Player{ID: id.ID, Guest: id.Guest}
+	name, err := sanitize.Name(id.User)
+	if err != nil {
+		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
+	}
+	p.Name = name
+	if !id.Guest {
+		if prof, err := s.store.Seen(id.ID, name); err == nil {
+			p.Name, p.Veteran = prof.Name, prof.Veteran
+		}
+	}
+	notice := ""
+	if given := s.names.login(id.ID, p.Name); given != p.Name {
+		notice = fmt.Sprintf("Another player goes by %s, so you are %s here: r picks another name.", p.Name, given)
+		p.Name = given
+	}
+	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
+	term := sshserver.NewTerminal(sess)
+	return s.app.NewProgram(tui.Session{
+		Ctx:      ctx,
+		Player:   p,
+		Renderer: term.Renderer,
+		Command:  sess.Command(),
+		Notice:   notice,
+		Guest:    guestHint(id),
+		Addr:     id.RemoteIP,
+		Options:  bm.MakeOptions(sess),
+		Input:    term.Input,
+		Dropped:  term.Dropped,
+		Output:   term.Output,
+	})
+}
+
+// warnIfOpen warns when the data directory lets others than its owner in:
+// it holds the host key and every player's games. It is the operator's
+// directory, so it is not changed behind their back.
+func warnIfOpen(log *slog.Logger, dir string) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return
+	}
+	if mode := fi.Mode().Perm(); mode&0o077 != 0 {
+		log.Warn("the data directory is open to other users: it holds the host key and every game",
+			"dir", dir, "mode", fmt.Sprintf("%04o", mode), "fix", "chmod 700 "+dir)
+	}
+}
+
+// guestHint is the reclaim code as its owner types it ("" for key holders).
+func guestHint(id sshserver.Identity) string {
+	if !id.Guest {
+		return ""
+	}
+	return sshserver.FormatGuestCode(id.Code)
+}
+
+// guestSeated reports whether a guest holds a seat at a table (restored
+// tables keep their guests' hashed IDs): such a guest may reclaim it with
+// their code after a restart.
+func (s *Server) guestSeated(id string) bool {
+	for _, r := range s.hub.List() {
+		if slices.Contains(r.Players, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// HostKeyFingerprint is the SSH host key's fingerprint, for players to check.
+func (s *Server) HostKeyFingerprint() string { return s.ssh.HostKeyFingerprint() }
+
+// Serve accepts SSH connections on l until Shutdown. The join line players
+// are shown names the port actually listened on.
+func (s *Server) Serve(l net.Listener) error {
+	if _, port, err := net.SplitHostPort(l.Addr().String()); err == nil {
+		s.app.JoinHint = JoinCommand(port, machine.joinHosts(l.Addr().String(), s.cfg.PublicHost)[0])
+	}
+	return s.ssh.Serve(l)
+}
+
+// Shutdown tells every player, closes rooms (their state is already on
+// disk), disconnects sessions and closes the store, within ctx.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.hub.Shutdown(ctx, "the server is restarting: your seat is saved, come back in a moment")
+	// Give the sessions' pumps a moment to draw that message before the
+	// connections close.
+	select {
+	case <-time.After(200 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	err = errors.Join(err, s.ssh.Shutdown(ctx))
+	s.Close()
+	return err
+}
+
+// Close releases everything without ceremony.
+func (s *Server) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	if s.admin != nil {
+		s.admin.Close()
+	}
+	s.stop()
+	s.store.Close()
+}
+
+// profiles adapts the store to what the lobby needs.
+type profiles struct{ store *persistence.Store }
+
+func (p profiles) SetName(id, name string) error {
+	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error { pr.Name = name; return nil })
+	return err
+}
+
+// variantOf names a finished game's variant for stats.
+func variantOf(rec table.RoomRecord) string {
+	if rec.Game != "grizzled" {
+		return ""
+	}
+	var o grizzled.Options
+	if json.Unmarshal(rec.Options, &o) != nil {
+		return ""
+	}
+	if o.StartingTrials > 0 {
+		return "campaign"
+	}
+	return string(o.Variant)
+}
