@@ -99,7 +99,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	r.created = rec.Created
 	for i, s := range rec.Seats {
 		r.seats[i].rec = s
-		r.seats[i].awaySince = time.Now()
+		r.seats[i].awaySince = r.clock.Now()
 	}
 	if rec.Status == StatusPlaying || rec.Status == StatusOver {
 		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ game.Seat, _ game.State, events []game.Event) {

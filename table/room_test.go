@@ -347,17 +347,6 @@ func TestRoomPanicIsContained(t *testing.T) {
 	waitFor(t, x, "the other room still answers", func(u Update) bool { return len(u.Seats) == 2 })
 }
 
-func TestRoomTimerActsAsSystem(t *testing.T) {
-	_, r := newTestRoom(t, race{turn: 20 * time.Millisecond}, RoomConfig{Seats: 2})
-	alice, _ := join(t, r, "alice")
-	join(t, r, "bob")
-	r.Start(context.Background(), alice)
-	u := waitFor(t, alice, "the timers finish the game", func(u Update) bool { return u.Over })
-	if u.View.(raceView).Counter != 10 || u.Seq != 10 {
-		t.Fatalf("counter %d seq %d", u.View.(raceView).Counter, u.Seq)
-	}
-}
-
 func TestRoomRestoreReplaysTheLog(t *testing.T) {
 	j := NewMemJournal()
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Journal: j})

@@ -1,0 +1,128 @@
+package table
+
+// Bots: asking the seats' bots for moves and lines off the actor's
+// goroutine, and taking their answers back on it.
+
+import (
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"bivouac/game"
+)
+
+// askBots starts a bot turn for every waiting seat a bot plays. The bot
+// thinks off the actor (a strong bot searches) and submits like a player.
+func (r *Room) askBots() {
+	if r.cfg.Bots == nil {
+		return
+	}
+	for _, seat := range r.cfg.Game.Waiting(r.state) {
+		if seat < 0 || int(seat) >= len(r.seats) {
+			continue
+		}
+		s := r.seats[seat]
+		level := s.rec.Bot
+		if s.takeover {
+			level = r.cfg.BotLevel
+			if level == "" {
+				level = r.cfg.Bots.Levels()[0]
+			}
+		}
+		if level == "" || r.botAsked[seat] == r.seq+1 {
+			continue
+		}
+		if s.takeover && !r.otherHumanConnected(seat) {
+			continue // nobody is watching: the table waits for its players
+		}
+		bot, err := r.cfg.Bots.New(level)
+		if err != nil {
+			r.log.Error("bot", "level", level, "err", err)
+			continue
+		}
+		r.botAsked[seat] = r.seq + 1
+		view, seq, legal := r.cfg.Game.View(r.state, seat), r.seq, r.cfg.Game.Legal(r.state, seat)
+		seed := r.cfg.Seed ^ uint64(seq)<<8 ^ uint64(seat)
+		go r.runBot(bot, seat, view, seq, legal, seed)
+	}
+}
+
+func (r *Room) otherHumanConnected(seat game.Seat) bool {
+	for _, m := range r.members {
+		if m.seat >= 0 && m.seat != seat {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Room) runBot(bot game.Bot, seat game.Seat, view game.View, seq int, legal []game.Action, seed uint64) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("bot panic", "seat", seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	start := time.Now() // bot pacing is for the players watching: real time
+	a, ok := bot.Act(view, seed)
+	if !ok {
+		if len(legal) == 0 {
+			return
+		}
+		a = legal[0]
+	}
+	if t, ok := bot.(game.Talker); ok {
+		if line, ok := t.Talk(view, seed); ok {
+			r.retrySubmit(command{kind: cmdBotSay, seat: seat, seq: seq, text: line})
+		}
+	}
+	if d := r.cfg.BotDelay - time.Since(start); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-r.done:
+			return
+		}
+	}
+	r.retrySubmit(command{kind: cmdBotAct, seat: seat, seq: seq, action: a})
+}
+
+// botSay passes a bot's line to the game's chat rules, as for a player.
+func (r *Room) botSay(c command) {
+	if !r.started || r.over || int(c.seat) >= len(r.seats) || c.seq != r.seq {
+		return
+	}
+	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover {
+		return
+	}
+	if r.botSaid[c.seat] == c.text {
+		return // a bot asked again after a refused move repeats itself: say it once
+	}
+	r.botSaid[c.seat] = c.text
+	events, err := r.cfg.Game.Say(r.state, c.seat, c.text)
+	if err != nil {
+		return // the phase moved on (no talking now): the line is simply not said
+	}
+	r.record(events)
+	r.publish()
+}
+
+// botAct applies a bot's choice if the table is still where the bot saw it
+// (otherwise the bot has already been asked again). A refused choice falls
+// back to the first legal action, so a faulty bot can never stall a table.
+func (r *Room) botAct(c command) {
+	if !r.started || r.over || c.seq != r.seq || int(c.seat) >= len(r.seats) {
+		return
+	}
+	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover {
+		return // its player came back
+	}
+	err := r.apply(c.seat, c.action)
+	if err == nil || r.closed != "" {
+		return
+	}
+	r.log.Warn("bot chose an illegal action", "seat", c.seat, "err", err)
+	if legal := r.cfg.Game.Legal(r.state, c.seat); len(legal) > 0 {
+		if err := r.apply(c.seat, legal[0]); err != nil {
+			r.log.Error("bot fallback refused", "seat", c.seat, "err", err)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package table
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock is a Clock that moves only when the test says.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	alarms []*fakeAlarm
+}
+
+type fakeAlarm struct {
+	c    *fakeClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_700_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) Alarm {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a := &fakeAlarm{c: c, at: c.now.Add(d), f: f}
+	c.alarms = append(c.alarms, a)
+	return a
+}
+
+func (a *fakeAlarm) Stop() bool {
+	a.c.mu.Lock()
+	defer a.c.mu.Unlock()
+	was := !a.done
+	a.done = true
+	return was
+}
+
+// Advance moves the clock by d and sets off the alarms that are due, each
+// on its own goroutine as time.AfterFunc does.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*fakeAlarm
+	c.alarms = slices.DeleteFunc(c.alarms, func(a *fakeAlarm) bool {
+		if !a.done && !a.at.After(c.now) {
+			a.done = true
+			due = append(due, a)
+		}
+		return a.done
+	})
+	c.mu.Unlock()
+	for _, a := range due {
+		go a.f()
+	}
+}
+
+// waitAlarm waits (in real time, briefly) until an alarm is set.
+func (c *fakeClock) waitAlarm(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		n := len(c.alarms)
+		c.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("no alarm was set")
+}
+
+// The game's timers run on the room's clock: each expiry is one System
+// action, and nothing happens until the clock gets there.
+func TestRoomTimersRunOnTheRoomsClock(t *testing.T) {
+	clk := newFakeClock()
+	_, r := newTestRoom(t, race{turn: time.Minute}, RoomConfig{Seats: 2, Clock: clk})
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
+	clk.waitAlarm(t)
+	clk.Advance(59 * time.Second)
+	quiet, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	for {
+		u, more := alice.Next(quiet)
+		if !more {
+			break
+		}
+		if u.Seq != 0 {
+			t.Fatalf("a timer went off a second early (seq %d)", u.Seq)
+		}
+	}
+	var u Update
+	for i := 1; i <= 10 && !u.Over; i++ {
+		clk.Advance(time.Minute)
+		u = waitFor(t, alice, "the next expiry", func(u Update) bool { return u.Seq == i })
+		if !u.Over {
+			clk.waitAlarm(t)
+		}
+	}
+	if !u.Over || u.View.(raceView).Counter != 10 || u.Seq != 10 {
+		t.Fatalf("counter %d seq %d", u.View.(raceView).Counter, u.Seq)
+	}
+}
+
+// An absent player's seat goes to a bot after TakeoverAfter on the room's
+// clock, not before.
+func TestRoomTakeoverWaitsForTheClock(t *testing.T) {
+	clk := newFakeClock()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy",
+		TakeoverAfter: 2 * time.Minute})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	r.Detach(alice)
+	clk.waitAlarm(t)
+	clk.Advance(time.Minute)
+	time.Sleep(20 * time.Millisecond)
+	if r.Summary().Seats[0].Bot != "" {
+		t.Fatal("a bot took the seat before the takeover time")
+	}
+	clk.Advance(time.Minute)
+	waitFor(t, bob, "the bot takes alice's seat", func(u Update) bool {
+		return len(u.Seats) > 0 && u.Seats[0].Bot != ""
+	})
+}

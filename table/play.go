@@ -1,0 +1,174 @@
+package table
+
+// Play: starting the game, applying actions (persisted before anyone
+// sees them), chat, and what the table's log keeps.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"bivouac/game"
+)
+
+func (r *Room) start(box *Mailbox) error {
+	if !r.isHost(box) {
+		return ErrNotHost
+	}
+	if r.started {
+		return ErrStarted
+	}
+	names := make([]string, len(r.seats))
+	for i := range r.seats {
+		s := &r.seats[i]
+		if s.rec.Identity == "" && s.rec.Bot == "" {
+			if r.cfg.Bots == nil || r.cfg.BotLevel == "" {
+				return fmt.Errorf("seat %d is still empty", i+1)
+			}
+			s.rec = SeatRecord{Seat: game.Seat(i), Bot: r.cfg.BotLevel, Name: botName(game.Seat(i), r.cfg.BotLevel)}
+		}
+		names[i] = s.rec.Name
+	}
+	setup := game.Setup{Game: r.cfg.Game.ID(), Names: names, Options: r.cfg.Options}
+	st, events, err := r.cfg.Game.New(setup, r.cfg.Seed)
+	if err != nil {
+		return err
+	}
+	r.state, r.started = st, true
+	r.record(events)
+	r.save()
+	r.afterChange()
+	return nil
+}
+
+func (r *Room) act(c command) error {
+	seat, ok := r.memberSeat(c.box)
+	if !ok {
+		return ErrClosed
+	}
+	if seat < 0 {
+		return ErrNotSeated
+	}
+	if !r.started {
+		return ErrNotStarted
+	}
+	if c.seq < r.legalSeq[seat] {
+		return ErrStale
+	}
+	delete(r.notices, c.box)
+	return r.apply(seat, c.action)
+}
+
+// apply runs one action through the rules, makes it durable, then publishes.
+func (r *Room) apply(seat game.Seat, a game.Action) error {
+	if r.over {
+		return game.ErrGameOver
+	}
+	enc, err := r.cfg.Game.EncodeAction(a)
+	if err != nil {
+		return err
+	}
+	next, events, err := r.cfg.Game.Apply(r.state, seat, a)
+	if err != nil {
+		return err
+	}
+	r.state = next
+	r.seq++
+	if r.cfg.Journal != nil {
+		if err := r.cfg.Journal.Append(r.cfg.Code, uint64(r.seq), EncodeEntry(seat, enc)); err != nil {
+			// Never publish what is not on disk.
+			r.log.Error("journal append failed; halting room", "err", err)
+			r.closeAll("the table could not save the last move and was stopped; it resumes from the last saved move")
+			return err
+		}
+	}
+	r.record(events)
+	if res, done := r.cfg.Game.Result(r.state); done && !r.over {
+		r.over, r.result = true, &res
+		r.save()
+		if r.cfg.OnOver != nil {
+			r.cfg.OnOver(r.record0())
+		}
+	}
+	r.afterChange()
+	return nil
+}
+
+func (r *Room) say(c command) error {
+	seat, ok := r.memberSeat(c.box)
+	if !ok {
+		return ErrClosed
+	}
+	if !r.started || seat < 0 {
+		// Before the game the table talk is plain; watchers only listen.
+		if seat < 0 {
+			return errors.New("watchers cannot talk to the players: take a seat to talk")
+		}
+		r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Channel: "table", Text: c.text}})
+		r.afterChange()
+		return nil
+	}
+	events, err := r.cfg.Game.Say(r.state, seat, c.text)
+	if err != nil {
+		return err
+	}
+	r.record(events)
+	r.publish()
+	return nil
+}
+
+// record files events into each audience member's recent log.
+func (r *Room) record(events []game.Event) {
+	for _, e := range events {
+		for i := range r.seats {
+			if e.Audience.Includes(game.Seat(i)) {
+				r.logs[game.Seat(i)] = r.appendLog(r.logs[game.Seat(i)], e)
+			}
+		}
+		if e.Audience.All {
+			r.logs[game.Spectator] = r.appendLog(r.logs[game.Spectator], e)
+		}
+	}
+}
+
+func (r *Room) appendLog(l []game.Event, e game.Event) []game.Event {
+	if len(l) >= r.cfg.LogSize {
+		l = slices.Delete(l, 0, len(l)-r.cfg.LogSize+1)
+	}
+	return append(l, e)
+}
+
+func (r *Room) narrate(text string) {
+	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: text}})
+}
+
+// afterChange re-arms timers and bots, refreshes the lobby summary and
+// publishes the views.
+func (r *Room) afterChange() {
+	if r.started && !r.over {
+		r.trackLegal()
+		r.armTimer()
+		r.askBots()
+	} else {
+		r.stopTimers()
+	}
+	r.refreshSummary()
+	r.publish()
+}
+
+// trackLegal notes, per seat, when what it may do last changed: a key
+// pressed on an older view is refused only if its choices have changed since.
+func (r *Room) trackLegal() {
+	for i := range r.seats {
+		seat := game.Seat(i)
+		key := ""
+		for _, a := range r.cfg.Game.Legal(r.state, seat) {
+			if b, err := r.cfg.Game.EncodeAction(a); err == nil {
+				key += string(b) + "\x00"
+			}
+		}
+		if key != r.legalKey[seat] {
+			r.legalKey[seat], r.legalSeq[seat] = key, r.seq
+		}
+	}
+}

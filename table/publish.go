@@ -1,0 +1,102 @@
+package table
+
+// Publishing: the lobby's summary of the room, and each session's view
+// through its one-slot mailbox.
+
+import (
+	"slices"
+
+	"bivouac/game"
+)
+
+// refreshSummary publishes the lobby's snapshot of this room.
+func (r *Room) refreshSummary() {
+	s := &Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Private: r.cfg.Private,
+		Host: r.cfg.Host, Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seats: r.seatInfos(), Status: r.status()}
+	for _, st := range r.seats {
+		if st.rec.Identity == "" && st.rec.Bot == "" {
+			s.Open++
+		}
+		if st.rec.Identity != "" {
+			s.Players = append(s.Players, st.rec.Identity)
+		}
+	}
+	for _, m := range r.members {
+		if m.seat < 0 {
+			s.Watchers++
+		}
+	}
+	// Only a change the lobby shows wakes the lobby: a move at a table
+	// changes nothing there, and 2,000 sessions redrawing per move would.
+	if prev := r.sum.Swap(s); (prev == nil || !prev.equal(s)) && r.onSum != nil {
+		r.onSum()
+	}
+}
+
+func (a *Summary) equal(b *Summary) bool {
+	return a.Code == b.Code && a.Game == b.Game && a.Title == b.Title && a.Open == b.Open &&
+		a.Status == b.Status && a.Private == b.Private && a.Host == b.Host && a.Campaign == b.Campaign &&
+		a.Watchers == b.Watchers && slices.Equal(a.Seats, b.Seats) && slices.Equal(a.Allowed, b.Allowed) &&
+		slices.Equal(a.Players, b.Players)
+}
+
+func (r *Room) status() RoomStatus {
+	switch {
+	case r.closed != "":
+		return StatusClosed
+	case r.over:
+		return StatusOver
+	case r.started:
+		return StatusPlaying
+	}
+	return StatusWaiting
+}
+
+func (r *Room) seatInfos() []SeatInfo {
+	out := make([]SeatInfo, len(r.seats))
+	for i, s := range r.seats {
+		bot := s.rec.Bot
+		if s.takeover {
+			bot = "standing in"
+		}
+		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Veteran: s.rec.Veteran}
+	}
+	return out
+}
+
+// publish puts a fresh Update in every attached session's mailbox. Views are
+// computed once per seat.
+func (r *Room) publish() {
+	views := map[game.Seat]game.View{}
+	seats := r.seatInfos()
+	for box := range r.members {
+		r.put(box, views, seats)
+	}
+}
+
+func (r *Room) publishTo(box *Mailbox) {
+	if _, ok := r.members[box]; ok {
+		r.put(box, map[game.Seat]game.View{}, r.seatInfos())
+	}
+}
+
+func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo) {
+	m := r.members[box]
+	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
+		Seats: seats, Notice: r.notices[box], Started: r.started, Over: r.over, Result: r.result,
+		Log: slices.Clone(r.logs[m.seat])}
+	if r.started {
+		v, ok := views[m.seat]
+		if !ok {
+			v = r.cfg.Game.View(r.state, m.seat)
+			views[m.seat] = v
+		}
+		u.View = v
+		if r.timer != nil {
+			if left := r.timerEnd.Sub(r.clock.Now()); left > 0 {
+				u.Deadline = int(left.Seconds() + 0.5)
+			}
+		}
+	}
+	box.Put(u)
+}

@@ -1,0 +1,48 @@
+package table
+
+// Recording: the room's durable description, and closing every session.
+
+import (
+	"bivouac/game"
+)
+
+func (r *Room) record0() RoomRecord {
+	rec := RoomRecord{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Options: r.cfg.Options,
+		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
+		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
+		Created: r.created, Updated: r.clock.Now()}
+	rec.Setup = game.Setup{Game: rec.Game, Options: r.cfg.Options}
+	for _, s := range r.seats {
+		rec.Seats = append(rec.Seats, s.rec)
+		if r.started {
+			rec.Setup.Names = append(rec.Setup.Names, s.rec.Name)
+		}
+	}
+	return rec
+}
+
+func (r *Room) save() {
+	if r.cfg.Journal == nil {
+		return
+	}
+	if err := r.cfg.Journal.SaveRoom(r.record0()); err != nil {
+		r.log.Error("saving room", "err", err)
+	}
+}
+
+func (r *Room) closeAll(reason string) {
+	if r.closed != "" {
+		return
+	}
+	r.closed = reason
+	r.stopTimers()
+	if r.idleTimer != nil {
+		r.idleTimer.Stop()
+	}
+	for box := range r.members {
+		box.Put(Update{Room: r.cfg.Code, Closed: reason})
+	}
+	r.members = map[*Mailbox]member{}
+	r.refreshSummary()
+	r.stop()
+}

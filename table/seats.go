@@ -1,0 +1,206 @@
+package table
+
+// Seats: who sits where, joining and leaving, reconnecting, handing an
+// absent player's seat to a bot, and the host's choice of bots.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"bivouac/game"
+)
+
+func (r *Room) memberSeat(box *Mailbox) (game.Seat, bool) {
+	m, ok := r.members[box]
+	return m.seat, ok
+}
+
+func (r *Room) join(c command) (game.Seat, error) {
+	p := c.player
+	// The same identity takes its seat back; an older session is closed.
+	for i := range r.seats {
+		s := &r.seats[i]
+		if s.rec.Identity != "" && s.rec.Identity == p.ID {
+			for box, m := range r.members {
+				if m.id == p.ID && m.seat == game.Seat(i) {
+					box.Put(Update{Room: r.cfg.Code, Closed: "you joined this table from another terminal"})
+					delete(r.members, box)
+					delete(r.notices, box)
+				}
+			}
+			s.takeover = false
+			s.awaySince = time.Time{}
+			if !r.started {
+				s.rec.Name, s.rec.Veteran = p.Name, p.Veteran
+			}
+			r.attach(c.box, game.Seat(i), p.ID)
+			r.narrate(fmt.Sprintf("%s is back at the table.", s.rec.Name))
+			r.afterChange()
+			return game.Seat(i), nil
+		}
+	}
+	if !c.watch && !r.started {
+		if len(r.cfg.Allowed) > 0 && !slices.Contains(r.cfg.Allowed, p.ID) {
+			return game.Spectator, ErrNotAllowed
+		}
+		for i := range r.seats {
+			s := &r.seats[i]
+			if s.rec.Identity == "" && s.rec.Bot == "" {
+				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Veteran: p.Veteran}
+				r.attach(c.box, game.Seat(i), p.ID)
+				r.narrate(fmt.Sprintf("%s sits down.", p.Name))
+				r.save()
+				r.afterChange()
+				return game.Seat(i), nil
+			}
+		}
+		if !c.watch {
+			// No open seat: watch rather than refuse, and say so.
+			r.notices[c.box] = ErrFull.Error() + "; you are watching"
+		}
+	}
+	r.attach(c.box, game.Spectator, p.ID)
+	r.afterChange()
+	return game.Spectator, nil
+}
+
+func (r *Room) attach(box *Mailbox, seat game.Seat, id string) {
+	r.members[box] = member{seat: seat, id: id}
+	if r.idleTimer != nil {
+		r.idleTimer.Stop()
+		r.idleTimer = nil
+	}
+}
+
+func (r *Room) leave(box *Mailbox) {
+	seat, ok := r.memberSeat(box)
+	if !ok {
+		return
+	}
+	delete(r.members, box)
+	delete(r.notices, box)
+	if seat >= 0 {
+		s := &r.seats[seat]
+		if !r.started {
+			r.narrate(fmt.Sprintf("%s leaves the table.", s.rec.Name))
+			s.rec = SeatRecord{Seat: seat}
+			r.save()
+		} else if !r.over && !r.seatConnected(seat) {
+			r.narrate(fmt.Sprintf("%s has left the table.", s.rec.Name))
+			if r.cfg.Bots != nil {
+				s.takeover = true
+			}
+		}
+	}
+	r.afterDetach()
+}
+
+func (r *Room) detach(box *Mailbox) {
+	seat, ok := r.memberSeat(box)
+	if !ok {
+		return
+	}
+	delete(r.members, box)
+	delete(r.notices, box)
+	if seat >= 0 && !r.seatConnected(seat) {
+		s := &r.seats[seat]
+		s.awaySince = r.clock.Now()
+		if r.started && !r.over {
+			r.narrate(fmt.Sprintf("%s lost the connection; the seat is kept.", s.rec.Name))
+			if r.cfg.TakeoverAfter > 0 && r.cfg.Bots != nil {
+				seat := seat
+				r.clock.AfterFunc(r.cfg.TakeoverAfter, func() { r.retrySubmit(command{kind: cmdTakeover, seat: seat}) })
+			}
+		}
+	}
+	r.afterDetach()
+}
+
+func (r *Room) afterDetach() {
+	if len(r.members) == 0 && r.cfg.IdleClose > 0 && r.idleTimer == nil {
+		r.idleTimer = r.clock.AfterFunc(r.cfg.IdleClose, func() { r.retrySubmit(command{kind: cmdIdle}) })
+	}
+	r.afterChange()
+}
+
+func (r *Room) takeover(seat game.Seat) {
+	s := &r.seats[seat]
+	if !r.started || r.over || r.seatConnected(seat) || s.takeover || s.awaySince.IsZero() {
+		return
+	}
+	if r.clock.Now().Sub(s.awaySince) < r.cfg.TakeoverAfter {
+		return // they came back and left again since; a newer timer is due
+	}
+	s.takeover = true
+	r.narrate(fmt.Sprintf("A bot plays for %s until they come back.", s.rec.Name))
+	r.afterChange()
+}
+
+// retrySubmit is for timer goroutines: it keeps trying while the inbox is
+// full, and gives up when the room is gone.
+func (r *Room) retrySubmit(c command) {
+	for {
+		switch err := r.submit(c); err {
+		case nil, ErrClosed:
+			return
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-r.done:
+			return
+		}
+	}
+}
+
+func (r *Room) seatConnected(seat game.Seat) bool {
+	for _, m := range r.members {
+		if m.seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Room) isHost(box *Mailbox) bool {
+	m, ok := r.members[box]
+	return ok && m.id == r.cfg.Host
+}
+
+func (r *Room) setBot(c command) error {
+	if !r.isHost(c.box) {
+		return ErrNotHost
+	}
+	if r.started {
+		return ErrStarted
+	}
+	if c.seat < 0 || int(c.seat) >= len(r.seats) {
+		return fmt.Errorf("no seat %d", c.seat+1)
+	}
+	s := &r.seats[c.seat]
+	if s.rec.Identity != "" {
+		return fmt.Errorf("%s sits there", s.rec.Name)
+	}
+	if c.level != "" {
+		if r.cfg.Bots == nil {
+			return errors.New("this game has no bots")
+		}
+		if !slices.Contains(r.cfg.Bots.Levels(), c.level) {
+			return fmt.Errorf("no bot level %q", c.level)
+		}
+		s.rec = SeatRecord{Seat: c.seat, Bot: c.level, Name: botName(c.seat, c.level)}
+	} else {
+		s.rec = SeatRecord{Seat: c.seat}
+	}
+	r.save()
+	r.afterChange()
+	return nil
+}
+
+var botNames = []string{"Ada", "Bruno", "Celine", "Dmitri", "Ewa", "Fabien", "Greta", "Hugo", "Irena", "Jules",
+	"Kasia", "Louis", "Marta", "Nils", "Olga", "Pierre", "Quentin", "Rosa"}
+
+func botName(seat game.Seat, level string) string {
+	return fmt.Sprintf("%s (bot·%s)", botNames[int(seat)%len(botNames)], level)
+}
