@@ -259,7 +259,7 @@ func (s *Server) Serve(l net.Listener) error {
 // Shutdown tells every player, closes rooms (their state is already on
 // disk), disconnects sessions and closes the store, within ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.hub.Shutdown(ctx, "the server is restarting: your seat is saved, come back in a moment")
+	err := s.hub.Shutdown(ctx, table.Restarting)
 	// Give the sessions' pumps a moment to draw that message before the
 	// connections close.
 	select {

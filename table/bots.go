@@ -116,7 +116,7 @@ func (r *Room) botAct(c command) {
 		return // its player came back
 	}
 	err := r.apply(c.seat, c.action)
-	if err == nil || r.closed != "" {
+	if err == nil || r.closed != Open {
 		return
 	}
 	r.log.Warn("bot chose an illegal action", "seat", c.seat, "err", err)

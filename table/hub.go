@@ -226,7 +226,7 @@ func (h *Hub) tell() {
 }
 
 // Shutdown closes every room with reason and waits for the actors (or ctx).
-func (h *Hub) Shutdown(ctx context.Context, reason string) error {
+func (h *Hub) Shutdown(ctx context.Context, reason CloseReason) error {
 	h.mu.Lock()
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {

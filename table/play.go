@@ -78,7 +78,7 @@ func (r *Room) apply(seat game.Seat, a game.Action) error {
 		if err := r.cfg.Journal.Append(r.cfg.Code, uint64(r.seq), EncodeEntry(seat, enc)); err != nil {
 			// Never publish what is not on disk.
 			r.log.Error("journal append failed; halting room", "err", err)
-			r.closeAll("the table could not save the last move and was stopped; it resumes from the last saved move")
+			r.closeAll(SaveFailed)
 			return err
 		}
 	}

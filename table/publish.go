@@ -42,7 +42,7 @@ func (a *Summary) equal(b *Summary) bool {
 
 func (r *Room) status() RoomStatus {
 	switch {
-	case r.closed != "":
+	case r.closed != Open:
 		return StatusClosed
 	case r.over:
 		return StatusOver

@@ -30,8 +30,8 @@ func (r *Room) save() {
 	}
 }
 
-func (r *Room) closeAll(reason string) {
-	if r.closed != "" {
+func (r *Room) closeAll(reason CloseReason) {
+	if r.closed != Open {
 		return
 	}
 	r.closed = reason

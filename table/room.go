@@ -114,6 +114,7 @@ type command struct {
 	seq    int
 	action game.Action
 	text   string
+	reason CloseReason
 	level  string
 	id     uint64
 	reply  chan error // buffered, so the actor never blocks on it
@@ -163,7 +164,7 @@ type Room struct {
 	timerID   uint64
 	timerEnd  time.Time
 	idleTimer Alarm
-	closed    string
+	closed    CloseReason
 	created   time.Time
 	log       *slog.Logger
 }
@@ -289,9 +290,9 @@ func (r *Room) SetBot(ctx context.Context, box *Mailbox, seat game.Seat, level s
 }
 
 // Close stops the room, telling every session why.
-func (r *Room) Close(reason string) {
+func (r *Room) Close(reason CloseReason) {
 	select {
-	case r.inbox <- command{kind: cmdClose, text: reason}:
+	case r.inbox <- command{kind: cmdClose, reason: reason}:
 	case <-r.done:
 	case <-time.After(time.Second):
 		r.stop() // the actor is wedged; stop it anyway
@@ -306,7 +307,7 @@ func (r *Room) run(onExit func()) {
 	for {
 		select {
 		case <-r.ctx.Done():
-			r.closeAll("the server is restarting: your seat is saved, come back in a moment")
+			r.closeAll(Restarting)
 			return
 		case c := <-r.inbox:
 			if !r.handleSafely(c) {
@@ -325,12 +326,12 @@ func (r *Room) handleSafely(c command) (ok bool) {
 			if c.reply != nil {
 				c.reply <- errors.New("internal error")
 			}
-			r.closeAll("this table hit an internal error and was closed; the game so far is saved")
+			r.closeAll(InternalError)
 			ok = false
 		}
 	}()
 	r.handle(c)
-	return r.closed == ""
+	return r.closed == Open
 }
 
 func (r *Room) handle(c command) {
@@ -365,13 +366,13 @@ func (r *Room) handle(c command) {
 		r.takeover(c.seat)
 	case cmdIdle:
 		if len(r.members) == 0 && (!r.started || r.over) {
-			r.closeAll("closed after standing empty")
+			r.closeAll(Abandoned)
 			r.save() // closed for good: not restored after a restart
 		}
 	case cmdRefresh:
 		r.afterChange()
 	case cmdClose:
-		r.closeAll(c.text)
+		r.closeAll(c.reason)
 	}
 	if c.reply != nil {
 		c.reply <- err

@@ -320,10 +320,10 @@ func TestRoomReconnectTakesTheSeatAndClosesTheOldSession(t *testing.T) {
 	if seat != seat2 {
 		t.Fatalf("seat %d then %d", seat, seat2)
 	}
-	waitFor(t, old, "closed", func(u Update) bool { return u.Closed != "" })
+	waitFor(t, old, "closed", func(u Update) bool { return u.Closed == Elsewhere })
 	u := waitFor(t, again, "seated", func(u Update) bool { return u.Seat == seat })
-	if u.Closed != "" {
-		t.Fatal(u.Closed)
+	if u.Closed != Open {
+		t.Fatal(u.Closed.Text())
 	}
 }
 
@@ -338,7 +338,7 @@ func TestRoomPanicIsContained(t *testing.T) {
 	r.Start(context.Background(), alice)
 	u := waitFor(t, alice, "started", func(u Update) bool { return u.Started })
 	r.Act(alice, u.Seq, 3)
-	waitFor(t, alice, "closed", func(u Update) bool { return strings.Contains(u.Closed, "internal error") })
+	waitFor(t, alice, "closed", func(u Update) bool { return u.Closed == InternalError })
 	<-r.Done()
 	if h.Room(r.Code()) != nil || h.Room(other.Code()) == nil {
 		t.Fatal("the broken room should be gone and the other still there")
@@ -409,8 +409,8 @@ func TestHubShutdownTellsEverySession(t *testing.T) {
 	alice, _ := join(t, r, "alice")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := h.Shutdown(ctx, "server restarting"); err != nil {
+	if err := h.Shutdown(ctx, Restarting); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, alice, "closed", func(u Update) bool { return u.Closed == "server restarting" })
+	waitFor(t, alice, "closed", func(u Update) bool { return u.Closed == Restarting })
 }

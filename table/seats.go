@@ -25,7 +25,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 		if s.rec.Identity != "" && s.rec.Identity == p.ID {
 			for box, m := range r.members {
 				if m.id == p.ID && m.seat == game.Seat(i) {
-					box.Put(Update{Room: r.cfg.Code, Closed: "you joined this table from another terminal"})
+					box.Put(Update{Room: r.cfg.Code, Closed: Elsewhere})
 					delete(r.members, box)
 					delete(r.notices, box)
 				}

@@ -28,8 +28,38 @@ type Update struct {
 	Started bool         `json:"started"` // false while the table waits for players
 	Over    bool         `json:"over"`
 	Result  *game.Result `json:"result,omitempty"`
-	Closed  string       `json:"closed,omitempty"` // non-empty: the room is gone, and why
+	Closed  CloseReason  `json:"closed,omitempty"` // not Open: the room is gone, and why
 	// Deadline is the time left on the current timer in whole seconds when
 	// this update was made (0: none). Screens count down locally while visible.
 	Deadline int `json:"deadline,omitempty"`
+}
+
+// CloseReason says why a room stopped talking to a session. Screens say it
+// in words (Text here; per language once the interface is translated).
+type CloseReason uint8
+
+const (
+	Open          CloseReason = iota // not closed
+	Elsewhere                        // the player sat down at this table from another terminal
+	Restarting                       // the server is shutting down; every seat is saved
+	SaveFailed                       // the last move could not be saved; the table stopped there
+	InternalError                    // the table hit a bug and closed; the game so far is saved
+	Abandoned                        // the table stood empty too long
+)
+
+// Text is the reason in English.
+func (c CloseReason) Text() string {
+	switch c {
+	case Elsewhere:
+		return "you joined this table from another terminal"
+	case Restarting:
+		return "the server is restarting: your seat is saved, come back in a moment"
+	case SaveFailed:
+		return "the table could not save the last move and was stopped; it resumes from the last saved move"
+	case InternalError:
+		return "this table hit an internal error and was closed; the game so far is saved"
+	case Abandoned:
+		return "closed after standing empty"
+	}
+	return ""
 }

@@ -221,18 +221,18 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 	if m.room == nil || u.Room != m.room.Code() {
 		return nil // a stale update from a table this session has left
 	}
-	if u.Closed != "" {
+	if u.Closed != table.Open {
 		m.current.Store(nil)
 		m.room, m.screen = nil, nil
 		m.page = pageLobby
 		m.rooms = m.app.Hub.List()
-		m.notice = "Table " + u.Room + " closed: " + u.Closed
-		if strings.Contains(u.Closed, "another terminal") {
+		m.notice = "Table " + u.Room + " closed: " + u.Closed.Text()
+		switch u.Closed {
+		case table.Elsewhere:
 			m.closed = "You joined from another terminal; this one is closed."
 			return tea.Quit
-		}
-		if strings.Contains(u.Closed, "restarting") {
-			m.closed = u.Closed
+		case table.Restarting:
+			m.closed = "The server is restarting: your seat is saved, come back in a moment."
 			return tea.Quit
 		}
 		return nil

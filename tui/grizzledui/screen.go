@@ -296,7 +296,7 @@ func (s *Screen) actKind(kind grizzled.ActionKind) tea.Cmd {
 
 // playing is true when this session sits at the table and may act.
 func (s *Screen) playing() bool {
-	return s.hasView && s.u.Seat != game.Spectator && !s.u.Over && s.u.Closed == "" && !s.v.Over
+	return s.hasView && s.u.Seat != game.Spectator && !s.u.Over && s.u.Closed == table.Open && !s.v.Over
 }
 
 func (s *Screen) legalOf(kinds ...grizzled.ActionKind) []grizzled.Action {

@@ -7,6 +7,7 @@ import (
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
@@ -20,9 +21,9 @@ func (s *Screen) View() string {
 // body is everything but the help bar, at most h lines of at most w cells.
 func (s *Screen) body(w, h int) []string {
 	th := s.th
-	if s.u.Closed != "" {
+	if s.u.Closed != table.Open {
 		return []string{th.Title.Render("The Grizzled"), "",
-			th.Danger.Render("The room is closed: " + uikit.Clean(s.u.Closed)), th.Muted.Render("Q leaves the table.")}
+			th.Danger.Render("The room is closed: " + s.u.Closed.Text()), th.Muted.Render("Q leaves the table.")}
 	}
 	if !s.hasView {
 		return []string{th.Title.Render("The Grizzled"), "", th.Muted.Render("Waiting for the table…")}

@@ -380,7 +380,7 @@ func (s *Screen) waiting() bool {
 
 // playing is true when this session sits at a running table.
 func (s *Screen) playing() bool {
-	return s.hasView && s.u.Seat != game.Spectator && s.u.Closed == "" && !s.over()
+	return s.hasView && s.u.Seat != game.Spectator && s.u.Closed == table.Open && !s.over()
 }
 
 func (s *Screen) over() bool {

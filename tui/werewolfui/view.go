@@ -22,9 +22,9 @@ func (s *Screen) View() string {
 // body is everything but the help bar: at most h lines of at most w cells.
 func (s *Screen) body(w, h int) []string {
 	th := s.th
-	if s.u.Closed != "" {
+	if s.u.Closed != table.Open {
 		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "",
-			th.Danger.Render(uikit.Trunc("The room is closed: "+uikit.Clean(s.u.Closed), w)), th.Muted.Render("Q leaves the table.")}
+			th.Danger.Render(uikit.Trunc("The room is closed: "+s.u.Closed.Text(), w)), th.Muted.Render("Q leaves the table.")}
 	}
 	if !s.hasView {
 		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "", th.Muted.Render("Waiting for the table…")}
