@@ -96,10 +96,24 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
 	alice.ExpectScreen(t, `bob\s+● here`, 5*time.Second)
 
-	// A watcher that never reads its channel must not hold anyone up.
+	// A watcher that never reads its channel must not hold anyone up. It
+	// watches the table (w on the lobby's only table) without ever seeing
+	// a screen, so its keys go out blind, a moment apart.
 	stuck := sshtest.Dial(t, addr, sshtest.WithUser("carol"), sshtest.NeverRead())
-	_ = stuck
-	time.Sleep(100 * time.Millisecond)
+	watching := func() bool {
+		for _, r := range srv.hub.List() {
+			if r.Code == code && r.Watchers == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(5 * time.Second); !watching(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the stuck client never came to watch the table")
+		}
+		stuck.Type("w")
+	}
 
 	alice.Type("s")
 	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)

@@ -13,11 +13,19 @@ import (
 	g "bivouac/game/grizzled"
 )
 
-// TestFitValue fits valueWeights: FIT=20000 go test -run FitValue -v prints them.
-func TestFitValue(t *testing.T) {
+// TestValueModelFitsFreshGames checks the strong bot's value model against
+// games it was not fitted on: the committed valueWeights must predict wins
+// clearly better than the base rate does, and about as well as weights
+// fitted on these very games (else the model is stale: refit it).
+//
+// It is also the tool that fits them: FIT=20000 go test -run
+// ValueModelFits -v prints new weights to paste into strong.go.
+func TestValueModelFitsFreshGames(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("FIT"))
-	if n == 0 {
-		t.Skip()
+	printWeights := n > 0
+	offset := 0 // the games the weights are fitted on
+	if !printWeights {
+		n, offset = 300, 1_000_000 // games the fit never saw
 	}
 	var (
 		X  [][numFeatures]float64
@@ -35,7 +43,7 @@ func TestFitValue(t *testing.T) {
 				if i >= n {
 					return
 				}
-				x, y := fitGame(t, i)
+				x, y := fitGame(t, offset+i)
 				mu.Lock()
 				X = append(X, x...)
 				Y = append(Y, y...)
@@ -72,13 +80,47 @@ func TestFitValue(t *testing.T) {
 		for j := range w {
 			w[j] += d[j]
 		}
-		t.Logf("it %d ll %.4f", it, ll/float64(len(X)))
+		if printWeights {
+			t.Logf("it %d ll %.4f", it, ll/float64(len(X)))
+		}
 	}
-	fmt.Printf("samples %d\nvar valueWeights = [numFeatures]float64{", len(X))
-	for j := range w {
-		fmt.Printf("%.4f, ", w[j])
+	if printWeights {
+		fmt.Printf("samples %d\nvar valueWeights = [numFeatures]float64{", len(X))
+		for j := range w {
+			fmt.Printf("%.4f, ", w[j])
+		}
+		fmt.Println("}")
 	}
-	fmt.Println("}")
+	base := 0.0
+	for _, y := range Y {
+		base += y
+	}
+	base /= float64(len(Y))
+	loss := func(predict func(x [numFeatures]float64) float64) float64 {
+		l := 0.0
+		for r := range X {
+			p := min(max(predict(X[r]), 1e-6), 1-1e-6)
+			l -= Y[r]*math.Log(p) + (1-Y[r])*math.Log(1-p)
+		}
+		return l / float64(len(X))
+	}
+	logistic := func(w [numFeatures]float64) func(x [numFeatures]float64) float64 {
+		return func(x [numFeatures]float64) float64 {
+			z := 0.0
+			for j := range w {
+				z += w[j] * x[j]
+			}
+			return 1 / (1 + math.Exp(-z))
+		}
+	}
+	constant, committed, fitted := loss(func([numFeatures]float64) float64 { return base }), loss(logistic(valueWeights)), loss(logistic(w))
+	t.Logf("%d positions of %d games: log-loss base rate %.3f, committed model %.3f, refitted %.3f", len(X), n, constant, committed, fitted)
+	if committed > 0.8*constant {
+		t.Errorf("the value model predicts little better than the base rate: %.3f against %.3f", committed, constant)
+	}
+	if committed > fitted+0.05 {
+		t.Errorf("the value model is stale: %.3f against %.3f refitted on fresh games (FIT=20000 refits it)", committed, fitted)
+	}
 }
 
 func solve(A [numFeatures][numFeatures]float64, b [numFeatures]float64) [numFeatures]float64 {
