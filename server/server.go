@@ -259,13 +259,12 @@ func (s *Server) Serve(l net.Listener) error {
 // Shutdown tells every player, closes rooms (their state is already on
 // disk), disconnects sessions and closes the store, within ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
+	// Every player sees why first, on a terminal given back whole; a
+	// client that does not read gets at most two seconds.
+	tell, cancel := context.WithTimeout(ctx, 2*time.Second)
+	s.app.Shutdown(tell)
+	cancel()
 	err := s.hub.Shutdown(ctx, table.Restarting)
-	// Give the sessions' pumps a moment to draw that message before the
-	// connections close.
-	select {
-	case <-time.After(200 * time.Millisecond):
-	case <-ctx.Done():
-	}
 	err = errors.Join(err, s.ssh.Shutdown(ctx))
 	s.Close()
 	return err

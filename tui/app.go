@@ -111,6 +111,11 @@ type App struct {
 
 	themeMu sync.Mutex
 	themes  map[themeKey]*uikit.Theme
+
+	live      liveCount // sessions whose pump runs
+	closingMu sync.Mutex
+	closingCh chan struct{} // see closing
+	closeOnce sync.Once
 }
 
 // Session is what the program needs to know about its SSH session.
@@ -154,7 +159,11 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	} else {
 		p = tea.NewProgram(m, append(opts, tea.WithAltScreen())...)
 	}
-	go a.pump(s.Ctx, p, m, s.Input != nil, s.Dropped)
+	a.live.add(1)
+	go func() {
+		defer a.live.add(-1)
+		a.pump(s.Ctx, p, m, s.Input != nil, s.Dropped)
+	}()
 	return p
 }
 
@@ -206,10 +215,14 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 	}
 	defer idle.Stop()
 	warned, lastAtWarning := false, int64(0)
+	closing := a.closing()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-closing:
+			p.Send(goodbyeMsg{text: restartGoodbye})
+			closing = nil // said once; the session ends by itself now
 		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
 		case <-dropped:
@@ -255,6 +268,76 @@ func (a activityReader) Read(p []byte) (int, error) {
 		a.last.Store(time.Now().UnixNano())
 	}
 	return n, err
+}
+
+// Goodbyes: every way a session ends leaves the player's terminal as it
+// was (normal screen, cursor shown, plain colours) with a line saying why.
+const (
+	quitGoodbye          = "Goodbye from Bivouac. Your seats are kept: ssh in again to sit back down."
+	restartGoodbye       = "The server is restarting: your seat is saved, come back in a moment."
+	internalErrorGoodbye = "Sorry, Bivouac hit an internal error and closed this session. Please reconnect: your seats are kept."
+)
+
+// goodbyeMsg ends the session with text (the server is shutting down).
+type goodbyeMsg struct{ text string }
+
+// Shutdown tells every session that the server is restarting and waits,
+// until ctx ends, for each to leave its terminal clean with that line on
+// it. Sessions that start afterwards are told at once.
+func (a *App) Shutdown(ctx context.Context) {
+	a.closeOnce.Do(func() { close(a.closing()) })
+	a.live.waitZero(ctx)
+}
+
+// liveCount counts running sessions; waitZero may run while sessions start
+// and end (unlike sync.WaitGroup's Wait).
+type liveCount struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to 0; nil while n == 0
+}
+
+func (c *liveCount) add(d int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == 0 && d > 0 {
+		c.zero = make(chan struct{})
+	}
+	c.n += d
+	if c.n == 0 && c.zero != nil {
+		close(c.zero)
+		c.zero = nil
+	}
+}
+
+func (c *liveCount) waitZero(ctx context.Context) {
+	c.mu.Lock()
+	ch := c.zero
+	c.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
+}
+
+// closing is closed when the server shuts down.
+func (a *App) closing() chan struct{} {
+	a.closingMu.Lock()
+	defer a.closingMu.Unlock()
+	if a.closingCh == nil {
+		a.closingCh = make(chan struct{})
+	}
+	return a.closingCh
+}
+
+func (a *App) logger() *slog.Logger {
+	if a.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return a.Log
 }
 
 // keysDroppedMsg: keys came faster than anyone types and some were dropped.

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -39,8 +41,16 @@ const minFrameGap = 15 * time.Millisecond
 // drawMsg asks for the frame put off by minFrameGap.
 type drawMsg struct{}
 
-func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
+func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+	defer func() {
+		// A bug in a screen ends this session alone, with the terminal
+		// given back whole, instead of a stack trace on the player's screen.
+		if p := recover(); p != nil {
+			f.root.app.logger().Error("panic in a session", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			f.w.finish(internalErrorGoodbye)
+			cmd = tea.Quit
+		}
+	}()
 	if _, ok := msg.(drawMsg); ok {
 		f.w.drawDue = false
 	} else {
@@ -136,7 +146,7 @@ func (w *frameWriter) finish(msg string) {
 
 const (
 	enterAlt = "\x1b[?1049h\x1b[?25l\x1b[2J"
-	leaveAlt = "\x1b[?25h\x1b[?1049l"
+	leaveAlt = "\x1b[0m\x1b[?25h\x1b[?1049l" // plain attributes, cursor shown, normal screen
 )
 
 func (w *frameWriter) run() {

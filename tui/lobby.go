@@ -39,6 +39,7 @@ func (m *root) onLobbyKey(k tea.KeyMsg) tea.Cmd {
 	rooms := m.visibleRooms()
 	switch {
 	case key.Matches(k, m.keys.Quit):
+		m.closed = quitGoodbye
 		return tea.Quit
 	case key.Matches(k, m.keys.Up):
 		m.cursor = max(0, m.cursor-1)

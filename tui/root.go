@@ -193,6 +193,10 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.idleNote = ""
 		return m, m.onKey(msg)
+	case goodbyeMsg:
+		m.leaveRoom(false)
+		m.closed = msg.text
+		return m, tea.Quit
 	case keysDroppedMsg:
 		m.notice = "Keys came faster than anyone types, so some were dropped."
 		return m, nil
@@ -340,6 +344,7 @@ func (m *root) sizeScreen() {
 func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
 		m.leaveRoom(false)
+		m.closed = quitGoodbye
 		return tea.Quit
 	}
 	if m.prompt != promptNone {

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
+)
+
+// leftClean reports what is wrong with how a session's raw output ends:
+// after the last switch to the alternate screen there must be a switch
+// back, the cursor shown and the attributes reset, and then want.
+func leftClean(raw []byte, want string) string {
+	i := bytes.LastIndex(raw, []byte("\x1b[?1049h"))
+	if i < 0 {
+		return "the session never entered the alternate screen"
+	}
+	tail := raw[i:]
+	j := bytes.Index(tail, []byte("\x1b[?1049l"))
+	switch {
+	case j < 0:
+		return "the alternate screen was never left"
+	case !bytes.Contains(tail, []byte("\x1b[?25h")):
+		return "the cursor was never shown again"
+	case !bytes.Contains(tail[:j], []byte("\x1b[0m")):
+		return "the attributes were not reset before leaving"
+	case !strings.Contains(string(tail[j:]), want):
+		return "after leaving, the terminal does not say " + want
+	}
+	return ""
+}
+
+// Every way a session ends gives the player's terminal back as it was:
+// normal screen, cursor shown, plain attributes, and a line saying why
+// (issue 18 items 1 and 2).
+func TestEverySessionEndLeavesTheTerminalClean(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	key := sshtest.NewKey(t)
+
+	quitter := sshtest.Dial(t, addr, sshtest.WithUser("quinn"))
+	quitter.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	quitter.Type("q")
+	quitter.Wait(t, 5*time.Second)
+
+	ctrlC := sshtest.Dial(t, addr, sshtest.WithUser("cora"))
+	code := newTable(t, ctrlC)
+	ctrlC.Type("\x03")
+	ctrlC.Wait(t, 5*time.Second)
+
+	first := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("tess"), sshtest.WithCommand("join "+code))
+	first.ExpectScreen(t, `tess \(you\)`, 5*time.Second)
+	second := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("tess"), sshtest.WithCommand("join "+code))
+	second.ExpectScreen(t, `tess \(you\)`, 5*time.Second)
+	first.Wait(t, 5*time.Second)
+
+	inLobby := sshtest.Dial(t, addr, sshtest.WithUser("lou"))
+	inLobby.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	inLobby.Wait(t, 5*time.Second)
+	second.Wait(t, 5*time.Second)
+
+	for name, c := range map[string]struct {
+		c    *sshtest.Client
+		want string
+	}{
+		"q in the lobby":            {quitter, "Goodbye from Bivouac"},
+		"ctrl+c at a table":         {ctrlC, "Goodbye from Bivouac"},
+		"taken over from elsewhere": {first, "another terminal"},
+		"shutdown, in the lobby":    {inLobby, "The server is restarting"},
+		"shutdown, at a table":      {second, "The server is restarting"},
+	} {
+		if why := leftClean(c.c.Transcript(), c.want); why != "" {
+			t.Errorf("%s: %s", name, why)
+		}
+	}
+}
+
+// An idle session is closed the same clean way.
+func TestIdleCloseLeavesTheTerminalClean(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.IdleAfter, srv.app.IdleWarning = time.Second, 500*time.Millisecond
+	c := sshtest.Dial(t, addr, sshtest.WithUser("sleepy"))
+	c.Wait(t, 10*time.Second)
+	if why := leftClean(c.Transcript(), "long idle spell"); why != "" {
+		t.Error(why)
+	}
+}
