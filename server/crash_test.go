@@ -59,9 +59,6 @@ func startProcess(t *testing.T, dir string) *serverProcess {
 
 var (
 	headerRe = regexp.MustCompile(`Mission \d+ · Trials \d+ · Morale \d+`)
-	cardRe   = regexp.MustCompile(`\b[TH]\d\d\b`)
-	// firstCardRe finds the first card line of a hand (its mark taken out).
-	firstCardRe = regexp.MustCompile(`(?m)^\s*1 \S`)
 )
 
 // handCodes is the "Your hand" part of a Grizzled screen, up to the prompt
@@ -127,9 +124,9 @@ func TestKilledServerLosesNothing(t *testing.T) {
 	beforeA, beforeB := settle(alice), settle(bob)
 	handA, handB := handCodes(beforeA), handCodes(beforeB)
 	header := headerRe.FindString(beforeA)
-	// Both hands show cards (hard knocks and Merry Christmas show by name,
-	// threat cards by code: a deal of knocks only has no code to see).
-	if !firstCardRe.MatchString(handA) || !firstCardRe.MatchString(handB) || header == "" {
+	// Both hand panels are on screen (what they show varies with the deal
+	// and the moment: codes, names, or a leader's question between missions).
+	if !strings.Contains(handA, "Your hand") || !strings.Contains(handB, "Your hand") || header == "" {
 		t.Fatalf("nothing to compare:\n%s\n--- bob ---\n%s", beforeA, beforeB)
 	}
 
@@ -144,9 +141,7 @@ func TestKilledServerLosesNothing(t *testing.T) {
 	srv2 := startProcess(t, dir)
 	back := func(key gossh.Signer, user string) *sshtest.Client {
 		c := sshtest.Dial(t, srv2.addr, sshtest.WithKey(key), sshtest.WithUser(user))
-		c.ExpectScreen(t, code+`.*your seat`, 10*time.Second)
-		c.Type("\r")
-		c.ExpectScreen(t, `Your hand`, 10*time.Second)
+		c.ExpectScreen(t, `Your hand`, 10*time.Second) // straight back at the table
 		return c
 	}
 	alice, bob = back(aliceKey, "alice"), back(bobKey, "bob")

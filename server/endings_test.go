@@ -92,3 +92,30 @@ func TestIdleCloseLeavesTheTerminalClean(t *testing.T) {
 		t.Error(why)
 	}
 }
+
+// A player who comes back with one seat at a game in progress sits straight
+// back down (issue 18 item 11); with seats at two, the lobby says where.
+func TestReconnectSitsYouBackDown(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = time.Hour // the bots wait: the game stays in progress
+	key := sshtest.NewKey(t)
+	codes := []string{}
+	for range 2 {
+		c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ann"))
+		c.ExpectScreen(t, `Bivouac`, 5*time.Second)
+		if len(codes) == 1 {
+			c.ExpectScreen(t, `ann is back at the table`, 5*time.Second) // straight back at the first table
+			c.Type("Q")
+			c.ExpectScreen(t, `Tables`, 5*time.Second)
+		}
+		c.Type("n")
+		c.ExpectScreen(t, `New table`, 5*time.Second)
+		c.Type("\r")
+		codes = append(codes, c.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1])
+		c.Type("s")
+		c.ExpectScreen(t, `Mission 1`, 5*time.Second)
+		c.Close()
+	}
+	again := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ann"))
+	again.ExpectScreen(t, `You have seats at tables `+codes[0]+`, `+codes[1]+`|You have seats at tables `+codes[1]+`, `+codes[0], 5*time.Second)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -143,7 +144,32 @@ func (m *root) Init() tea.Cmd {
 	}
 	if c := m.sess.Command; len(c) == 1 && strings.EqualFold(c[0], "profile") {
 		m.openProfile()
+		return nil
 	}
+	return m.backToYourTable()
+}
+
+// backToYourTable is where a player who comes back lands: straight at the
+// table when they hold a seat at exactly one game in progress (the lobby is
+// one key away), or in the lobby told where they are seated.
+func (m *root) backToYourTable() tea.Cmd {
+	if len(m.sess.Command) > 0 {
+		return nil
+	}
+	var mine []string
+	for _, r := range m.rooms {
+		if r.Status == table.StatusPlaying && slices.Contains(r.Players, m.sess.Player.ID) {
+			mine = append(mine, r.Code)
+		}
+	}
+	switch len(mine) {
+	case 0:
+		return nil
+	case 1:
+		code := mine[0]
+		return func() tea.Msg { return joinMsg{code: code} }
+	}
+	m.notice = "You have seats at tables " + strings.Join(mine, ", ") + ": pick one (marked \"your seat\")."
 	return nil
 }
 
