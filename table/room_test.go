@@ -1,14 +1,16 @@
 package table
 
 import (
-	"bivouac/game"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"bivouac/game"
 )
 
 // race is a tiny game for testing the actor: seats take turns adding 1..3 to
@@ -413,4 +415,32 @@ func TestHubShutdownTellsEverySession(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, alice, "closed", func(u Update) bool { return u.Closed == Restarting })
+}
+
+// The host leaving (or losing the connection) before the start does not
+// strand the table: the next human there becomes host, says so, and can
+// start (issue 18 item 7).
+func TestRoomHostLeavingHandsTheTableOn(t *testing.T) {
+	for _, how := range []string{"leave", "detach"} {
+		_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+		alice, _ := join(t, r, "alice")
+		bob, _ := join(t, r, "bob")
+		if err := r.Start(context.Background(), bob); !errors.Is(err, ErrNotHost) {
+			t.Fatalf("bob started alice's table: %v", err)
+		}
+		if how == "leave" {
+			r.Leave(alice)
+		} else {
+			r.Detach(alice)
+		}
+		waitFor(t, bob, "bob told he is host", func(u Update) bool {
+			return slices.ContainsFunc(u.Log, func(e game.Event) bool { return strings.Contains(e.Text, "bob is the host now") })
+		})
+		if h := r.Summary().Host; h != "bob" {
+			t.Fatalf("%s: host is %q", how, h)
+		}
+		if err := r.Start(context.Background(), bob); errors.Is(err, ErrNotHost) || (how == "detach" && err != nil) {
+			t.Fatalf("%s: the new host cannot start: %v", how, err)
+		}
+	}
 }

@@ -85,7 +85,11 @@ func (r *Room) leave(box *Mailbox) {
 		s := &r.seats[seat]
 		if !r.started {
 			r.narrate(fmt.Sprintf("%s leaves the table.", s.rec.Name))
+			wasHost := s.rec.Identity == r.cfg.Host
 			s.rec = SeatRecord{Seat: seat}
+			if wasHost {
+				r.passHost()
+			}
 			r.save()
 		} else if !r.over && !r.seatConnected(seat) {
 			r.narrate(fmt.Sprintf("%s has left the table.", s.rec.Name))
@@ -107,6 +111,9 @@ func (r *Room) detach(box *Mailbox) {
 	if seat >= 0 && !r.seatConnected(seat) {
 		s := &r.seats[seat]
 		s.awaySince = r.clock.Now()
+		if !r.started && s.rec.Identity == r.cfg.Host {
+			r.passHost() // a host who went away must not strand the table
+		}
 		if r.started && !r.over {
 			r.narrate(fmt.Sprintf("%s lost the connection; the seat is kept.", s.rec.Name))
 			if r.cfg.TakeoverAfter > 0 && r.cfg.Bots != nil {
@@ -116,6 +123,20 @@ func (r *Room) detach(box *Mailbox) {
 		}
 	}
 	r.afterDetach()
+}
+
+// passHost makes the first other human at the table who is connected the
+// host, and says so; with nobody to take over, the host stays.
+func (r *Room) passHost() {
+	for i := range r.seats {
+		s := &r.seats[i]
+		if s.rec.Identity != "" && s.rec.Identity != r.cfg.Host && r.seatConnected(game.Seat(i)) {
+			r.cfg.Host = s.rec.Identity
+			r.narrate(fmt.Sprintf("%s is the host now and can start the game.", s.rec.Name))
+			r.save()
+			return
+		}
+	}
 }
 
 func (r *Room) afterDetach() {
