@@ -119,3 +119,38 @@ func TestReconnectSitsYouBackDown(t *testing.T) {
 	again := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ann"))
 	again.ExpectScreen(t, `You have seats at tables `+codes[0]+`, `+codes[1]+`|You have seats at tables `+codes[1]+`, `+codes[0], 5*time.Second)
 }
+
+// L at a running table gives the seat to a bot for the rest of the game,
+// after a confirmation; any other answer keeps it (issue 18 item 8).
+func TestGivingYourSeatToABotIsConfirmed(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = time.Hour // the bots wait, so the game stays where it is
+	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
+	alice.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	alice.Type("n")
+	alice.ExpectScreen(t, `New table`, 5*time.Second)
+	alice.Type("jjjj")
+	alice.Type("lll")
+	alice.ExpectScreen(t, `▸ Bot seats now\s+◂ 3 ▸`, 5*time.Second)
+	alice.Type("\r")
+	alice.ExpectScreen(t, `Table [A-Z0-9]{4}`, 5*time.Second)
+	alice.Type("s")
+	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	alice.ExpectScreen(t, `L bot takes my seat`, 5*time.Second)
+	alice.Type("L")
+	alice.ExpectScreen(t, `Give your seat to a bot for the rest of this game\?`, 5*time.Second)
+	alice.Type("n")
+	for deadline := time.Now().Add(3 * time.Second); strings.Contains(alice.Screen(), "Give your seat"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the question stayed after the answer")
+		}
+	}
+	if !strings.Contains(alice.Screen(), "alice (you)") {
+		t.Fatalf("n gave the seat away:\n%s", alice.Screen())
+	}
+	alice.Type("L")
+	alice.ExpectScreen(t, `Give your seat to a bot`, 5*time.Second)
+	alice.Type("y")
+	alice.ExpectScreen(t, `A bot plays your seat for the rest of that game`, 5*time.Second)
+	alice.ExpectScreen(t, `Tables`, 5*time.Second)
+}

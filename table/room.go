@@ -92,6 +92,7 @@ const (
 	cmdJoin cmdKind = iota
 	cmdLeave
 	cmdDetach
+	cmdStepAway
 	cmdAct
 	cmdBotAct
 	cmdBotSay
@@ -269,6 +270,11 @@ func (r *Room) Leave(box *Mailbox) error { return r.submit(command{kind: cmdLeav
 // Detach tells the room a session has gone (disconnected); its seat stays its own.
 func (r *Room) Detach(box *Mailbox) error { return r.submit(command{kind: cmdDetach, box: box}) }
 
+// StepAway is Detach for a player who left on purpose (to the lobby, or
+// quitting): the seat is kept just the same, and the table is told so
+// rather than that the connection was lost.
+func (r *Room) StepAway(box *Mailbox) error { return r.submit(command{kind: cmdStepAway, box: box}) }
+
 // Act submits a game action made on the view numbered seq.
 func (r *Room) Act(box *Mailbox, seq int, a game.Action) error {
 	return r.submit(command{kind: cmdAct, box: box, seq: seq, action: a})
@@ -344,7 +350,9 @@ func (r *Room) handle(c command) {
 	case cmdLeave:
 		r.leave(c.box)
 	case cmdDetach:
-		r.detach(c.box)
+		r.detach(c.box, false)
+	case cmdStepAway:
+		r.detach(c.box, true)
 	case cmdAct:
 		err = r.act(c)
 	case cmdBotAct:

@@ -444,3 +444,44 @@ func TestRoomHostLeavingHandsTheTableOn(t *testing.T) {
 		}
 	}
 }
+
+// What the table is told when a player goes is what happens (issue 18 items
+// 8 and 13): going to the lobby is not a lost connection, and a bot is
+// announced only if one will play.
+func TestRoomSaysTrulyWhatHappensToAnAbsentSeat(t *testing.T) {
+	logHas := func(u Update, s string) bool {
+		return slices.ContainsFunc(u.Log, func(e game.Event) bool { return strings.Contains(e.Text, s) })
+	}
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Bots: raceBots{}, BotLevel: "easy", TakeoverAfter: 2 * time.Minute})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	carol, _ := join(t, r, "carol")
+	r.Start(context.Background(), alice)
+	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	r.StepAway(alice)
+	u := waitFor(t, bob, "alice's going", func(u Update) bool { return logHas(u, "alice stepped away") })
+	if !logHas(u, "A bot plays for them if they are not back within 2 minutes.") || logHas(u, "lost the connection") {
+		t.Fatalf("the table was told: %v", u.Log[len(u.Log)-1].Text)
+	}
+	r.Detach(carol)
+	waitFor(t, bob, "carol's going", func(u Update) bool { return logHas(u, "carol lost the connection") })
+	r.Detach(bob)
+	// Nobody is left to watch: the next to go is told the table waits.
+	bobAgain, _ := join(t, r, "bob")
+	r.Detach(bobAgain)
+	time.Sleep(10 * time.Millisecond)
+	back, _ := join(t, r, "alice")
+	u = waitFor(t, back, "the log", func(u Update) bool { return logHas(u, "bob lost the connection") })
+	if last := lastWith(u, "bob lost the connection"); !strings.Contains(last, "The table waits until someone is back.") {
+		t.Fatalf("with nobody left the table was told: %q", last)
+	}
+}
+
+func lastWith(u Update, s string) string {
+	for i := len(u.Log) - 1; i >= 0; i-- {
+		if strings.Contains(u.Log[i].Text, s) {
+			return u.Log[i].Text
+		}
+	}
+	return ""
+}

@@ -101,7 +101,9 @@ func (r *Room) leave(box *Mailbox) {
 	r.afterDetach()
 }
 
-func (r *Room) detach(box *Mailbox) {
+// detach takes a session off its seat, which stays the player's; onPurpose:
+// they went to the lobby, rather than lost the connection.
+func (r *Room) detach(box *Mailbox, onPurpose bool) {
 	seat, ok := r.memberSeat(box)
 	if !ok {
 		return
@@ -115,7 +117,11 @@ func (r *Room) detach(box *Mailbox) {
 			r.passHost() // a host who went away must not strand the table
 		}
 		if r.started && !r.over {
-			r.narrate(fmt.Sprintf("%s lost the connection; the seat is kept.", s.rec.Name))
+			what := "%s lost the connection; the seat is kept."
+			if onPurpose {
+				what = "%s stepped away; the seat is kept."
+			}
+			r.narrate(fmt.Sprintf(what, s.rec.Name) + r.whileAway(seat))
 			if r.cfg.TakeoverAfter > 0 && r.cfg.Bots != nil {
 				seat := seat
 				r.clock.AfterFunc(r.cfg.TakeoverAfter, func() { r.retrySubmit(command{kind: cmdTakeover, seat: seat}) })
@@ -155,8 +161,37 @@ func (r *Room) takeover(seat game.Seat) {
 		return // they came back and left again since; a newer timer is due
 	}
 	s.takeover = true
-	r.narrate(fmt.Sprintf("A bot plays for %s until they come back.", s.rec.Name))
+	if r.otherHumanConnected(seat) {
+		r.narrate(fmt.Sprintf("A bot plays for %s until they come back.", s.rec.Name))
+	}
 	r.afterChange()
+}
+
+// whileAway says what happens to an absent player's seat, as it will
+// happen: a bot steps in after the takeover delay if the game has bots and
+// someone is still at the table; otherwise the table waits.
+func (r *Room) whileAway(seat game.Seat) string {
+	if r.cfg.Bots == nil || r.cfg.TakeoverAfter <= 0 {
+		return " The table waits for them."
+	}
+	if !r.otherHumanConnected(seat) {
+		return " The table waits until someone is back."
+	}
+	return fmt.Sprintf(" A bot plays for them if they are not back within %s.", roundWait(r.cfg.TakeoverAfter))
+}
+
+// roundWait says a delay the way people do: "2 minutes", "30 seconds".
+func roundWait(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		if d == time.Minute {
+			return "a minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d >= time.Second:
+		return fmt.Sprintf("%d seconds", (d+time.Second-1)/time.Second)
+	}
+	return "a moment"
 }
 
 // retrySubmit is for timer goroutines: it keeps trying while the inbox is

@@ -24,7 +24,7 @@ func newGlobalKeys() globalKeys {
 		Campaigns: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "campaigns")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Talk:      key.NewBinding(key.WithKeys("t", "tab"), key.WithHelp("t", "talk")),
-		Lobby:     key.NewBinding(key.WithKeys("Q", "esc"), key.WithHelp("Q", "lobby")),
+		Lobby:     key.NewBinding(key.WithKeys("Q", "esc"), key.WithHelp("Q", "lobby (seat kept)")),
 		Start:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
 		Bot:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot on/off")),
 		LeaveSeat: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "give up seat")),
@@ -66,7 +66,10 @@ func (m *root) tableGlobal() []key.Binding {
 		bot.SetEnabled(host && m.hasBots())
 		return []key.Binding{k.Up, start, bot, talk, k.Lobby, k.LeaveSeat, k.Help}
 	}
-	return []key.Binding{talk, k.Help}
+	giveUp := k.LeaveSeat
+	giveUp.SetHelp("L", "bot takes my seat")
+	giveUp.SetEnabled(m.canGiveSeat())
+	return []key.Binding{talk, giveUp, k.Help}
 }
 
 func (m *root) tableHelp() []key.Binding {

@@ -109,6 +109,8 @@ type root struct {
 	// prompt
 	prompt prompt
 	input  *textinput.Model // nil while no prompt is open
+
+	confirmGiveUp bool // L was pressed at a running table: the next key answers
 	closed string           // the session is ending: why
 }
 
@@ -332,7 +334,7 @@ func (m *root) leaveRoom(forGood bool) {
 	if forGood {
 		m.room.Leave(m.box)
 	} else {
-		m.room.Detach(m.box)
+		m.room.StepAway(m.box)
 	}
 	m.current.Store(nil)
 	m.room, m.screen = nil, nil

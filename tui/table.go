@@ -23,9 +23,28 @@ func (m *root) hasBots() bool {
 	return ok && g.Bots != nil
 }
 
+// canGiveSeat: a seated player may hand the rest of a running game to a
+// bot (the game has bots to give it to).
+func (m *root) canGiveSeat() bool {
+	return m.screen != nil && m.upd.Seat >= 0 && m.upd.Started && !m.upd.Over && m.hasBots()
+}
+
 // onTableKey: chat and help first, then the game screen (or the waiting room).
 func (m *root) onTableKey(k tea.KeyMsg) tea.Cmd {
+	if m.confirmGiveUp {
+		m.confirmGiveUp = false
+		m.notice = ""
+		if k.String() == "y" && m.canGiveSeat() {
+			m.toLobby(true)
+			m.notice = "A bot plays your seat for the rest of that game."
+		}
+		return nil
+	}
 	switch {
+	case key.Matches(k, m.keys.LeaveSeat) && m.canGiveSeat():
+		m.confirmGiveUp = true
+		m.notice = "Give your seat to a bot for the rest of this game? y gives it up, any other key keeps it."
+		return nil
 	case key.Matches(k, m.keys.Talk) && m.upd.Seat >= 0:
 		hint := "say something to the table"
 		if h, ok := m.screen.(uikit.ChatHinter); ok {
