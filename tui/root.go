@@ -110,8 +110,8 @@ type root struct {
 	prompt prompt
 	input  *textinput.Model // nil while no prompt is open
 
-	confirmGiveUp bool // L was pressed at a running table: the next key answers
-	closed string           // the session is ending: why
+	confirmGiveUp bool   // L was pressed at a running table: the next key answers
+	closed        string // the session is ending: why
 }
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
