@@ -138,7 +138,7 @@ func TestGivingYourSeatToABotIsConfirmed(t *testing.T) {
 	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)
 	alice.ExpectScreen(t, `L bot takes my seat`, 5*time.Second)
 	alice.Type("L")
-	alice.ExpectScreen(t, `Give your seat to a bot for the rest of this game\?`, 5*time.Second)
+	alice.ExpectScreen(t, `Give your seat to a bot for this game\?`, 5*time.Second)
 	alice.Type("n")
 	for deadline := time.Now().Add(3 * time.Second); strings.Contains(alice.Screen(), "Give your seat"); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {

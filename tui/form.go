@@ -120,7 +120,7 @@ func (m *root) formView() string {
 		b.WriteString(th.Warning.Render(err.Error()) + "\n")
 	}
 	if m.notice != "" {
-		b.WriteString("\n" + th.Notice.Render(" "+m.notice+" ") + "\n")
+		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
 	return b.String()
 }

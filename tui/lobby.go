@@ -87,7 +87,7 @@ func (m *root) lobbyView() string {
 	}
 	b.WriteString("\n")
 	if m.notice != "" {
-		b.WriteString(th.Notice.Render(" "+m.notice+" ") + "\n")
+		b.WriteString(m.noticeBlock(m.notice) + "\n")
 	}
 	return b.String()
 }

@@ -125,7 +125,7 @@ func (m *root) profileView() string {
 		b.WriteString(truncate(line, m.width+20) + "\n")
 	}
 	if m.notice != "" {
-		b.WriteString("\n" + th.Notice.Render(" "+m.notice+" ") + "\n")
+		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
 	return b.String()
 }
@@ -265,7 +265,7 @@ func (m *root) campaignsView() string {
 	b.WriteString("\n" + fmt.Sprintf("New campaign for %s players (←/→ to change; 2 players is the rulebook's campaign)\n",
 		th.Accent.Render(fmt.Sprintf("◂ %d ▸", m.newPlayers))))
 	if m.notice != "" {
-		b.WriteString("\n" + th.Notice.Render(" "+m.notice+" ") + "\n")
+		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
 	return b.String()
 }
@@ -311,7 +311,7 @@ func (m *root) campaignView() string {
 			strings.Join(h.Players, ", "), h.Room), m.width+20) + "\n")
 	}
 	if m.notice != "" {
-		b.WriteString("\n" + th.Notice.Render(" "+m.notice+" ") + "\n")
+		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
 	return b.String()
 }

@@ -529,7 +529,7 @@ func (m *root) View() string {
 		bottom = m.input.View()
 	}
 	if m.idleNote != "" {
-		bottom = m.th.Notice.Render(" " + m.idleNote + " ")
+		bottom = m.th.Notice.Render(" " + uikit.Trunc(m.idleNote, m.width-2) + " ")
 	}
 	return uikit.FitAbove(body, m.height-1, bottom)
 }
@@ -585,3 +585,14 @@ on your own screen. Table talk is for coordination: in The Grizzled you may not
 reveal or describe the cards in your hand, nor say which support tile you gave.
 If you lose the connection, ssh in again with the same key to get your seat back
 (guests: use the code shown in the lobby).`
+
+// noticeBlock is a notice as lines that fit the window: a long one wraps
+// rather than running past the edge (where the terminal would wrap it and
+// leave a stray line behind on the next frame).
+func (m *root) noticeBlock(text string) string {
+	lines := uikit.Wrap(text, max(10, m.width-2))
+	for i, l := range lines {
+		lines[i] = m.th.Notice.Render(" " + l + " ")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -378,4 +379,25 @@ func TestLobbyAndWaitingRoomGoldens(t *testing.T) {
 	golden(t, "lobby-tables", alice.m.View())
 	alice.keys("down", "enter")
 	golden(t, "waiting-room", alice.pump(`alice \(you\)  ● here`))
+}
+
+// A long notice wraps (or, over a table, is cut) to the window: a line
+// past the edge would be wrapped by the terminal and leave a stray line on
+// the next frame.
+func TestLongNoticesFitTheWindow(t *testing.T) {
+	a := testApp(t)
+	s := newSession(t, a, "fp-alice", "alice")
+	long := strings.Repeat("a notice that goes on ", 12)
+	for _, page := range []string{"lobby", "table"} {
+		if page == "table" {
+			s.keys("n", "enter")
+			s.pump(`Table [A-Z0-9]{4}`)
+		}
+		s.m.notice = long
+		for i, l := range strings.Split(s.m.View(), "\n") {
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("%s: line %d is %d columns wide", page, i, w)
+			}
+		}
+	}
 }

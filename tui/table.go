@@ -43,7 +43,7 @@ func (m *root) onTableKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.LeaveSeat) && m.canGiveSeat():
 		m.confirmGiveUp = true
-		m.notice = "Give your seat to a bot for the rest of this game? y gives it up, any other key keeps it."
+		m.notice = "Give your seat to a bot for this game? y: yes · any other key: no"
 		return nil
 	case key.Matches(k, m.keys.Talk) && m.upd.Seat >= 0:
 		hint := "say something to the table"
@@ -107,7 +107,7 @@ func (m *root) tableView() string {
 		if m.notice != "" { // a session-level problem (busy, closed) over the table
 			lines := strings.Split(view, "\n")
 			if len(lines) > 0 {
-				lines[len(lines)-1] = m.th.Notice.Render(" " + m.notice + " ")
+				lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
 			}
 			view = strings.Join(lines, "\n")
 		}
@@ -178,7 +178,7 @@ func (m *root) waitingView() string {
 		if n == "" {
 			n = u.Notice
 		}
-		b.WriteString(th.Notice.Render(" "+n+" ") + "\n")
+		b.WriteString(m.noticeBlock(n) + "\n")
 	}
 	b.WriteString("\n" + th.Header.Render("Table talk") + "\n")
 	used := lipgloss.Height(b.String())
