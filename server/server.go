@@ -263,6 +263,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	// client that does not read gets at most two seconds.
 	tell, cancel := context.WithTimeout(ctx, 2*time.Second)
 	s.app.Shutdown(tell)
+	_ = s.ssh.Drain(tell) // sessions still open after this are cut below
 	cancel()
 	err := s.hub.Shutdown(ctx, table.Restarting)
 	err = errors.Join(err, s.ssh.Shutdown(ctx))

@@ -206,6 +206,8 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan
 		}
 		defer n.Add(-1)
 	}
+	s.channels.add()
+	defer s.channels.done() // the channel is closed on both sides: see Drain
 	ssh.DefaultSessionHandler(srv, conn, earlyResizeFilter{newChan, ctx}, ctx)
 }
 

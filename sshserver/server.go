@@ -146,6 +146,7 @@ type Server struct {
 	hostKeyFP string
 	limits    *limiter
 	handlers  inflight
+	channels  inflight // session channels not yet closed on both sides
 	guesses   *Guesses // wrong reclaim codes by address (see Guesses)
 	typing    typingBudgets
 	issued    issued // reclaim codes handed out by this process
@@ -292,6 +293,19 @@ func (s *Server) Addr() net.Addr {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addr
+}
+
+// Drain stops accepting connections and waits, until ctx ends, for every
+// session channel to be closed on both sides: a session that says goodbye
+// and ends is then over for its client too (its last words, exit status
+// and close arrived) before Shutdown cuts the connections.
+func (s *Server) Drain(ctx context.Context) error {
+	s.mu.Lock()
+	for l := range s.listeners {
+		l.Close()
+	}
+	s.mu.Unlock()
+	return s.channels.wait(ctx)
 }
 
 // Shutdown stops accepting, closes every connection (mid-handshake ones

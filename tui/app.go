@@ -148,7 +148,10 @@ type Session struct {
 func (a *App) NewProgram(s Session) *tea.Program {
 	th := a.theme(s.Renderer)
 	m := newRoot(a, s, th)
-	opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx)}, s.Options...)
+	// WithoutSignalHandler: a program runs inside the server, and the
+	// server's SIGTERM is for the server (which says goodbye to every
+	// session, see Shutdown), not for each program to quit on its own.
+	opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx), tea.WithoutSignalHandler()}, s.Options...)
 	if s.Input != nil {
 		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}

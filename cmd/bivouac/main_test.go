@@ -1,17 +1,26 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
 )
 
 // TestMain lets a test start the real program as a separate process: the
 // test binary re-runs itself with BIVOUAC_TEST_MAIN set to the arguments
 // ("serve --addr 127.0.0.1:0 --data DIR"), and main's run does the rest.
-// That is the process the crash test kills with SIGKILL. The load harness's
+// That is the process TestSIGTERMSaysGoodbyeToEveryone stops. The load harness's
 // children use BIVOUAC_LOAD_CHILD=1 with the arguments on the command line.
 func TestMain(m *testing.M) {
 	var args []string
@@ -26,11 +35,66 @@ func TestMain(m *testing.M) {
 	default:
 		os.Exit(m.Run())
 	}
-	ctx, stop := context.WithCancel(context.Background())
+	// As main does: SIGINT and SIGTERM shut the server down gracefully.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, args, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bivouac:", err)
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// SIGTERM to the real program: every player, in the lobby or at a table,
+// gets the terminal back whole with the restart message before the
+// connection ends (issue 18 item 2). Each session's program must ignore
+// the process's signals: Bubble Tea's own handler used to quit them all at
+// once, before the server could say anything.
+func TestSIGTERMSaysGoodbyeToEveryone(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "BIVOUAC_TEST_MAIN=serve --addr 127.0.0.1:0 --data "+t.TempDir())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addrCh := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		re := regexp.MustCompile(`listening on (\S+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addrCh <- m[1]
+			}
+		}
+	}()
+	var addr string
+	select {
+	case addr = <-addrCh:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server never said where it listens")
+	}
+	lobby := sshtest.Dial(t, addr, sshtest.WithUser("lena"))
+	lobby.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	host := sshtest.Dial(t, addr, sshtest.WithUser("hana"))
+	host.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	host.Type("n")
+	host.ExpectScreen(t, `New table`, 5*time.Second)
+	host.Type("\r")
+	host.ExpectScreen(t, `Table [A-Z0-9]{4}`, 5*time.Second)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]*sshtest.Client{"in the lobby": lobby, "at a table": host} {
+		c.Wait(t, 10*time.Second)
+		raw := c.Transcript()
+		i := bytes.LastIndex(raw, []byte("\x1b[?1049l"))
+		if i < 0 || !bytes.Contains(raw[i:], []byte("The server is restarting")) {
+			t.Errorf("%s: no goodbye after leaving the alternate screen (tail %q)", name, raw[max(0, len(raw)-200):])
+		}
+	}
 }
