@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // Help bars and help pages are drawn once per theme, width and set of keys,
@@ -39,12 +40,48 @@ type helpMemo struct {
 	m    map[helpMemoKey]string
 }
 
-// ShortHelp is the one-line help bar of keys, w cells wide, in this
-// theme's styles (disabled keys are left out).
+// ShortHelp is the one-line help bar of keys, at most w cells wide, in
+// this theme's styles (disabled keys are left out). Keys that do not fit
+// give way to an ellipsis; the full list is on the help page.
 func (t *Theme) ShortHelp(w int, keys []key.Binding) string {
 	return t.memoHelp(helpMemoKey{kind: shortHelp, width: w, keys: t.keysHash("", keys)}, func(h help.Model) string {
-		return h.ShortHelpView(keys)
+		return shortHelpView(h, w, keys)
 	})
+}
+
+// shortHelpView is bubbles' ShortHelpView without its overflow: when even
+// the ellipsis has no room, bubbles adds the next key anyway and the bar
+// wraps onto a second line (an 88-cell bar at 80 columns). Here the last
+// key that fits makes way for the ellipsis instead.
+func shortHelpView(h help.Model, w int, keys []key.Binding) string {
+	sep := h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator)
+	tail := " " + h.Styles.Ellipsis.Inline(true).Render(h.Ellipsis)
+	var items []string
+	total := 0
+	for _, kb := range keys {
+		if !kb.Enabled() {
+			continue
+		}
+		item := h.Styles.ShortKey.Inline(true).Render(kb.Help().Key) + " " +
+			h.Styles.ShortDesc.Inline(true).Render(kb.Help().Desc)
+		if len(items) > 0 {
+			item = sep + item
+		}
+		iw := lipgloss.Width(item)
+		if w > 0 && total+iw > w {
+			for len(items) > 0 && total+lipgloss.Width(tail) > w {
+				total -= lipgloss.Width(items[len(items)-1])
+				items = items[:len(items)-1]
+			}
+			if total+lipgloss.Width(tail) <= w {
+				items = append(items, tail)
+			}
+			break
+		}
+		items = append(items, item)
+		total += iw
+	}
+	return strings.Join(items, "")
 }
 
 // HelpPage is a whole help screen, exactly w×h: a title, the keys in

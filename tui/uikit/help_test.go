@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -26,7 +28,7 @@ func TestHelpMemoDrawsWhatBubblesWould(t *testing.T) {
 	for range 2 { // the second round is served from the memo
 		for _, w := range []int{80, 20} {
 			for _, keys := range short {
-				want := th.NewHelp(w).ShortHelpView(keys)
+				want := shortHelpView(th.NewHelp(w), w, keys)
 				if got := th.ShortHelp(w, keys); got != want {
 					t.Errorf("ShortHelp(%d) = %q, want %q", w, got, want)
 				}
@@ -54,5 +56,29 @@ func BenchmarkShortHelp(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = th.ShortHelp(80, keys)
+	}
+}
+
+// A help bar is one line whatever the keys: bubbles lets a key overflow
+// the width when the ellipsis would not fit, and the bar wrapped.
+func TestShortHelpNeverWiderThanTheWindow(t *testing.T) {
+	th := New(renderer(termenv.ANSI256))
+	bind := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	keys := []key.Binding{
+		bind("←/→", "choose"), bind("enter", "discard"), bind("n", "decline"), bind("Q", "leave"),
+		bind("t", "talk"), bind("L", "bot takes my seat"), bind("?", "help"),
+	}
+	all := ansi.Strip(th.ShortHelp(200, keys))
+	for w := 1; w <= 120; w++ {
+		got := ansi.Strip(th.ShortHelp(w, keys))
+		if gw := lipgloss.Width(got); gw > w || strings.Contains(got, "\n") {
+			t.Errorf("ShortHelp(%d) is %d cells: %q", w, gw, got)
+		}
+		if got != all && w >= 12 && !strings.HasSuffix(got, "…") {
+			t.Errorf("ShortHelp(%d) = %q drops keys without saying so", w, got)
+		}
+	}
+	if got := ansi.Strip(th.ShortHelp(80, keys)); !strings.HasPrefix(got, "←/→ choose") || !strings.HasSuffix(got, "…") {
+		t.Errorf("ShortHelp(80) = %q", got)
 	}
 }
