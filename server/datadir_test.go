@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bivouac/sshserver/sshtest"
 )
 
 // A data directory others can read is pointed out at start, with the fix
@@ -19,7 +21,7 @@ func TestOpenDataDirIsWarnedAbout(t *testing.T) {
 		if err := os.Chmod(dir, mode); err != nil { // whatever the umask
 			t.Fatal(err)
 		}
-		var logs syncBuffer
+		var logs sshtest.Buffer
 		srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 		if err != nil {
 			t.Fatal(err)

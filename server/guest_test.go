@@ -1,35 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"log/slog"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"bivouac/sshserver"
 	"bivouac/sshserver/sshtest"
 )
-
-// syncBuffer is a log the test reads while the server writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var guestCodeRe = regexp.MustCompile(`Your guest code is (g-[a-z0-9-]+)`)
 
@@ -39,7 +19,7 @@ var guestCodeRe = regexp.MustCompile(`Your guest code is (g-[a-z0-9-]+)`)
 // with the code sits back down (the old terminal is told) (issue 12 items
 // 1, 5 and 6).
 func TestAGuestsSeatIsReclaimedOnlyWithItsCode(t *testing.T) {
-	var logs syncBuffer
+	var logs sshtest.Buffer
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true,
 		Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

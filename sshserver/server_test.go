@@ -13,7 +13,6 @@ import (
 	"net"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,24 +27,6 @@ import (
 )
 
 const wait = 5 * time.Second
-
-// lockedBuffer is a log destination tests can read while the server writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // whoModel shows who the session belongs to and its window size; q quits,
 // p panics in Update.
@@ -120,7 +101,7 @@ var flooded atomic.Int64
 type testServer struct {
 	*Server
 	addr string
-	logs *lockedBuffer
+	logs *sshtest.Buffer
 }
 
 func start(t *testing.T, cfg Config, deps ...Deps) *testServer {
@@ -140,7 +121,7 @@ func startTuned(t *testing.T, cfg Config, tune func(*Server), deps ...Deps) *tes
 	if len(deps) > 0 {
 		d = deps[0]
 	}
-	logs := &lockedBuffer{}
+	logs := &sshtest.Buffer{}
 	d.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv, err := New(cfg, d)
 	if err != nil {
@@ -646,7 +627,7 @@ func TestShutdownWithNeverReadingClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &sshtest.Buffer{}
 	srv, err := New(Config{HostKeyPath: keyPath}, Deps{
 		Programs: testPrograms, Command: testCommand, Log: slog.New(slog.NewTextHandler(logs, nil)),
 	})

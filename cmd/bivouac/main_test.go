@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -53,30 +51,7 @@ func TestMain(m *testing.M) {
 func TestSIGTERMSaysGoodbyeToEveryone(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "BIVOUAC_TEST_MAIN=serve --addr 127.0.0.1:0 --data "+t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addrCh := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		re := regexp.MustCompile(`listening on (\S+)`)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addrCh <- m[1]
-			}
-		}
-	}()
-	var addr string
-	select {
-	case addr = <-addrCh:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the server never said where it listens")
-	}
+	addr := sshtest.StartProcess(t, cmd)
 	lobby := sshtest.Dial(t, addr, sshtest.WithUser("lena"))
 	lobby.ExpectScreen(t, `Bivouac`, 5*time.Second)
 	host := sshtest.Dial(t, addr, sshtest.WithUser("hana"))

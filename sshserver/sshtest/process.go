@@ -1,0 +1,65 @@
+package sshtest
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+)
+
+// StartProcess starts cmd, a server in a process of its own (typically the
+// test binary re-run in a serving mode), and returns the address it prints
+// as "listening on ADDR". The process is killed when the test ends.
+func StartProcess(t testing.TB, cmd *exec.Cmd) string {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		re := regexp.MustCompile(`listening on (\S+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return a
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server process never said where it listens")
+	}
+	return ""
+}
+
+// Buffer is a log destination a test can read while a server writes it.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
