@@ -12,6 +12,9 @@ type Seat int
 const (
 	// Spectator is the seat of someone watching: views for it hold no hidden cards.
 	Spectator Seat = -1
+	// NoSeat is nobody: no target chosen, no victim, a first leader left
+	// to the lot. (It has Spectator's number; the name says which is meant.)
+	NoSeat Seat = -1
 	// System is the seat the room actor acts as when it submits a timer expiry.
 	System Seat = -2
 )

@@ -6,8 +6,8 @@
 //
 // A game is its RoomRecord (game.Setup and Seed) plus its ordered action
 // log. State is never stored as the truth: the room actor rebuilds it by
-// replaying Log through the game's Apply. A snapshot (PutSnapshot) only
-// saves replay time; LogSince(id, seq) gives what follows it.
+// replaying Log through the game's Apply (replaying a long game takes
+// milliseconds, so nothing stores states to skip ahead).
 //
 // The actor calls Append for each accepted action and publishes views
 // only after Append returns: by then the action is fsynced. Appends from
@@ -64,7 +64,8 @@
 //	rooms       room ID → RoomRecord (JSON)
 //	roomstatus  status NUL room ID → empty (index for Rooms(status...))
 //	logs        room ID → bucket: seq uint64 BE → entry (the caller's bytes)
-//	snapshots   room ID → seq uint64 BE ++ state (the caller's bytes)
+//	snapshots   no longer written; kept so files from older builds open
+//	            as they were, and deleting a room clears what they saved
 //	players     fingerprint → Profile (JSON)
 //	campaigns   campaign ID → Campaign (JSON)
 //	finished    fingerprint NUL finished-unix-nanos BE NUL room ID → room ID
@@ -72,7 +73,7 @@
 //
 // Records are JSON wrapped as {"v":1,"d":{...}}: "v" is the record
 // version, so a later build can read old records; a record with a newer
-// "v" reads as ErrSchemaTooNew. Log entries and snapshots are opaque
+// "v" reads as ErrSchemaTooNew. Log entries are opaque
 // bytes (table.EncodeEntry, the game's codec). Big-endian sequence keys
 // make bbolt's byte order the log order. IDs and fingerprints must be
 // non-empty, at most 256 bytes and free of NUL (the index separator).

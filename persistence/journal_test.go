@@ -16,7 +16,7 @@ func engineRoom(code string, status table.RoomStatus) table.RoomRecord {
 		Setup: game.Setup{Game: "grizzled", Options: opts, Names: []string{"ann", "guest", "bot"}},
 		Seed:  7,
 		Seats: []table.SeatRecord{
-			{Seat: 0, Identity: "SHA256:ann", Name: "ann", Veteran: true},
+			{Seat: 0, Identity: "SHA256:ann", Name: "ann", Badge: "veteran"},
 			{Seat: 1, Identity: "guest:Q7", Name: "guest", Guest: true},
 			{Seat: 2, Name: "bot", Bot: "strong"},
 		},

@@ -83,8 +83,7 @@ func logBucket(tx *bolt.Tx, roomID string) (*bolt.Bucket, error) {
 // Log returns a room's whole action log in order: entry i is action i+1.
 func (s *Store) Log(roomID string) ([][]byte, error) { return s.LogSince(roomID, 0) }
 
-// LogSince returns the actions after number after, in order: with a
-// snapshot taken at seq n, LogSince(id, n) is what remains to replay.
+// LogSince returns the actions after number after, in order.
 // The slices are copies, safe to keep.
 func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 	var out [][]byte
@@ -120,46 +119,4 @@ func (s *Store) LastSeq(roomID string) (uint64, error) {
 		return err
 	})
 	return n, err
-}
-
-// PutSnapshot stores state as the room's snapshot after action seq,
-// replacing an older one. Snapshots are an optimisation: the log stays the
-// truth, and replaying it from scratch must give the same state. seq must
-// not exceed the last logged action nor precede the stored snapshot
-// (ErrSeq). Concurrent calls share transactions like Append.
-func (s *Store) PutSnapshot(roomID string, seq uint64, state []byte) error {
-	if err := checkKey("room id", roomID); err != nil {
-		return err
-	}
-	val := append(u64be(seq), state...)
-	return s.db.Batch(func(tx *bolt.Tx) error {
-		b, err := logBucket(tx, roomID)
-		if err != nil {
-			return err
-		}
-		if last := lastSeq(b); seq > last {
-			return fmt.Errorf("room %s snapshot at %d: %w: log ends at %d", roomID, seq, ErrSeq, last)
-		}
-		snaps := tx.Bucket(bktSnapshots)
-		if old := snaps.Get([]byte(roomID)); len(old) >= 8 {
-			if have := binary.BigEndian.Uint64(old); seq < have {
-				return fmt.Errorf("room %s snapshot at %d: %w: have one at %d", roomID, seq, ErrSeq, have)
-			}
-		}
-		return snaps.Put([]byte(roomID), val)
-	})
-}
-
-// Snapshot returns the room's latest snapshot and the action number it was
-// taken after, or ErrNotFound.
-func (s *Store) Snapshot(roomID string) (seq uint64, state []byte, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bktSnapshots).Get([]byte(roomID))
-		if len(v) < 8 {
-			return fmt.Errorf("snapshot of room %q: %w", roomID, ErrNotFound)
-		}
-		seq, state = binary.BigEndian.Uint64(v), bytes.Clone(v[8:])
-		return nil
-	})
-	return seq, state, err
 }

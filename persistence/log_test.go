@@ -179,39 +179,3 @@ func TestConcurrentAppends(t *testing.T) {
 		}
 	}
 }
-
-func TestSnapshots(t *testing.T) {
-	s := openTemp(t)
-	mustPutRoom(t, s, testRoom("r1"))
-	if _, _, err := s.Snapshot("r1"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("Snapshot before any: %v; want ErrNotFound", err)
-	}
-	for seq := uint64(1); seq <= 10; seq++ {
-		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.PutSnapshot("r1", 11, []byte("future")); !errors.Is(err, ErrSeq) {
-		t.Fatalf("snapshot past the log: %v; want ErrSeq", err)
-	}
-	if err := s.PutSnapshot("r1", 6, []byte("state@6")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.PutSnapshot("r1", 8, []byte("state@8")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.PutSnapshot("r1", 7, []byte("older")); !errors.Is(err, ErrSeq) {
-		t.Fatalf("snapshot older than the stored one: %v; want ErrSeq", err)
-	}
-	if err := s.PutSnapshot("nope", 0, []byte("x")); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("snapshot of unknown room: %v; want ErrNotFound", err)
-	}
-	seq, state, err := s.Snapshot("r1")
-	if err != nil || seq != 8 || string(state) != "state@8" {
-		t.Fatalf("Snapshot = %d, %q, %v; want 8, state@8", seq, state, err)
-	}
-	rest, _ := s.LogSince("r1", seq)
-	if len(rest) != 2 || !bytes.Equal(rest[0], entry("r1", 9)) {
-		t.Fatalf("LogSince(snapshot) = %q; want actions 9, 10", rest)
-	}
-}

@@ -46,7 +46,7 @@ func TestRoomRoundTrip(t *testing.T) {
 	in := testRoom("r1")
 	in.Private, in.CampaignID, in.Title, in.Seq = true, "c1", "Ann's table", 7
 	in.Allowed = []string{"SHA256:ann", "SHA256:bob"}
-	in.Seats = append(in.Seats, SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Veteran: true})
+	in.Seats = append(in.Seats, SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Badge: "veteran"})
 	stored := mustPutRoom(t, s, in)
 	if stored.Created.IsZero() || !stored.Updated.Equal(stored.Created) {
 		t.Fatalf("stamps: created %v updated %v", stored.Created, stored.Updated)
@@ -140,11 +140,8 @@ func TestRoomsByStatusAndDelete(t *testing.T) {
 	check([]string{"c"}, StatusPlaying)
 	check([]string{"b", "d"}, StatusAbandoned)
 
-	// Delete takes the record, log, snapshot and index entries.
+	// Delete takes the record, log and index entries.
 	if err := s.Append("e", 1, []byte("x")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.PutSnapshot("e", 1, []byte("state")); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DeleteRoom("e"); err != nil {
@@ -153,9 +150,6 @@ func TestRoomsByStatusAndDelete(t *testing.T) {
 	check(nil, StatusFinished)
 	if _, err := s.Room("e"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("deleted room: %v", err)
-	}
-	if _, _, err := s.Snapshot("e"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("deleted room's snapshot: %v", err)
 	}
 	if games, _ := s.FinishedGames("SHA256:ann", 0); len(games) != 0 {
 		t.Fatalf("deleted room still in history: %v", ids(games))
@@ -431,9 +425,6 @@ func fill(t *testing.T, s *Store) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.PutSnapshot("live", 20, []byte("state@20")); err != nil {
-		t.Fatal(err)
-	}
 	mustPutRoom(t, s, testRoom("done"))
 	if err := s.Append("done", 1, []byte("only")); err != nil {
 		t.Fatal(err)
@@ -451,8 +442,6 @@ func fill(t *testing.T, s *Store) {
 type dumpT struct {
 	Rooms     []RoomRecord
 	Logs      map[string][][]byte
-	SnapSeq   uint64
-	Snap      []byte
 	Ann       Profile
 	Campaigns []Campaign
 	History   []RoomRecord
@@ -470,9 +459,6 @@ func dump(t *testing.T, s *Store) dumpT {
 		if d.Logs[r.ID], err = s.Log(r.ID); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if d.SnapSeq, d.Snap, err = s.Snapshot("live"); err != nil {
-		t.Fatal(err)
 	}
 	if d.Ann, err = s.Player("SHA256:ann"); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -36,7 +37,25 @@ type SeatRecord struct {
 	Name     string    `json:"name"`
 	Bot      string    `json:"bot,omitempty"`   // bot level; "" for a human
 	Guest    bool      `json:"guest,omitempty"` // a keyless guest: never gets a profile
-	Veteran  bool      `json:"veteran,omitempty"`
+	Badge    string    `json:"badge,omitempty"` // a mark earned elsewhere, e.g. "veteran"
+}
+
+// UnmarshalJSON also reads seats saved before badges, which said
+// "veteran": true.
+func (s *SeatRecord) UnmarshalJSON(b []byte) error {
+	type plain SeatRecord
+	var v struct {
+		plain
+		Veteran bool `json:"veteran"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = SeatRecord(v.plain)
+	if v.Veteran && s.Badge == "" {
+		s.Badge = "veteran"
+	}
+	return nil
 }
 
 // keyed reports whether the seat's identity has a profile.

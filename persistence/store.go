@@ -41,7 +41,7 @@ var (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrExists   = errors.New("already exists")
-	// ErrSeq: an Append or PutSnapshot whose sequence number would leave a
+	// ErrSeq: an Append whose sequence number would leave a
 	// gap, or repeats an earlier number with a different payload.
 	ErrSeq = errors.New("action log sequence error")
 	// ErrInvalid: a record or key the store refuses (empty ID, bad status...).

@@ -18,7 +18,7 @@ import (
 // actor saves the finished room and calls OnOver, exactly as here.
 func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, seats []table.SeatRecord) {
 	t.Helper()
-	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: -1})
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: game.NoSeat})
 	code := codes.New(4)
 	outcome := "loss"
 	if won {

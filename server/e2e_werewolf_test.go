@@ -85,10 +85,8 @@ func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
 // bots), bob joins, both play from what their screens offer until the end.
 func playWerewolfGame(t *testing.T, cardsKeys string, seed uint64) {
 	srv, addr := startServer(t, t.TempDir())
-	// Until serve.go offers the game, the test adds it (plain fields).
-	if _, ok := srv.entry(werewolf.ID); !ok {
-		srv.games = append(srv.games, werewolfEntry(wolfbot.Bots{}))
-		srv.app.Games = srv.games
+	if _, ok := srv.app.Games.Lookup(werewolf.ID); !ok {
+		t.Fatal("the server does not offer werewolves")
 	}
 	srv.app.Room.BotDelay = 0
 	srv.app.NewSeed = func() uint64 { return seed } // a fixed deal; play still varies with timing
@@ -234,7 +232,7 @@ func TestRoleLeaksCatchesALeak(t *testing.T) {
 // options the engine accepts for that many seats or says why not; small
 // tables and fast nights are marked as outside the rulebook.
 func TestWerewolfForm(t *testing.T) {
-	f := werewolfEntry(wolfbot.Bots{}).Form
+	f := werewolfEntry(game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}).Form
 	if got := f.Fields[0].Choices[f.Fields[0].Default]; got != "8" {
 		t.Errorf("default players %q, want 8", got)
 	}

@@ -6,13 +6,43 @@ import (
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/game/werewolf"
+	"bivouac/game/werewolf/wolfbot"
 	"bivouac/tui"
 	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 )
 
+// Registry is the games this server offers, with their bots: the one list
+// the lobby, restoring rooms, replays and campaigns look games up in.
+func Registry() game.Registry {
+	return game.Registry{
+		{Game: grizzled.Game{}, Bots: grizzbot.Bots{}},
+		{Game: werewolf.Game{}, Bots: wolfbot.Bots{}},
+	}
+}
+
+// catalog is the registry as the lobby shows it: each game with its
+// screen and its create-a-table form.
+func catalog(reg game.Registry) tui.Catalog {
+	var c tui.Catalog
+	for _, e := range reg {
+		switch e.Game.(type) {
+		case grizzled.Game:
+			c = append(c, grizzledEntry(e))
+		case werewolf.Game:
+			c = append(c, werewolfEntry(e))
+		default:
+			panic("server: no lobby entry for game " + e.Game.ID())
+		}
+	}
+	return c
+}
+
 // grizzledEntry is The Grizzled as the lobby offers it.
-func grizzledEntry(bots game.Bots) tui.GameEntry {
+func grizzledEntry(e game.Entry) tui.GameEntry {
+	bots := e.Bots
 	players := []string{"2 (with the chaplain)", "3", "4", "5"}
 	variants := []grizzled.Variant{grizzled.Standard, grizzled.Beginner, grizzled.Veteran}
 	variantNames := []string{"standard", "beginner (no traps)", "veteran (30 trials)"}
@@ -22,8 +52,7 @@ func grizzledEntry(bots game.Bots) tui.GameEntry {
 	}
 	botCounts := []string{"0", "1", "2", "3", "4"}
 	return tui.GameEntry{
-		Game:   grizzled.Game{},
-		Bots:   bots,
+		Entry:  e,
 		Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) },
 		Form: tui.Form{
 			Fields: []tui.Field{
@@ -35,7 +64,7 @@ func grizzledEntry(bots game.Bots) tui.GameEntry {
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				seats := c[0] + 2
-				opts := grizzled.Options{Variant: variants[c[1]], Leader: -1}
+				opts := grizzled.Options{Variant: variants[c[1]], Leader: game.NoSeat}
 				b, err := json.Marshal(opts)
 				if err != nil {
 					return tui.TableSpec{}, err

@@ -42,7 +42,8 @@ func quickTimers() werewolf.Timers {
 
 // werewolfEntry is The Werewolves of Millers Hollow as the lobby offers it,
 // with the host options of the spec's §14 that a table needs at creation.
-func werewolfEntry(bots game.Bots) tui.GameEntry {
+func werewolfEntry(e game.Entry) tui.GameEntry {
+	bots := e.Bots
 	var players []string
 	for n := 5; n <= 18; n++ {
 		if n < 8 {
@@ -66,8 +67,7 @@ func werewolfEntry(bots game.Bots) tui.GameEntry {
 		botCounts = append(botCounts, fmt.Sprint(n))
 	}
 	return tui.GameEntry{
-		Game:   werewolf.Game{},
-		Bots:   bots,
+		Entry:  e,
 		Screen: func(th *uikit.Theme) uikit.Screen { return werewolfui.New(th) },
 		Form: tui.Form{
 			Fields: []tui.Field{

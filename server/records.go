@@ -132,14 +132,14 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 // CampaignTable is a private table for the campaign's next mission: its
 // members sit, bots (marked as such) fill the seats no member takes.
 func (r records) CampaignTable(c tui.Campaign, botLevel string) (tui.GameEntry, tui.TableSpec, error) {
-	g, ok := r.s.entry("grizzled")
+	g, ok := r.s.app.Games.Lookup("grizzled")
 	if !ok {
 		return g, tui.TableSpec{}, errors.New("this server does not offer The Grizzled")
 	}
 	if c.Veteran {
 		return g, tui.TableSpec{}, errors.New("this campaign is won: its squad are veterans. Start a new one for another climb")
 	}
-	opts, err := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: c.Trials, Leader: -1})
+	opts, err := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: c.Trials, Leader: game.NoSeat})
 	if err != nil {
 		return g, tui.TableSpec{}, err
 	}
@@ -186,7 +186,7 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	if rm.Status != persistence.StatusFinished {
 		return tui.Replay{}, fmt.Errorf("game %s is not finished: watch it live from the lobby instead", rm.Code)
 	}
-	g, ok := r.s.entry(rm.Setup.Game)
+	g, ok := r.s.games.Lookup(rm.Setup.Game)
 	if !ok {
 		return tui.Replay{}, fmt.Errorf("this server cannot replay games of %s", rm.Setup.Game)
 	}
@@ -200,7 +200,7 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	}
 	out := tui.Replay{Code: rm.Code, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
 	for _, s := range rm.Seats {
-		out.Seats = append(out.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Veteran: s.Veteran})
+		out.Seats = append(out.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
 	}
 	return out, nil
 }

@@ -13,9 +13,8 @@ import (
 	"slices"
 	"time"
 
+	"bivouac/game"
 	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/game/werewolf/wolfbot"
 	"bivouac/hostkeys"
 	"bivouac/persistence"
 	"bivouac/sanitize"
@@ -54,7 +53,7 @@ type Server struct {
 	stop   context.CancelFunc
 	log    *slog.Logger
 	admin  net.Listener // the backup socket
-	games  []tui.GameEntry
+	games  game.Registry
 	closed bool
 
 	guestNames guestNames
@@ -84,7 +83,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
-	s.games = []tui.GameEntry{grizzledEntry(grizzbot.Bots{}), werewolfEntry(wolfbot.Bots{})}
+	s.games = Registry()
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
@@ -93,7 +92,7 @@ func New(cfg Config) (*Server, error) {
 	s.hub.CodeTaken = func(code string) bool { _, err := store.Room(code); return err == nil }
 	s.app = &tui.App{
 		Hub:      s.hub,
-		Games:    s.games,
+		Games:    catalog(s.games),
 		Profiles: profiles{store},
 		Names:    &s.names,
 		Records:  records{s},
@@ -145,7 +144,7 @@ func (s *Server) restore(j persistence.Journal) error {
 		return err
 	}
 	for _, sr := range saved {
-		g, ok := s.entry(sr.Record.Game)
+		g, ok := s.games.Lookup(sr.Record.Game)
 		if !ok {
 			s.log.Warn("saved room of an unknown game left alone", "room", sr.Record.Code, "game", sr.Record.Game)
 			continue
@@ -159,15 +158,6 @@ func (s *Server) restore(j persistence.Journal) error {
 		s.log.Info("room restored", "room", sr.Record.Code, "actions", len(sr.Log))
 	}
 	return nil
-}
-
-func (s *Server) entry(id string) (tui.GameEntry, bool) {
-	for _, g := range s.games {
-		if g.Game.ID() == id {
-			return g, true
-		}
-	}
-	return tui.GameEntry{}, false
 }
 
 // program is the TUI for one PTY session with a verified identity; ctx
@@ -185,7 +175,10 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	p.Name = name
 	if !id.Guest {
 		if prof, err := s.store.Seen(id.ID, name); err == nil {
-			p.Name, p.Veteran = prof.Name, prof.Veteran
+			p.Name = prof.Name
+			if prof.Veteran {
+				p.Badge = tui.BadgeVeteran
+			}
 		}
 	}
 	notice := ""

@@ -34,7 +34,7 @@ type SeatRecord struct {
 	Name     string    `json:"name"`
 	Bot      string    `json:"bot,omitempty"` // level when a bot holds the seat
 	Guest    bool      `json:"guest,omitempty"`
-	Veteran  bool      `json:"veteran,omitempty"`
+	Badge    Badge     `json:"badge,omitempty"`
 }
 
 // RoomRecord is the durable description of a room: with the action log it is

@@ -59,7 +59,7 @@ func (r *Room) seatInfos() []SeatInfo {
 		if s.takeover {
 			bot = "standing in"
 		}
-		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Veteran: s.rec.Veteran}
+		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge}
 	}
 	return out
 }

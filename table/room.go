@@ -27,11 +27,16 @@ var (
 
 // Player is who asks to sit down: an identity and what to call them.
 type Player struct {
-	ID      string // key fingerprint or "guest:CODE"
-	Name    string
-	Guest   bool
-	Veteran bool
+	ID    string // key fingerprint or "guest:CODE"
+	Name  string
+	Guest bool
+	Badge Badge
 }
+
+// Badge is a mark a player earned away from this table (a campaign's
+// veteran star), shown after their name. Tables only carry it; the
+// server gives it and the screens draw it.
+type Badge string
 
 // RoomConfig describes a new table.
 type RoomConfig struct {

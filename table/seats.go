@@ -33,7 +33,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 			s.takeover = false
 			s.awaySince = time.Time{}
 			if !r.started {
-				s.rec.Name, s.rec.Veteran = p.Name, p.Veteran
+				s.rec.Name, s.rec.Badge = p.Name, p.Badge
 			}
 			r.attach(c.box, game.Seat(i), p.ID)
 			r.narrate(fmt.Sprintf("%s is back at the table.", s.rec.Name))
@@ -48,7 +48,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 		for i := range r.seats {
 			s := &r.seats[i]
 			if s.rec.Identity == "" && s.rec.Bot == "" {
-				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Veteran: p.Veteran}
+				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Badge: p.Badge}
 				r.attach(c.box, game.Seat(i), p.ID)
 				r.narrate(fmt.Sprintf("%s sits down.", p.Name))
 				r.save()

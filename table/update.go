@@ -8,7 +8,7 @@ type SeatInfo struct {
 	Name      string    `json:"name"`
 	Bot       string    `json:"bot,omitempty"` // bot level when a bot plays the seat
 	Connected bool      `json:"connected"`     // a human session is attached now
-	Veteran   bool      `json:"veteran,omitempty"`
+	Badge     Badge     `json:"badge,omitempty"`
 }
 
 // Update is what the room actor publishes to one session: the newest view of

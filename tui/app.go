@@ -26,12 +26,26 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// GameEntry is one game the server offers.
+// GameEntry is one game the server offers, as the lobby shows it: its
+// rules and bots (from the server's game.Registry), its screen and its
+// create-a-table form.
 type GameEntry struct {
-	Game   game.Game
-	Bots   game.Bots
+	game.Entry
 	Screen func(th *uikit.Theme) uikit.Screen
 	Form   Form
+}
+
+// Catalog is the games on offer, in lobby order.
+type Catalog []GameEntry
+
+// Lookup finds the game with this ID.
+func (c Catalog) Lookup(id string) (GameEntry, bool) {
+	for _, g := range c {
+		if g.Game.ID() == id {
+			return g, true
+		}
+	}
+	return GameEntry{}, false
 }
 
 // Form describes a game's create-a-table options as a few choice fields.
@@ -84,7 +98,7 @@ type CodeGuesses interface {
 // App builds one program per session and holds what they share.
 type App struct {
 	Hub      *table.Hub
-	Games    []GameEntry
+	Games    Catalog
 	Profiles Profiles
 	Names    Names   // nil: any name goes
 	Records  Records // nil: the server keeps no history
@@ -137,9 +151,9 @@ type Session struct {
 	// Dropped signals that keys over the typing budget were thrown away
 	// (sshserver.Terminal.Dropped); the player is told. nil: never.
 	Dropped <-chan struct{}
-	// Output is the session's terminal. Set, the program draws through a
-	// frame writer that only wakes when the screen changes; nil uses Bubble
-	// Tea's standard renderer.
+	// Output is the session's terminal (required). The program draws
+	// through a frame writer that only wakes when the screen changes
+	// (frames.go), never through Bubble Tea's standard renderer.
 	Output io.Writer
 }
 
@@ -155,13 +169,8 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	if s.Input != nil {
 		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}
-	var p *tea.Program
-	if s.Output != nil { // our own on-demand frame writer (frames.go)
-		opts = append(opts, tea.WithoutRenderer())
-		p = tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output)}, opts...)
-	} else {
-		p = tea.NewProgram(m, append(opts, tea.WithAltScreen())...)
-	}
+	opts = append(opts, tea.WithoutRenderer())
+	p := tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output)}, opts...)
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)
@@ -349,16 +358,6 @@ type keysDroppedMsg struct{}
 // idleMsg warns that the session will end for lack of typing (warning > 0),
 // or ends it.
 type idleMsg struct{ warning time.Duration }
-
-// entry finds a game by ID.
-func (a *App) entry(id string) (GameEntry, bool) {
-	for _, g := range a.Games {
-		if g.Game.ID() == id {
-			return g, true
-		}
-	}
-	return GameEntry{}, false
-}
 
 // create opens a room from a filled-in form with the session as host.
 func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (*table.Room, error) {

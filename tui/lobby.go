@@ -96,12 +96,12 @@ func (m *root) lobbyView() string {
 // drawn again only when the width or the player's name or rank changes.
 func (m *root) lobbyTitle() string {
 	h, p := &m.lobbyHead, m.sess.Player
-	if h.text != "" && h.width == m.width && h.name == p.Name && h.veteran == p.Veteran {
+	if h.text != "" && h.width == m.width && h.name == p.Name && h.badge == p.Badge {
 		return h.text
 	}
 	th := m.th
 	who := th.Accent.Render(p.Name)
-	if p.Veteran {
+	if p.Badge == BadgeVeteran {
 		who += " " + th.Good.Render("★ veteran")
 	}
 	if p.Guest {
@@ -117,7 +117,7 @@ func (m *root) lobbyTitle() string {
 			b.WriteString(th.Muted.Render(line) + "\n")
 		}
 	}
-	h.width, h.name, h.veteran, h.text = m.width, p.Name, p.Veteran, b.String()
+	h.width, h.name, h.badge, h.text = m.width, p.Name, p.Badge, b.String()
 	return h.text
 }
 
@@ -152,9 +152,7 @@ func (m *root) roomLine(r table.Summary, selected bool) string {
 	for _, s := range r.Seats {
 		if s.Name != "" {
 			n := s.Name
-			if s.Veteran {
-				n += "★"
-			}
+			n += badgeMark(s.Badge)
 			names = append(names, n)
 		}
 	}

@@ -328,7 +328,7 @@ func (m *root) openReplay(code string) {
 		m.notice = err.Error()
 		return
 	}
-	g, ok := m.app.entry(r.Game)
+	g, ok := m.app.Games.Lookup(r.Game)
 	if !ok || g.Screen == nil {
 		m.notice = "this server cannot show games of " + r.Game
 		return

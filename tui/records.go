@@ -88,3 +88,18 @@ type Replay struct {
 	Steps []table.Step
 	End   *game.Result
 }
+
+// BadgeVeteran marks a player who finished a campaign of The Grizzled
+// (rules §6.5): the server gives it, tables carry it, screens draw a star.
+const BadgeVeteran table.Badge = "veteran"
+
+// badgeMark is how a badge shows after a name ("" for none).
+func badgeMark(b table.Badge) string {
+	switch b {
+	case "":
+		return ""
+	case BadgeVeteran:
+		return "★"
+	}
+	return "•"
+}

@@ -100,10 +100,10 @@ type root struct {
 	// drawing scratch, reused from frame to frame
 	helpKeys  []key.Binding // lobbyHelp's result, valid until its next call
 	lobbyHead struct {      // the lobby's title lines, for this width and name
-		width   int
-		name    string
-		veteran bool
-		text    string
+		width int
+		name  string
+		badge table.Badge
+		text  string
 	}
 
 	// prompt
@@ -274,7 +274,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 		m.notice = ""
 	}
 	if u.Started && m.screen == nil {
-		if g, ok := m.app.entry(u.Game); ok && g.Screen != nil {
+		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
 			m.screen = g.Screen(m.th)
 			m.sizeScreen()
 		}

@@ -128,8 +128,8 @@ func testApp(t testing.TB) *App {
 		Hub:      hub,
 		JoinHint: "ssh -p 2222 camp.example",
 		Profiles: memProfiles{},
-		Games: []GameEntry{{
-			Game:   coin{},
+		Games: Catalog{{
+			Entry:  game.Entry{Game: coin{}},
 			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
 			Form: Form{
 				Fields: []Field{{Label: "Players", Choices: []string{"2", "3"}}},

@@ -19,7 +19,7 @@ func (m *root) isHost() bool {
 }
 
 func (m *root) hasBots() bool {
-	g, ok := m.app.entry(m.upd.Game)
+	g, ok := m.app.Games.Lookup(m.upd.Game)
 	return ok && g.Bots != nil
 }
 
@@ -78,7 +78,7 @@ func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
 			m.notice = err.Error()
 		}
 	case key.Matches(k, m.keys.Bot) && m.isHost() && m.seatCur < len(m.upd.Seats):
-		g, _ := m.app.entry(m.upd.Game)
+		g, _ := m.app.Games.Lookup(m.upd.Game)
 		if g.Bots == nil {
 			return nil
 		}
@@ -147,8 +147,8 @@ func (m *root) waitingView() string {
 			who = th.Muted.Render("(open)")
 		default:
 			who = s.Name
-			if s.Veteran {
-				who += " " + th.Good.Render("★")
+			if b := badgeMark(s.Badge); b != "" {
+				who += " " + th.Good.Render(b)
 			}
 			if game.Seat(i) == u.Seat {
 				who = th.Accent.Render(who + " (you)")

@@ -216,7 +216,7 @@ func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simRepo
 	for i := range names {
 		names[i] = fmt.Sprintf("Bot %d", i+1)
 	}
-	opts := grizzled.Options{Variant: v, Leader: -1}
+	opts := grizzled.Options{Variant: v, Leader: game.NoSeat}
 
 	results := make([]grizzledResult, c.games)
 	var next, done atomic.Int64

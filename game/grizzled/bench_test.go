@@ -18,7 +18,7 @@ func benchGames(b *testing.B, n int) []benchGame {
 	b.Helper()
 	var gs []benchGame
 	for i := range n {
-		o := Options{Variant: Standard, Leader: -1}
+		o := Options{Variant: Standard, Leader: game.NoSeat}
 		_, log := randomGame(b, 4, o, uint64(100+i), false, nil)
 		gs = append(gs, benchGame{start: newTestGame(b, 4, o, uint64(100+i)), log: log})
 	}
@@ -96,7 +96,7 @@ func BenchmarkRandomGame(b *testing.B) {
 	actions := 0
 	var buf []Action
 	for i := range b.N {
-		s, _, err := NewGame(testNames[:4], Options{Variant: Standard, Leader: -1}, uint64(i))
+		s, _, err := NewGame(testNames[:4], Options{Variant: Standard, Leader: game.NoSeat}, uint64(i))
 		if err != nil {
 			b.Fatal(err)
 		}

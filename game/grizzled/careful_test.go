@@ -62,7 +62,7 @@ func TestCarefulGamesWinSometimes(t *testing.T) {
 	for i := range games {
 		humans := 2 + i%4
 		// Short piles (a house campaign value) so that careful play wins often.
-		o := Options{Variant: []Variant{Beginner, Standard}[i%2], Leader: -1, StartingTrials: 4 + i%10}
+		o := Options{Variant: []Variant{Beginner, Standard}[i%2], Leader: game.NoSeat, StartingTrials: 4 + i%10}
 		s := newTestGame(t, humans, o, uint64(7000+i))
 		r := rand.New(rand.NewPCG(uint64(i), 9))
 		var buf []Action

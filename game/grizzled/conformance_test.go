@@ -14,7 +14,7 @@ func TestConformance(t *testing.T) {
 	var setups []game.Setup
 	for humans := 2; humans <= 5; humans++ {
 		for _, v := range []Variant{Beginner, Standard, Veteran} {
-			opts, _ := json.Marshal(Options{Variant: v, Leader: -1})
+			opts, _ := json.Marshal(Options{Variant: v, Leader: game.NoSeat})
 			setups = append(setups, game.Setup{Game: "grizzled", Names: testNames[:humans], Options: opts})
 		}
 	}

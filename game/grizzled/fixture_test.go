@@ -48,7 +48,7 @@ func build(t testing.TB, f fixture) *State {
 	if f.beginner {
 		v = Beginner
 	}
-	s := newTestGame(t, f.humans, Options{Variant: v, Leader: f.leader}, f.seed+1)
+	s := newTestGame(t, f.humans, Options{Variant: v, Leader: game.Seat(f.leader)}, f.seed+1)
 	used := map[CardID]bool{}
 	use := func(cs []CardID) []CardID {
 		for _, c := range cs {

@@ -12,7 +12,7 @@ import (
 
 // reach plays a random game from seed for at most steps actions.
 func reach(t testing.TB, humans int, seed uint64, steps int) *State {
-	s := newTestGame(t, humans, Options{Variant: Standard, Leader: -1}, seed)
+	s := newTestGame(t, humans, Options{Variant: Standard, Leader: game.NoSeat}, seed)
 	r := rand.New(rand.NewPCG(seed, 11))
 	var buf []Action
 	for range steps {

@@ -15,7 +15,7 @@ func TestLosesAtOnceMatchesTheRules(t *testing.T) {
 	}
 	var checked, losing int
 	for i := range games {
-		randomGame(t, 2+i%4, Options{Variant: Standard, Leader: -1}, uint64(7000+i), false, func(s *State) {
+		randomGame(t, 2+i%4, Options{Variant: Standard, Leader: game.NoSeat}, uint64(7000+i), false, func(s *State) {
 			if s.phase != PhaseBenefit {
 				return
 			}

@@ -80,7 +80,7 @@ func TestRandomGamesKeepInvariants(t *testing.T) {
 	wins := 0
 	for i := range games {
 		humans := 2 + i%4
-		o := Options{Variant: []Variant{Standard, Beginner, Veteran}[i%3], Leader: -1}
+		o := Options{Variant: []Variant{Standard, Beginner, Veteran}[i%3], Leader: game.NoSeat}
 		s, _ := randomGame(t, humans, o, uint64(i), i%5 == 0, func(s *State) {
 			if err := s.Check(); err != nil {
 				t.Fatalf("game %d: %v", i, err)
@@ -100,7 +100,7 @@ func TestRandomGamesKeepInvariants(t *testing.T) {
 func TestReplayReproducesState(t *testing.T) {
 	for i := range 40 {
 		humans := 2 + i%4
-		o := Options{Variant: Standard, Leader: -1}
+		o := Options{Variant: Standard, Leader: game.NoSeat}
 		s, log := randomGame(t, humans, o, uint64(1000+i), true, nil)
 		r := newTestGame(t, humans, o, uint64(1000+i))
 		for _, l := range log {
@@ -124,7 +124,7 @@ func TestReplayReproducesState(t *testing.T) {
 func TestCase50_ViewLeaks(t *testing.T) {
 	for i := range 60 {
 		humans := 2 + i%4
-		randomGame(t, humans, Options{Variant: Standard, Leader: -1}, uint64(5000+i), false, func(s *State) {
+		randomGame(t, humans, Options{Variant: Standard, Leader: game.NoSeat}, uint64(5000+i), false, func(s *State) {
 			for seat := -1; seat < len(s.players); seat++ {
 				v := s.View(game.Seat(seat))
 				checkNoLeak(t, s, game.Seat(seat), v)

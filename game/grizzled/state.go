@@ -148,7 +148,7 @@ func shuffle[T any](s *State, xs []T) {
 // ParseOptions decodes Options from JSON; empty input gives the defaults
 // (standard variant, random first leader).
 func ParseOptions(b []byte) (Options, error) {
-	o := Options{Variant: Standard, Leader: -1}
+	o := Options{Variant: Standard, Leader: game.NoSeat}
 	if len(b) == 0 {
 		return o, nil
 	}
@@ -191,7 +191,7 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 	default:
 		return nil, nil, fmt.Errorf("%w: unknown variant %q", ErrOptions, o.Variant)
 	}
-	if o.Leader < -1 || o.Leader >= h {
+	if o.Leader < game.NoSeat || int(o.Leader) >= h {
 		return nil, nil, fmt.Errorf("%w: first leader %d is not a player seat", ErrOptions, o.Leader)
 	}
 	n := o.StartingTrials
@@ -271,8 +271,8 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 		s.supply = 3
 	}
 	// S5: leader.
-	if o.Leader >= 0 {
-		s.leader = o.Leader
+	if o.Leader != game.NoSeat {
+		s.leader = int(o.Leader)
 	} else {
 		s.leader = s.intn(h)
 	}

@@ -67,8 +67,9 @@ type Options struct {
 	// StartingTrials overrides the trials pile size (campaign, §6.5); 0 means
 	// the variant's default (20 with 2 players, 25, or 30 for veteran).
 	StartingTrials int `json:"starting_trials,omitempty"`
-	// Leader is the first leader's seat, or -1 to draw one at random (S5).
-	Leader int `json:"leader"`
+	// Leader is the first leader's seat, or game.NoSeat to draw one at
+	// random (S5).
+	Leader game.Seat `json:"leader"`
 }
 
 // Phase says what the game waits for.

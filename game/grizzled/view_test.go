@@ -30,7 +30,7 @@ func codeCard(code string) CardID {
 func TestEventsDoNotLeak(t *testing.T) {
 	for i := range 60 {
 		humans := 2 + i%4
-		s := newTestGame(t, humans, Options{Variant: Standard, Leader: -1}, uint64(900+i))
+		s := newTestGame(t, humans, Options{Variant: Standard, Leader: game.NoSeat}, uint64(900+i))
 		r := rand.New(rand.NewPCG(uint64(i), 5))
 		for {
 			if _, over := s.Over(); over {
@@ -72,7 +72,7 @@ func TestDeterminizeMatchesView(t *testing.T) {
 	checked := 0
 	for i := range 40 {
 		humans := 2 + i%4
-		randomGame(t, humans, Options{Variant: Standard, Leader: -1}, uint64(300+i), false, func(s *State) {
+		randomGame(t, humans, Options{Variant: Standard, Leader: game.NoSeat}, uint64(300+i), false, func(s *State) {
 			if s.seq%3 != 0 {
 				return
 			}

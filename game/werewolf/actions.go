@@ -222,7 +222,7 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 		if p.WolfSel < 0 {
 			return ErrNotAllowed
 		}
-		p.WolfSel = -1
+		p.WolfSel = nobody
 		s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s withdraws the choice.", s.name(seat)), "A werewolf changes its mind.", true, out)
 		return nil
 	}

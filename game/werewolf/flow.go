@@ -63,7 +63,7 @@ func (s *State) doneEarly() bool {
 			return true
 		}
 		// Every living wolf holds the same selection or pressed Done.
-		sel := -1
+		sel := nobody
 		for _, w := range s.livingWolves() {
 			p := &s.Players[w]
 			switch t := p.WolfSel; {
@@ -190,13 +190,13 @@ func (s *State) enterNightFall(out *[]game.Event) {
 	}
 	s.DeathsAtFall = s.Deaths
 	s.Night++
-	s.Victim, s.Poisoned = -1, -1
+	s.Victim, s.Poisoned = nobody, nobody
 	s.Healed, s.WitchDone, s.SeerDone, s.Peeking, s.Caught = false, false, false, false, false
 	s.WolfEvents = 0
 	s.Tied, s.Eligible, s.Lynch = nil, nil, -1
 	for i := range s.Players {
 		p := &s.Players[i]
-		p.WolfSel, p.WolfDone, p.PeekSet, p.Ballot, p.Ready = -1, false, false, NoBallot, false
+		p.WolfSel, p.WolfDone, p.PeekSet, p.Ballot, p.Ready = nobody, false, false, NoBallot, false
 	}
 	s.enter(PhaseNightFall, fmt.Sprintf("Night %d falls. The village sleeps.", s.Night), out)
 }
@@ -283,11 +283,11 @@ func (s *State) link(cupid, a, b int, byLot bool, out *[]game.Event) {
 }
 
 func (s *State) resolveWolves(out *[]game.Event) {
-	s.Victim = -1
+	s.Victim = nobody
 	if s.Caught {
 		s.Victim = s.holder(RoleLittleGirl)
 	} else {
-		sel, agree := -1, true
+		sel, agree := nobody, true
 		for _, w := range s.livingWolves() {
 			t := s.Players[w].WolfSel
 			switch {
@@ -387,7 +387,7 @@ func (s *State) kill(batch []death, night bool, out *[]game.Event) {
 		p := &s.Players[i]
 		p.Alive = false
 		p.Causes = slices.Clone(c)
-		p.WolfSel = -1
+		p.WolfSel = nobody
 		dead = append(dead, i)
 		causes[i] = c
 	}
@@ -646,9 +646,9 @@ func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 	}
 	bs := s.ballots(false)
 	s.reveal(title, bs, out)
-	rec := VoteRecord{Kind: kind, Day: s.Day, Ballots: bs, Result: -1}
+	rec := VoteRecord{Kind: kind, Day: s.Day, Ballots: bs, Result: game.NoSeat}
 	tops := top(bs)
-	winner := -1
+	winner := nobody
 	switch {
 	case len(tops) == 1:
 		winner = tops[0]
@@ -689,7 +689,7 @@ func (s *State) enterVote(out *[]game.Event) {
 func (s *State) closeVote(out *[]game.Event) {
 	bs := s.ballots(true)
 	s.reveal("The ballots are opened:", bs, out)
-	rec := VoteRecord{Kind: PhaseVote, Day: s.Day, Ballots: bs, Result: -1}
+	rec := VoteRecord{Kind: PhaseVote, Day: s.Day, Ballots: bs, Result: game.NoSeat}
 	tops := top(bs)
 	if len(tops) > 1 {
 		rec.Tied = seats(tops)

@@ -25,7 +25,7 @@ type Player struct {
 	Ready     bool `json:"ready,omitempty"`
 	Candidate bool `json:"candidate,omitempty"`
 
-	WolfSel     int      `json:"wolf_sel"`            // werewolf: tonight's selection, -1 none
+	WolfSel     int      `json:"wolf_sel"`            // werewolf: tonight's selection, or nobody
 	WolfDone    bool     `json:"wolf_done,omitempty"` // werewolf (fast nights): pressed Done
 	KnowsWolves bool     `json:"knows_wolves,omitempty"`
 	Visions     []Vision `json:"visions,omitempty"`
@@ -83,7 +83,7 @@ type State struct {
 	Deck    []Role   `json:"deck"`   // public deck list, canonical order
 	Middle  []Role   `json:"middle"` // the two middle cards (thief games), else empty
 
-	ThiefSeat int    `json:"thief_seat"` // seat dealt the thief card, -1 if none
+	ThiefSeat int    `json:"thief_seat"` // seat dealt the thief card, or nobody
 	ThiefSaw  []Role `json:"thief_saw,omitempty"`
 	ThiefTook int    `json:"thief_took"` // slot taken, -1 kept / not yet
 	ThiefDone bool   `json:"thief_done,omitempty"`
@@ -102,7 +102,7 @@ type State struct {
 	Cupid  int    `json:"cupid"` // seat that linked the lovers, -1
 
 	// Night.
-	Victim     int  `json:"victim"` // wolves' resolved victim, -1
+	Victim     int  `json:"victim"` // wolves' resolved victim, or nobody
 	Healed     bool `json:"healed,omitempty"`
 	Poisoned   int  `json:"poisoned"`
 	HealLeft   bool `json:"heal_left"`
@@ -116,7 +116,7 @@ type State struct {
 	// Day.
 	Eligible   []int        `json:"eligible,omitempty"` // sheriff ballot targets
 	Tied       []int        `json:"tied,omitempty"`
-	Lynch      int          `json:"lynch"` // verdict: seat to lynch, -1
+	Lynch      int          `json:"lynch"` // verdict: seat to lynch, or nobody
 	Votes      []VoteRecord `json:"votes,omitempty"`
 	ShotQueue  []int        `json:"shot_queue,omitempty"`
 	ReckonNext Phase        `json:"reckon_next"` // PhaseDiscussion (day start) or PhaseNightFall
@@ -199,9 +199,9 @@ func NewState(names []string, opts Options, seed uint64) (*State, []game.Event, 
 	s := &State{
 		Opts:      opts,
 		Deck:      slices.Clone(deck),
-		ThiefSeat: -1, ThiefTook: -1,
-		Sheriff: -1, Cupid: -1, Lovers: [2]int{-1, -1},
-		Victim: -1, Poisoned: -1, Lynch: -1,
+		ThiefSeat: nobody, ThiefTook: -1,
+		Sheriff: nobody, Cupid: nobody, Lovers: [2]int{nobody, nobody},
+		Victim: nobody, Poisoned: nobody, Lynch: nobody,
 		HealLeft: true, PoisonLeft: true,
 		RNG: rng{*rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)},
 	}
@@ -233,9 +233,9 @@ func NewStateDealt(names []string, opts Options, seed uint64, cards []Role) (*St
 	s := &State{
 		Opts:      opts,
 		Deck:      slices.Clone(deck),
-		ThiefSeat: -1, ThiefTook: -1,
-		Sheriff: -1, Cupid: -1, Lovers: [2]int{-1, -1},
-		Victim: -1, Poisoned: -1, Lynch: -1,
+		ThiefSeat: nobody, ThiefTook: -1,
+		Sheriff: nobody, Cupid: nobody, Lovers: [2]int{nobody, nobody},
+		Victim: nobody, Poisoned: nobody, Lynch: nobody,
 		HealLeft: true, PoisonLeft: true,
 		RNG: rng{*rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)},
 	}
@@ -252,7 +252,7 @@ func (s *State) deal(names []string, cards []Role) (*State, []game.Event, error)
 		c := cards[i]
 		s.Players = append(s.Players, Player{
 			Name: name, Card: c, Original: c, Team: teamOf(c), Alive: true,
-			Ballot: NoBallot, WolfSel: -1,
+			Ballot: NoBallot, WolfSel: nobody,
 		})
 		if c == RoleThief {
 			s.ThiefSeat = i

@@ -3,6 +3,8 @@ package werewolf
 import (
 	"errors"
 	"fmt"
+
+	"bivouac/game"
 )
 
 // Role is the character card a player holds. The zero value, RoleUnknown, is
@@ -236,3 +238,8 @@ var (
 	ErrEmptyChat    = errors.New("say something")
 	ErrBadOptions   = errors.New("invalid table options")
 )
+
+// nobody is a seat field that holds no one: no victim tonight, no
+// sheriff yet, no wolf selection, no thief at the table. It is
+// game.NoSeat as this package's int-typed seats spell it.
+const nobody = int(game.NoSeat)

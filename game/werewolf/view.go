@@ -25,7 +25,7 @@ type PlayerView struct {
 // WolfChoice is one werewolf's current selection in the wolves' step.
 type WolfChoice struct {
 	Wolf   game.Seat `json:"wolf"`
-	Target game.Seat `json:"target"` // -1: none
+	Target game.Seat `json:"target"` // game.NoSeat: none
 }
 
 // SeatView is everything one seat may know: the only door out of the

@@ -28,7 +28,7 @@ func TestRealGames(t *testing.T) {
 		humans := 2 + int(seed%4)
 		t.Run(fmt.Sprintf("seed%d-%dp", seed, humans), func(t *testing.T) {
 			names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:humans]
-			opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: -1})
+			opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
 			st, log, err := g.New(game.Setup{Game: "grizzled", Names: names, Options: opts}, seed)
 			if err != nil {
 				t.Fatal(err)

@@ -26,7 +26,7 @@ func FuzzScreenKeys(f *testing.F) {
 		tea.KeyTab, tea.KeyBackspace, tea.KeyCtrlC, tea.KeySpace, tea.KeyHome, tea.KeyEnd}
 	f.Fuzz(func(t *testing.T, seed uint64, input []byte) {
 		humans := 2 + int(seed%4)
-		opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: -1})
+		opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
 		st, _, err := g.New(game.Setup{Game: "grizzled", Names: []string{"A", "B", "C", "D", "E"}[:humans], Options: opts}, seed)
 		if err != nil {
 			t.Fatal(err)

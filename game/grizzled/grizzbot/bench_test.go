@@ -20,7 +20,7 @@ func BenchmarkEasyGame(b *testing.B) {
 	actions := 0
 	i := uint64(0)
 	for b.Loop() {
-		s, _, err := g.NewGame(names[:4], g.Options{Variant: g.Standard, Leader: -1}, i)
+		s, _, err := g.NewGame(names[:4], g.Options{Variant: g.Standard, Leader: game.NoSeat}, i)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,7 +12,7 @@ var names = []string{"Anna", "Ben", "Chloé", "Dmitri", "Ewa"}
 
 func newGame(t testing.TB, humans int, variant g.Variant, seed uint64) *g.State {
 	t.Helper()
-	s, _, err := g.NewGame(names[:humans], g.Options{Variant: variant, Leader: -1}, seed)
+	s, _, err := g.NewGame(names[:humans], g.Options{Variant: variant, Leader: game.NoSeat}, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
