@@ -71,8 +71,8 @@ func TestJournalRoundTripAndRestorable(t *testing.T) {
 	if len(saved[1].Log) != 3 {
 		t.Fatalf("log has %d entries; want 3", len(saved[1].Log))
 	}
-	if seat, action, err := table.DecodeEntry(saved[1].Log[2]); err != nil || seat != 0 || action[0] != 3 {
-		t.Fatalf("entry 3 decodes to %d %v %v", seat, action, err)
+	if e, err := table.DecodeEntry(saved[1].Log[2]); err != nil || e.Seat != 0 || e.Action[0] != 3 {
+		t.Fatalf("entry 3 decodes to %+v, %v", e, err)
 	}
 
 	if r, _ := s.Room("OV"); r.Status != StatusFinished || r.Variant != "hard" || r.Engine().Status != table.StatusOver {

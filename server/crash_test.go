@@ -95,6 +95,11 @@ func TestKilledServerLosesNothing(t *testing.T) {
 			}
 		}
 	}
+	// And say something: table talk is kept like moves.
+	alice.Type("t")
+	alice.ExpectScreen(t, `> say something`, 5*time.Second)
+	alice.Type("hold the line\r")
+	bob.ExpectScreen(t, `alice: “hold the line”`, 5*time.Second)
 	beforeA, beforeB := settle(alice), settle(bob)
 	handA, handB := handCodes(beforeA), handCodes(beforeB)
 	header := headerRe.FindString(beforeA)
@@ -120,6 +125,9 @@ func TestKilledServerLosesNothing(t *testing.T) {
 	}
 	alice, bob = back(aliceKey, "alice"), back(bobKey, "bob")
 	afterA, afterB := settle(alice), settle(bob)
+	if !strings.Contains(afterB, "alice: “hold the line”") {
+		t.Errorf("the table talk was lost in the crash:\n%s", afterB)
+	}
 	if got := headerRe.FindString(afterA); got != header {
 		t.Errorf("piles after restart %q, before %q", got, header)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"bivouac/game"
@@ -55,6 +56,8 @@ type Server struct {
 	admin  net.Listener // the backup socket
 	games  game.Registry
 	closed bool
+
+	beating sync.WaitGroup // the heartbeat
 
 	guestNames guestNames
 	names      nameBook
@@ -121,6 +124,8 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
+	s.beating.Add(1)
+	go s.heartbeat(hubCtx)
 	if err := s.listenAdmin(); err != nil {
 		s.Close()
 		return nil, err
@@ -143,6 +148,10 @@ func (s *Server) restore(j persistence.Journal) error {
 	if err != nil {
 		return err
 	}
+	stopped, err := s.store.LastAlive()
+	if err != nil {
+		return err
+	}
 	for _, sr := range saved {
 		g, ok := s.games.Lookup(sr.Record.Game)
 		if !ok {
@@ -150,7 +159,7 @@ func (s *Server) restore(j persistence.Journal) error {
 			continue
 		}
 		cfg := s.app.Room
-		cfg.Game, cfg.Bots = g.Game, g.Bots
+		cfg.Game, cfg.Bots, cfg.Stopped = g.Game, g.Bots, stopped
 		if _, err := s.hub.Restore(cfg, sr.Record, sr.Log); err != nil {
 			s.log.Error("room could not be restored", "room", sr.Record.Code, "err", err)
 			continue
@@ -252,13 +261,18 @@ func (s *Server) Serve(l net.Listener) error {
 // Shutdown tells every player, closes rooms (their state is already on
 // disk), disconnects sessions and closes the store, within ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
+	if s.closed {
+		return nil
+	}
 	// Every player sees why first, on a terminal given back whole; a
 	// client that does not read gets at most two seconds.
 	tell, cancel := context.WithTimeout(ctx, 2*time.Second)
 	s.app.Shutdown(tell)
 	_ = s.ssh.Drain(tell) // sessions still open after this are cut below
 	cancel()
-	err := s.hub.Shutdown(ctx, table.Restarting)
+	// Timed steps stop here: a restart gives them back what they have left.
+	err := s.store.MarkAlive(time.Now())
+	err = errors.Join(err, s.hub.Shutdown(ctx, table.Restarting))
 	err = errors.Join(err, s.ssh.Shutdown(ctx))
 	s.Close()
 	return err
@@ -274,6 +288,7 @@ func (s *Server) Close() {
 		s.admin.Close()
 	}
 	s.stop()
+	s.beating.Wait()
 	s.store.Close()
 }
 

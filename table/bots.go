@@ -97,12 +97,9 @@ func (r *Room) botSay(c command) {
 		return // a bot asked again after a refused move repeats itself: say it once
 	}
 	r.botSaid[c.seat] = c.text
-	events, err := r.cfg.Game.Say(r.state, c.seat, c.text)
-	if err != nil {
-		return // the phase moved on (no talking now): the line is simply not said
-	}
-	r.record(events)
-	r.publish()
+	// A refusal means the phase moved on (no talking now): the line is
+	// simply not said.
+	_ = r.sayInGame(c.seat, c.text)
 }
 
 // botAct applies a bot's choice if the table is still where the bot saw it

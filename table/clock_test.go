@@ -138,3 +138,59 @@ func TestRoomTakeoverWaitsForTheClock(t *testing.T) {
 		return len(u.Seats) > 0 && u.Seats[0].Bot != ""
 	})
 }
+
+// A timed step saved 12 s before its end resumes after a restart with
+// those 12 s (plus the grace), however long the server was down, and a
+// step that had run out resumes with the grace alone.
+func TestTimedStepResumesWithTheTimeItHadLeft(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		elapsed time.Duration // of the minute, when the server stopped
+		left    time.Duration
+	}{{"12 s left", 48 * time.Second, 12 * time.Second}, {"overdue", 70 * time.Second, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			clk, j := newFakeClock(), NewMemJournal()
+			_, r := newTestRoom(t, race{turn: time.Minute}, RoomConfig{Seats: 2, Clock: clk, Journal: j})
+			alice, _ := join(t, r, "alice")
+			join(t, r, "bob")
+			r.Start(context.Background(), alice)
+			waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
+			clk.waitAlarm(t)
+			rec, _ := j.Room(r.Code())
+			if rec.Timer == nil || !rec.Timer.Deadline.Equal(clk.Now().Add(time.Minute)) {
+				t.Fatalf("saved timer %+v, want the step's deadline a minute from now", rec.Timer)
+			}
+			stopped := clk.Now().Add(c.elapsed)
+
+			clk2 := newFakeClock()
+			clk2.now = stopped.Add(10 * time.Minute) // a long outage
+			r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{turn: time.Minute}, Journal: j, Clock: clk2, Stopped: stopped}, rec, j.Log(r.Code()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a2, _ := join(t, r2, "alice")
+			u := waitFor(t, a2, "restored", func(u Update) bool { return u.Started })
+			clk2.waitAlarm(t)
+			if want := int((c.left + RestartGrace).Seconds()); u.Deadline != want && u.Deadline != 0 {
+				t.Errorf("the restored step shows %d s, want %d", u.Deadline, want)
+			}
+			clk2.Advance(c.left + RestartGrace - time.Second)
+			quiet, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			for {
+				u, more := a2.Next(quiet)
+				if !more {
+					break
+				}
+				if u.Seq != 0 {
+					t.Fatalf("the step ended early after the restart (seq %d)", u.Seq)
+				}
+			}
+			clk2.Advance(time.Second)
+			waitFor(t, a2, "the resumed step's end", func(u Update) bool { return u.Seq == 1 })
+			if rec, _ := j.Room(r.Code()); rec.Timer == nil || !rec.Timer.Deadline.Equal(clk2.Now().Add(time.Minute)) {
+				t.Errorf("the next step saved %+v, want a full minute", rec.Timer)
+			}
+		})
+	}
+}

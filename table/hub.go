@@ -101,6 +101,14 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 		r.seats[i].rec = s
 		r.seats[i].awaySince = r.clock.Now()
 	}
+	r.logged, r.resume = len(entries), rec.Timer
+	if rec.Status == StatusWaiting {
+		before, _, err := chatBeforeStart(entries)
+		if err != nil {
+			return nil, fmt.Errorf("room %s: %w", rec.Code, err)
+		}
+		r.record(before)
+	}
 	if rec.Status == StatusPlaying || rec.Status == StatusOver {
 		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ game.Seat, _ game.State, events []game.Event) {
 			r.seq = i

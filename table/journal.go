@@ -55,23 +55,79 @@ type RoomRecord struct {
 	Allowed  []string     `json:"allowed,omitempty"` // identities who may sit (campaign members); empty: anyone
 	Seq      uint64       `json:"seq"`               // actions applied when saved
 	Result   *game.Result `json:"result,omitempty"`
+	Timer    *TimerRecord `json:"timer,omitempty"` // the timed step under way, if any
 	Created  time.Time    `json:"created"`
 	Updated  time.Time    `json:"updated"`
 }
 
-// EncodeEntry frames one log entry: the acting seat, then the game's action bytes.
+// A room's log holds two kinds of entry, in the order they happened:
+// actions (the acting seat, then the game's action bytes) and chat lines
+// (chatMark, a flag byte, the speaking seat, then the line). A chat line is
+// stored, like an action, before anyone sees it, so a restart gives every
+// seat back what it was told. An action entry starts with its seat as a
+// varint; no seat is -64, so chatMark (its one-byte varint) starts only
+// chat lines.
+const chatMark = 0x7f
+
+// Chat line flags.
+const (
+	chatInGame = 0 // said through the game's Say: it decides who hears it
+	chatBefore = 1 // said before the game began: plain talk, for everyone
+)
+
+// Entry is one decoded log entry.
+type Entry struct {
+	Seat   game.Seat
+	Action []byte // the game's encoded action; nil for a chat line
+	Chat   string // a chat line (Action is nil)
+	// Before marks a chat line said before the game began, which no game
+	// rule heard: everyone at the table saw it.
+	Before bool
+}
+
+// IsChat reports whether the entry is a chat line.
+func (e Entry) IsChat() bool { return e.Action == nil }
+
+// TimerRecord is a timed step's deadline, saved when the step begins so
+// that a restart resumes it with the time it had left.
+type TimerRecord struct {
+	ID       uint64    `json:"id"` // game.Timer.ID
+	Deadline time.Time `json:"deadline"`
+}
+
+// EncodeEntry frames one action: the acting seat, then the game's action bytes.
 func EncodeEntry(seat game.Seat, action []byte) []byte {
 	b := binary.AppendVarint(make([]byte, 0, len(action)+2), int64(seat))
 	return append(b, action...)
 }
 
-// DecodeEntry splits a log entry made by EncodeEntry.
-func DecodeEntry(entry []byte) (game.Seat, []byte, error) {
+// EncodeChat frames one chat line; before is true for talk before the game began.
+func EncodeChat(seat game.Seat, before bool, text string) []byte {
+	flag := byte(chatInGame)
+	if before {
+		flag = chatBefore
+	}
+	b := binary.AppendVarint(append(make([]byte, 0, len(text)+4), chatMark, flag), int64(seat))
+	return append(b, text...)
+}
+
+// DecodeEntry reads a log entry made by EncodeEntry or EncodeChat.
+func DecodeEntry(entry []byte) (Entry, error) {
+	if len(entry) > 0 && entry[0] == chatMark {
+		if len(entry) < 2 || entry[1] > chatBefore {
+			return Entry{}, errors.New("log entry: bad chat line")
+		}
+		v, n := binary.Varint(entry[2:])
+		if n <= 0 {
+			return Entry{}, errors.New("log entry: bad chat seat")
+		}
+		return Entry{Seat: game.Seat(v), Chat: string(entry[2+n:]), Before: entry[1] == chatBefore}, nil
+	}
 	v, n := binary.Varint(entry)
 	if n <= 0 {
-		return 0, nil, errors.New("log entry: bad seat")
+		return Entry{}, errors.New("log entry: bad seat")
 	}
-	return game.Seat(v), entry[n:], nil
+	return Entry{Seat: game.Seat(v), Action: append([]byte{}, entry[n:]...)}, nil
 }
 
 // MemJournal keeps everything in memory: for tests and for a server run

@@ -72,16 +72,11 @@ func (r *Room) apply(seat game.Seat, a game.Action) error {
 	if err != nil {
 		return err
 	}
+	if err := r.journal(EncodeEntry(seat, enc)); err != nil {
+		return err
+	}
 	r.state = next
 	r.seq++
-	if r.cfg.Journal != nil {
-		if err := r.cfg.Journal.Append(r.cfg.Code, uint64(r.seq), EncodeEntry(seat, enc)); err != nil {
-			// Never publish what is not on disk.
-			r.log.Error("journal append failed; halting room", "err", err)
-			r.closeAll(SaveFailed)
-			return err
-		}
-	}
 	r.record(events)
 	if res, done := r.cfg.Game.Result(r.state); done && !r.over {
 		r.over, r.result = true, &res
@@ -94,22 +89,48 @@ func (r *Room) apply(seat game.Seat, a game.Action) error {
 	return nil
 }
 
+// journal appends one entry to the room's log. Nothing is published that
+// is not on disk: a failed append halts the room.
+func (r *Room) journal(entry []byte) error {
+	if r.cfg.Journal != nil {
+		if err := r.cfg.Journal.Append(r.cfg.Code, uint64(r.logged+1), entry); err != nil {
+			r.log.Error("journal append failed; halting room", "err", err)
+			r.closeAll(SaveFailed)
+			return err
+		}
+	}
+	r.logged++
+	return nil
+}
+
 func (r *Room) say(c command) error {
 	seat, ok := r.memberSeat(c.box)
 	if !ok {
 		return ErrClosed
 	}
-	if !r.started || seat < 0 {
-		// Before the game the table talk is plain; watchers only listen.
-		if seat < 0 {
-			return errors.New("watchers cannot talk to the players: take a seat to talk")
+	if seat < 0 {
+		return errors.New("watchers cannot talk to the players: take a seat to talk")
+	}
+	if !r.started {
+		// Before the game the table talk is plain: everyone hears it.
+		if err := r.journal(EncodeChat(seat, true, c.text)); err != nil {
+			return err
 		}
-		r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Channel: "table", Text: c.text}})
+		r.record([]game.Event{tableTalk(seat, c.text)})
 		r.afterChange()
 		return nil
 	}
-	events, err := r.cfg.Game.Say(r.state, seat, c.text)
+	return r.sayInGame(seat, c.text)
+}
+
+// sayInGame passes a line to the game's chat rules, which say who hears
+// it, and keeps it in the log before anyone does.
+func (r *Room) sayInGame(seat game.Seat, text string) error {
+	events, err := r.cfg.Game.Say(r.state, seat, text)
 	if err != nil {
+		return err
+	}
+	if err := r.journal(EncodeChat(seat, false, text)); err != nil {
 		return err
 	}
 	r.record(events)

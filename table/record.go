@@ -11,6 +11,9 @@ func (r *Room) record0() RoomRecord {
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
 		Created: r.created, Updated: r.clock.Now()}
+	if r.timer != nil && r.started && !r.over {
+		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
+	}
 	rec.Setup = game.Setup{Game: rec.Game, Options: r.cfg.Options}
 	for _, s := range r.seats {
 		rec.Seats = append(rec.Seats, s.rec)

@@ -70,6 +70,10 @@ type RoomConfig struct {
 	// Clock times the game's steps, takeovers and idle closing (nil: the
 	// real clock).
 	Clock Clock
+	// Stopped, for a restored room, is when the server that ran it was
+	// last known to be alive: a timed step resumes with the time it had
+	// left then, plus RestartGrace. Zero: the deadline is taken as saved.
+	Stopped time.Time
 	// OnOver runs on the actor after a finished game has been saved
 	// (profiles, stats, campaigns). It must not call back into the room.
 	OnOver func(rec RoomRecord)
@@ -157,7 +161,8 @@ type Room struct {
 	started   bool
 	over      bool
 	result    *game.Result
-	seq       int
+	seq       int // actions applied
+	logged    int // entries in the journal: actions and chat lines
 	seats     []seatState
 	members   map[*Mailbox]member
 	logs      map[game.Seat][]game.Event // recent events per seat; Spectator for watchers
@@ -169,6 +174,7 @@ type Room struct {
 	timer     Alarm
 	timerID   uint64
 	timerEnd  time.Time
+	resume    *TimerRecord // a restored room's saved step deadline, until the timer is armed
 	idleTimer Alarm
 	closed    CloseReason
 	created   time.Time

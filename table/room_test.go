@@ -114,6 +114,10 @@ func (g race) Say(s game.State, seat game.Seat, text string) ([]game.Event, erro
 	if strings.Contains(text, "SECRET") {
 		return nil, errors.New("no telling secrets")
 	}
+	if rest, ok := strings.CutPrefix(text, "psst "); ok { // a private line to the player on the left
+		next := (seat + 1) % game.Seat(len(s.(*raceState).Secrets))
+		return []game.Event{{Audience: game.Only(seat, next), Kind: game.Chat, From: seat, Channel: "whisper", Text: rest}}, nil
+	}
 	return []game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Channel: "table", Text: text}}, nil
 }
 func (g race) Result(s game.State) (game.Result, bool) {

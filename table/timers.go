@@ -1,6 +1,19 @@
 package table
 
-// Timers: the game's timed steps, on the room's clock.
+// Timers: the game's timed steps, on the room's clock. A step's deadline
+// is saved with the room when the step begins, so a restart gives the step
+// back the time it had left (not a fresh window), and a night keeps its
+// public schedule.
+
+import (
+	"time"
+
+	"bivouac/game"
+)
+
+// RestartGrace is added to a timed step resumed after a restart: the same
+// few seconds for everyone at the table, to find their place again.
+const RestartGrace = 5 * time.Second
 
 func (r *Room) armTimer() {
 	t, ok := r.cfg.Game.Timer(r.state)
@@ -14,9 +27,28 @@ func (r *Room) armTimer() {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
-	r.timerID, r.timerEnd = t.ID, r.clock.Now().Add(t.After)
+	after := r.resumed(t)
+	r.timerID, r.timerEnd = t.ID, r.clock.Now().Add(after)
 	id, action := t.ID, t.Action
-	r.timer = r.clock.AfterFunc(t.After, func() { r.retrySubmit(command{kind: cmdTimer, id: id, action: action}) })
+	r.timer = r.clock.AfterFunc(after, func() { r.retrySubmit(command{kind: cmdTimer, id: id, action: action}) })
+	r.save() // the deadline is part of the room's record
+}
+
+// resumed is how long step t runs: its whole window, or for the step a
+// restored room was in, what it had left when the server stopped plus
+// RestartGrace.
+func (r *Room) resumed(t game.Timer) time.Duration {
+	saved := r.resume
+	r.resume = nil
+	if saved == nil || saved.ID != t.ID {
+		return t.After
+	}
+	stopped := r.cfg.Stopped
+	if stopped.IsZero() {
+		stopped = r.clock.Now()
+	}
+	left := min(max(saved.Deadline.Sub(stopped), 0), t.After)
+	return left + RestartGrace
 }
 
 func (r *Room) stopTimers() {

@@ -1,0 +1,151 @@
+package table
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"bivouac/game"
+)
+
+// said is the chat lines in an update's log, as "channel:text".
+func said(u Update) []string {
+	var out []string
+	for _, e := range u.Log {
+		if e.Kind == game.Chat {
+			out = append(out, e.Channel+":"+e.Text)
+		}
+	}
+	return out
+}
+
+// Chat is journaled like actions: after a restart every seat has back
+// exactly the lines it heard (table talk before the start, the game's
+// public and private lines), and a replay shows each audience its own.
+func TestChatSurvivesARestartPerAudience(t *testing.T) {
+	j := NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Journal: j})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	carol, _ := join(t, r, "carol")
+	if err := r.Say(alice, "ready when you are"); err != nil {
+		t.Fatal(err)
+	}
+	r.Start(context.Background(), alice)
+	waitFor(t, carol, "the start", func(u Update) bool { return u.Started })
+	r.Act(alice, 0, 2)
+	for _, line := range []struct {
+		box  *Mailbox
+		text string
+	}{{bob, "good luck"}, {bob, "psst go low"}, {carol, "SECRET-0"}} {
+		r.Say(line.box, line.text) // the last is refused by the game: never stored
+	}
+	r.Act(bob, 1, 1)
+	want := map[string][]string{
+		"alice": {"table:ready when you are", "table:good luck"},
+		"bob":   {"table:ready when you are", "table:good luck", "whisper:go low"},
+		"carol": {"table:ready when you are", "table:good luck", "whisper:go low"},
+	}
+	live := waitFor(t, carol, "move 2", func(u Update) bool { return u.Seq == 2 })
+	if got := said(live); !slices.Equal(got, want["carol"]) {
+		t.Fatalf("carol heard %q live, want %q", got, want["carol"])
+	}
+	if n := len(j.Log(r.Code())); n != 5 {
+		t.Fatalf("the log has %d entries, want 5 (2 actions, 3 lines)", n)
+	}
+
+	rec, _ := j.Room(r.Code())
+	r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{}, Journal: j}, rec, j.Log(r.Code()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"alice", "bob", "carol"} {
+		box, _ := join(t, r2, id)
+		u := waitFor(t, box, id+" restored", func(u Update) bool { return u.Started })
+		if got := said(u); !slices.Equal(got, want[id]) {
+			t.Errorf("%s hears %q after the restart, want %q", id, got, want[id])
+		}
+		if u.Seq != 2 {
+			t.Errorf("%s: seq %d after the restart, want 2", id, u.Seq)
+		}
+	}
+	// Play and talk go on, appended after what was there.
+	a2 := mustMember(t, r2, "alice")
+	r2.Say(a2, "back again")
+	waitFor(t, a2, "the new line", func(u Update) bool { return len(said(u)) == 3 })
+	if n := len(j.Log(r.Code())); n != 6 {
+		t.Fatalf("the log has %d entries after one more line, want 6", n)
+	}
+
+	// A replay shows each seat what it heard; a watcher the public lines.
+	for seat, w := range map[game.Seat][]string{0: {"table:ready when you are", "table:good luck", "table:back again"},
+		2:              {"table:ready when you are", "table:good luck", "whisper:go low", "table:back again"},
+		game.Spectator: {"table:ready when you are", "table:good luck", "table:back again"}} {
+		steps, err := Replay(race{}, rec.Setup, rec.Seed, j.Log(r.Code()), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, st := range steps {
+			got = append(got, said(Update{Log: st.Events})...)
+		}
+		if !slices.Equal(got, w) {
+			t.Errorf("replay for seat %d shows %q, want %q", seat, got, w)
+		}
+		if len(steps) != 3 {
+			t.Errorf("replay for seat %d has %d steps, want 3 (chat joins the step it was said in)", seat, len(steps))
+		}
+	}
+}
+
+// A waiting room's talk is there after a restart too.
+func TestWaitingRoomChatSurvivesARestart(t *testing.T) {
+	j := NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Journal: j})
+	alice, _ := join(t, r, "alice")
+	r.Say(alice, "anyone?")
+	waitFor(t, alice, "the line", func(u Update) bool { return len(said(u)) == 1 })
+	rec, _ := j.Room(r.Code())
+	r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{}, Journal: j}, rec, j.Log(r.Code()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := join(t, r2, "alice")
+	u := waitFor(t, box, "restored", func(u Update) bool { return u.Room != "" })
+	if got := said(u); !slices.Equal(got, []string{"table:anyone?"}) {
+		t.Fatalf("after the restart the waiting room shows %q", got)
+	}
+}
+
+// mustMember joins id again (its seat) and returns the mailbox.
+func mustMember(t *testing.T, r *Room, id string) *Mailbox {
+	t.Helper()
+	box, _ := join(t, r, id)
+	waitFor(t, box, id+" joined", func(u Update) bool { return u.Room != "" })
+	return box
+}
+
+func TestEntriesRoundTrip(t *testing.T) {
+	for _, e := range []Entry{
+		{Seat: 0, Action: []byte(`{"a":1}`)},
+		{Seat: game.System, Action: []byte{}},
+		{Seat: 17, Chat: "привет, wolves"},
+		{Seat: 3, Chat: "", Before: true},
+	} {
+		var b []byte
+		if e.IsChat() {
+			b = EncodeChat(e.Seat, e.Before, e.Chat)
+		} else {
+			b = EncodeEntry(e.Seat, e.Action)
+		}
+		got, err := DecodeEntry(b)
+		if err != nil || got.Seat != e.Seat || string(got.Action) != string(e.Action) || got.IsChat() != e.IsChat() || got.Chat != e.Chat || got.Before != e.Before {
+			t.Errorf("%+v came back as %+v, %v", e, got, err)
+		}
+	}
+	for _, bad := range [][]byte{{}, {chatMark}, {chatMark, 9, 0}, {chatMark, 0}} {
+		if _, err := DecodeEntry(bad); err == nil {
+			t.Errorf("DecodeEntry(%v) accepted", bad)
+		}
+	}
+}
