@@ -149,3 +149,19 @@ func TestEntriesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A refusal is about its moment: once the game moves on it is gone from
+// the refused player's screen, though they did nothing since.
+func TestARefusalIsNotShownOnceTheGameMovesOn(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	r.Say(bob, "my SECRET is")
+	waitFor(t, bob, "the refusal", func(u Update) bool { return u.Notice == "no telling secrets" })
+	r.Act(alice, 0, 1)
+	if u := waitFor(t, bob, "alice's move", func(u Update) bool { return u.Seq == 1 }); u.Notice != "" {
+		t.Fatalf("bob still reads %q after the game moved on", u.Notice)
+	}
+}

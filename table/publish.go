@@ -83,7 +83,7 @@ func (r *Room) publishTo(box *Mailbox) {
 func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo) {
 	m := r.members[box]
 	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
-		Seats: seats, Notice: r.notices[box], Started: r.started, Over: r.over, Result: r.result,
+		Seats: seats, Notice: r.notices[box].current(r.seq), Started: r.started, Over: r.over, Result: r.result,
 		Log: slices.Clone(r.logs[m.seat])}
 	if r.started {
 		v, ok := views[m.seat]

@@ -166,7 +166,7 @@ type Room struct {
 	seats     []seatState
 	members   map[*Mailbox]member
 	logs      map[game.Seat][]game.Event // recent events per seat; Spectator for watchers
-	notices   map[*Mailbox]string
+	notices   map[*Mailbox]notice
 	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[game.Seat]string // encoding of those legal actions
 	botAsked  map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
@@ -201,7 +201,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		done:     make(chan struct{}),
 		members:  map[*Mailbox]member{},
 		logs:     map[game.Seat][]game.Event{},
-		notices:  map[*Mailbox]string{},
+		notices:  map[*Mailbox]notice{},
 		legalSeq: map[game.Seat]int{},
 		legalKey: map[game.Seat]string{},
 		botAsked: map[game.Seat]int{},
@@ -396,7 +396,24 @@ func (r *Room) handle(c command) {
 	if c.reply != nil {
 		c.reply <- err
 	} else if err != nil && c.box != nil {
-		r.notices[c.box] = err.Error()
+		r.notices[c.box] = notice{text: err.Error(), seq: r.seq}
 		r.publishTo(c.box)
 	}
+}
+
+// notice is why a session's last request was refused. It is about the
+// moment it was made: once the game moves on it is no longer shown (a
+// "you can't speak at night" must not stay up into the day), unless it is
+// sticky (it describes the session's place at the table).
+type notice struct {
+	text   string
+	seq    int // actions applied when it was given
+	sticky bool
+}
+
+func (n notice) current(seq int) string {
+	if n.sticky || n.seq == seq {
+		return n.text
+	}
+	return ""
 }

@@ -58,7 +58,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 		}
 		if !c.watch {
 			// No open seat: watch rather than refuse, and say so.
-			r.notices[c.box] = ErrFull.Error() + "; you are watching"
+			r.notices[c.box] = notice{text: ErrFull.Error() + "; you are watching", sticky: true}
 		}
 	}
 	r.attach(c.box, game.Spectator, p.ID)
