@@ -100,6 +100,15 @@ type Talker interface {
 	Talk(v View, seed uint64) (string, bool)
 }
 
+// Presence is implemented by games where not everyone may hear that a
+// player came back or went away. In Werewolves the dead must not signal
+// the living by leaving and rejoining, so only the dead hear about the dead.
+// Without it, everyone at the table hears.
+type Presence interface {
+	// PresenceAudience is who may hear that seat's player came or went.
+	PresenceAudience(s State, seat Seat) Audience
+}
+
 // Bots makes bots for one game. It lives beside the rules package (bots
 // import the rules, never the reverse), and the server pairs it with the Game.
 type Bots interface {

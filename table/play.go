@@ -160,7 +160,17 @@ func (r *Room) appendLog(l []game.Event, e game.Event) []game.Event {
 }
 
 func (r *Room) narrate(text string) {
-	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: text}})
+	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat, Text: text}})
+}
+
+// narrateAbout tells the table that seat's player came or went, to those
+// the game lets hear it (game.Presence).
+func (r *Room) narrateAbout(seat game.Seat, text string) {
+	aud := game.Everyone()
+	if p, ok := r.cfg.Game.(game.Presence); ok && r.started {
+		aud = p.PresenceAudience(r.state, seat)
+	}
+	r.record([]game.Event{{Audience: aud, Kind: game.Narration, From: game.NoSeat, Text: text}})
 }
 
 // afterChange re-arms timers and bots, refreshes the lobby summary and

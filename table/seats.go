@@ -36,7 +36,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 				s.rec.Name, s.rec.Badge = p.Name, p.Badge
 			}
 			r.attach(c.box, game.Seat(i), p.ID)
-			r.narrate(fmt.Sprintf("%s is back at the table.", s.rec.Name))
+			r.narrateAbout(game.Seat(i), fmt.Sprintf("%s is back at the table.", s.rec.Name))
 			r.afterChange()
 			return game.Seat(i), nil
 		}
@@ -92,7 +92,7 @@ func (r *Room) leave(box *Mailbox) {
 			}
 			r.save()
 		} else if !r.over && !r.seatConnected(seat) {
-			r.narrate(fmt.Sprintf("%s has left the table.", s.rec.Name))
+			r.narrateAbout(seat, fmt.Sprintf("%s has left the table.", s.rec.Name))
 			if r.cfg.Bots != nil {
 				s.takeover = true
 			}
@@ -121,7 +121,7 @@ func (r *Room) detach(box *Mailbox, onPurpose bool) {
 			if onPurpose {
 				what = "%s stepped away; the seat is kept."
 			}
-			r.narrate(fmt.Sprintf(what, s.rec.Name) + r.whileAway(seat))
+			r.narrateAbout(seat, fmt.Sprintf(what, s.rec.Name)+r.whileAway(seat))
 			if r.cfg.TakeoverAfter > 0 && r.cfg.Bots != nil {
 				seat := seat
 				r.clock.AfterFunc(r.cfg.TakeoverAfter, func() { r.retrySubmit(command{kind: cmdTakeover, seat: seat}) })
@@ -162,7 +162,7 @@ func (r *Room) takeover(seat game.Seat) {
 	}
 	s.takeover = true
 	if r.otherHumanConnected(seat) {
-		r.narrate(fmt.Sprintf("A bot plays for %s until they come back.", s.rec.Name))
+		r.narrateAbout(seat, fmt.Sprintf("A bot plays for %s until they come back.", s.rec.Name))
 	}
 	r.afterChange()
 }

@@ -179,3 +179,20 @@ func (Game) DecodeAction(b []byte) (game.Action, error) {
 	}
 	return a, nil
 }
+
+// PresenceAudience implements game.Presence: while the game runs, that a
+// dead player left or came back is for the dead alone (§11: the dead may
+// not talk to the living, and a seat that comes and goes is a signal).
+func (Game) PresenceAudience(st game.State, seat game.Seat) game.Audience {
+	s := st.(*State)
+	if s.Over || s.alive(int(seat)) || !s.valid(int(seat)) {
+		return game.Everyone()
+	}
+	var dead []game.Seat
+	for i, p := range s.Players {
+		if !p.Alive {
+			dead = append(dead, game.Seat(i))
+		}
+	}
+	return game.Only(dead...)
+}
