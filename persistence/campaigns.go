@@ -127,10 +127,13 @@ func (s *Store) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, e
 // campaign's trials become next, its win or loss is counted, the mission is
 // appended to its history and, when veteran is true, the campaign and the
 // profiles of exactly the given players are marked veteran (VeteranSince
-// keeps the first date). next and veteran come from the rules
+// keeps the first date). from is the trials the mission was dealt with: a
+// result for a mission the campaign has moved past (it is no longer at
+// from, or is already veteran) is ErrStale and changes nothing. next and
+// veteran come from the rules
 // (grizzled.CampaignNext). A second result for the same roomID is ErrExists,
 // so a retried call never counts a mission twice.
-func (s *Store) RecordCampaignResult(id, roomID string, players []string, won bool, next int, veteran bool) (Campaign, error) {
+func (s *Store) RecordCampaignResult(id, roomID string, from int, players []string, won bool, next int, veteran bool) (Campaign, error) {
 	if err := checkKey("room id", roomID); err != nil {
 		return Campaign{}, err
 	}
@@ -147,6 +150,9 @@ func (s *Store) RecordCampaignResult(id, roomID string, players []string, won bo
 		}
 		if slices.ContainsFunc(c.History, func(m CampaignMission) bool { return m.RoomID == roomID }) {
 			return fmt.Errorf("campaign %s mission in room %s: %w", id, roomID, ErrExists)
+		}
+		if c.Trials != from || c.Veteran {
+			return fmt.Errorf("campaign %s: room %s played the mission at %d trials, the campaign is at %d: %w", id, roomID, from, c.Trials, ErrStale)
 		}
 		now := s.now()
 		c.Trials = next

@@ -354,32 +354,36 @@ func TestRecordCampaignResultVeteranSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A loss first: not veteran.
-	if _, err := s.RecordCampaignResult(c.ID, "room1", members[:3], false, 27, false); err != nil {
+	if _, err := s.RecordCampaignResult(c.ID, "room1", 26, members[:3], false, 27, false); err != nil {
 		t.Fatal(err)
 	}
 	// The winning mission, played by three of the four members.
 	played := []string{"SHA256:ann", "SHA256:bob", "SHA256:cid"}
-	got, err := s.RecordCampaignResult(c.ID, "room2", played, true, 30, true)
+	got, err := s.RecordCampaignResult(c.ID, "room2", 27, played, true, 30, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RecordCampaignResult(c.ID, "room2", played, true, 30, true); !errors.Is(err, ErrExists) {
+	if _, err := s.RecordCampaignResult(c.ID, "room2", 27, played, true, 30, true); !errors.Is(err, ErrExists) {
 		t.Fatalf("recording a mission twice: %v; want ErrExists", err)
 	}
-	if _, err := s.RecordCampaignResult(c.ID, "", played, true, 30, true); !errors.Is(err, ErrInvalid) {
+	if _, err := s.RecordCampaignResult(c.ID, "", 27, played, true, 30, true); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("no room ID: %v; want ErrInvalid", err)
 	}
-	if _, err := s.RecordCampaignResult(c.ID, "room9", []string{""}, true, 30, true); !errors.Is(err, ErrInvalid) {
+	if _, err := s.RecordCampaignResult(c.ID, "room9", 27, []string{""}, true, 30, true); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("empty fingerprint: %v; want ErrInvalid", err)
 	}
-	if _, err := s.RecordCampaignResult("nope", "room3", played, true, 30, true); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RecordCampaignResult("nope", "room3", 27, played, true, 30, true); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown campaign: %v", err)
 	}
 	bob, _ := s.Player("SHA256:bob")
 	since := bob.VeteranSince
-	// A later veteran mission keeps the first date.
-	if _, err := s.RecordCampaignResult(c.ID, "room3", played[:1], true, 30, true); err != nil {
-		t.Fatal(err)
+	// A mission opened before the campaign moved on counts for nothing:
+	// neither an older mission's loss nor a second table's win.
+	if _, err := s.RecordCampaignResult(c.ID, "room0", 26, played, false, 27, false); !errors.Is(err, ErrStale) {
+		t.Fatalf("a result for a mission already played: %v; want ErrStale", err)
+	}
+	if _, err := s.RecordCampaignResult(c.ID, "room3", 30, played[:1], true, 30, true); !errors.Is(err, ErrStale) {
+		t.Fatalf("a result after the campaign was won: %v; want ErrStale", err)
 	}
 	s.Close()
 
@@ -388,7 +392,7 @@ func TestRecordCampaignResultVeteranSurvivesReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Trials != 30 || c.Wins != 2 || c.Losses != 1 || !c.Veteran || len(c.History) != 3 {
+	if c.Trials != 30 || c.Wins != 1 || c.Losses != 1 || !c.Veteran || len(c.History) != 2 {
 		t.Fatalf("campaign after reopen %+v", c)
 	}
 	m := c.History[1]
@@ -433,7 +437,7 @@ func fill(t *testing.T, s *Store) {
 	if _, err := s.CreateCampaign(Campaign{ID: "somme", Members: []string{"SHA256:ann"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RecordCampaignResult("somme", "done", []string{"SHA256:ann"}, true, 30, true); err != nil {
+	if _, err := s.RecordCampaignResult("somme", "done", 0, []string{"SHA256:ann"}, true, 30, true); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -44,6 +44,9 @@ var (
 	// ErrSeq: an Append whose sequence number would leave a
 	// gap, or repeats an earlier number with a different payload.
 	ErrSeq = errors.New("action log sequence error")
+	// ErrStale: a campaign result for a mission the campaign has moved
+	// past (another table's result counted first); it changes nothing.
+	ErrStale = errors.New("campaign has moved on")
 	// ErrInvalid: a record or key the store refuses (empty ID, bad status...).
 	ErrInvalid = errors.New("invalid record")
 )

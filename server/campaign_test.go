@@ -113,3 +113,61 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 	c2 := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithoutPTY(), sshtest.WithCommand("profile"))
 	c2.Expect(t, `vera\s+★ veteran`, 5*time.Second)
 }
+
+// A campaign has one mission table at a time: a second member asking for
+// it gets the same table, a member who joined after it opened may sit,
+// and a result from a table the campaign has moved past counts for nothing.
+func TestCampaignPlaysOneMissionAtATime(t *testing.T) {
+	srv, _ := startServer(t, t.TempDir())
+	rec := records{srv}
+	ann := table.Player{ID: "SHA256:ann", Name: "ann"}
+	bob := table.Player{ID: "SHA256:bob", Name: "bob"}
+	c, err := rec.CreateCampaign(ann, "Somme", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(p table.Player) *table.Room {
+		t.Helper()
+		g, spec, err := rec.CampaignTable(c, "easy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := srv.app.Room // as the lobby's create does
+		cfg.Game, cfg.Bots, cfg.Seats, cfg.Options, cfg.Title = g.Game, g.Bots, spec.Seats, spec.Options, spec.Title
+		cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = spec.Private, p.ID, spec.BotLevel, spec.Campaign, spec.Allowed
+		r, err := srv.hub.Create(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := open(ann)
+	if _, err := first.Join(t.Context(), ann, table.NewMailbox(), false); err != nil {
+		t.Fatal(err)
+	}
+	// bob joins the campaign after its table opened, then asks for it.
+	if c, err = rec.JoinCampaign(bob, c.Code); err != nil {
+		t.Fatal(err)
+	}
+	second := open(bob)
+	if second != first {
+		t.Fatalf("a second mission table %s opened beside %s", second.Code(), first.Code())
+	}
+	if seat, err := second.Join(t.Context(), bob, table.NewMailbox(), false); err != nil || seat != 1 {
+		t.Fatalf("bob, a member since the table opened, got seat %d: %v", seat, err)
+	}
+	outsider := table.Player{ID: "SHA256:eve", Name: "eve"}
+	if _, err := first.Join(t.Context(), outsider, table.NewMailbox(), false); err == nil {
+		t.Fatal("someone outside the campaign took a seat")
+	}
+
+	// Two results for the mission dealt at 20: the first counts, the
+	// late one (from a table opened before the first ended) does not.
+	seats := []table.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Identity: bob.ID, Name: "bob"}}
+	finishMission(t, srv, c.Code, 20, true, seats)
+	finishMission(t, srv, c.Code, 20, false, seats)
+	got, _ := rec.Campaign(c.Code)
+	if got.Trials != 22 || got.Wins != 1 || got.Losses != 0 || len(got.History) != 1 {
+		t.Fatalf("after a win and a stale loss: %+v", got)
+	}
+}

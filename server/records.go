@@ -205,6 +205,13 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	return out, nil
 }
 
+// isMember reads a campaign's members afresh: someone who joined the
+// campaign after its table opened may sit at it.
+func (r records) isMember(campaign, id string) bool {
+	c, err := r.s.store.Campaign(campaign)
+	return err == nil && slices.Contains(c.Members, id)
+}
+
 // onOver runs on a room's actor when its game has ended and been saved: a
 // campaign mission moves the campaign on (rules §6.5).
 func (r records) onOver(rec table.RoomRecord) {
@@ -224,7 +231,11 @@ func (r records) onOver(rec table.RoomRecord) {
 			players = append(players, s.Identity)
 		}
 	}
-	if _, err := r.s.store.RecordCampaignResult(rec.Campaign, rec.Code, players, won, next, veteran); err != nil && !errors.Is(err, persistence.ErrExists) {
+	_, err := r.s.store.RecordCampaignResult(rec.Campaign, rec.Code, o.StartingTrials, players, won, next, veteran)
+	switch {
+	case errors.Is(err, persistence.ErrStale):
+		r.s.log.Info("campaign result not counted: the campaign moved on", "room", rec.Code, "campaign", rec.Campaign)
+	case err != nil && !errors.Is(err, persistence.ErrExists):
 		r.s.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
 	}
 }

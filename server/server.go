@@ -107,6 +107,7 @@ func New(cfg Config) (*Server, error) {
 			TakeoverAfter: cfg.TakeoverAfter,
 			IdleClose:     15 * time.Minute,
 			OnOver:        records{s}.onOver,
+			IsMember:      records{s}.isMember,
 		},
 		NewSeed:     rand.Uint64,
 		Log:         cfg.Log,

@@ -58,6 +58,8 @@ const (
 func NormalizeCode(s string) string { return codes.Normalize(s) }
 
 // Create starts a new room's actor. An empty cfg.Code gets a fresh code.
+// For a campaign whose mission table is still open, it returns that table:
+// a campaign has one mission under way at a time.
 func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 	if cfg.Game == nil || cfg.Seats < 1 {
 		return nil, errors.New("a room needs a game and seats")
@@ -67,6 +69,15 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if cfg.Campaign != "" {
+		// A campaign plays one mission at a time: whoever asks for its
+		// table while one is open gets that one.
+		for _, r := range h.rooms {
+			if s := r.Summary(); s.Campaign == cfg.Campaign && (s.Status == StatusWaiting || s.Status == StatusPlaying) {
+				return r, nil
+			}
+		}
+	}
 	if cfg.Code == "" {
 		for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
 			cfg.Code = codes.New(PublicCodeLen)

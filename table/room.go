@@ -52,6 +52,10 @@ type RoomConfig struct {
 	Seed     uint64
 	Campaign string
 	Allowed  []string // identities who may sit; empty: anyone
+	// IsMember, when set, decides who may sit at a campaign's table (read
+	// afresh at each join, so a player who joined the campaign after the
+	// table opened is welcome); Allowed is then only what the lobby shows.
+	IsMember func(campaign, id string) bool
 	FillBots int      // a new room's last FillBots seats start with bots of BotLevel
 
 	// BotDelay is the pause before a bot acts, so people can follow it.

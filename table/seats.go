@@ -42,7 +42,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 		}
 	}
 	if !c.watch && !r.started {
-		if len(r.cfg.Allowed) > 0 && !slices.Contains(r.cfg.Allowed, p.ID) {
+		if !r.admits(p.ID) {
 			return game.Spectator, ErrNotAllowed
 		}
 		for i := range r.seats {
@@ -259,4 +259,13 @@ var botNames = []string{"Ada", "Bruno", "Celine", "Dmitri", "Ewa", "Fabien", "Gr
 
 func botName(seat game.Seat, level string) string {
 	return fmt.Sprintf("%s (bot·%s)", botNames[int(seat)%len(botNames)], level)
+}
+
+// admits reports whether id may take a seat: anyone, or for a campaign's
+// table its members as they are now.
+func (r *Room) admits(id string) bool {
+	if r.cfg.Campaign != "" && r.cfg.IsMember != nil {
+		return r.cfg.IsMember(r.cfg.Campaign, id)
+	}
+	return len(r.cfg.Allowed) == 0 || slices.Contains(r.cfg.Allowed, id)
 }
