@@ -56,7 +56,7 @@ type RoomConfig struct {
 	// afresh at each join, so a player who joined the campaign after the
 	// table opened is welcome); Allowed is then only what the lobby shows.
 	IsMember func(campaign, id string) bool
-	FillBots int      // a new room's last FillBots seats start with bots of BotLevel
+	FillBots int // a new room's last FillBots seats start with bots of BotLevel
 
 	// BotDelay is the pause before a bot acts, so people can follow it.
 	BotDelay time.Duration
