@@ -262,8 +262,8 @@ func (s *Server) Serve(l net.Listener) error {
 // Shutdown tells every player, closes rooms (their state is already on
 // disk), disconnects sessions and closes the store, within ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
-	if s.closed {
-		return nil
+	if s.closed { // the store and rooms are gone already; stop serving
+		return s.ssh.Shutdown(ctx)
 	}
 	// Every player sees why first, on a terminal given back whole; a
 	// client that does not read gets at most two seconds.
