@@ -109,6 +109,14 @@ type Presence interface {
 	PresenceAudience(s State, seat Seat) Audience
 }
 
+// ChatActions is implemented by games where some lines change the state:
+// in Werewolves a wolf's line in the wolves' step may reach the peeking
+// little girl and get her caught. Such a line is applied as the returned
+// action (logged and replayed like any move) instead of going through Say.
+type ChatActions interface {
+	ChatAction(s State, seat Seat, text string) (Action, bool)
+}
+
 // Bots makes bots for one game. It lives beside the rules package (bots
 // import the rules, never the reverse), and the server pairs it with the Game.
 type Bots interface {

@@ -165,3 +165,37 @@ func TestARefusalIsNotShownOnceTheGameMovesOn(t *testing.T) {
 		t.Fatalf("bob still reads %q after the game moved on", u.Notice)
 	}
 }
+
+// loudRace is race where "+N" said at the table is a move: a line the
+// game wants as an action (game.ChatActions).
+type loudRace struct{ race }
+
+func (loudRace) ChatAction(_ game.State, _ game.Seat, text string) (game.Action, bool) {
+	if len(text) == 2 && text[0] == '+' && text[1] >= '1' && text[1] <= '3' {
+		return int(text[1] - '0'), true
+	}
+	return nil, false
+}
+
+// A line the game takes as an action is applied, logged and replayed as
+// one; other lines stay chat.
+func TestALineTheGameTakesAsAMoveIsAMove(t *testing.T) {
+	j := NewMemJournal()
+	_, r := newTestRoom(t, loudRace{}, RoomConfig{Seats: 2, Journal: j})
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	r.Say(alice, "+3")
+	u := waitFor(t, alice, "the spoken move", func(u Update) bool { return u.Seq == 1 })
+	if c := u.View.(raceView).Counter; c != 3 {
+		t.Fatalf("counter %d after saying +3", c)
+	}
+	r.Say(alice, "hello")
+	waitFor(t, alice, "the line", func(u Update) bool { return len(said(u)) == 1 })
+	log := j.Log(r.Code())
+	first, _ := DecodeEntry(log[0])
+	second, _ := DecodeEntry(log[1])
+	if len(log) != 2 || first.IsChat() || string(first.Action) != "3" || !second.IsChat() {
+		t.Fatalf("log %+v %+v (%d entries), want the move then the line", first, second, len(log))
+	}
+}

@@ -126,6 +126,11 @@ func (r *Room) say(c command) error {
 // sayInGame passes a line to the game's chat rules, which say who hears
 // it, and keeps it in the log before anyone does.
 func (r *Room) sayInGame(seat game.Seat, text string) error {
+	if ca, ok := r.cfg.Game.(game.ChatActions); ok {
+		if a, ok := ca.ChatAction(r.state, seat, text); ok {
+			return r.apply(seat, a) // a line that changes the game is a move
+		}
+	}
 	events, err := r.cfg.Game.Say(r.state, seat, text)
 	if err != nil {
 		return err

@@ -196,3 +196,15 @@ func (Game) PresenceAudience(st game.State, seat game.Seat) game.Audience {
 	}
 	return game.Only(dead...)
 }
+
+// ChatAction implements game.ChatActions: a living werewolf's line in the
+// wolves' step is a KindSay action, so its glimpse by the little girl has
+// its catch chance, joins her glimpse list and is in the replayable log
+// (§5.7). Every other line goes through Say.
+func (Game) ChatAction(st game.State, seat game.Seat, text string) (game.Action, bool) {
+	s, ok := asState(st)
+	if !ok || s.Over || !s.alive(int(seat)) || s.Phase != PhaseWolves || s.Players[seat].Card != RoleWerewolf {
+		return nil, false
+	}
+	return Action{Kind: KindSay, Text: text}, true
+}

@@ -29,3 +29,33 @@ func TestPresenceOfTheDeadIsForTheDead(t *testing.T) {
 		t.Errorf("after the game, presence goes to %+v, want everyone", a)
 	}
 }
+
+// Only a living werewolf's line in the wolves' step is a move (it may get
+// the little girl caught); other lines are plain chat.
+func TestOnlyWolvesLinesAtNightAreMoves(t *testing.T) {
+	s, _, err := NewState(namesN(8), DefaultOptions(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wolf, villager := -1, -1
+	for i, p := range s.Players {
+		switch {
+		case p.Card == RoleWerewolf && wolf < 0:
+			wolf = i
+		case p.Card != RoleWerewolf && villager < 0:
+			villager = i
+		}
+	}
+	var g Game
+	s.Phase = PhaseWolves
+	if a, ok := g.ChatAction(s, game.Seat(wolf), "eat Anna"); !ok || a.(Action).Kind != KindSay || a.(Action).Text != "eat Anna" {
+		t.Errorf("a wolf's line in the wolves' step: %v %v, want a say action", a, ok)
+	}
+	if _, ok := g.ChatAction(s, game.Seat(villager), "zzz"); ok {
+		t.Error("a villager's line at night became a move")
+	}
+	s.Phase = PhaseDiscussion
+	if _, ok := g.ChatAction(s, game.Seat(wolf), "not me"); ok {
+		t.Error("a wolf's line by day became a move")
+	}
+}
