@@ -117,6 +117,15 @@ type ChatActions interface {
 	ChatAction(s State, seat Seat, text string) (Action, bool)
 }
 
+// Abandoner is implemented by games with a rule for a game every human
+// has left (table.RoomConfig.AbandonAfter): the room applies the returned
+// action as System, logged like any other (Werewolves §13: the game ends
+// with no winner, marked abandoned). Without it, the room closes the table
+// unfinished.
+type Abandoner interface {
+	AbandonAction(s State) Action
+}
+
 // Bots makes bots for one game. It lives beside the rules package (bots
 // import the rules, never the reverse), and the server pairs it with the Game.
 type Bots interface {

@@ -65,25 +65,27 @@ func (s SeatRecord) keyed() bool { return s.Identity != "" && !s.Guest && s.Bot 
 // RoomRecord is a table: with its action log it is everything needed to
 // replay the game (Setup, Seed, log), plus what the lobby shows.
 type RoomRecord struct {
-	ID         string             `json:"id"`   // stable key of the room and its log
-	Code       string             `json:"code"` // the short join code shown in the lobby
-	Title      string             `json:"title,omitempty"`
-	Setup      game.Setup         `json:"setup"`
-	Variant    string             `json:"variant,omitempty"` // e.g. difficulty: a key of players' stats
-	Seed       uint64             `json:"seed"`
-	Seats      []SeatRecord       `json:"seats"`
-	Status     Status             `json:"status"`
-	Private    bool               `json:"private,omitempty"`
-	Host       string             `json:"host,omitempty"`      // fingerprint of the creator
-	BotLevel   string             `json:"bot_level,omitempty"` // level for bots added to this table
-	CampaignID string             `json:"campaign,omitempty"`
-	Allowed    []string           `json:"allowed,omitempty"` // identities who may sit; empty: anyone
-	Seq        uint64             `json:"seq,omitempty"`     // actions applied when saved (the log is the truth)
-	Created    time.Time          `json:"created"`           // set by PutRoom when zero
-	Updated    time.Time          `json:"updated"`           // set by every PutRoom
-	Finished   time.Time          `json:"finished,omitzero"` // set by PutRoom when the status becomes finished
-	Result     *game.Result       `json:"result,omitempty"`  // required when Status is finished
-	Timer      *table.TimerRecord `json:"timer,omitempty"`   // the timed step under way (its deadline)
+	ID           string             `json:"id"`   // stable key of the room and its log
+	Code         string             `json:"code"` // the short join code shown in the lobby
+	Title        string             `json:"title,omitempty"`
+	Setup        game.Setup         `json:"setup"`
+	Variant      string             `json:"variant,omitempty"` // e.g. difficulty: a key of players' stats
+	Seed         uint64             `json:"seed"`
+	Seats        []SeatRecord       `json:"seats"`
+	Status       Status             `json:"status"`
+	Private      bool               `json:"private,omitempty"`
+	Host         string             `json:"host,omitempty"`      // fingerprint of the creator
+	BotLevel     string             `json:"bot_level,omitempty"` // level for bots added to this table
+	CampaignID   string             `json:"campaign,omitempty"`
+	Allowed      []string           `json:"allowed,omitempty"`       // identities who may sit; empty: anyone
+	Seq          uint64             `json:"seq,omitempty"`           // actions applied when saved (the log is the truth)
+	Created      time.Time          `json:"created"`                 // set by PutRoom when zero
+	Updated      time.Time          `json:"updated"`                 // set by every PutRoom
+	Finished     time.Time          `json:"finished,omitzero"`       // set by PutRoom when the status becomes finished
+	Result       *game.Result       `json:"result,omitempty"`        // required when Status is finished
+	Timer        *table.TimerRecord `json:"timer,omitempty"`         // the timed step under way (its deadline)
+	NoTakeover   bool               `json:"no_takeover,omitempty"`   // no bot stands in for an absent player
+	AbandonAfter time.Duration      `json:"abandon_after,omitempty"` // a game every human left this long ends
 }
 
 func (r *RoomRecord) validate() error {

@@ -275,11 +275,20 @@ func TestWerewolfForm(t *testing.T) {
 	if built == 0 || refused == 0 {
 		t.Errorf("built %d, refused %d: classic below 8 players must be refused", built, refused)
 	}
-	choice = []int{3, 0, 0, 0, 2, 0} // bot seats without a bot level
+	// Stand-ins are off unless chosen; a deserted game ends either way (§13).
+	choice = []int{3, 0, 0, 0, 0, 0, 0}
+	if spec, err := f.Build(choice); err != nil || !spec.NoTakeover || spec.AbandonAfter != 10*time.Minute {
+		t.Errorf("default stand-ins: %+v, %v", spec, err)
+	}
+	choice[6] = 1
+	if spec, _ := f.Build(choice); spec.NoTakeover {
+		t.Error("stand-ins chosen but off")
+	}
+	choice = []int{3, 0, 0, 0, 2, 0, 0} // bot seats without a bot level
 	if _, err := f.Build(choice); err == nil {
 		t.Error("bot seats without a level should be refused")
 	}
-	choice = []int{0, 0, 0, 1, 5, 1} // 5 seats, 5 bots
+	choice = []int{0, 0, 0, 1, 5, 1, 0} // 5 seats, 5 bots
 	if _, err := f.Build(choice); err == nil {
 		t.Error("a table of bots only should be refused")
 	}

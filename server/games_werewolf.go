@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"time"
 
 	"bivouac/game"
 	"bivouac/game/werewolf"
@@ -77,6 +78,7 @@ func werewolfEntry(e game.Entry) tui.GameEntry {
 				{Label: "Bots", Choices: botLevels, Default: min(1, len(botLevels)-1), Note: "Bots fill open seats when the host starts, and stand in for players who leave."},
 				{Label: "Bot seats now", Choices: botCounts, Note: "How many seats bots take at once (the rest wait for friends)."},
 				{Label: "Private", Choices: []string{"no", "yes"}, Note: "A private table is not listed: friends join it by its code."},
+				{Label: "Stand-ins", Choices: []string{"no", "yes"}, Note: "No (the rulebook's way): an absent player's seat waits for them. Yes: a bot plays for a player who lost the connection after 2 minutes. Either way, a game every player has left for 10 minutes ends with no winner."},
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				seats := c[0] + 5
@@ -88,7 +90,8 @@ func werewolfEntry(e game.Entry) tui.GameEntry {
 				if c[2] == 2 {
 					opts.NightTiming = werewolf.TimingFast
 				}
-				spec := tui.TableSpec{Seats: seats, Options: opts.Encode(), Private: c[5] == 1}
+				spec := tui.TableSpec{Seats: seats, Options: opts.Encode(), Private: c[5] == 1,
+					NoTakeover: c[6] == 0, AbandonAfter: werewolfAbandonAfter}
 				if err := opts.Validate(seats); err != nil {
 					return spec, err
 				}
@@ -113,6 +116,9 @@ func werewolfEntry(e game.Entry) tui.GameEntry {
 		},
 	}
 }
+
+// werewolfAbandonAfter ends a game every human has left (spec §14).
+const werewolfAbandonAfter = 10 * time.Minute
 
 func presetWord(i int) string {
 	return []string{"starter", "starter+sheriff", "classic", "classic, no thief"}[i]

@@ -65,13 +65,19 @@ func (c *fakeClock) Advance(d time.Duration) {
 	}
 }
 
-// waitAlarm waits (in real time, briefly) until an alarm is set.
+// waitAlarm waits (in real time, briefly) until an alarm is set and not
+// stopped.
 func (c *fakeClock) waitAlarm(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		c.mu.Lock()
-		n := len(c.alarms)
+		n := 0
+		for _, a := range c.alarms {
+			if !a.done {
+				n++
+			}
+		}
 		c.mu.Unlock()
 		if n > 0 {
 			return

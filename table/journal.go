@@ -56,8 +56,11 @@ type RoomRecord struct {
 	Seq      uint64       `json:"seq"`               // actions applied when saved
 	Result   *game.Result `json:"result,omitempty"`
 	Timer    *TimerRecord `json:"timer,omitempty"` // the timed step under way, if any
-	Created  time.Time    `json:"created"`
-	Updated  time.Time    `json:"updated"`
+	// The table's choices about absent players (RoomConfig).
+	NoTakeover   bool          `json:"no_takeover,omitempty"`
+	AbandonAfter time.Duration `json:"abandon_after,omitempty"`
+	Created      time.Time     `json:"created"`
+	Updated      time.Time     `json:"updated"`
 }
 
 // A room's log holds two kinds of entry, in the order they happened:

@@ -10,7 +10,7 @@ func (r *Room) record0() RoomRecord {
 	rec := RoomRecord{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Options: r.cfg.Options,
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
-		Created: r.created, Updated: r.clock.Now()}
+		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter}
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}
@@ -41,6 +41,9 @@ func (r *Room) closeAll(reason CloseReason) {
 	r.stopTimers()
 	if r.idleTimer != nil {
 		r.idleTimer.Stop()
+	}
+	if r.abandon != nil {
+		r.abandon.Stop()
 	}
 	for box := range r.members {
 		box.Put(Update{Room: r.cfg.Code, Closed: reason})

@@ -63,6 +63,14 @@ type RoomConfig struct {
 	// TakeoverAfter hands a disconnected player's seat to a bot after this
 	// long, while at least one other human is connected (0: never).
 	TakeoverAfter time.Duration
+	// NoTakeover: no bot stands in for a player who is away (a Werewolves
+	// table's choice: the seat waits); a seat given up with L still goes to
+	// a bot. It overrides TakeoverAfter.
+	NoTakeover bool
+	// AbandonAfter ends a game in progress, unfinished and with no winner,
+	// once every human player has been away this long (0: it waits for
+	// them, as The Grizzled does; Werewolves: 10 minutes).
+	AbandonAfter time.Duration
 	// IdleClose closes a room nobody is attached to after this long, unless
 	// a game is in progress (its players come back to it). 0: never.
 	IdleClose time.Duration
@@ -116,6 +124,7 @@ const (
 	cmdTakeover
 	cmdIdle
 	cmdRefresh
+	cmdAbandon
 	cmdClose
 )
 
@@ -180,6 +189,7 @@ type Room struct {
 	timerEnd  time.Time
 	resume    *TimerRecord // a restored room's saved step deadline, until the timer is armed
 	idleTimer Alarm
+	abandon   Alarm // every human is away from the game: ends it at AbandonAfter
 	closed    CloseReason
 	created   time.Time
 	log       *slog.Logger
@@ -188,6 +198,9 @@ type Room struct {
 func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 	if cfg.LogSize == 0 {
 		cfg.LogSize = 40
+	}
+	if cfg.NoTakeover {
+		cfg.TakeoverAfter = 0
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -392,7 +405,10 @@ func (r *Room) handle(c command) {
 			r.closeAll(Abandoned)
 			r.save() // closed for good: not restored after a restart
 		}
+	case cmdAbandon:
+		r.abandonIfEmpty()
 	case cmdRefresh:
+		r.armAbandon()
 		r.afterChange()
 	case cmdClose:
 		r.closeAll(c.reason)

@@ -26,6 +26,7 @@ type raceState struct {
 	Counter, Active, Goal, Turns int
 	Secrets                      []string
 	Winner                       game.Seat
+	Abandoned                    bool // System's "abandon": over, no winner
 }
 
 type raceView struct {
@@ -52,8 +53,12 @@ func (g race) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []
 	if g.block != nil {
 		<-g.block
 	}
-	if st.Winner >= 0 {
+	if st.Winner >= 0 || st.Abandoned {
 		return s, nil, game.ErrGameOver
+	}
+	if a == "abandon" && seat == game.System {
+		st.Abandoned = true
+		return st, []game.Event{{Audience: game.Everyone(), Text: "The race is abandoned."}}, nil
 	}
 	n, ok := a.(int)
 	if !ok || n < 1 || n > 3 {
@@ -80,14 +85,14 @@ func (g race) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []
 func (g race) Clone(s game.State) game.State { c := *s.(*raceState); return &c }
 func (g race) Legal(s game.State, seat game.Seat) []game.Action {
 	st := s.(*raceState)
-	if st.Winner >= 0 || int(seat) != st.Active {
+	if st.Winner >= 0 || st.Abandoned || int(seat) != st.Active {
 		return nil
 	}
 	return []game.Action{1, 2, 3}
 }
 func (g race) Waiting(s game.State) []game.Seat {
 	st := s.(*raceState)
-	if st.Winner >= 0 {
+	if st.Winner >= 0 || st.Abandoned {
 		return nil
 	}
 	return []game.Seat{game.Seat(st.Active)}
@@ -105,7 +110,7 @@ func (g race) View(s game.State, seat game.Seat) game.View {
 }
 func (g race) Timer(s game.State) (game.Timer, bool) {
 	st := s.(*raceState)
-	if g.turn == 0 || st.Winner >= 0 {
+	if g.turn == 0 || st.Winner >= 0 || st.Abandoned {
 		return game.Timer{}, false
 	}
 	return game.Timer{ID: uint64(st.Turns + 1), After: g.turn, Action: 1}, true
@@ -122,6 +127,9 @@ func (g race) Say(s game.State, seat game.Seat, text string) ([]game.Event, erro
 }
 func (g race) Result(s game.State) (game.Result, bool) {
 	st := s.(*raceState)
+	if st.Abandoned {
+		return game.Result{Outcome: "abandoned", Summary: "abandoned"}, true
+	}
 	if st.Winner < 0 {
 		return game.Result{}, false
 	}
@@ -130,8 +138,12 @@ func (g race) Result(s game.State) (game.Result, bool) {
 func (g race) EncodeAction(a game.Action) ([]byte, error) { return json.Marshal(a) }
 func (g race) DecodeAction(b []byte) (game.Action, error) {
 	var n int
-	err := json.Unmarshal(b, &n)
-	return n, err
+	if err := json.Unmarshal(b, &n); err == nil {
+		return n, nil
+	}
+	var word string
+	err := json.Unmarshal(b, &word)
+	return word, err
 }
 
 type raceBots struct{}

@@ -68,6 +68,10 @@ func (r *Room) join(c command) (game.Seat, error) {
 
 func (r *Room) attach(box *Mailbox, seat game.Seat, id string) {
 	r.members[box] = member{seat: seat, id: id}
+	if seat >= 0 && r.abandon != nil {
+		r.abandon.Stop()
+		r.abandon = nil
+	}
 	if r.idleTimer != nil {
 		r.idleTimer.Stop()
 		r.idleTimer = nil
@@ -146,6 +150,7 @@ func (r *Room) passHost() {
 }
 
 func (r *Room) afterDetach() {
+	r.armAbandon()
 	if len(r.members) == 0 && r.cfg.IdleClose > 0 && r.idleTimer == nil {
 		r.idleTimer = r.clock.AfterFunc(r.cfg.IdleClose, func() { r.retrySubmit(command{kind: cmdIdle}) })
 	}
@@ -268,4 +273,40 @@ func (r *Room) admits(id string) bool {
 		return r.cfg.IsMember(r.cfg.Campaign, id)
 	}
 	return len(r.cfg.Allowed) == 0 || slices.Contains(r.cfg.Allowed, id)
+}
+
+// armAbandon starts the count to ending the game once every human player
+// is away (AbandonAfter).
+func (r *Room) armAbandon() {
+	if r.cfg.AbandonAfter <= 0 || !r.started || r.over || r.abandon != nil || r.humanConnected() {
+		return
+	}
+	r.abandon = r.clock.AfterFunc(r.cfg.AbandonAfter, func() { r.retrySubmit(command{kind: cmdAbandon}) })
+}
+
+// abandonIfEmpty ends the game, unfinished, if still no human is back.
+func (r *Room) abandonIfEmpty() {
+	r.abandon = nil
+	if !r.started || r.over || r.humanConnected() {
+		return
+	}
+	r.narrate(fmt.Sprintf("Every player has been away for %s: the game ends with no winner.", roundWait(r.cfg.AbandonAfter)))
+	if a, ok := r.cfg.Game.(game.Abandoner); ok {
+		if err := r.apply(game.System, a.AbandonAction(r.state)); err == nil && r.over {
+			return // over, with the game's own "abandoned" result
+		}
+	}
+	r.publish()
+	r.closeAll(Abandoned)
+	r.save() // closed for good, without a result: not restored, not counted
+}
+
+// humanConnected reports whether any human player's seat has a session.
+func (r *Room) humanConnected() bool {
+	for i, s := range r.seats {
+		if s.rec.Identity != "" && r.seatConnected(game.Seat(i)) {
+			return true
+		}
+	}
+	return false
 }

@@ -73,6 +73,10 @@ type TableSpec struct {
 	Private  bool
 	Campaign string
 	Allowed  []string
+	// NoTakeover and AbandonAfter: what happens to absent players' seats
+	// (table.RoomConfig).
+	NoTakeover   bool
+	AbandonAfter time.Duration
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
@@ -367,6 +371,7 @@ func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (*table.Roo
 	cfg.Title, cfg.Options, cfg.Seats = spec.Title, spec.Options, spec.Seats
 	cfg.Private, cfg.Host, cfg.BotLevel = spec.Private, host.ID, spec.BotLevel
 	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
+	cfg.NoTakeover, cfg.AbandonAfter = spec.NoTakeover, spec.AbandonAfter
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}

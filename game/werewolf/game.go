@@ -208,3 +208,6 @@ func (Game) ChatAction(st game.State, seat game.Seat, text string) (game.Action,
 	}
 	return Action{Kind: KindSay, Text: text}, true
 }
+
+// AbandonAction implements game.Abandoner: every human left (§13).
+func (Game) AbandonAction(game.State) game.Action { return Action{Kind: KindAbandon} }
