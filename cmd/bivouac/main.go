@@ -41,8 +41,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runSim(ctx, args, stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args, stdout, stderr)
-	case "load":
-		return runLoad(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -55,7 +53,6 @@ const usage = `Usage:
   bivouac [serve] [--addr :2222] [--data ./data]    run the server (default)
   bivouac sim [--game grizzled] [--players 4] ...   play bot-only games, print statistics
   bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
-  bivouac load [--sessions 2000] ...                load test a server on this machine, with a baseline
   bivouac help                                      this text
 `
 

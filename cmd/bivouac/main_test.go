@@ -18,21 +18,12 @@ import (
 // TestMain lets a test start the real program as a separate process: the
 // test binary re-runs itself with BIVOUAC_TEST_MAIN set to the arguments
 // ("serve --addr 127.0.0.1:0 --data DIR"), and main's run does the rest.
-// That is the process TestSIGTERMSaysGoodbyeToEveryone stops. The load harness's
-// children use BIVOUAC_LOAD_CHILD=1 with the arguments on the command line.
+// That is the process TestSIGTERMSaysGoodbyeToEveryone stops.
 func TestMain(m *testing.M) {
-	var args []string
-	switch {
-	case os.Getenv("BIVOUAC_TEST_MAIN") != "":
-		args = strings.Fields(os.Getenv("BIVOUAC_TEST_MAIN"))
-	case os.Getenv("BIVOUAC_LOAD_CHILD") == "1":
-		args = os.Args[1:]
-		if len(args) == 0 || args[0] != "load" {
-			args = append([]string{"load"}, args...)
-		}
-	default:
+	if os.Getenv("BIVOUAC_TEST_MAIN") == "" {
 		os.Exit(m.Run())
 	}
+	args := strings.Fields(os.Getenv("BIVOUAC_TEST_MAIN"))
 	// As main does: SIGINT and SIGTERM shut the server down gracefully.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -34,7 +34,7 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 	if base == nil {
 		base = &loadResult{kind: "baseline"}
 	}
-	fmt.Fprintf(w, "bivouac load: %d sessions, %d tables (%d humans + %d bots), play %v, think %v; took %v\n",
+	fmt.Fprintf(w, "bivouac-load: %d sessions, %d tables (%d humans + %d bots), play %v, think %v; took %v\n",
 		o.sessions, o.tables, o.sessions/max(1, o.tables), o.bots, o.play, o.think, took.Round(time.Second))
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(w, "machine: %d CPUs, load average at the end %s\n", runtime.NumCPU(), strings.Join(strings.Fields(string(la))[:3], " "))

@@ -2,10 +2,26 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
 )
+
+// TestMain lets the test binary stand in for bivouac-load when the harness
+// starts its baseline child (it runs os.Executable() baseline ...).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "baseline" {
+		if err := runBaselineChild(context.Background(), os.Args[2:], os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
 
 func TestLoadSmall(t *testing.T) {
 	if testing.Short() {
@@ -38,7 +54,7 @@ func TestLoadRefusesOtherHosts(t *testing.T) {
 		t.Error(err)
 	}
 	var out, errb bytes.Buffer
-	err := runLoad(t.Context(), []string{"-child", "baseline", "-addr", "192.0.2.1:22", "-data", t.TempDir()}, &out, &errb)
+	err := runBaselineChild(t.Context(), []string{"-addr", "192.0.2.1:22", "-data", t.TempDir()}, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "127.0.0.1") {
 		t.Fatalf("child on a foreign address: %v", err)
 	}

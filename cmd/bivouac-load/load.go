@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
 	"os/exec"
-	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -24,48 +22,24 @@ import (
 	"syscall"
 	"time"
 
-	"bivouac/server"
-
 	charmlog "github.com/charmbracelet/log"
 )
 
-// bivouac load: the load harness. It starts a server as a child process of
-// this same binary (`bivouac load -child bivouac|baseline`, on
-// 127.0.0.1:0 with a fresh data directory), connects N players over SSH with
-// PTYs, drives them, measures, kills the child and prints the numbers; then
-// does the same against the bare wish + Bubble Tea baseline (loadbase.go)
+// bivouac-load is the load harness. It starts the real server (`bivouac
+// serve` on 127.0.0.1:0 with a fresh data directory) as its child,
+// connects N players over SSH with PTYs, drives them, measures, stops the
+// child and prints the numbers; then does the same against the bare wish +
+// Bubble Tea baseline (loadbase.go, this binary's own "baseline" command)
 // and prints the ratios.
 
-const loadUsage = `Usage: bivouac load [flags]
+const loadUsage = `Usage: bivouac-load [flags]
 
-Starts a Bivouac server and a bare wish+Bubble Tea baseline on 127.0.0.1
-(child processes of this binary), connects -sessions SSH players with PTYs to
-each, seats Bivouac's players at -tables Grizzled tables, plays for -play, and
-prints latencies, errors, memory and CPU, with ratios to the baseline.
+Starts a Bivouac server (bivouac serve) and a bare wish+Bubble Tea baseline
+on 127.0.0.1 as child processes, connects -sessions SSH players with PTYs to
+each, seats Bivouac's players at -tables Grizzled tables, plays for -play,
+and prints latencies, errors, memory and CPU, with ratios to the baseline.
 
 `
-
-// loadExecEnv, set to 1 with the arguments "load ...", makes any binary of
-// this package (the server, or its test binary) run `bivouac load ...` at
-// once, before main or the tests: that is how the harness starts its
-// server children, whatever binary it runs in.
-const loadExecEnv = "BIVOUAC_LOAD_EXEC"
-
-func init() {
-	if os.Getenv(loadExecEnv) != "1" || len(os.Args) < 2 || os.Args[1] != "load" {
-		return
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := runLoad(ctx, os.Args[2:], os.Stdout, os.Stderr)
-	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "bivouac load:", err)
-		}
-		os.Exit(1)
-	}
-	os.Exit(0)
-}
 
 type loadOpts struct {
 	sessions int
@@ -79,7 +53,8 @@ type loadOpts struct {
 	limit    time.Duration
 	baseline bool
 	ondemand bool
-	bin      string
+	bivouac  string // the server binary under test
+	self     string // this binary, which also serves the baseline
 	pprof    string
 	keep     bool
 	verbose  bool
@@ -106,22 +81,14 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&o.limit, "limit", 15*time.Minute, "hard time limit for the whole run")
 	fs.BoolVar(&o.baseline, "baseline", true, "also measure the bare wish+Bubble Tea baseline")
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
-	fs.StringVar(&o.bin, "bin", "", "binary to start the servers from (default: this one)")
+	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
-	// Child mode: what the harness starts.
-	child := fs.String("child", "", "internal: run a server for the harness (bivouac or baseline)")
-	addr := fs.String("addr", "127.0.0.1:0", "internal (child): listen address, loopback only")
-	data := fs.String("data", "", "internal (child): data directory")
-	maxConns := fs.Int("max-sessions", 0, "internal (child): connection caps, global and per IP")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	o.stdout, o.stderr = stdout, stderr
-	if *child != "" {
-		return runLoadChild(ctx, *child, *addr, *data, *maxConns, o.pprof, o.limit, stdout, stderr)
-	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("load: unexpected arguments %q", fs.Args())
 	}
@@ -135,12 +102,21 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	} else if n < uint64(o.sessions)+256 {
 		return fmt.Errorf("load: open files limit %d is too low for %d sessions: raise it (ulimit -Hn)", n, o.sessions)
 	}
-	if o.bin == "" {
-		exe, err := os.Executable()
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	o.self = exe
+	if o.bivouac == "" {
+		dir, err := os.MkdirTemp("", "bivouac-load-bin-")
 		if err != nil {
 			return err
 		}
-		o.bin = exe
+		defer os.RemoveAll(dir)
+		if o.bivouac, err = buildBivouac(ctx, dir); err != nil {
+			return err
+		}
+		o.logf("built %s", o.bivouac)
 	}
 
 	start := time.Now()
@@ -280,13 +256,20 @@ func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChi
 		return nil, err
 	}
 	defer logf.Close()
-	args := []string{"load", "-child", kind, "-addr", "127.0.0.1:0", "-data", dir,
-		"-max-sessions", fmt.Sprint(o.sessions + 64), "-limit", o.limit.String()}
-	if o.pprof != "" {
-		args = append(args, "-pprof", o.pprof)
+	// The real server, as an operator runs it, with the caps raised: all
+	// the players come from one address.
+	bin, caps := o.bivouac, fmt.Sprint(o.sessions+64)
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
+		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1"}
+	if kind != "bivouac" {
+		bin = o.self
+		args = []string{"baseline", "-kind", kind, "-addr", "127.0.0.1:0", "-data", dir, "-limit", o.limit.String()}
 	}
-	cmd := exec.Command(o.bin, args...)
-	cmd.Env = append(os.Environ(), loadExecEnv+"=1")
+	if o.pprof != "" {
+		args = append(args, "--pprof", o.pprof)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = os.Environ()
 	// BIVOUAC_CHILD_GOGC sets GOGC for the servers under test (Bivouac and
 	// the baseline alike) but not the harness, whose own collections add
 	// to every measured tail (docs/PERFORMANCE.md).
@@ -931,26 +914,37 @@ func countServerErrors(path string) (int, []string) {
 	return n, sample
 }
 
-// runLoadChild is the server side: Bivouac as `serve` assembles it, with
-// the connection caps raised for one address, or the baseline. It ends on
-// SIGTERM, when its stdin closes (the harness is gone) or after limit.
-func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pprofAddr string, limit time.Duration, stdout, stderr io.Writer) error {
-	if err := loopbackOnly(addr); err != nil {
+// runBaselineChild is `bivouac-load baseline`: the bare wish + Bubble Tea
+// app the harness measures Bivouac against. It ends on SIGTERM, when its
+// stdin closes (the harness is gone) or after -limit.
+func runBaselineChild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("baseline", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	kind := fs.String("kind", "baseline", "baseline (Bubble Tea's renderer) or baseline-ondemand")
+	addr := fs.String("addr", "127.0.0.1:0", "listen address, loopback only")
+	data := fs.String("data", "", "data directory (its host key)")
+	limit := fs.Duration("limit", 15*time.Minute, "hard time limit")
+	pprofAddr := fs.String("pprof", "", "serve pprof on this 127.0.0.1 address")
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if data == "" {
-		return errors.New("load: -child needs -data")
+	if err := loopbackOnly(*addr); err != nil {
+		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, limit+time.Minute)
+	if *data == "" {
+		return errors.New("baseline: needs -data")
+	}
+	if *kind != "baseline" && *kind != "baseline-ondemand" {
+		return fmt.Errorf("baseline: unknown -kind %q", *kind)
+	}
+	ctx, cancel := context.WithTimeout(ctx, *limit+time.Minute)
 	defer cancel()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go func() { // the harness holds our stdin open while it lives
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		cancel()
 	}()
-	if pprofAddr != "" {
-		if err := loopbackOnly(pprofAddr); err != nil {
+	if *pprofAddr != "" {
+		if err := loopbackOnly(*pprofAddr); err != nil {
 			return err
 		}
 		mux := http.NewServeMux()
@@ -958,43 +952,22 @@ func runLoadChild(ctx context.Context, kind, addr, data string, maxConns int, pp
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		ps := &http.Server{Addr: pprofAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		ps := &http.Server{Addr: *pprofAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = ps.ListenAndServe() }()
 		defer ps.Close()
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	charmlog.SetOutput(stderr)
-	if kind == "baseline" || kind == "baseline-ondemand" {
-		return runBaselineServer(ctx, addr, data, kind == "baseline-ondemand", stdout, stderr)
+	return runBaselineServer(ctx, *addr, *data, *kind == "baseline-ondemand", stdout, stderr)
+}
+
+// buildBivouac builds the server from this module into dir.
+func buildBivouac(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "bivouac")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "bivouac/cmd/bivouac")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building bivouac (run from the module, or give -bivouac): %v\n%s", err, out)
 	}
-	if kind != "bivouac" {
-		return fmt.Errorf("load: unknown -child %q", kind)
-	}
-	cfg := server.Config{Addr: addr, DataDir: data, Guests: true, Log: log,
-		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute}
-	cfg.SSH.MaxSessions, cfg.SSH.MaxPerIP = maxConns, maxConns
-	cfg.SSH.MaxTypingPerIP = -1 // every simulated player types from one address
-	srv, err := server.New(cfg)
-	if err != nil {
-		return err
-	}
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		srv.Close()
-		return err
-	}
-	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	select {
-	case err := <-served:
-		srv.Close()
-		return err
-	case <-ctx.Done():
-	}
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer scancel()
-	return srv.Shutdown(sctx)
+	return bin, nil
 }
 
 // pct is the q-quantile of ds (nearest rank); 0 for none.
