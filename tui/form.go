@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"bivouac/table"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -76,8 +78,7 @@ func (m *root) onFormKey(k tea.KeyMsg) tea.Cmd {
 			m.notice = err.Error()
 			return nil
 		}
-		m.createAndJoin(g, spec)
-		return nil
+		return m.createAndJoin(g, spec)
 	}
 	if step != 0 {
 		if f.field == 0 {
@@ -125,12 +126,9 @@ func (m *root) formView() string {
 	return b.String()
 }
 
-// createAndJoin opens a table with this session as host and sits down at it.
-func (m *root) createAndJoin(g GameEntry, spec TableSpec) {
-	room, err := m.app.create(g, spec, m.sess.Player)
-	if err != nil {
-		m.notice = err.Error()
-		return
-	}
-	m.join(room.Code(), false)
+// createAndJoin opens a table with this session as host and sits down at
+// it, off Update: creating saves the table, and joining waits for its actor.
+func (m *root) createAndJoin(g GameEntry, spec TableSpec) tea.Cmd {
+	app, host := m.app, m.sess.Player
+	return m.sitDown(func() (*table.Room, error) { return app.create(g, spec, host) }, false)
 }

@@ -235,7 +235,7 @@ func (m *root) onCampaignKey(k tea.KeyMsg) tea.Cmd {
 			m.notice = err.Error()
 			return nil
 		}
-		m.createAndJoin(g, spec)
+		return m.createAndJoin(g, spec)
 	case key.Matches(k, m.keys.Help):
 		m.showHelp = true
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bivouac/game"
 	"bivouac/sanitize"
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -110,6 +111,11 @@ type root struct {
 	prompt prompt
 	input  *textinput.Model // nil while no prompt is open
 
+	// sitting: a join is under way (sitDown); early holds the table's
+	// first update if it comes before the join's answer.
+	sitting bool
+	early   table.Update
+
 	confirmGiveUp bool   // L was pressed at a running table: the next key answers
 	closed        string // the session is ending: why
 }
@@ -200,10 +206,14 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.typed && !m.mayGuess() {
 			return m, nil
 		}
-		m.join(msg.code, msg.watch)
-		if msg.typed && m.room == nil && m.app.Hub.Room(msg.code) == nil {
+		if msg.typed && m.app.Hub.Room(msg.code) == nil {
 			m.wrongGuess()
 		}
+		return m, m.join(msg.code, msg.watch)
+	case joinedMsg:
+		return m, m.onJoined(msg)
+	case noticeMsg:
+		m.notice = string(msg)
 		return m, nil
 	case uikit.ActMsg:
 		if m.room != nil {
@@ -250,6 +260,10 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *root) onUpdate(u table.Update) tea.Cmd {
+	if m.room == nil && m.sitting {
+		m.early = u // the table answered before the join did: keep it for onJoined
+		return nil
+	}
 	if m.room == nil || u.Room != m.room.Code() {
 		return nil // a stale update from a table this session has left
 	}
@@ -307,23 +321,84 @@ func (m *root) wrongGuess() {
 	}
 }
 
-func (m *root) join(code string, watch bool) {
+func (m *root) join(code string, watch bool) tea.Cmd {
 	r := m.app.Hub.Room(code)
 	if r == nil {
 		m.notice = fmt.Sprintf("No table %q here. Check the code, or pick one from the list.", code)
 		m.page = pageLobby
-		return
+		return nil
 	}
+	return m.sitDown(func() (*table.Room, error) { return r, nil }, watch)
+}
+
+// joinedMsg answers sitDown.
+type joinedMsg struct {
+	room *table.Room
+	seat game.Seat
+	err  error
+}
+
+// noticeMsg is a room call's refusal, said to the player.
+type noticeMsg string
+
+// sitDown leaves the current table and joins the one room gives, off
+// Update: the join waits for the room's actor, and a busy table must never
+// freeze this session's screen. Until the answer comes (joinedMsg) the
+// session is "sitting": keys other than ctrl+c are ignored (a few
+// milliseconds), and the room's first update is kept.
+func (m *root) sitDown(room func() (*table.Room, error), watch bool) tea.Cmd {
 	m.leaveRoom(false)
-	ctx, cancel := context.WithTimeout(m.sess.Ctx, 3*time.Second)
-	defer cancel()
-	seat, err := r.Join(ctx, m.sess.Player, m.box, watch)
-	if err != nil {
-		m.notice = err.Error()
-		return
+	m.sitting = true
+	ctx, p, box, current := m.sess.Ctx, m.sess.Player, m.box, &m.current
+	return func() tea.Msg {
+		r, err := room()
+		if err != nil {
+			return joinedMsg{err: err}
+		}
+		jctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		seat, err := r.Join(jctx, p, box, watch)
+		if err != nil {
+			return joinedMsg{err: err}
+		}
+		// The pump detaches current when the session ends; a session that
+		// ended while this join was under way detaches here.
+		current.Store(r)
+		if ctx.Err() != nil {
+			r.Detach(box)
+		}
+		return joinedMsg{room: r, seat: seat}
 	}
-	m.current.Store(r)
-	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, table.Update{Room: r.Code(), Seat: seat}, nil, pageTable, "", 0
+}
+
+// roomCall runs a request to the current table off Update; a refusal
+// comes back as a notice.
+func (m *root) roomCall(call func(ctx context.Context) error) tea.Cmd {
+	ctx := m.sess.Ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if err := call(ctx); err != nil {
+			return noticeMsg(err.Error())
+		}
+		return nil
+	}
+}
+
+func (m *root) onJoined(msg joinedMsg) tea.Cmd {
+	m.sitting = false
+	early := m.early
+	m.early = table.Update{}
+	if msg.err != nil {
+		m.notice = msg.err.Error()
+		return nil
+	}
+	r := msg.room
+	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, table.Update{Room: r.Code(), Seat: msg.seat}, nil, pageTable, "", 0
+	if early.Room == r.Code() {
+		return m.onUpdate(early)
+	}
+	return nil
 }
 
 // leaveRoom detaches from the current table; forGood gives the seat up.
@@ -374,6 +449,9 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 		m.leaveRoom(false)
 		m.closed = quitGoodbye
 		return tea.Quit
+	}
+	if m.sitting {
+		return nil // a second enter while a table opens must not open another
 	}
 	if m.prompt != promptNone {
 		return m.onPromptKey(k)

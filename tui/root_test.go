@@ -401,3 +401,37 @@ func TestLongNoticesFitTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// Joining waits for the table's actor, so it runs off Update: Update
+// returns at once with a command, the session stays where it was until
+// the answer comes, keys meanwhile open nothing, and an update the table
+// sent before the answer is not lost.
+func TestJoiningRunsOffUpdate(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	code := codeRe.FindStringSubmatch(alice.pump(`Table [A-Z0-9]{4}`))[1]
+
+	bob := newSession(t, a, "fp-bob", "bob")
+	_, cmd := bob.m.Update(joinMsg{code: code})
+	if cmd == nil || bob.m.room != nil || bob.m.page == pageTable {
+		t.Fatalf("Update joined in place (cmd %v, room %v)", cmd != nil, bob.m.room)
+	}
+	bob.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}) // would open the form
+	if bob.m.page != pageLobby {
+		t.Fatalf("a key acted while the join was under way: page %v", bob.m.page)
+	}
+	joined := cmd()
+	// The table's first update reaches the session before the answer.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	u, ok := bob.m.box.Next(ctx)
+	if !ok {
+		t.Fatal("the table sent nothing")
+	}
+	bob.send(uikit.UpdateMsg{Update: u})
+	bob.send(joined)
+	if v := bob.m.View(); !regexp.MustCompile(`bob \(you\)`).MatchString(v) {
+		t.Fatalf("after joining, the table's first update is on screen:\n%s", v)
+	}
+}

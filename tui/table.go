@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"bivouac/game"
 	"bivouac/tui/uikit"
@@ -62,8 +61,7 @@ func (m *root) onTableKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
-	ctx, cancel := context.WithTimeout(m.sess.Ctx, 3*time.Second)
-	defer cancel()
+	room, box := m.room, m.box
 	switch {
 	case key.Matches(k, m.keys.Lobby):
 		m.toLobby(false)
@@ -74,9 +72,7 @@ func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Down):
 		m.seatCur = min(max(0, len(m.upd.Seats)-1), m.seatCur+1)
 	case key.Matches(k, m.keys.Start) && m.isHost():
-		if err := m.room.Start(ctx, m.box); err != nil {
-			m.notice = err.Error()
-		}
+		return m.roomCall(func(ctx context.Context) error { return room.Start(ctx, box) })
 	case key.Matches(k, m.keys.Bot) && m.isHost() && m.seatCur < len(m.upd.Seats):
 		g, _ := m.app.Games.Lookup(m.upd.Game)
 		if g.Bots == nil {
@@ -94,9 +90,8 @@ func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
 				}
 			}
 		}
-		if err := m.room.SetBot(ctx, m.box, game.Seat(m.seatCur), level); err != nil {
-			m.notice = err.Error()
-		}
+		seat := game.Seat(m.seatCur)
+		return m.roomCall(func(ctx context.Context) error { return room.SetBot(ctx, box, seat, level) })
 	}
 	return nil
 }
