@@ -171,6 +171,14 @@ func (s *Server) identity(next ssh.Handler) ssh.Handler {
 // through to the TUI, which reads s.Command() itself (`ssh -t host join CODE`).
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		// Splitting a command line into words (sess.Command) costs time
+		// that grows with the square of its length: 100 KB took seconds of
+		// CPU. Our commands are a few words long.
+		if n := len(sess.RawCommand()); n > MaxCommand {
+			s.markRefused(sess, "command too long")
+			refuse(sess, fmt.Sprintf("That command is %d bytes long; Bivouac's commands are a few words (at most %d bytes).", n, MaxCommand))
+			return
+		}
 		if _, _, ok := sess.Pty(); ok {
 			next(sess)
 			return
@@ -184,6 +192,9 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		_ = sess.Exit(code)
 	}
 }
+
+// MaxCommand is the longest command line a session may send.
+const MaxCommand = 1024
 
 // needsTerminal is the hint for a session that has no PTY and nothing to run.
 func needsTerminal(sess ssh.Session) string {
