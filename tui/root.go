@@ -187,8 +187,30 @@ type joinMsg struct {
 	typed bool // the player typed the code: a guess (see App.Guesses)
 }
 
+// noticeLife is how long a notice stays on screen: long enough to read,
+// short enough not to outstay its moment (a chat limit through a night).
+const noticeLife = 8 * time.Second
+
+// noticeExpiredMsg takes a notice down if it is still the one on screen.
+type noticeExpiredMsg string
+
+// Update handles msg, and gives every new notice its time on screen.
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	before := m.notice
+	model, cmd := m.update(msg)
+	if text := m.notice; text != "" && text != before {
+		cmd = tea.Batch(cmd, tea.Tick(noticeLife, func(time.Time) tea.Msg { return noticeExpiredMsg(text) }))
+	}
+	return model, cmd
+}
+
+func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case noticeExpiredMsg:
+		if m.notice == string(msg) {
+			m.notice = ""
+		}
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		if m.input != nil {

@@ -78,9 +78,12 @@ func (coin) DecodeAction(b []byte) (game.Action, error) {
 
 // coinScreen is a table screen: "f" flips.
 type coinScreen struct {
-	u    table.Update
-	w, h int
+	u     table.Update
+	w, h  int
+	quiet bool // a screen every seat must see alike (uikit.Quiet)
 }
+
+func (s *coinScreen) Quiet() bool { return s.quiet }
 
 func (s *coinScreen) SetUpdate(u table.Update) { s.u = u }
 func (s *coinScreen) SetSize(w, h int)         { s.w, s.h = w, h }
@@ -433,5 +436,43 @@ func TestJoiningRunsOffUpdate(t *testing.T) {
 	bob.send(joined)
 	if v := bob.m.View(); !regexp.MustCompile(`bob \(you\)`).MatchString(v) {
 		t.Fatalf("after joining, the table's first update is on screen:\n%s", v)
+	}
+}
+
+// A notice goes away by itself after a while (only the one it was set
+// for), and never covers a screen that must look alike for every seat.
+func TestNoticesExpireAndStayOffQuietScreens(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	_, cmd := alice.m.Update(joinMsg{code: "QQQQ", typed: true})
+	if alice.m.notice == "" || cmd == nil {
+		t.Fatalf("no notice for an unknown code (cmd %v)", cmd != nil)
+	}
+	first := alice.m.notice
+	alice.send(noticeExpiredMsg("another notice"))
+	if alice.m.notice != first {
+		t.Fatal("an older notice's expiry took down the current one")
+	}
+	alice.send(noticeExpiredMsg(first))
+	if alice.m.notice != "" {
+		t.Fatalf("the notice %q outlived its time", alice.m.notice)
+	}
+
+	alice.keys("n", "enter")
+	alice.pump(`Table [A-Z0-9]{4}`)
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.keys("c")
+	bob.keys(alice.m.room.Code(), "enter")
+	bob.pump(`bob \(you\)`)
+	alice.keys("s")
+	alice.pump(`flips: 0`)
+	scr := alice.m.screen.(*coinScreen)
+	alice.m.notice = "Easy there: you can talk again in 2 s."
+	if !strings.Contains(alice.m.View(), "Easy there") {
+		t.Fatal("the notice is not shown over an ordinary screen")
+	}
+	scr.quiet = true
+	if strings.Contains(alice.m.View(), "Easy there") {
+		t.Fatal("a notice covers a quiet (asleep) screen")
 	}
 }

@@ -99,7 +99,7 @@ func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
 func (m *root) tableView() string {
 	if m.screen != nil {
 		view := m.screen.View()
-		if m.notice != "" { // a session-level problem (busy, closed) over the table
+		if q, ok := m.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) { // a session-level problem (busy, closed) over the table
 			lines := strings.Split(view, "\n")
 			if len(lines) > 0 {
 				lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")

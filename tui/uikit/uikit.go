@@ -29,6 +29,13 @@ type LeaveMsg struct{}
 // session's pump, the only caller of Program.Send).
 type UpdateMsg struct{ table.Update }
 
+// Quiet is implemented by screens that must sometimes look the same for
+// every seat (a sleeping village, Werewolves §11.2): while Quiet is true
+// the session draws nothing of its own over the screen.
+type Quiet interface {
+	Quiet() bool
+}
+
 // Screen is a game's table screen. The session's root model owns focus,
 // chat and the help bar; the screen draws the table and turns keys into
 // ActMsg commands. It never talks to the room directly.

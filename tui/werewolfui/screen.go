@@ -721,3 +721,7 @@ func (s *Screen) revealing() bool {
 	n := len(s.v.Votes)
 	return s.revealPhase() && s.revealShown() < len(s.v.Votes[n-1].Ballots)
 }
+
+// Quiet implements uikit.Quiet: an asleep screen is the same for everyone,
+// so the session shows no notice of its own over it.
+func (s *Screen) Quiet() bool { return s.asleep() }
