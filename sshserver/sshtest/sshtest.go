@@ -433,15 +433,30 @@ func (c *Client) Screen() string {
 	return c.term.screen()
 }
 
-// Wait waits for the session to end and returns its exit status, or -1 if
-// it ended without one (connection closed, signal). It fails the test after
-// timeout.
+// Wait waits for the session to end and for its output to be read in full
+// (the exit status can arrive before the last of stdout and stderr is
+// consumed), and returns its exit status, or -1 if it ended without one
+// (connection closed, signal). It fails the test after timeout.
 func (c *Client) Wait(t testing.TB, timeout time.Duration) int {
 	t.Helper()
+	deadline := time.After(timeout)
 	select {
 	case <-c.exitDone:
-	case <-time.After(timeout):
+	case <-deadline:
 		t.Fatalf("sshtest: session still running after %v\n%s", timeout, c.report())
+	}
+	for {
+		c.mu.Lock()
+		open := c.open
+		c.mu.Unlock()
+		if open <= 0 {
+			break
+		}
+		select {
+		case <-deadline:
+			t.Fatalf("sshtest: output still open %v after the session ended", timeout)
+		case <-time.After(time.Millisecond):
+		}
 	}
 	c.mu.Lock()
 	err := c.exitErr
