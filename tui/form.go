@@ -10,12 +10,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// formModel is the create-a-table page: first the game, then its fields.
-type formModel struct {
+// formPage is the create-a-table page: first the game, then its fields.
+type formPage struct {
 	game   int   // index in App.Games
 	field  int   // focused row: 0 is the game, then the game's fields
 	choice []int // per field of the chosen game
-	keys   formKeys
+	bind   formKeys
 }
 
 type formKeys struct{ Up, Down, Left, Right, Create, Back key.Binding }
@@ -35,18 +35,18 @@ func newFormKeys() formKeys {
 	}
 }
 
-func (m *root) openForm() {
+func openForm(m *root) {
 	if len(m.app.Games) == 0 {
 		m.notice = "This server offers no games."
 		return
 	}
-	m.form = formModel{keys: newFormKeys()}
-	m.form.setGame(m.app, 0)
-	m.page = pageForm
+	f := &formPage{bind: newFormKeys()}
+	f.setGame(m.app, 0)
+	m.show(f)
 	m.notice = ""
 }
 
-func (f *formModel) setGame(a *App, i int) {
+func (f *formPage) setGame(a *App, i int) {
 	f.game = i
 	fields := a.Games[i].Form.Fields
 	f.choice = make([]int, len(fields))
@@ -55,24 +55,23 @@ func (f *formModel) setGame(a *App, i int) {
 	}
 }
 
-func (m *root) onFormKey(k tea.KeyMsg) tea.Cmd {
-	f := &m.form
+func (f *formPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	g := m.app.Games[f.game]
 	rows := 1 + len(g.Form.Fields)
 	step := 0
 	switch {
-	case key.Matches(k, f.keys.Back):
-		m.page = pageLobby
+	case key.Matches(k, f.bind.Back):
+		m.show(m.lobby)
 		return nil
-	case key.Matches(k, f.keys.Up):
+	case key.Matches(k, f.bind.Up):
 		f.field = (f.field + rows - 1) % rows
-	case key.Matches(k, f.keys.Down):
+	case key.Matches(k, f.bind.Down):
 		f.field = (f.field + 1) % rows
-	case key.Matches(k, f.keys.Left):
+	case key.Matches(k, f.bind.Left):
 		step = -1
-	case key.Matches(k, f.keys.Right):
+	case key.Matches(k, f.bind.Right):
 		step = 1
-	case key.Matches(k, f.keys.Create):
+	case key.Matches(k, f.bind.Create):
 		spec, err := g.Form.Build(f.choice)
 		if err != nil {
 			m.notice = err.Error()
@@ -91,8 +90,11 @@ func (m *root) onFormKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (m *root) formView() string {
-	th, f := m.th, m.form
+func (f *formPage) bar(m *root) string           { return m.shortHelp(f.bind.short()) }
+func (f *formPage) keys(m *root) [][]key.Binding { return [][]key.Binding{f.bind.short()} }
+
+func (f *formPage) view(m *root) string {
+	th := m.th
 	g := m.app.Games[f.game]
 	var b strings.Builder
 	b.WriteString(th.Title.Render("New table") + "\n")

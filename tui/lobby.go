@@ -13,20 +13,42 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// visibleRooms are the rooms this player may see listed: private tables
-// only to their host (others join them by code).
-func (m *root) visibleRooms() []table.Summary {
-	if m.visFor != nil && len(m.rooms) > 0 && len(m.visFor) == len(m.rooms) && &m.visFor[0] == &m.rooms[0] {
-		return m.vis
+// lobbyPage lists the tables a player may join or watch.
+type lobbyPage struct {
+	rooms  []table.Summary
+	vis    []table.Summary // visibleRooms of visFor (the hub shares rooms slices)
+	visFor []table.Summary
+	cursor int
+
+	// drawing scratch, reused from frame to frame
+	helpKeys []key.Binding // help's result, valid until its next call
+	head     struct {      // the title lines, for this width and name
+		width int
+		name  string
+		badge table.Badge
+		text  string
 	}
-	m.vis, m.visFor = m.filterRooms(), m.rooms
-	return m.vis
 }
 
-func (m *root) filterRooms() []table.Summary {
-	out := m.rooms[:0:0]
-	for _, r := range m.rooms {
-		me := m.sess.Player.ID
+// refresh reads the hub's room list again.
+func (p *lobbyPage) refresh(m *root) {
+	p.rooms = m.app.Hub.List()
+	p.cursor = min(p.cursor, max(0, len(p.visibleRooms(m))-1))
+}
+
+// visibleRooms are the rooms this player may see listed: private tables
+// only to their host (others join them by code).
+func (p *lobbyPage) visibleRooms(m *root) []table.Summary {
+	if p.visFor != nil && len(p.rooms) > 0 && len(p.visFor) == len(p.rooms) && &p.visFor[0] == &p.rooms[0] {
+		return p.vis
+	}
+	p.vis, p.visFor = p.filterRooms(m.sess.Player.ID), p.rooms
+	return p.vis
+}
+
+func (p *lobbyPage) filterRooms(me string) []table.Summary {
+	out := p.rooms[:0:0]
+	for _, r := range p.rooms {
 		if r.Status == table.StatusClosed || (r.Private && r.Host != me && !slices.Contains(r.Allowed, me) && !slices.Contains(r.Players, me)) {
 			continue
 		}
@@ -35,55 +57,53 @@ func (m *root) filterRooms() []table.Summary {
 	return out
 }
 
-func (m *root) onLobbyKey(k tea.KeyMsg) tea.Cmd {
-	rooms := m.visibleRooms()
+func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
+	rooms := p.visibleRooms(m)
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		m.closed = quitGoodbye
 		return tea.Quit
 	case key.Matches(k, m.keys.Up):
-		m.cursor = max(0, m.cursor-1)
+		p.cursor = max(0, p.cursor-1)
 	case key.Matches(k, m.keys.Down):
-		m.cursor = min(max(0, len(rooms)-1), m.cursor+1)
+		p.cursor = min(max(0, len(rooms)-1), p.cursor+1)
 	case key.Matches(k, m.keys.Enter), key.Matches(k, m.keys.Watch):
-		if m.cursor < len(rooms) {
+		if p.cursor < len(rooms) {
 			watch := key.Matches(k, m.keys.Watch)
-			code := rooms[m.cursor].Code
+			code := rooms[p.cursor].Code
 			return func() tea.Msg { return joinMsg{code: code, watch: watch} }
 		}
 	case key.Matches(k, m.keys.New):
-		m.openForm()
+		openForm(m)
 	case key.Matches(k, m.keys.Code):
-		return m.openPrompt(promptCode, "table code, e.g. K7QX", "")
+		return m.askCode()
 	case key.Matches(k, m.keys.Profile):
-		m.openProfile()
+		openProfile(m)
 	case key.Matches(k, m.keys.Campaigns):
-		m.openCampaigns()
+		openCampaigns(m)
 	case key.Matches(k, m.keys.Rename):
-		return m.openPrompt(promptName, "your name (1–20 letters)", m.sess.Player.Name)
-	case key.Matches(k, m.keys.Help):
-		m.showHelp = true
+		return m.askName()
 	}
 	return nil
 }
 
-func (m *root) lobbyView() string {
+func (p *lobbyPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(m.lobbyTitle())
+	b.WriteString(p.title(m))
 	b.WriteString(th.Header.Render("Tables") + "\n")
 
-	rooms := m.visibleRooms()
+	rooms := p.visibleRooms(m)
 	if len(rooms) == 0 {
 		b.WriteString(th.Muted.Render("  No tables yet. Press n to start one, or c to join a private table by its code.") + "\n")
 	}
 	listHeight := m.height - 9
 	first := 0
-	if m.cursor >= listHeight {
-		first = m.cursor - listHeight + 1
+	if p.cursor >= listHeight {
+		first = p.cursor - listHeight + 1
 	}
 	for i := first; i < len(rooms) && i < first+listHeight; i++ {
-		b.WriteString(m.roomLine(rooms[i], i == m.cursor) + "\n")
+		b.WriteString(p.roomLine(m, rooms[i], i == p.cursor) + "\n")
 	}
 	b.WriteString("\n")
 	if m.notice != "" {
@@ -92,10 +112,39 @@ func (m *root) lobbyView() string {
 	return b.String()
 }
 
-// lobbyTitle is the lobby's first lines (title, player, rule, guest code),
+func (p *lobbyPage) bar(m *root) string { return m.shortHelp(p.help(m, false)) }
+
+func (p *lobbyPage) keys(m *root) [][]key.Binding {
+	return [][]key.Binding{p.help(m, true)}
+}
+
+// help is the lobby's help bar, or (full) every lobby key.
+func (p *lobbyPage) help(m *root, full bool) []key.Binding {
+	k := m.keys
+	enter := k.Enter
+	enter.SetEnabled(len(p.visibleRooms(m)) > 0)
+	watch := k.Watch
+	watch.SetEnabled(len(p.visibleRooms(m)) > 0)
+	recs := m.app.Records != nil && !m.sess.Player.Guest
+	profile, campaigns := k.Profile, k.Campaigns
+	profile.SetEnabled(recs)
+	campaigns.SetEnabled(recs)
+	help, code := k.Help, k.Code
+	help.SetHelp("?", "more")
+	code.SetHelp("c", "code")
+	// Into the page's scratch slice: this runs on every lobby frame.
+	if full {
+		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit)
+	} else {
+		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, k.New, code, campaigns, profile, help, k.Quit)
+	}
+	return p.helpKeys
+}
+
+// title is the lobby's first lines (title, player, rule, guest code),
 // drawn again only when the width or the player's name or rank changes.
-func (m *root) lobbyTitle() string {
-	h, p := &m.lobbyHead, m.sess.Player
+func (lp *lobbyPage) title(m *root) string {
+	h, p := &lp.head, m.sess.Player
 	if h.text != "" && h.width == m.width && h.name == p.Name && h.badge == p.Badge {
 		return h.text
 	}
@@ -131,7 +180,7 @@ func guestHint(code, joinHint string) string {
 	return "Your guest code is " + code + " (keep it to yourself). To sit back down later: " + again
 }
 
-func (m *root) roomLine(r table.Summary, selected bool) string {
+func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	th := m.th
 	seated := 0
 	for _, s := range r.Seats {

@@ -28,31 +28,9 @@ const (
 	ChatMax = 200
 )
 
-type page int
-
-const (
-	pageLobby page = iota
-	pageForm
-	pageTable
-	pageProfile
-	pageCampaigns
-	pageCampaign
-	pageReplay
-)
-
-// prompt is a one-line text entry over the current page (name, code, chat).
-type prompt int
-
-const (
-	promptNone prompt = iota
-	promptName
-	promptCode
-	promptChat
-	promptCampaignName
-	promptCampaignCode
-)
-
-// root is the session's model: it owns the page, focus, prompts and help.
+// root is the session's model and its router: it owns what every page
+// shares (see page.go) and passes keys, messages and drawing to the page
+// it shows.
 type root struct {
 	app  *App
 	sess Session
@@ -61,36 +39,11 @@ type root struct {
 	box  *table.Mailbox
 
 	width, height int
-	page          page
+	page          page       // what is on screen
+	lobby         *lobbyPage // kept: the room list follows the hub
+	at            *tablePage // the table this session sits at, or nil
 	showHelp      bool
 	notice        string
-
-	// lobby
-	rooms  []table.Summary
-	vis    []table.Summary // visibleRooms of visFor (the hub shares rooms slices)
-	visFor []table.Summary
-	cursor int
-
-	// form
-	form formModel
-
-	// table
-	room    *table.Room
-	upd     table.Update
-	screen  uikit.Screen
-	seatCur int // waiting room: selected seat
-
-	// records pages
-	pk           pagesKeys
-	profile      Profile
-	games        []GameRecord
-	campaigns    []Campaign
-	campaign     Campaign
-	listCur      int
-	newPlayers   int
-	replay       *Replay
-	replayScreen uikit.Screen
-	step         int
 
 	// session plumbing shared with the pump
 	current   atomic.Pointer[table.Room] // the table this session is at, for the pump's last Detach
@@ -98,33 +51,26 @@ type root struct {
 	chat      chatLimit
 	idleNote  string
 
-	// drawing scratch, reused from frame to frame
-	helpKeys  []key.Binding // lobbyHelp's result, valid until its next call
-	lobbyHead struct {      // the lobby's title lines, for this width and name
-		width int
-		name  string
-		badge table.Badge
-		text  string
-	}
-
-	// prompt
-	prompt prompt
-	input  *textinput.Model // nil while no prompt is open
+	// The prompt line: a one-line text entry over the page (a name, a
+	// code, a chat line); input is nil while none is open, and submit gets
+	// what was typed.
+	input  *textinput.Model
+	submit func(value string) tea.Cmd
 
 	// sitting: a join is under way (sitDown); early holds the table's
 	// first update if it comes before the join's answer.
 	sitting bool
 	early   table.Update
 
-	confirmGiveUp bool   // L was pressed at a running table: the next key answers
-	closed        string // the session is ending: why
+	closed string // the session is ending: why
 }
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
-	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), pk: newPagesKeys(), box: table.NewMailbox(),
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), box: table.NewMailbox(),
 		width: MinWidth, height: MinHeight, notice: s.Notice,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
-	m.rooms = a.Hub.List()
+	m.lobby = &lobbyPage{rooms: a.Hub.List()}
+	m.page = m.lobby
 	m.lastInput.Store(time.Now().UnixNano())
 	return m
 }
@@ -148,10 +94,10 @@ func (m *root) Init() tea.Cmd {
 		return func() tea.Msg { return joinMsg{code: code, typed: true} }
 	}
 	if c := m.sess.Command; len(c) == 2 && strings.EqualFold(c[0], "replay") {
-		m.openReplay(c[1])
+		openReplay(m, c[1], nil)
 	}
 	if c := m.sess.Command; len(c) == 1 && strings.EqualFold(c[0], "profile") {
-		m.openProfile()
+		openProfile(m)
 		return nil
 	}
 	return m.backToYourTable()
@@ -165,7 +111,7 @@ func (m *root) backToYourTable() tea.Cmd {
 		return nil
 	}
 	var mine []string
-	for _, r := range m.rooms {
+	for _, r := range m.lobby.rooms {
 		if r.Status == table.StatusPlaying && slices.Contains(r.Players, m.sess.Player.ID) {
 			mine = append(mine, r.Code)
 		}
@@ -219,8 +165,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.sizeScreen()
 		return m, nil
 	case lobbyChangedMsg:
-		m.rooms = m.app.Hub.List()
-		m.cursor = min(m.cursor, max(0, len(m.visibleRooms())-1))
+		m.lobby.refresh(m)
 		return m, nil
 	case uikit.UpdateMsg:
 		return m, m.onUpdate(msg.Update)
@@ -238,8 +183,8 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice = string(msg)
 		return m, nil
 	case uikit.ActMsg:
-		if m.room != nil {
-			if err := m.room.Act(m.box, msg.Seq, msg.Action); err != nil {
+		if m.at != nil {
+			if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {
 				m.notice = err.Error()
 			}
 		}
@@ -270,30 +215,29 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	// Anything else (cursor blink, a screen's own ticks) goes to whoever is focused.
-	if m.prompt != promptNone {
+	if m.input != nil {
 		in, cmd := m.input.Update(msg)
 		*m.input = in
 		return m, cmd
 	}
-	if m.page == pageTable && m.screen != nil {
-		return m, m.screen.Update(msg)
+	if m.at != nil && m.page == m.at && m.at.screen != nil {
+		return m, m.at.screen.Update(msg)
 	}
 	return m, nil
 }
 
 func (m *root) onUpdate(u table.Update) tea.Cmd {
-	if m.room == nil && m.sitting {
+	if m.at == nil && m.sitting {
 		m.early = u // the table answered before the join did: keep it for onJoined
 		return nil
 	}
-	if m.room == nil || u.Room != m.room.Code() {
+	if m.at == nil || u.Room != m.at.room.Code() {
 		return nil // a stale update from a table this session has left
 	}
 	if u.Closed != table.Open {
 		m.current.Store(nil)
-		m.room, m.screen = nil, nil
-		m.page = pageLobby
-		m.rooms = m.app.Hub.List()
+		m.at = nil
+		m.show(m.lobby)
 		m.notice = "Table " + u.Room + " closed: " + u.Closed.Text()
 		switch u.Closed {
 		case table.Elsewhere:
@@ -305,22 +249,10 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 		}
 		return nil
 	}
-	m.upd = u
 	if u.Notice != "" {
 		m.notice = ""
 	}
-	if u.Started && m.screen == nil {
-		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
-			m.screen = g.Screen(m.th)
-			m.sizeScreen()
-		}
-	}
-	if m.screen != nil {
-		// Through Update rather than SetUpdate: a screen with a countdown
-		// starts its tick there (only while a timer runs).
-		return m.screen.Update(uikit.UpdateMsg{Update: u})
-	}
-	return nil
+	return m.at.update(m, u)
 }
 
 // mayGuess says whether this session may try a typed code now; while its
@@ -347,7 +279,7 @@ func (m *root) join(code string, watch bool) tea.Cmd {
 	r := m.app.Hub.Room(code)
 	if r == nil {
 		m.notice = fmt.Sprintf("No table %q here. Check the code, or pick one from the list.", code)
-		m.page = pageLobby
+		m.show(m.lobby)
 		return nil
 	}
 	return m.sitDown(func() (*table.Room, error) { return r, nil }, watch)
@@ -416,7 +348,8 @@ func (m *root) onJoined(msg joinedMsg) tea.Cmd {
 		return nil
 	}
 	r := msg.room
-	m.room, m.upd, m.screen, m.page, m.notice, m.seatCur = r, table.Update{Room: r.Code(), Seat: msg.seat}, nil, pageTable, "", 0
+	m.at = &tablePage{room: r, upd: table.Update{Room: r.Code(), Seat: msg.seat}}
+	m.show(m.at)
 	if early.Room == r.Code() {
 		return m.onUpdate(early)
 	}
@@ -425,43 +358,53 @@ func (m *root) onJoined(msg joinedMsg) tea.Cmd {
 
 // leaveRoom detaches from the current table; forGood gives the seat up.
 func (m *root) leaveRoom(forGood bool) {
-	if m.room == nil {
+	if m.at == nil {
 		return
 	}
 	if forGood {
-		m.room.Leave(m.box)
+		m.at.room.Leave(m.box)
 	} else {
-		m.room.StepAway(m.box)
+		m.at.room.StepAway(m.box)
 	}
 	m.current.Store(nil)
-	m.room, m.screen = nil, nil
+	m.at = nil
 }
 
+// toLobby leaves the table (forGood gives the seat up) for the lobby.
 func (m *root) toLobby(forGood bool) {
 	m.leaveRoom(forGood)
-	m.page = pageLobby
-	m.rooms = m.app.Hub.List()
+	m.show(m.lobby)
+}
+
+// show puts p on screen; a page that was there is dropped (the lobby and
+// the table this session sits at are kept by the router).
+func (m *root) show(p page) {
+	m.page = p
+	if p == page(m.lobby) {
+		m.lobby.refresh(m)
+	}
+	m.sizeScreen()
 }
 
 func (m *root) say(text string) {
 	text = sanitize.Line(text, ChatMax)
-	if text == "" || m.room == nil {
+	if text == "" || m.at == nil {
 		return
 	}
 	if wait := m.chat.take(time.Now()); wait > 0 {
 		m.notice = fmt.Sprintf("Easy there: you can talk again in %d s. Your line was not sent.", int(wait.Seconds()+0.999))
 		return
 	}
-	if err := m.room.Say(m.box, text); err != nil {
+	if err := m.at.room.Say(m.box, text); err != nil {
 		m.notice = err.Error()
 	}
 }
 
+// sizeScreen tells the page's game screen its size: the window less the
+// bottom line (help bar or prompt).
 func (m *root) sizeScreen() {
-	for _, s := range []uikit.Screen{m.screen, m.replayScreen} {
-		if s != nil {
-			s.SetSize(m.width, max(1, m.height-1)) // the last line is the help bar or a prompt
-		}
+	if r, ok := m.page.(resizer); ok {
+		r.resize(m.width, max(1, m.height-1))
 	}
 }
 
@@ -475,7 +418,7 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	if m.sitting {
 		return nil // a second enter while a table opens must not open another
 	}
-	if m.prompt != promptNone {
+	if m.input != nil {
 		return m.onPromptKey(k)
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
@@ -484,7 +427,7 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 		var cmds []tea.Cmd
 		for i, r := range k.Runes {
 			cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
-			if m.prompt != promptNone && i+1 < len(k.Runes) {
+			if m.input != nil && i+1 < len(k.Runes) {
 				// A key opened a prompt: the rest is what was typed into it.
 				cmds = append(cmds, m.onPromptKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: k.Runes[i+1:]}))
 				break
@@ -496,39 +439,22 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 		m.showHelp = false
 		return nil
 	}
-	switch m.page {
-	case pageForm:
-		return m.onFormKey(k)
-	case pageTable:
-		return m.onTableKey(k)
-	case pageProfile:
-		return m.onProfileKey(k)
-	case pageCampaigns:
-		return m.onCampaignsKey(k)
-	case pageCampaign:
-		return m.onCampaignKey(k)
-	case pageReplay:
-		return m.onReplayKey(k)
+	if key.Matches(k, m.keys.Help) {
+		m.showHelp = true
+		return nil
 	}
-	return m.onLobbyKey(k)
+	return m.page.key(m, k)
 }
 
-func (m *root) openPrompt(p prompt, placeholder, value string) tea.Cmd {
-	m.prompt = p
+// openPrompt opens the prompt line with a placeholder, a starting value
+// and a length limit; enter hands the value to submit, esc drops it.
+func (m *root) openPrompt(placeholder, value string, limit int, submit func(value string) tea.Cmd) tea.Cmd {
 	m.input = newInput(m.th, m.width)
 	m.input.Placeholder = placeholder
 	m.input.SetValue(value)
 	m.input.CursorEnd()
-	switch p {
-	case promptName:
-		m.input.CharLimit = 20
-	case promptCode, promptCampaignCode:
-		m.input.CharLimit = 12 // 8 characters, and the dashes people type
-	case promptCampaignName:
-		m.input.CharLimit = 24
-	default:
-		m.input.CharLimit = ChatMax
-	}
+	m.input.CharLimit = limit
+	m.submit = submit
 	return m.input.Focus()
 }
 
@@ -538,22 +464,9 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 		m.closePrompt()
 		return nil
 	case tea.KeyEnter:
-		value := m.input.Value()
-		p := m.prompt
+		value, submit := m.input.Value(), m.submit
 		m.closePrompt()
-		switch p {
-		case promptName:
-			m.rename(value)
-		case promptCode:
-			return func() tea.Msg { return joinMsg{code: table.NormalizeCode(value), typed: true} }
-		case promptChat:
-			m.say(value)
-		case promptCampaignName:
-			m.createCampaign(value)
-		case promptCampaignCode:
-			m.joinCampaign(value)
-		}
-		return nil
+		return submit(value)
 	}
 	if k.Type == tea.KeyRunes {
 		// What is typed or pasted shows as it will be kept: no controls,
@@ -570,8 +483,25 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *root) closePrompt() {
-	m.prompt = promptNone
-	m.input = nil
+	m.input, m.submit = nil, nil
+}
+
+// askCode opens the prompt for a table code.
+func (m *root) askCode() tea.Cmd {
+	// 8 characters, and the dashes people type
+	return m.openPrompt("table code, e.g. K7QX", "", 12, func(v string) tea.Cmd {
+		return func() tea.Msg { return joinMsg{code: table.NormalizeCode(v), typed: true} }
+	})
+}
+
+// askName opens the prompt for a new name.
+func (m *root) askName() tea.Cmd {
+	return m.openPrompt("your name (1–20 letters)", m.sess.Player.Name, 20, func(v string) tea.Cmd { m.rename(v); return nil })
+}
+
+// askChat opens the prompt for a line to the table.
+func (m *root) askChat(hint string) tea.Cmd {
+	return m.openPrompt(hint+" (enter sends, esc cancels)", "", ChatMax, func(v string) tea.Cmd { m.say(v); return nil })
 }
 
 func (m *root) rename(value string) {
@@ -607,25 +537,9 @@ func (m *root) View() string {
 	if m.showHelp {
 		return m.fullHelp()
 	}
-	var body string
-	switch m.page {
-	case pageForm:
-		body = m.formView()
-	case pageTable:
-		body = m.tableView()
-	case pageProfile:
-		body = m.profileView()
-	case pageCampaigns:
-		body = m.campaignsView()
-	case pageCampaign:
-		body = m.campaignView()
-	case pageReplay:
-		body = m.replayView()
-	default:
-		body = m.lobbyView()
-	}
-	bottom := m.helpBar()
-	if m.prompt != promptNone {
+	body := m.page.view(m)
+	bottom := m.page.bar(m)
+	if m.input != nil {
 		bottom = m.input.View()
 	}
 	if m.idleNote != "" {
@@ -643,41 +557,13 @@ func tooSmall(th *uikit.Theme, w, h int) string {
 	return th.Warning.Render(msg)
 }
 
-func (m *root) helpBar() string {
-	switch m.page {
-	case pageTable:
-		return m.shortHelp(m.tableHelp())
-	case pageForm:
-		return m.shortHelp(m.form.keys.short())
-	case pageReplay:
-		return m.replayBar()
-	case pageProfile, pageCampaigns, pageCampaign:
-		return m.shortHelp(m.pagesHelp())
-	}
-	return m.shortHelp(m.lobbyHelp(false))
-}
-
 // shortHelp is a one-line help bar of keys as wide as the window.
 func (m *root) shortHelp(keys []key.Binding) string {
 	return m.th.ShortHelp(m.width, keys)
 }
 
 func (m *root) fullHelp() string {
-	var groups [][]key.Binding
-	switch m.page {
-	case pageTable:
-		if m.screen != nil {
-			groups = append(groups, m.screen.Keys().FullHelp()...)
-		}
-		groups = append(groups, m.tableGlobal())
-	case pageForm:
-		groups = [][]key.Binding{m.form.keys.short()}
-	case pageProfile, pageCampaigns, pageCampaign, pageReplay:
-		groups = [][]key.Binding{m.pagesHelp()}
-	default:
-		groups = [][]key.Binding{m.lobbyHelp(true)}
-	}
-	return m.th.HelpPage(m.width, m.height, groups, helpText)
+	return m.th.HelpPage(m.width, m.height, m.page.keys(m), helpText)
 }
 
 const helpText = `Bivouac: card games over ssh. Each table is one game; your hand is only ever

@@ -417,12 +417,12 @@ func TestJoiningRunsOffUpdate(t *testing.T) {
 
 	bob := newSession(t, a, "fp-bob", "bob")
 	_, cmd := bob.m.Update(joinMsg{code: code})
-	if cmd == nil || bob.m.room != nil || bob.m.page == pageTable {
-		t.Fatalf("Update joined in place (cmd %v, room %v)", cmd != nil, bob.m.room)
+	if cmd == nil || bob.m.at != nil || bob.m.page != page(bob.m.lobby) {
+		t.Fatalf("Update joined in place (cmd %v, at %v)", cmd != nil, bob.m.at)
 	}
 	bob.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}) // would open the form
-	if bob.m.page != pageLobby {
-		t.Fatalf("a key acted while the join was under way: page %v", bob.m.page)
+	if bob.m.page != page(bob.m.lobby) {
+		t.Fatalf("a key acted while the join was under way: page %T", bob.m.page)
 	}
 	joined := cmd()
 	// The table's first update reaches the session before the answer.
@@ -462,11 +462,11 @@ func TestNoticesExpireAndStayOffQuietScreens(t *testing.T) {
 	alice.pump(`Table [A-Z0-9]{4}`)
 	bob := newSession(t, a, "fp-bob", "bob")
 	bob.keys("c")
-	bob.keys(alice.m.room.Code(), "enter")
+	bob.keys(alice.m.at.room.Code(), "enter")
 	bob.pump(`bob \(you\)`)
 	alice.keys("s")
 	alice.pump(`flips: 0`)
-	scr := alice.m.screen.(*coinScreen)
+	scr := alice.m.at.screen.(*coinScreen)
 	alice.m.notice = "Easy there: you can talk again in 2 s."
 	if !strings.Contains(alice.m.View(), "Easy there") {
 		t.Fatal("the notice is not shown over an ordinary screen")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bivouac/game"
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -13,72 +14,103 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-func (m *root) isHost() bool {
-	return m.room != nil && m.room.Summary().Host == m.sess.Player.ID
+// tablePage is the table this session sits at (or watches): its waiting
+// room until the game starts, then the game's own screen.
+type tablePage struct {
+	room          *table.Room
+	upd           table.Update // the newest from the room
+	screen        uikit.Screen // the game's screen, once it started
+	seatCur       int          // waiting room: the selected seat
+	confirmGiveUp bool         // L was pressed at a running table: the next key answers
 }
 
-func (m *root) hasBots() bool {
-	g, ok := m.app.Games.Lookup(m.upd.Game)
+// update takes the room's newest Update.
+func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
+	t.upd = u
+	if u.Started && t.screen == nil {
+		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
+			t.screen = g.Screen(m.th)
+			m.sizeScreen()
+		}
+	}
+	if t.screen != nil {
+		// Through Update rather than SetUpdate: a screen with a countdown
+		// starts its tick there (only while a timer runs).
+		return t.screen.Update(uikit.UpdateMsg{Update: u})
+	}
+	return nil
+}
+
+func (t *tablePage) resize(w, h int) {
+	if t.screen != nil {
+		t.screen.SetSize(w, h)
+	}
+}
+
+func (t *tablePage) isHost(m *root) bool {
+	return t.room.Summary().Host == m.sess.Player.ID
+}
+
+func (t *tablePage) hasBots(m *root) bool {
+	g, ok := m.app.Games.Lookup(t.upd.Game)
 	return ok && g.Bots != nil
 }
 
 // canGiveSeat: a seated player may hand the rest of a running game to a
 // bot (the game has bots to give it to).
-func (m *root) canGiveSeat() bool {
-	return m.screen != nil && m.upd.Seat >= 0 && m.upd.Started && !m.upd.Over && m.hasBots()
+func (t *tablePage) canGiveSeat(m *root) bool {
+	return t.screen != nil && t.upd.Seat >= 0 && t.upd.Started && !t.upd.Over && t.hasBots(m)
 }
 
-// onTableKey: chat and help first, then the game screen (or the waiting room).
-func (m *root) onTableKey(k tea.KeyMsg) tea.Cmd {
-	if m.confirmGiveUp {
-		m.confirmGiveUp = false
+// key: the give-up confirmation and chat first, then the game screen (or
+// the waiting room).
+func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
+	if t.confirmGiveUp {
+		t.confirmGiveUp = false
 		m.notice = ""
-		if k.String() == "y" && m.canGiveSeat() {
+		if k.String() == "y" && t.canGiveSeat(m) {
 			m.toLobby(true)
 			m.notice = "A bot plays your seat for the rest of that game."
 		}
 		return nil
 	}
 	switch {
-	case key.Matches(k, m.keys.LeaveSeat) && m.canGiveSeat():
-		m.confirmGiveUp = true
+	case key.Matches(k, m.keys.LeaveSeat) && t.canGiveSeat(m):
+		t.confirmGiveUp = true
 		m.notice = "Give your seat to a bot for this game? y: yes · any other key: no"
 		return nil
-	case key.Matches(k, m.keys.Talk) && m.upd.Seat >= 0:
+	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:
 		hint := "say something to the table"
-		if h, ok := m.screen.(uikit.ChatHinter); ok {
+		if h, ok := t.screen.(uikit.ChatHinter); ok {
 			hint = h.ChatHint()
 		}
-		return m.openPrompt(promptChat, hint+" (enter sends, esc cancels)", "")
-	case key.Matches(k, m.keys.Help):
-		m.showHelp = true
-		return nil
+		return m.askChat(hint)
 	}
-	if m.screen != nil {
-		return m.screen.Update(k)
+	if t.screen != nil {
+		return t.screen.Update(k)
 	}
-	return m.onWaitingKey(k)
+	return t.waitingKey(m, k)
 }
 
-func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
-	room, box := m.room, m.box
+func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
+	room, box := t.room, m.box
 	switch {
 	case key.Matches(k, m.keys.Lobby):
 		m.toLobby(false)
 	case key.Matches(k, m.keys.LeaveSeat):
 		m.toLobby(true)
 	case key.Matches(k, m.keys.Up):
-		m.seatCur = max(0, m.seatCur-1)
+		t.seatCur = max(0, t.seatCur-1)
 	case key.Matches(k, m.keys.Down):
-		m.seatCur = min(max(0, len(m.upd.Seats)-1), m.seatCur+1)
-	case key.Matches(k, m.keys.Start) && m.isHost():
+		t.seatCur = min(max(0, len(t.upd.Seats)-1), t.seatCur+1)
+	case key.Matches(k, m.keys.Start) && t.isHost(m):
 		return m.roomCall(func(ctx context.Context) error { return room.Start(ctx, box) })
-	case key.Matches(k, m.keys.Bot) && m.isHost() && m.seatCur < len(m.upd.Seats):
-		g, _ := m.app.Games.Lookup(m.upd.Game)
+	case key.Matches(k, m.keys.Bot) && t.isHost(m) && t.seatCur < len(t.upd.Seats):
+		g, _ := m.app.Games.Lookup(t.upd.Game)
 		if g.Bots == nil {
 			return nil
 		}
-		s := m.upd.Seats[m.seatCur]
+		s := t.upd.Seats[t.seatCur]
 		level := ""
 		if s.Bot == "" {
 			level = g.Bots.Levels()[0]
@@ -90,16 +122,16 @@ func (m *root) onWaitingKey(k tea.KeyMsg) tea.Cmd {
 				}
 			}
 		}
-		seat := game.Seat(m.seatCur)
+		seat := game.Seat(t.seatCur)
 		return m.roomCall(func(ctx context.Context) error { return room.SetBot(ctx, box, seat, level) })
 	}
 	return nil
 }
 
-func (m *root) tableView() string {
-	if m.screen != nil {
-		view := m.screen.View()
-		if q, ok := m.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) { // a session-level problem (busy, closed) over the table
+func (t *tablePage) view(m *root) string {
+	if t.screen != nil {
+		view := t.screen.View()
+		if q, ok := t.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) { // a session-level problem (busy, closed) over the table
 			lines := strings.Split(view, "\n")
 			if len(lines) > 0 {
 				lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
@@ -108,17 +140,53 @@ func (m *root) tableView() string {
 		}
 		return view
 	}
-	return m.waitingView()
+	return t.waitingView(m)
+}
+
+func (t *tablePage) bar(m *root) string { return m.shortHelp(t.help(m)) }
+
+func (t *tablePage) keys(m *root) [][]key.Binding {
+	var groups [][]key.Binding
+	if t.screen != nil {
+		groups = append(groups, t.screen.Keys().FullHelp()...)
+	}
+	return append(groups, t.global(m))
+}
+
+// global are the session's keys at a table, beside the screen's own.
+func (t *tablePage) global(m *root) []key.Binding {
+	k := m.keys
+	talk := k.Talk
+	talk.SetEnabled(t.upd.Seat >= 0)
+	if t.screen == nil { // waiting room
+		host := t.isHost(m)
+		start, bot := k.Start, k.Bot
+		start.SetEnabled(host)
+		bot.SetEnabled(host && t.hasBots(m))
+		return []key.Binding{k.Up, start, bot, talk, k.Lobby, k.LeaveSeat, k.Help}
+	}
+	giveUp := k.LeaveSeat
+	giveUp.SetHelp("L", "bot takes my seat")
+	giveUp.SetEnabled(t.canGiveSeat(m))
+	return []key.Binding{talk, giveUp, k.Help}
+}
+
+func (t *tablePage) help(m *root) []key.Binding {
+	if t.screen == nil {
+		return t.global(m)
+	}
+	return append(t.screen.Keys().ShortHelp(), t.global(m)...)
 }
 
 // waitingView is the table before the game starts: who sits where, the
 // code to share, and (for the host) how to start.
-func (m *root) waitingView() string {
-	th, u := m.th, m.upd
+func (t *tablePage) waitingView(m *root) string {
+	th, u := m.th, t.upd
 	var b strings.Builder
+	sum := t.room.Summary()
 	title := u.Title
-	if title == "" && m.room != nil {
-		title = m.room.Summary().Title
+	if title == "" {
+		title = sum.Title
 	}
 	b.WriteString(th.Title.Render("Table "+u.Room) + th.Muted.Render(" · "+title) + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
@@ -127,11 +195,15 @@ func (m *root) waitingView() string {
 		hint = m.app.JoinHint
 	}
 	b.WriteString("Friends join with  " + th.Accent.Render(strings.Replace(hint, "ssh ", "ssh -t ", 1)+" join "+u.Room) + "\n")
-	b.WriteString(th.Muted.Render("or pick the table in their lobby.") + "\n\n")
+	if sum.Private {
+		b.WriteString(th.Muted.Render("A private table: only its code gets them in.") + "\n\n")
+	} else {
+		b.WriteString(th.Muted.Render("or pick the table in their lobby.") + "\n\n")
+	}
 	b.WriteString(th.Header.Render("Seats") + "\n")
 	for i, s := range u.Seats {
 		mark := "  "
-		if i == m.seatCur {
+		if i == t.seatCur {
 			mark = "▸ "
 		}
 		var who string
@@ -160,9 +232,9 @@ func (m *root) waitingView() string {
 	switch {
 	case u.Seat < 0:
 		b.WriteString(th.Muted.Render("You are watching. The game starts when the host says so.") + "\n")
-	case m.isHost():
+	case t.isHost(m):
 		b.WriteString(th.Strong.Render("You are the host.") + " Press s to start; open seats get bots.\n")
-		if m.hasBots() {
+		if t.hasBots(m) {
 			b.WriteString(th.Muted.Render("b on a seat adds a bot, again for a stronger one, again to open the seat.") + "\n")
 		}
 	default:

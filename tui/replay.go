@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"fmt"
+
+	"bivouac/game"
+	"bivouac/table"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// replayPage steps through a finished game as a spectator saw it, on the
+// game's own screen. Esc goes back to the page it was opened from.
+type replayPage struct {
+	replay *Replay
+	screen uikit.Screen
+	step   int
+	back   page // where esc goes
+	bind   pagesKeys
+}
+
+func openReplay(m *root, code string, back page) {
+	if m.app.Records == nil {
+		m.notice = "this server keeps no records"
+		return
+	}
+	r, err := m.app.Records.Replay(code)
+	if err != nil {
+		m.notice = err.Error()
+		return
+	}
+	g, ok := m.app.Games.Lookup(r.Game)
+	if !ok || g.Screen == nil {
+		m.notice = "this server cannot show games of " + r.Game
+		return
+	}
+	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys()}
+	m.show(p)
+	m.notice = ""
+	p.showStep()
+}
+
+func (p *replayPage) resize(w, h int) { p.screen.SetSize(w, h) }
+
+func (p *replayPage) showStep() {
+	r := p.replay
+	var log []game.Event
+	for _, s := range r.Steps[:p.step+1] {
+		log = append(log, s.Events...)
+	}
+	if len(log) > 40 {
+		log = log[len(log)-40:]
+	}
+	last := p.step == len(r.Steps)-1
+	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: game.Spectator, Seq: p.step,
+		View: r.Steps[p.step].View, Log: log, Seats: r.Seats, Started: true, Over: last && r.End != nil}
+	if u.Over {
+		u.Result = r.End
+	}
+	p.screen.Update(uikit.UpdateMsg{Update: u})
+}
+
+func (p *replayPage) key(m *root, k tea.KeyMsg) tea.Cmd {
+	pk, n := p.bind, len(p.replay.Steps)
+	switch {
+	case key.Matches(k, pk.Back):
+		if p.back == nil {
+			p.back = m.lobby
+		}
+		m.show(p.back)
+		return nil
+	case key.Matches(k, pk.Step):
+		p.step = min(n-1, p.step+1)
+	case key.Matches(k, pk.Prev):
+		p.step = max(0, p.step-1)
+	case key.Matches(k, pk.First):
+		if k.String() == "G" || k.String() == "end" {
+			p.step = n - 1
+		} else {
+			p.step = 0
+		}
+	case key.Matches(k, pk.Last):
+		p.step = n - 1
+	default:
+		return nil
+	}
+	p.showStep()
+	return nil
+}
+
+func (p *replayPage) view(m *root) string { return p.screen.View() }
+
+func (p *replayPage) help() []key.Binding {
+	return []key.Binding{p.bind.Prev, p.bind.Step, p.bind.First, p.bind.Back}
+}
+
+// bar is the replay's help bar: where we are, then the keys.
+func (p *replayPage) bar(m *root) string {
+	status := m.th.Accent.Render(fmt.Sprintf("Replay of %s · move %d of %d", p.replay.Code, p.step, len(p.replay.Steps)-1))
+	return status + m.th.HelpSep.Render(" • ") + m.shortHelp(p.help())
+}
+
+func (p *replayPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help()} }
