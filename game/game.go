@@ -6,6 +6,10 @@ import (
 	"time"
 )
 
+// MaxChat is the longest chat line, in runes: the same for every game and
+// channel (the session cuts what is typed to it; a game may not allow more).
+const MaxChat = 200
+
 // Seat is a place at a table, numbered 0..n-1 in turn order.
 type Seat int
 

@@ -24,8 +24,8 @@ import (
 const (
 	MinWidth  = 80
 	MinHeight = 24
-	// ChatMax is the longest chat line, in runes.
-	ChatMax = 200
+	// ChatMax is the longest chat line, in runes (game.MaxChat).
+	ChatMax = game.MaxChat
 )
 
 // root is the session's model and its router: it owns what every page

@@ -1,5 +1,10 @@
 package main
 
+// Why this file is long: it is the harness's one procedure, in the order
+// it runs (start a child, connect, measure idle, probe keys, seat tables,
+// play, stop), each step next to the numbers it takes. The client,
+// terminal, report and baseline live in their own files.
+
 import (
 	"bufio"
 	"context"

@@ -1,5 +1,10 @@
 package grizzled
 
+// Why this file is long: it is the whole of a mission as the rules run it
+// (§3.2–§3.9): the four actions, traps, failure and success, support, the
+// checks after it, the morale drop and the leader change, in rule order.
+// Split, a reader would jump between files to follow one turn.
+
 import (
 	"fmt"
 	"slices"

@@ -399,7 +399,7 @@ func (s *State) actTiebreak(seat int, a Action, out *[]game.Event) error {
 
 // Chat.
 
-const maxChatRunes = 300
+const maxChatRunes = game.MaxChat
 
 // CleanText keeps printable text in any script, drops controls and bidi
 // overrides, and caps the length.

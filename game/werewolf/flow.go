@@ -1,5 +1,9 @@
 package werewolf
 
+// Why this file is long: it is the phase machine of §7 in one place,
+// each phase's entry, end and transition in the order a game runs, with
+// the dawn and the death chain (§9) they call.
+
 import (
 	"fmt"
 	"slices"

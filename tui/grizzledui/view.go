@@ -1,5 +1,9 @@
 package grizzledui
 
+// Why this file is long: it draws the whole Grizzled table (header, No
+// Man's Land, the soldiers' grid, log, hand, prompts) at every size from
+// 80×24 up; the parts share one layout budget, worked out in one place.
+
 import (
 	"fmt"
 	"strconv"

@@ -11,6 +11,10 @@
 // face down (c turns it up on their own request).
 package werewolfui
 
+// Why this file is long: the screen's state and its key handling for every
+// phase (targets, confirmations of irreversible choices, the card, votes)
+// must agree with view.go; the drawing itself is there.
+
 import (
 	"slices"
 	"strings"

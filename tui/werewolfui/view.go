@@ -1,5 +1,10 @@
 package werewolfui
 
+// Why this file is long: it draws every phase of a Werewolves game (the
+// asleep screen, each role's night step, the day, votes and their reveal,
+// the end) from one layout budget; §11.2 requires the asleep screen to be
+// built from the same parts as everyone else's, so they stay together.
+
 import (
 	"fmt"
 	"slices"
