@@ -45,7 +45,7 @@ type Screen struct {
 	optOf  askKind         // which chooser opt belongs to
 	sentAt time.Time       // an action went out for this Update: wait for the next (see waiting)
 
-	deadline time.Time        // when the current timer (the speech window) runs out
+	count    uikit.Countdown  // the current timer (the speech window)
 	gen      int              // bumped by every Update: older tick chains stop
 	now      func() time.Time // the clock (tests replace it)
 }
@@ -88,10 +88,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 	}
 	s.sentAt = time.Time{}
 	s.gen++
-	s.deadline = time.Time{}
-	if u.Deadline > 0 {
-		s.deadline = s.now().Add(time.Duration(u.Deadline) * time.Second)
-	}
+	s.count.Set(u.Deadline, s.now(), false)
 	// Keep the cursor on the same card if it is still in hand.
 	if i := slices.Index(s.v.Hand, s.selID); s.hasView && s.selID != grizzled.NoCard && i >= 0 {
 		s.sel = i
@@ -144,25 +141,18 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// tick schedules the redraw of the countdown when its number changes.
 func (s *Screen) tick() tea.Cmd {
-	if s.deadline.IsZero() {
+	every := s.count.Next(s.now())
+	if every == 0 {
 		return nil
 	}
 	gen := s.gen
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
 }
 
 // secondsLeft on the current timer, rounded up; 0 when none runs.
-func (s *Screen) secondsLeft() int {
-	if s.deadline.IsZero() {
-		return 0
-	}
-	d := s.deadline.Sub(s.now())
-	if d <= 0 {
-		return 0
-	}
-	return int((d + time.Second - 1) / time.Second)
-}
+func (s *Screen) secondsLeft() int { return s.count.Left(s.now()) }
 
 func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	s.sync()

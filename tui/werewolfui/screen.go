@@ -65,7 +65,7 @@ type Screen struct {
 	revealKey string    // which closed vote is being revealed
 	revealAt  time.Time // when this screen first saw it
 
-	deadline time.Time        // when the current phase's timer runs out
+	count    uikit.Countdown  // the current phase's timer
 	gen      int              // bumped by every Update: older tick chains stop
 	now      func() time.Time // the clock (tests replace it)
 }
@@ -108,16 +108,13 @@ func (s *Screen) SetUpdate(u table.Update) {
 	s.sentAt = time.Time{}
 	s.gen++
 	samePhase := s.hasView && s.v.PhaseSeq == s.phaseSeq
-	var deadline time.Time
-	if u.Deadline > 0 && !s.over() {
-		deadline = s.now().Add(time.Duration(u.Deadline) * time.Second)
-	}
-	// Within one phase the countdown keeps its own clock: an Update caused by
-	// someone's hidden action (the seer looking, a wolf pointing) carries
-	// the same deadline rounded to a whole second, and re-reading it would
-	// make the countdown jump, a visible sign that someone acted (§11.2).
-	if !samePhase || deadline.IsZero() || s.deadline.IsZero() || absDur(deadline.Sub(s.deadline)) >= 2*time.Second {
-		s.deadline = deadline
+	// Within one phase the countdown keeps its own clock (uikit.Countdown):
+	// an Update caused by someone's hidden action (the seer looking, a wolf
+	// pointing) must not make it jump (§11.2).
+	if s.over() {
+		s.count.Stop()
+	} else {
+		s.count.Set(u.Deadline, s.now(), samePhase)
 	}
 	if !samePhase {
 		s.phaseSeq = s.v.PhaseSeq
@@ -181,16 +178,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 // countdown (once a second) or a vote being revealed (faster). Nothing
 // ticks on a still screen.
 func (s *Screen) tick() tea.Cmd {
-	every := time.Duration(0)
-	if s.secondsLeft() > 0 {
-		// Tick when the number shown changes: on the deadline's whole
-		// seconds, whenever the Update arrived.
-		every = s.deadline.Sub(s.now()) % time.Second
-		if every <= 0 {
-			every = time.Second
-		}
-		every += 5 * time.Millisecond
-	}
+	every := s.count.Next(s.now())
 	if s.revealing() {
 		every = revealEvery
 	}
@@ -202,23 +190,7 @@ func (s *Screen) tick() tea.Cmd {
 }
 
 // secondsLeft on the current timer, rounded up; 0 when none runs.
-func (s *Screen) secondsLeft() int {
-	if s.deadline.IsZero() {
-		return 0
-	}
-	d := s.deadline.Sub(s.now())
-	if d <= 0 {
-		return 0
-	}
-	return int((d + time.Second - 1) / time.Second)
-}
-
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
-}
+func (s *Screen) secondsLeft() int { return s.count.Left(s.now()) }
 
 func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	s.sync()

@@ -1,0 +1,45 @@
+package uikit
+
+import (
+	"testing"
+	"time"
+)
+
+func TestCountdown(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var c Countdown
+	if c.Left(t0) != 0 || c.Next(t0) != 0 {
+		t.Fatal("an unset countdown counts")
+	}
+	c.Set(10, t0, false)
+	for _, tc := range []struct {
+		at   time.Duration
+		left int
+		next time.Duration
+	}{
+		{0, 10, time.Second + 5*time.Millisecond},
+		{300 * time.Millisecond, 10, 700*time.Millisecond + 5*time.Millisecond},
+		{time.Second, 9, time.Second + 5*time.Millisecond},
+		{9500 * time.Millisecond, 1, 500*time.Millisecond + 5*time.Millisecond},
+		{10 * time.Second, 0, 0},
+		{11 * time.Second, 0, 0},
+	} {
+		now := t0.Add(tc.at)
+		if l, n := c.Left(now), c.Next(now); l != tc.left || n != tc.next {
+			t.Errorf("at +%v: left %d next %v, want %d and %v", tc.at, l, n, tc.left, tc.next)
+		}
+	}
+	// Within a step, an Update's rounded deadline does not move the count.
+	c.Set(9, t0.Add(1300*time.Millisecond), true) // 10.3 s: within 2 s of 10 s
+	if l := c.Left(t0.Add(9500 * time.Millisecond)); l != 1 {
+		t.Errorf("a same-step update moved the countdown: %d left", l)
+	}
+	c.Set(30, t0.Add(time.Second), true) // a real change: taken
+	if l := c.Left(t0.Add(time.Second)); l != 30 {
+		t.Errorf("a new deadline was not taken: %d", l)
+	}
+	c.Set(0, t0, true)
+	if c.Left(t0) != 0 {
+		t.Error("no timer, yet a count")
+	}
+}
