@@ -45,9 +45,9 @@ type Screen struct {
 	optOf  askKind         // which chooser opt belongs to
 	sentAt time.Time       // an action went out for this Update: wait for the next (see waiting)
 
-	count    uikit.Countdown  // the current timer (the speech window)
-	gen      int              // bumped by every Update: older tick chains stop
-	now      func() time.Time // the clock (tests replace it)
+	count uikit.Countdown  // the current timer (the speech window)
+	gen   int              // bumped by every Update: older tick chains stop
+	now   func() time.Time // the clock (tests replace it)
 }
 
 // tickMsg refreshes the countdown once a second while a timer runs.

@@ -65,9 +65,9 @@ type Screen struct {
 	revealKey string    // which closed vote is being revealed
 	revealAt  time.Time // when this screen first saw it
 
-	count    uikit.Countdown  // the current phase's timer
-	gen      int              // bumped by every Update: older tick chains stop
-	now      func() time.Time // the clock (tests replace it)
+	count uikit.Countdown  // the current phase's timer
+	gen   int              // bumped by every Update: older tick chains stop
+	now   func() time.Time // the clock (tests replace it)
 }
 
 // tickMsg refreshes the countdown (and a vote reveal) while they run.
