@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -197,5 +198,26 @@ func TestALineTheGameTakesAsAMoveIsAMove(t *testing.T) {
 	second, _ := DecodeEntry(log[1])
 	if len(log) != 2 || first.IsChat() || string(first.Action) != "3" || !second.IsChat() {
 		t.Fatalf("log %+v %+v (%d entries), want the move then the line", first, second, len(log))
+	}
+}
+
+// Every seat gets the same public log, whatever it was told privately.
+func TestPublicLogIsTheSameForEverySeat(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	carol, _ := join(t, r, "carol")
+	r.Start(context.Background(), alice)
+	r.Act(alice, 0, 2) // "you added SECRET…" goes to alice alone
+	r.Say(bob, "psst hi carol")
+	c := waitFor(t, carol, "the whisper", func(u Update) bool { return len(said(u)) == 1 && u.Seq == 1 })
+	a := waitFor(t, alice, "move 1", func(u Update) bool { return u.Seq == 1 })
+	if len(a.Public) == 0 || fmt.Sprint(a.Public) != fmt.Sprint(c.Public) {
+		t.Fatalf("public logs differ:\n%v\n%v", a.Public, c.Public)
+	}
+	for _, e := range a.Public {
+		if !e.Audience.All {
+			t.Errorf("a private event in the public log: %+v", e)
+		}
 	}
 }

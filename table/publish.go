@@ -68,23 +68,23 @@ func (r *Room) seatInfos() []SeatInfo {
 // computed once per seat.
 func (r *Room) publish() {
 	views := map[game.Seat]game.View{}
-	seats := r.seatInfos()
+	seats, public := r.seatInfos(), slices.Clone(r.logs[game.Spectator])
 	for box := range r.members {
-		r.put(box, views, seats)
+		r.put(box, views, seats, public)
 	}
 }
 
 func (r *Room) publishTo(box *Mailbox) {
 	if _, ok := r.members[box]; ok {
-		r.put(box, map[game.Seat]game.View{}, r.seatInfos())
+		r.put(box, map[game.Seat]game.View{}, r.seatInfos(), slices.Clone(r.logs[game.Spectator]))
 	}
 }
 
-func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo) {
+func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo, public []game.Event) {
 	m := r.members[box]
 	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
 		Seats: seats, Notice: r.notices[box].current(r.seq), Started: r.started, Over: r.over, Result: r.result,
-		Log: slices.Clone(r.logs[m.seat])}
+		Log: slices.Clone(r.logs[m.seat]), Public: public}
 	if r.started {
 		v, ok := views[m.seat]
 		if !ok {

@@ -16,13 +16,18 @@ type SeatInfo struct {
 // recent log too), so a mailbox may drop an older Update for a newer one
 // without losing anything the screen needs.
 type Update struct {
-	Room    string       `json:"room"`    // room code
-	Title   string       `json:"title"`   // game title and variant, for the header
-	Game    string       `json:"game"`    // Game.ID()
-	Seat    game.Seat    `json:"seat"`    // the viewer's seat, or Spectator
-	Seq     int          `json:"seq"`     // actions applied; a key pressed on Seq n never applies to n+1
-	View    game.View    `json:"view"`    // the game's own view type for this seat
-	Log     []game.Event `json:"log"`     // recent events this seat may see, oldest first
+	Room  string       `json:"room"`  // room code
+	Title string       `json:"title"` // game title and variant, for the header
+	Game  string       `json:"game"`  // Game.ID()
+	Seat  game.Seat    `json:"seat"`  // the viewer's seat, or Spectator
+	Seq   int          `json:"seq"`   // actions applied; a key pressed on Seq n never applies to n+1
+	View  game.View    `json:"view"`  // the game's own view type for this seat
+	Log   []game.Event `json:"log"`   // recent events this seat may see, oldest first
+	// Public is the table's recent public events, the same for every seat:
+	// what a screen that must look alike for everyone draws (a sleeping
+	// village), kept apart from Log so a seat's private lines never push
+	// public ones out of it. Shared between the sessions: read only.
+	Public  []game.Event `json:"public,omitempty"`
 	Seats   []SeatInfo   `json:"seats"`   // who sits where
 	Notice  string       `json:"notice"`  // why this seat's last action was refused ("" if none)
 	Started bool         `json:"started"` // false while the table waits for players

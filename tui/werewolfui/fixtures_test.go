@@ -115,10 +115,14 @@ func (tb *tableFx) update(seat game.Seat) table.Update {
 			seats[i].Bot = "normal"
 		}
 	}
+	public := tb.logs[game.Spectator] // as the room keeps it: 40 public events
+	if len(public) > 40 {
+		public = public[len(public)-40:]
+	}
 	res, over := tb.g.Result(tb.st)
 	u := table.Update{Room: "W0LF", Title: "Werewolves · starter · 8 players", Game: werewolf.ID, Seat: seat,
-		Seq: tb.seq, View: v, Log: append([]game.Event(nil), log...), Seats: seats, Started: true,
-		Over: over, Deadline: v.Deadline}
+		Seq: tb.seq, View: v, Log: append([]game.Event(nil), log...), Public: append([]game.Event(nil), public...),
+		Seats: seats, Started: true, Over: over, Deadline: v.Deadline}
 	if over {
 		u.Result = &res
 	}

@@ -2,6 +2,7 @@ package werewolfui
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -475,6 +476,7 @@ func TestSleepingWolfLooksLikeASleepingVillager(t *testing.T) {
 		for _, w := range wolves {
 			tb.do(w, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
 		}
+
 		tb.until(werewolf.PhaseDiscussion)
 		for _, s := range []game.Seat{0, 1, 2, 4, 5, 6, 7} {
 			tb.do(s, ready())
@@ -494,5 +496,29 @@ func TestSleepingWolfLooksLikeASleepingVillager(t *testing.T) {
 	}
 	if !strings.Contains(villager, "You are asleep") || !strings.Contains(villager, "NIGHT 2 · The seer") {
 		t.Errorf("not the night-2 asleep screen:\n%s", villager)
+	}
+}
+
+// A wolf's chatter is private: asleep in the witch's step right after it,
+// the wolf's screen is the same whether the pack said nothing or more than
+// a seat's log holds (issue 18 item 16).
+func TestAChattyPackSleepsLikeAQuietOne(t *testing.T) {
+	run := func(lines int) string {
+		tb := newTable(t, werewolf.ClassicOptions(), classicDeal()) // Bob and Eve are the wolves
+		tb.until(werewolf.PhaseWolves)
+		for i := range lines {
+			tb.do(game.Seat(1+3*(i%2)), werewolf.Action{Kind: werewolf.KindSay, Text: fmt.Sprintf("psst %d", i)})
+		}
+		tb.until(werewolf.PhaseWitch)
+		u := tb.update(1)
+		u.Seq = 0
+		return newScreen(u, 80, 24).View()
+	}
+	quiet, chatty := run(0), run(45)
+	if quiet != chatty {
+		t.Errorf("a chatty wolf's asleep screen differs\n--- quiet ---\n%s\n--- chatty ---\n%s", quiet, chatty)
+	}
+	if !strings.Contains(quiet, "You are asleep") {
+		t.Errorf("not asleep in the witch's step:\n%s", quiet)
 	}
 }

@@ -637,10 +637,14 @@ func (s *Screen) logLines(w, h int) []string {
 	if !s.asleep() {
 		return s.eventsLines(s.u.Log, w, h)
 	}
-	var public []game.Event // asleep, the log is what everyone sees
-	for _, e := range s.u.Log {
-		if e.Audience.All {
-			public = append(public, e)
+	// Asleep, the log is what everyone sees: the table's public log, which
+	// a seat's private lines (a wolf's chat) cannot thin out (§11.2).
+	public := s.u.Public
+	if public == nil { // an Update from before the table sent one
+		for _, e := range s.u.Log {
+			if e.Audience.All {
+				public = append(public, e)
+			}
 		}
 	}
 	return s.eventsLines(public, w, h)
