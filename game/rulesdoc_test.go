@@ -2,6 +2,9 @@ package game_test
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,4 +89,34 @@ func anyDoc(docs map[string]string, names []string, ok func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// Players read words, not the rule documents' ids: no string a player can
+// see ("(SU-7)", "(rules §6.4)", "(H08)") carries one. Comments may.
+func TestNoRuleIDsInWhatPlayersRead(t *testing.T) {
+	id := regexp.MustCompile(`§\s?\d|\((?:H\d\d|MC|SU-\d|LC-\d|[TFEGLMW]-\d|[ASP]\d)\)`)
+	fset := token.NewFileSet()
+	for _, dir := range []string{"../game", "../table", "../tui", "../server"} {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Field:
+					return n.Tag == nil // struct tags are not text
+				case *ast.BasicLit:
+					if n.Kind == token.STRING && id.MatchString(n.Value) {
+						t.Errorf("%s: a player could read a rule id: %s", fset.Position(n.Pos()), n.Value)
+					}
+				}
+				return true
+			})
+			return nil
+		})
+	}
 }

@@ -23,10 +23,10 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 		s.listRooms(out)
 		return 0
 	case "help":
-		fmt.Fprint(out, sshHelp)
+		fmt.Fprint(out, s.help())
 		return 0
 	case "join":
-		fmt.Fprintln(sess.Stderr(), "join needs a terminal: ssh -t -p PORT host join CODE")
+		fmt.Fprintf(sess.Stderr(), "join needs a terminal: %s join CODE\n", withT(s.app.JoinHint))
 		return 2
 	case "profile":
 		return s.printProfile(sess)
@@ -37,7 +37,7 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 		}
 		return s.printReplay(sess, args[1])
 	}
-	fmt.Fprintf(sess.Stderr(), "unknown command %q\n\n%s", echoCommand(args[0]), sshHelp)
+	fmt.Fprintf(sess.Stderr(), "unknown command %q\n\n%s", echoCommand(args[0]), s.help())
 	return 2
 }
 
@@ -52,18 +52,40 @@ func echoCommand(c string) string {
 	return clean
 }
 
-const sshHelp = `Bivouac: card games over ssh.
+// help is what `ssh host help` prints, with this server's own join
+// command in it (never a placeholder such as PORT).
+func (s *Server) help() string {
+	ssh := s.app.JoinHint // "ssh -p 2222 games.example.org"
+	var b strings.Builder
+	b.WriteString("Bivouac: card games over ssh.\n\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, l := range [][2]string{
+		{ssh, "open the lobby (needs a terminal)"},
+		{withT(ssh) + " join CODE", "go straight to a table"},
+		{ssh + " rooms", "list open tables as text"},
+		{ssh + " profile", "your games, campaigns and veteran status"},
+		{ssh + " replay CODE", "a finished game's story (with -t: move by move)"},
+		{ssh + " help", "this text"},
+	} {
+		fmt.Fprintf(tw, "  %s\t%s\n", l[0], l[1])
+	}
+	tw.Flush()
+	b.WriteString("\nPlayers are known by their SSH key. Without a key you play as a guest; the\n")
+	b.WriteString("lobby shows your guest code: log in with it as the user name to get your seat\n")
+	b.WriteString("back, e.g. " + guestLogin(ssh, "g-xxxx-xxxx-xxxx") + "\n")
+	return b.String()
+}
 
-  ssh -p PORT host              open the lobby (needs a terminal)
-  ssh -t -p PORT host join CODE go straight to a table
-  ssh -p PORT host rooms        list open tables as text
-  ssh -p PORT host profile      your games, campaigns and veteran status
-  ssh -p PORT host replay CODE  a finished game's story (ssh -t: move by move)
-  ssh -p PORT host help         this text
+// withT adds ssh's -t (a terminal even with a command) to a join command.
+func withT(ssh string) string { return strings.Replace(ssh, "ssh ", "ssh -t ", 1) }
 
-Players are known by their SSH key. Without a key you play as a guest; the
-lobby shows a code: log in as CODE@host later to get your seat back.
-`
+// guestLogin is the join command with a guest code as the user name.
+func guestLogin(ssh, code string) string {
+	if i := strings.LastIndexByte(ssh, ' '); i > 0 {
+		return ssh[:i+1] + code + "@" + ssh[i+1:]
+	}
+	return ssh + " " + code + "@host"
+}
 
 func (s *Server) listRooms(w io.Writer) {
 	rooms := s.hub.List()

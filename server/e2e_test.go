@@ -241,6 +241,18 @@ func TestRoomsCommandWithoutPTY(t *testing.T) {
 	}
 }
 
+// help names this server's own join command, never a placeholder.
+func TestHelpCommandNamesThisServer(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("help"))
+	c.Wait(t, 5*time.Second)
+	out := string(c.Transcript())
+	_, port, _ := net.SplitHostPort(addr)
+	if strings.Contains(out, "PORT") || !strings.Contains(out, "-p "+port+" ") || !strings.Contains(out, srv.app.JoinHint+" rooms") {
+		t.Fatalf("help:\n%s", out)
+	}
+}
+
 func TestShutdownTellsPlayersAndExitsQuickly(t *testing.T) {
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true})
 	if err != nil {

@@ -56,7 +56,7 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 		Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) },
 		Form: tui.Form{
 			Fields: []tui.Field{
-				{Label: "Players", Choices: players, Default: 2, Note: "Seats at the table, bots included. Two players play with the chaplain (rules §6.4)."},
+				{Label: "Players", Choices: players, Default: 2, Note: "Seats at the table, bots included. Two players play with the chaplain, a silent third soldier who places a support tile each mission."},
 				{Label: "Rules", Choices: variantNames, Note: "Beginner ignores traps; veteran starts with 30 trials cards."},
 				{Label: "Bots", Choices: botLevels, Default: min(1, len(botLevels)-1), Note: "Bots fill open seats when the host starts, and stand in for players who leave."},
 				{Label: "Bot seats now", Choices: botCounts, Note: "How many seats bots take at once (the rest wait for friends)."},

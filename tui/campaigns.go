@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bivouac/table"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -66,10 +67,10 @@ func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		p.newPlayers = min(5, p.newPlayers+1)
 	case key.Matches(k, pk.New):
 		players := p.newPlayers
-		return m.openPrompt(fmt.Sprintf("name of the new %d-player campaign", players), "", 24,
+		return m.openPrompt("campaign name", fmt.Sprintf("the new %d-player campaign", players), "", 24,
 			func(name string) tea.Cmd { createCampaign(m, name, players); return nil })
 	case key.Matches(k, pk.Join):
-		return m.openPrompt("campaign code, e.g. 7KQ2XM", "", 12, func(code string) tea.Cmd { joinCampaign(m, code); return nil })
+		return m.openPrompt("campaign code", "e.g. 7KQ2XM", "", 12, func(code string) tea.Cmd { joinCampaign(m, code); return nil })
 	case key.Matches(k, pk.Open) && p.cur < len(p.campaigns):
 		openCampaign(m, p.campaigns[p.cur])
 	}
@@ -191,18 +192,18 @@ func (p *campaignPage) view(m *root) string {
 	var b strings.Builder
 	b.WriteString(th.Title.Render("Campaign · "+c.Name) + th.Muted.Render(" · code "+c.Code) + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
-	b.WriteString(fmt.Sprintf("Trials pile for the next mission: %s %d of %d\n", m.bar(c.Trials, c.Target, 30), c.Trials, c.Target))
+	b.WriteString(fmt.Sprintf("Trials pile for the next game: %s %d of %d\n", m.bar(c.Trials, c.Target, 30), c.Trials, c.Target))
 	switch {
 	case c.Veteran:
-		b.WriteString(th.Good.Render("★ Won at 30: everyone who played that mission is a veteran.") + "\n")
+		b.WriteString(th.Good.Render("★ Won at 30: everyone who played that game is a veteran.") + "\n")
 	case c.Trials >= c.Target:
-		b.WriteString(th.Warning.Render("Win this mission to earn veteran status.") + "\n")
+		b.WriteString(th.Warning.Render("Win this game to earn veteran status.") + "\n")
 	}
-	b.WriteString(fmt.Sprintf("%d players · won %d · lost %d · members: %s\n", c.Players, c.Wins, c.Losses, strings.Join(c.Members, ", ")))
-	b.WriteString(th.Muted.Render(fmt.Sprintf("Friends join with code %s (lobby: m, then c). Open seats at a mission get bots.", c.Code)) + "\n\n")
-	b.WriteString(th.Header.Render("Missions") + "\n")
+	b.WriteString(uikit.Trunc(fmt.Sprintf("%d players · won %d · lost %d · members: %s", c.Players, c.Wins, c.Losses, strings.Join(c.Members, ", ")), m.width) + "\n")
+	b.WriteString(th.Muted.Render(fmt.Sprintf("Friends join with code %s (lobby: m, then c). Open seats at a game get bots.", c.Code)) + "\n\n")
+	b.WriteString(th.Header.Render("Games") + "\n")
 	if len(c.History) == 0 {
-		b.WriteString(th.Muted.Render("  None yet: press p to play the first.") + "\n")
+		b.WriteString(th.Muted.Render("  None yet: press p to play the first game.") + "\n")
 	}
 	room := max(1, m.height-14)
 	hist := c.History
@@ -214,8 +215,8 @@ func (p *campaignPage) view(m *root) string {
 		if h.Won {
 			res = th.Good.Render("won ")
 		}
-		b.WriteString(truncate(fmt.Sprintf("  %s  %s  then %2d trials  %s  (%s)", h.When.Format("02 Jan 2006 15:04"), res, h.Trials,
-			strings.Join(h.Players, ", "), h.Room), m.width+20) + "\n")
+		b.WriteString(uikit.Trunc(fmt.Sprintf("  %s  %s  then %2d trials  %s  (%s)", h.When.Format("02 Jan 2006 15:04"), res, h.Trials,
+			strings.Join(h.Players, ", "), h.Room), m.width) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")

@@ -136,7 +136,8 @@ func (p *lobbyPage) help(m *root, full bool) []key.Binding {
 	if full {
 		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit)
 	} else {
-		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, k.New, code, campaigns, profile, help, k.Quit)
+		// No ↑/↓ here: at 80 columns "? more • q quit" must fit.
+		p.helpKeys = append(p.helpKeys[:0], enter, k.New, code, campaigns, profile, help, k.Quit)
 	}
 	return p.helpKeys
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"bivouac/tui/uikit"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -23,7 +25,7 @@ func newPagesKeys() pagesKeys {
 		Back:  key.NewBinding(key.WithKeys("esc", "Q", "q"), key.WithHelp("esc", "back")),
 		New:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new campaign")),
 		Join:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
-		Play:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play next mission")),
+		Play:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play the next game")),
 		Step:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "next")),
 		Prev:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous")),
 		First: key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", "start/end")),
@@ -133,7 +135,7 @@ func (pp *profilePage) view(m *root) string {
 			res = th.Good.Render("won ")
 		}
 		line := fmt.Sprintf("%s%s  %-5s %s  %s", mark, g.When.Format("02 Jan 15:04"), g.Code, res, truncate(g.Title, 34))
-		b.WriteString(truncate(line, m.width+20) + "\n")
+		b.WriteString(uikit.Trunc(line, m.width) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")

@@ -446,10 +446,12 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	return m.page.key(m, k)
 }
 
-// openPrompt opens the prompt line with a placeholder, a starting value
-// and a length limit; enter hands the value to submit, esc drops it.
-func (m *root) openPrompt(placeholder, value string, limit int, submit func(value string) tea.Cmd) tea.Cmd {
+// openPrompt opens the prompt line: a label saying what is asked, a
+// placeholder, a starting value and a length limit; enter hands the value
+// to submit, esc drops it.
+func (m *root) openPrompt(label, placeholder, value string, limit int, submit func(value string) tea.Cmd) tea.Cmd {
 	m.input = newInput(m.th, m.width)
+	m.input.Prompt = label + "> "
 	m.input.Placeholder = placeholder
 	m.input.SetValue(value)
 	m.input.CursorEnd()
@@ -489,19 +491,19 @@ func (m *root) closePrompt() {
 // askCode opens the prompt for a table code.
 func (m *root) askCode() tea.Cmd {
 	// 8 characters, and the dashes people type
-	return m.openPrompt("table code, e.g. K7QX", "", 12, func(v string) tea.Cmd {
+	return m.openPrompt("code", "table code, e.g. K7QX", "", 12, func(v string) tea.Cmd {
 		return func() tea.Msg { return joinMsg{code: table.NormalizeCode(v), typed: true} }
 	})
 }
 
 // askName opens the prompt for a new name.
 func (m *root) askName() tea.Cmd {
-	return m.openPrompt("your name (1–20 letters)", m.sess.Player.Name, 20, func(v string) tea.Cmd { m.rename(v); return nil })
+	return m.openPrompt("new name", "1–20 letters", m.sess.Player.Name, 20, func(v string) tea.Cmd { m.rename(v); return nil })
 }
 
 // askChat opens the prompt for a line to the table.
 func (m *root) askChat(hint string) tea.Cmd {
-	return m.openPrompt(hint+" (enter sends, esc cancels)", "", ChatMax, func(v string) tea.Cmd { m.say(v); return nil })
+	return m.openPrompt("say", hint+" (enter sends, esc cancels)", "", ChatMax, func(v string) tea.Cmd { m.say(v); return nil })
 }
 
 func (m *root) rename(value string) {
@@ -563,7 +565,13 @@ func (m *root) shortHelp(keys []key.Binding) string {
 }
 
 func (m *root) fullHelp() string {
-	return m.th.HelpPage(m.width, m.height, m.page.keys(m), helpText)
+	about := helpText
+	if t, ok := m.page.(*tablePage); ok {
+		if g, ok := t.screen.(uikit.Guide); ok {
+			about = g.Guide() // at a table: this game's rules and symbols
+		}
+	}
+	return m.th.HelpPage(m.width, m.height, m.page.keys(m), about)
 }
 
 const helpText = `Bivouac: card games over ssh. Each table is one game; your hand is only ever

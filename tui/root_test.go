@@ -476,3 +476,26 @@ func TestNoticesExpireAndStayOffQuietScreens(t *testing.T) {
 		t.Fatal("a notice covers a quiet (asleep) screen")
 	}
 }
+
+// At 80 columns nothing a player needs is cut: the lobby's bar keeps
+// "? more" and "q quit" with tables listed, and the records pages' lines
+// fit the window (issue 18 item 10).
+func TestLobbyBarKeepsQuitWithTablesListed(t *testing.T) {
+	a := testApp(t)
+	a.Records = struct{ Records }{} // profile and campaigns on offer (never opened here)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	alice.pump(`Table [A-Z0-9]{4}`)
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.send(lobbyChangedMsg{})
+	lines := strings.Split(bob.m.View(), "\n")
+	bar := lines[len(lines)-1]
+	if !strings.Contains(bar, "? more") || !strings.Contains(bar, "q quit") {
+		t.Fatalf("the lobby's bar lost keys: %q", bar)
+	}
+	for _, l := range lines {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Errorf("a lobby line is %d wide: %q", w, l)
+		}
+	}
+}

@@ -198,9 +198,9 @@ func (s *State) doIntensity(p int, a Action) error {
 	}
 	if lo := s.MinIntensity(); a.K < lo {
 		if s.round == 1 {
-			return refuse(ErrIntensityTooLow, fmt.Sprintf("the first mission needs an intensity of at least %d (P2)", lo))
+			return refuse(ErrIntensityTooLow, fmt.Sprintf("the first mission needs an intensity of at least %d", lo)) // P2
 		}
-		return refuse(ErrIntensityTooLow, fmt.Sprintf("the intensity must be at least %d (P2)", lo))
+		return refuse(ErrIntensityTooLow, fmt.Sprintf("the intensity must be at least %d", lo)) // P2
 	}
 	s.startMission(a.K)
 	return nil
@@ -536,7 +536,7 @@ func (s *State) doTurn(p int, a Action) error {
 	}
 	forced, allowed, block, owner := s.turnStatus(p)
 	if forced && a.Kind != ActWithdraw {
-		return refuse(ErrForced, "you are Fearful and two identical threats are active: you must withdraw (H12)")
+		return refuse(ErrForced, "you are Fearful and two identical threats are active: you must withdraw") // H12
 	}
 	switch a.Kind {
 	case ActPlay:
@@ -584,7 +584,7 @@ func (s *State) doTurn(p int, a Action) error {
 			return refuse(ErrNoSpeechToken, "you have no speech token")
 		}
 		if pl.owns(Mute) {
-			return refuse(ErrMute, "you are Mute and cannot make a speech (H08)")
+			return refuse(ErrMute, "you are Mute and cannot make a speech") // H08
 		}
 		if !a.Threat.Valid() {
 			return refuse(ErrBadAction, fmt.Sprintf("there is no threat number %d", a.Threat))
@@ -930,7 +930,7 @@ func (s *State) endMission() {
 		case best < 0:
 			s.pub("Nobody receives more support than everyone else: no benefit.")
 		case s.players[best].Chaplain:
-			s.pub("The chaplain receives the most support; nothing happens (SU-7).")
+			s.pub("The chaplain receives the most support; nothing happens.") // SU-7
 		default:
 			s.pub(fmt.Sprintf("%s receives the most support.", s.name(best)))
 		}
@@ -959,9 +959,9 @@ func (s *State) doBenefit(p int, a Action) error {
 		}
 		if len(a.Cards) == 0 || len(a.Cards) > limit {
 			if success {
-				return refuse(ErrTooManyCards, "after a successful mission you may discard 1 or 2 hard knocks (SU-5)")
+				return refuse(ErrTooManyCards, "after a successful mission you may discard 1 or 2 hard knocks") // SU-5
 			}
-			return refuse(ErrTooManyCards, "after a failed mission you may discard only 1 hard knock (SU-6)")
+			return refuse(ErrTooManyCards, "after a failed mission you may discard only 1 hard knock") // SU-6
 		}
 		for i, c := range a.Cards {
 			if !c.IsHardKnock() || !pl.owns(c) || slices.Contains(a.Cards[:i], c) {
@@ -973,7 +973,7 @@ func (s *State) doBenefit(p int, a Action) error {
 		}
 	case ActBenefitCharm:
 		if !success {
-			return refuse(ErrNoCharmRestore, "after a failed mission the lucky charm is not restored (SU-6)")
+			return refuse(ErrNoCharmRestore, "after a failed mission the lucky charm is not restored") // SU-6
 		}
 		if !pl.CharmUsed {
 			return refuse(ErrNoCharmRestore, "your lucky charm is not used")

@@ -35,7 +35,7 @@ func Example() {
 	v := s.View(1)
 	fmt.Println(len(v.Hand), v.Players[0].HandSize, v.Trials, v.Legal == nil)
 	// Output:
-	// the first mission needs an intensity of at least 3 (P2) true
+	// the first mission needs an intensity of at least 3 true
 	// everyone: Anna sets the intensity to 3.
 	// seat [0]: (a private line)
 	// seat [1]: (a private line)

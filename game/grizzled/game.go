@@ -117,7 +117,7 @@ func (s *State) Say(seat game.Seat, text string) ([]game.Event, error) {
 		return nil, ErrChaplainSilent
 	}
 	if s.players[p].owns(Mute) {
-		return nil, refuse(ErrChatMuted, "you are Mute (H08): you may not communicate with the other players")
+		return nil, refuse(ErrChatMuted, "you are Mute: you may not communicate with the other players") // H08
 	}
 	if len(text) > 4*MaxChat {
 		text = text[:4*MaxChat] // bound the work on a huge paste

@@ -359,3 +359,17 @@ func (s *Screen) me() int {
 	}
 	return -1
 }
+
+// Guide implements uikit.Guide: the rules in a few lines and what the
+// table's symbols mean.
+func (s *Screen) Guide() string {
+	return `The Grizzled: survive the war together. In each mission play cards into No
+Man's Land; three of one threat and the mission fails. Withdraw in time, giving
+a support tile: whoever gets the most may discard hard knocks (or, after a
+success, turn their lucky charm back). Win by emptying the trials pile and every
+hand; lose when morale runs out or someone keeps 4 hard knocks after support.
+Symbols: ▶ whose turn · ★ mission leader · ●●○ a threat at 2 of 3 · !! one more
+of it fails the mission · wt hard-knock weight (Wounded counts 2; ! at 4) ·
+in / out / out+tile: still in the mission, withdrawn, withdrawn with a tile.
+You may not describe your hand, nor say which tile you gave.`
+}

@@ -97,7 +97,7 @@ func (s *Screen) titleLine(w int) string {
 		th.Muted.Render("Mission ") + th.Strong.Render(strconv.Itoa(s.v.Round)),
 		num("Trials", s.v.Trials, 0),
 		num("Morale", s.v.Morale, 6),
-		num("Speech supply", s.v.SpeechSupply, -1),
+		num("Speech", s.v.SpeechSupply, -1),
 	}, th.Muted.Render(" · "))
 	left := th.Title.Render(title)
 	if s.u.Room != "" {
@@ -105,6 +105,10 @@ func (s *Screen) titleLine(w int) string {
 		if width(withRoom)+2+width(right) <= w {
 			left = withRoom
 		}
+	}
+	// The numbers are what the team plays by: the title gives way first.
+	if room := w - width(right) - 2; width(left) > room {
+		left = uikit.Trunc(left, max(room, 0))
 	}
 	return spread(left, right, w)
 }
@@ -201,9 +205,12 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 // lines long hard-knock lists may take.
 func (s *Screen) soldierLines(w, extra int) []string {
 	th := s.th
-	nameW, charW := 12, 11
+	// At 80 columns the players' names get the room (20 characters and a
+	// "(you)"); the soldier's name is flavour, and their charm's threat is
+	// in the Charm column, so it shows from 100 columns.
+	nameW, charW := 23, 0
 	if w >= 100 {
-		nameW, charW = 16, 18
+		nameW, charW = 26, 18
 	}
 	cols := []int{3, nameW, charW, 9, 5, 6, 7, 9}
 	fixed := 0
@@ -211,7 +218,11 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		fixed += c
 	}
 	knockW := w - fixed
-	head := "   " + padRight("Soldier", nameW) + padRight("Grizzled", charW) + padRight("Charm", 9) +
+	grizzled := ""
+	if charW > 0 {
+		grizzled = padRight("Grizzled", charW)
+	}
+	head := "   " + padRight("Soldier", nameW) + grizzled + padRight("Charm", 9) +
 		"Hand " + "Tiles " + "Speech " + padRight("Mission", 9) + "Hard knocks"
 	out := []string{th.Muted.Render(uikit.Trunc(head, w))}
 	for _, p := range s.v.Players {
@@ -249,11 +260,9 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			nameSt = th.Accent
 		}
 		nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-len(suffix))) + th.Muted.Render(suffix)
-		char := uikit.Clean(p.Character)
-		if charW < 18 {
-			if f := strings.Fields(char); len(f) > 1 {
-				char = f[len(f)-1]
-			}
+		char := ""
+		if charW > 0 {
+			char = fit(uikit.Clean(p.Character), charW)
 		}
 		charm := s.threatTag(p.Charm) + " " + th.Good.Render("ready")
 		if !p.CharmAvailable {
@@ -277,7 +286,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			statusSt = th.Muted
 		}
 		knocks := s.knockText(p)
-		row := mark + " " + fit(nameCell, nameW) + fit(char, charW) + fit(charm, 9) +
+		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 9) +
 			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 			fit(statusSt.Render(status), 9)
 		wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")
@@ -471,8 +480,11 @@ func (s *Screen) listText(id grizzled.CardID) string {
 			names[i] = th.Threat[t].Render(threatName(t))
 		}
 		d = strings.Join(names, "+")
-		if c.trap {
+		switch {
+		case c.trap && s.v.Trials > 0:
 			d += " · " + th.Warning.Render("trap") + ": the top trial card is played too"
+		case c.trap:
+			d += " · " + th.Warning.Render("trap") + ": nothing left to draw" // T-3
 		}
 	case grizzled.KindHardKnock:
 		d = th.Muted.Render(fmt.Sprintf("hard knock, wt %d: ", c.weight)) + c.text

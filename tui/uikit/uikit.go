@@ -56,6 +56,12 @@ type Screen interface {
 	Keys() help.KeyMap
 }
 
+// Guide is a Screen with a short summary of its game's rules and a key to
+// its symbols, which the help page shows at the table.
+type Guide interface {
+	Guide() string
+}
+
 // ChatHinter is a Screen that knows where a chat line would go now (the
 // pack, the graveyard, the whole table); the session shows it in its prompt.
 type ChatHinter interface {

@@ -701,3 +701,15 @@ func (s *Screen) revealing() bool {
 // Quiet implements uikit.Quiet: an asleep screen is the same for everyone,
 // so the session shows no notice of its own over it.
 func (s *Screen) Quiet() bool { return s.asleep() }
+
+// Guide implements uikit.Guide: the rules in a few lines and what the
+// table's symbols mean.
+func (s *Screen) Guide() string {
+	return `Werewolves: the village must find and lynch every werewolf; each night the
+werewolves devour a villager. At night you act only in your card's step, and
+sleep otherwise. By day everyone talks, then votes in secret; the ballots are
+shown when the vote closes. c shows your card; nobody can prove their role.
+Symbols: ★ sheriff (double vote, breaks ties) · ♥ lovers · † dead, and how ·
+[pack] the werewolves' channel · [dead] the graveyard · [glimpse] what the
+little girl overheard · » a line only you see.`
+}

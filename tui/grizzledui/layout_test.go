@@ -1,0 +1,74 @@
+package grizzledui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/table"
+)
+
+// At 80×24, with the longest names players may take (20 characters, in
+// Cyrillic and Polish), every screen of whole games fits the window and
+// keeps what the team plays by: the trials, morale and speech numbers,
+// whose turn it is, and enough of each name to tell the players apart
+// (issue 18 item 10).
+func TestLongNamesAt80x24(t *testing.T) {
+	names := []string{"Зиновий-Богданович12", "Małgorzata-Żółkiewsk", "Александра-Петровна1", "Grzegorz-Brzęczyszcz", "Ярослав-Святославови"}
+	g := grizzled.Game{}
+	for seed := uint64(1); seed <= 4; seed++ {
+		humans := 2 + int(seed%4)
+		t.Run(fmt.Sprintf("%d players", humans), func(t *testing.T) {
+			opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
+			st, log, err := g.New(game.Setup{Game: "grizzled", Names: names[:humans], Options: opts}, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for step := 0; step < 400; step++ {
+				if _, over := g.Result(st); over {
+					break
+				}
+				waiting := g.Waiting(st)
+				seat := waiting[step%len(waiting)]
+				v := g.View(st, seat).(grizzled.SeatView)
+				if len(log) > 30 {
+					log = log[len(log)-30:]
+				}
+				s := New(asciiTheme())
+				s.SetSize(80, 23) // the session's help bar is the 24th line
+				s.SetUpdate(table.Update{Room: "TEST", Title: "The Grizzled · campaign Верденская-мясорубка · 28 trials",
+					Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true})
+				out := s.View()
+				checkFits(t, out, 80, 23)
+				head := strings.SplitN(out, "\n", 2)[0]
+				for _, want := range []string{
+					fmt.Sprintf("Trials %d", v.Trials), fmt.Sprintf("Morale %d", v.Morale), fmt.Sprintf("Speech %d", v.SpeechSupply),
+				} {
+					if !strings.Contains(head, want) {
+						t.Fatalf("step %d: the header lacks %q: %q", step, want, head)
+					}
+				}
+				if v.Phase == grizzled.PhaseTurn && !strings.Contains(out, "▶") {
+					t.Fatalf("step %d: nobody is marked as playing:\n%s", step, out)
+				}
+				for _, n := range names[:humans] {
+					if !strings.Contains(out, string([]rune(n)[:15])) {
+						t.Fatalf("step %d: %q is cut shorter than 15 letters:\n%s", step, n, out)
+					}
+				}
+				legal := g.Legal(st, seat)
+				if len(legal) == 0 {
+					t.Fatalf("step %d: seat %d is waited on with nothing to do", step, seat)
+				}
+				var evs []game.Event
+				if st, evs, err = g.Apply(st, seat, legal[step%len(legal)]); err != nil {
+					t.Fatal(err)
+				}
+				log = append(log, evs...)
+			}
+		})
+	}
+}
