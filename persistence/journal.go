@@ -80,7 +80,7 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
 		Status: status, Private: r.Private, Host: r.Host, BotLevel: r.BotLevel,
 		CampaignID: r.Campaign, Allowed: r.Allowed, Seq: r.Seq,
-		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter,
+		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock,
 	}
 }
 
@@ -101,6 +101,6 @@ func (r RoomRecord) Engine() table.RoomRecord {
 		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,
 		Seed: r.Seed, Seats: seats, Status: status, Private: r.Private, Host: r.Host,
 		BotLevel: r.BotLevel, Campaign: r.CampaignID, Allowed: r.Allowed, Seq: r.Seq,
-		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, Created: r.Created, Updated: r.Updated,
+		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, Created: r.Created, Updated: r.Updated,
 	}
 }

@@ -86,6 +86,7 @@ type RoomRecord struct {
 	Timer        *table.TimerRecord `json:"timer,omitempty"`         // the timed step under way (its deadline)
 	NoTakeover   bool               `json:"no_takeover,omitempty"`   // no bot stands in for an absent player
 	AbandonAfter time.Duration      `json:"abandon_after,omitempty"` // a game every human left this long ends
+	TurnClock    time.Duration      `json:"turn_clock,omitempty"`    // a bot decides for a person this slow
 }
 
 func (r *RoomRecord) validate() error {

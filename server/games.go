@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
@@ -61,6 +62,7 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				{Label: "Bots", Choices: botLevels, Default: min(1, len(botLevels)-1), Note: "Bots fill open seats when the host starts, and stand in for players who leave."},
 				{Label: "Bot seats now", Choices: botCounts, Note: "How many seats bots take at once (the rest wait for friends)."},
 				{Label: "Private", Choices: []string{"no", "yes"}, Note: "A private table is not listed: friends join it by its code."},
+				{Label: "Turn clock", Choices: []string{"90 seconds", "3 minutes", "off"}, Note: "A player who takes longer over a decision has a bot make it for them that once; twice in a row, a bot plays for them until they act again. Everyone sees the clock."},
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				seats := c[0] + 2
@@ -69,7 +71,7 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				if err != nil {
 					return tui.TableSpec{}, err
 				}
-				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1,
+				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1, TurnClock: grizzledClocks[c[5]],
 					Title: fmt.Sprintf("The Grizzled · %s · %d players", opts.Variant, seats)}
 				if c[2] > 0 {
 					spec.BotLevel = botLevels[c[2]]
@@ -85,3 +87,6 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 		},
 	}
 }
+
+// grizzledClocks are the turn clocks a Grizzled table may choose.
+var grizzledClocks = []time.Duration{90 * time.Second, 3 * time.Minute, 0}

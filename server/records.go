@@ -143,7 +143,7 @@ func (r records) CampaignTable(c tui.Campaign, botLevel string) (tui.GameEntry, 
 	if err != nil {
 		return g, tui.TableSpec{}, err
 	}
-	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs,
+	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: grizzledClocks[0],
 		Title: fmt.Sprintf("The Grizzled · campaign %s · %d trials", c.Name, c.Trials)}
 	if g.Bots != nil {
 		spec.BotLevel = botLevel

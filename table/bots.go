@@ -23,7 +23,7 @@ func (r *Room) askBots() {
 		}
 		s := r.seats[seat]
 		level := s.rec.Bot
-		if s.takeover {
+		if s.takeover || r.clockFor[seat] == r.seq+1 {
 			level = r.cfg.BotLevel
 			if level == "" {
 				level = r.cfg.Bots.Levels()[0]
@@ -90,7 +90,7 @@ func (r *Room) botSay(c command) {
 	if !r.started || r.over || int(c.seat) >= len(r.seats) || c.seq != r.seq {
 		return
 	}
-	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover {
+	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
 		return
 	}
 	if r.botSaid[c.seat] == c.text {
@@ -109,7 +109,7 @@ func (r *Room) botAct(c command) {
 	if !r.started || r.over || c.seq != r.seq || int(c.seat) >= len(r.seats) {
 		return
 	}
-	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover {
+	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
 		return // its player came back
 	}
 	err := r.apply(c.seat, c.action)

@@ -99,7 +99,7 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, error) {
 	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
 	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
-	cfg.NoTakeover, cfg.AbandonAfter = rec.NoTakeover, rec.AbandonAfter
+	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock
 	cfg.FillBots = 0 // the saved seats say who sits where
 	if cfg.Title == "" {
 		cfg.Title = rec.Title

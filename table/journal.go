@@ -59,6 +59,7 @@ type RoomRecord struct {
 	// The table's choices about absent players (RoomConfig).
 	NoTakeover   bool          `json:"no_takeover,omitempty"`
 	AbandonAfter time.Duration `json:"abandon_after,omitempty"`
+	TurnClock    time.Duration `json:"turn_clock,omitempty"`
 	Created      time.Time     `json:"created"`
 	Updated      time.Time     `json:"updated"`
 }

@@ -56,7 +56,12 @@ func (r *Room) act(c command) error {
 		return ErrStale
 	}
 	delete(r.notices, c.box)
-	return r.apply(seat, c.action)
+	back := r.backInControl(seat)
+	err := r.apply(seat, c.action)
+	if err != nil && back {
+		r.afterChange() // refused, but the seat is the player's again: say so
+	}
+	return err
 }
 
 // apply runs one action through the rules, makes it durable, then publishes.
@@ -184,9 +189,11 @@ func (r *Room) afterChange() {
 	if r.started && !r.over {
 		r.trackLegal()
 		r.armTimer()
+		r.armTurnClock()
 		r.askBots()
 	} else {
 		r.stopTimers()
+		r.stopTurnClock()
 	}
 	r.refreshSummary()
 	r.publish()

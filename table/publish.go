@@ -92,10 +92,12 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 			views[m.seat] = v
 		}
 		u.View = v
-		if r.timer != nil {
-			if left := r.timerEnd.Sub(r.clock.Now()); left > 0 {
-				u.Deadline = int(left.Seconds() + 0.5)
-			}
+		end := r.timerEnd // the game's own timer, else the turn clock
+		if r.timer == nil {
+			end = r.turnEnd
+		}
+		if (r.timer != nil || r.turnClock != nil) && end.After(r.clock.Now()) {
+			u.Deadline = int(end.Sub(r.clock.Now()).Seconds() + 0.5)
 		}
 	}
 	box.Put(u)

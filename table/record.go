@@ -10,7 +10,8 @@ func (r *Room) record0() RoomRecord {
 	rec := RoomRecord{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Options: r.cfg.Options,
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
-		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter}
+		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
+		TurnClock: r.cfg.TurnClock}
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}
@@ -45,6 +46,7 @@ func (r *Room) closeAll(reason CloseReason) {
 	if r.abandon != nil {
 		r.abandon.Stop()
 	}
+	r.stopTurnClock()
 	for box := range r.members {
 		box.Put(Update{Room: r.cfg.Code, Closed: reason})
 	}

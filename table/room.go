@@ -67,6 +67,11 @@ type RoomConfig struct {
 	// table's choice: the seat waits); a seat given up with L still goes to
 	// a bot. It overrides TakeoverAfter.
 	NoTakeover bool
+	// TurnClock is how long a person may leave a decision before a bot
+	// (BotLevel, else the easiest) makes it for them this once; after two
+	// in a row a bot plays their seat until they act again. Everyone sees
+	// it count down. 0: no clock. Not while the game's own timer runs.
+	TurnClock time.Duration
 	// AbandonAfter ends a game in progress, unfinished and with no winner,
 	// once every human player has been away this long (0: it waits for
 	// them, as The Grizzled does; Werewolves: 10 minutes).
@@ -125,6 +130,7 @@ const (
 	cmdIdle
 	cmdRefresh
 	cmdAbandon
+	cmdTurnClock
 	cmdClose
 )
 
@@ -189,7 +195,12 @@ type Room struct {
 	timerEnd  time.Time
 	resume    *TimerRecord // a restored room's saved step deadline, until the timer is armed
 	idleTimer Alarm
-	abandon   Alarm // every human is away from the game: ends it at AbandonAfter
+	abandon   Alarm             // every human is away from the game: ends it at AbandonAfter
+	turnClock Alarm             // the turn clock for the decision at turnSeq
+	turnSeq   int               // the decision (r.seq) the clock runs for
+	turnEnd   time.Time         // when it runs out
+	timeouts  map[game.Seat]int // the clock ran out on a seat this many times in a row
+	clockFor  map[game.Seat]int // 1 + the seq at which a bot decides for the seat this once
 	closed    CloseReason
 	created   time.Time
 	log       *slog.Logger
@@ -223,6 +234,8 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		legalKey: map[game.Seat]string{},
 		botAsked: map[game.Seat]int{},
 		botSaid:  map[game.Seat]string{},
+		timeouts: map[game.Seat]int{},
+		clockFor: map[game.Seat]int{},
 		created:  cfg.Clock.Now(),
 		log:      cfg.Logger.With("room", cfg.Code),
 	}
@@ -407,6 +420,8 @@ func (r *Room) handle(c command) {
 		}
 	case cmdAbandon:
 		r.abandonIfEmpty()
+	case cmdTurnClock:
+		r.turnClockRanOut(c.seq)
 	case cmdRefresh:
 		r.armAbandon()
 		r.afterChange()

@@ -77,6 +77,7 @@ type TableSpec struct {
 	// (table.RoomConfig).
 	NoTakeover   bool
 	AbandonAfter time.Duration
+	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
@@ -371,7 +372,7 @@ func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (*table.Roo
 	cfg.Title, cfg.Options, cfg.Seats = spec.Title, spec.Options, spec.Seats
 	cfg.Private, cfg.Host, cfg.BotLevel = spec.Private, host.ID, spec.BotLevel
 	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
-	cfg.NoTakeover, cfg.AbandonAfter = spec.NoTakeover, spec.AbandonAfter
+	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = spec.NoTakeover, spec.AbandonAfter, spec.TurnClock
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}

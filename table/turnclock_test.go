@@ -1,0 +1,77 @@
+package table
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// A person who leaves a decision past the turn clock has a bot make it
+// once; the second time in a row a bot plays their seat until they act
+// again. Everyone sees the clock count down (issue 18 item 6).
+func TestTurnClockKeepsTheTableMoving(t *testing.T) {
+	clk := newFakeClock()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy", TurnClock: time.Minute})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	u := waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	if u.Deadline != 60 {
+		t.Fatalf("bob sees %d s on alice's clock, want 60", u.Deadline)
+	}
+	clk.waitAlarm(t)
+	clk.Advance(59 * time.Second)
+	time.Sleep(20 * time.Millisecond)
+	if r.Summary().Status != StatusPlaying {
+		t.Fatal("the game ended")
+	}
+	clk.Advance(time.Second)
+	u = waitFor(t, bob, "a bot's move for alice", func(u Update) bool { return u.Seq == 1 })
+	if lastWith(u, "alice took longer than a minute") == "" || u.View.(raceView).Counter != 3 {
+		t.Fatalf("after alice's clock ran out: counter %d, log %v", u.View.(raceView).Counter, u.Log)
+	}
+	if u.Seats[0].Bot != "" {
+		t.Fatal("one timeout gave alice's seat away")
+	}
+
+	// bob plays in time; alice lets it run out again: a bot takes her seat.
+	r.Act(bob, 1, 1)
+	waitFor(t, bob, "bob's move", func(u Update) bool { return u.Seq == 2 })
+	clk.waitAlarm(t)
+	clk.Advance(time.Minute)
+	u = waitFor(t, bob, "the bot takes alice's seat", func(u Update) bool { return u.Seq == 3 })
+	if lastWith(u, "alice let the clock run out again") == "" || u.Seats[0].Bot == "" {
+		t.Fatalf("after two timeouts: seat %+v, log %v", u.Seats[0], u.Log)
+	}
+	// alice presses a key: her seat is hers again.
+	r.Act(alice, 3, 1)
+	u = waitFor(t, bob, "alice back", func(u Update) bool { return lastWith(u, "alice is back in control") != "" })
+	if u.Seats[0].Bot != "" {
+		t.Fatalf("alice acted but the bot kept her seat: %+v", u.Seats[0])
+	}
+}
+
+// No clock while the game's own timer runs, nor when only bots are waited on.
+func TestTurnClockStaysOutOfTheGamesTimers(t *testing.T) {
+	clk := newFakeClock()
+	_, r := newTestRoom(t, race{turn: 30 * time.Second}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, TurnClock: time.Minute})
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	u := waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
+	if u.Deadline != 30 {
+		t.Fatalf("the game's 30 s timer shows as %d", u.Deadline)
+	}
+	clk.waitAlarm(t)
+	clk.mu.Lock()
+	live := 0
+	for _, a := range clk.alarms {
+		if !a.done {
+			live++
+		}
+	}
+	clk.mu.Unlock()
+	if live != 1 {
+		t.Fatalf("%d alarms set, want only the game's timer", live)
+	}
+}
