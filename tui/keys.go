@@ -8,6 +8,7 @@ type globalKeys struct {
 	Up, Down, Enter, Watch, New, Code, Rename, Help, Quit key.Binding
 	Profile, Campaigns                                    key.Binding
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
+	LogUp, LogDown                                        key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -28,5 +29,7 @@ func newGlobalKeys() globalKeys {
 		Start:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
 		Bot:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot on/off")),
 		LeaveSeat: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "give up seat")),
+		LogUp:     key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll talk")),
+		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "talk forward")),
 	}
 }

@@ -499,3 +499,31 @@ func TestLobbyBarKeepsQuitWithTablesListed(t *testing.T) {
 		}
 	}
 }
+
+// In the waiting room a long line wraps instead of losing its end, and
+// the talk scrolls back with [ (issue 18 item 14).
+func TestWaitingRoomTalkWrapsAndScrolls(t *testing.T) {
+	a := testApp(t)
+	a.ChatBurst = 100
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	alice.pump(`Table [A-Z0-9]{4}`)
+	long := strings.Repeat("word ", 30) + "THE-END"
+	alice.keys("t")
+	alice.keys(long, "enter")
+	alice.pump(`THE-END`)
+	for i := range 12 {
+		alice.keys("t")
+		alice.keys(fmt.Sprintf("line %d", i), "enter")
+	}
+	alice.pump(`line 11`)
+	if strings.Contains(alice.m.View(), "THE-END") {
+		t.Fatal("the long line should have scrolled away")
+	}
+	for range 10 {
+		alice.keys("[")
+	}
+	if v := alice.m.View(); !strings.Contains(v, "THE-END") || !strings.Contains(v, "lines back") {
+		t.Fatalf("[ did not bring the long line back:\n%s", v)
+	}
+}

@@ -21,6 +21,7 @@ type tablePage struct {
 	upd           table.Update // the newest from the room
 	screen        uikit.Screen // the game's screen, once it started
 	seatCur       int          // waiting room: the selected seat
+	talkBack      int          // waiting room: table-talk lines scrolled back
 	confirmGiveUp bool         // L was pressed at a running table: the next key answers
 }
 
@@ -103,6 +104,10 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 		t.seatCur = max(0, t.seatCur-1)
 	case key.Matches(k, m.keys.Down):
 		t.seatCur = min(max(0, len(t.upd.Seats)-1), t.seatCur+1)
+	case key.Matches(k, m.keys.LogUp):
+		t.talkBack += 3 // waitingView keeps it within the talk
+	case key.Matches(k, m.keys.LogDown):
+		t.talkBack = max(0, t.talkBack-3)
 	case key.Matches(k, m.keys.Start) && t.isHost(m):
 		return m.roomCall(func(ctx context.Context) error { return room.Start(ctx, box) })
 	case key.Matches(k, m.keys.Bot) && t.isHost(m) && t.seatCur < len(t.upd.Seats):
@@ -163,7 +168,7 @@ func (t *tablePage) global(m *root) []key.Binding {
 		start, bot := k.Start, k.Bot
 		start.SetEnabled(host)
 		bot.SetEnabled(host && t.hasBots(m))
-		return []key.Binding{k.Up, start, bot, talk, k.Lobby, k.LeaveSeat, k.Help}
+		return []key.Binding{k.Up, start, bot, talk, k.Lobby, k.LeaveSeat, k.Help, k.LogUp}
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", "bot takes my seat")
@@ -247,23 +252,28 @@ func (t *tablePage) waitingView(m *root) string {
 		}
 		b.WriteString(m.noticeBlock(n) + "\n")
 	}
-	b.WriteString("\n" + th.Header.Render("Table talk") + "\n")
-	used := lipgloss.Height(b.String())
-	room := max(1, m.height-1-used)
-	var lines []string
+	var lines []string // long lines wrap: nobody's words are cut off
 	for _, e := range u.Log {
-		text, style := e.Text, th.Muted
+		text, style := uikit.Clean(e.Text), th.Muted
 		if e.Kind == game.Chat {
 			style = th.Chat
 			if int(e.From) >= 0 && int(e.From) < len(u.Seats) {
 				text = u.Seats[e.From].Name + ": " + text
 			}
 		}
-		lines = append(lines, style.Render(truncate(text, m.width-2)))
+		for _, l := range uikit.Wrap(text, m.width-2) {
+			lines = append(lines, style.Render(l))
+		}
 	}
-	if len(lines) > room {
-		lines = lines[len(lines)-room:]
+	head := "Table talk"
+	used := lipgloss.Height(b.String()) + 2
+	room := max(1, m.height-1-used)
+	t.talkBack = min(t.talkBack, max(0, len(lines)-room))
+	if t.talkBack > 0 {
+		head += th.Muted.Render(fmt.Sprintf(" · %d lines back (] forward)", t.talkBack))
 	}
-	b.WriteString(strings.Join(lines, "\n"))
+	b.WriteString("\n" + th.Header.Render(head) + "\n")
+	end := len(lines) - t.talkBack
+	b.WriteString(strings.Join(lines[max(0, end-room):end], "\n"))
 	return b.String()
 }

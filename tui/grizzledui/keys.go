@@ -21,6 +21,8 @@ type keyMap struct {
 	Decline    key.Binding // support benefit: take nothing
 	Back       key.Binding // close a chooser opened with c or s
 	Leave      key.Binding // leave the table for the lobby
+	LogUp      key.Binding // scroll the log back
+	LogDown    key.Binding // and forward again
 }
 
 func defaultKeys() keyMap {
@@ -38,6 +40,8 @@ func defaultKeys() keyMap {
 		Decline:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "decline")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Leave:    key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "leave")),
+		LogUp:    key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll log")),
+		LogDown:  key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "log forward")),
 	}
 }
 
@@ -56,7 +60,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Prev, k.Next, k.Pick},
 		{k.Play, k.Charm, k.Speech, k.Withdraw},
 		{k.Confirm, k.Pass, k.Restore, k.Decline, k.Back},
-		{k.Leave},
+		{k.LogUp, k.LogDown, k.Leave},
 	}
 }
 

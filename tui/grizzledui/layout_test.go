@@ -9,6 +9,8 @@ import (
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/table"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // At 80×24, with the longest names players may take (20 characters, in
@@ -70,5 +72,50 @@ func TestLongNamesAt80x24(t *testing.T) {
 				log = append(log, evs...)
 			}
 		})
+	}
+}
+
+// The log scrolls back with [ (or PgUp) and forward with ]: results that
+// bots' turns pushed off the screen can be read again (issue 18 item 14).
+func TestLogScrollsBack(t *testing.T) {
+	g := grizzled.Game{}
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
+	st, log, err := g.New(game.Setup{Game: "grizzled", Names: []string{"Ann", "Bob", "Cid", "Dee"}, Options: opts}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 40; step++ {
+		w := g.Waiting(st)
+		if len(w) == 0 {
+			break
+		}
+		legal := g.Legal(st, w[0])
+		var evs []game.Event
+		if st, evs, err = g.Apply(st, w[0], legal[step%len(legal)]); err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, evs...)
+	}
+	v := g.View(st, 0).(grizzled.SeatView)
+	s := New(asciiTheme())
+	s.SetSize(80, 23)
+	s.SetUpdate(table.Update{Room: "TEST", Seat: 0, Seq: v.Seq, View: v, Log: log, Started: true})
+	newest := s.View()
+	last := log[len(log)-1].Text
+	if !strings.Contains(newest, string([]rune(last)[:min(20, len([]rune(last)))])) {
+		t.Fatalf("the newest event is not on screen:\n%s", newest)
+	}
+	for range 3 {
+		s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("[")})
+	}
+	back := s.View()
+	if back == newest || !strings.Contains(back, "lines back") {
+		t.Fatalf("[ did not scroll the log back:\n%s", back)
+	}
+	for range 3 {
+		s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")})
+	}
+	if s.View() != newest {
+		t.Fatalf("] did not come back to the newest:\n%s", s.View())
 	}
 }

@@ -45,9 +45,10 @@ type Screen struct {
 	optOf  askKind         // which chooser opt belongs to
 	sentAt time.Time       // an action went out for this Update: wait for the next (see waiting)
 
-	count uikit.Countdown  // the current timer (the speech window)
-	gen   int              // bumped by every Update: older tick chains stop
-	now   func() time.Time // the clock (tests replace it)
+	count   uikit.Countdown  // the current timer (the speech window)
+	logBack int              // log lines scrolled back from the newest ([ and ])
+	gen     int              // bumped by every Update: older tick chains stop
+	now     func() time.Time // the clock (tests replace it)
 }
 
 // tickMsg refreshes the countdown once a second while a timer runs.
@@ -157,8 +158,15 @@ func (s *Screen) secondsLeft() int { return s.count.Left(s.now()) }
 func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	s.sync()
 	k := &s.keys
-	if key.Matches(msg, k.Leave) {
+	switch {
+	case key.Matches(msg, k.Leave):
 		return func() tea.Msg { return uikit.LeaveMsg{} }
+	case key.Matches(msg, k.LogUp):
+		s.logBack += 3 // logLines keeps it within the log
+		return nil
+	case key.Matches(msg, k.LogDown):
+		s.logBack = max(0, s.logBack-3)
+		return nil
 	}
 	a := s.current()
 	if a.kind != askNone {
@@ -311,6 +319,8 @@ func (s *Screen) sync() {
 		b.SetEnabled(false)
 	}
 	k.Leave.SetEnabled(true)
+	k.LogUp.SetEnabled(true)
+	k.LogDown.SetEnabled(s.logBack > 0)
 	if !s.playing() {
 		return
 	}

@@ -805,15 +805,19 @@ func (s *Screen) logLines(w, h int) []string {
 		}
 		lines = append(lines, strings.Split(ansi.Wrap(l, w-2, " "), "\n")...)
 	}
-	rule := th.Rule.Render("── ") + th.Muted.Render("Log") + " " + th.Rule.Render(strings.Repeat("─", max(w-8, 0)))
+	label := "Log"
+	keep := max(h-1, 1)
+	s.logBack = min(s.logBack, max(0, len(lines)-keep))
+	if s.logBack > 0 {
+		label = "Log, " + strconv.Itoa(s.logBack) + " lines back (] forward)"
+	}
+	rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
 	if h == 1 {
 		rule = ""
 		h = 2
 	}
-	keep := h - 1
-	if len(lines) > keep {
-		lines = lines[len(lines)-keep:]
-	}
+	end := len(lines) - s.logBack
+	lines = lines[max(0, end-keep):end]
 	out := []string{uikit.Trunc(rule, w)}
 	for len(out)+len(lines) < h {
 		out = append(out, "")
