@@ -275,6 +275,10 @@ func TestWerewolfForm(t *testing.T) {
 	if built == 0 || refused == 0 {
 		t.Errorf("built %d, refused %d: classic below 8 players must be refused", built, refused)
 	}
+	// The form shows the deck the choices make.
+	if spec, err := f.Build([]int{3, 2, 0, 0, 0, 0, 0}); err != nil || spec.Summary != "Deck: 2 Werewolves, Seer, Witch, Hunter, Cupid, Little Girl, Thief, 2 Villagers (2 of them lie in the middle for the thief)" {
+		t.Errorf("classic at 8: %q, %v", spec.Summary, err)
+	}
 	// Stand-ins are off unless chosen; a deserted game ends either way (§13).
 	choice = []int{3, 0, 0, 0, 0, 0, 0}
 	if spec, err := f.Build(choice); err != nil || !spec.NoTakeover || spec.AbandonAfter != 10*time.Minute {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"bivouac/game"
@@ -96,6 +97,7 @@ func werewolfEntry(e game.Entry) tui.GameEntry {
 					return spec, err
 				}
 				spec.Title = fmt.Sprintf("Werewolves · %s · %d players", presetWord(c[1]), seats)
+				spec.Summary = deckSummary(opts, seats)
 				if opts.SmallTable {
 					spec.Title += " · not rulebook"
 				}
@@ -122,4 +124,35 @@ const werewolfAbandonAfter = 10 * time.Minute
 
 func presetWord(i int) string {
 	return []string{"starter", "starter+sheriff", "classic", "classic, no thief"}[i]
+}
+
+// deckSummary is the deck a table's options make, as the form shows it:
+// "Deck: 2 Werewolves, Seer, 5 Villagers".
+func deckSummary(opts werewolf.Options, seats int) string {
+	deck, err := opts.Deck(seats)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	for i := 0; i < len(deck); {
+		j := i
+		for j < len(deck) && deck[j] == deck[i] {
+			j++
+		}
+		if n := j - i; n > 1 {
+			plural := deck[i].String() + "s"
+			if deck[i] == werewolf.RoleWerewolf {
+				plural = "Werewolves"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, plural))
+		} else {
+			parts = append(parts, deck[i].String())
+		}
+		i = j
+	}
+	out := "Deck: " + strings.Join(parts, ", ")
+	if extra := len(deck) - seats; extra > 0 {
+		out += fmt.Sprintf(" (%d of them lie in the middle for the thief)", extra)
+	}
+	return out
 }

@@ -68,6 +68,7 @@ type TableSpec struct {
 	Seats    int
 	Options  []byte
 	Title    string
+	Summary  string // what the choices make, shown under the form (e.g. the deck)
 	BotLevel string // "" for no bots
 	Bots     int    // seats to fill with bots at once (the last ones)
 	Private  bool

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"bivouac/table"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -119,6 +120,9 @@ func (f *formPage) view(m *root) string {
 	}
 	if spec, err := g.Form.Build(f.choice); err == nil {
 		b.WriteString(th.Muted.Render(fmt.Sprintf("%s · %d seats", spec.Title, spec.Seats)) + "\n")
+		for _, l := range uikit.Wrap(spec.Summary, m.width) {
+			b.WriteString(th.Muted.Render(l) + "\n")
+		}
 	} else {
 		b.WriteString(th.Warning.Render(err.Error()) + "\n")
 	}

@@ -522,3 +522,25 @@ func TestAChattyPackSleepsLikeAQuietOne(t *testing.T) {
 		t.Errorf("not asleep in the witch's step:\n%s", quiet)
 	}
 }
+
+// A wolf's pack list marks a dead packmate († before the name).
+func TestPackListMarksTheDead(t *testing.T) {
+	tb := newTable(t, werewolf.DefaultOptions(), starterDeal()) // Bob and Eve are the wolves
+	tb.until(werewolf.PhaseWolves)
+	tb.do(1, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
+	tb.do(4, werewolf.Action{Kind: werewolf.KindWolfSelect, Target: 3})
+	tb.until(werewolf.PhaseDiscussion)
+	for _, s := range []game.Seat{0, 1, 2, 4, 5, 6, 7} {
+		tb.do(s, ready())
+	}
+	for _, s := range []game.Seat{0, 2, 4, 5, 6, 7} {
+		tb.do(s, ballot(1)) // Bob is lynched
+	}
+	tb.do(1, ballot(0))
+	tb.until(werewolf.PhaseWolves)
+	u := tb.update(4)
+	u.Seq = 0
+	if v := newScreen(u, 80, 24).View(); !strings.Contains(v, "pack: †Bob") {
+		t.Fatalf("Eve's pack list does not mark Bob dead:\n%s", v)
+	}
+}

@@ -354,9 +354,14 @@ func (s *Screen) cardLines(w int) []string {
 	if v.Card == werewolf.RoleWerewolf && len(v.Wolves) > 1 {
 		var pack []string
 		for _, x := range v.Wolves {
-			if x != v.Seat {
-				pack = append(pack, s.name(x))
+			if x == v.Seat {
+				continue
 			}
+			n := s.name(x)
+			if int(x) < len(v.Players) && !v.Players[x].Alive {
+				n = "†" + n // a dead wolf is still of the pack, but gone
+			}
+			pack = append(pack, n)
 		}
 		extra = append(extra, th.Muted.Render("pack: ")+th.Danger.Render(strings.Join(pack, ", ")))
 	}
