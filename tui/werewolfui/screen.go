@@ -57,7 +57,7 @@ type Screen struct {
 	cur      game.Seat        // player under the cursor, -1 for none
 	first    game.Seat        // cupid: first lover picked, -1 for none
 	confirm  *werewolf.Action // an irreversible choice waiting for its second keypress
-	showCard bool             // asleep: the card is turned up (until the phase changes)
+	showCard bool             // asleep: the card is turned up (c; kept for the game, as the player chose)
 	phaseSeq uint64           // PhaseSeq the local choices above belong to
 	logBack  int              // log lines scrolled back from the newest
 	sentAt   time.Time        // an action went out for this Update: wait for the next
@@ -118,7 +118,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 	}
 	if !samePhase {
 		s.phaseSeq = s.v.PhaseSeq
-		s.first, s.showCard, s.confirm = -1, false, nil
+		s.first, s.confirm = -1, nil
 		if s.irreversibleNow() {
 			s.cur = -1 // no target chosen for the player: a stray enter does nothing
 		}

@@ -544,3 +544,24 @@ func TestPackListMarksTheDead(t *testing.T) {
 		t.Fatalf("Eve's pack list does not mark Bob dead:\n%s", v)
 	}
 }
+
+// A card the player turned up stays up from one step to the next: the
+// choice is theirs for the game, not undone at every phase change.
+func TestTurnedUpCardStaysUp(t *testing.T) {
+	tb := newTable(t, werewolf.ClassicOptions(), classicDeal())
+	tb.until(werewolf.PhaseSeer) // Bob (a wolf) sleeps through the seer's step
+	s := newScreen(tb.update(1), 80, 24)
+	if strings.Contains(s.View(), "Your card: WEREWOLF") {
+		t.Fatalf("the card starts face up:\n%s", s.View())
+	}
+	s.Update(press("c"))
+	if !strings.Contains(s.View(), "WEREWOLF") {
+		t.Fatalf("c did not turn the card up:\n%s", s.View())
+	}
+	tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 4})
+	tb.until(werewolf.PhaseWitch) // through the wolves' step to another sleep
+	s.Update(uikit.UpdateMsg{Update: tb.update(1)})
+	if !strings.Contains(s.View(), "WEREWOLF") {
+		t.Fatalf("the card flipped back at the phase change:\n%s", s.View())
+	}
+}
