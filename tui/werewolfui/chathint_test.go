@@ -15,6 +15,7 @@ func TestChatHintFollowsWhereTheLineGoes(t *testing.T) {
 		want string
 	}{
 		{werewolf.SeatView{Alive: false, Phase: werewolf.PhaseDiscussion}, "other dead"},
+		{werewolf.SeatView{Alive: false, LastBreath: true, Phase: werewolf.PhaseHunterShot}, "cannot talk"}, // the game refuses it
 		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseWolves, Wolves: []game.Seat{2, 4}}, "pack"},
 		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseWolves}, "sleeps"},
 		{werewolf.SeatView{Alive: true, Phase: werewolf.PhaseDiscussion}, "village"},
