@@ -676,7 +676,7 @@ func (s *Screen) statusLine() string {
 
 // timeLeft is " (12 s left)" while a timer runs (the speech window).
 func (s *Screen) timeLeft() string {
-	n := s.secondsLeft()
+	n := s.count.Shown(s.now())
 	if n <= 0 {
 		return ""
 	}

@@ -43,3 +43,28 @@ func TestCountdown(t *testing.T) {
 		t.Error("no timer, yet a count")
 	}
 }
+
+// Above 20 s the count goes in fives, and redraws only when it drops.
+func TestCountdownInFivesAbove20s(t *testing.T) {
+	t0 := time.Unix(2000, 0)
+	var c Countdown
+	c.Set(90, t0, false)
+	for _, tc := range []struct {
+		at    time.Duration
+		shown int
+		next  time.Duration
+	}{
+		{0, 90, 5*time.Second + 5*time.Millisecond},
+		{3 * time.Second, 90, 2*time.Second + 5*time.Millisecond},
+		{5 * time.Second, 85, 5*time.Second + 5*time.Millisecond},
+		{67 * time.Second, 25, 3*time.Second + 5*time.Millisecond},
+		{70 * time.Second, 20, time.Second + 5*time.Millisecond},
+		{70500 * time.Millisecond, 20, 500*time.Millisecond + 5*time.Millisecond},
+		{89 * time.Second, 1, time.Second + 5*time.Millisecond},
+	} {
+		now := t0.Add(tc.at)
+		if s, n := c.Shown(now), c.Next(now); s != tc.shown || n != tc.next {
+			t.Errorf("at +%v: shows %d, next in %v; want %d and %v", tc.at, s, n, tc.shown, tc.next)
+		}
+	}
+}

@@ -112,7 +112,7 @@ func (s *Screen) bannerLine(w int) string {
 		label = "† " + label + " · in the graveyard"
 	}
 	right := ""
-	if n := s.secondsLeft(); n > 0 {
+	if n := s.count.Shown(s.now()); n > 0 {
 		cs := th.Strong
 		if n <= 5 {
 			cs = th.Warning
