@@ -65,26 +65,48 @@ func (c *fakeClock) Advance(d time.Duration) {
 	}
 }
 
+// live counts the alarms set and not stopped.
+func (c *fakeClock) live() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, a := range c.alarms {
+		if !a.done {
+			n++
+		}
+	}
+	return n
+}
+
 // waitAlarm waits (in real time, briefly) until an alarm is set and not
 // stopped.
 func (c *fakeClock) waitAlarm(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		c.mu.Lock()
-		n := 0
-		for _, a := range c.alarms {
-			if !a.done {
-				n++
-			}
-		}
-		c.mu.Unlock()
-		if n > 0 {
+		if c.live() > 0 {
 			return
 		}
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatal("no alarm was set")
+}
+
+// stillAt reads box for a moment (real time) and fails if the table moved
+// past seq: a timer went off too early.
+func stillAt(t *testing.T, box *Mailbox, seq int, what string) {
+	t.Helper()
+	quiet, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	for {
+		u, more := box.Next(quiet)
+		if !more {
+			return
+		}
+		if u.Seq != seq {
+			t.Fatalf("%s (seq %d)", what, u.Seq)
+		}
+	}
 }
 
 // The game's timers run on the room's clock: each expiry is one System
@@ -98,17 +120,7 @@ func TestRoomTimersRunOnTheRoomsClock(t *testing.T) {
 	waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
 	clk.waitAlarm(t)
 	clk.Advance(59 * time.Second)
-	quiet, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	for {
-		u, more := alice.Next(quiet)
-		if !more {
-			break
-		}
-		if u.Seq != 0 {
-			t.Fatalf("a timer went off a second early (seq %d)", u.Seq)
-		}
-	}
+	stillAt(t, alice, 0, "a timer went off a second early")
 	var u Update
 	for i := 1; i <= 10 && !u.Over; i++ {
 		clk.Advance(time.Minute)
@@ -181,17 +193,7 @@ func TestTimedStepResumesWithTheTimeItHadLeft(t *testing.T) {
 				t.Errorf("the restored step shows %d s, want %d", u.Deadline, want)
 			}
 			clk2.Advance(c.left + RestartGrace - time.Second)
-			quiet, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-			defer cancel()
-			for {
-				u, more := a2.Next(quiet)
-				if !more {
-					break
-				}
-				if u.Seq != 0 {
-					t.Fatalf("the step ended early after the restart (seq %d)", u.Seq)
-				}
-			}
+			stillAt(t, a2, 0, "the step ended early after the restart")
 			clk2.Advance(time.Second)
 			waitFor(t, a2, "the resumed step's end", func(u Update) bool { return u.Seq == 1 })
 			if rec, _ := j.Room(r.Code()); rec.Timer == nil || !rec.Timer.Deadline.Equal(clk2.Now().Add(time.Minute)) {

@@ -21,10 +21,7 @@ func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 	}
 	clk.waitAlarm(t)
 	clk.Advance(59 * time.Second)
-	time.Sleep(20 * time.Millisecond)
-	if r.Summary().Status != StatusPlaying {
-		t.Fatal("the game ended")
-	}
+	stillAt(t, bob, 0, "the clock ran out a second early")
 	clk.Advance(time.Second)
 	u = waitFor(t, bob, "a bot's move for alice", func(u Update) bool { return u.Seq == 1 })
 	if lastWith(u, "alice took longer than a minute") == "" || u.View.(raceView).Counter != 3 {
@@ -63,15 +60,7 @@ func TestTurnClockStaysOutOfTheGamesTimers(t *testing.T) {
 		t.Fatalf("the game's 30 s timer shows as %d", u.Deadline)
 	}
 	clk.waitAlarm(t)
-	clk.mu.Lock()
-	live := 0
-	for _, a := range clk.alarms {
-		if !a.done {
-			live++
-		}
-	}
-	clk.mu.Unlock()
-	if live != 1 {
+	if live := clk.live(); live != 1 {
 		t.Fatalf("%d alarms set, want only the game's timer", live)
 	}
 }

@@ -54,13 +54,12 @@ func openCampaign(m *root, c Campaign) {
 
 func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	pk := p.bind
+	if pk.moveCursor(k, &p.cur, len(p.campaigns)) {
+		return nil
+	}
 	switch {
 	case key.Matches(k, pk.Back):
 		m.show(m.lobby)
-	case key.Matches(k, pk.Up):
-		p.cur = max(0, p.cur-1)
-	case key.Matches(k, pk.Down):
-		p.cur = min(max(0, len(p.campaigns)-1), p.cur+1)
 	case key.Matches(k, pk.Prev):
 		p.newPlayers = max(2, p.newPlayers-1)
 	case key.Matches(k, pk.Step):

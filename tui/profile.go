@@ -33,6 +33,19 @@ func newPagesKeys() pagesKeys {
 	}
 }
 
+// moveCursor moves a list's cursor for ↑/↓ and reports whether k was one.
+func (k pagesKeys) moveCursor(msg tea.KeyMsg, cur *int, n int) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		*cur = max(0, *cur-1)
+	case key.Matches(msg, k.Down):
+		*cur = min(max(0, n-1), *cur+1)
+	default:
+		return false
+	}
+	return true
+}
+
 // records is the App's Records, or an error saying why there are none.
 func (m *root) records() (Records, error) {
 	if m.app.Records == nil {
@@ -74,13 +87,12 @@ func openProfile(m *root) {
 
 func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	pk := p.bind
+	if pk.moveCursor(k, &p.cur, len(p.games)) {
+		return nil
+	}
 	switch {
 	case key.Matches(k, pk.Back):
 		m.show(m.lobby)
-	case key.Matches(k, pk.Up):
-		p.cur = max(0, p.cur-1)
-	case key.Matches(k, pk.Down):
-		p.cur = min(max(0, len(p.games)-1), p.cur+1)
 	case key.Matches(k, pk.Open) && p.cur < len(p.games):
 		openReplay(m, p.games[p.cur].Code, p)
 	}
