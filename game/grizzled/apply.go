@@ -650,6 +650,9 @@ func (s *State) openSpeech(p int, t Threat) {
 			msg += " Nobody else is in the mission to answer."
 		} else {
 			msg += " " + strings.Join(names, ", ") + " may each discard one card showing it."
+			if len(names) == 1 {
+				msg = fmt.Sprintf("%s makes a speech about %s. %s may discard one card showing it.", pl.Name, t, names[0])
+			}
 		}
 		s.pub(msg)
 	}

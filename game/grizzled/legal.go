@@ -1,6 +1,10 @@
 package grizzled
 
-import "bivouac/game"
+import (
+	"slices"
+
+	"bivouac/game"
+)
 
 // Waiting lists the seats the game waits on now, in seat order. During
 // PhaseSpeech these are the eligible seats that have not answered yet.
@@ -101,10 +105,11 @@ func (s *State) AppendLegal(dst []Action, seat game.Seat) []Action {
 			if s.decision == DecidePlaceTile {
 				kind = ActPlaceTile
 			}
-			var seen [5]bool
-			for _, t := range pl.Tiles {
-				if !seen[t] {
-					seen[t] = true
+			// One choice per kind of tile held, always in the order L, R,
+			// DL, DR: the menu must not reshuffle from one mission to the
+			// next as tiles come and go.
+			for t := TileL; t <= TileDR; t++ {
+				if slices.Contains(pl.Tiles, t) {
 					dst = append(dst, Action{Kind: kind, Tile: t})
 				}
 			}

@@ -178,7 +178,35 @@ func checkNoLeak(t *testing.T, s *State, seat game.Seat, v SeatView) {
 		}
 	}
 	// Nothing in the JSON of the view names tile identities except own tiles and the last reveal.
-	if len(v.MyTiles) > 0 && me >= 0 && !slices.Equal(v.MyTiles, s.players[me].Tiles) {
+	if len(v.MyTiles) > 0 && me >= 0 && !slices.Equal(v.MyTiles, slices.Sorted(slices.Values(s.players[me].Tiles))) {
 		t.Fatalf("seat %d sees tiles that are not its own", seat)
+	}
+}
+
+// The tile menu (and a player's own tiles on screen) keep one order, L, R,
+// DL, DR, however the tiles came to the player.
+func TestTileChoicesKeepOneOrder(t *testing.T) {
+	choices := 0
+	for i := range 40 {
+		randomGame(t, 4+i%2, Options{Variant: Standard, Leader: game.NoSeat}, uint64(9000+i), false, func(s *State) {
+			if s.phase != PhaseDecision || (s.decision != DecidePlaceTile && s.decision != DecideRemoveTile) {
+				return
+			}
+			var last Tile
+			for _, a := range s.Legal(game.Seat(s.decider)) {
+				if a.Tile <= last {
+					t.Fatalf("tile choices out of order: %v", s.Legal(game.Seat(s.decider)))
+				}
+				last = a.Tile
+				choices++
+			}
+			v := s.View(game.Seat(s.decider))
+			if !slices.IsSorted(v.MyTiles) {
+				t.Fatalf("own tiles shown out of order: %v", v.MyTiles)
+			}
+		})
+	}
+	if choices == 0 {
+		t.Fatal("no tile choice came up in 40 games")
 	}
 }

@@ -90,6 +90,7 @@ func (s *State) View(seat game.Seat) SeatView {
 		p := &s.players[me]
 		v.Hand = slices.Clone(p.Hand)
 		v.MyTiles = slices.Clone(p.Tiles)
+		slices.Sort(v.MyTiles) // L, R, DL, DR: a stable order on screen
 		if !p.Hidden {
 			v.PlacedTile = p.Placed
 		}
