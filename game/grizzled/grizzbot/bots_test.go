@@ -116,3 +116,25 @@ func TestStrongFullRolloutsOnlyLegal(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The strong bot does not search a Merry Christmas with no hard knock in
+// play (it would be wasted) while it has another card; with a knock in
+// play, or nothing else in hand, it may (issue 18 item 15).
+func TestStrongKeepsMerryChristmasForAKnock(t *testing.T) {
+	b := &Strong{}
+	mc, other := g.MerryChristmas, g.FirstThreat
+	v := &g.SeatView{Phase: g.PhaseTurn, Hand: []g.CardID{mc, other},
+		Legal:   []g.Action{{Kind: g.ActPlay, Card: mc}, {Kind: g.ActPlay, Card: other}},
+		Players: []g.PlayerView{{}, {}}}
+	if c := b.candidates(v, nil); len(c) != 1 || c[0] != 1 {
+		t.Fatalf("no knock in play: candidates %v, want only the other card", c)
+	}
+	v.Players[1].HardKnocks = []g.CardID{g.FirstHardKnock}
+	if c := b.candidates(v, nil); len(c) != 2 {
+		t.Fatalf("a knock in play: candidates %v, want both", c)
+	}
+	v.Players[1].HardKnocks, v.Hand, v.Legal = nil, []g.CardID{mc}, v.Legal[:1]
+	if c := b.candidates(v, nil); len(c) != 1 {
+		t.Fatalf("MC alone in hand: candidates %v, want it", c)
+	}
+}

@@ -101,10 +101,23 @@ func value(s *g.State) float64 {
 // candidates lists the indices of v.Legal worth searching; the rest are
 // dominated or decided well enough by the rules.
 func (b *Strong) candidates(v *g.SeatView, dst []int) []int {
-	for i := range v.Legal {
+	for i, a := range v.Legal {
+		if a.Kind == g.ActPlay && a.Card == g.MerryChristmas && !knockInPlay(v) && len(v.Hand) > 1 {
+			continue // with no hard knock to discard it would be wasted: keep it for one
+		}
 		dst = append(dst, i)
 	}
 	return dst
+}
+
+// knockInPlay reports whether any soldier has a hard knock in front of them.
+func knockInPlay(v *g.SeatView) bool {
+	for _, p := range v.Players {
+		if len(p.HardKnocks) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // searched reports whether the strong bot searches this kind of decision;
