@@ -60,6 +60,7 @@ type Screen struct {
 	showCard bool             // asleep: the card is turned up (c; kept for the game, as the player chose)
 	phaseSeq uint64           // PhaseSeq the local choices above belong to
 	logBack  int              // log lines scrolled back from the newest
+	endTop   int              // the end screen's first line shown, when it is taller than the window
 	sentAt   time.Time        // an action went out for this Update: wait for the next
 
 	revealKey string    // which closed vote is being revealed
@@ -210,6 +211,10 @@ func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Down):
 		s.moveCursor(1)
 		s.confirm = nil
+	case key.Matches(msg, k.LogUp) && s.over():
+		s.endTop = max(0, s.endTop-3) // the end screen scrolls as a page
+	case key.Matches(msg, k.LogDown) && s.over():
+		s.endTop += 3 // endBody keeps it within the page
 	case key.Matches(msg, k.LogUp):
 		s.logBack += 3
 	case key.Matches(msg, k.LogDown):
@@ -532,7 +537,7 @@ func (s *Screen) sync() {
 	}
 	k.Leave.SetEnabled(true)
 	k.LogUp.SetEnabled(s.hasView)
-	k.LogDown.SetEnabled(s.hasView && s.logBack > 0)
+	k.LogDown.SetEnabled(s.hasView && (s.logBack > 0 || s.over()))
 	if !s.playing() {
 		return
 	}

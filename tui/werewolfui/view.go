@@ -794,14 +794,20 @@ func (s *Screen) endBody(w, h int) []string {
 		out = append(out, n)
 	}
 	logH := h - len(out) - 1
-	if logH >= 2 {
+	if logH >= 4 {
 		out = append(out, th.Rule.Render(rule("The night log and the last words", s.logBack > 0, w)))
-		out = append(out, s.eventsLines(s.endEvents(), w, logH)...)
+		return append(out, s.eventsLines(s.endEvents(), w, logH)...)
 	}
-	if len(out) > h {
-		out = out[:h]
+	// A big table's cards leave no room for the night log: the end screen
+	// becomes one page that ] and [ scroll.
+	out = append(out, th.Rule.Render(rule("The night log and the last words", false, w)))
+	out = append(out, s.eventsLines(s.endEvents(), w, 1<<20)...)
+	s.endTop = min(s.endTop, max(0, len(out)-h))
+	page := out[s.endTop:min(len(out), s.endTop+h)]
+	if rest := len(out) - s.endTop - h; rest > 0 {
+		page[len(page)-1] = th.Muted.Render(uikit.Trunc(fmt.Sprintf("… %d more lines: ] to scroll down, [ back up", rest), w))
 	}
-	return out
+	return page
 }
 
 // endEvents are the night log (from the view, so a long chat cannot push
