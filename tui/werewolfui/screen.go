@@ -38,7 +38,8 @@ const (
 )
 
 // revealEvery is the pause between two ballots when a closed vote is
-// revealed voter by voter.
+// revealed voter by voter; shorter when that would outlast the step (18
+// ballots in a quick 3 s verdict), so the reveal always ends in time.
 const revealEvery = 600 * time.Millisecond
 
 // Screen is the Werewolves table for one session. It implements
@@ -63,8 +64,9 @@ type Screen struct {
 	endTop   int              // the end screen's first line shown, when it is taller than the window
 	sentAt   time.Time        // an action went out for this Update: wait for the next
 
-	revealKey string    // which closed vote is being revealed
-	revealAt  time.Time // when this screen first saw it
+	revealKey  string        // which closed vote is being revealed
+	revealAt   time.Time     // when this screen first saw it
+	revealStep time.Duration // the pause between its ballots (revealEvery or less)
 
 	count uikit.Countdown  // the current phase's timer
 	gen   int              // bumped by every Update: older tick chains stop
@@ -128,7 +130,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 		s.confirm = nil
 	}
 	if k := s.lastVoteKey(); k != s.revealKey {
-		s.revealKey, s.revealAt = k, s.now()
+		s.revealKey, s.revealAt, s.revealStep = k, s.now(), s.revealPace()
 	}
 	s.placeCursor()
 	s.sync()
@@ -181,7 +183,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 func (s *Screen) tick() tea.Cmd {
 	every := s.count.Next(s.now())
 	if s.revealing() {
-		every = revealEvery
+		every = s.pace()
 	}
 	if every == 0 {
 		return nil
@@ -672,7 +674,7 @@ func (s *Screen) revealShown() int {
 	if !s.revealPhase() {
 		return total
 	}
-	shown := int(s.now().Sub(s.revealAt)/revealEvery) + 1
+	shown := int(s.now().Sub(s.revealAt)/s.pace()) + 1
 	return min(max(shown, 0), total)
 }
 
@@ -717,4 +719,29 @@ shown when the vote closes. c shows your card; nobody can prove their role.
 Symbols: ★ sheriff (double vote, breaks ties) · ♥ lovers · † dead, and how ·
 [pack] the werewolves' channel · [dead] the graveyard · [glimpse] what the
 little girl overheard · » a line only you see.`
+}
+
+// pace is the pause between ballots of the reveal under way.
+func (s *Screen) pace() time.Duration {
+	if s.revealStep <= 0 {
+		return revealEvery
+	}
+	return s.revealStep
+}
+
+// revealPace is the pause between ballots for the vote being revealed:
+// revealEvery, or less so that every ballot is out a second before the
+// step ends.
+func (s *Screen) revealPace() time.Duration {
+	n := len(s.v.Votes)
+	left := time.Duration(s.count.Left(s.now())) * time.Second
+	if n == 0 || left <= 0 {
+		return revealEvery
+	}
+	ballots := len(s.v.Votes[n-1].Ballots)
+	if ballots <= 1 {
+		return revealEvery
+	}
+	fit := (left - time.Second) / time.Duration(ballots-1)
+	return min(revealEvery, max(fit, 50*time.Millisecond))
 }

@@ -565,3 +565,21 @@ func TestTurnedUpCardStaysUp(t *testing.T) {
 		t.Fatalf("the card flipped back at the phase change:\n%s", s.View())
 	}
 }
+
+// In a quick verdict (3 s) every ballot is out before the step ends: the
+// reveal speeds up rather than outlast it (issue 18 item 22).
+func TestVoteRevealFitsAQuickVerdict(t *testing.T) {
+	u := starterVerdict(t).update(0)
+	u.Deadline = 3
+	s := newScreen(u, 80, 24)
+	s.now = func() time.Time { return clock0.Add(2 * time.Second) }
+	if shown, total := s.revealShown(), len(s.v.Votes[len(s.v.Votes)-1].Ballots); shown != total {
+		t.Fatalf("2 s into a 3 s verdict, %d of %d ballots are out", shown, total)
+	}
+	u.Deadline = 30 // a long verdict keeps the usual pace
+	s = newScreen(u, 80, 24)
+	s.now = func() time.Time { return clock0.Add(2 * time.Second) }
+	if shown := s.revealShown(); shown != 4 {
+		t.Fatalf("2 s into a 30 s verdict, %d ballots are out, want 4 at the usual pace", shown)
+	}
+}
