@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -47,9 +48,33 @@ func openCampaigns(m *root) *campaignsPage {
 	return p
 }
 
-// openCampaign shows one campaign.
-func openCampaign(m *root, c Campaign) {
-	m.show(&campaignPage{campaign: c, bind: newPagesKeys()})
+// openCampaign shows one campaign, and keeps it fresh while it is on
+// screen: a friend who joins, or a game that ends, shows up by itself.
+func openCampaign(m *root, c Campaign) tea.Cmd {
+	p := &campaignPage{campaign: c, bind: newPagesKeys()}
+	m.show(p)
+	return p.refreshSoon()
+}
+
+// campaignRefresh asks the campaign page on screen to read its campaign again.
+type campaignRefresh struct{ page *campaignPage }
+
+// campaignEvery is how often an open campaign page reads its campaign.
+const campaignEvery = 2 * time.Second
+
+func (p *campaignPage) refreshSoon() tea.Cmd {
+	return tea.Tick(campaignEvery, func(time.Time) tea.Msg { return campaignRefresh{p} })
+}
+
+// refresh reads the campaign again if this page is still on screen.
+func (p *campaignPage) refresh(m *root) tea.Cmd {
+	if m.page != page(p) || m.app.Records == nil {
+		return nil // the page was left: the refreshing stops with it
+	}
+	if c, err := m.app.Records.Campaign(p.campaign.Code); err == nil {
+		p.campaign = c
+	}
+	return p.refreshSoon()
 }
 
 func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
@@ -67,11 +92,11 @@ func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, pk.New):
 		players := p.newPlayers
 		return m.openPrompt("campaign name", fmt.Sprintf("the new %d-player campaign", players), "", 24,
-			func(name string) tea.Cmd { createCampaign(m, name, players); return nil })
+			func(name string) tea.Cmd { return createCampaign(m, name, players) })
 	case key.Matches(k, pk.Join):
-		return m.openPrompt("campaign code", "e.g. 7KQ2XM", "", 12, func(code string) tea.Cmd { joinCampaign(m, code); return nil })
+		return m.openPrompt("campaign code", "e.g. 7KQ2XM", "", 12, func(code string) tea.Cmd { return joinCampaign(m, code) })
 	case key.Matches(k, pk.Open) && p.cur < len(p.campaigns):
-		openCampaign(m, p.campaigns[p.cur])
+		return openCampaign(m, p.campaigns[p.cur])
 	}
 	return nil
 }
@@ -86,29 +111,30 @@ func (p *campaignsPage) help(m *root) []key.Binding {
 func (p *campaignsPage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
 func (p *campaignsPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help(m)} }
 
-func createCampaign(m *root, name string, players int) {
+func createCampaign(m *root, name string, players int) tea.Cmd {
 	rec, err := m.records()
 	if err != nil {
 		m.notice = err.Error()
-		return
+		return nil
 	}
 	c, err := rec.CreateCampaign(m.sess.Player, name, players)
 	if err != nil {
 		m.notice = err.Error()
-		return
+		return nil
 	}
-	openCampaign(m, c)
+	cmd := openCampaign(m, c)
 	m.notice = "Campaign created. Friends join it with the code " + c.Code + " (lobby: m, then c)."
+	return cmd
 }
 
-func joinCampaign(m *root, code string) {
+func joinCampaign(m *root, code string) tea.Cmd {
 	rec, err := m.records()
 	if err != nil {
 		m.notice = err.Error()
-		return
+		return nil
 	}
 	if !m.mayGuess() {
-		return
+		return nil
 	}
 	c, err := rec.JoinCampaign(m.sess.Player, table.NormalizeCode(code))
 	if errors.Is(err, ErrNoSuchCampaign) {
@@ -116,10 +142,11 @@ func joinCampaign(m *root, code string) {
 	}
 	if err != nil {
 		m.notice = err.Error()
-		return
+		return nil
 	}
-	openCampaign(m, c)
+	cmd := openCampaign(m, c)
 	m.notice = "You joined " + c.Name + "."
+	return cmd
 }
 
 func (p *campaignPage) key(m *root, k tea.KeyMsg) tea.Cmd {

@@ -152,6 +152,8 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case campaignRefresh:
+		return m, msg.page.refresh(m)
 	case noticeExpiredMsg:
 		if m.notice == string(msg) {
 			m.notice = ""

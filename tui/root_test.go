@@ -527,3 +527,34 @@ func TestWaitingRoomTalkWrapsAndScrolls(t *testing.T) {
 		t.Fatalf("[ did not bring the long line back:\n%s", v)
 	}
 }
+
+// campRecords serves one campaign whose members a test can change.
+type campRecords struct {
+	Records
+	c *Campaign
+}
+
+func (r campRecords) Campaign(string) (Campaign, error) { return *r.c, nil }
+
+// An open campaign page reads its campaign again every few seconds: a
+// friend who joins shows up without reopening it (issue 18 item 4); the
+// reading stops when the page is left.
+func TestCampaignPageFollowsItsCampaign(t *testing.T) {
+	a := testApp(t)
+	c := &Campaign{Code: "7KQ2XM", Name: "Somme", Players: 2, Trials: 20, Target: 30, Members: []string{"ann"}}
+	a.Records = campRecords{c: c}
+	s := newSession(t, a, "fp-ann", "ann")
+	if cmd := openCampaign(s.m, *c); cmd == nil {
+		t.Fatal("the campaign page does not keep itself fresh")
+	}
+	page := s.m.page.(*campaignPage)
+	c.Members = append(c.Members, "bob")
+	s.send(campaignRefresh{page})
+	if v := s.m.View(); !strings.Contains(v, "members: ann, bob") {
+		t.Fatalf("bob's joining does not show:\n%s", v)
+	}
+	s.m.show(s.m.lobby)
+	if cmd := page.refresh(s.m); cmd != nil {
+		t.Fatal("a page no longer on screen keeps refreshing")
+	}
+}
