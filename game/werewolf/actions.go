@@ -452,6 +452,9 @@ func (s *State) chat(seat int, text string, commit bool, out *[]game.Event) erro
 		}
 		*out = append(*out, game.Event{Audience: game.Only(seats(s.graveyard())...), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelDead, Text: text})
 	case s.Phase == PhaseWolves && p.Card == RoleWerewolf:
+		if commit { // a logged line: the channel keeps it for the game
+			s.Pack = append(s.Pack, PackLine{Night: s.Night, From: game.Seat(seat), Text: text})
+		}
 		s.wolvesEvent(seat, game.Chat, text, "A werewolf: "+s.redactWolves(text), commit, out)
 	case wolvesOnly:
 		return ErrNotAllowed

@@ -1,6 +1,7 @@
 package werewolf
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -57,5 +58,42 @@ func TestOnlyWolvesLinesAtNightAreMoves(t *testing.T) {
 	s.Phase = PhaseDiscussion
 	if _, ok := g.ChatAction(s, game.Seat(wolf), "not me"); ok {
 		t.Error("a wolf's line by day became a move")
+	}
+}
+
+// The wolves' channel is kept for the whole game and shown to those who
+// know the pack (§5.1): a villager's view never holds it.
+func TestPackChannelIsKeptForTheWolves(t *testing.T) {
+	s, _, err := NewState(namesN(8), DefaultOptions(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wolf, villager = -1, -1
+	for i, p := range s.Players {
+		switch {
+		case p.Card == RoleWerewolf && wolf < 0:
+			wolf = i
+		case p.Card != RoleWerewolf && villager < 0:
+			villager = i
+		}
+	}
+	s.Phase = PhaseWolves
+	s.Players[wolf].KnowsWolves = true
+	var g Game
+	for i := range 60 {
+		next, _, err := g.Apply(s, game.Seat(wolf), Action{Kind: KindSay, Text: fmt.Sprintf("line %d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = next.(*State)
+	}
+	if v := s.View(game.Seat(wolf)); len(v.Pack) != 60 || v.Pack[0].Text != "line 0" {
+		t.Fatalf("the wolf sees %d pack lines, want all 60", len(v.Pack))
+	}
+	if v := s.View(game.Seat(villager)); len(v.Pack) != 0 {
+		t.Fatalf("a villager's view holds %d pack lines", len(v.Pack))
+	}
+	if v := s.View(game.Spectator); len(v.Pack) != 0 {
+		t.Fatal("a spectator sees the pack channel during the game")
 	}
 }

@@ -78,6 +78,10 @@ func (r *rng) UnmarshalJSON(b []byte) error {
 // State is a whole table. Only this package looks inside; it is exported so
 // the server can persist snapshots (EncodeState/DecodeState).
 type State struct {
+	// Pack is the wolves' channel, every line of the game, so that wolves
+	// can re-read it all game (§5.1); only views that know the pack show it.
+	Pack []PackLine `json:"pack,omitempty"`
+
 	Opts    Options  `json:"opts"`
 	Players []Player `json:"players"`
 	Deck    []Role   `json:"deck"`   // public deck list, canonical order
@@ -185,7 +189,15 @@ func (s *State) Clone() *State {
 	c.ShotQueue = slices.Clone(s.ShotQueue)
 	c.Winners = slices.Clone(s.Winners)
 	c.History = slices.Clone(s.History)
+	c.Pack = slices.Clone(s.Pack)
 	return &c
+}
+
+// PackLine is one line of the wolves' channel.
+type PackLine struct {
+	Night int       `json:"night"`
+	From  game.Seat `json:"from"`
+	Text  string    `json:"text"`
 }
 
 // NewState builds the initial state for the names and options, dealing with

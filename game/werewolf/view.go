@@ -64,6 +64,7 @@ type SeatView struct {
 	Peeking    bool         `json:"peeking,omitempty"`     // little girl
 	Caught     bool         `json:"caught,omitempty"`      // little girl (or her wolves) know she was caught
 	Relayed    []string     `json:"relayed,omitempty"`     // little girl: glimpses of the wolves' choices
+	Pack       []PackLine   `json:"pack,omitempty"`        // the wolves' channel, all game (wolves, watchers)
 	ThiefSaw   []Role       `json:"thief_saw,omitempty"`   // thief: both middle cards as dealt
 	ThiefTook  int          `json:"thief_took"`            // thief: slot taken, -1
 	Ready      bool         `json:"ready,omitempty"`
@@ -209,6 +210,9 @@ func (s *State) View(seat game.Seat) SeatView {
 				v.Wolves = append(v.Wolves, game.Seat(i))
 			}
 		}
+	}
+	if knowsWolves || all {
+		v.Pack = slices.Clone(s.Pack)
 	}
 	for _, q := range s.Players {
 		if !q.Alive {

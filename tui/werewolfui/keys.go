@@ -23,6 +23,7 @@ type keyMap struct {
 	Card     key.Binding // asleep: turn your face-down card up or down
 	LogUp    key.Binding // scroll the log back
 	LogDown  key.Binding // scroll the log forward
+	Pack     key.Binding // wolves: the whole pack channel in the log panel, or back
 	Leave    key.Binding // leave the table for the lobby (the seat is kept)
 }
 
@@ -42,6 +43,7 @@ func defaultKeys() keyMap {
 		Card:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "look at card")),
 		LogUp:   key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll log")),
 		LogDown: key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "log forward")),
+		Pack:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pack channel")),
 		Leave:   key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "leave")),
 	}
 }
@@ -60,12 +62,12 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Choose, k.Back},
 		{k.Poison, k.Heal, k.Peek, k.Take, k.Pass},
 		{k.Ready, k.Stand, k.Card},
-		{k.LogUp, k.LogDown, k.Leave},
+		{k.LogUp, k.LogDown, k.Pack, k.Leave},
 	}
 }
 
 // all lists every binding, for switching them off together.
 func (k *keyMap) all() []*key.Binding {
 	return []*key.Binding{&k.Up, &k.Down, &k.Choose, &k.Poison, &k.Heal, &k.Peek, &k.Take, &k.Pass,
-		&k.Ready, &k.Stand, &k.Back, &k.Card, &k.LogUp, &k.LogDown, &k.Leave}
+		&k.Ready, &k.Stand, &k.Back, &k.Card, &k.LogUp, &k.LogDown, &k.Pack, &k.Leave}
 }

@@ -62,6 +62,7 @@ type Screen struct {
 	phaseSeq uint64           // PhaseSeq the local choices above belong to
 	logBack  int              // log lines scrolled back from the newest
 	endTop   int              // the end screen's first line shown, when it is taller than the window
+	packView bool             // the log panel shows the whole pack channel (P)
 	sentAt   time.Time        // an action went out for this Update: wait for the next
 
 	revealKey  string        // which closed vote is being revealed
@@ -223,6 +224,8 @@ func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 		s.logBack = max(0, s.logBack-3)
 	case key.Matches(msg, k.Card):
 		s.showCard = !s.showCard
+	case key.Matches(msg, k.Pack):
+		s.packView, s.logBack = !s.packView, 0
 	case key.Matches(msg, k.Back):
 		s.first = -1
 	case key.Matches(msg, k.Choose):
@@ -539,6 +542,12 @@ func (s *Screen) sync() {
 	}
 	k.Leave.SetEnabled(true)
 	k.LogUp.SetEnabled(s.hasView)
+	k.Pack.SetEnabled(s.hasView && len(s.v.Pack) > 0)
+	if s.packView {
+		k.Pack.SetHelp("P", "back to the log")
+	} else {
+		k.Pack.SetHelp("P", "pack channel")
+	}
 	k.LogDown.SetEnabled(s.hasView && (s.logBack > 0 || s.over()))
 	if !s.playing() {
 		return

@@ -583,3 +583,29 @@ func TestVoteRevealFitsAQuickVerdict(t *testing.T) {
 		t.Fatalf("2 s into a 30 s verdict, %d ballots are out, want 4 at the usual pace", shown)
 	}
 }
+
+// P shows a wolf the whole pack channel, lines the table's short log has
+// long dropped included (issue 18 item 16).
+func TestPackChannelReadableAllGame(t *testing.T) {
+	tb := newTable(t, werewolf.ClassicOptions(), classicDeal()) // Bob and Eve are the wolves
+	tb.until(werewolf.PhaseWolves)
+	for i := range 50 {
+		tb.do(game.Seat(1+3*(i%2)), werewolf.Action{Kind: werewolf.KindSay, Text: fmt.Sprintf("plan %d", i)})
+	}
+	s := newScreen(tb.update(1), 80, 24)
+	if strings.Contains(s.View(), "plan 0") {
+		t.Fatal("the first line should be out of the short log")
+	}
+	s.Update(press("P"))
+	for range 30 {
+		s.Update(press("["))
+	}
+	if v := s.View(); !strings.Contains(v, "plan 0") || !strings.Contains(v, "The pack, night 1") {
+		t.Fatalf("P and [ do not reach the pack's first line:\n%s", v)
+	}
+	villager := newScreen(tb.update(3), 80, 24) // Dee, the hunter
+	villager.Update(press("P"))
+	if strings.Contains(villager.View(), "plan") {
+		t.Fatal("a villager reads the pack channel")
+	}
+}

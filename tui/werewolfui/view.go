@@ -639,6 +639,9 @@ func (s *Screen) revealLines(w int) []string {
 // Log.
 
 func (s *Screen) logLines(w, h int) []string {
+	if s.packView && len(s.v.Pack) > 0 {
+		return s.eventsLines(s.packEvents(), w, h) // asked for with P
+	}
 	if !s.asleep() {
 		return s.eventsLines(s.u.Log, w, h)
 	}
@@ -902,4 +905,19 @@ func afterNights(n int) string {
 		return "after 1 night"
 	}
 	return fmt.Sprintf("after %d nights", n)
+}
+
+// packEvents is the whole wolves' channel as log lines, marked by night.
+func (s *Screen) packEvents() []game.Event {
+	evs := make([]game.Event, 0, len(s.v.Pack))
+	night := 0
+	for _, l := range s.v.Pack {
+		if l.Night != night {
+			night = l.Night
+			evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
+				Text: fmt.Sprintf("The pack, night %d:", night)})
+		}
+		evs = append(evs, game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
+	}
+	return evs
 }
