@@ -179,7 +179,7 @@ func (p *campaignPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.
 func (p *campaignsPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(th.Title.Render("Campaigns") + th.Muted.Render(" · The Grizzled, +2 trials cards per win; a win at 30 makes you a veteran") + "\n")
+	b.WriteString(th.Title.Render("Campaigns") + th.Muted.Render(" · The Grizzled: +2 trials cards a win, a win at 30 makes veterans") + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	if len(p.campaigns) == 0 {
 		b.WriteString(th.Muted.Render("  You are in no campaign yet.") + "\n")
@@ -196,8 +196,8 @@ func (p *campaignsPage) view(m *root) string {
 		b.WriteString(fmt.Sprintf("%s%-6s %-20s %d players  %s %2d/%d  won %d lost %d%s\n", mark, c.Code, truncate(c.Name, 20),
 			c.Players, m.bar(c.Trials, c.Target, 14), c.Trials, c.Target, c.Wins, c.Losses, vet))
 	}
-	b.WriteString("\n" + fmt.Sprintf("New campaign for %s players (←/→ to change; 2 players is the rulebook's campaign)\n",
-		th.Accent.Render(fmt.Sprintf("◂ %d ▸", p.newPlayers))))
+	b.WriteString("\nNew campaign for " + th.Accent.Render(fmt.Sprintf("◂ %d ▸", p.newPlayers)) + " players\n")
+	b.WriteString(th.Muted.Render("←/→ changes it; the rulebook's campaign is for 2 players") + "\n")
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
@@ -226,7 +226,10 @@ func (p *campaignPage) view(m *root) string {
 		b.WriteString(th.Warning.Render("Win this game to earn veteran status.") + "\n")
 	}
 	b.WriteString(uikit.Trunc(fmt.Sprintf("%d players · won %d · lost %d · members: %s", c.Players, c.Wins, c.Losses, strings.Join(c.Members, ", ")), m.width) + "\n")
-	b.WriteString(th.Muted.Render(fmt.Sprintf("Friends join with code %s (lobby: m, then c). Open seats at a game get bots.", c.Code)) + "\n\n")
+	for _, l := range uikit.Wrap(fmt.Sprintf("Friends join with code %s (lobby: m, then c). Open seats at a game get bots.", c.Code), m.width) {
+		b.WriteString(th.Muted.Render(l) + "\n")
+	}
+	b.WriteString("\n")
 	b.WriteString(th.Header.Render("Games") + "\n")
 	if len(c.History) == 0 {
 		b.WriteString(th.Muted.Render("  None yet: press p to play the first game.") + "\n")

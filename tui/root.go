@@ -75,6 +75,12 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 	return m
 }
 
+// inputWidth is how wide the prompt's text may run after its label, so
+// the line (label, text, cursor) fits the window.
+func inputWidth(label string, w int) int {
+	return max(10, w-lipgloss.Width(label)-2)
+}
+
 // newInput is the prompt's text field. It exists only while a prompt is
 // open: a textinput is 5 KiB, and most sessions never type a line.
 func newInput(th *uikit.Theme, width int) *textinput.Model {
@@ -162,7 +168,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		if m.input != nil {
-			m.input.Width = max(10, msg.Width-6)
+			m.input.Width = inputWidth(m.input.Prompt, msg.Width)
 		}
 		m.sizeScreen()
 		return m, nil
@@ -454,6 +460,7 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 func (m *root) openPrompt(label, placeholder, value string, limit int, submit func(value string) tea.Cmd) tea.Cmd {
 	m.input = newInput(m.th, m.width)
 	m.input.Prompt = label + "> "
+	m.input.Width = inputWidth(m.input.Prompt, m.width)
 	m.input.Placeholder = placeholder
 	m.input.SetValue(value)
 	m.input.CursorEnd()
@@ -549,7 +556,7 @@ func (m *root) View() string {
 	if m.idleNote != "" {
 		bottom = m.th.Notice.Render(" " + uikit.Trunc(m.idleNote, m.width-2) + " ")
 	}
-	return uikit.FitAbove(body, m.height-1, bottom)
+	return uikit.FitWidth(uikit.FitAbove(body, m.height-1, bottom), m.width)
 }
 
 // tooSmall is what every page shows in a window under 80×24.

@@ -164,7 +164,20 @@ func newSession(t *testing.T, a *App, id, name string) *session {
 // answer at once (cursor blinks, ticks) are dropped, as a test has no clock.
 func (s *session) send(msg tea.Msg) {
 	_, cmd := s.m.Update(msg)
+	s.fits()
 	s.run(cmd)
+}
+
+// fits fails the test if a line of the screen is wider than the window:
+// the terminal would wrap it and shift every line below (every page, every
+// test that drives a session checks it).
+func (s *session) fits() {
+	s.t.Helper()
+	for i, l := range strings.Split(s.m.View(), "\n") {
+		if w := lipgloss.Width(l); w > s.m.width {
+			s.t.Fatalf("line %d is %d cells wide at %d: %q", i+1, w, s.m.width, l)
+		}
+	}
 }
 
 func (s *session) run(cmd tea.Cmd) {

@@ -75,6 +75,33 @@ func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body
 	return strings.Join(append(lines, foot...), "\n")
 }
 
+// FitWidth cuts every line of s to w cells. A line past the edge wraps in
+// the terminal and shifts every line below it, which the frame writer,
+// redrawing only changed lines, would never clean up.
+func FitWidth(s string, w int) string {
+	if w <= 0 || !anyWider(s, w) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Trunc(l, w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// anyWider reports whether a line of s is wider than w cells. A line of
+// at most w bytes cannot be, which spares measuring most of them.
+func anyWider(s string, w int) bool {
+	for rest, more := s, true; more; {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		if len(l) > w && ansi.StringWidth(l) > w {
+			return true
+		}
+	}
+	return false
+}
+
 // FitHeight pads or cuts s to exactly n lines. It counts rather than
 // splits: it runs on every frame.
 func FitHeight(s string, n int) string {

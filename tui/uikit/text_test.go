@@ -1,6 +1,11 @@
 package uikit
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 func TestFitHeight(t *testing.T) {
 	for _, c := range []struct {
@@ -36,5 +41,19 @@ func TestFitAbove(t *testing.T) {
 		if got := FitAbove(c.in, c.n, c.foot); got != c.want {
 			t.Errorf("FitAbove(%q, %d, %q) = %q, want %q", c.in, c.n, c.foot, got, c.want)
 		}
+	}
+}
+
+func TestFitWidthCutsOnlyWideLines(t *testing.T) {
+	in := "short\n" + strings.Repeat("ж", 30) + "\n\x1b[1mbold but short\x1b[0m"
+	got := strings.Split(FitWidth(in, 20), "\n")
+	if got[0] != "short" || got[2] != "\x1b[1mbold but short\x1b[0m" {
+		t.Errorf("lines that fit were changed: %q", got)
+	}
+	if w := ansi.StringWidth(got[1]); w > 20 {
+		t.Errorf("a 30-cell line is still %d wide", w)
+	}
+	if s := "a\nb"; FitWidth(s, 20) != s {
+		t.Error("a frame that fits was rebuilt")
 	}
 }
