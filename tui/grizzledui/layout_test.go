@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
@@ -117,5 +118,35 @@ func TestLogScrollsBack(t *testing.T) {
 	}
 	if s.View() != newest {
 		t.Fatalf("] did not come back to the newest:\n%s", s.View())
+	}
+}
+
+// The turn clock shows on the status line, for the player waited on and
+// for everyone else (issue 18 item 6).
+func TestTurnClockOnTheStatusLine(t *testing.T) {
+	g := grizzled.Game{}
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: 0})
+	st, log, err := g.New(game.Setup{Game: "grizzled", Names: []string{"Ann", "Bob", "Cid"}, Options: opts}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(g.Waiting(st)) > 0 { // to the first turn
+		w := g.Waiting(st)[0]
+		if v := g.View(st, w).(grizzled.SeatView); v.Phase == grizzled.PhaseTurn {
+			break
+		}
+		if st, _, err = g.Apply(st, w, g.Legal(st, w)[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for seat := game.Seat(0); seat < 3; seat++ {
+		v := g.View(st, seat).(grizzled.SeatView)
+		s := New(asciiTheme())
+		s.now = func() time.Time { return time.Unix(0, 0) }
+		s.SetSize(80, 23)
+		s.SetUpdate(table.Update{Room: "T", Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true, Deadline: 90})
+		if out := s.View(); !strings.Contains(out, "(90 s left)") {
+			t.Fatalf("seat %d does not see the turn clock:\n%s", seat, out)
+		}
 	}
 }

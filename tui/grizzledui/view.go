@@ -247,9 +247,9 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		default:
 			for _, si := range s.u.Seats {
 				if si.Seat == p.Seat {
-					if si.Bot != "" {
+					if si.Bot != "" && !strings.Contains(name, "(bot") { // bots' names say so already
 						suffix = " (bot)"
-					} else if !si.Connected {
+					} else if si.Bot == "" && !si.Connected {
 						suffix = " (away)"
 					}
 				}
@@ -618,6 +618,15 @@ func (s *Screen) actionLines(w int) []string {
 
 // statusLine says whose move it is, in words.
 func (s *Screen) statusLine() string {
+	line := s.statusText()
+	if !strings.Contains(line, " s left)") {
+		line += s.timeLeft() // the turn clock, whoever is waited on
+	}
+	return line
+}
+
+// statusText is the status line without the clock.
+func (s *Screen) statusText() string {
 	th := s.th
 	v := s.v
 	me := s.u.Seat
