@@ -37,6 +37,29 @@ type Setup struct {
 	Game    string   `json:"game"`    // Game.ID()
 	Names   []string `json:"names"`   // display names by seat (bots included)
 	Options []byte   `json:"options"` // the game's own options, as its codec encodes them
+	// Picks are the seats' own choices made before the game (a Grizzled
+	// soldier; see Prelude), by seat; "" leaves it to the game.
+	Picks []string `json:"picks,omitempty"`
+	// First is 1 + the seat the table named to begin (the Grizzled first
+	// leader); 0 leaves it to the game.
+	First int `json:"first,omitempty"`
+}
+
+// Prelude is implemented by games whose players may choose something
+// before the game begins, or whose table may name who begins: the rules
+// let each Grizzled player pick a soldier and the group name the first
+// leader. What is not chosen the game draws, as without a Prelude.
+type Prelude interface {
+	// Picks is what a seat may choose (each at most once at a table).
+	Picks() []Pick
+	// NamesFirst reports whether the table may name who begins.
+	NamesFirst() bool
+}
+
+// Pick is one choice a seat may make before the game.
+type Pick struct {
+	ID    string // stored in Setup.Picks
+	Label string // what players read
 }
 
 // Audience says who may see an event. Narration can't leak because the room

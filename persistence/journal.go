@@ -74,13 +74,13 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 	}
 	seats := make([]SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
-		seats[i] = SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: string(s.Badge)}
+		seats[i] = SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: string(s.Badge), Pick: s.Pick}
 	}
 	return RoomRecord{
 		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
 		Status: status, Private: r.Private, Host: r.Host, BotLevel: r.BotLevel,
 		CampaignID: r.Campaign, Allowed: r.Allowed, Seq: r.Seq,
-		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock,
+		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First,
 	}
 }
 
@@ -95,12 +95,12 @@ func (r RoomRecord) Engine() table.RoomRecord {
 	}
 	seats := make([]table.SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
-		seats[i] = table.SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: table.Badge(s.Badge)}
+		seats[i] = table.SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: table.Badge(s.Badge), Pick: s.Pick}
 	}
 	return table.RoomRecord{
 		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,
 		Seed: r.Seed, Seats: seats, Status: status, Private: r.Private, Host: r.Host,
 		BotLevel: r.BotLevel, Campaign: r.CampaignID, Allowed: r.Allowed, Seq: r.Seq,
-		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, Created: r.Created, Updated: r.Updated,
+		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First, Created: r.Created, Updated: r.Updated,
 	}
 }

@@ -39,6 +39,7 @@ type SeatRecord struct {
 	Bot      string    `json:"bot,omitempty"`   // bot level; "" for a human
 	Guest    bool      `json:"guest,omitempty"` // a keyless guest: never gets a profile
 	Badge    string    `json:"badge,omitempty"` // a mark earned elsewhere, e.g. "veteran"
+	Pick     string    `json:"pick,omitempty"`  // the seat\'s own choice before the game
 }
 
 // UnmarshalJSON also reads seats saved before badges, which said
@@ -87,6 +88,7 @@ type RoomRecord struct {
 	NoTakeover   bool               `json:"no_takeover,omitempty"`   // no bot stands in for an absent player
 	AbandonAfter time.Duration      `json:"abandon_after,omitempty"` // a game every human left this long ends
 	TurnClock    time.Duration      `json:"turn_clock,omitempty"`    // a bot decides for a person this slow
+	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
 }
 
 func (r *RoomRecord) validate() error {

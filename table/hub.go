@@ -100,6 +100,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
 	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock
+
 	cfg.FillBots = 0 // the saved seats say who sits where
 	if cfg.Title == "" {
 		cfg.Title = rec.Title
@@ -108,7 +109,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 		cfg.Logger = h.log
 	}
 	r := newRoom(h.ctx, cfg)
-	r.created = rec.Created
+	r.created, r.first, r.setup = rec.Created, game.Seat(rec.First-1), rec.Setup // First 0 (older records too): the draw
 	for i, s := range rec.Seats {
 		r.seats[i].rec = s
 		r.seats[i].awaySince = r.clock.Now()

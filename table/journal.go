@@ -35,6 +35,7 @@ type SeatRecord struct {
 	Bot      string    `json:"bot,omitempty"` // level when a bot holds the seat
 	Guest    bool      `json:"guest,omitempty"`
 	Badge    Badge     `json:"badge,omitempty"`
+	Pick     string    `json:"pick,omitempty"` // the seat's own choice before the game (game.Prelude)
 }
 
 // RoomRecord is the durable description of a room: with the action log it is
@@ -56,6 +57,7 @@ type RoomRecord struct {
 	Seq      uint64       `json:"seq"`               // actions applied when saved
 	Result   *game.Result `json:"result,omitempty"`
 	Timer    *TimerRecord `json:"timer,omitempty"` // the timed step under way, if any
+	First    int          `json:"first,omitempty"` // 1 + the seat named to begin; 0: the draw
 	// The table's choices about absent players (RoomConfig).
 	NoTakeover   bool          `json:"no_takeover,omitempty"`
 	AbandonAfter time.Duration `json:"abandon_after,omitempty"`

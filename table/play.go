@@ -29,12 +29,18 @@ func (r *Room) start(box *Mailbox) error {
 		}
 		names[i] = s.rec.Name
 	}
-	setup := game.Setup{Game: r.cfg.Game.ID(), Names: names, Options: r.cfg.Options}
+	setup := game.Setup{Game: r.cfg.Game.ID(), Names: names, Options: r.cfg.Options, First: int(r.first) + 1}
+	for _, s := range r.seats {
+		setup.Picks = append(setup.Picks, s.rec.Pick)
+	}
+	if !slices.ContainsFunc(setup.Picks, func(p string) bool { return p != "" }) {
+		setup.Picks = nil
+	}
 	st, events, err := r.cfg.Game.New(setup, r.cfg.Seed)
 	if err != nil {
 		return err
 	}
-	r.state, r.started = st, true
+	r.state, r.started, r.setup = st, true, setup
 	r.record(events)
 	r.save()
 	r.afterChange()

@@ -59,7 +59,8 @@ func (r *Room) seatInfos() []SeatInfo {
 		if s.takeover {
 			bot = "standing in"
 		}
-		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge}
+		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge,
+			Pick: r.pickLabel(s.rec.Pick), First: r.first == game.Seat(i)}
 	}
 	return out
 }
@@ -101,4 +102,16 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 		}
 	}
 	box.Put(u)
+}
+
+// pickLabel is what players read for a seat's pick ("" for none).
+func (r *Room) pickLabel(id string) string {
+	if pre, ok := r.cfg.Game.(game.Prelude); ok && id != "" {
+		for _, p := range pre.Picks() {
+			if p.ID == id {
+				return p.Label
+			}
+		}
+	}
+	return ""
 }

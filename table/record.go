@@ -11,16 +11,16 @@ func (r *Room) record0() RoomRecord {
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
 		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
-		TurnClock: r.cfg.TurnClock}
+		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1}
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}
 	rec.Setup = game.Setup{Game: rec.Game, Options: r.cfg.Options}
+	if r.started {
+		rec.Setup = r.setup // with its names, picks and first, as the game began
+	}
 	for _, s := range r.seats {
 		rec.Seats = append(rec.Seats, s.rec)
-		if r.started {
-			rec.Setup.Names = append(rec.Setup.Names, s.rec.Name)
-		}
 	}
 	return rec
 }

@@ -125,6 +125,8 @@ const (
 	cmdSay
 	cmdStart
 	cmdSetBot
+	cmdPick
+	cmdNameFirst
 	cmdTimer
 	cmdTakeover
 	cmdIdle
@@ -180,8 +182,10 @@ type Room struct {
 	started   bool
 	over      bool
 	result    *game.Result
-	seq       int // actions applied
-	logged    int // entries in the journal: actions and chat lines
+	first     game.Seat  // the seat named to begin (game.Prelude); NoSeat: the draw
+	setup     game.Setup // what the game was started with (names, picks, first)
+	seq       int        // actions applied
+	logged    int        // entries in the journal: actions and chat lines
 	seats     []seatState
 	members   map[*Mailbox]member
 	logs      map[game.Seat][]game.Event // recent events per seat; Spectator for watchers
@@ -234,6 +238,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		legalKey: map[game.Seat]string{},
 		botAsked: map[game.Seat]int{},
 		botSaid:  map[game.Seat]string{},
+		first:    game.NoSeat,
 		timeouts: map[game.Seat]int{},
 		clockFor: map[game.Seat]int{},
 		created:  cfg.Clock.Now(),
@@ -336,6 +341,19 @@ func (r *Room) SetBot(ctx context.Context, box *Mailbox, seat game.Seat, level s
 	return r.call(ctx, command{kind: cmdSetBot, box: box, seat: seat, level: level})
 }
 
+// Pick sets the session's own choice before the game (game.Prelude: a
+// Grizzled soldier); "" leaves it to the draw. A refusal (taken, started)
+// comes back as the session's notice.
+func (r *Room) Pick(box *Mailbox, id string) error {
+	return r.submit(command{kind: cmdPick, box: box, text: id})
+}
+
+// NameFirst is the host naming the seat that begins (game.Prelude), or
+// game.NoSeat for the draw.
+func (r *Room) NameFirst(box *Mailbox, seat game.Seat) error {
+	return r.submit(command{kind: cmdNameFirst, box: box, seat: seat})
+}
+
 // Close stops the room, telling every session why.
 func (r *Room) Close(reason CloseReason) {
 	select {
@@ -406,6 +424,10 @@ func (r *Room) handle(c command) {
 		err = r.start(c.box)
 	case cmdSetBot:
 		err = r.setBot(c)
+	case cmdPick:
+		err = r.pick(c)
+	case cmdNameFirst:
+		err = r.nameFirst(c)
 	case cmdTimer:
 		if r.started && !r.over && c.id == r.timerID {
 			r.timerID = 0

@@ -310,3 +310,50 @@ func (r *Room) humanConnected() bool {
 	}
 	return false
 }
+
+// pick records a seat's own choice before the game (game.Prelude).
+func (r *Room) pick(c command) error {
+	seat, ok := r.memberSeat(c.box)
+	pre, has := r.cfg.Game.(game.Prelude)
+	switch {
+	case !ok || seat < 0:
+		return ErrNotSeated
+	case r.started:
+		return ErrStarted
+	case !has:
+		return errors.New("there is nothing to choose in this game")
+	}
+	if c.text != "" {
+		if !slices.ContainsFunc(pre.Picks(), func(p game.Pick) bool { return p.ID == c.text }) {
+			return fmt.Errorf("no choice %q here", c.text)
+		}
+		for i, s := range r.seats {
+			if game.Seat(i) != seat && s.rec.Pick == c.text {
+				return fmt.Errorf("%s chose that already", s.rec.Name)
+			}
+		}
+	}
+	r.seats[seat].rec.Pick = c.text
+	r.save()
+	r.afterChange()
+	return nil
+}
+
+// nameFirst is the host naming who begins (game.Prelude).
+func (r *Room) nameFirst(c command) error {
+	pre, has := r.cfg.Game.(game.Prelude)
+	switch {
+	case !r.isHost(c.box):
+		return ErrNotHost
+	case r.started:
+		return ErrStarted
+	case !has || !pre.NamesFirst():
+		return errors.New("this game draws who begins")
+	case c.seat != game.NoSeat && (c.seat < 0 || int(c.seat) >= len(r.seats)):
+		return fmt.Errorf("no seat %d", c.seat+1)
+	}
+	r.first = c.seat
+	r.save()
+	r.afterChange()
+	return nil
+}

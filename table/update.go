@@ -9,6 +9,8 @@ type SeatInfo struct {
 	Bot       string    `json:"bot,omitempty"` // bot level when a bot plays the seat
 	Connected bool      `json:"connected"`     // a human session is attached now
 	Badge     Badge     `json:"badge,omitempty"`
+	Pick      string    `json:"pick,omitempty"`  // what the seat chose before the game, as players read it
+	First     bool      `json:"first,omitempty"` // named to begin
 }
 
 // Update is what the room actor publishes to one session: the newest view of

@@ -9,6 +9,7 @@ type globalKeys struct {
 	Profile, Campaigns                                    key.Binding
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 	LogUp, LogDown                                        key.Binding
+	Pick, First                                           key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -29,6 +30,8 @@ func newGlobalKeys() globalKeys {
 		Start:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
 		Bot:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot on/off")),
 		LeaveSeat: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "give up seat")),
+		Pick:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "choose soldier")),
+		First:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "begins")),
 		LogUp:     key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll talk")),
 		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "talk forward")),
 	}

@@ -48,6 +48,41 @@ func (t *tablePage) resize(w, h int) {
 	}
 }
 
+// prelude is the game's pre-game choices, or nil.
+func (t *tablePage) prelude(m *root) game.Prelude {
+	if g, ok := m.app.Games.Lookup(t.upd.Game); ok {
+		if p, ok := g.Game.(game.Prelude); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// nextPick is the choice after this seat's current one that nobody else
+// holds, and after the last, back to the draw ("").
+func (t *tablePage) nextPick(picks []game.Pick) string {
+	mine, taken := "", map[string]bool{}
+	for i, s := range t.upd.Seats {
+		if game.Seat(i) == t.upd.Seat {
+			mine = s.Pick
+		} else {
+			taken[s.Pick] = true
+		}
+	}
+	start := 0
+	for i, p := range picks {
+		if p.Label == mine {
+			start = i + 1
+		}
+	}
+	for _, p := range picks[start:] {
+		if !taken[p.Label] {
+			return p.ID
+		}
+	}
+	return ""
+}
+
 func (t *tablePage) isHost(m *root) bool {
 	return t.room.Summary().Host == m.sess.Player.ID
 }
@@ -104,6 +139,15 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 		t.seatCur = max(0, t.seatCur-1)
 	case key.Matches(k, m.keys.Down):
 		t.seatCur = min(max(0, len(t.upd.Seats)-1), t.seatCur+1)
+	case key.Matches(k, m.keys.Pick) && t.prelude(m) != nil && t.upd.Seat >= 0:
+		next := t.nextPick(t.prelude(m).Picks())
+		return func() tea.Msg { room.Pick(box, next); return nil }
+	case key.Matches(k, m.keys.First) && t.isHost(m) && t.prelude(m) != nil && t.prelude(m).NamesFirst() && t.seatCur < len(t.upd.Seats):
+		seat := game.Seat(t.seatCur)
+		if t.upd.Seats[t.seatCur].First {
+			seat = game.NoSeat // again on the same seat: back to the draw
+		}
+		return func() tea.Msg { room.NameFirst(box, seat); return nil }
 	case key.Matches(k, m.keys.LogUp):
 		t.talkBack += 3 // waitingView keeps it within the talk
 	case key.Matches(k, m.keys.LogDown):
@@ -168,7 +212,11 @@ func (t *tablePage) global(m *root) []key.Binding {
 		start, bot := k.Start, k.Bot
 		start.SetEnabled(host)
 		bot.SetEnabled(host && t.hasBots(m))
-		return []key.Binding{k.Up, start, bot, talk, k.Lobby, k.LeaveSeat, k.Help, k.LogUp}
+		pick, first := k.Pick, k.First
+		pre := t.prelude(m)
+		pick.SetEnabled(pre != nil && t.upd.Seat >= 0)
+		first.SetEnabled(host && pre != nil && pre.NamesFirst())
+		return []key.Binding{k.Up, start, bot, pick, first, talk, k.Lobby, k.LeaveSeat, k.Help, k.LogUp}
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", "bot takes my seat")
@@ -231,6 +279,12 @@ func (t *tablePage) waitingView(m *root) string {
 				who += th.Muted.Render("  ○ away")
 			}
 		}
+		if s.Pick != "" {
+			who += th.Muted.Render(" · " + s.Pick)
+		}
+		if s.First {
+			who += th.Accent.Render(" · begins")
+		}
 		b.WriteString(fmt.Sprintf("%s%d. %s\n", mark, i+1, who))
 	}
 	b.WriteString("\n")
@@ -242,6 +296,11 @@ func (t *tablePage) waitingView(m *root) string {
 		if t.hasBots(m) {
 			b.WriteString(th.Muted.Render("b on a seat adds a bot, again for a stronger one, again to open the seat.") + "\n")
 		}
+		if pre := t.prelude(m); pre != nil && pre.NamesFirst() {
+			b.WriteString(th.Muted.Render("f on a seat names who begins (else it is drawn); g chooses your soldier.") + "\n")
+		}
+	case t.prelude(m) != nil:
+		b.WriteString(th.Muted.Render("Waiting for the host to start. g chooses your soldier (else it is drawn).") + "\n")
 	default:
 		b.WriteString(th.Muted.Render("Waiting for the host to start the game.") + "\n")
 	}

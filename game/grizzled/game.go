@@ -24,6 +24,21 @@ func (Game) ID() string { return "grizzled" }
 func (Game) Title() string { return "The Grizzled" }
 
 // New builds the first state from the setup and seed.
+// Picks implements game.Prelude: each player may choose their soldier (S1).
+// The list is shared: callers read it only.
+func (Game) Picks() []game.Pick { return soldierPicks }
+
+var soldierPicks = func() []game.Pick {
+	picks := make([]game.Pick, len(Characters))
+	for i, c := range Characters {
+		picks[i] = game.Pick{ID: fmt.Sprintf("C%d", i+1), Label: fmt.Sprintf("%s (%s charm)", c.Name, c.Charm)}
+	}
+	return picks
+}()
+
+// NamesFirst implements game.Prelude: the table may name the first leader (S5).
+func (Game) NamesFirst() bool { return true }
+
 func (Game) New(setup game.Setup, seed uint64) (game.State, []game.Event, error) {
 	s, evs, err := New(setup, seed)
 	if err != nil {

@@ -174,7 +174,28 @@ func New(setup game.Setup, seed uint64) (*State, []game.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if setup.First > 0 {
+		o.Leader = game.Seat(setup.First - 1) // named at the table (S5)
+	}
+	for i, id := range setup.Picks {
+		if c := pickIndex(id); c > 0 && i < len(setup.Names) {
+			if o.Soldiers == nil {
+				o.Soldiers = make([]int, len(setup.Names))
+			}
+			o.Soldiers[i] = c
+		}
+	}
 	return NewGame(setup.Names, o, seed)
+}
+
+// pickIndex is 1 + the character a pick ID ("C1".."C6") names, or 0.
+func pickIndex(id string) int {
+	for i := range Characters {
+		if id == fmt.Sprintf("C%d", i+1) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // NewGame is New with decoded options.
@@ -237,11 +258,27 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 			p.Withdrawn = true // §6.4: never in a mission
 		}
 	}
-	// S1: characters at random.
+	// S1: the soldiers players chose, the rest at random (the draw happens
+	// either way, so a game's dice do not depend on the choices).
 	chars := []int{0, 1, 2, 3, 4, 5}
 	shuffle(s, chars)
+	want := make([]int, len(s.players))
+	taken := map[int]bool{}
+	for i := range want {
+		want[i] = -1
+		if i < len(o.Soldiers) && i < h {
+			if c := o.Soldiers[i] - 1; c >= 0 && c < len(Characters) && !taken[c] {
+				want[i], taken[c] = c, true
+			}
+		}
+	}
+	rest := slices.DeleteFunc(slices.Clone(chars), func(c int) bool { return taken[c] })
 	for i := range s.players {
-		s.players[i].Character = chars[i]
+		if want[i] >= 0 {
+			s.players[i].Character = want[i]
+		} else {
+			s.players[i].Character, rest = rest[0], rest[1:]
+		}
 	}
 	// S2: tiles.
 	pool, box := tileSet(seats)

@@ -70,6 +70,9 @@ type Options struct {
 	// Leader is the first leader's seat, or game.NoSeat to draw one at
 	// random (S5).
 	Leader game.Seat `json:"leader"`
+	// Soldiers are the soldiers players chose (S1), by seat: 1 + an index
+	// into Characters, 0 for the draw.
+	Soldiers []int `json:"soldiers,omitempty"`
 }
 
 // Phase says what the game waits for.
