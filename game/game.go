@@ -1,7 +1,6 @@
 package game
 
 import (
-	"errors"
 	"slices"
 	"time"
 )
@@ -59,7 +58,7 @@ type Prelude interface {
 // Pick is one choice a seat may make before the game.
 type Pick struct {
 	ID    string // stored in Setup.Picks
-	Label string // what players read
+	Label Msg    // what players read
 }
 
 // Audience says who may see an event. Narration can't leak because the room
@@ -87,21 +86,23 @@ const (
 	Private                    // something only the audience learns (a role, a card)
 )
 
-// Event is one line of what happened, already in words and safe to show to
-// its audience.
+// Event is one line of what happened, safe to show to its audience.
+// Narration is a Msg each viewer reads in their own language; a chat line
+// is the speaker's own words, in Text.
 type Event struct {
 	Audience Audience  `json:"audience"`
 	Kind     EventKind `json:"kind"`
 	From     Seat      `json:"from"`    // speaker of a chat line; else -1
 	Channel  string    `json:"channel"` // chat channel ("table", "wolves", "dead"); "" for narration
-	Text     string    `json:"text"`
+	Msg      Msg       `json:"msg,omitzero"`
+	Text     string    `json:"text,omitempty"` // a player's words (chat only)
 }
 
 // Result is how a game ended.
 type Result struct {
 	Outcome string `json:"outcome"` // game-specific: "win"/"loss", "village"/"wolves"/"lovers"
 	Winners []Seat `json:"winners"` // seats that won (all seats for a cooperative win)
-	Summary string `json:"summary"` // one line for lobby and history
+	Summary Msg    `json:"summary"` // one line for lobby and history
 }
 
 // Timer asks the room actor to submit Action as System after After has
@@ -195,7 +196,7 @@ type Game interface {
 
 // Errors shared by every game's Apply.
 var (
-	ErrNotYourTurn = errors.New("it is not your turn")
-	ErrGameOver    = errors.New("the game is over")
-	ErrBadAction   = errors.New("that action is not understood")
+	ErrNotYourTurn = NewError("game.err.not_your_turn")
+	ErrGameOver    = NewError("game.err.over")
+	ErrBadAction   = NewError("game.err.bad_action")
 )

@@ -12,7 +12,7 @@ import (
 func engineRoom(code string, status table.RoomStatus) table.RoomRecord {
 	opts := []byte(`{"difficulty":"hard"}`)
 	return table.RoomRecord{
-		Code: code, Game: "grizzled", Title: "Ann's table", Options: opts,
+		Code: code, Game: "grizzled", Title: game.Raw("Ann's table"), Options: opts,
 		Setup: game.Setup{Game: "grizzled", Options: opts, Names: []string{"ann", "guest", "bot"}},
 		Seed:  7,
 		Seats: []table.SeatRecord{

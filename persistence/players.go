@@ -17,6 +17,7 @@ type Profile struct {
 	Veteran      bool       `json:"veteran,omitempty"` // The Grizzled: a campaign reached 30 trials
 	VeteranSince time.Time  `json:"veteran_since,omitzero"`
 	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
+	Lang         string     `json:"lang,omitempty"`      // the language chosen in the lobby (i18n.Lang)
 }
 
 // StatLine counts games of one kind: game, variant and number of seats.

@@ -37,14 +37,14 @@ func openClocked(t *testing.T, path string) *Store {
 
 func finished(rec RoomRecord, winners ...game.Seat) RoomRecord {
 	rec.Status = StatusFinished
-	rec.Result = &game.Result{Outcome: "win", Winners: winners, Summary: "the war is over"}
+	rec.Result = &game.Result{Outcome: "win", Winners: winners, Summary: game.Raw("the war is over")}
 	return rec
 }
 
 func TestRoomRoundTrip(t *testing.T) {
 	s := openTemp(t)
 	in := testRoom("r1")
-	in.Private, in.CampaignID, in.Title, in.Seq = true, "c1", "Ann's table", 7
+	in.Private, in.CampaignID, in.Title, in.Seq = true, "c1", game.Raw("Ann's table"), 7
 	in.Allowed = []string{"SHA256:ann", "SHA256:bob"}
 	in.Seats = append(in.Seats, SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Badge: "veteran"})
 	stored := mustPutRoom(t, s, in)

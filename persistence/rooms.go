@@ -68,7 +68,7 @@ func (s SeatRecord) keyed() bool { return s.Identity != "" && !s.Guest && s.Bot 
 type RoomRecord struct {
 	ID           string             `json:"id"`   // stable key of the room and its log
 	Code         string             `json:"code"` // the short join code shown in the lobby
-	Title        string             `json:"title,omitempty"`
+	Title        game.Msg           `json:"title,omitzero"`
 	Setup        game.Setup         `json:"setup"`
 	Variant      string             `json:"variant,omitempty"` // e.g. difficulty: a key of players' stats
 	Seed         uint64             `json:"seed"`

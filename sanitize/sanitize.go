@@ -18,8 +18,8 @@
 package sanitize
 
 import (
-	"errors"
-	"fmt"
+	"bivouac/game"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -195,7 +195,7 @@ func skipString(s string, i int) int {
 const MaxNameRunes = 20
 
 // ErrInvalidName is wrapped by every error Name returns.
-var ErrInvalidName = errors.New("name must be 1–20 letters, digits or spaces (also - _ . ')")
+var ErrInvalidName = game.NewError("name.err.invalid")
 
 // Name cleans a display name as Line does, normalises it to NFC (so "é"
 // typed as e + accent is one rune) and checks it: 1 to 20 runes of letters
@@ -210,9 +210,9 @@ func Name(s string) (string, error) {
 	n := utf8.RuneCountInString(clean)
 	switch {
 	case n == 0:
-		return "", fmt.Errorf("%w; it is empty", ErrInvalidName)
+		return "", game.Refuse(ErrInvalidName, game.M("name.err.empty"))
 	case n > MaxNameRunes:
-		return "", fmt.Errorf("%w; it is longer than %d", ErrInvalidName, MaxNameRunes)
+		return "", game.Refuse(ErrInvalidName, game.M("name.err.long", game.Num("Max", MaxNameRunes)))
 	}
 	prevLetter := false // a mark must follow a letter, digit or mark
 	for _, r := range clean {
@@ -223,7 +223,7 @@ func Name(s string) (string, error) {
 		case r == ' ', strings.ContainsRune("-_.'", r):
 			prevLetter = false
 		default:
-			return "", fmt.Errorf("%w; %q is not allowed", ErrInvalidName, r)
+			return "", game.Refuse(ErrInvalidName, game.M("name.err.char", game.Text("Char", strconv.QuoteRune(r))))
 		}
 	}
 	return clean, nil

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"bivouac/i18n"
 	"errors"
 	"math"
 	"strings"
@@ -125,8 +126,8 @@ func TestNameRejects(t *testing.T) {
 			t.Errorf("Name(%.30q) = %q, want an error", tt.in, got)
 			continue
 		}
-		if !errors.Is(err, ErrInvalidName) || !strings.HasPrefix(err.Error(), "name must be 1–20 letters") ||
-			!strings.Contains(err.Error(), tt.says) {
+		if says := i18n.For(i18n.English).Error(err); !errors.Is(err, ErrInvalidName) || !strings.HasPrefix(says, "name must be 1–20 letters") ||
+			!strings.Contains(says, tt.says) {
 			t.Errorf("Name(%.30q) error %q; want it to wrap ErrInvalidName and say %q", tt.in, err, tt.says)
 		}
 	}

@@ -24,9 +24,9 @@ func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, se
 	if won {
 		outcome = "win"
 	}
-	rec := table.RoomRecord{Code: code, Game: "grizzled", Title: "campaign", Options: opts, Seats: seats,
+	rec := table.RoomRecord{Code: code, Game: "grizzled", Title: game.Raw("campaign"), Options: opts, Seats: seats,
 		Setup: game.Setup{Game: "grizzled", Options: opts}, Status: table.StatusOver, Campaign: c,
-		Result: &game.Result{Outcome: outcome, Summary: outcome}, Created: time.Now(), Updated: time.Now()}
+		Result: &game.Result{Outcome: outcome, Summary: game.Raw(outcome)}, Created: time.Now(), Updated: time.Now()}
 	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bivouac/i18n"
 	"fmt"
 	"io"
 	"strings"
@@ -17,28 +18,44 @@ import (
 
 // command answers `ssh host CMD` without a PTY, as plain text.
 func (s *Server) command(sess ssh.Session, args []string) int {
-	out := sess
+	out, p := sess, s.printer(sess)
 	switch strings.ToLower(args[0]) {
 	case "rooms", "tables", "ls":
-		s.listRooms(out)
+		s.listRooms(out, p)
 		return 0
 	case "help":
-		fmt.Fprint(out, s.help())
+		fmt.Fprint(out, s.help(p))
 		return 0
 	case "join":
-		fmt.Fprintf(sess.Stderr(), "join needs a terminal: %s join CODE\n", withT(s.app.JoinHint))
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.join_terminal", game.Text("Ssh", withT(s.app.JoinHint))))
 		return 2
 	case "profile":
-		return s.printProfile(sess)
+		return s.printProfile(sess, p)
 	case "replay":
 		if len(args) != 2 {
-			fmt.Fprintln(sess.Stderr(), "usage: replay CODE (ssh -t for the move-by-move screen)")
+			fmt.Fprintln(sess.Stderr(), p.T("cmd.replay_usage"))
 			return 2
 		}
-		return s.printReplay(sess, args[1])
+		return s.printReplay(sess, p, args[1])
 	}
-	fmt.Fprintf(sess.Stderr(), "unknown command %q\n\n%s", echoCommand(args[0]), s.help())
+	fmt.Fprintf(sess.Stderr(), "%s\n\n%s", p.T("cmd.unknown", game.Text("Cmd", echoCommand(args[0]))), s.help(p))
 	return 2
+}
+
+// printer is the language a command answers in: the session's
+// environment's, else the player's saved choice, else English.
+func (s *Server) printer(sess ssh.Session) *i18n.Printer {
+	if l, ok := i18n.FromEnv(sess.Environ()); ok {
+		return i18n.For(l)
+	}
+	if id, ok := sshserver.IdentityOf(sess); ok && !id.Guest {
+		if prof, err := s.store.Player(id.ID); err == nil {
+			if l, ok := i18n.Parse(prof.Lang); ok {
+				return i18n.For(l)
+			}
+		}
+	}
+	return i18n.For(i18n.English)
 }
 
 // echoCommand is an unknown command as it is said back: cleaned, and cut
@@ -54,25 +71,24 @@ func echoCommand(c string) string {
 
 // help is what `ssh host help` prints, with this server's own join
 // command in it (never a placeholder such as PORT).
-func (s *Server) help() string {
+func (s *Server) help(p *i18n.Printer) string {
 	ssh := s.app.JoinHint // "ssh -p 2222 games.example.org"
 	var b strings.Builder
-	b.WriteString("Bivouac: card games over ssh.\n\n")
+	b.WriteString(p.T("cmd.help.title") + "\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, l := range [][2]string{
-		{ssh, "open the lobby (needs a terminal)"},
-		{withT(ssh) + " join CODE", "go straight to a table"},
-		{ssh + " rooms", "list open tables as text"},
-		{ssh + " profile", "your games, campaigns and veteran status"},
-		{ssh + " replay CODE", "a finished game's story (with -t: move by move)"},
-		{ssh + " help", "this text"},
+		{ssh, "cmd.help.lobby"},
+		{withT(ssh) + " join CODE", "cmd.help.join"},
+		{ssh + " rooms", "cmd.help.rooms"},
+		{ssh + " profile", "cmd.help.profile"},
+		{ssh + " replay CODE", "cmd.help.replay"},
+		{ssh + " help", "cmd.help.help"},
 	} {
-		fmt.Fprintf(tw, "  %s\t%s\n", l[0], l[1])
+		fmt.Fprintf(tw, "  %s\t%s\n", l[0], p.T(l[1]))
 	}
 	tw.Flush()
-	b.WriteString("\nPlayers are known by their SSH key. Without a key you play as a guest; the\n")
-	b.WriteString("lobby shows your guest code: log in with it as the user name to get your seat\n")
-	b.WriteString("back, e.g. " + guestLogin(ssh, "g-xxxx-xxxx-xxxx") + "\n")
+	b.WriteString("\n" + p.T("cmd.help.guests", game.Text("Example", guestLogin(ssh, "g-xxxx-xxxx-xxxx"))) + "\n")
+	b.WriteString(p.T("cmd.help.languages", game.Text("Example", strings.Replace(ssh, "ssh ", "ssh -o SetEnv=LANG=pl_PL.UTF-8 ", 1))) + "\n")
 	return b.String()
 }
 
@@ -87,10 +103,10 @@ func guestLogin(ssh, code string) string {
 	return ssh + " " + code + "@host"
 }
 
-func (s *Server) listRooms(w io.Writer) {
+func (s *Server) listRooms(w io.Writer, p *i18n.Printer) {
 	rooms := s.hub.List()
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tGAME\tSEATED\tSTATUS\tPLAYERS")
+	fmt.Fprintln(tw, p.T("cmd.rooms.head"))
 	n := 0
 	for _, r := range rooms {
 		if r.Private || r.Status == table.StatusClosed {
@@ -103,81 +119,91 @@ func (s *Server) listRooms(w io.Writer) {
 				names = append(names, st.Name)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, r.Title, len(r.Seats)-r.Open, len(r.Seats), r.Status, strings.Join(names, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", r.Code, sanitize.Line(p.Msg(r.Title), 80), len(r.Seats)-r.Open, len(r.Seats),
+			p.T("cmd.rooms.status."+string(r.Status)), strings.Join(names, ", "))
 	}
 	tw.Flush()
 	if n == 0 {
-		fmt.Fprintln(w, "(no open tables: ssh in with a terminal and press n to start one)")
+		fmt.Fprintln(w, p.T("cmd.rooms.none"))
 	}
 }
 
 // printProfile writes the caller's profile as text.
-func (s *Server) printProfile(sess ssh.Session) int {
+func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	id, _ := sshserver.IdentityOf(sess)
 	if id.Guest {
-		fmt.Fprintln(sess.Stderr(), "guests keep no profile: ssh in with a key to have one")
+		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.guest"))
 		return 1
 	}
 	rec := records{s}
 	p, err := rec.Profile(id.ID)
 	if err != nil {
-		fmt.Fprintln(sess.Stderr(), "no profile yet: play a game first")
+		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.none"))
 		return 1
 	}
 	fmt.Fprintf(sess, "%s", p.Name)
 	if p.Veteran {
-		fmt.Fprintf(sess, "  ★ veteran since %s", p.VeteranSince.Format("2 Jan 2006"))
+		fmt.Fprintf(sess, "  ★ %s", tr.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format("2006-01-02"))))
 	}
-	fmt.Fprintf(sess, "\nkey %s, first seen %s\n\n", p.ID, p.FirstSeen.Format("2 Jan 2006"))
+	fmt.Fprintf(sess, "\n%s\n\n", tr.T("cmd.profile.key", game.Text("Key", p.ID), game.Text("Date", p.FirstSeen.Format("2006-01-02"))))
 	tw := tabwriter.NewWriter(sess, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tVARIANT\tPLAYERS\tPLAYED\tWON")
+	fmt.Fprintln(tw, tr.T("cmd.profile.head"))
 	for _, st := range p.Stats {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", st.Game, st.Variant, st.Players, st.Played, st.Won)
+		variant := st.Variant
+		if st.Game == "grizzled" && variant != "" {
+			variant = tr.T("grizzled.variant." + variant)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", tr.T(st.Game+".title"), variant, st.Players, st.Played, st.Won)
 	}
 	tw.Flush()
 	cs, _ := rec.Campaigns(id.ID)
 	if len(cs) > 0 {
-		fmt.Fprintln(sess, "\nCampaigns:")
+		fmt.Fprintln(sess, "\n"+tr.T("cmd.profile.campaigns"))
 		for _, c := range cs {
 			vet := ""
 			if c.Veteran {
-				vet = "  ★ won at 30"
+				vet = "  ★ " + tr.T("ui.campaign.won_at_30_short")
 			}
-			fmt.Fprintf(sess, "  %s  %-20s %d players  trials %d/%d  won %d lost %d%s\n", c.Code, c.Name, c.Players, c.Trials, c.Target, c.Wins, c.Losses, vet)
+			fmt.Fprintf(sess, "  %s  %s  %s  %d/%d  %s%s\n", c.Code, c.Name, tr.T("ui.n_players", game.Count(c.Players)),
+				c.Trials, c.Target, tr.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)), vet)
 		}
 	}
 	if games, _ := rec.Finished(id.ID, 10); len(games) > 0 {
-		fmt.Fprintln(sess, "\nRecent games (ssh -t ... replay CODE to watch one again):")
+		fmt.Fprintln(sess, "\n"+tr.T("cmd.profile.recent"))
 		for _, g := range games {
-			res := "lost"
+			res := tr.T("ui.lost")
 			if g.Won {
-				res = "won "
+				res = tr.T("ui.won")
 			}
-			fmt.Fprintf(sess, "  %s  %s  %s  %s\n", g.When.Format("2006-01-02 15:04"), g.Code, res, g.Title)
+			fmt.Fprintf(sess, "  %s  %s  %s  %s\n", g.When.Format("2006-01-02 15:04"), g.Code, res, sanitize.Line(tr.Msg(g.Title), 80))
 		}
 	}
 	return 0
 }
 
 // printReplay tells a finished game's public story as text.
-func (s *Server) printReplay(sess ssh.Session, code string) int {
+func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int {
 	r, err := records{s}.Replay(code)
 	if err != nil {
-		fmt.Fprintln(sess.Stderr(), err)
+		fmt.Fprintln(sess.Stderr(), p.Error(err))
 		return 1
 	}
-	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, r.Title)
+	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, sanitize.Line(p.Msg(r.Title), 80))
 	for _, st := range r.Steps {
-		for _, e := range st.Events {
-			text := e.Text
-			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(r.Seats) {
-				text = r.Seats[e.From].Name + ": " + text
+		for i := range st.Events {
+			e := &st.Events[i]
+			text := sanitize.Line(p.Msg(e.Msg), 1000)
+			if e.Kind == game.Chat {
+				text = sanitize.Line(e.Text, game.MaxChat)
+				if int(e.From) >= 0 && int(e.From) < len(r.Seats) {
+					text = r.Seats[e.From].Name + ": " + text
+				}
 			}
 			fmt.Fprintf(sess, "%4d  %s\n", st.Index, text)
 		}
 	}
 	if r.End != nil {
-		fmt.Fprintf(sess, "\n%s\n", r.End.Summary)
+		fmt.Fprintf(sess, "\n%s\n", p.Msg(r.End.Summary))
 	}
 	return 0
 }

@@ -229,7 +229,7 @@ func publicCards(t *testing.T, srv *Server, code string) map[grizzled.CardID]boo
 
 func TestRoomsCommandWithoutPTY(t *testing.T) {
 	srv, addr := startServer(t, t.TempDir())
-	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: "Grizzled · 4", Seats: 4, Host: "x"})
+	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: game.Raw("Grizzled · 4"), Seats: 4, Host: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}

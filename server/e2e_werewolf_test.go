@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bivouac/i18n"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -233,11 +234,12 @@ func TestRoleLeaksCatchesALeak(t *testing.T) {
 // tables and fast nights are marked as outside the rulebook.
 func TestWerewolfForm(t *testing.T) {
 	f := werewolfEntry(game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}).Form
-	if got := f.Fields[0].Choices[f.Fields[0].Default]; got != "8" {
+	en := i18n.For(i18n.English)
+	if got := en.Msg(f.Fields[0].Choices[f.Fields[0].Default]); got != "8" {
 		t.Errorf("default players %q, want 8", got)
 	}
 	for i, c := range f.Fields[0].Choices[:3] {
-		if !strings.Contains(c, "[not in the rulebook]") {
+		if !strings.Contains(en.Msg(c), "[not in the rulebook]") {
 			t.Errorf("players choice %d (%q) is not marked", i, c)
 		}
 	}
@@ -260,10 +262,10 @@ func TestWerewolfForm(t *testing.T) {
 				if err := opts.Validate(spec.Seats); err != nil {
 					t.Errorf("%v built invalid options: %v", choice, err)
 				}
-				if (spec.Seats < 8) != strings.Contains(spec.Title, "not rulebook") {
+				if (spec.Seats < 8) != strings.Contains(en.Msg(spec.Title), "not rulebook") {
 					t.Errorf("%d seats, title %q", spec.Seats, spec.Title)
 				}
-				if (opts.NightTiming == werewolf.TimingFast) != strings.Contains(spec.Title, "fast nights") {
+				if (opts.NightTiming == werewolf.TimingFast) != strings.Contains(en.Msg(spec.Title), "fast nights") {
 					t.Errorf("timing %s, title %q", opts.NightTiming, spec.Title)
 				}
 				if spec.BotLevel != "easy" || spec.Bots != 3 {
@@ -276,8 +278,8 @@ func TestWerewolfForm(t *testing.T) {
 		t.Errorf("built %d, refused %d: classic below 8 players must be refused", built, refused)
 	}
 	// The form shows the deck the choices make.
-	if spec, err := f.Build([]int{3, 2, 0, 0, 0, 0, 0}); err != nil || spec.Summary != "Deck: 2 Werewolves, Seer, Witch, Hunter, Cupid, Little Girl, Thief, 2 Villagers (2 of them lie in the middle for the thief)" {
-		t.Errorf("classic at 8: %q, %v", spec.Summary, err)
+	if spec, err := f.Build([]int{3, 2, 0, 0, 0, 0, 0}); err != nil || en.Msg(spec.Summary) != "Deck: Werewolf ×2, Seer, Witch, Hunter, Cupid, Little Girl, Thief, Villager ×2 (2 of them lie in the middle for the thief)" {
+		t.Errorf("classic at 8: %q, %v", en.Msg(spec.Summary), err)
 	}
 	// Stand-ins are off unless chosen; a deserted game ends either way (§13).
 	choice = []int{3, 0, 0, 0, 0, 0, 0}

@@ -2,7 +2,7 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"time"
 
 	"bivouac/game"
@@ -44,25 +44,25 @@ func catalog(reg game.Registry) tui.Catalog {
 // grizzledEntry is The Grizzled as the lobby offers it.
 func grizzledEntry(e game.Entry) tui.GameEntry {
 	bots := e.Bots
-	players := []string{"2 (with the chaplain)", "3", "4", "5"}
+	players := []game.Msg{game.M("form.grizzled.two_players"), game.Raw("3"), game.Raw("4"), game.Raw("5")}
 	variants := []grizzled.Variant{grizzled.Standard, grizzled.Beginner, grizzled.Veteran}
-	variantNames := []string{"standard", "beginner (no traps)", "veteran (30 trials)"}
+	variantNames := []game.Msg{game.M("form.grizzled.standard"), game.M("form.grizzled.beginner"), game.M("form.grizzled.veteran")}
 	botLevels := []string{"none"}
 	if bots != nil {
 		botLevels = append(botLevels, bots.Levels()...)
 	}
-	botCounts := []string{"0", "1", "2", "3", "4"}
+	botCounts := numbers(0, 4)
 	return tui.GameEntry{
 		Entry:  e,
 		Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) },
 		Form: tui.Form{
 			Fields: []tui.Field{
-				{Label: "Players", Choices: players, Default: 2, Note: "Seats at the table, bots included. Two players play with the chaplain, a silent third soldier who places a support tile each mission."},
-				{Label: "Rules", Choices: variantNames, Note: "Beginner ignores traps; veteran starts with 30 trials cards."},
-				{Label: "Bots", Choices: botLevels, Default: min(1, len(botLevels)-1), Note: "Bots fill open seats when the host starts, and stand in for players who leave."},
-				{Label: "Bot seats now", Choices: botCounts, Note: "How many seats bots take at once (the rest wait for friends)."},
-				{Label: "Private", Choices: []string{"no", "yes"}, Note: "A private table is not listed: friends join it by its code."},
-				{Label: "Turn clock", Choices: []string{"90 seconds", "3 minutes", "off"}, Note: "A player who takes longer over a decision has a bot make it for them that once; twice in a row, a bot plays for them until they act again. Everyone sees the clock."},
+				{Label: "form.players", Choices: players, Default: 2, Note: "form.grizzled.players_note"},
+				{Label: "form.grizzled.rules", Choices: variantNames, Note: "form.grizzled.rules_note"},
+				{Label: "form.bots", Choices: botChoices(botLevels), Default: min(1, len(botLevels)-1), Note: "form.bots_note"},
+				{Label: "form.bot_seats", Choices: botCounts, Note: "form.bot_seats_note"},
+				{Label: "form.private", Choices: yesNo(), Note: "form.private_note"},
+				{Label: "form.grizzled.clock", Choices: []game.Msg{game.M("form.grizzled.clock_90s"), game.M("form.grizzled.clock_3m"), game.M("form.off")}, Note: "form.grizzled.clock_note"},
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				seats := c[0] + 2
@@ -72,20 +72,42 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 					return tui.TableSpec{}, err
 				}
 				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1, TurnClock: grizzledClocks[c[5]],
-					Title: fmt.Sprintf("The Grizzled · %s · %d players", opts.Variant, seats)}
+					Title: game.M("form.grizzled.table_title", game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(seats))}
 				if c[2] > 0 {
 					spec.BotLevel = botLevels[c[2]]
 					spec.Bots = c[3]
 				} else if c[3] > 0 {
-					return spec, fmt.Errorf("choose a bot level to seat bots")
+					return spec, errBotLevel
 				}
 				if spec.Bots >= seats {
-					return spec, fmt.Errorf("leave at least one seat for a person (%d seats, %d bots)", seats, spec.Bots)
+					return spec, game.Refuse(nil, game.M("form.err.one_person", game.Num("Seats", seats), game.Num("Bots", spec.Bots)))
 				}
 				return spec, nil
 			},
 		},
 	}
+}
+
+var errBotLevel = game.NewError("form.err.bot_level")
+
+// numbers are the choices lo..hi.
+func numbers(lo, hi int) []game.Msg {
+	var out []game.Msg
+	for n := lo; n <= hi; n++ {
+		out = append(out, game.Raw(strconv.Itoa(n)))
+	}
+	return out
+}
+
+func yesNo() []game.Msg { return []game.Msg{game.M("form.no"), game.M("form.yes")} }
+
+// botChoices names the bot levels ("none", "easy", "strong") for the form.
+func botChoices(levels []string) []game.Msg {
+	out := make([]game.Msg, len(levels))
+	for i, l := range levels {
+		out[i] = game.M("bot.level." + l)
+	}
+	return out
 }
 
 // grizzledClocks are the turn clocks a Grizzled table may choose.

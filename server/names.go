@@ -1,7 +1,7 @@
 package server
 
 import (
-	"fmt"
+	"bivouac/game"
 	"strconv"
 	"sync"
 	"time"
@@ -126,7 +126,7 @@ func (b *nameBook) Rename(id, old, name string) error {
 	defer b.mu.Unlock()
 	now := time.Now()
 	if b.taken(id, name, now) {
-		return fmt.Errorf("the name %s is taken by another player: pick another", name)
+		return game.Refuse(nil, game.M("name.err.taken", game.Text("Name", name)))
 	}
 	online := 1
 	if h := b.by[sanitize.Fold(old)]; h != nil && h.id == id && h.online > 0 {

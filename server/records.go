@@ -1,9 +1,9 @@
 package server
 
 import (
+	"bivouac/i18n"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 
 	"bivouac/codes"
@@ -61,6 +61,24 @@ func (r records) campaign(c persistence.Campaign) tui.Campaign {
 	return out
 }
 
+// Errors a player reads about campaigns.
+var (
+	errGuestCampaign = game.NewError("campaign.err.guest")
+	errGuestJoin     = game.NewError("campaign.err.guest_join")
+	errCampaignSize  = game.NewError("campaign.err.size")
+	errNoGrizzled    = game.NewError("campaign.err.no_grizzled")
+	errCampaignWon   = game.NewError("campaign.err.won")
+)
+
+// SetLang remembers a keyed player's language.
+func (r records) SetLang(id string, l i18n.Lang) error {
+	_, err := r.s.store.UpdatePlayer(id, func(p *persistence.Profile) error {
+		p.Lang = string(l)
+		return nil
+	})
+	return err
+}
+
 func (r records) Campaigns(id string) ([]tui.Campaign, error) {
 	cs, err := r.s.store.Campaigns(id)
 	if err != nil {
@@ -83,14 +101,14 @@ func (r records) Campaign(code string) (tui.Campaign, error) {
 
 func (r records) CreateCampaign(owner table.Player, name string, players int) (tui.Campaign, error) {
 	if owner.Guest {
-		return tui.Campaign{}, errors.New("guests cannot hold campaigns: ssh in with a key")
+		return tui.Campaign{}, errGuestCampaign
 	}
 	name, err := sanitize.Name(name)
 	if err != nil {
-		return tui.Campaign{}, fmt.Errorf("campaign %w", err)
+		return tui.Campaign{}, err
 	}
 	if players < 2 || players > 5 {
-		return tui.Campaign{}, errors.New("a campaign is for 2 to 5 players")
+		return tui.Campaign{}, errCampaignSize
 	}
 	for {
 		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: codes.New(8), Name: name, Players: players,
@@ -107,7 +125,7 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 
 func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error) {
 	if p.Guest {
-		return tui.Campaign{}, errors.New("guests cannot join campaigns: ssh in with a key")
+		return tui.Campaign{}, errGuestJoin
 	}
 	code = table.NormalizeCode(code)
 	c, err := r.s.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
@@ -115,13 +133,13 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 			return nil
 		}
 		if len(c.Members) >= max(c.Players, 2) {
-			return fmt.Errorf("campaign %s already has its %d members", c.Name, len(c.Members))
+			return game.Refuse(nil, game.M("campaign.err.full", game.Text("Name", c.Name), game.Count(len(c.Members))))
 		}
 		c.Members = append(c.Members, p.ID)
 		return nil
 	})
 	if errors.Is(err, persistence.ErrNotFound) {
-		return tui.Campaign{}, fmt.Errorf("%w %q", tui.ErrNoSuchCampaign, code)
+		return tui.Campaign{}, game.Refuse(tui.ErrNoSuchCampaign, game.M("campaign.err.no_such", game.Text("Code", code)))
 	}
 	if err != nil {
 		return tui.Campaign{}, err
@@ -134,17 +152,17 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 func (r records) CampaignTable(c tui.Campaign, botLevel string) (tui.GameEntry, tui.TableSpec, error) {
 	g, ok := r.s.app.Games.Lookup("grizzled")
 	if !ok {
-		return g, tui.TableSpec{}, errors.New("this server does not offer The Grizzled")
+		return g, tui.TableSpec{}, errNoGrizzled
 	}
 	if c.Veteran {
-		return g, tui.TableSpec{}, errors.New("this campaign is won: its squad are veterans. Start a new one for another climb")
+		return g, tui.TableSpec{}, errCampaignWon
 	}
 	opts, err := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: c.Trials, Leader: game.NoSeat})
 	if err != nil {
 		return g, tui.TableSpec{}, err
 	}
 	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: grizzledClocks[0],
-		Title: fmt.Sprintf("The Grizzled · campaign %s · %d trials", c.Name, c.Trials)}
+		Title: game.M("campaign.table_title", game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
 	if g.Bots != nil {
 		spec.BotLevel = botLevel
 	}
@@ -178,17 +196,17 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 func (r records) Replay(code string) (tui.Replay, error) {
 	rm, err := r.s.store.Room(table.NormalizeCode(code))
 	if errors.Is(err, persistence.ErrNotFound) {
-		return tui.Replay{}, fmt.Errorf("no game %q on record", code)
+		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.no_game", game.Text("Code", code)))
 	}
 	if err != nil {
 		return tui.Replay{}, err
 	}
 	if rm.Status != persistence.StatusFinished {
-		return tui.Replay{}, fmt.Errorf("game %s is not finished: watch it live from the lobby instead", rm.Code)
+		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.unfinished", game.Text("Code", rm.Code)))
 	}
 	g, ok := r.s.games.Lookup(rm.Setup.Game)
 	if !ok {
-		return tui.Replay{}, fmt.Errorf("this server cannot replay games of %s", rm.Setup.Game)
+		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.unknown_game", game.Text("Game", rm.Setup.Game)))
 	}
 	entries, err := r.s.store.Log(rm.ID)
 	if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bivouac/i18n"
 	"context"
 	"encoding/json"
 	"errors"
@@ -183,17 +184,23 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
 	}
 	p.Name = name
+	// The language: the client's environment, else the player's saved
+	// choice, else English.
+	lang, fromEnv := i18n.FromEnv(sess.Environ())
 	if !id.Guest {
 		if prof, err := s.store.Seen(id.ID, name); err == nil {
 			p.Name = prof.Name
 			if prof.Veteran {
 				p.Badge = tui.BadgeVeteran
 			}
+			if l, ok := i18n.Parse(prof.Lang); ok && !fromEnv {
+				lang = l
+			}
 		}
 	}
 	notice := ""
 	if given := s.names.login(id.ID, p.Name); given != p.Name {
-		notice = fmt.Sprintf("Another player goes by %s, so you are %s here: r picks another name.", p.Name, given)
+		notice = i18n.For(lang).T("name.renamed", game.Text("Name", p.Name), game.Text("Given", given))
 		p.Name = given
 	}
 	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
@@ -202,6 +209,7 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Ctx:      ctx,
 		Player:   p,
 		Renderer: term.Renderer,
+		Lang:     lang,
 		Command:  sess.Command(),
 		Notice:   notice,
 		Guest:    guestHint(id),

@@ -1,8 +1,8 @@
 package sshserver
 
 import (
+	"bivouac/game"
 	"context"
-	"fmt"
 	"net"
 	"net/netip"
 	"strings"
@@ -125,10 +125,11 @@ func hostKey(s string) string {
 
 type refusalKey struct{}
 
-// refusalOf returns why a connection was refused at accept, or "".
-func refusalOf(ctx context.Context) string {
-	s, _ := ctx.Value(refusalKey{}).(string)
-	return s
+// refusalOf returns why a connection was refused at accept (zero if it
+// was not); it is said in the session's language once the session exists.
+func refusalOf(ctx context.Context) game.Msg {
+	m, _ := ctx.Value(refusalKey{}).(game.Msg)
+	return m
 }
 
 type channelCountKey struct{}
@@ -155,13 +156,9 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 	}
 	switch v {
 	case refusedIP:
-		ctx.SetValue(refusalKey{}, fmt.Sprintf(
-			"Too many connections from your address (the limit is %d). "+
-				"Close one of them and try again.", s.cfg.MaxPerIP))
+		ctx.SetValue(refusalKey{}, game.M("ssh.too_many_from_ip", game.Num("N", s.cfg.MaxPerIP)))
 	case refusedFull:
-		ctx.SetValue(refusalKey{}, fmt.Sprintf(
-			"Bivouac is full right now (%d players). Please try again in a few minutes.",
-			s.cfg.MaxSessions))
+		ctx.SetValue(refusalKey{}, game.M("ssh.full", game.Num("N", s.cfg.MaxSessions)))
 	}
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
 	ctx.SetValue(typingKey{}, s.typing.forAddr(key, time.Now()))

@@ -1,6 +1,8 @@
 package sshserver
 
 import (
+	"bivouac/game"
+	"bivouac/i18n"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -37,6 +39,18 @@ func tell(s ssh.Session, msg string) {
 func refuse(s ssh.Session, msg string) {
 	tell(s, msg)
 	_ = s.Exit(1)
+}
+
+// refuseMsg refuses with a message in the session's language.
+func refuseMsg(s ssh.Session, key string, args ...game.Arg) {
+	refuse(s, Printer(s).T(key, args...))
+}
+
+// Printer is the session's language as its environment names it
+// (LC_ALL, LC_MESSAGES, LANG), English when it names none we speak.
+func Printer(s ssh.Session) *i18n.Printer {
+	l, _ := i18n.FromEnv(s.Environ())
+	return i18n.For(l)
 }
 
 // markRefused records why a session was refused, for the disconnect log.
@@ -120,7 +134,7 @@ func (s *Server) recovery(next ssh.Handler) ssh.Handler {
 				s.log.Error("panic in session", "session", shortID(sess), "id", id.ID,
 					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				s.markRefused(sess, "internal error")
-				refuse(sess, "Sorry, Bivouac hit an internal error and closed this session. Please reconnect.")
+				refuseMsg(sess, "ssh.internal")
 			}
 		}()
 		next(sess)
@@ -131,9 +145,9 @@ func (s *Server) recovery(next ssh.Handler) ssh.Handler {
 // time (see onConn) why it is refused, and ends it.
 func (s *Server) caps(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		if r := refusalOf(sess.Context()); r != "" {
+		if r := refusalOf(sess.Context()); !r.IsZero() {
 			s.markRefused(sess, "limit")
-			refuse(sess, r) // onConn's timer closes the connection if the client lingers
+			refuse(sess, Printer(sess).Msg(r)) // onConn's timer closes the connection if the client lingers
 			return
 		}
 		next(sess)
@@ -150,7 +164,7 @@ func (s *Server) identity(next ssh.Handler) ssh.Handler {
 			s.log.Warn("identity refused", "session", shortID(sess),
 				"remote", sess.RemoteAddr().String(), "err", err)
 			s.markRefused(sess, "identity")
-			refuse(sess, "Bivouac could not verify who you are, so this session is refused.")
+			refuseMsg(sess, "ssh.identity")
 			return
 		}
 		sess.Context().SetValue(identityKey{}, id)
@@ -176,7 +190,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		// CPU. Our commands are a few words long.
 		if n := len(sess.RawCommand()); n > MaxCommand {
 			s.markRefused(sess, "command too long")
-			refuse(sess, fmt.Sprintf("That command is %d bytes long; Bivouac's commands are a few words (at most %d bytes).", n, MaxCommand))
+			refuseMsg(sess, "ssh.command_long", game.Num("N", n), game.Num("Max", MaxCommand))
 			return
 		}
 		if _, _, ok := sess.Pty(); ok {
@@ -204,8 +218,7 @@ func needsTerminal(sess ssh.Session) string {
 			port = a.String()[i+1:]
 		}
 	}
-	return "Bivouac needs an interactive terminal: ssh -t -p " + port + " <host>\n" +
-		"Without a terminal you can run: rooms, help, profile, replay ID"
+	return Printer(sess).T("ssh.needs_terminal", game.Text("Port", port))
 }
 
 // noProgram ends the chain: it tells a PTY session for which Deps.Programs
@@ -213,7 +226,7 @@ func needsTerminal(sess ssh.Session) string {
 func (s *Server) noProgram(_ ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		if _, none := s.noProgramFor.LoadAndDelete(sess); none {
-			refuse(sess, "Nothing to run for this session.")
+			refuseMsg(sess, "ssh.nothing")
 		}
 	}
 }

@@ -160,9 +160,9 @@ func TestARefusalIsNotShownOnceTheGameMovesOn(t *testing.T) {
 	r.Start(context.Background(), alice)
 	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
 	r.Say(bob, "my SECRET is")
-	waitFor(t, bob, "the refusal", func(u Update) bool { return u.Notice == "no telling secrets" })
+	waitFor(t, bob, "the refusal", func(u Update) bool { return noticeText(u.Notice) == "no telling secrets" })
 	r.Act(alice, 0, 1)
-	if u := waitFor(t, bob, "alice's move", func(u Update) bool { return u.Seq == 1 }); u.Notice != "" {
+	if u := waitFor(t, bob, "alice's move", func(u Update) bool { return u.Seq == 1 }); !u.Notice.IsZero() {
 		t.Fatalf("bob still reads %q after the game moved on", u.Notice)
 	}
 }

@@ -102,7 +102,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock
 
 	cfg.FillBots = 0 // the saved seats say who sits where
-	if cfg.Title == "" {
+	if cfg.Title.IsZero() {
 		cfg.Title = rec.Title
 	}
 	if cfg.Logger == nil {

@@ -43,7 +43,7 @@ type SeatRecord struct {
 type RoomRecord struct {
 	Code     string       `json:"code"`
 	Game     string       `json:"game"`
-	Title    string       `json:"title"`
+	Title    game.Msg     `json:"title"`
 	Options  []byte       `json:"options"`
 	Setup    game.Setup   `json:"setup"` // Names are filled when the game starts
 	Seed     uint64       `json:"seed"`

@@ -4,8 +4,6 @@ package table
 // sees them), chat, and what the table's log keeps.
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"bivouac/game"
@@ -23,7 +21,7 @@ func (r *Room) start(box *Mailbox) error {
 		s := &r.seats[i]
 		if s.rec.Identity == "" && s.rec.Bot == "" {
 			if r.cfg.Bots == nil || r.cfg.BotLevel == "" {
-				return fmt.Errorf("seat %d is still empty", i+1)
+				return game.Refuse(nil, game.M("table.err.seat_empty", game.Num("N", i+1)))
 			}
 			s.rec = SeatRecord{Seat: game.Seat(i), Bot: r.cfg.BotLevel, Name: botName(game.Seat(i), r.cfg.BotLevel)}
 		}
@@ -120,7 +118,7 @@ func (r *Room) say(c command) error {
 		return ErrClosed
 	}
 	if seat < 0 {
-		return errors.New("watchers cannot talk to the players: take a seat to talk")
+		return game.NewError("table.err.watchers_silent")
 	}
 	if !r.started {
 		// Before the game the table talk is plain: everyone hears it.

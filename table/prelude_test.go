@@ -13,7 +13,7 @@ import (
 type choosyRace struct{ race }
 
 func (choosyRace) Picks() []game.Pick {
-	return []game.Pick{{ID: "red", Label: "Red"}, {ID: "blue", Label: "Blue"}}
+	return []game.Pick{{ID: "red", Label: game.M("red")}, {ID: "blue", Label: game.M("blue")}}
 }
 func (choosyRace) NamesFirst() bool { return true }
 func (g choosyRace) New(s game.Setup, seed uint64) (game.State, []game.Event, error) {
@@ -31,12 +31,12 @@ func TestPreludeChoicesReachTheGame(t *testing.T) {
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	r.Pick(alice, "blue")
-	waitFor(t, bob, "alice's pick", func(u Update) bool { return len(u.Seats) == 2 && u.Seats[0].Pick == "Blue" })
+	waitFor(t, bob, "alice's pick", func(u Update) bool { return len(u.Seats) == 2 && u.Seats[0].Pick == "blue" })
 	r.Pick(bob, "blue")
-	waitFor(t, bob, "the refusal", func(u Update) bool { return u.Notice == "alice chose that already" })
+	waitFor(t, bob, "the refusal", func(u Update) bool { return noticeText(u.Notice) == "alice chose that already" })
 	r.Pick(bob, "red")
 	r.NameFirst(alice, 1)
-	waitFor(t, alice, "bob named first", func(u Update) bool { return len(u.Seats) == 2 && u.Seats[1].First && u.Seats[1].Pick == "Red" })
+	waitFor(t, alice, "bob named first", func(u Update) bool { return len(u.Seats) == 2 && u.Seats[1].First && u.Seats[1].Pick == "red" })
 
 	rec, _ := j.Room(r.Code())
 	r.Close(Restarting)

@@ -34,7 +34,7 @@ func (r *Room) refreshSummary() {
 }
 
 func (a *Summary) equal(b *Summary) bool {
-	return a.Code == b.Code && a.Game == b.Game && a.Title == b.Title && a.Open == b.Open &&
+	return a.Code == b.Code && a.Game == b.Game && a.Title.Equal(b.Title) && a.Open == b.Open &&
 		a.Status == b.Status && a.Private == b.Private && a.Host == b.Host && a.Campaign == b.Campaign &&
 		a.Watchers == b.Watchers && slices.Equal(a.Seats, b.Seats) && slices.Equal(a.Allowed, b.Allowed) &&
 		slices.Equal(a.Players, b.Players)
@@ -52,15 +52,18 @@ func (r *Room) status() RoomStatus {
 	return StatusWaiting
 }
 
+// StandIn is SeatInfo.Bot for a bot playing an absent player's seat.
+const StandIn = "stand-in"
+
 func (r *Room) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(r.seats))
 	for i, s := range r.seats {
 		bot := s.rec.Bot
 		if s.takeover {
-			bot = "standing in"
+			bot = StandIn
 		}
 		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge,
-			Pick: r.pickLabel(s.rec.Pick), First: r.first == game.Seat(i)}
+			Pick: s.rec.Pick, First: r.first == game.Seat(i)}
 	}
 	return out
 }
@@ -102,16 +105,4 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 		}
 	}
 	box.Put(u)
-}
-
-// pickLabel is what players read for a seat's pick ("" for none).
-func (r *Room) pickLabel(id string) string {
-	if pre, ok := r.cfg.Game.(game.Prelude); ok && id != "" {
-		for _, p := range pre.Picks() {
-			if p.ID == id {
-				return p.Label
-			}
-		}
-	}
-	return ""
 }

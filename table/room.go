@@ -14,15 +14,15 @@ import (
 
 // Errors a session may get back from a room.
 var (
-	ErrBusy       = errors.New("the table is busy, try again")
-	ErrClosed     = errors.New("this table is closed")
-	ErrStale      = errors.New("the table changed before your key arrived: look again")
-	ErrNotSeated  = errors.New("you are watching this table, not playing at it")
-	ErrFull       = errors.New("every seat at this table is taken")
-	ErrNotHost    = errors.New("only the host can do that")
-	ErrStarted    = errors.New("the game has already started")
-	ErrNotStarted = errors.New("the game has not started yet")
-	ErrNotAllowed = errors.New("this table is for its campaign's members")
+	ErrBusy       = game.NewError("table.err.busy")
+	ErrClosed     = game.NewError("table.err.closed")
+	ErrStale      = game.NewError("table.err.stale")
+	ErrNotSeated  = game.NewError("table.err.not_seated")
+	ErrFull       = game.NewError("table.err.full")
+	ErrNotHost    = game.NewError("table.err.not_host")
+	ErrStarted    = game.NewError("table.err.started")
+	ErrNotStarted = game.NewError("table.err.not_started")
+	ErrNotAllowed = game.NewError("table.err.not_allowed")
 )
 
 // Player is who asks to sit down: an identity and what to call them.
@@ -43,7 +43,7 @@ type RoomConfig struct {
 	Code     string // set by the Hub when empty
 	Game     game.Game
 	Bots     game.Bots // nil: no bots for this game
-	Title    string    // game title and variant, for lobby and header
+	Title    game.Msg  // game title and variant, for lobby and header
 	Options  []byte    // the game's options (its codec)
 	Seats    int       // seats at the table, humans and bots
 	Private  bool      // not listed; joined by code
@@ -100,7 +100,7 @@ type RoomConfig struct {
 type Summary struct {
 	Code     string
 	Game     string
-	Title    string
+	Title    game.Msg
 	Seats    []SeatInfo
 	Open     int // seats nobody holds yet
 	Status   RoomStatus
@@ -389,7 +389,7 @@ func (r *Room) handleSafely(c command) (ok bool) {
 		if p := recover(); p != nil {
 			r.log.Error("room panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if c.reply != nil {
-				c.reply <- errors.New("internal error")
+				c.reply <- game.NewError("table.err.internal")
 			}
 			r.closeAll(InternalError)
 			ok = false
@@ -453,7 +453,7 @@ func (r *Room) handle(c command) {
 	if c.reply != nil {
 		c.reply <- err
 	} else if err != nil && c.box != nil {
-		r.notices[c.box] = notice{text: err.Error(), seq: r.seq}
+		r.notices[c.box] = notice{msg: noticeOf(err), seq: r.seq}
 		r.publishTo(c.box)
 	}
 }
@@ -463,14 +463,24 @@ func (r *Room) handle(c command) {
 // "you can't speak at night" must not stay up into the day), unless it is
 // sticky (it describes the session's place at the table).
 type notice struct {
-	text   string
+	msg    game.Msg
 	seq    int // actions applied when it was given
 	sticky bool
 }
 
-func (n notice) current(seq int) string {
-	if n.sticky || n.seq == seq {
-		return n.text
+// noticeOf is what a player reads of a refusal: the rules' own words, or
+// the error's text wrapped for the catalog.
+func noticeOf(err error) game.Msg {
+	var e *game.Error
+	if errors.As(err, &e) {
+		return e.Msg
 	}
-	return ""
+	return game.M("ui.error_text", game.Text("Text", err.Error()))
+}
+
+func (n notice) current(seq int) game.Msg {
+	if n.sticky || n.seq == seq {
+		return n.msg
+	}
+	return game.Msg{}
 }

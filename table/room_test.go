@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bivouac/i18n"
 	"context"
 	"encoding/json"
 	"errors"
@@ -128,12 +129,12 @@ func (g race) Say(s game.State, seat game.Seat, text string) ([]game.Event, erro
 func (g race) Result(s game.State) (game.Result, bool) {
 	st := s.(*raceState)
 	if st.Abandoned {
-		return game.Result{Outcome: "abandoned", Summary: "abandoned"}, true
+		return game.Result{Outcome: "abandoned", Summary: game.M("abandoned")}, true
 	}
 	if st.Winner < 0 {
 		return game.Result{}, false
 	}
-	return game.Result{Outcome: "win", Winners: []game.Seat{st.Winner}, Summary: fmt.Sprintf("seat %d wins", st.Winner)}, true
+	return game.Result{Outcome: "win", Winners: []game.Seat{st.Winner}, Summary: game.M("race.won", game.Num("Seat", int(st.Winner)))}, true
 }
 func (g race) EncodeAction(a game.Action) ([]byte, error) { return json.Marshal(a) }
 func (g race) DecodeAction(b []byte) (game.Action, error) {
@@ -256,15 +257,15 @@ func TestRoomRefusalGoesOnlyToTheActingSeat(t *testing.T) {
 	if err := r.Act(bob, u.Seq, 2); err != nil { // alice's turn, not bob's
 		t.Fatal(err)
 	}
-	got := waitFor(t, bob, "a notice", func(u Update) bool { return u.Notice != "" })
-	if !strings.Contains(got.Notice, "not your turn") || got.Seq != u.Seq {
+	got := waitFor(t, bob, "a notice", func(u Update) bool { return !u.Notice.IsZero() })
+	if !strings.Contains(noticeText(got.Notice), "not your turn") || got.Seq != u.Seq {
 		t.Fatalf("notice %q seq %d", got.Notice, got.Seq)
 	}
 	if err := r.Say(alice, "hello"); err != nil {
 		t.Fatal(err)
 	}
 	a := waitFor(t, alice, "chat", func(u Update) bool { return len(u.Log) > 0 && u.Log[len(u.Log)-1].Text == "hello" })
-	if a.Notice != "" {
+	if !a.Notice.IsZero() {
 		t.Fatalf("alice saw bob's notice %q", a.Notice)
 	}
 }
@@ -324,8 +325,8 @@ func TestRoomStaleKeyIsRefusedOnlyWhenChoicesChanged(t *testing.T) {
 	waitFor(t, alice, "alice's turn again", func(u Update) bool { return u.Seq == 2 })
 	// A key alice pressed on view 0 (her last turn) must not apply now.
 	r.Act(alice, u.Seq, 3)
-	got := waitFor(t, alice, "stale notice", func(u Update) bool { return u.Notice != "" })
-	if got.Notice != ErrStale.Error() || got.View.(raceView).Counter != 2 {
+	got := waitFor(t, alice, "stale notice", func(u Update) bool { return !u.Notice.IsZero() })
+	if got.Notice.Key != "table.err.stale" || got.View.(raceView).Counter != 2 {
 		t.Fatalf("notice %q counter %d", got.Notice, got.View.(raceView).Counter)
 	}
 }
@@ -341,7 +342,7 @@ func TestRoomReconnectTakesTheSeatAndClosesTheOldSession(t *testing.T) {
 	waitFor(t, old, "closed", func(u Update) bool { return u.Closed == Elsewhere })
 	u := waitFor(t, again, "seated", func(u Update) bool { return u.Seat == seat })
 	if u.Closed != Open {
-		t.Fatal(u.Closed.Text())
+		t.Fatal(u.Closed.Key())
 	}
 }
 
@@ -501,3 +502,6 @@ func lastWith(u Update, s string) string {
 	}
 	return ""
 }
+
+// noticeText is a notice as an English reader reads it.
+func noticeText(m game.Msg) string { return i18n.For(i18n.English).Msg(m) }

@@ -4,7 +4,6 @@ package table
 // absent player's seat to a bot, and the host's choice of bots.
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -58,7 +57,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 		}
 		if !c.watch {
 			// No open seat: watch rather than refuse, and say so.
-			r.notices[c.box] = notice{text: ErrFull.Error() + "; you are watching", sticky: true}
+			r.notices[c.box] = notice{msg: game.M("table.full_watching"), sticky: true}
 		}
 	}
 	r.attach(c.box, game.Spectator, p.ID)
@@ -237,18 +236,18 @@ func (r *Room) setBot(c command) error {
 		return ErrStarted
 	}
 	if c.seat < 0 || int(c.seat) >= len(r.seats) {
-		return fmt.Errorf("no seat %d", c.seat+1)
+		return game.Refuse(nil, game.M("table.err.no_seat", game.Num("N", int(c.seat)+1)))
 	}
 	s := &r.seats[c.seat]
 	if s.rec.Identity != "" {
-		return fmt.Errorf("%s sits there", s.rec.Name)
+		return game.Refuse(nil, game.M("table.err.taken", game.Text("Player", s.rec.Name)))
 	}
 	if c.level != "" {
 		if r.cfg.Bots == nil {
-			return errors.New("this game has no bots")
+			return game.NewError("table.err.no_bots")
 		}
 		if !slices.Contains(r.cfg.Bots.Levels(), c.level) {
-			return fmt.Errorf("no bot level %q", c.level)
+			return game.Refuse(nil, game.M("table.err.bot_level", game.Text("Level", c.level)))
 		}
 		s.rec = SeatRecord{Seat: c.seat, Bot: c.level, Name: botName(c.seat, c.level)}
 	} else {
@@ -321,15 +320,15 @@ func (r *Room) pick(c command) error {
 	case r.started:
 		return ErrStarted
 	case !has:
-		return errors.New("there is nothing to choose in this game")
+		return game.NewError("table.err.no_picks")
 	}
 	if c.text != "" {
 		if !slices.ContainsFunc(pre.Picks(), func(p game.Pick) bool { return p.ID == c.text }) {
-			return fmt.Errorf("no choice %q here", c.text)
+			return game.Refuse(nil, game.M("table.err.no_choice", game.Text("Choice", c.text)))
 		}
 		for i, s := range r.seats {
 			if game.Seat(i) != seat && s.rec.Pick == c.text {
-				return fmt.Errorf("%s chose that already", s.rec.Name)
+				return game.Refuse(nil, game.M("table.err.chosen", game.Text("Player", s.rec.Name)))
 			}
 		}
 	}
@@ -348,9 +347,9 @@ func (r *Room) nameFirst(c command) error {
 	case r.started:
 		return ErrStarted
 	case !has || !pre.NamesFirst():
-		return errors.New("this game draws who begins")
+		return game.NewError("table.err.draws_first")
 	case c.seat != game.NoSeat && (c.seat < 0 || int(c.seat) >= len(r.seats)):
-		return fmt.Errorf("no seat %d", c.seat+1)
+		return game.Refuse(nil, game.M("table.err.no_seat", game.Num("N", int(c.seat)+1)))
 	}
 	r.first = c.seat
 	r.save()

@@ -9,7 +9,7 @@ type SeatInfo struct {
 	Bot       string    `json:"bot,omitempty"` // bot level when a bot plays the seat
 	Connected bool      `json:"connected"`     // a human session is attached now
 	Badge     Badge     `json:"badge,omitempty"`
-	Pick      string    `json:"pick,omitempty"`  // what the seat chose before the game, as players read it
+	Pick      string    `json:"pick,omitempty"`  // the id of what the seat chose before the game (game.Prelude)
 	First     bool      `json:"first,omitempty"` // named to begin
 }
 
@@ -19,7 +19,7 @@ type SeatInfo struct {
 // without losing anything the screen needs.
 type Update struct {
 	Room  string       `json:"room"`  // room code
-	Title string       `json:"title"` // game title and variant, for the header
+	Title game.Msg     `json:"title"` // game title and variant, for the header
 	Game  string       `json:"game"`  // Game.ID()
 	Seat  game.Seat    `json:"seat"`  // the viewer's seat, or Spectator
 	Seq   int          `json:"seq"`   // actions applied; a key pressed on Seq n never applies to n+1
@@ -31,7 +31,7 @@ type Update struct {
 	// public ones out of it. Shared between the sessions: read only.
 	Public  []game.Event `json:"public,omitempty"`
 	Seats   []SeatInfo   `json:"seats"`   // who sits where
-	Notice  string       `json:"notice"`  // why this seat's last action was refused ("" if none)
+	Notice  game.Msg     `json:"notice"`  // why this seat's last action was refused (zero if none)
 	Started bool         `json:"started"` // false while the table waits for players
 	Over    bool         `json:"over"`
 	Result  *game.Result `json:"result,omitempty"`
@@ -42,7 +42,7 @@ type Update struct {
 }
 
 // CloseReason says why a room stopped talking to a session. Screens say it
-// in words (Text here; per language once the interface is translated).
+// in the player's words (Key).
 type CloseReason uint8
 
 const (
@@ -55,18 +55,20 @@ const (
 )
 
 // Text is the reason in English.
-func (c CloseReason) Text() string {
+// Key is the catalog key of the reason, for screens to say it in the
+// player's language.
+func (c CloseReason) Key() string {
 	switch c {
 	case Elsewhere:
-		return "you joined this table from another terminal"
+		return "table.closed.elsewhere"
 	case Restarting:
-		return "the server is restarting: your seat is saved, come back in a moment"
+		return "table.closed.restarting"
 	case SaveFailed:
-		return "the table could not save the last move and was stopped; it resumes from the last saved move"
+		return "table.closed.save_failed"
 	case InternalError:
-		return "this table hit an internal error and was closed; the game so far is saved"
+		return "table.closed.internal"
 	case Abandoned:
-		return "closed after standing empty"
+		return "table.closed.abandoned"
 	}
-	return ""
+	return "table.closed.open"
 }

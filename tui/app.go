@@ -9,6 +9,7 @@
 package tui
 
 import (
+	"bivouac/i18n"
 	"context"
 	"io"
 	"log/slog"
@@ -57,20 +58,20 @@ type Form struct {
 
 // Field is one option with a fixed list of choices.
 type Field struct {
-	Label   string
-	Choices []string
+	Label   string     // catalog key of the field's name
+	Choices []game.Msg // what the player picks from
 	Default int
-	Note    string // shown under the form while the field is focused
+	Note    string // catalog key of the text shown under the form while the field is focused
 }
 
 // TableSpec is what a filled-in form makes.
 type TableSpec struct {
 	Seats    int
 	Options  []byte
-	Title    string
-	Summary  string // what the choices make, shown under the form (e.g. the deck)
-	BotLevel string // "" for no bots
-	Bots     int    // seats to fill with bots at once (the last ones)
+	Title    game.Msg
+	Summary  game.Msg // what the choices make, shown under the form (e.g. the deck)
+	BotLevel string   // "" for no bots
+	Bots     int      // seats to fill with bots at once (the last ones)
 	Private  bool
 	Campaign string
 	Allowed  []string
@@ -143,10 +144,11 @@ type Session struct {
 	Ctx      context.Context
 	Player   table.Player
 	Renderer *lipgloss.Renderer
-	Command  []string // "join CODE" goes straight to a table
-	Notice   string   // said in the lobby when the session starts
-	Guest    string   // a keyless guest's reclaim code, as typed ("g-…"): shown to this session only
-	Addr     string   // the client's address, for the wrong-code budget (App.Guesses)
+	Lang     i18n.Lang // the language the session starts in (see i18n.FromEnv)
+	Command  []string  // "join CODE" goes straight to a table
+	Notice   string    // said in the lobby when the session starts
+	Guest    string    // a keyless guest's reclaim code, as typed ("g-…"): shown to this session only
+	Addr     string    // the client's address, for the wrong-code budget (App.Guesses)
 	Options  []tea.ProgramOption
 	// Input is the session's keyboard. Every byte read from it counts as
 	// activity for the idle clock, stamped as it arrives rather than when
@@ -166,7 +168,7 @@ type Session struct {
 // NewProgram builds the session's program and starts its pump. The pump
 // stops, and the session leaves its table (keeping the seat), when ctx ends.
 func (a *App) NewProgram(s Session) *tea.Program {
-	th := a.theme(s.Renderer)
+	th := a.theme(s.Renderer, s.Lang)
 	m := newRoot(a, s, th)
 	// WithoutSignalHandler: a program runs inside the server, and the
 	// server's SIGTERM is for the server (which says goodbye to every
@@ -185,14 +187,17 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	return p
 }
 
-// theme returns the Theme for a session's renderer. Styles only read the
-// renderer's colour profile and background, so sessions that agree on both
-// share one Theme (a Theme per session was most of a session's memory).
-func (a *App) theme(r *lipgloss.Renderer) *uikit.Theme {
+// theme returns the Theme for a session's renderer and language. Styles
+// only read the renderer's colour profile and background, so sessions that
+// agree on those and on the language share one Theme (a Theme per session
+// was most of a session's memory).
+func (a *App) theme(r *lipgloss.Renderer, lang i18n.Lang) *uikit.Theme {
 	if r == nil {
-		return uikit.New(nil)
+		th := uikit.New(nil)
+		th.SetLang(lang)
+		return th
 	}
-	k := themeKey{r.ColorProfile(), r.HasDarkBackground()}
+	k := themeKey{r.ColorProfile(), r.HasDarkBackground(), lang}
 	a.themeMu.Lock()
 	defer a.themeMu.Unlock()
 	if a.themes == nil {
@@ -202,6 +207,7 @@ func (a *App) theme(r *lipgloss.Renderer) *uikit.Theme {
 		return th
 	}
 	th := uikit.New(r)
+	th.SetLang(lang)
 	a.themes[k] = th
 	return th
 }
@@ -209,6 +215,7 @@ func (a *App) theme(r *lipgloss.Renderer) *uikit.Theme {
 type themeKey struct {
 	profile termenv.Profile
 	dark    bool
+	lang    i18n.Lang
 }
 
 // pump is the only caller of p.Send for this session. It also keeps the
@@ -239,7 +246,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 		case <-ctx.Done():
 			return
 		case <-closing:
-			p.Send(goodbyeMsg{text: restartGoodbye})
+			p.Send(goodbyeMsg{key: restartGoodbye})
 			closing = nil // said once; the session ends by itself now
 		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
@@ -291,13 +298,14 @@ func (a activityReader) Read(p []byte) (int, error) {
 // Goodbyes: every way a session ends leaves the player's terminal as it
 // was (normal screen, cursor shown, plain colours) with a line saying why.
 const (
-	quitGoodbye          = "Goodbye from Bivouac. Your seats are kept: ssh in again to sit back down."
-	restartGoodbye       = "The server is restarting: your seat is saved, come back in a moment."
-	internalErrorGoodbye = "Sorry, Bivouac hit an internal error and closed this session. Please reconnect: your seats are kept."
+	quitGoodbye          = "ui.bye.quit"
+	restartGoodbye       = "ui.bye.restart"
+	internalErrorGoodbye = "ui.bye.internal"
 )
 
-// goodbyeMsg ends the session with text (the server is shutting down).
-type goodbyeMsg struct{ text string }
+// goodbyeMsg ends the session with a goodbye (the catalog key of it): the
+// server is shutting down.
+type goodbyeMsg struct{ key string }
 
 // Shutdown tells every session that the server is restarting and waits,
 // until ctx ends, for each to leave its terminal clean with that line on

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bivouac/game"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,15 +32,15 @@ type campaignPage struct {
 func openCampaigns(m *root) *campaignsPage {
 	rec, err := m.records()
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return nil
 	}
 	cs, err := rec.Campaigns(m.sess.Player.ID)
 	if err != nil {
-		m.notice = "could not read your campaigns: " + err.Error()
+		m.notice = m.th.T("ui.err.read_campaigns", game.Text("Err", m.th.Err(err)))
 		return nil
 	}
-	p := &campaignsPage{campaigns: cs, newPlayers: 2, bind: newPagesKeys()}
+	p := &campaignsPage{campaigns: cs, newPlayers: 2, bind: newPagesKeys(m.th)}
 	if old, ok := m.page.(*campaignsPage); ok {
 		p.newPlayers = old.newPlayers
 	}
@@ -51,7 +52,7 @@ func openCampaigns(m *root) *campaignsPage {
 // openCampaign shows one campaign, and keeps it fresh while it is on
 // screen: a friend who joins, or a game that ends, shows up by itself.
 func openCampaign(m *root, c Campaign) tea.Cmd {
-	p := &campaignPage{campaign: c, bind: newPagesKeys()}
+	p := &campaignPage{campaign: c, bind: newPagesKeys(m.th)}
 	m.show(p)
 	return p.refreshSoon()
 }
@@ -91,10 +92,10 @@ func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		p.newPlayers = min(5, p.newPlayers+1)
 	case key.Matches(k, pk.New):
 		players := p.newPlayers
-		return m.openPrompt("campaign name", fmt.Sprintf("the new %d-player campaign", players), "", 24,
+		return m.openPrompt(m.th.T("ui.prompt.campaign_name"), m.th.T("ui.prompt.campaign_name_hint", game.Count(players)), "", 24,
 			func(name string) tea.Cmd { return createCampaign(m, name, players) })
 	case key.Matches(k, pk.Join):
-		return m.openPrompt("campaign code", "e.g. 7KQ2XM", "", 12, func(code string) tea.Cmd { return joinCampaign(m, code) })
+		return m.openPrompt(m.th.T("ui.prompt.campaign_code"), m.th.T("ui.prompt.campaign_code_hint"), "", 12, func(code string) tea.Cmd { return joinCampaign(m, code) })
 	case key.Matches(k, pk.Open) && p.cur < len(p.campaigns):
 		return openCampaign(m, p.campaigns[p.cur])
 	}
@@ -104,7 +105,7 @@ func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 func (p *campaignsPage) help(m *root) []key.Binding {
 	open := p.bind.Open
 	open.SetEnabled(len(p.campaigns) > 0)
-	players := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "players"))
+	players := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", m.th.T("ui.key.players")))
 	return []key.Binding{p.bind.Up, open, players, p.bind.New, p.bind.Join, p.bind.Back}
 }
 
@@ -114,23 +115,23 @@ func (p *campaignsPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p
 func createCampaign(m *root, name string, players int) tea.Cmd {
 	rec, err := m.records()
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return nil
 	}
 	c, err := rec.CreateCampaign(m.sess.Player, name, players)
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return nil
 	}
 	cmd := openCampaign(m, c)
-	m.notice = "Campaign created. Friends join it with the code " + c.Code + " (lobby: m, then c)."
+	m.notice = m.th.T("ui.campaign.created", game.Text("Code", c.Code))
 	return cmd
 }
 
 func joinCampaign(m *root, code string) tea.Cmd {
 	rec, err := m.records()
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return nil
 	}
 	if !m.mayGuess() {
@@ -141,11 +142,11 @@ func joinCampaign(m *root, code string) tea.Cmd {
 		m.wrongGuess()
 	}
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return nil
 	}
 	cmd := openCampaign(m, c)
-	m.notice = "You joined " + c.Name + "."
+	m.notice = m.th.T("ui.campaign.joined", game.Text("Name", c.Name))
 	return cmd
 }
 
@@ -156,12 +157,12 @@ func (p *campaignPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, p.bind.Play):
 		rec, err := m.records()
 		if err != nil {
-			m.notice = err.Error()
+			m.notice = m.th.Err(err)
 			return nil
 		}
 		g, spec, err := rec.CampaignTable(p.campaign, "easy")
 		if err != nil {
-			m.notice = err.Error()
+			m.notice = m.th.Err(err)
 			return nil
 		}
 		return m.createAndJoin(g, spec)
@@ -179,10 +180,10 @@ func (p *campaignPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.
 func (p *campaignsPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(th.Title.Render("Campaigns") + th.Muted.Render(" · The Grizzled: +2 trials cards a win, a win at 30 makes veterans") + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.campaign.list_title")) + th.Muted.Render(" · "+th.T("ui.campaign.list_about")) + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	if len(p.campaigns) == 0 {
-		b.WriteString(th.Muted.Render("  You are in no campaign yet.") + "\n")
+		b.WriteString(th.Muted.Render("  "+th.T("ui.campaign.none")) + "\n")
 	}
 	for i, c := range p.campaigns {
 		mark := "  "
@@ -193,11 +194,12 @@ func (p *campaignsPage) view(m *root) string {
 		if c.Veteran {
 			vet = th.Good.Render(" ★")
 		}
-		b.WriteString(fmt.Sprintf("%s%-6s %-20s %d players  %s %2d/%d  won %d lost %d%s\n", mark, c.Code, truncate(c.Name, 20),
-			c.Players, m.bar(c.Trials, c.Target, 14), c.Trials, c.Target, c.Wins, c.Losses, vet))
+		b.WriteString(mark + pad(c.Code, 6) + " " + pad(c.Name, 20) + " " + pad(th.T("ui.n_players", game.Count(c.Players)), 11) + " " +
+			m.bar(c.Trials, c.Target, 14) + fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) +
+			th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet + "\n")
 	}
-	b.WriteString("\nNew campaign for " + th.Accent.Render(fmt.Sprintf("◂ %d ▸", p.newPlayers)) + " players\n")
-	b.WriteString(th.Muted.Render("←/→ changes it; the rulebook's campaign is for 2 players") + "\n")
+	b.WriteString("\n" + th.T("ui.campaign.new_for", game.Text("N", th.Accent.Render(fmt.Sprintf("◂ %d ▸", p.newPlayers)))) + "\n")
+	b.WriteString(th.Muted.Render(th.T("ui.campaign.new_hint")) + "\n")
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
@@ -216,23 +218,24 @@ func (m *root) bar(n, total, width int) string {
 func (p *campaignPage) view(m *root) string {
 	th, c := m.th, p.campaign
 	var b strings.Builder
-	b.WriteString(th.Title.Render("Campaign · "+c.Name) + th.Muted.Render(" · code "+c.Code) + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.campaign.title", game.Text("Name", c.Name))) + th.Muted.Render(" · "+th.T("ui.campaign.code", game.Text("Code", c.Code))) + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
-	b.WriteString(fmt.Sprintf("Trials pile for the next game: %s %d of %d\n", m.bar(c.Trials, c.Target, 30), c.Trials, c.Target))
+	b.WriteString(th.T("ui.campaign.next_pile", game.Text("Bar", m.bar(c.Trials, c.Target, 30)), game.Num("N", c.Trials), game.Num("Of", c.Target)) + "\n")
 	switch {
 	case c.Veteran:
-		b.WriteString(th.Good.Render("★ Won at 30: everyone who played that game is a veteran.") + "\n")
+		b.WriteString(th.Good.Render("★ "+th.T("ui.campaign.won_at_30")) + "\n")
 	case c.Trials >= c.Target:
-		b.WriteString(th.Warning.Render("Win this game to earn veteran status.") + "\n")
+		b.WriteString(th.Warning.Render(th.T("ui.campaign.win_for_veteran")) + "\n")
 	}
-	b.WriteString(uikit.Trunc(fmt.Sprintf("%d players · won %d · lost %d · members: %s", c.Players, c.Wins, c.Losses, strings.Join(c.Members, ", ")), m.width) + "\n")
-	for _, l := range uikit.Wrap(fmt.Sprintf("Friends join with code %s (lobby: m, then c). Open seats at a game get bots.", c.Code), m.width) {
+	b.WriteString(uikit.Trunc(th.T("ui.n_players", game.Count(c.Players))+" · "+th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses))+
+		" · "+th.T("ui.campaign.members", game.Text("Names", strings.Join(c.Members, ", "))), m.width) + "\n")
+	for _, l := range uikit.Wrap(th.T("ui.campaign.friends_join", game.Text("Code", c.Code)), m.width) {
 		b.WriteString(th.Muted.Render(l) + "\n")
 	}
 	b.WriteString("\n")
-	b.WriteString(th.Header.Render("Games") + "\n")
+	b.WriteString(th.Header.Render(th.T("ui.profile.games")) + "\n")
 	if len(c.History) == 0 {
-		b.WriteString(th.Muted.Render("  None yet: press p to play the first game.") + "\n")
+		b.WriteString(th.Muted.Render("  "+th.T("ui.campaign.no_games")) + "\n")
 	}
 	room := max(1, m.height-14)
 	hist := c.History
@@ -240,12 +243,12 @@ func (p *campaignPage) view(m *root) string {
 		hist = hist[len(hist)-room:]
 	}
 	for _, h := range hist {
-		res := th.Danger.Render("lost")
+		res := th.Danger.Render(pad(th.T("ui.lost"), 6))
 		if h.Won {
-			res = th.Good.Render("won ")
+			res = th.Good.Render(pad(th.T("ui.won"), 6))
 		}
-		b.WriteString(uikit.Trunc(fmt.Sprintf("  %s  %s  then %2d trials  %s  (%s)", h.When.Format("02 Jan 2006 15:04"), res, h.Trials,
-			strings.Join(h.Players, ", "), h.Room), m.width) + "\n")
+		b.WriteString(uikit.Trunc("  "+h.When.Format(dateTimeLayout)+"  "+res+"  "+th.T("ui.campaign.then_trials", game.Num("N", h.Trials))+
+			"  "+strings.Join(h.Players, ", ")+"  ("+h.Room+")", m.width) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"fmt"
+	"bivouac/game"
 	"strings"
 
 	"bivouac/table"
@@ -25,23 +25,23 @@ func (k formKeys) short() []key.Binding {
 	return []key.Binding{k.Up, k.Left, k.Create, k.Back}
 }
 
-func newFormKeys() formKeys {
+func newFormKeys(th *uikit.Theme) formKeys {
 	return formKeys{
-		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑/↓", "field")),
-		Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", "next field")),
-		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "change")),
-		Right:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "change")),
-		Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create table")),
-		Back:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
+		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑/↓", th.T("ui.key.field"))),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", th.T("ui.key.next_field"))),
+		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", th.T("ui.key.change"))),
+		Right:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", th.T("ui.key.change"))),
+		Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("ui.key.create_table"))),
+		Back:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", th.T("ui.key.back"))),
 	}
 }
 
 func openForm(m *root) {
 	if len(m.app.Games) == 0 {
-		m.notice = "This server offers no games."
+		m.notice = m.th.T("ui.form.no_games")
 		return
 	}
-	f := &formPage{bind: newFormKeys()}
+	f := &formPage{bind: newFormKeys(m.th)}
 	f.setGame(m.app, 0)
 	m.show(f)
 	m.notice = ""
@@ -75,7 +75,7 @@ func (f *formPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, f.bind.Create):
 		spec, err := g.Form.Build(f.choice)
 		if err != nil {
-			m.notice = err.Error()
+			m.notice = m.th.Err(err)
 			return nil
 		}
 		return m.createAndJoin(g, spec)
@@ -98,7 +98,7 @@ func (f *formPage) view(m *root) string {
 	th := m.th
 	g := m.app.Games[f.game]
 	var b strings.Builder
-	b.WriteString(th.Title.Render("New table") + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.form.title")) + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n\n")
 	row := func(i int, label, value string) {
 		mark, v := "  ", value
@@ -106,25 +106,29 @@ func (f *formPage) view(m *root) string {
 			mark = "▸ "
 			v = th.Accent.Render("◂ " + value + " ▸")
 		}
-		b.WriteString(fmt.Sprintf("%s%-14s %s\n", mark, label, v))
+		b.WriteString(mark + pad(label, 18) + " " + v + "\n")
 	}
-	row(0, "Game", g.Game.Title())
+	title := gameTitle(th, g.Game.ID())
+	if title == g.Game.ID() {
+		title = g.Game.Title()
+	}
+	row(0, th.T("ui.form.game"), title)
 	for i, fl := range g.Form.Fields {
-		row(i+1, fl.Label, fl.Choices[f.choice[i]])
+		row(i+1, th.T(fl.Label), th.Msg(fl.Choices[f.choice[i]]))
 	}
 	b.WriteString("\n")
 	if f.field > 0 {
 		if note := g.Form.Fields[f.field-1].Note; note != "" {
-			b.WriteString(th.Muted.Style().Width(m.width).Render(note) + "\n")
+			b.WriteString(th.Muted.Style().Width(m.width).Render(th.T(note)) + "\n")
 		}
 	}
 	if spec, err := g.Form.Build(f.choice); err == nil {
-		b.WriteString(th.Muted.Render(fmt.Sprintf("%s · %d seats", spec.Title, spec.Seats)) + "\n")
-		for _, l := range uikit.Wrap(spec.Summary, m.width) {
+		b.WriteString(th.Muted.Render(th.Msg(spec.Title)+" · "+th.T("ui.n_seats", game.Count(spec.Seats))) + "\n")
+		for _, l := range uikit.Wrap(th.Msg(spec.Summary), m.width) {
 			b.WriteString(th.Muted.Render(l) + "\n")
 		}
 	} else {
-		b.WriteString(th.Warning.Render(err.Error()) + "\n")
+		b.WriteString(th.Warning.Render(th.Err(err)) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")

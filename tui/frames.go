@@ -47,7 +47,7 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		// given back whole, instead of a stack trace on the player's screen.
 		if p := recover(); p != nil {
 			f.root.app.logger().Error("panic in a session", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			f.w.finish(internalErrorGoodbye)
+			f.w.finish(f.root.th.T(internalErrorGoodbye))
 			cmd = tea.Quit
 		}
 	}()

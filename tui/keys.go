@@ -1,38 +1,45 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // globalKeys are the session's own bindings; a game screen's keys come from
 // its Keys(). One declaration serves both key handling and the help bar.
 type globalKeys struct {
 	Up, Down, Enter, Watch, New, Code, Rename, Help, Quit key.Binding
+	Lang                                                  key.Binding
 	Profile, Campaigns                                    key.Binding
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 	LogUp, LogDown                                        key.Binding
 	Pick, First                                           key.Binding
 }
 
-func newGlobalKeys() globalKeys {
+// newGlobalKeys are the session's bindings with help in its language.
+func newGlobalKeys(th *uikit.Theme) globalKeys {
 	return globalKeys{
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "select")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join")),
-		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
-		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new table")),
-		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
-		Rename:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Profile:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "profile")),
-		Campaigns: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "campaigns")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Talk:      key.NewBinding(key.WithKeys("t", "tab"), key.WithHelp("t", "talk")),
-		Lobby:     key.NewBinding(key.WithKeys("Q", "esc"), key.WithHelp("Q", "lobby (seat kept)")),
-		Start:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
-		Bot:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bot on/off")),
-		LeaveSeat: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "give up seat")),
-		Pick:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "choose soldier")),
-		First:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "begins")),
-		LogUp:     key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll talk")),
-		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "talk forward")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.select"))),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("ui.key.down"))),
+		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("ui.key.join"))),
+		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", th.T("ui.key.watch"))),
+		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", th.T("ui.key.new_table"))),
+		Code:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", th.T("ui.key.join_code"))),
+		Rename:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", th.T("ui.key.rename"))),
+		Lang:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", th.T("ui.lang.name"))),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", th.T("ui.key.help"))),
+		Profile:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", th.T("ui.key.profile"))),
+		Campaigns: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", th.T("ui.key.campaigns"))),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", th.T("ui.key.quit"))),
+		Talk:      key.NewBinding(key.WithKeys("t", "tab"), key.WithHelp("t", th.T("ui.key.talk"))),
+		Lobby:     key.NewBinding(key.WithKeys("Q", "esc"), key.WithHelp("Q", th.T("ui.key.lobby"))),
+		Start:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", th.T("ui.key.start"))),
+		Bot:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", th.T("ui.key.bot"))),
+		LeaveSeat: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", th.T("ui.key.give_up_seat"))),
+		Pick:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", th.T("ui.key.pick"))),
+		First:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", th.T("ui.key.first"))),
+		LogUp:     key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", th.T("ui.key.talk_up"))),
+		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("ui.key.talk_down"))),
 	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bivouac/game"
+	"bivouac/i18n"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,6 +28,7 @@ type lobbyPage struct {
 		width int
 		name  string
 		badge table.Badge
+		lang  i18n.Lang
 		text  string
 	}
 }
@@ -61,8 +64,10 @@ func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	rooms := p.visibleRooms(m)
 	switch {
 	case key.Matches(k, m.keys.Quit):
-		m.closed = quitGoodbye
+		m.closed = m.th.T(quitGoodbye)
 		return tea.Quit
+	case key.Matches(k, m.keys.Lang):
+		m.switchLang(m.th.Lang().Next())
 	case key.Matches(k, m.keys.Up):
 		p.cursor = max(0, p.cursor-1)
 	case key.Matches(k, m.keys.Down):
@@ -91,11 +96,11 @@ func (p *lobbyPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
 	b.WriteString(p.title(m))
-	b.WriteString(th.Header.Render("Tables") + "\n")
+	b.WriteString(th.Header.Render(th.T("ui.lobby.tables")) + "\n")
 
 	rooms := p.visibleRooms(m)
 	if len(rooms) == 0 {
-		b.WriteString(th.Muted.Render("  No tables yet. Press n to start one, or c to join a private table by its code.") + "\n")
+		b.WriteString(th.Muted.Render("  "+th.T("ui.lobby.no_tables")) + "\n")
 	}
 	listHeight := m.height - 9
 	first := 0
@@ -130,11 +135,11 @@ func (p *lobbyPage) help(m *root, full bool) []key.Binding {
 	profile.SetEnabled(recs)
 	campaigns.SetEnabled(recs)
 	help, code := k.Help, k.Code
-	help.SetHelp("?", "more")
-	code.SetHelp("c", "code")
+	help.SetHelp("?", m.th.T("ui.key.more"))
+	code.SetHelp("c", m.th.T("ui.key.code"))
 	// Into the page's scratch slice: this runs on every lobby frame.
 	if full {
-		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Help, k.Quit)
+		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Lang, k.Help, k.Quit)
 	} else {
 		// No ↑/↓ here: at 80 columns "? more • q quit" must fit.
 		p.helpKeys = append(p.helpKeys[:0], enter, k.New, code, campaigns, profile, help, k.Quit)
@@ -146,39 +151,39 @@ func (p *lobbyPage) help(m *root, full bool) []key.Binding {
 // drawn again only when the width or the player's name or rank changes.
 func (lp *lobbyPage) title(m *root) string {
 	h, p := &lp.head, m.sess.Player
-	if h.text != "" && h.width == m.width && h.name == p.Name && h.badge == p.Badge {
+	th := m.th
+	if h.text != "" && h.width == m.width && h.name == p.Name && h.badge == p.Badge && h.lang == th.Lang() {
 		return h.text
 	}
-	th := m.th
-	who := th.Accent.Render(p.Name)
+	who := th.Muted.Render(th.T("ui.lang.key", game.Text("Lang", th.T("ui.lang.name")))+" · ") + th.Accent.Render(p.Name)
 	if p.Badge == BadgeVeteran {
-		who += " " + th.Good.Render("★ veteran")
+		who += " " + th.Good.Render("★ "+th.T("ui.lobby.veteran"))
 	}
 	if p.Guest {
-		who += th.Muted.Render(" (guest)")
+		who += th.Muted.Render(" " + th.T("ui.lobby.guest"))
 	}
-	title := th.Title.Render("Bivouac") + th.Muted.Render(" · card games over ssh")
+	title := th.Title.Render("Bivouac") + th.Muted.Render(" · "+th.T("ui.lobby.tagline"))
 	gap := max(1, m.width-lipgloss.Width(title)-lipgloss.Width(who))
 	var b strings.Builder
 	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	if p.Guest && m.sess.Guest != "" {
-		for _, line := range uikit.Wrap(guestHint(m.sess.Guest, m.app.JoinHint), m.width) {
+		for _, line := range uikit.Wrap(guestHint(th, m.sess.Guest, m.app.JoinHint), m.width) {
 			b.WriteString(th.Muted.Render(line) + "\n")
 		}
 	}
-	h.width, h.name, h.badge, h.text = m.width, p.Name, p.Badge, b.String()
+	h.width, h.name, h.badge, h.lang, h.text = m.width, p.Name, p.Badge, th.Lang(), b.String()
 	return h.text
 }
 
 // guestHint tells a keyless guest their reclaim code, which only this
 // session ever shows, and the exact command to come back with it.
-func guestHint(code, joinHint string) string {
+func guestHint(th *uikit.Theme, code, joinHint string) string {
 	again := "ssh " + code + "@host"
 	if i := strings.LastIndexByte(joinHint, ' '); i > 0 {
 		again = joinHint[:i+1] + code + "@" + joinHint[i+1:]
 	}
-	return "Your guest code is " + code + " (keep it to yourself). To sit back down later: " + again
+	return th.T("ui.lobby.guest_code", game.Text("Code", code), game.Text("Again", again))
 }
 
 func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
@@ -192,11 +197,11 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	status := string(r.Status)
 	switch r.Status {
 	case table.StatusWaiting:
-		status = th.Good.Render(fmt.Sprintf("waiting · %d open", r.Open))
+		status = th.Good.Render(th.T("ui.lobby.waiting_open", game.Num("N", r.Open)))
 	case table.StatusPlaying:
-		status = th.Accent.Render("playing")
+		status = th.Accent.Render(th.T("ui.lobby.playing"))
 	case table.StatusOver:
-		status = th.Muted.Render("finished")
+		status = th.Muted.Render(th.T("ui.lobby.finished"))
 	}
 	var names []string
 	for _, s := range r.Seats {
@@ -210,16 +215,16 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	if selected {
 		mark = "▸ "
 	}
-	line := fmt.Sprintf("%s%-5s %-34s %d/%d  ", mark, r.Code, truncate(r.Title, 34), seated, len(r.Seats))
+	line := fmt.Sprintf("%s%s %s %d/%d  ", mark, pad(r.Code, 5), pad(uikit.Clean(th.Msg(r.Title)), 34), seated, len(r.Seats))
 	rest := status
 	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != table.StatusOver {
-		rest = th.Accent.Render("your seat · ") + rest
+		rest = th.Accent.Render(th.T("ui.lobby.your_seat")+" · ") + rest
 	}
 	if r.Campaign != "" {
-		rest += th.Muted.Render(" · campaign")
+		rest += th.Muted.Render(" · " + th.T("ui.lobby.campaign"))
 	}
 	if r.Private {
-		rest += th.Muted.Render(" · private")
+		rest += th.Muted.Render(" · " + th.T("ui.lobby.private"))
 	}
 	if len(names) > 0 {
 		rest += th.Muted.Render(" · " + strings.Join(names, ", "))

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"fmt"
+	"bivouac/game"
 	"strings"
 
 	"bivouac/tui/uikit"
@@ -17,19 +17,19 @@ type pagesKeys struct {
 	Up, Down, Open, Back, New, Join, Play, Step, Prev, First, Last key.Binding
 }
 
-func newPagesKeys() pagesKeys {
+func newPagesKeys(th *uikit.Theme) pagesKeys {
 	return pagesKeys{
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "select")),
-		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:  key.NewBinding(key.WithKeys("esc", "Q", "q"), key.WithHelp("esc", "back")),
-		New:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new campaign")),
-		Join:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join by code")),
-		Play:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play the next game")),
-		Step:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", "next")),
-		Prev:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous")),
-		First: key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", "start/end")),
-		Last:  key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "end")),
+		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.select"))),
+		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("ui.key.down"))),
+		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("ui.key.open"))),
+		Back:  key.NewBinding(key.WithKeys("esc", "Q", "q"), key.WithHelp("esc", th.T("ui.key.back"))),
+		New:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", th.T("ui.key.new_campaign"))),
+		Join:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", th.T("ui.key.join_code"))),
+		Play:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", th.T("ui.key.play_next"))),
+		Step:  key.NewBinding(key.WithKeys("right", "l", " "), key.WithHelp("→", th.T("ui.key.next"))),
+		Prev:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", th.T("ui.key.previous"))),
+		First: key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", th.T("ui.key.start_end"))),
+		Last:  key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", th.T("ui.key.end"))),
 	}
 }
 
@@ -46,13 +46,18 @@ func (k pagesKeys) moveCursor(msg tea.KeyMsg, cur *int, n int) bool {
 	return true
 }
 
+var (
+	errNoRecords    = game.NewError("ui.err.no_records")
+	errGuestRecords = game.NewError("ui.err.guest_records")
+)
+
 // records is the App's Records, or an error saying why there are none.
 func (m *root) records() (Records, error) {
 	if m.app.Records == nil {
-		return nil, fmt.Errorf("this server keeps no records")
+		return nil, errNoRecords
 	}
 	if m.sess.Player.Guest {
-		return nil, fmt.Errorf("guests keep no profile or campaigns: ssh in with a key to have them")
+		return nil, errGuestRecords
 	}
 	return m.app.Records, nil
 }
@@ -69,19 +74,19 @@ type profilePage struct {
 func openProfile(m *root) {
 	rec, err := m.records()
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return
 	}
 	p, err := rec.Profile(m.sess.Player.ID)
 	if err != nil {
-		m.notice = "could not read your profile: " + err.Error()
+		m.notice = m.th.T("ui.err.read_profile", game.Text("Err", m.th.Err(err)))
 		return
 	}
 	games, err := rec.Finished(m.sess.Player.ID, 12)
 	if err != nil {
-		m.notice = "could not read your games: " + err.Error()
+		m.notice = m.th.T("ui.err.read_games", game.Text("Err", m.th.Err(err)))
 	}
-	m.show(&profilePage{profile: p, games: games, bind: newPagesKeys()})
+	m.show(&profilePage{profile: p, games: games, bind: newPagesKeys(m.th)})
 	m.notice = ""
 }
 
@@ -101,7 +106,7 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 
 func (p *profilePage) help(m *root) []key.Binding {
 	open := p.bind.Open
-	open.SetHelp("enter", "replay")
+	open.SetHelp("enter", m.th.T("ui.key.replay"))
 	return []key.Binding{p.bind.Up, open, p.bind.Back, m.keys.Help}
 }
 
@@ -111,16 +116,16 @@ func (p *profilePage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.h
 func (pp *profilePage) view(m *root) string {
 	th, p := m.th, pp.profile
 	var b strings.Builder
-	title := th.Title.Render("Profile · " + p.Name)
+	title := th.Title.Render(th.T("ui.profile.title", game.Text("Player", p.Name)))
 	if p.Veteran {
-		title += "  " + th.Good.Render("★ veteran since "+p.VeteranSince.Format("2 Jan 2006"))
+		title += "  " + th.Good.Render("★ "+th.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format(dateLayout))))
 	}
 	b.WriteString(title + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
-	b.WriteString(th.Muted.Render(fmt.Sprintf("Key %s · first seen %s · last seen %s",
-		shortID(p.ID), p.FirstSeen.Format("2 Jan 2006"), p.LastSeen.Format("2 Jan 2006 15:04"))) + "\n\n")
-	b.WriteString(th.Header.Render("Games") + "\n")
+	b.WriteString(th.Muted.Render(th.T("ui.profile.key_seen", game.Text("Key", shortID(p.ID)),
+		game.Text("First", p.FirstSeen.Format(dateLayout)), game.Text("Last", p.LastSeen.Format(dateTimeLayout)))) + "\n\n")
+	b.WriteString(th.Header.Render(th.T("ui.profile.games")) + "\n")
 	if len(p.Stats) == 0 {
-		b.WriteString(th.Muted.Render("  No finished games yet.") + "\n")
+		b.WriteString(th.Muted.Render("  "+th.T("ui.profile.no_games")) + "\n")
 	}
 	for _, s := range p.Stats {
 		rate := 0
@@ -131,22 +136,23 @@ func (pp *profilePage) view(m *root) string {
 		if variant == "" {
 			variant = "-"
 		}
-		b.WriteString(fmt.Sprintf("  %-10s %-10s %d players  played %3d  won %3d  (%d%%)\n", s.Game, variant, s.Players, s.Played, s.Won, rate))
+		b.WriteString("  " + pad(gameTitle(th, s.Game), 22) + " " + pad(variantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
+			game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate)) + "\n")
 	}
-	b.WriteString("\n" + th.Header.Render("Recent games") + th.Muted.Render("  (enter replays one)") + "\n")
+	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
-		b.WriteString(th.Muted.Render("  None yet.") + "\n")
+		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")
 	}
 	for i, g := range pp.games {
 		mark := "  "
 		if i == pp.cur {
 			mark = "▸ "
 		}
-		res := th.Danger.Render("lost")
+		res := th.Danger.Render(pad(th.T("ui.lost"), 6))
 		if g.Won {
-			res = th.Good.Render("won ")
+			res = th.Good.Render(pad(th.T("ui.won"), 6))
 		}
-		line := fmt.Sprintf("%s%s  %-5s %s  %s", mark, g.When.Format("02 Jan 15:04"), g.Code, res, truncate(g.Title, 34))
+		line := mark + g.When.Format(dateTimeLayout) + "  " + pad(g.Code, 5) + " " + res + "  " + truncate(uikit.Clean(th.Msg(g.Title)), 34)
 		b.WriteString(uikit.Trunc(line, m.width) + "\n")
 	}
 	if m.notice != "" {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bivouac/i18n"
 	"errors"
 	"time"
 
@@ -25,6 +26,8 @@ type Records interface {
 	// CampaignTable is the table spec for the campaign's next mission.
 	CampaignTable(c Campaign, botLevel string) (GameEntry, TableSpec, error)
 	Finished(id string, limit int) ([]GameRecord, error)
+	// SetLang remembers the language a keyed player chose in the lobby.
+	SetLang(id string, l i18n.Lang) error
 	Replay(code string) (Replay, error)
 }
 
@@ -71,10 +74,10 @@ type CampaignMission struct {
 // GameRecord is a finished game in a player's history.
 type GameRecord struct {
 	Code    string
-	Title   string
+	Title   game.Msg
 	When    time.Time
 	Outcome string
-	Summary string
+	Summary game.Msg
 	Players []string
 	Won     bool
 }
@@ -82,7 +85,7 @@ type GameRecord struct {
 // Replay is a finished game step by step, as a spectator saw it.
 type Replay struct {
 	Code  string
-	Title string
+	Title game.Msg
 	Game  string
 	Seats []table.SeatInfo
 	Steps []table.Step

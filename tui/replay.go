@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"bivouac/game"
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -23,20 +21,20 @@ type replayPage struct {
 
 func openReplay(m *root, code string, back page) {
 	if m.app.Records == nil {
-		m.notice = "this server keeps no records"
+		m.notice = m.th.T("ui.err.no_records")
 		return
 	}
 	r, err := m.app.Records.Replay(code)
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return
 	}
 	g, ok := m.app.Games.Lookup(r.Game)
 	if !ok || g.Screen == nil {
-		m.notice = "this server cannot show games of " + r.Game
+		m.notice = m.th.T("ui.err.cannot_show", game.Text("Game", r.Game))
 		return
 	}
-	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys()}
+	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys(m.th)}
 	m.show(p)
 	m.notice = ""
 	p.showStep()
@@ -98,7 +96,7 @@ func (p *replayPage) help() []key.Binding {
 
 // bar is the replay's help bar: where we are, then the keys.
 func (p *replayPage) bar(m *root) string {
-	status := m.th.Accent.Render(fmt.Sprintf("Replay of %s · move %d of %d", p.replay.Code, p.step, len(p.replay.Steps)-1))
+	status := m.th.Accent.Render(m.th.T("ui.replay.status", game.Text("Code", p.replay.Code), game.Num("N", p.step), game.Num("Of", len(p.replay.Steps)-1)))
 	return status + m.th.HelpSep.Render(" • ") + m.shortHelp(p.help())
 }
 

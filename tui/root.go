@@ -1,8 +1,8 @@
 package tui
 
 import (
+	"bivouac/i18n"
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -66,13 +66,26 @@ type root struct {
 }
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
-	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(), box: table.NewMailbox(),
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(th), box: table.NewMailbox(),
 		width: MinWidth, height: MinHeight, notice: s.Notice,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.lobby = &lobbyPage{rooms: a.Hub.List()}
 	m.page = m.lobby
 	m.lastInput.Store(time.Now().UnixNano())
 	return m
+}
+
+// switchLang draws the session in language l from now on, and remembers
+// the choice for a player with a key.
+func (m *root) switchLang(l i18n.Lang) {
+	m.th = m.app.theme(m.sess.Renderer, l)
+	m.keys = newGlobalKeys(m.th)
+	m.notice = m.th.T("ui.lang.now", game.Text("Lang", m.th.T("ui.lang.name")))
+	if m.app.Records != nil && !m.sess.Player.Guest {
+		if err := m.app.Records.SetLang(m.sess.Player.ID, l); err != nil {
+			m.notice = m.th.T("ui.err.save_lang", game.Text("Err", m.th.Err(err)))
+		}
+	}
 }
 
 // inputWidth is how wide the prompt's text may run after its label, so
@@ -129,7 +142,7 @@ func (m *root) backToYourTable() tea.Cmd {
 		code := mine[0]
 		return func() tea.Msg { return joinMsg{code: code} }
 	}
-	m.notice = "You have seats at tables " + strings.Join(mine, ", ") + ": pick one (marked \"your seat\")."
+	m.notice = m.th.T("ui.notice.seats_at", game.Text("Codes", strings.Join(mine, ", ")))
 	return nil
 }
 
@@ -193,7 +206,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case uikit.ActMsg:
 		if m.at != nil {
 			if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {
-				m.notice = err.Error()
+				m.notice = m.th.Err(err)
 			}
 		}
 		return m, nil
@@ -208,18 +221,18 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onKey(msg)
 	case goodbyeMsg:
 		m.leaveRoom(false)
-		m.closed = msg.text
+		m.closed = m.th.T(msg.key)
 		return m, tea.Quit
 	case keysDroppedMsg:
-		m.notice = "Keys came faster than anyone types, so some were dropped."
+		m.notice = m.th.T("ui.notice.keys_dropped")
 		return m, nil
 	case idleMsg:
 		if msg.warning > 0 {
-			m.idleNote = fmt.Sprintf("Still there? This session closes in %d s unless you press a key.", int(math.Ceil(msg.warning.Seconds())))
+			m.idleNote = m.th.T("ui.notice.idle_warning", game.Num("N", int(math.Ceil(msg.warning.Seconds()))))
 			return m, nil
 		}
 		m.leaveRoom(false)
-		m.closed = "Closed after a long idle spell. Your seat is kept: ssh in again to sit back down."
+		m.closed = m.th.T("ui.bye.idle")
 		return m, tea.Quit
 	}
 	// Anything else (cursor blink, a screen's own ticks) goes to whoever is focused.
@@ -246,18 +259,18 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 		m.current.Store(nil)
 		m.at = nil
 		m.show(m.lobby)
-		m.notice = "Table " + u.Room + " closed: " + u.Closed.Text()
+		m.notice = m.th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", u.Closed.Key()))
 		switch u.Closed {
 		case table.Elsewhere:
-			m.closed = "You joined from another terminal; this one is closed."
+			m.closed = m.th.T("ui.bye.elsewhere")
 			return tea.Quit
 		case table.Restarting:
-			m.closed = "The server is restarting: your seat is saved, come back in a moment."
+			m.closed = m.th.T(restartGoodbye)
 			return tea.Quit
 		}
 		return nil
 	}
-	if u.Notice != "" {
+	if !u.Notice.IsZero() {
 		m.notice = ""
 	}
 	return m.at.update(m, u)
@@ -270,7 +283,7 @@ func (m *root) mayGuess() bool {
 		return true
 	}
 	if w := m.app.Guesses.Wait(m.sess.Addr); w > 0 {
-		m.notice = fmt.Sprintf("Too many wrong codes from your address: try again in %s.", w.Round(time.Second))
+		m.notice = m.th.T("ui.notice.too_many_codes", game.Num("N", int(w.Round(time.Second).Seconds())))
 		return false
 	}
 	return true
@@ -286,7 +299,7 @@ func (m *root) wrongGuess() {
 func (m *root) join(code string, watch bool) tea.Cmd {
 	r := m.app.Hub.Room(code)
 	if r == nil {
-		m.notice = fmt.Sprintf("No table %q here. Check the code, or pick one from the list.", code)
+		m.notice = m.th.T("ui.notice.no_table", game.Text("Code", code))
 		m.show(m.lobby)
 		return nil
 	}
@@ -341,7 +354,7 @@ func (m *root) roomCall(call func(ctx context.Context) error) tea.Cmd {
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()
 		if err := call(ctx); err != nil {
-			return noticeMsg(err.Error())
+			return noticeMsg(m.th.Err(err))
 		}
 		return nil
 	}
@@ -352,7 +365,7 @@ func (m *root) onJoined(msg joinedMsg) tea.Cmd {
 	early := m.early
 	m.early = table.Update{}
 	if msg.err != nil {
-		m.notice = msg.err.Error()
+		m.notice = m.th.Err(msg.err)
 		return nil
 	}
 	r := msg.room
@@ -400,11 +413,11 @@ func (m *root) say(text string) {
 		return
 	}
 	if wait := m.chat.take(time.Now()); wait > 0 {
-		m.notice = fmt.Sprintf("Easy there: you can talk again in %d s. Your line was not sent.", int(wait.Seconds()+0.999))
+		m.notice = m.th.T("ui.notice.chat_slow", game.Num("N", int(wait.Seconds()+0.999)))
 		return
 	}
 	if err := m.at.room.Say(m.box, text); err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 	}
 }
 
@@ -420,7 +433,7 @@ func (m *root) sizeScreen() {
 func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
 		m.leaveRoom(false)
-		m.closed = quitGoodbye
+		m.closed = m.th.T(quitGoodbye)
 		return tea.Quit
 	}
 	if m.sitting {
@@ -500,41 +513,41 @@ func (m *root) closePrompt() {
 // askCode opens the prompt for a table code.
 func (m *root) askCode() tea.Cmd {
 	// 8 characters, and the dashes people type
-	return m.openPrompt("code", "table code, e.g. K7QX", "", 12, func(v string) tea.Cmd {
+	return m.openPrompt(m.th.T("ui.prompt.code"), m.th.T("ui.prompt.code_hint"), "", 12, func(v string) tea.Cmd {
 		return func() tea.Msg { return joinMsg{code: table.NormalizeCode(v), typed: true} }
 	})
 }
 
 // askName opens the prompt for a new name.
 func (m *root) askName() tea.Cmd {
-	return m.openPrompt("new name", "1–20 letters", m.sess.Player.Name, 20, func(v string) tea.Cmd { m.rename(v); return nil })
+	return m.openPrompt(m.th.T("ui.prompt.name"), m.th.T("ui.prompt.name_hint"), m.sess.Player.Name, 20, func(v string) tea.Cmd { m.rename(v); return nil })
 }
 
 // askChat opens the prompt for a line to the table.
 func (m *root) askChat(hint string) tea.Cmd {
-	return m.openPrompt("say", hint+" (enter sends, esc cancels)", "", ChatMax, func(v string) tea.Cmd { m.say(v); return nil })
+	return m.openPrompt(m.th.T("ui.prompt.say"), m.th.T("ui.prompt.say_hint", game.Text("Hint", hint)), "", ChatMax, func(v string) tea.Cmd { m.say(v); return nil })
 }
 
 func (m *root) rename(value string) {
 	name, err := sanitize.Name(value)
 	if err != nil {
-		m.notice = err.Error()
+		m.notice = m.th.Err(err)
 		return
 	}
 	if m.app.Names != nil && name != m.sess.Player.Name {
 		if err := m.app.Names.Rename(m.sess.Player.ID, m.sess.Player.Name, name); err != nil {
-			m.notice = err.Error()
+			m.notice = m.th.Err(err)
 			return
 		}
 	}
 	if m.app.Profiles != nil && !m.sess.Player.Guest {
 		if err := m.app.Profiles.SetName(m.sess.Player.ID, name); err != nil {
-			m.notice = "could not save your name: " + err.Error()
+			m.notice = m.th.T("ui.err.save_name", game.Text("Err", m.th.Err(err)))
 			return
 		}
 	}
 	m.sess.Player.Name = name
-	m.notice = "You are now " + name + "."
+	m.notice = m.th.T("ui.notice.renamed", game.Text("Name", name))
 }
 
 // View draws the page, then the prompt or help bar on the last line.
@@ -561,7 +574,7 @@ func (m *root) View() string {
 
 // tooSmall is what every page shows in a window under 80×24.
 func tooSmall(th *uikit.Theme, w, h int) string {
-	msg := fmt.Sprintf("Window too small: need %d×%d, have %d×%d. Enlarge it, or ctrl+c to quit.", MinWidth, MinHeight, w, h)
+	msg := th.T("ui.too_small", game.Num("MinW", MinWidth), game.Num("MinH", MinHeight), game.Num("W", w), game.Num("H", h))
 	if w > 0 {
 		msg = lipgloss.NewStyle().Width(w).Render(msg)
 	}
@@ -574,7 +587,7 @@ func (m *root) shortHelp(keys []key.Binding) string {
 }
 
 func (m *root) fullHelp() string {
-	about := helpText
+	about := uikit.Paragraphs(m.th.T("ui.help.about"), m.width)
 	if t, ok := m.page.(*tablePage); ok {
 		if g, ok := t.screen.(uikit.Guide); ok {
 			about = g.Guide() // at a table: this game's rules and symbols
@@ -582,12 +595,6 @@ func (m *root) fullHelp() string {
 	}
 	return m.th.HelpPage(m.width, m.height, m.page.keys(m), about)
 }
-
-const helpText = `Bivouac: card games over ssh. Each table is one game; your hand is only ever
-on your own screen. Table talk is for coordination: in The Grizzled you may not
-reveal or describe the cards in your hand, nor say which support tile you gave.
-If you lose the connection, ssh in again with the same key to get your seat back
-(guests: use the code shown in the lobby).`
 
 // noticeBlock is a notice as lines that fit the window: a long one wraps
 // rather than running past the edge (where the terminal would wrap it and

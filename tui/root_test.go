@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bivouac/i18n"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,7 +67,7 @@ func (coin) Say(_ game.State, seat game.Seat, text string) ([]game.Event, error)
 }
 func (coin) Result(s game.State) (game.Result, bool) {
 	if s.(*coinState).Flips >= 3 {
-		return game.Result{Outcome: "win", Summary: "flipped"}, true
+		return game.Result{Outcome: "win", Summary: game.Raw("flipped")}, true
 	}
 	return game.Result{}, false
 }
@@ -103,7 +104,7 @@ func (s *coinScreen) View() string {
 	for _, e := range s.u.Log {
 		log = append(log, e.Text)
 	}
-	return fmt.Sprintf("flips: %d over: %v notice: %s\n%s", st.Flips, s.u.Over, s.u.Notice, strings.Join(log, "\n"))
+	return fmt.Sprintf("flips: %d over: %v notice: %s\n%s", st.Flips, s.u.Over, i18n.For(i18n.English).Msg(s.u.Notice), strings.Join(log, "\n"))
 }
 func (s *coinScreen) Keys() help.KeyMap { return coinKeys{} }
 
@@ -135,9 +136,9 @@ func testApp(t testing.TB) *App {
 			Entry:  game.Entry{Game: coin{}},
 			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
 			Form: Form{
-				Fields: []Field{{Label: "Players", Choices: []string{"2", "3"}}},
+				Fields: []Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
 				Build: func(c []int) (TableSpec, error) {
-					return TableSpec{Seats: c[0] + 2, Title: fmt.Sprintf("Coin · %d players", c[0]+2)}, nil
+					return TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
 				},
 			},
 		}},
@@ -386,7 +387,7 @@ func TestHelpListsGlobalAndScreenKeys(t *testing.T) {
 func TestLobbyAndWaitingRoomGoldens(t *testing.T) {
 	a := testApp(t)
 	for i, code := range []string{"K7QX", "P2MD"} {
-		if _, err := a.Hub.Create(table.RoomConfig{Code: code, Game: coin{}, Title: fmt.Sprintf("Coin · %d players", i+2), Seats: i + 2, Host: "fp-x"}); err != nil {
+		if _, err := a.Hub.Create(table.RoomConfig{Code: code, Game: coin{}, Title: game.Raw(fmt.Sprintf("Coin · %d players", i+2)), Seats: i + 2, Host: "fp-x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -71,16 +71,28 @@ func (t *tablePage) nextPick(picks []game.Pick) string {
 	}
 	start := 0
 	for i, p := range picks {
-		if p.Label == mine {
+		if p.ID == mine {
 			start = i + 1
 		}
 	}
 	for _, p := range picks[start:] {
-		if !taken[p.Label] {
+		if !taken[p.ID] {
 			return p.ID
 		}
 	}
 	return ""
+}
+
+// pickLabel is what the session reads for a seat's pick.
+func (t *tablePage) pickLabel(m *root, id string) string {
+	if pre := t.prelude(m); pre != nil {
+		for _, p := range pre.Picks() {
+			if p.ID == id {
+				return m.th.Msg(p.Label)
+			}
+		}
+	}
+	return id
 }
 
 func (t *tablePage) isHost(m *root) bool {
@@ -106,17 +118,17 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		m.notice = ""
 		if k.String() == "y" && t.canGiveSeat(m) {
 			m.toLobby(true)
-			m.notice = "A bot plays your seat for the rest of that game."
+			m.notice = m.th.T("ui.table.bot_plays_seat")
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(k, m.keys.LeaveSeat) && t.canGiveSeat(m):
 		t.confirmGiveUp = true
-		m.notice = "Give your seat to a bot for this game? y: yes · any other key: no"
+		m.notice = m.th.T("ui.table.give_seat_confirm")
 		return nil
 	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:
-		hint := "say something to the table"
+		hint := m.th.T("ui.chat.table")
 		if h, ok := t.screen.(uikit.ChatHinter); ok {
 			hint = h.ChatHint()
 		}
@@ -219,7 +231,7 @@ func (t *tablePage) global(m *root) []key.Binding {
 		return []key.Binding{k.Up, start, bot, pick, first, talk, k.Lobby, k.LeaveSeat, k.Help, k.LogUp}
 	}
 	giveUp := k.LeaveSeat
-	giveUp.SetHelp("L", "bot takes my seat")
+	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
 	giveUp.SetEnabled(t.canGiveSeat(m))
 	return []key.Binding{talk, giveUp, k.Help}
 }
@@ -238,22 +250,22 @@ func (t *tablePage) waitingView(m *root) string {
 	var b strings.Builder
 	sum := t.room.Summary()
 	title := u.Title
-	if title == "" {
+	if title.IsZero() {
 		title = sum.Title
 	}
-	b.WriteString(th.Title.Render("Table "+u.Room) + th.Muted.Render(" · "+title) + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.table.title", game.Text("Code", u.Room))) + th.Muted.Render(" · "+uikit.Clean(th.Msg(title))) + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	hint := "ssh -p 2222 host"
 	if m.app.JoinHint != "" {
 		hint = m.app.JoinHint
 	}
-	b.WriteString("Friends join with  " + th.Accent.Render(strings.Replace(hint, "ssh ", "ssh -t ", 1)+" join "+u.Room) + "\n")
+	b.WriteString(th.T("ui.table.friends_join") + "  " + th.Accent.Render(strings.Replace(hint, "ssh ", "ssh -t ", 1)+" join "+u.Room) + "\n")
 	if sum.Private {
-		b.WriteString(th.Muted.Render("A private table: only its code gets them in.") + "\n\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.private")) + "\n\n")
 	} else {
-		b.WriteString(th.Muted.Render("or pick the table in their lobby.") + "\n\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.or_lobby")) + "\n\n")
 	}
-	b.WriteString(th.Header.Render("Seats") + "\n")
+	b.WriteString(th.Header.Render(th.T("ui.table.seats")) + "\n")
 	for i, s := range u.Seats {
 		mark := "  "
 		if i == t.seatCur {
@@ -264,56 +276,58 @@ func (t *tablePage) waitingView(m *root) string {
 		case s.Bot != "":
 			who = th.Muted.Render(s.Name)
 		case s.Name == "":
-			who = th.Muted.Render("(open)")
+			who = th.Muted.Render(th.T("ui.table.open_seat"))
 		default:
 			who = s.Name
 			if b := badgeMark(s.Badge); b != "" {
 				who += " " + th.Good.Render(b)
 			}
 			if game.Seat(i) == u.Seat {
-				who = th.Accent.Render(who + " (you)")
+				who = th.Accent.Render(who + " " + th.T("ui.tag.you"))
 			}
 			if s.Connected {
-				who += th.Good.Render("  ● here")
+				who += th.Good.Render("  ● " + th.T("ui.table.here"))
 			} else {
-				who += th.Muted.Render("  ○ away")
+				who += th.Muted.Render("  ○ " + th.T("ui.table.away"))
 			}
 		}
 		if s.Pick != "" {
-			who += th.Muted.Render(" · " + s.Pick)
+			who += th.Muted.Render(" · " + t.pickLabel(m, s.Pick))
 		}
 		if s.First {
-			who += th.Accent.Render(" · begins")
+			who += th.Accent.Render(" · " + th.T("ui.table.begins"))
 		}
 		b.WriteString(fmt.Sprintf("%s%d. %s\n", mark, i+1, who))
 	}
 	b.WriteString("\n")
 	switch {
 	case u.Seat < 0:
-		b.WriteString(th.Muted.Render("You are watching. The game starts when the host says so.") + "\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.watching")) + "\n")
 	case t.isHost(m):
-		b.WriteString(th.Strong.Render("You are the host.") + " Press s to start; open seats get bots.\n")
+		b.WriteString(th.Strong.Render(th.T("ui.table.you_host")) + " " + th.T("ui.table.press_start") + "\n")
 		if t.hasBots(m) {
-			b.WriteString(th.Muted.Render("b on a seat adds a bot, again for a stronger one, again to open the seat.") + "\n")
+			b.WriteString(th.Muted.Render(th.T("ui.table.bot_key")) + "\n")
 		}
 		if pre := t.prelude(m); pre != nil && pre.NamesFirst() {
-			b.WriteString(th.Muted.Render("f on a seat names who begins (else it is drawn); g chooses your soldier.") + "\n")
+			b.WriteString(th.Muted.Render(th.T("ui.table.first_key")) + "\n")
 		}
 	case t.prelude(m) != nil:
-		b.WriteString(th.Muted.Render("Waiting for the host to start. g chooses your soldier (else it is drawn).") + "\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.wait_pick")) + "\n")
 	default:
-		b.WriteString(th.Muted.Render("Waiting for the host to start the game.") + "\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.wait_host")) + "\n")
 	}
-	if m.notice != "" || u.Notice != "" {
+	if m.notice != "" || !u.Notice.IsZero() {
 		n := m.notice
 		if n == "" {
-			n = u.Notice
+			n = th.Msg(u.Notice)
 		}
 		b.WriteString(m.noticeBlock(n) + "\n")
 	}
 	var lines []string // long lines wrap: nobody's words are cut off
-	for _, e := range u.Log {
-		text, style := uikit.Clean(e.Text), th.Muted
+	p := th.Printer()
+	for i := range u.Log {
+		e := &u.Log[i]
+		text, style := uikit.Clean(p.Event(e)), th.Muted
 		if e.Kind == game.Chat {
 			style = th.Chat
 			if int(e.From) >= 0 && int(e.From) < len(u.Seats) {
@@ -324,12 +338,12 @@ func (t *tablePage) waitingView(m *root) string {
 			lines = append(lines, style.Render(l))
 		}
 	}
-	head := "Table talk"
+	head := th.T("ui.table.talk")
 	used := lipgloss.Height(b.String()) + 2
 	room := max(1, m.height-1-used)
 	t.talkBack = min(t.talkBack, max(0, len(lines)-room))
 	if t.talkBack > 0 {
-		head += th.Muted.Render(fmt.Sprintf(" · %d lines back (] forward)", t.talkBack))
+		head += th.Muted.Render(" · " + th.T("ui.lines_back", game.Count(t.talkBack)))
 	}
 	b.WriteString("\n" + th.Header.Render(head) + "\n")
 	end := len(lines) - t.talkBack

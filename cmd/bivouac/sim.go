@@ -289,7 +289,7 @@ func playGrizzled(names []string, opts grizzled.Options, seed uint64, bots []gam
 		return grizzledResult{err: err}
 	}
 	won, _ := s.Over()
-	return grizzledResult{won: won, reason: s.LossReason(), missions: s.Round(), actions: n}
+	return grizzledResult{won: won, reason: string(s.LossReason()), missions: s.Round(), actions: n}
 }
 
 // werewolfChunk is how many werewolf games one Simulate call plays; chunk

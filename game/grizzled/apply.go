@@ -6,9 +6,7 @@ package grizzled
 // Split, a reader would jump between files to follow one turn.
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"bivouac/game"
@@ -23,12 +21,12 @@ const SpeechTimeout = 45 * time.Second
 
 // ---- events ----
 
-func (s *State) pub(text string) {
-	s.out = append(s.out, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: text})
+func (s *State) pub(key string, args ...game.Arg) {
+	s.out = append(s.out, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: game.M(key, args...)})
 }
 
-func (s *State) priv(seat int, text string) {
-	s.out = append(s.out, game.Event{Audience: game.Only(game.Seat(seat)), Kind: game.Private, From: -1, Text: text})
+func (s *State) priv(seat int, key string, args ...game.Arg) {
+	s.out = append(s.out, game.Event{Audience: game.Only(game.Seat(seat)), Kind: game.Private, From: -1, Msg: game.M(key, args...)})
 }
 
 func (s *State) flush() []game.Event {
@@ -39,30 +37,42 @@ func (s *State) flush() []game.Event {
 
 func (s *State) name(i int) string { return s.players[i].Name }
 
-func cardList(cs []CardID) string {
-	parts := make([]string, len(cs))
+// who is seat i's name as the argument Player.
+func (s *State) who(i int) game.Arg { return named(s.name(i)) }
+
+// named is a player's name as the argument Player; the 2-player game's
+// chaplain is named in the reader's language.
+func named(name string) game.Arg { return nameArg("Player", name) }
+
+func nameArg(arg, name string) game.Arg {
+	if name == ChaplainName {
+		return game.Term(arg, "grizzled.chaplain")
+	}
+	return game.Text(arg, name)
+}
+
+func cardArg(c CardID) game.Arg { return game.Sub("Card", c.Msg()) }
+
+func cardsArg(cs []CardID) game.Arg {
+	ms := make([]game.Msg, len(cs))
 	for i, c := range cs {
-		parts[i] = c.String()
+		ms[i] = c.Msg()
 	}
-	return strings.Join(parts, ", ")
+	return game.List("Cards", ms...)
 }
 
-func tileList(ts []Tile) string {
-	if len(ts) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(ts))
+func tilesArg(ts []Tile) game.Arg {
+	ms := make([]game.Msg, len(ts))
 	for i, t := range ts {
-		parts[i] = t.String()
+		ms[i] = game.M(t.Key())
 	}
-	return strings.Join(parts, ", ")
+	return game.List("Tiles", ms...)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
+func threatArg(t Threat) game.Arg { return game.Term("Threat", t.Key()) }
+
+func refuse(sentinel error, key string, args ...game.Arg) error {
+	return game.Refuse(sentinel, game.M(key, args...))
 }
 
 // ---- entry points ----
@@ -89,7 +99,7 @@ func (s *State) Step(seat game.Seat, a Action) error {
 // far (a key pressed on view N must not apply to state N+1).
 func (s *State) CheckSeq(seq int) error {
 	if seq != s.seq {
-		return refuse(ErrStale, fmt.Sprintf("the table has moved on (you saw move %d, it is now move %d); look again", seq, s.seq))
+		return refuse(ErrStale, "grizzled.err.stale", game.Num("Seen", seq), game.Num("Now", s.seq))
 	}
 	return nil
 }
@@ -99,21 +109,21 @@ func (s *State) step(seat game.Seat, a Action) error {
 		return ErrGameOver
 	}
 	if a.Kind < ActIntensity || a.Kind > ActTimeout {
-		return refuse(ErrBadAction, fmt.Sprintf("unknown action kind %d", a.Kind))
+		return refuse(ErrBadAction, "grizzled.err.unknown_action", game.Num("Kind", int(a.Kind)))
 	}
 	if a.Kind == ActTimeout {
 		if seat != game.System {
-			return refuse(ErrNotAPlayerAction, "only the table's timer can close a speech")
+			return refuse(ErrNotAPlayerAction, "grizzled.err.timer_only")
 		}
 		if s.phase != PhaseSpeech {
-			return refuse(ErrWrongPhase, "no speech is waiting for answers")
+			return refuse(ErrWrongPhase, "grizzled.err.no_speech")
 		}
 		s.closeSpeech(true)
 		s.seq++
 		return nil
 	}
 	if seat < 0 || int(seat) >= len(s.players) {
-		return refuse(ErrNotYourTurn, "you are not playing at this table")
+		return refuse(ErrNotYourTurn, "grizzled.err.not_playing")
 	}
 	p := int(seat)
 	var err error
@@ -129,7 +139,7 @@ func (s *State) step(seat game.Seat, a Action) error {
 	case PhaseBenefit:
 		err = s.doBenefit(p, a)
 	default:
-		err = refuse(ErrWrongPhase, "the game is not waiting for anything")
+		err = refuse(ErrWrongPhase, "grizzled.err.nothing_waited")
 	}
 	if err == nil {
 		s.seq++
@@ -140,36 +150,36 @@ func (s *State) step(seat game.Seat, a Action) error {
 func (s *State) wrongKind(p int) error {
 	switch s.phase {
 	case PhaseIntensity:
-		return refuse(ErrWrongPhase, "you must first choose the mission's intensity")
+		return refuse(ErrWrongPhase, "grizzled.err.choose_intensity")
 	case PhaseTurn:
-		return refuse(ErrWrongPhase, "it is your turn: play a card, use your lucky charm, make a speech or withdraw")
+		return refuse(ErrWrongPhase, "grizzled.err.your_turn")
 	case PhaseSpeech:
-		return refuse(ErrWrongPhase, fmt.Sprintf("answer the speech about %s: discard a matching card or pass", s.speechThreat))
+		return refuse(ErrWrongPhase, "grizzled.err.answer_speech", threatArg(s.speechThreat))
 	case PhaseDecision:
 		switch s.decision {
 		case DecideRemoveTile:
-			return refuse(ErrWrongPhase, "you are Absent-minded: first choose a support tile to remove from the game")
+			return refuse(ErrWrongPhase, "grizzled.err.choose_remove_tile")
 		case DecidePlaceTile:
-			return refuse(ErrWrongPhase, "choose the support tile to place face down")
+			return refuse(ErrWrongPhase, "grizzled.err.choose_place_tile")
 		case DecideHardKnock:
-			return refuse(ErrWrongPhase, "Merry Christmas: choose a hard knock to discard")
+			return refuse(ErrWrongPhase, "grizzled.err.choose_mc")
 		}
 	case PhaseBenefit:
-		return refuse(ErrWrongPhase, "you receive the support: discard hard knocks, turn your charm back, or decline")
+		return refuse(ErrWrongPhase, "grizzled.err.choose_benefit")
 	}
-	return refuse(ErrWrongPhase, "that move is not possible now")
+	return refuse(ErrWrongPhase, "grizzled.err.wrong_phase")
 }
 
 func (s *State) notYou(p int) error {
 	w := s.Waiting()
 	if len(w) == 0 {
-		return refuse(ErrNotYourTurn, "it is not your turn")
+		return refuse(ErrNotYourTurn, "game.err.not_your_turn")
 	}
-	names := make([]string, len(w))
+	names := make([]game.Msg, len(w))
 	for i, x := range w {
-		names[i] = s.name(int(x))
+		names[i] = game.M("list.item", s.who(int(x)))
 	}
-	return refuse(ErrNotYourTurn, "it is not your turn: waiting for "+strings.Join(names, ", "))
+	return refuse(ErrNotYourTurn, "grizzled.err.waiting_for", game.List("Players", names...))
 }
 
 // ---- P2..P6: intensity, deal, start of mission ----
@@ -198,9 +208,9 @@ func (s *State) doIntensity(p int, a Action) error {
 	}
 	if lo := s.MinIntensity(); a.K < lo {
 		if s.round == 1 {
-			return refuse(ErrIntensityTooLow, fmt.Sprintf("the first mission needs an intensity of at least %d", lo)) // P2
+			return refuse(ErrIntensityTooLow, "grizzled.err.first_intensity", game.Num("Min", lo)) // P2
 		}
-		return refuse(ErrIntensityTooLow, fmt.Sprintf("the intensity must be at least %d", lo)) // P2
+		return refuse(ErrIntensityTooLow, "grizzled.err.intensity", game.Num("Min", lo)) // P2
 	}
 	s.startMission(a.K)
 	return nil
@@ -228,7 +238,7 @@ func (s *State) nextHuman(i int) int {
 
 func (s *State) startMission(k int) {
 	if s.loud {
-		s.pub(fmt.Sprintf("%s sets the intensity to %d.", s.name(s.leader), k))
+		s.pub("grizzled.intensity_set", s.who(s.leader), game.Num("K", k))
 	}
 	// P3: deal k rounds clockwise from the leader, skipping the chaplain.
 	var before [5]int
@@ -249,25 +259,25 @@ func (s *State) startMission(k int) {
 		}
 	}
 	if s.loud {
-		var dealt []string
+		var dealt []game.Msg
 		for i := range s.players {
 			p := &s.players[i]
 			if p.Chaplain {
 				continue
 			}
 			got := p.Hand[before[i]:]
-			dealt = append(dealt, fmt.Sprintf("%s %d", p.Name, len(got)))
+			dealt = append(dealt, game.M("grizzled.dealt_one", named(p.Name), game.Count(len(got))))
 			if len(got) > 0 {
-				s.priv(i, "You are dealt "+cardList(got)+".")
+				s.priv(i, "grizzled.you_are_dealt", cardsArg(got))
 			} else {
-				s.priv(i, "You are dealt no cards.")
+				s.priv(i, "grizzled.you_are_dealt_none")
 			}
 		}
-		msg := "Dealt: " + strings.Join(dealt, ", ") + fmt.Sprintf(". %s left in the trials pile.", plural(len(s.trials), "card", "cards"))
+		key := "grizzled.dealt"
 		if empty {
-			msg += " The trials pile ran out while dealing."
+			key = "grizzled.dealt_ran_out"
 		}
-		s.pub(msg)
+		s.pub(key, game.List("Hands", dealt...), game.Count(len(s.trials)))
 	}
 	// P4: Frenzied draws 2 more (G-7: what is left).
 	if f := s.ownerOf(Frenzied); f >= 0 {
@@ -281,9 +291,9 @@ func (s *State) startMission(k int) {
 			got = append(got, c)
 		}
 		if s.loud {
-			s.pub(fmt.Sprintf("%s is Frenzied and draws %s.", s.name(f), plural(len(got), "more card", "more cards")))
+			s.pub("grizzled.frenzied_draws", s.who(f), game.Count(len(got)))
 			if len(got) > 0 {
-				s.priv(f, "Frenzied: you draw "+cardList(got)+".")
+				s.priv(f, "grizzled.frenzied_you_draw", cardsArg(got))
 			}
 		}
 	}
@@ -296,7 +306,7 @@ func (s *State) startMission(k int) {
 			c.Placed, c.Hidden = c.Tiles[i], true
 			c.Tiles = slices.Delete(c.Tiles, i, i+1)
 			if s.loud {
-				s.pub("The chaplain places a support tile at random and stays behind.")
+				s.pub("grizzled.chaplain_places")
 			}
 		}
 	}
@@ -307,7 +317,7 @@ func (s *State) startMission(k int) {
 func (s *State) beginTurn(p int) {
 	s.active, s.phase = p, PhaseTurn
 	if s.loud {
-		s.pub(s.name(p) + "'s turn.")
+		s.pub("grizzled.turn_of", s.who(p))
 	}
 }
 
@@ -349,7 +359,7 @@ func (s *State) checkFailure() {
 		if n >= 3 {
 			s.failed = true
 			if s.loud {
-				s.pub(fmt.Sprintf("Three %s threats: the mission fails!", Threat(t)))
+				s.pub("grizzled.three_threats", threatArg(Threat(t)))
 			}
 			return
 		}
@@ -378,13 +388,29 @@ func (s *State) knocksInPlay() int {
 
 // put plays card c for seat p (from hand, by a trap, or by Clumsy). It
 // reports whether a Merry Christmas decision is now pending.
-func (s *State) put(p int, c CardID, how string) (pending bool) {
+// putHow is how a card comes into play, for its narration.
+type putHow uint8
+
+const (
+	putPlay   putHow = iota // played from hand
+	putTrap                 // drawn by a trap (T-1)
+	putClumsy               // drawn by Clumsy (H18)
+)
+
+// putKeys narrate a card coming into play, by how and card kind.
+var putKeys = [3][3]string{
+	putPlay:   {"grizzled.put.play_threat", "grizzled.put.play_knock", "grizzled.put.play_mc"},
+	putTrap:   {"grizzled.put.trap_threat", "grizzled.put.trap_knock", "grizzled.put.trap_mc"},
+	putClumsy: {"grizzled.put.clumsy_threat", "grizzled.put.clumsy_knock", "grizzled.put.clumsy_mc"},
+}
+
+func (s *State) put(p int, c CardID, how putHow) (pending bool) {
 	pl := &s.players[p]
 	switch c.Kind() {
 	case KindThreat:
 		s.nml = append(s.nml, c)
 		if s.loud {
-			s.pub(pl.Name + " " + how + " " + c.String() + " into No Man's Land.")
+			s.pub(putKeys[how][KindThreat], named(pl.Name), cardArg(c))
 		}
 		s.checkFailure()
 	case KindHardKnock:
@@ -392,18 +418,18 @@ func (s *State) put(p int, c CardID, how string) (pending bool) {
 		pl.Knocks = append(pl.Knocks, c)
 		pl.Arrival = append(pl.Arrival, s.stamp)
 		if s.loud {
-			s.pub(pl.Name + " " + how + " hard knock " + c.String() + ", in front of " + pl.Name + ".")
+			s.pub(putKeys[how][KindHardKnock], named(pl.Name), cardArg(c))
 		}
 		if c == Tyrannical && s.leader != p {
 			s.leader = p // H09: the leader token moves at once
 			if s.loud {
-				s.pub(fmt.Sprintf("%s is Tyrannical and takes the leader token.", pl.Name))
+				s.pub("grizzled.tyrannical_takes", named(pl.Name))
 			}
 		}
 		s.checkFailure()
 	case KindMerryChristmas:
 		if s.loud {
-			s.pub(fmt.Sprintf("%s %s MC Merry Christmas.", pl.Name, how))
+			s.pub(putKeys[how][KindMerryChristmas], named(pl.Name), cardArg(c))
 		}
 		// MC leaves the game once resolved; it is kept with the removed
 		// cards from now on so that it is always somewhere.
@@ -411,12 +437,12 @@ func (s *State) put(p int, c CardID, how string) (pending bool) {
 		switch s.knocksInPlay() {
 		case 0:
 			if s.loud {
-				s.pub("No hard knock is in play; Merry Christmas leaves the game.")
+				s.pub("grizzled.mc_no_knock")
 			}
 		case 1: // the only choice: no decision to ask for
 			for i := range s.players {
 				if len(s.players[i].Knocks) == 1 {
-					s.discardKnock(i, s.players[i].Knocks[0], "Merry Christmas")
+					s.discardKnock(i, s.players[i].Knocks[0], "grizzled.mc_discards")
 					break
 				}
 			}
@@ -428,23 +454,24 @@ func (s *State) put(p int, c CardID, how string) (pending bool) {
 	return false
 }
 
-func (s *State) discardKnock(owner int, k CardID, why string) {
+// discardKnock discards hard knock k in front of owner, narrated by key.
+func (s *State) discardKnock(owner int, k CardID, key string) {
 	pl := &s.players[owner]
 	i := slices.Index(pl.Knocks, k)
 	pl.Knocks = slices.Delete(pl.Knocks, i, i+1)
 	pl.Arrival = slices.Delete(pl.Arrival, i, i+1)
 	s.removed = append(s.removed, k)
 	if s.loud {
-		s.pub(fmt.Sprintf("%s: %s in front of %s is discarded.", why, k, pl.Name))
+		s.pub(key, named(pl.Name), cardArg(k))
 	}
 }
 
 // TurnStatus is what §5.3 decides for the active player p: whether Fearful
 // forces a withdrawal and whether withdrawing is allowed at all, with the
 // reason in words when it is not.
-func (s *State) TurnStatus(p int) (forced, allowed bool, why string) {
+func (s *State) TurnStatus(p int) (forced, allowed bool, why game.Msg) {
 	if p < 0 || p >= len(s.players) {
-		return false, false, "not a player"
+		return false, false, game.M("grizzled.block.not_player")
 	}
 	forced, allowed, block, owner := s.turnStatus(p)
 	if !allowed {
@@ -512,16 +539,16 @@ func (s *State) othersInMission(p int) int {
 	return n
 }
 
-func (s *State) blockReason(p int, block CardID, owner int) string {
+func (s *State) blockReason(p int, block CardID, owner int) game.Msg {
 	switch block {
 	case Hardheaded:
-		return fmt.Sprintf("Hardheaded and you hold %d cards", len(s.players[p].Hand))
+		return game.M("grizzled.block.hardheaded", game.Count(len(s.players[p].Hand)))
 	case Prideful:
-		return fmt.Sprintf("Prideful and %s still in the mission", plural(s.othersInMission(p), "other player is", "other players are"))
+		return game.M("grizzled.block.prideful", game.Count(s.othersInMission(p)))
 	case Fragile:
-		return fmt.Sprintf("%s is Fragile and still in the mission, and you hold cards", s.name(owner))
+		return game.M("grizzled.block.fragile", s.who(owner))
 	}
-	return "a hard knock forbids it"
+	return game.M("grizzled.block.knock")
 }
 
 func (s *State) doTurn(p int, a Action) error {
@@ -536,16 +563,16 @@ func (s *State) doTurn(p int, a Action) error {
 	}
 	forced, allowed, block, owner := s.turnStatus(p)
 	if forced && a.Kind != ActWithdraw {
-		return refuse(ErrForced, "you are Fearful and two identical threats are active: you must withdraw") // H12
+		return refuse(ErrForced, "grizzled.err.fearful") // H12
 	}
 	switch a.Kind {
 	case ActPlay:
 		i := slices.Index(pl.Hand, a.Card)
 		if i < 0 || a.Card == NoCard {
-			return refuse(ErrNoSuchCard, fmt.Sprintf("you do not hold %s", a.Card))
+			return refuse(ErrNoSuchCard, "grizzled.err.not_held", cardArg(a.Card))
 		}
 		pl.Hand = slices.Delete(pl.Hand, i, i+1)
-		if s.put(p, a.Card, "plays") {
+		if s.put(p, a.Card, putPlay) {
 			return nil
 		}
 		// T-1..T-6: a trap played from hand draws and plays the top card.
@@ -553,46 +580,46 @@ func (s *State) doTurn(p int, a Action) error {
 			c := s.draw()
 			if c == NoCard {
 				if s.loud {
-					s.pub("Trap! But the trials pile is empty.")
+					s.pub("grizzled.trap_empty")
 				}
-			} else if s.put(p, c, "springs the trap and draws") {
+			} else if s.put(p, c, putTrap) {
 				return nil
 			}
 		}
 		s.endAction()
 	case ActCharm:
 		if pl.CharmUsed {
-			return refuse(ErrCharmUsed, "your lucky charm is already used this game (until support turns it back)")
+			return refuse(ErrCharmUsed, "grizzled.err.charm_used")
 		}
 		charm := Characters[pl.Character].Charm
 		i := slices.Index(s.nml, a.Card)
 		if i < 0 || a.Card == NoCard {
-			return refuse(ErrNoSuchCard, fmt.Sprintf("%s is not in No Man's Land", a.Card))
+			return refuse(ErrNoSuchCard, "grizzled.err.not_in_nml", cardArg(a.Card))
 		}
 		if !a.Card.HasThreat(charm) {
-			return refuse(ErrNoCharmTarget, fmt.Sprintf("%s does not show %s, your lucky charm", a.Card, charm))
+			return refuse(ErrNoCharmTarget, "grizzled.err.charm_target", cardArg(a.Card), threatArg(charm))
 		}
 		s.nml = slices.Delete(s.nml, i, i+1)
 		s.removed = append(s.removed, a.Card)
 		pl.CharmUsed = true
 		if s.loud {
-			s.pub(fmt.Sprintf("%s uses the lucky charm (%s) and discards %s from No Man's Land.", pl.Name, charm, a.Card))
+			s.pub("grizzled.charm_used", named(pl.Name), threatArg(charm), cardArg(a.Card))
 		}
 		s.endAction()
 	case ActSpeech:
 		if pl.Tokens == 0 {
-			return refuse(ErrNoSpeechToken, "you have no speech token")
+			return refuse(ErrNoSpeechToken, "grizzled.err.no_token")
 		}
 		if pl.owns(Mute) {
-			return refuse(ErrMute, "you are Mute and cannot make a speech") // H08
+			return refuse(ErrMute, "grizzled.err.mute_speech") // H08
 		}
 		if !a.Threat.Valid() {
-			return refuse(ErrBadAction, fmt.Sprintf("there is no threat number %d", a.Threat))
+			return refuse(ErrBadAction, "grizzled.err.no_threat", game.Num("N", int(a.Threat)))
 		}
 		s.openSpeech(p, a.Threat)
 	case ActWithdraw:
 		if !allowed {
-			return refuse(ErrCannotWithdraw, "you may not withdraw: "+s.blockReason(p, block, owner))
+			return refuse(ErrCannotWithdraw, "grizzled.err.cannot_withdraw", game.Sub("Why", s.blockReason(p, block, owner)))
 		}
 		s.withdraw(p)
 	}
@@ -632,7 +659,7 @@ func (s *State) openSpeech(p int, t Threat) {
 	// asking only the holders would tell the table who holds none (rules
 	// §7: hands are secret). The spec's case 12 asks only holders; the
 	// rulebook wins, and a player with no match can only pass.
-	var names []string
+	var names []game.Msg
 	for i := range s.players {
 		q := &s.players[i]
 		if i == p || q.Withdrawn || q.Chaplain {
@@ -640,21 +667,19 @@ func (s *State) openSpeech(p int, t Threat) {
 		}
 		q.Eligible, q.Answered, q.Answer = true, false, NoCard
 		if s.loud {
-			names = append(names, q.Name)
+			names = append(names, game.M("list.item", named(q.Name)))
 		}
 	}
 	s.speaker, s.speechThreat = p, t
 	if s.loud {
-		msg := fmt.Sprintf("%s makes a speech about %s.", pl.Name, t)
-		if len(names) == 0 {
-			msg += " Nobody else is in the mission to answer."
-		} else {
-			msg += " " + strings.Join(names, ", ") + " may each discard one card showing it."
-			if len(names) == 1 {
-				msg = fmt.Sprintf("%s makes a speech about %s. %s may discard one card showing it.", pl.Name, t, names[0])
-			}
+		switch len(names) {
+		case 0:
+			s.pub("grizzled.speech_alone", named(pl.Name), threatArg(t))
+		case 1:
+			s.pub("grizzled.speech_one", named(pl.Name), threatArg(t), game.Sub("Other", names[0]))
+		default:
+			s.pub("grizzled.speech_many", named(pl.Name), threatArg(t), game.List("Others", names...))
 		}
-		s.pub(msg)
 	}
 	for i := range s.players {
 		if s.players[i].Eligible {
@@ -670,29 +695,29 @@ func (s *State) doSpeechAnswer(p int, a Action) error {
 	q := &s.players[p]
 	if !q.Eligible || q.Answered {
 		if q.Answered {
-			return refuse(ErrNotYourTurn, "you have already answered this speech")
+			return refuse(ErrNotYourTurn, "grizzled.err.answered")
 		}
-		return refuse(ErrNotYourTurn, "you are not asked to answer this speech")
+		return refuse(ErrNotYourTurn, "grizzled.err.not_asked")
 	}
 	switch a.Kind {
 	case ActSpeechPass:
 		q.Answered, q.Answer = true, NoCard
 	case ActSpeechDiscard:
 		if a.Card == NoCard || !slices.Contains(q.Hand, a.Card) {
-			return refuse(ErrNoSuchCard, fmt.Sprintf("you do not hold %s", a.Card))
+			return refuse(ErrNoSuchCard, "grizzled.err.not_held", cardArg(a.Card))
 		}
 		if !a.Card.HasThreat(s.speechThreat) {
-			return refuse(ErrNotMatching, fmt.Sprintf("%s does not show %s", a.Card, s.speechThreat))
+			return refuse(ErrNotMatching, "grizzled.err.not_matching", cardArg(a.Card), threatArg(s.speechThreat))
 		}
 		q.Answered, q.Answer = true, a.Card
 		if s.loud {
-			s.priv(p, fmt.Sprintf("You will discard %s when everyone has answered.", a.Card))
+			s.priv(p, "grizzled.will_discard", cardArg(a.Card))
 		}
 	default:
 		return s.wrongKind(p)
 	}
 	if s.loud {
-		s.pub(q.Name + " has answered.")
+		s.pub("grizzled.has_answered", named(q.Name))
 	}
 	for i := range s.players {
 		if s.players[i].Eligible && !s.players[i].Answered {
@@ -705,7 +730,7 @@ func (s *State) doSpeechAnswer(p int, a Action) error {
 
 func (s *State) closeSpeech(timeout bool) {
 	if timeout && s.loud {
-		s.pub("Time is up for the speech; everyone who has not answered passes.")
+		s.pub("grizzled.speech_timeout")
 	}
 	for i := range s.players {
 		q := &s.players[i]
@@ -717,10 +742,10 @@ func (s *State) closeSpeech(timeout bool) {
 			q.Hand = slices.Delete(q.Hand, j, j+1)
 			s.removed = append(s.removed, q.Answer)
 			if s.loud {
-				s.pub(fmt.Sprintf("%s discards %s.", q.Name, q.Answer))
+				s.pub("grizzled.speech_discards", named(q.Name), cardArg(q.Answer))
 			}
 		} else if s.loud {
-			s.pub(fmt.Sprintf("%s passes.", q.Name))
+			s.pub("grizzled.speech_passes", named(q.Name))
 		}
 		q.Eligible, q.Answered, q.Answer = false, false, NoCard
 	}
@@ -738,7 +763,7 @@ func removeTile(ts []Tile, t Tile) []Tile {
 func (s *State) withdraw(p int) {
 	pl := &s.players[p]
 	if s.loud {
-		s.pub(pl.Name + " withdraws.")
+		s.pub("grizzled.withdraws", named(pl.Name))
 	}
 	// A4.1 Absent-minded: remove one tile first. With 2 or more tiles it is
 	// always asked, even when they are all alike, so that whether a choice
@@ -758,8 +783,8 @@ func (s *State) removeTileOf(p int, t Tile) {
 	pl.Tiles = removeTile(pl.Tiles, t)
 	s.box = append(s.box, t)
 	if s.loud {
-		s.pub(fmt.Sprintf("%s is Absent-minded and removes a support tile from the game.", pl.Name))
-		s.priv(p, fmt.Sprintf("You remove your %s tile from the game.", t))
+		s.pub("grizzled.absent_removes", named(pl.Name))
+		s.priv(p, "grizzled.you_remove_tile", game.Term("Tile", t.Key()))
 	}
 }
 
@@ -769,14 +794,14 @@ func (s *State) withdrawPlace(p int) {
 	switch {
 	case len(pl.Tiles) == 0:
 		if s.loud {
-			s.pub(fmt.Sprintf("%s has no support tile to give.", pl.Name))
+			s.pub("grizzled.no_tile", named(pl.Name))
 		}
 	case pl.owns(Panicked):
 		i := s.intn(len(pl.Tiles))
 		pl.Placed, pl.Hidden = pl.Tiles[i], true
 		pl.Tiles = slices.Delete(pl.Tiles, i, i+1)
 		if s.loud {
-			s.pub(fmt.Sprintf("%s is Panicked: a support tile is placed at random, face down.", pl.Name))
+			s.pub("grizzled.panicked_places", named(pl.Name))
 		}
 	case len(pl.Tiles) > 1: // asked even when all alike (see withdraw)
 		s.phase, s.decision, s.decider = PhaseDecision, DecidePlaceTile, p
@@ -792,8 +817,8 @@ func (s *State) placeTile(p int, t Tile) {
 	pl.Tiles = removeTile(pl.Tiles, t)
 	pl.Placed, pl.Hidden = t, false
 	if s.loud {
-		s.pub(pl.Name + " places a support tile face down.")
-		s.priv(p, "You place your "+t.String()+" tile.")
+		s.pub("grizzled.places_tile", named(pl.Name))
+		s.priv(p, "grizzled.you_place_tile", game.Term("Tile", t.Key()))
 	}
 }
 
@@ -807,9 +832,9 @@ func (s *State) withdrawFinish(p int) {
 		c := s.draw()
 		if c == NoCard {
 			if s.loud {
-				s.pub(fmt.Sprintf("%s is Clumsy, but the trials pile is empty.", pl.Name))
+				s.pub("grizzled.clumsy_empty", named(pl.Name))
 			}
-		} else if s.put(p, c, "is Clumsy and draws") {
+		} else if s.put(p, c, putClumsy) {
 			return
 		}
 	}
@@ -829,7 +854,7 @@ func (s *State) doDecision(p int, a Action) error {
 			return s.wrongKind(p)
 		}
 		if !slices.Contains(pl.Tiles, a.Tile) {
-			return refuse(ErrNoSuchTile, fmt.Sprintf("you do not hold a %s tile", a.Tile))
+			return refuse(ErrNoSuchTile, "grizzled.err.no_such_tile", game.Term("Tile", a.Tile.Key()))
 		}
 		s.removeTileOf(p, a.Tile)
 		s.withdrawPlace(p)
@@ -838,7 +863,7 @@ func (s *State) doDecision(p int, a Action) error {
 			return s.wrongKind(p)
 		}
 		if !slices.Contains(pl.Tiles, a.Tile) {
-			return refuse(ErrNoSuchTile, fmt.Sprintf("you do not hold a %s tile", a.Tile))
+			return refuse(ErrNoSuchTile, "grizzled.err.no_such_tile", game.Term("Tile", a.Tile.Key()))
 		}
 		s.placeTile(p, a.Tile)
 		s.withdrawFinish(p)
@@ -848,9 +873,9 @@ func (s *State) doDecision(p int, a Action) error {
 		}
 		t := int(a.Target)
 		if t < 0 || t >= len(s.players) || !a.Card.IsHardKnock() || !s.players[t].owns(a.Card) {
-			return refuse(ErrNoSuchHardKnock, fmt.Sprintf("%s is not in front of that player", a.Card))
+			return refuse(ErrNoSuchHardKnock, "grizzled.err.knock_not_there", cardArg(a.Card))
 		}
-		s.discardKnock(t, a.Card, "Merry Christmas")
+		s.discardKnock(t, a.Card, "grizzled.mc_discards")
 		s.phase = PhaseTurn
 		s.endAction()
 	default:
@@ -876,14 +901,13 @@ func (s *State) endMission() {
 	if success {
 		s.removed = append(s.removed, s.nml...)
 		if s.loud {
-			s.pub(fmt.Sprintf("Mission %d succeeds! No Man's Land is cleared.", s.round))
+			s.pub("grizzled.mission_succeeds", game.Num("Mission", s.round))
 		}
 	} else {
 		s.trials = append(s.trials, s.nml...)
 		shuffle(s, s.trials)
 		if s.loud {
-			s.pub(fmt.Sprintf("Mission %d failed. %s go back into the trials pile, which is shuffled (%d cards).",
-				s.round, plural(len(s.nml), "card", "cards"), len(s.trials)))
+			s.pub("grizzled.mission_fails", game.Num("Mission", s.round), game.Count(len(s.nml)), game.Num("Pile", len(s.trials)))
 		}
 	}
 	s.nml = s.nml[:0]
@@ -921,21 +945,22 @@ func (s *State) endMission() {
 	s.last = rev
 	if s.loud {
 		if len(rev.Tiles) == 0 {
-			s.pub("Support: no tiles were placed.")
+			s.pub("grizzled.support_none")
 		} else {
-			parts := make([]string, len(rev.Tiles))
+			parts := make([]game.Msg, len(rev.Tiles))
 			for i, t := range rev.Tiles {
-				parts[i] = fmt.Sprintf("%s's %s to %s", s.name(int(t.From)), t.Tile, s.name(int(t.To)))
+				parts[i] = game.M("grizzled.support_tile", nameArg("From", s.name(int(t.From))),
+					game.Term("Tile", t.Tile.Key()), nameArg("To", s.name(int(t.To))))
 			}
-			s.pub("Support: " + strings.Join(parts, "; ") + ".")
+			s.pub("grizzled.support_tiles", game.List("Tiles", parts...))
 		}
 		switch {
 		case best < 0:
-			s.pub("Nobody receives more support than everyone else: no benefit.")
+			s.pub("grizzled.support_tie")
 		case s.players[best].Chaplain:
-			s.pub("The chaplain receives the most support; nothing happens.") // SU-7
+			s.pub("grizzled.support_chaplain") // SU-7
 		default:
-			s.pub(fmt.Sprintf("%s receives the most support.", s.name(best)))
+			s.pub("grizzled.support_most", s.who(best))
 		}
 	}
 	if best >= 0 && !s.players[best].Chaplain {
@@ -962,32 +987,32 @@ func (s *State) doBenefit(p int, a Action) error {
 		}
 		if len(a.Cards) == 0 || len(a.Cards) > limit {
 			if success {
-				return refuse(ErrTooManyCards, "after a successful mission you may discard 1 or 2 hard knocks") // SU-5
+				return refuse(ErrTooManyCards, "grizzled.err.benefit_two") // SU-5
 			}
-			return refuse(ErrTooManyCards, "after a failed mission you may discard only 1 hard knock") // SU-6
+			return refuse(ErrTooManyCards, "grizzled.err.benefit_one") // SU-6
 		}
 		for i, c := range a.Cards {
 			if !c.IsHardKnock() || !pl.owns(c) || slices.Contains(a.Cards[:i], c) {
-				return refuse(ErrNoSuchHardKnock, fmt.Sprintf("%s is not in front of you", c))
+				return refuse(ErrNoSuchHardKnock, "grizzled.err.knock_not_yours", cardArg(c))
 			}
 		}
 		for _, c := range a.Cards {
-			s.discardKnock(p, c, "Support")
+			s.discardKnock(p, c, "grizzled.support_discards")
 		}
 	case ActBenefitCharm:
 		if !success {
-			return refuse(ErrNoCharmRestore, "after a failed mission the lucky charm is not restored") // SU-6
+			return refuse(ErrNoCharmRestore, "grizzled.err.charm_failed") // SU-6
 		}
 		if !pl.CharmUsed {
-			return refuse(ErrNoCharmRestore, "your lucky charm is not used")
+			return refuse(ErrNoCharmRestore, "grizzled.err.charm_unused")
 		}
 		pl.CharmUsed = false
 		if s.loud {
-			s.pub(fmt.Sprintf("Support: %s turns the lucky charm back.", pl.Name))
+			s.pub("grizzled.charm_restored", named(pl.Name))
 		}
 	case ActBenefitDecline:
 		if s.loud {
-			s.pub(fmt.Sprintf("%s takes no benefit.", pl.Name))
+			s.pub("grizzled.benefit_declined", named(pl.Name))
 		}
 	default:
 		return s.wrongKind(p)
@@ -1003,9 +1028,9 @@ func (s *State) afterSupport() {
 	s.beneficiary = -1
 	for i := range s.players {
 		if w := s.players[i].weight(); w >= 4 {
-			s.gameOver(false, "hard knocks")
+			s.gameOver(false, LossKnocks)
 			if s.loud {
-				s.pub(fmt.Sprintf("%s has %d hard knocks' weight: the team loses.", s.name(i), w))
+				s.pub("grizzled.lost_knocks", s.who(i), game.Count(w))
 			}
 			return
 		}
@@ -1015,9 +1040,9 @@ func (s *State) afterSupport() {
 		held += len(s.players[i].Hand)
 	}
 	if len(s.trials) == 0 && held == 0 {
-		s.gameOver(true, "")
+		s.gameOver(true, LossNone)
 		if s.loud {
-			s.pub("The Peace card is revealed and every hand is empty: the war is over. The team wins!")
+			s.pub("grizzled.won")
 		}
 		return
 	}
@@ -1034,13 +1059,12 @@ func (s *State) afterSupport() {
 		moved++
 	}
 	if s.loud {
-		s.pub(fmt.Sprintf("Morale drops: %s move from the morale reserve to the trials pile (%d left in the reserve).",
-			plural(moved, "card", "cards"), len(s.morale)))
+		s.pub("grizzled.morale_drops", game.Count(moved), game.Num("Left", len(s.morale)))
 	}
 	if len(s.morale) == 0 {
-		s.gameOver(false, "morale")
+		s.gameOver(false, LossMorale)
 		if s.loud {
-			s.pub("The Monument is revealed: morale is broken and the team loses.")
+			s.pub("grizzled.lost_morale")
 		}
 		return
 	}
@@ -1048,7 +1072,7 @@ func (s *State) afterSupport() {
 	if t := s.ownerOf(Tyrannical); t >= 0 {
 		s.leader = t
 		if s.loud {
-			s.pub(fmt.Sprintf("%s is Tyrannical and stays the leader; no speech token is handed out.", s.name(t)))
+			s.pub("grizzled.tyrannical_stays", s.who(t))
 		}
 	} else {
 		old := s.leader
@@ -1059,13 +1083,12 @@ func (s *State) afterSupport() {
 		}
 		s.leader = s.nextHuman(old)
 		if s.loud {
-			msg := fmt.Sprintf("%s passes the leader token to %s", s.name(old), s.name(s.leader))
+			from, to := game.Text("From", s.name(old)), game.Text("To", s.name(s.leader))
 			if token {
-				msg += fmt.Sprintf(" and takes a speech token (%d left in the supply)", s.supply)
+				s.pub("grizzled.leader_passes_token", from, to, game.Num("Left", s.supply))
 			} else {
-				msg += "; the speech supply is empty"
+				s.pub("grizzled.leader_passes", from, to)
 			}
-			s.pub(msg + ".")
 		}
 	}
 	// LC-3, P1.
@@ -1078,10 +1101,10 @@ func (s *State) afterSupport() {
 	}
 	s.phase, s.active = PhaseIntensity, s.leader
 	if s.loud {
-		s.pub(fmt.Sprintf("Mission %d begins: %s leads and chooses the intensity.", s.round, s.name(s.leader)))
+		s.pub("grizzled.mission_begins", game.Num("Mission", s.round), s.who(s.leader))
 	}
 }
 
-func (s *State) gameOver(won bool, reason string) {
+func (s *State) gameOver(won bool, reason Loss) {
 	s.phase, s.won, s.loss = PhaseOver, won, reason
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"bivouac/game"
 )
 
 // Hard-knock card IDs (spec §1.4, H01..H19).
@@ -48,11 +50,9 @@ type cardInfo struct {
 	trap    bool
 	weight  int
 	key     string
-	name    string
-	text    string
 	packed  uint64 // byte t is 1 if the card shows threat t (filled by init)
 	code    string // "T04", "H07", "MC" (filled by init)
-	str     string // code and name (filled by init)
+	str     string // code and threat ids, for logs (filled by init)
 }
 
 // cards is indexed by CardID; index 0 is NoCard.
@@ -97,27 +97,26 @@ var cards = [NumCards + 1]cardInfo{
 	38: {threats: mask(Shell, Whistle, Mask)},
 	39: {threats: mask(Night, Snow, Rain, Shell, Whistle, Mask)},
 
-	PhobiaShell:   {threats: mask(Shell), weight: 1, key: "PHOBIA", name: "Phobia (Shell)", text: "While its owner is still in the mission, it counts as one active Shell threat."},
-	PhobiaWhistle: {threats: mask(Whistle), weight: 1, key: "PHOBIA", name: "Phobia (Whistle)", text: "While its owner is still in the mission, it counts as one active Whistle threat."},
-	PhobiaMask:    {threats: mask(Mask), weight: 1, key: "PHOBIA", name: "Phobia (Gas Mask)", text: "While its owner is still in the mission, it counts as one active Gas Mask threat."},
-	TraumaNight:   {threats: mask(Night), weight: 1, key: "TRAUMA", name: "Trauma (Night)", text: "While its owner is still in the mission, it counts as one active Night threat."},
-	TraumaSnow:    {threats: mask(Snow), weight: 1, key: "TRAUMA", name: "Trauma (Snow)", text: "While its owner is still in the mission, it counts as one active Snow threat."},
-	TraumaRain:    {threats: mask(Rain), weight: 1, key: "TRAUMA", name: "Trauma (Rain)", text: "While its owner is still in the mission, it counts as one active Rain threat."},
-	Wounded:       {weight: 2, key: "WOUNDED", name: "Wounded", text: "Counts as two hard knocks."},
-	Mute:          {weight: 1, key: "MUTE", name: "Mute", text: "You may not make speeches and may not communicate with the other players at all."},
-	Tyrannical:    {weight: 1, key: "TYRANNICAL", name: "Tyrannical", text: "Take the leader token at once and keep it; no speech token is handed out at the leader change."},
-	Demoralized:   {weight: 1, key: "DEMORALIZED", name: "Demoralized", text: "Every morale drop moves one extra card (so at least 4)."},
-	Fragile:       {weight: 1, key: "FRAGILE", name: "Fragile", text: "While you are still in the mission, no other player may withdraw while holding any card."},
-	Fearful:       {weight: 1, key: "FEARFUL", name: "Fearful", text: "On your turn, if two identical threats are active, you must withdraw."},
-	Panicked:      {weight: 1, key: "PANICKED", name: "Panicked", text: "When you withdraw, your support tile is picked at random."},
-	Frenzied:      {weight: 1, key: "FRENZIED", name: "Frenzied", text: "At the start of each mission, draw 2 extra cards."},
-	Selfish:       {weight: 1, key: "SELFISH", name: "Selfish", text: "The support tile you play always counts as given to you."},
-	Hardheaded:    {weight: 1, key: "HARDHEADED", name: "Hardheaded", text: "You may not withdraw while holding 2 or more cards."},
-	Prideful:      {weight: 1, key: "PRIDEFUL", name: "Prideful", text: "You may withdraw only with an empty hand or as the last player still in the mission."},
-	Clumsy:        {weight: 1, key: "CLUMSY", name: "Clumsy", text: "Right after you withdraw, draw the top trial card and play it (its trap is ignored)."},
-	AbsentMinded:  {weight: 1, key: "ABSENTMINDED", name: "Absent-minded", text: "Before you withdraw, remove one of your support tiles from the game."},
-	MerryChristmas: {key: "MERRYCHRISTMAS", name: "Merry Christmas",
-		text: "When played, discard one hard knock in front of any player (yourself included); then remove this card from the game."},
+	PhobiaShell:    {threats: mask(Shell), weight: 1, key: "PHOBIA"},
+	PhobiaWhistle:  {threats: mask(Whistle), weight: 1, key: "PHOBIA"},
+	PhobiaMask:     {threats: mask(Mask), weight: 1, key: "PHOBIA"},
+	TraumaNight:    {threats: mask(Night), weight: 1, key: "TRAUMA"},
+	TraumaSnow:     {threats: mask(Snow), weight: 1, key: "TRAUMA"},
+	TraumaRain:     {threats: mask(Rain), weight: 1, key: "TRAUMA"},
+	Wounded:        {weight: 2, key: "WOUNDED"},
+	Mute:           {weight: 1, key: "MUTE"},
+	Tyrannical:     {weight: 1, key: "TYRANNICAL"},
+	Demoralized:    {weight: 1, key: "DEMORALIZED"},
+	Fragile:        {weight: 1, key: "FRAGILE"},
+	Fearful:        {weight: 1, key: "FEARFUL"},
+	Panicked:       {weight: 1, key: "PANICKED"},
+	Frenzied:       {weight: 1, key: "FRENZIED"},
+	Selfish:        {weight: 1, key: "SELFISH"},
+	Hardheaded:     {weight: 1, key: "HARDHEADED"},
+	Prideful:       {weight: 1, key: "PRIDEFUL"},
+	Clumsy:         {weight: 1, key: "CLUMSY"},
+	AbsentMinded:   {weight: 1, key: "ABSENTMINDED"},
+	MerryChristmas: {key: "MERRYCHRISTMAS"},
 }
 
 func init() {
@@ -125,20 +124,22 @@ func init() {
 		c := &cards[id]
 		switch {
 		case id.IsThreat():
-			var parts []string
-			for t := range Threat(NumThreats) {
-				if c.threats.has(t) {
-					parts = append(parts, t.String())
-				}
-			}
-			c.name = strings.Join(parts, "+")
 			c.code = fmt.Sprintf("T%02d", int(id))
 		case id.IsHardKnock():
 			c.code = fmt.Sprintf("H%02d", int(id-FirstHardKnock+1))
 		default:
 			c.code = "MC"
 		}
-		c.str = c.code + " " + c.name
+		var ids []string
+		for t := range Threat(NumThreats) {
+			if c.threats.has(t) {
+				ids = append(ids, t.String())
+			}
+		}
+		c.str = c.code + " " + strings.Join(ids, "+")
+		if !id.IsThreat() {
+			c.str = c.code + " " + c.key
+		}
 		for t := range Threat(NumThreats) {
 			if c.threats.has(t) {
 				c.packed |= 1 << (8 * t)
@@ -183,7 +184,8 @@ func (c CardID) Code() string {
 	return cards[c].code
 }
 
-// String is Code and Name: "T04 Night+Shell".
+// String is Code and the threats' ids, for logs and tests: "T04 night+shell"
+// (players read Msg, in their language).
 func (c CardID) String() string {
 	if !c.Valid() {
 		return fmt.Sprintf("card(%d)", int(c))
@@ -191,11 +193,38 @@ func (c CardID) String() string {
 	return cards[c].str
 }
 
-// Name is the card's display name: "Night+Shell", "Wounded", "Merry Christmas".
-func (c CardID) Name() string { return c.info().name }
+// Msg names the card for players: "T04 Night+Shell", "H07 Wounded" in English.
+func (c CardID) Msg() game.Msg {
+	switch {
+	case !c.Valid():
+		return game.M("grizzled.card.none")
+	case c.IsThreat():
+		ts := c.Threats()
+		ms := make([]game.Msg, len(ts))
+		for i, t := range ts {
+			ms[i] = game.M(t.Key())
+		}
+		return game.M("grizzled.card.threat", game.Text("Code", c.Code()), game.Joined("Threats", "+", ms...))
+	}
+	return game.M("grizzled.card.named", game.Text("Code", c.Code()), game.Term("Name", c.NameKey()))
+}
 
-// Text is the effect in plain English (hard knocks and Merry Christmas; "" for threats).
-func (c CardID) Text() string { return c.info().text }
+// NameKey is the catalog key of a hard knock's or Merry Christmas's name
+// ("grizzled.card.H07"); threat cards are named by their threats ("").
+func (c CardID) NameKey() string {
+	if !c.Valid() || c.IsThreat() {
+		return ""
+	}
+	return "grizzled.card." + c.Code()
+}
+
+// TextKey is the catalog key of the card's effect ("" for threat cards).
+func (c CardID) TextKey() string {
+	if !c.Valid() || c.IsThreat() {
+		return ""
+	}
+	return "grizzled.card_text." + c.Code()
+}
 
 // Key is the spec's effect identifier (§1.4): "PHOBIA", "WOUNDED", ...; "" for threats.
 func (c CardID) Key() string { return c.info().key }
@@ -221,15 +250,19 @@ func (c CardID) Trap() bool { return c.info().trap }
 // Weight is the hard-knock weight used by the loss check L-1 (Wounded 2).
 func (c CardID) Weight() int { return c.info().weight }
 
-// threatNames are the display names of the threats.
-var threatNames = [NumThreats]string{"Night", "Snow", "Rain", "Shell", "Whistle", "Gas Mask"}
+// threatIDs name the threats in keys and logs (players read Key's words).
+var threatIDs = [NumThreats]string{"night", "snow", "rain", "shell", "whistle", "mask"}
 
+// String is the threat's id: "night", "mask".
 func (t Threat) String() string {
 	if t < NumThreats {
-		return threatNames[t]
+		return threatIDs[t]
 	}
 	return fmt.Sprintf("threat(%d)", int(t))
 }
+
+// Key is the catalog key of the threat's name ("grizzled.threat.night").
+func (t Threat) Key() string { return "grizzled.threat." + t.String() }
 
 // Valid reports whether t is one of the six threats.
 func (t Threat) Valid() bool { return t < NumThreats }
@@ -248,6 +281,9 @@ func (t Tile) String() string {
 	}
 	return "-"
 }
+
+// Key is the catalog key of the tile's name ("grizzled.tile.DL").
+func (t Tile) Key() string { return "grizzled.tile." + t.String() }
 
 // Valid reports whether t is a real tile.
 func (t Tile) Valid() bool { return t >= TileL && t <= TileDR }

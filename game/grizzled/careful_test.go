@@ -89,7 +89,7 @@ func TestCarefulGamesWinSometimes(t *testing.T) {
 		if won, _ := s.Over(); won {
 			wins++
 		} else {
-			reasons[s.loss]++
+			reasons[string(s.loss)]++
 		}
 	}
 	t.Logf("careful policy: %d of %d games won; losses: %v", wins, games, reasons)

@@ -1,10 +1,12 @@
 package grizzled_test
 
 import (
+	"errors"
 	"fmt"
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
+	"bivouac/i18n"
 )
 
 // A game is created from a setup and a seed, then driven by Apply; every
@@ -19,7 +21,8 @@ func Example() {
 		panic(err)
 	}
 	evs, err := s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 1})
-	fmt.Println(err, grizzled.ErrIntensityTooLow == unwrap(err))
+	en := i18n.For(i18n.English)
+	fmt.Println(en.Error(err), errors.Is(err, grizzled.ErrIntensityTooLow))
 	evs, _ = s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 3})
 	for _, e := range evs {
 		who := "everyone"
@@ -30,7 +33,7 @@ func Example() {
 			fmt.Printf("%s: (a private line)\n", who)
 			continue
 		}
-		fmt.Printf("%s: %s\n", who, e.Text)
+		fmt.Printf("%s: %s\n", who, en.Msg(e.Msg))
 	}
 	v := s.View(1)
 	fmt.Println(len(v.Hand), v.Players[0].HandSize, v.Trials, v.Legal == nil)
@@ -40,17 +43,7 @@ func Example() {
 	// seat [0]: (a private line)
 	// seat [1]: (a private line)
 	// seat [2]: (a private line)
-	// everyone: Dealt: Anna 3, Ben 3, Chloé 3. 16 cards left in the trials pile.
-	// everyone: Anna's turn.
+	// everyone: Dealt: Anna 3, Ben 3 and Chloé 3. 16 cards left in the trials pile.
+	// everyone: Turn: Anna.
 	// 3 3 16 true
-}
-
-func unwrap(err error) error {
-	for {
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return err
-		}
-		err = u.Unwrap()
-	}
 }

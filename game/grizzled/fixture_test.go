@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bivouac/game"
+	"bivouac/i18n"
 )
 
 // fixture describes a game position by its named parts; build turns it into
@@ -209,10 +210,12 @@ func withdrawAll(t testing.TB, s *State) {
 	}
 }
 
+// eventsText is the events as an English reader reads them.
 func eventsText(evs []game.Event) string {
+	en := i18n.For(i18n.English)
 	var b strings.Builder
 	for _, e := range evs {
-		b.WriteString(e.Text)
+		b.WriteString(en.Msg(e.Msg))
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -31,7 +31,7 @@ func (Game) Picks() []game.Pick { return soldierPicks }
 var soldierPicks = func() []game.Pick {
 	picks := make([]game.Pick, len(Characters))
 	for i, c := range Characters {
-		picks[i] = game.Pick{ID: fmt.Sprintf("C%d", i+1), Label: fmt.Sprintf("%s (%s charm)", c.Name, c.Charm)}
+		picks[i] = game.Pick{ID: fmt.Sprintf("C%d", i+1), Label: game.M("grizzled.pick_soldier", game.Text("Soldier", c.Name), threatArg(c.Charm))}
 	}
 	return picks
 }()
@@ -168,11 +168,11 @@ func (s *State) Result() (game.Result, bool) {
 		for i := range s.humans {
 			r.Winners = append(r.Winners, game.Seat(i))
 		}
-		r.Summary = fmt.Sprintf("Peace! The team won after %d missions (started with %d trials).", s.round, s.startTrials)
+		r.Summary = game.M("grizzled.summary_won", game.Count(s.round), game.Num("Trials", s.startTrials))
 	} else {
 		r.Outcome = "loss"
 		r.Winners = []game.Seat{}
-		r.Summary = fmt.Sprintf("The team lost to %s in mission %d (started with %d trials).", s.loss, s.round, s.startTrials)
+		r.Summary = game.M("grizzled.summary_lost", game.Term("Loss", s.loss.Key()), game.Num("Mission", s.round), game.Num("Trials", s.startTrials))
 	}
 	return r, true
 }
@@ -332,7 +332,11 @@ func (a Action) Describe() string {
 	case ActDiscardHardKnock:
 		return fmt.Sprintf("discard %s in front of seat %d", a.Card, a.Target)
 	case ActBenefitDiscard:
-		return "discard " + cardList(a.Cards)
+		parts := make([]string, len(a.Cards))
+		for i, c := range a.Cards {
+			parts[i] = c.String()
+		}
+		return "discard " + strings.Join(parts, ", ")
 	case ActBenefitCharm:
 		return "turn the lucky charm back"
 	case ActBenefitDecline:

@@ -1,8 +1,8 @@
 package grizzled
 
 import (
+	"bivouac/i18n"
 	"slices"
-	"strings"
 	"testing"
 
 	"bivouac/game"
@@ -134,7 +134,7 @@ func TestHardKnocks(t *testing.T) {
 		}},
 	}
 	for _, r := range rows {
-		t.Run(r.card.Code()+"_"+strings.ReplaceAll(r.card.Name(), " ", ""), func(t *testing.T) {
+		t.Run(r.card.Code()+"_"+r.card.Key(), func(t *testing.T) {
 			f := r.f
 			if f.hands == nil {
 				f.hands = map[int][]CardID{}
@@ -181,21 +181,22 @@ func TestCardTable(t *testing.T) {
 		code, name, str string
 		kind            Kind
 	}{
-		{tc(4), "T04", "Night+Shell", "T04 Night+Shell", KindThreat},
-		{Wounded, "H07", "Wounded", "H07 Wounded", KindHardKnock},
-		{MerryChristmas, "MC", "Merry Christmas", "MC Merry Christmas", KindMerryChristmas},
-		{tc(39), "T39", "Night+Snow+Rain+Shell+Whistle+Gas Mask", "T39 Night+Snow+Rain+Shell+Whistle+Gas Mask", KindThreat},
+		{tc(4), "T04", "T04 Night+Shell", "T04 night+shell", KindThreat},
+		{Wounded, "H07", "H07 Wounded", "H07 WOUNDED", KindHardKnock},
+		{MerryChristmas, "MC", "MC Merry Christmas", "MC MERRYCHRISTMAS", KindMerryChristmas},
+		{tc(39), "T39", "T39 Night+Snow+Rain+Shell+Whistle+Gas Mask", "T39 night+snow+rain+shell+whistle+mask", KindThreat},
 	} {
-		if c.id.Code() != c.code || c.id.Name() != c.name || c.id.String() != c.str || c.id.Kind() != c.kind {
-			t.Errorf("%d: %q %q %q", c.id, c.id.Code(), c.id.Name(), c.id.String())
+		en := i18n.For(i18n.English)
+		if c.id.Code() != c.code || en.Msg(c.id.Msg()) != c.name || c.id.String() != c.str || c.id.Kind() != c.kind {
+			t.Errorf("%d: %q %q %q", c.id, c.id.Code(), en.Msg(c.id.Msg()), c.id.String())
 		}
 	}
 	for c := FirstHardKnock; c <= MerryChristmas; c++ {
-		if c.Text() == "" || c.Key() == "" {
+		if c.TextKey() == "" || c.NameKey() == "" || c.Key() == "" {
 			t.Errorf("%s has no text", c)
 		}
 	}
-	if TileDL.String() != "DL" || Mask.String() != "Gas Mask" {
+	if TileDL.String() != "DL" || Mask.String() != "mask" {
 		t.Error("names")
 	}
 }

@@ -1,6 +1,7 @@
 package grizzled
 
 import (
+	"bivouac/i18n"
 	"errors"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func TestApplyRejects(t *testing.T) {
 		{"speech answer not matching", withTokens, speechOpen, 1, answer(tc(1)), ErrNoSuchCard, ""},
 		{"speech answer wrong threat", fixture{hands: map[int][]CardID{0: {tc(1)}, 1: {tc(11), tc(21)}}, tokens: map[int]int{0: 1}}, speechOpen, 1, answer(tc(21)), ErrNotMatching, "does not show Snow"},
 		{"play during a speech", withTokens, speechOpen, 1, play(tc(11)), ErrWrongPhase, "answer the speech"},
-		{"remove a tile not held", absent, startWithdraw, 0, removeT(TileDL), ErrNoSuchTile, "you do not hold a DL tile"},
+		{"remove a tile not held", absent, startWithdraw, 0, removeT(TileDL), ErrNoSuchTile, "you do not hold a double left tile"},
 		{"remove by another seat", absent, startWithdraw, 1, removeT(TileL), ErrNotYourTurn, ""},
 		{"MC: not a hard knock", mcPending, playMC, 0, mcDiscard(tc(1), 3), ErrNoSuchHardKnock, ""},
 		{"MC: wrong owner", mcPending, playMC, 0, mcDiscard(Wounded, 1), ErrNoSuchHardKnock, ""},
@@ -81,7 +82,7 @@ func TestApplyRejects(t *testing.T) {
 			}
 			before, _ := EncodeState(s)
 			err := refused(t, s, tt.seat, tt.act, tt.want) // error, no events, deep-equal state
-			if !strings.Contains(err.Error(), tt.words) {
+			if !strings.Contains(i18n.For(i18n.English).Error(err), tt.words) {
 				t.Fatalf("message %q does not say %q", err, tt.words)
 			}
 			if after, _ := EncodeState(s); string(after) != string(before) {

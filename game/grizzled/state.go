@@ -91,7 +91,7 @@ type State struct {
 	last        *SupportReveal
 
 	won  bool
-	loss string
+	loss Loss
 
 	rng rand.PCG
 
@@ -129,8 +129,25 @@ func (s *State) StartingTrials() int { return s.startTrials }
 // Over reports whether the game has ended, and if so whether the team won.
 func (s *State) Over() (won, over bool) { return s.won, s.phase == PhaseOver }
 
-// LossReason is "hard knocks" or "morale" after a loss, else "".
-func (s *State) LossReason() string { return s.loss }
+// LossReason is why the team lost (LossNone unless it did).
+func (s *State) LossReason() Loss { return s.loss }
+
+// Loss is why the team lost; its values are stored in snapshots.
+type Loss string
+
+const (
+	LossNone   Loss = ""
+	LossKnocks Loss = "hard knocks" // L-1
+	LossMorale Loss = "morale"      // M-3
+)
+
+// Key is the catalog key naming the loss ("grizzled.loss.morale").
+func (l Loss) Key() string {
+	if l == LossKnocks {
+		return "grizzled.loss.knocks"
+	}
+	return "grizzled.loss.morale"
+}
 
 // intn returns a uniform int in [0,n) from the state's RNG.
 func (s *State) intn(n int) int {
@@ -317,17 +334,17 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 	s.phase = PhaseIntensity
 
 	s.loud = true
-	s.pub(fmt.Sprintf("A new game of The Grizzled: %s variant, %d cards in the trials pile, %d in the morale reserve, %d speech tokens.",
-		o.Variant, len(s.trials), len(s.morale), s.supply))
+	s.pub("grizzled.new_game", game.Term("Variant", "grizzled.variant."+string(o.Variant)),
+		game.Num("Trials", len(s.trials)), game.Num("Morale", len(s.morale)), game.Num("Tokens", s.supply))
 	for i := range s.players {
 		p := &s.players[i]
 		c := Characters[p.Character]
-		s.pub(fmt.Sprintf("%s plays %s (lucky charm: %s).", p.Name, c.Name, c.Charm))
+		s.pub("grizzled.plays_soldier", named(p.Name), game.Text("Soldier", c.Name), threatArg(c.Charm))
 		if !p.Chaplain {
-			s.priv(i, fmt.Sprintf("Your support tiles: %s.", tileList(p.Tiles)))
+			s.priv(i, "grizzled.your_tiles", tilesArg(p.Tiles))
 		}
 	}
-	s.pub(fmt.Sprintf("Mission 1 begins: %s leads and chooses the intensity (at least 3).", s.players[s.leader].Name))
+	s.pub("grizzled.first_mission", s.who(s.leader))
 	return s, s.flush(), nil
 }
 
@@ -427,7 +444,7 @@ type snapshot struct {
 	Beneficiary  int            `json:"beneficiary"`
 	Last         *SupportReveal `json:"last,omitempty"`
 	Won          bool           `json:"won"`
-	Loss         string         `json:"loss,omitempty"`
+	Loss         Loss           `json:"loss,omitempty"`
 	RNG          []byte         `json:"rng"`
 }
 

@@ -196,7 +196,7 @@ type SeatView struct {
 	LastSupport  *SupportReveal  `json:"last_support,omitempty"`
 	Over         bool            `json:"over"`
 	Won          bool            `json:"won"`
-	LossReason   string          `json:"loss_reason,omitempty"` // "hard knocks" or "morale"
+	LossReason   Loss            `json:"loss_reason,omitempty"`
 
 	// Only for the viewing seat:
 	Hand       []CardID `json:"hand,omitempty"`
@@ -205,9 +205,9 @@ type SeatView struct {
 	Legal      []Action `json:"legal,omitempty"`       // what this seat may do now
 
 	// Added by the engine:
-	Removed       []CardID    `json:"removed"`                   // face-up cards out of the game (card counting)
-	Eligible      []game.Seat `json:"eligible,omitempty"`        // PhaseSpeech: seats that may answer
-	MustWithdraw  bool        `json:"must_withdraw,omitempty"`   // PhaseTurn: Fearful forces the active player (H12)
-	CanWithdraw   bool        `json:"can_withdraw,omitempty"`    // PhaseTurn: the active player may withdraw (§5.3)
-	WhyNoWithdraw string      `json:"why_no_withdraw,omitempty"` // PhaseTurn: why not, in words
+	Removed       []CardID    `json:"removed"`                  // face-up cards out of the game (card counting)
+	Eligible      []game.Seat `json:"eligible,omitempty"`       // PhaseSpeech: seats that may answer
+	MustWithdraw  bool        `json:"must_withdraw,omitempty"`  // PhaseTurn: Fearful forces the active player (H12)
+	CanWithdraw   bool        `json:"can_withdraw,omitempty"`   // PhaseTurn: the active player may withdraw (§5.3)
+	WhyNoWithdraw game.Msg    `json:"why_no_withdraw,omitzero"` // PhaseTurn: why not
 }

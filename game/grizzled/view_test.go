@@ -47,17 +47,17 @@ func TestEventsDoNotLeak(t *testing.T) {
 				if !e.Audience.All && len(e.Audience.Seats) != 1 {
 					t.Fatalf("event with no clear audience: %+v", e)
 				}
-				for _, code := range cardCode.FindAllString(e.Text, -1) {
+				for _, code := range cardCode.FindAllString(e.Msg.String(), -1) {
 					c := codeCard(code)
 					if slices.Contains(s.morale, c) {
-						t.Fatalf("event names %s in the morale reserve: %q", c, e.Text)
+						t.Fatalf("event names %s in the morale reserve: %q", c, e.Msg)
 					}
 					for p := range s.players {
 						if !slices.Contains(s.players[p].Hand, c) {
 							continue
 						}
 						if e.Audience.All || e.Audience.Seats[0] != game.Seat(p) {
-							t.Fatalf("event for %v names %s in seat %d's hand: %q", e.Audience, c, p, e.Text)
+							t.Fatalf("event for %v names %s in seat %d's hand: %q", e.Audience, c, p, e.Msg)
 						}
 					}
 				}
@@ -215,7 +215,7 @@ func TestGameInterface(t *testing.T) {
 		}
 	}
 	res, over := g.Result(st)
-	if !over || res.Outcome == "" || res.Summary == "" {
+	if !over || res.Outcome == "" || res.Summary.IsZero() {
 		t.Fatal("game did not end")
 	}
 	if !sawTimer {

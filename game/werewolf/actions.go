@@ -78,7 +78,7 @@ func (s *State) apply(seat int, a Action, out *[]game.Event) error {
 				s.endPhase(out)
 			}
 		case KindAbandon:
-			s.finish(OutcomeAbandoned, nil, "The game was abandoned: no winner.", out)
+			s.finish(OutcomeAbandoned, nil, game.M("werewolf.end.abandoned"), out)
 			return nil
 		default:
 			return ErrNotAllowed
@@ -152,8 +152,8 @@ func (s *State) actThief(seat int, a Action, out *[]game.Event) error {
 			return ErrMustSwap
 		}
 		s.ThiefDone = true
-		s.secret(out, "You keep the thief card.", seat)
-		s.history("Night 1: the thief (%s) kept his card.", s.name(seat))
+		s.secret(out, game.M("werewolf.thief_keeps"), seat)
+		s.history("werewolf.history.thief_kept", s.who("Player", seat))
 		return nil
 	}
 	if a.Target != 0 && a.Target != 1 {
@@ -194,11 +194,11 @@ func (s *State) actSeer(seat int, a Action, out *[]game.Event) error {
 	c := s.Players[a.Target].Card
 	p := &s.Players[seat]
 	p.Visions = append(p.Visions, Vision{Night: s.Night, Target: game.Seat(a.Target), Card: c})
-	*out = append(*out, private(fmt.Sprintf("%s's card is: %s.", s.name(a.Target), c), seat))
+	*out = append(*out, private(game.M("werewolf.seer_sees", s.who("Target", a.Target), roleArg("Role", c)), seat))
 	if w := s.watchers(); len(w) > 0 {
-		*out = append(*out, private(fmt.Sprintf("The seer (%s) looks at %s's card: %s.", s.name(seat), s.name(a.Target), c), w...))
+		*out = append(*out, private(game.M("werewolf.seer_watched", s.who("Player", seat), s.who("Target", a.Target), roleArg("Role", c)), w...))
 	}
-	s.history("Night %d: the seer (%s) saw %s: %s.", s.Night, s.name(seat), s.name(a.Target), c)
+	s.history("werewolf.history.seer_saw", game.Num("Night", s.Night), s.who("Player", seat), s.who("Target", a.Target), roleArg("Role", c))
 	return nil
 }
 
@@ -215,7 +215,7 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 			return ErrNotAllowed
 		}
 		p.WolfDone = true
-		s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s is done.", s.name(seat)), "A werewolf is done.", true, out)
+		s.wolvesEvent(seat, game.Narration, "", game.M("werewolf.pack.done", s.who("Player", seat)), game.M("werewolf.relay.done"), true, out)
 		return nil
 	}
 	if a.Kind == KindWolfClear {
@@ -223,7 +223,7 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 			return ErrNotAllowed
 		}
 		p.WolfSel = nobody
-		s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s withdraws the choice.", s.name(seat)), "A werewolf changes its mind.", true, out)
+		s.wolvesEvent(seat, game.Narration, "", game.M("werewolf.pack.clear", s.who("Player", seat)), game.M("werewolf.relay.clear"), true, out)
 		return nil
 	}
 	if err := s.target(a.Target); err != nil {
@@ -236,8 +236,8 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 		return ErrNotAllowed
 	}
 	p.WolfSel = a.Target
-	t := s.name(a.Target)
-	s.wolvesEvent(seat, game.Narration, fmt.Sprintf("%s points at %s.", s.name(seat), t), "A werewolf points at "+t+".", true, out)
+	t := s.who("Target", a.Target)
+	s.wolvesEvent(seat, game.Narration, "", game.M("werewolf.pack.points", s.who("Player", seat), t), game.M("werewolf.relay.points", t), true, out)
 	return nil
 }
 
@@ -265,8 +265,8 @@ func (s *State) actWitch(seat int, a Action, out *[]game.Event) error {
 			return ErrNoVictim
 		}
 		s.Healed, s.HealLeft = true, false
-		s.secret(out, fmt.Sprintf("The witch heals %s.", s.name(s.Victim)), seat)
-		s.history("Night %d: the witch (%s) healed %s.", s.Night, s.name(seat), s.name(s.Victim))
+		s.secret(out, game.M("werewolf.witch_heals", s.who("Target", s.Victim)), seat)
+		s.history("werewolf.history.witch_healed", game.Num("Night", s.Night), s.who("Player", seat), s.who("Target", s.Victim))
 	case KindWitchPoison:
 		if !s.PoisonLeft || s.Poisoned >= 0 {
 			return ErrNoPotion
@@ -275,12 +275,12 @@ func (s *State) actWitch(seat int, a Action, out *[]game.Event) error {
 			return err
 		}
 		s.Poisoned, s.PoisonLeft = a.Target, false
-		s.secret(out, fmt.Sprintf("The witch poisons %s.", s.name(a.Target)), seat)
-		s.history("Night %d: the witch (%s) poisoned %s.", s.Night, s.name(seat), s.name(a.Target))
+		s.secret(out, game.M("werewolf.witch_poisons", s.who("Target", a.Target)), seat)
+		s.history("werewolf.history.witch_poisoned", game.Num("Night", s.Night), s.who("Player", seat), s.who("Target", a.Target))
 	default:
 		s.WitchDone = true
 		if !s.fast() {
-			*out = append(*out, private("You have acted — the night goes on.", seat))
+			*out = append(*out, private(game.M("werewolf.acted"), seat))
 		}
 	}
 	return nil
@@ -323,9 +323,9 @@ func (s *State) actDay(seat int, a Action, out *[]game.Event) error {
 		}
 		p.Candidate = a.On
 		if a.On {
-			*out = append(*out, narration(p.Name+" stands for sheriff."))
+			*out = append(*out, narration(game.M("werewolf.stands", s.who("Player", seat))))
 		} else {
-			*out = append(*out, narration(p.Name+" withdraws from the election."))
+			*out = append(*out, narration(game.M("werewolf.stands_down", s.who("Player", seat))))
 		}
 		return nil
 	}
@@ -392,8 +392,8 @@ func (s *State) actTiebreak(seat int, a Action, out *[]game.Event) error {
 	if a.Target == s.partner(seat) {
 		return ErrNotAllowed
 	}
-	*out = append(*out, narration(fmt.Sprintf("The sheriff %s breaks the tie: %s.", s.name(seat), s.name(a.Target))))
-	s.verdict(a.Target, "", out)
+	*out = append(*out, narration(game.M("werewolf.tiebreak", s.who("Player", seat), s.who("Target", a.Target))))
+	s.verdict(a.Target, game.Msg{}, out)
 	return nil
 }
 
@@ -455,7 +455,7 @@ func (s *State) chat(seat int, text string, commit bool, out *[]game.Event) erro
 		if commit { // a logged line: the channel keeps it for the game
 			s.Pack = append(s.Pack, PackLine{Night: s.Night, From: game.Seat(seat), Text: text})
 		}
-		s.wolvesEvent(seat, game.Chat, text, "A werewolf: "+s.redactWolves(text), commit, out)
+		s.wolvesEvent(seat, game.Chat, text, game.Msg{}, game.M("werewolf.relay.says", game.Text("Line", s.redactWolves(text))), commit, out)
 	case wolvesOnly:
 		return ErrNotAllowed
 	case s.Phase.Night():
@@ -468,9 +468,11 @@ func (s *State) chat(seat int, text string, commit bool, out *[]game.Event) erro
 
 // wolvesEvent emits one item of the wolves' channel and, if the little girl
 // peeks, maybe its anonymised relay (spec §5.7).
-func (s *State) wolvesEvent(from int, kind game.EventKind, text, relay string, commit bool, out *[]game.Event) {
+// A chat line comes as text, a move of the pack as msg; relay is what the
+// little girl may glimpse of it.
+func (s *State) wolvesEvent(from int, kind game.EventKind, text string, msg, relay game.Msg, commit bool, out *[]game.Event) {
 	aud := append(s.livingWolves(), s.watchers()...)
-	*out = append(*out, game.Event{Audience: game.Only(seats(aud)...), Kind: kind, From: game.Seat(from), Channel: ChannelWolves, Text: text})
+	*out = append(*out, game.Event{Audience: game.Only(seats(aud)...), Kind: kind, From: game.Seat(from), Channel: ChannelWolves, Text: text, Msg: msg})
 	lg := s.holder(RoleLittleGirl)
 	defer func() {
 		if commit {
@@ -489,18 +491,22 @@ func (s *State) wolvesEvent(from int, kind game.EventKind, text, relay string, c
 	if u >= s.Opts.LittleGirlRelay {
 		return
 	}
-	*out = append(*out, game.Event{Audience: game.Only(game.Seat(lg)), Kind: game.Chat, From: -1, Channel: ChannelRelay, Text: relay})
+	*out = append(*out, game.Event{Audience: game.Only(game.Seat(lg)), Kind: game.Chat, From: -1, Channel: ChannelRelay, Msg: relay})
 	if !commit {
 		return
 	}
 	s.Players[lg].Relayed = append(s.Players[lg].Relayed, relay)
 	if s.rand().Float64() < s.Opts.LittleGirlCatch {
 		s.Caught, s.Peeking = true, false
-		*out = append(*out, private("The werewolves caught you spying! You will be their victim tonight.", lg))
-		s.secret(out, fmt.Sprintf("You caught the little girl spying: it is %s. She is tonight's victim.", s.name(lg)), s.livingWolves()...)
-		s.history("Night %d: the werewolves caught the little girl (%s).", s.Night, s.name(lg))
+		*out = append(*out, private(game.M("werewolf.girl_caught"), lg))
+		s.secret(out, game.M("werewolf.caught_girl", s.who("Player", lg)), s.livingWolves()...)
+		s.history("werewolf.history.girl_caught", game.Num("Night", s.Night), s.who("Player", lg))
 	}
 }
+
+// Redacted stands for a werewolf's name in a line the little girl glimpses:
+// a mark rather than a word, since the line is relayed as it was typed.
+const Redacted = "[***]"
 
 // hashDraw is a uniform number in [0, 1) fixed by the state and the line.
 func (s *State) hashDraw(from int, text string) float64 {
@@ -554,7 +560,7 @@ func redactWord(text, name string) string {
 			continue
 		}
 		b.WriteString(text[i:j])
-		b.WriteString("[a werewolf]")
+		b.WriteString(Redacted)
 		i = end
 	}
 }

@@ -1,6 +1,7 @@
 package werewolf
 
 import (
+	"bivouac/i18n"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -229,7 +230,7 @@ func TestDeadWatchersSeeEverything(t *testing.T) {
 	x.until(PhaseDiscussion)
 	x.until(PhaseSeer)
 	evs := x.do(P3, tgt(KindSeerInspect, P1))
-	if !contains(to(evs, P7), "The seer (P3) looks at P1's card") {
+	if !contains(to(evs, P7), "The seer (P3) looks at the card of P1") {
 		t.Fatal("the dead do not see the seer")
 	}
 	x.until(PhaseWolves)
@@ -245,8 +246,8 @@ func TestDeadWatchersSeeEverything(t *testing.T) {
 func TestRedactWolves(t *testing.T) {
 	cases := map[string]string{
 		"eat Anna":             "eat Anna",
-		"Wolfa, eat Anna":      "[a werewolf], eat Anna",
-		"WOLFA and wolfb":      "[a werewolf] and [a werewolf]",
+		"Wolfa, eat Anna":      "[***], eat Anna",
+		"WOLFA and wolfb":      "[***] and [***]",
 		"Wolfaa is not a wolf": "Wolfaa is not a wolf",
 		"ask xWolfa":           "ask xWolfa",
 	}
@@ -275,7 +276,7 @@ func TestDescribeEveryLegalAction(t *testing.T) {
 		for i := range s.Players {
 			v := s.View(game.Seat(i))
 			for _, a := range v.Legal {
-				if d := v.Describe(a); d == "" || strings.Contains(d, "?") || d == string(a.Kind) {
+				if d := i18n.For(i18n.English).Msg(v.Describe(a)); d == "" || strings.Contains(d, "?") || strings.Contains(d, "werewolf.") {
 					t.Fatalf("%v described as %q", a, d)
 				}
 			}

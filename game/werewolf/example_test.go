@@ -1,6 +1,7 @@
 package werewolf_test
 
 import (
+	"bivouac/i18n"
 	"fmt"
 
 	"bivouac/game"
@@ -19,13 +20,14 @@ func ExampleGame() {
 	tm, _ := g.Timer(st)
 	fmt.Println("nightfall lasts", tm.After)
 	st, evs, _ := g.Apply(st, game.System, tm.Action) // the timer expired
+	en := i18n.For(i18n.English)
 	for _, e := range evs {
 		if e.Audience.All {
-			fmt.Println(e.Text)
+			fmt.Println(en.Msg(e.Msg))
 		}
 	}
 	v := g.View(st, 0).(werewolf.SeatView)
-	fmt.Println(v.Phase.Title(), v.Deadline, "s")
+	fmt.Println(en.T(v.Phase.TitleKey()), v.Deadline, "s")
 	// Output:
 	// nightfall lasts 5s
 	// The seer wakes up…

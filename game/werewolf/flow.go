@@ -5,22 +5,20 @@ package werewolf
 // the dawn and the death chain (§9) they call.
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"bivouac/game"
 )
 
 // enter starts phase p: a new PhaseSeq (so older ticks are ignored) and the
 // phase's public narration line.
-func (s *State) enter(p Phase, text string, out *[]game.Event) {
+func (s *State) enter(p Phase, m game.Msg, out *[]game.Event) {
 	s.Phase = p
 	s.PhaseSeq++
-	if text == "" {
-		text = p.Narration()
+	if m.IsZero() {
+		m = game.M(p.NarrationKey())
 	}
-	*out = append(*out, narration(text))
+	*out = append(*out, narration(m))
 }
 
 // settle ends phases whose early-end condition holds (spec §7), repeatedly.
@@ -131,8 +129,8 @@ func (s *State) endPhase(out *[]game.Event) {
 				s.thiefTake(0, out)
 			} else {
 				s.ThiefDone = true
-				s.secret(out, "You keep the thief card.", s.ThiefSeat)
-				s.history("Night 1: the thief (%s) kept his card.", s.name(s.ThiefSeat))
+				s.secret(out, game.M("werewolf.thief_keeps"), s.ThiefSeat)
+				s.history("werewolf.history.thief_kept", s.who("Player", s.ThiefSeat))
 			}
 		}
 		s.nextNightStep(out)
@@ -171,7 +169,7 @@ func (s *State) endPhase(out *[]game.Event) {
 	case PhaseVote:
 		s.closeVote(out)
 	case PhaseSheriffTiebreak:
-		s.verdict(-1, "The sheriff does not decide: nobody is lynched today.", out)
+		s.verdict(-1, game.M("werewolf.verdict.sheriff_silent"), out)
 	case PhaseVerdict:
 		s.ReckonNext = PhaseNightFall
 		s.reckon(out)
@@ -188,7 +186,7 @@ func (s *State) enterNightFall(out *[]game.Event) {
 			s.Quiet = 0
 		}
 		if c := s.Opts.StalemateCycles; c > 0 && s.Quiet >= c {
-			s.finish(OutcomeStalemate, nil, fmt.Sprintf("Stalemate: %d cycles without a death. No winner.", s.Quiet), out)
+			s.finish(OutcomeStalemate, nil, game.M("werewolf.end.stalemate", game.Count(s.Quiet)), out)
 			return
 		}
 	}
@@ -202,34 +200,34 @@ func (s *State) enterNightFall(out *[]game.Event) {
 		p := &s.Players[i]
 		p.WolfSel, p.WolfDone, p.PeekSet, p.Ballot, p.Ready = nobody, false, false, NoBallot, false
 	}
-	s.enter(PhaseNightFall, fmt.Sprintf("Night %d falls. The village sleeps.", s.Night), out)
+	s.enter(PhaseNightFall, game.M("werewolf.night_falls", game.Num("Night", s.Night)), out)
 }
 
 func (s *State) enterStep(p Phase, out *[]game.Event) {
-	s.enter(p, "", out)
+	s.enter(p, game.Msg{}, out)
 	switch p {
 	case PhaseThief:
 		if s.alive(s.ThiefSeat) {
 			s.ThiefSaw = slices.Clone(s.Middle)
-			s.secret(out, fmt.Sprintf("The two middle cards are: %s and %s. Take one, or keep your card.", s.Middle[0], s.Middle[1]), s.ThiefSeat)
+			s.secret(out, game.M("werewolf.thief_sees", roleArg("A", s.Middle[0]), roleArg("B", s.Middle[1])), s.ThiefSeat)
 		}
 	case PhaseCupid:
 		if c := s.holder(RoleCupid); c >= 0 && !s.Linked {
-			*out = append(*out, private("Choose two players to fall in love (you may choose yourself).", c))
+			*out = append(*out, private(game.M("werewolf.cupid_choose"), c))
 		}
 	case PhaseLovers:
 		if s.Linked {
 			for k, l := range s.Lovers {
 				other := s.Lovers[1-k]
-				*out = append(*out, private(fmt.Sprintf("You are in love with %s. If one of you dies, the other dies of a broken heart. You may not vote against each other.", s.name(other)), l))
+				*out = append(*out, private(game.M("werewolf.in_love", s.who("Player", other)), l))
 				if s.Players[l].Team == TeamLovers {
-					*out = append(*out, private("Your love crosses the line between the pack and the village: your goal is now that the two of you are the last two alive. You win together, or not at all.", l))
+					*out = append(*out, private(game.M("werewolf.mixed_lovers"), l))
 				}
 			}
 		}
 	case PhaseSeer:
 		if sr := s.holder(RoleSeer); sr >= 0 {
-			*out = append(*out, private("Choose a player whose card you want to see.", sr))
+			*out = append(*out, private(game.M("werewolf.seer_choose"), sr))
 		}
 	case PhaseWolves:
 		wolves := s.livingWolves()
@@ -237,14 +235,10 @@ func (s *State) enterStep(p Phase, out *[]game.Event) {
 			s.Players[w].KnowsWolves = true
 		}
 		if len(wolves) > 0 {
-			names := make([]string, len(wolves))
-			for i, w := range wolves {
-				names[i] = s.name(w)
-			}
-			*out = append(*out, private(fmt.Sprintf("The werewolves are: %s. Agree on a victim.", strings.Join(names, ", ")), wolves...))
+			*out = append(*out, private(game.M("werewolf.pack_is", s.whoList("Players", wolves)), wolves...))
 		}
 		if lg := s.holder(RoleLittleGirl); lg >= 0 {
-			*out = append(*out, private("The werewolves are awake. You may peek at them, at your own risk.", lg))
+			*out = append(*out, private(game.M("werewolf.girl_may_peek"), lg))
 		}
 	case PhaseWitch:
 		if w := s.holder(RoleWitch); w >= 0 {
@@ -253,11 +247,11 @@ func (s *State) enterStep(p Phase, out *[]game.Event) {
 	}
 }
 
-func (s *State) victimLine() string {
+func (s *State) victimLine() game.Msg {
 	if s.Victim >= 0 {
-		return fmt.Sprintf("Tonight's victim: %s.", s.name(s.Victim))
+		return game.M("werewolf.victim_is", s.who("Player", s.Victim))
 	}
-	return "The werewolves have no victim tonight."
+	return game.M("werewolf.no_victim")
 }
 
 func (s *State) thiefTake(slot int, out *[]game.Event) {
@@ -266,8 +260,8 @@ func (s *State) thiefTake(slot int, out *[]game.Event) {
 	p.Card, s.Middle[slot] = s.Middle[slot], RoleThief
 	p.Team = teamOf(p.Card)
 	s.ThiefTook, s.ThiefDone = slot, true
-	s.secret(out, fmt.Sprintf("You take the %s card: you are now the %s.", p.Card, p.Card), t)
-	s.history("Night 1: the thief (%s) took the %s card.", s.name(t), p.Card)
+	s.secret(out, game.M("werewolf.thief_takes", roleArg("Role", p.Card)), t)
+	s.history("werewolf.history.thief_took", s.who("Player", t), roleArg("Role", p.Card))
 }
 
 // link makes a and b the lovers. byLot: cupid let the time run out and
@@ -278,12 +272,12 @@ func (s *State) link(cupid, a, b int, byLot bool, out *[]game.Event) {
 		s.Players[a].Team, s.Players[b].Team = TeamLovers, TeamLovers
 	}
 	if byLot {
-		s.secret(out, fmt.Sprintf("You did not choose in time: fate links %s and %s. They are now lovers.", s.name(a), s.name(b)), cupid)
-		s.history("Night 1: cupid (%s) did not choose; fate linked %s and %s.", s.name(cupid), s.name(a), s.name(b))
+		s.secret(out, game.M("werewolf.fate_links", s.who("A", a), s.who("B", b)), cupid)
+		s.history("werewolf.history.fate_linked", s.who("Player", cupid), s.who("A", a), s.who("B", b))
 		return
 	}
-	s.secret(out, fmt.Sprintf("%s and %s are now lovers.", s.name(a), s.name(b)), cupid)
-	s.history("Night 1: cupid (%s) linked %s and %s.", s.name(cupid), s.name(a), s.name(b))
+	s.secret(out, game.M("werewolf.now_lovers", s.who("A", a), s.who("B", b)), cupid)
+	s.history("werewolf.history.cupid_linked", s.who("Player", cupid), s.who("A", a), s.who("B", b))
 }
 
 func (s *State) resolveWolves(out *[]game.Event) {
@@ -307,15 +301,15 @@ func (s *State) resolveWolves(out *[]game.Event) {
 		}
 	}
 	if s.Victim >= 0 {
-		s.secret(out, fmt.Sprintf("Tonight's victim: %s.", s.name(s.Victim)), s.livingWolves()...)
-		s.history("Night %d: the werewolves chose %s.", s.Night, s.name(s.Victim))
+		s.secret(out, game.M("werewolf.victim_is", s.who("Player", s.Victim)), s.livingWolves()...)
+		s.history("werewolf.history.wolves_chose", game.Num("Night", s.Night), s.who("Player", s.Victim))
 	} else {
 		if wolves := s.livingWolves(); len(wolves) == 1 {
-			s.secret(out, "You chose no victim: nobody is devoured tonight.", wolves...)
+			s.secret(out, game.M("werewolf.wolves_no_choice"), wolves...)
 		} else {
-			s.secret(out, "The werewolves did not agree: no victim tonight.", wolves...)
+			s.secret(out, game.M("werewolf.wolves_disagree"), wolves...)
 		}
-		s.history("Night %d: the werewolves had no victim.", s.Night)
+		s.history("werewolf.history.no_victim", game.Num("Night", s.Night))
 	}
 }
 
@@ -326,7 +320,7 @@ type death struct {
 
 func (s *State) enterDawn(out *[]game.Event) {
 	s.Day = s.Night
-	s.enter(PhaseDawn, fmt.Sprintf("Day %d dawns. The village wakes up.", s.Day), out)
+	s.enter(PhaseDawn, game.M(DawnKey, game.Num("Day", s.Day)), out)
 	var batch []death
 	if s.Victim >= 0 && !s.Healed {
 		batch = append(batch, death{s.Victim, []Cause{CauseDevoured}})
@@ -339,7 +333,7 @@ func (s *State) enterDawn(out *[]game.Event) {
 		}
 	}
 	if len(batch) == 0 {
-		*out = append(*out, narration("Nobody died last night."))
+		*out = append(*out, narration(game.M("werewolf.nobody_died")))
 		return
 	}
 	if !s.Opts.RevealNightCause {
@@ -350,33 +344,29 @@ func (s *State) enterDawn(out *[]game.Event) {
 
 // Deaths and the reckoning (spec §9).
 
-func (s *State) deathLine(i int, causes []Cause, night bool) string {
-	n := s.name(i)
-	var what string
+func (s *State) deathLine(i int, causes []Cause, night bool) game.Msg {
+	key := "werewolf.death.died"
 	switch {
 	case night && !s.Opts.RevealNightCause && (slices.Contains(causes, CauseDevoured) || slices.Contains(causes, CausePoisoned)):
-		what = n + " was found dead"
+		key = "werewolf.death.found_dead"
 	case len(causes) == 2:
-		what = n + " was devoured by the werewolves and poisoned"
+		key = "werewolf.death.devoured_poisoned"
 	case len(causes) == 0:
-		what = n + " died"
 	default:
 		switch causes[0] {
 		case CauseDevoured:
-			what = n + " was devoured by the werewolves"
+			key = "werewolf.death.devoured"
 		case CausePoisoned:
-			what = n + " was poisoned"
+			key = "werewolf.death.poisoned"
 		case CauseHeartbreak:
-			what = n + " died of a broken heart"
+			key = "werewolf.death.heartbreak"
 		case CauseShot:
-			what = n + " was shot by the hunter"
+			key = "werewolf.death.shot"
 		case CauseLynched:
-			what = n + " was lynched by the village"
-		default:
-			what = n + " died"
+			key = "werewolf.death.lynched"
 		}
 	}
-	return fmt.Sprintf("%s. Card: %s.", what, s.Players[i].Card)
+	return game.M(key, s.who("Player", i), roleArg("Role", s.Players[i].Card))
 }
 
 // kill marks the batch dead, closes it under heartbreak and queues hunter
@@ -419,16 +409,16 @@ func (s *State) kill(batch []death, night bool, out *[]game.Event) {
 func (s *State) reckon(out *[]game.Event) {
 	if len(s.ShotQueue) > 0 {
 		h := s.ShotQueue[0]
-		s.enter(PhaseHunterShot, fmt.Sprintf("%s was the hunter and takes aim with a last breath…", s.name(h)), out)
-		*out = append(*out, private("Choose a player to shoot, or lower your rifle.", h))
+		s.enter(PhaseHunterShot, game.M("werewolf.hunter_aims", s.who("Player", h)), out)
+		*out = append(*out, private(game.M("werewolf.hunter_choose"), h))
 		return
 	}
 	if s.winCheck(out) {
 		return
 	}
 	if s.Sheriff >= 0 && !s.alive(s.Sheriff) {
-		s.enter(PhaseSheriffSuccession, fmt.Sprintf("%s, the dying sheriff, names a successor…", s.name(s.Sheriff)), out)
-		*out = append(*out, private("Name the next sheriff.", s.Sheriff))
+		s.enter(PhaseSheriffSuccession, game.M("werewolf.sheriff_dying", s.who("Player", s.Sheriff)), out)
+		*out = append(*out, private(game.M("werewolf.successor_choose"), s.Sheriff))
 		return
 	}
 	s.continueTo(s.ReckonNext, out)
@@ -440,7 +430,7 @@ func (s *State) continueTo(p Phase, out *[]game.Event) {
 		return
 	}
 	if s.Day == 1 && s.Opts.SheriffOn() && !s.Elected {
-		s.enter(PhaseSheriffCampaign, "", out)
+		s.enter(PhaseSheriffCampaign, game.Msg{}, out)
 		for i := range s.Players {
 			s.Players[i].Ready, s.Players[i].Candidate = false, false
 		}
@@ -452,8 +442,8 @@ func (s *State) continueTo(p Phase, out *[]game.Event) {
 func (s *State) hunterShoot(t int, out *[]game.Event) {
 	h := s.ShotQueue[0]
 	s.ShotQueue = s.ShotQueue[1:]
-	*out = append(*out, narration(fmt.Sprintf("The hunter %s shoots %s.", s.name(h), s.name(t))))
-	s.history("Day %d: the hunter (%s) shot %s.", s.Day, s.name(h), s.name(t))
+	*out = append(*out, narration(game.M("werewolf.hunter_shoots", s.who("Player", h), s.who("Target", t))))
+	s.history("werewolf.history.hunter_shot", game.Num("Day", s.Day), s.who("Player", h), s.who("Target", t))
 	s.kill([]death{{t, []Cause{CauseShot}}}, false, out)
 	s.reckon(out)
 }
@@ -461,7 +451,7 @@ func (s *State) hunterShoot(t int, out *[]game.Event) {
 func (s *State) hunterHold(out *[]game.Event) {
 	h := s.ShotQueue[0]
 	s.ShotQueue = s.ShotQueue[1:]
-	*out = append(*out, narration(fmt.Sprintf("The hunter %s lowers his rifle.", s.name(h))))
+	*out = append(*out, narration(game.M("werewolf.hunter_holds", s.who("Player", h))))
 	s.reckon(out)
 }
 
@@ -469,9 +459,9 @@ func (s *State) hunterHold(out *[]game.Event) {
 // (chosen), or drawn by lot when the time ran out.
 func (s *State) passBadge(t int, chosen bool, out *[]game.Event) {
 	if chosen {
-		*out = append(*out, narration(fmt.Sprintf("%s hands the sheriff's badge to %s.", s.name(s.Sheriff), s.name(t))))
+		*out = append(*out, narration(game.M("werewolf.badge_passed", s.who("Player", s.Sheriff), s.who("Target", t))))
 	} else {
-		*out = append(*out, narration(fmt.Sprintf("%s named no successor in time: the badge goes to %s, drawn by lot.", s.name(s.Sheriff), s.name(t))))
+		*out = append(*out, narration(game.M("werewolf.badge_drawn", s.who("Player", s.Sheriff), s.who("Target", t))))
 	}
 	s.Sheriff = t
 	s.SheriffHistory = append(s.SheriffHistory, t)
@@ -502,13 +492,13 @@ func (s *State) winCheck(out *[]game.Event) bool {
 	}
 	switch {
 	case wolves+others == 0:
-		s.finish(OutcomeNone, nil, "Nobody is left alive: no winner.", out)
+		s.finish(OutcomeNone, nil, game.M("werewolf.end.nobody"), out)
 	case s.Linked && wolves+others == 2 && s.alive(s.Lovers[0]) && s.alive(s.Lovers[1]) && s.Players[s.Lovers[0]].Team == TeamLovers:
-		s.finish(OutcomeLovers, seats(s.Lovers[:]), fmt.Sprintf("The lovers %s and %s win, alone in the village.", s.name(s.Lovers[0]), s.name(s.Lovers[1])), out)
+		s.finish(OutcomeLovers, seats(s.Lovers[:]), game.M("werewolf.end.lovers", s.who("A", s.Lovers[0]), s.who("B", s.Lovers[1])), out)
 	case wolves == 0:
-		s.finish(OutcomeVillage, team(TeamVillage), "The village wins: every werewolf is dead.", out)
+		s.finish(OutcomeVillage, team(TeamVillage), game.M("werewolf.end.village"), out)
 	case others == 0:
-		s.finish(OutcomeWolves, team(TeamWolves), "The werewolves win: they devoured the village.", out)
+		s.finish(OutcomeWolves, team(TeamWolves), game.M("werewolf.end.wolves"), out)
 	default:
 		return false
 	}
@@ -516,30 +506,11 @@ func (s *State) winCheck(out *[]game.Event) bool {
 }
 
 // finish ends the game and reveals everything.
-func (s *State) finish(outcome string, winners []game.Seat, summary string, out *[]game.Event) {
+func (s *State) finish(outcome string, winners []game.Seat, summary game.Msg, out *[]game.Event) {
 	s.Over, s.Outcome, s.Winners, s.Summary = true, outcome, winners, summary
 	s.ShotQueue = nil
 	s.enter(PhaseGameOver, summary, out)
-	var b strings.Builder
-	b.WriteString("The cards: ")
-	for i, p := range s.Players {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if p.Original != p.Card {
-			fmt.Fprintf(&b, "%s %s → %s", p.Name, p.Original, p.Card)
-		} else {
-			fmt.Fprintf(&b, "%s %s", p.Name, p.Card)
-		}
-	}
-	if len(s.Middle) == 2 {
-		fmt.Fprintf(&b, ". Middle: %s, %s", s.Middle[0], s.Middle[1])
-	}
-	if s.Linked {
-		fmt.Fprintf(&b, ". Lovers: %s and %s", s.name(s.Lovers[0]), s.name(s.Lovers[1]))
-	}
-	b.WriteString(".")
-	*out = append(*out, narration(b.String()))
+	*out = append(*out, narration(s.cardsReveal()))
 	for _, h := range s.History {
 		*out = append(*out, narration(h))
 	}
@@ -551,7 +522,7 @@ func (s *State) enterDiscussion(out *[]game.Event) {
 	for i := range s.Players {
 		s.Players[i].Ready = false
 	}
-	s.enter(PhaseDiscussion, "", out)
+	s.enter(PhaseDiscussion, game.Msg{}, out)
 }
 
 func (s *State) enterSheriffVote(out *[]game.Event) {
@@ -561,25 +532,45 @@ func (s *State) enterSheriffVote(out *[]game.Event) {
 			cands = append(cands, i)
 		}
 	}
-	text := "Nobody stands: every living player may be elected sheriff."
+	text := game.M("werewolf.sheriff_no_candidates")
 	if len(cands) > 0 {
-		text = "Candidates for sheriff: " + s.nameList(cands) + "."
+		text = game.M("werewolf.sheriff_candidates", s.whoList("Players", cands))
 	} else {
 		cands = s.living()
 	}
 	s.Eligible = cands
 	s.resetBallots()
-	s.enter(PhaseSheriffVote, "", out)
+	s.enter(PhaseSheriffVote, game.Msg{}, out)
 	*out = append(*out, narration(text))
 }
 
-func (s *State) nameList(v []int) string {
-	names := make([]string, len(v))
-	for i, x := range v {
-		names[i] = s.name(x)
+// DawnKey is the key of the line that opens a day; its first argument is
+// the day's number.
+const DawnKey = "werewolf.day_dawns"
+
+// cardsReveal is the end of game's line showing every card (and the
+// middle cards and the lovers).
+func (s *State) cardsReveal() game.Msg {
+	cards := make([]game.Msg, len(s.Players))
+	for i, p := range s.Players {
+		if p.Original != p.Card {
+			cards[i] = game.M("werewolf.reveal.swapped", s.who("Player", i), roleArg("From", p.Original), roleArg("Role", p.Card))
+		} else {
+			cards[i] = game.M("werewolf.reveal.card", s.who("Player", i), roleArg("Role", p.Card))
+		}
 	}
-	return strings.Join(names, ", ")
+	middle, lovers := game.Text("Middle", ""), game.Text("Lovers", "")
+	if len(s.Middle) == 2 {
+		middle = game.Sub("Middle", game.M("werewolf.reveal.middle", roleArg("A", s.Middle[0]), roleArg("B", s.Middle[1])))
+	}
+	if s.Linked {
+		lovers = game.Sub("Lovers", game.M("werewolf.reveal.lovers", s.who("A", s.Lovers[0]), s.who("B", s.Lovers[1])))
+	}
+	return game.M(CardsRevealKey, game.List("Cards", cards...), middle, lovers)
 }
+
+// CardsRevealKey is the key of the end-of-game line that shows every card.
+const CardsRevealKey = "werewolf.reveal.cards"
 
 func (s *State) resetBallots() {
 	for i := range s.Players {
@@ -627,26 +618,28 @@ func top(bs []BallotRecord) []int {
 	return v
 }
 
-func (s *State) reveal(title string, bs []BallotRecord, out *[]game.Event) {
-	*out = append(*out, narration(title))
+func (s *State) reveal(titleKey string, bs []BallotRecord, out *[]game.Event) {
+	*out = append(*out, narration(game.M(titleKey)))
 	for _, b := range bs {
-		v := s.name(int(b.Voter))
-		if b.Weight == 2 {
-			v += " (sheriff, ×2)"
-		}
-		if b.Target < 0 {
-			*out = append(*out, narration(v+" abstains."))
-		} else {
-			*out = append(*out, narration(fmt.Sprintf("%s votes for %s.", v, s.name(int(b.Target)))))
+		v := s.who("Player", int(b.Voter))
+		switch {
+		case b.Target < 0 && b.Weight == 2:
+			*out = append(*out, narration(game.M("werewolf.ballot.sheriff_abstains", v)))
+		case b.Target < 0:
+			*out = append(*out, narration(game.M("werewolf.ballot.abstains", v)))
+		case b.Weight == 2:
+			*out = append(*out, narration(game.M("werewolf.ballot.sheriff_votes", v, s.who("Target", int(b.Target)))))
+		default:
+			*out = append(*out, narration(game.M("werewolf.ballot.votes", v, s.who("Target", int(b.Target)))))
 		}
 	}
 }
 
 func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 	kind := PhaseSheriffVote
-	title := "The sheriff ballots are opened:"
+	title := "werewolf.ballot.sheriff_opened"
 	if runoff {
-		kind, title = PhaseSheriffRunoff, "The runoff ballots are opened:"
+		kind, title = PhaseSheriffRunoff, "werewolf.ballot.runoff_opened"
 	}
 	bs := s.ballots(false)
 	s.reveal(title, bs, out)
@@ -666,14 +659,14 @@ func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 			pool = s.living()
 		}
 		winner = pool[s.rand().IntN(len(pool))]
-		*out = append(*out, narration("No majority: the sheriff is drawn by lot."))
+		*out = append(*out, narration(game.M("werewolf.sheriff_by_lot")))
 	default:
 		rec.Tied = seats(tops)
 		s.Votes = append(s.Votes, rec)
 		s.Eligible = tops
 		s.Tied = tops
 		s.resetBallots()
-		s.enter(PhaseSheriffRunoff, "Tie between "+s.nameList(tops)+": runoff (sealed ballots).", out)
+		s.enter(PhaseSheriffRunoff, game.M("werewolf.runoff", s.whoList("Players", tops)), out)
 		return
 	}
 	rec.Result = game.Seat(winner)
@@ -681,18 +674,18 @@ func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 	s.Sheriff, s.Elected = winner, true
 	s.SheriffHistory = append(s.SheriffHistory, winner)
 	s.Tied, s.Eligible = nil, nil
-	*out = append(*out, narration(fmt.Sprintf("%s is elected sheriff.", s.name(winner))))
+	*out = append(*out, narration(game.M("werewolf.sheriff_elected", s.who("Player", winner))))
 	s.enterDiscussion(out)
 }
 
 func (s *State) enterVote(out *[]game.Event) {
 	s.resetBallots()
-	s.enter(PhaseVote, "", out)
+	s.enter(PhaseVote, game.Msg{}, out)
 }
 
 func (s *State) closeVote(out *[]game.Event) {
 	bs := s.ballots(true)
-	s.reveal("The ballots are opened:", bs, out)
+	s.reveal("werewolf.ballot.opened", bs, out)
 	rec := VoteRecord{Kind: PhaseVote, Day: s.Day, Ballots: bs, Result: game.NoSeat}
 	tops := top(bs)
 	if len(tops) > 1 {
@@ -701,25 +694,25 @@ func (s *State) closeVote(out *[]game.Event) {
 	s.Votes = append(s.Votes, rec)
 	switch {
 	case len(tops) == 1:
-		s.verdict(tops[0], "", out)
+		s.verdict(tops[0], game.Msg{}, out)
 	case len(tops) > 1 && s.alive(s.Sheriff):
 		s.Tied = tops
-		s.enter(PhaseSheriffTiebreak, "Tie between "+s.nameList(tops)+": the sheriff decides.", out)
-		*out = append(*out, private("Choose whom the village lynches among the tied players.", s.Sheriff))
+		s.enter(PhaseSheriffTiebreak, game.M("werewolf.tie_sheriff", s.whoList("Players", tops)), out)
+		*out = append(*out, private(game.M("werewolf.tiebreak_choose"), s.Sheriff))
 	case len(tops) > 1:
-		s.verdict(-1, "Tie: nobody is lynched today.", out)
+		s.verdict(-1, game.M("werewolf.verdict.tie"), out)
 	default:
-		s.verdict(-1, "No votes: nobody is lynched today.", out)
+		s.verdict(-1, game.M("werewolf.verdict.no_votes"), out)
 	}
 }
 
-func (s *State) verdict(t int, why string, out *[]game.Event) {
+func (s *State) verdict(t int, why game.Msg, out *[]game.Event) {
 	s.Lynch = t
 	s.Tied = nil
 	if n := len(s.Votes); n > 0 && s.Votes[n-1].Kind == PhaseVote && s.Votes[n-1].Day == s.Day {
 		s.Votes[n-1].Result = game.Seat(t)
 	}
-	s.enter(PhaseVerdict, "", out)
+	s.enter(PhaseVerdict, game.Msg{}, out)
 	if t < 0 {
 		*out = append(*out, narration(why))
 		return

@@ -1,6 +1,7 @@
 package werewolf
 
 import (
+	"bivouac/i18n"
 	"bytes"
 	"errors"
 	"fmt"
@@ -170,11 +171,19 @@ func tgt(k Kind, t int) Action {
 	return Action{Kind: k, Target: t}
 }
 
+// evText is an event as an English reader reads it.
+func evText(e game.Event) string {
+	if !e.Msg.IsZero() {
+		return i18n.For(i18n.English).Msg(e.Msg)
+	}
+	return e.Text
+}
+
 func public(evs []game.Event) []string {
 	var v []string
 	for _, e := range evs {
 		if e.Audience.All {
-			v = append(v, e.Text)
+			v = append(v, evText(e))
 		}
 	}
 	return v
@@ -185,7 +194,7 @@ func to(evs []game.Event, seat int) []string {
 	var v []string
 	for _, e := range evs {
 		if !e.Audience.All && e.Audience.Includes(game.Seat(seat)) {
-			v = append(v, e.Text)
+			v = append(v, evText(e))
 		}
 	}
 	return v

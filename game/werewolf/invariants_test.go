@@ -128,7 +128,7 @@ func audiences(s *State, evs []game.Event) error {
 		case ChannelWolves:
 			for _, x := range e.Audience.Seats {
 				if !s.isWolf(int(x)) && !s.watcher(int(x)) {
-					return fmt.Errorf("wolves' channel to %d: %q", x, e.Text)
+					return fmt.Errorf("wolves' channel to %d: %q", x, evText(e))
 				}
 			}
 			if e.Audience.All {
@@ -139,8 +139,8 @@ func audiences(s *State, evs []game.Event) error {
 				return fmt.Errorf("relay %+v", e)
 			}
 			for _, p := range s.Players {
-				if p.Card == RoleWerewolf && hasWord(e.Text, p.Name) {
-					return fmt.Errorf("relay names wolf %s: %q", p.Name, e.Text)
+				if p.Card == RoleWerewolf && hasWord(evText(e), p.Name) {
+					return fmt.Errorf("relay names wolf %s: %q", p.Name, evText(e))
 				}
 			}
 		case ChannelDead:

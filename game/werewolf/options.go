@@ -3,6 +3,8 @@ package werewolf
 import (
 	"encoding/json"
 	"fmt"
+
+	"bivouac/game"
 )
 
 // Preset selects how the deck is composed (spec §3.2).
@@ -165,16 +167,16 @@ func (o Options) Unofficial() bool { return o.SmallTable }
 // NotRulebook lists the options in use that are not in the rulebook, for
 // the lobby to show (spec: [NR] options MUST be labelled). Fast nights also
 // leak who is alive through timing.
-func (o Options) NotRulebook() []string {
-	var v []string
+func (o Options) NotRulebook() []game.Msg {
+	var v []game.Msg
 	if o.SmallTable {
-		v = append(v, "small table (5–7 players): not rulebook, unofficial result")
+		v = append(v, game.M("werewolf.nr.small_table"))
 	}
 	if o.NightTiming == TimingFast {
-		v = append(v, "fast nights: timing reveals who is alive and which cards are in play")
+		v = append(v, game.M("werewolf.nr.fast_nights"))
 	}
 	if o.BotTakeover {
-		v = append(v, "bots take over absent players")
+		v = append(v, game.M("werewolf.nr.bot_takeover"))
 	}
 	return v
 }
@@ -251,8 +253,8 @@ func (o Options) deck(n int) []Role {
 	return d
 }
 
-func badOpt(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadOptions, fmt.Sprintf(format, args...))
+func badOpt(key string, args ...game.Arg) error {
+	return game.Refuse(ErrBadOptions, game.M(key, args...))
 }
 
 // Validate checks the options for a table of n players (spec §3.2).
@@ -261,44 +263,44 @@ func (o Options) Validate(n int) error {
 	case n >= 8 && n <= 18:
 	case n >= 5 && n <= 7 && o.SmallTable:
 	case n >= 5 && n <= 7:
-		return badOpt("%d players needs the small-table option (not rulebook); the rulebook wants 8 to 18", n)
+		return badOpt("werewolf.opt.small_needed", game.Count(n))
 	default:
-		return badOpt("%d players: the game needs 8 to 18 players", n)
+		return badOpt("werewolf.opt.players", game.Count(n))
 	}
 	switch o.Preset {
 	case PresetStarter, PresetCustom:
 	case PresetClassic:
 		if n < 8 {
-			return badOpt("the Classic preset needs at least 8 players")
+			return badOpt("werewolf.opt.classic_size")
 		}
 	default:
-		return badOpt("unknown preset %q", o.Preset)
+		return badOpt("werewolf.opt.preset", game.Text("Preset", string(o.Preset)))
 	}
 	wolves, specials := o.composition(n)
 	if wolves < 1 || wolves > 4 {
-		return badOpt("between 1 and 4 werewolves (got %d)", wolves)
+		return badOpt("werewolf.opt.wolves", game.Count(wolves))
 	}
 	if n-wolves-len(specials) < 0 {
-		return badOpt("too many cards for %d players", n)
+		return badOpt("werewolf.opt.too_many", game.Count(n))
 	}
 	for _, r := range specials {
 		if r == RoleThief && wolves < 2 {
-			return badOpt("the thief needs at least 2 werewolves")
+			return badOpt("werewolf.opt.thief")
 		}
 	}
 	switch o.NightTiming {
 	case TimingStrict, TimingFast:
 	default:
-		return badOpt("night timing must be strict or fast")
+		return badOpt("werewolf.opt.timing")
 	}
 	if !(o.LittleGirlRelay > 0 && o.LittleGirlRelay <= 1) {
-		return badOpt("little girl relay must be in (0, 1]")
+		return badOpt("werewolf.opt.relay")
 	}
 	if !(o.LittleGirlCatch >= 0 && o.LittleGirlCatch <= 1) {
-		return badOpt("little girl catch must be in [0, 1]")
+		return badOpt("werewolf.opt.catch")
 	}
 	if o.StalemateCycles < 0 {
-		return badOpt("stalemate cycles can't be negative")
+		return badOpt("werewolf.opt.stalemate")
 	}
 	for p := PhaseNightFall; p < PhaseGameOver; p++ {
 		spec, ok := timerSpecs[p]
@@ -308,7 +310,7 @@ func (o Options) Validate(n int) error {
 		t := o.Timers
 		v := *spec.field(&t)
 		if v != 0 && (v < spec.lo || v > spec.hi) {
-			return badOpt("%s timer must be %d..%d seconds", p.Title(), spec.lo, spec.hi)
+			return badOpt("werewolf.opt.timer", game.Term("Phase", p.TitleKey()), game.Num("Lo", spec.lo), game.Num("Hi", spec.hi))
 		}
 	}
 	return nil

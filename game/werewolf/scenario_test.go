@@ -161,7 +161,7 @@ func TestScenario07_ThiefTimesOutAndKeeps(t *testing.T) {
 		t.Fatal("thief did not keep his card")
 	}
 	evs := x.do(P2, tgt(KindSeerInspect, P1))
-	if !contains(to(evs, P2), "P1's card is: Thief") {
+	if !contains(to(evs, P2), "The card of P1 is: Thief") {
 		t.Fatalf("seer saw %v", to(evs, P2))
 	}
 }
@@ -573,7 +573,7 @@ func TestScenario32_HunterTimesOut(t *testing.T) {
 	x.do(P1, sel(P3))
 	x.until(PhaseHunterShot)
 	evs := x.tick()
-	if !contains(public(evs), "lowers his rifle") || x.s.livingCount() != 7 {
+	if !contains(public(evs), "lowers the rifle") || x.s.livingCount() != 7 {
 		t.Fatalf("%v", public(evs))
 	}
 }
@@ -835,12 +835,12 @@ func TestScenario44_LittleGirlRelayIsAnonymous(t *testing.T) {
 		if !e.Audience.Includes(P3) {
 			continue
 		}
-		if e.From != -1 || strings.Contains(e.Text, "Wolfa") || strings.Contains(e.Text, "Wolfb") || e.Channel != ChannelRelay {
+		if e.From != -1 || strings.Contains(evText(e), "Wolfa") || strings.Contains(evText(e), "Wolfb") || e.Channel != ChannelRelay {
 			t.Fatalf("relay leaks: %+v", e)
 		}
 		for _, i := range []int{P4, P5, P6, P7, P8} {
 			if e.Audience.Includes(game.Seat(i)) {
-				t.Fatalf("villager %d gets %q", i, e.Text)
+				t.Fatalf("villager %d gets %q", i, evText(e))
 			}
 		}
 	}

@@ -25,12 +25,12 @@ type Player struct {
 	Ready     bool `json:"ready,omitempty"`
 	Candidate bool `json:"candidate,omitempty"`
 
-	WolfSel     int      `json:"wolf_sel"`            // werewolf: tonight's selection, or nobody
-	WolfDone    bool     `json:"wolf_done,omitempty"` // werewolf (fast nights): pressed Done
-	KnowsWolves bool     `json:"knows_wolves,omitempty"`
-	Visions     []Vision `json:"visions,omitempty"`
-	Relayed     []string `json:"relayed,omitempty"` // little girl: glimpses (selection relays)
-	PeekSet     bool     `json:"peek_set,omitempty"`
+	WolfSel     int        `json:"wolf_sel"`            // werewolf: tonight's selection, or nobody
+	WolfDone    bool       `json:"wolf_done,omitempty"` // werewolf (fast nights): pressed Done
+	KnowsWolves bool       `json:"knows_wolves,omitempty"`
+	Visions     []Vision   `json:"visions,omitempty"`
+	Relayed     []game.Msg `json:"relayed,omitempty"` // little girl: glimpses (selection relays)
+	PeekSet     bool       `json:"peek_set,omitempty"`
 }
 
 // Vision is one thing the seer learned.
@@ -132,8 +132,8 @@ type State struct {
 	Over    bool        `json:"over,omitempty"`
 	Outcome string      `json:"outcome,omitempty"`
 	Winners []game.Seat `json:"winners,omitempty"`
-	Summary string      `json:"summary,omitempty"`
-	History []string    `json:"history,omitempty"` // night log, public at the end
+	Summary game.Msg    `json:"summary,omitzero"`
+	History []game.Msg  `json:"history,omitempty"` // night log, public at the end
 
 	RNG  rng    `json:"rng"`
 	Salt uint64 `json:"salt"` // for Say's relay draws, which may not move the RNG
@@ -274,17 +274,14 @@ func (s *State) deal(names []string, cards []Role) (*State, []game.Event, error)
 		s.Middle = slices.Clone(cards[n:])
 	}
 	var out []game.Event
-	names2 := make([]string, len(s.Deck))
-	for i, r := range s.Deck {
-		names2[i] = r.String()
-	}
-	mode := ""
+	deck := DeckMsgs(s.Deck)
+	key := "werewolf.new_game"
 	if s.Opts.Unofficial() {
-		mode = " (small table, not rulebook: unofficial)"
+		key = "werewolf.new_game_small"
 	}
-	out = append(out, narration(fmt.Sprintf("A game of %d players%s. The deck: %s.", n, mode, strings.Join(names2, ", "))))
+	out = append(out, narration(game.M(key, game.Count(n), game.Joined("Deck", ", ", deck...))))
 	for i := range s.Players {
-		out = append(out, private(fmt.Sprintf("Your card: %s.", s.Players[i].Card), i))
+		out = append(out, private(game.M("werewolf.your_card", roleArg("Role", s.Players[i].Card)), i))
 	}
 	s.enterNightFall(&out)
 	s.settle(&out)
@@ -403,9 +400,28 @@ func (s *State) fast() bool { return s.Opts.NightTiming == TimingFast }
 
 // Events.
 
-func narration(text string) game.Event {
-	return game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: text}
+func narration(m game.Msg) game.Event {
+	return game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: m}
 }
+
+// who is seat i's name as argument arg ("nobody" for no seat).
+func (s *State) who(arg string, i int) game.Arg {
+	if !s.valid(i) {
+		return game.Term(arg, "werewolf.nobody")
+	}
+	return game.Text(arg, s.Players[i].Name)
+}
+
+// whoList is the seats' names as one list argument.
+func (s *State) whoList(arg string, v []int) game.Arg {
+	ms := make([]game.Msg, len(v))
+	for i, x := range v {
+		ms[i] = game.M("list.item", s.who("Player", x))
+	}
+	return game.List(arg, ms...)
+}
+
+func roleArg(arg string, r Role) game.Arg { return game.Term(arg, r.Key()) }
 
 func seats(v []int) []game.Seat {
 	out := make([]game.Seat, 0, len(v))
@@ -417,19 +433,38 @@ func seats(v []int) []game.Seat {
 	return out
 }
 
-func private(text string, to ...int) game.Event {
-	return game.Event{Audience: game.Only(seats(to)...), Kind: game.Private, From: -1, Text: text}
+func private(m game.Msg, to ...int) game.Event {
+	return game.Event{Audience: game.Only(seats(to)...), Kind: game.Private, From: -1, Msg: m}
 }
 
 // secret is a private event for the seats plus the dead watchers.
-func (s *State) secret(out *[]game.Event, text string, to ...int) {
+func (s *State) secret(out *[]game.Event, m game.Msg, to ...int) {
 	aud := append(slices.Clone(to), s.watchers()...)
 	if len(aud) == 0 {
 		return
 	}
-	*out = append(*out, private(text, aud...))
+	*out = append(*out, private(m, aud...))
 }
 
-func (s *State) history(format string, args ...any) {
-	s.History = append(s.History, fmt.Sprintf(format, args...))
+// history adds a line to the night log, read out at the end.
+func (s *State) history(key string, args ...game.Arg) {
+	s.History = append(s.History, game.M(key, args...))
+}
+
+// DeckMsgs names a deck's cards, like cards together: "Werewolf ×2", "Seer".
+func DeckMsgs(deck []Role) []game.Msg {
+	var out []game.Msg
+	for i := 0; i < len(deck); {
+		j := i
+		for j < len(deck) && deck[j] == deck[i] {
+			j++
+		}
+		if n := j - i; n > 1 {
+			out = append(out, game.M("werewolf.deck_many", roleArg("Role", deck[i]), game.Num("N", n)))
+		} else {
+			out = append(out, game.M(deck[i].Key()))
+		}
+		i = j
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package werewolf
 
 import (
-	"errors"
 	"fmt"
 
 	"bivouac/game"
@@ -25,7 +24,8 @@ const (
 
 var roleNames = [...]string{"?", "Werewolf", "Villager", "Seer", "Witch", "Hunter", "Cupid", "Little Girl", "Thief"}
 
-// String is the card's English name ("Little Girl"); "?" for a hidden card.
+// String is the card's stable name, as stored ("Little Girl"); "?" for a
+// hidden card. Players read Key's words.
 func (r Role) String() string {
 	if int(r) < len(roleNames) {
 		return roleNames[r]
@@ -33,24 +33,23 @@ func (r Role) String() string {
 	return fmt.Sprintf("Role(%d)", r)
 }
 
-var roleHelp = [...]string{
-	"A card you cannot see.",
-	"Each night the werewolves agree on a villager to devour. By day, blend in.",
-	"No power: reason, talk and vote.",
-	"Each night, see one player's card.",
-	"One healing potion and one death potion, each usable once.",
-	"When you die, shoot a player with your last breath.",
-	"On the first night, make two players fall in love; then a simple villager.",
-	"While the werewolves are awake, you may peek at them — at your own risk.",
-	"On the first night, you may swap your card for one of the two middle cards.",
+// roleIDs name the roles in catalog keys: "werewolf.role.little_girl".
+var roleIDs = [...]string{"unknown", "werewolf", "villager", "seer", "witch", "hunter", "cupid", "little_girl", "thief"}
+
+// Key is the catalog key of the card's name ("werewolf.role.seer").
+func (r Role) Key() string {
+	if int(r) < len(roleIDs) {
+		return "werewolf.role." + roleIDs[r]
+	}
+	return "werewolf.role.unknown"
 }
 
-// Help is a one-line description of the card for screens.
-func (r Role) Help() string {
-	if int(r) < len(roleHelp) {
-		return roleHelp[r]
+// HelpKey is the catalog key of the card's one-line description.
+func (r Role) HelpKey() string {
+	if int(r) < len(roleIDs) {
+		return "werewolf.role_help." + roleIDs[r]
 	}
-	return ""
+	return "werewolf.role_help.unknown"
 }
 
 // Team is the side holding the card wins with (mixed lovers aside).
@@ -98,6 +97,19 @@ func (t Team) String() string {
 	return "?"
 }
 
+// Key is the catalog key of the team's name ("werewolf.team.village").
+func (t Team) Key() string {
+	switch t {
+	case TeamVillage:
+		return "werewolf.team.village"
+	case TeamWolves:
+		return "werewolf.team.wolves"
+	case TeamLovers:
+		return "werewolf.team.lovers"
+	}
+	return "werewolf.team.none"
+}
+
 func teamOf(r Role) Team {
 	if r == RoleWerewolf {
 		return TeamWolves
@@ -119,7 +131,15 @@ const (
 	CauseFoundDead // a night death whose cause is hidden by the options
 )
 
-var causeNames = [...]string{"", "devoured", "poisoned", "heartbreak", "shot", "lynched", "found dead"}
+var causeNames = [...]string{"", "devoured", "poisoned", "heartbreak", "shot", "lynched", "found_dead"}
+
+// Key is the catalog key of the cause ("werewolf.cause.shot").
+func (c Cause) Key() string {
+	if c == CauseNone || int(c) >= len(causeNames) {
+		return "werewolf.cause.none"
+	}
+	return "werewolf.cause." + causeNames[c]
+}
 
 func (c Cause) String() string {
 	if int(c) < len(causeNames) {
@@ -152,53 +172,42 @@ const (
 	PhaseGameOver
 )
 
-var phaseInfo = [...]struct{ id, title, narration string }{
-	{"NightFall", "Nightfall", "Night falls. The village sleeps."},
-	{"Thief", "The thief", "The thief wakes up…"},
-	{"Cupid", "Cupid", "Cupid wakes up…"},
-	{"Lovers", "The lovers", "The lovers wake up and look into each other's eyes…"},
-	{"Seer", "The seer", "The seer wakes up…"},
-	{"Wolves", "The werewolves", "The werewolves wake up and choose a victim…"},
-	{"Witch", "The witch", "The witch wakes up…"},
-	{"Dawn", "Dawn", "The sun rises and the village wakes up."},
-	{"HunterShot", "The hunter's last shot", "The hunter takes aim with his last breath…"},
-	{"SheriffSuccession", "Sheriff succession", "The dying sheriff names a successor…"},
-	{"SheriffCampaign", "Sheriff campaign", "Who will stand for sheriff?"},
-	{"SheriffVote", "Sheriff election", "Elect the sheriff (sealed ballots)."},
-	{"SheriffRunoff", "Sheriff runoff", "Runoff between the tied candidates (sealed ballots)."},
-	{"Discussion", "Discussion", "The villagers debate: who is a werewolf?"},
-	{"Vote", "The vote", "Vote: whom does the village lynch? (sealed ballots)"},
-	{"SheriffTiebreak", "Sheriff's tie-break", "The vote is tied: the sheriff decides."},
-	{"Verdict", "Verdict", "The village has spoken."},
-	{"GameOver", "Game over", "The game is over."},
+var phaseIDs = [...]string{
+	"NightFall",
+	"Thief",
+	"Cupid",
+	"Lovers",
+	"Seer",
+	"Wolves",
+	"Witch",
+	"Dawn",
+	"HunterShot",
+	"SheriffSuccession",
+	"SheriffCampaign",
+	"SheriffVote",
+	"SheriffRunoff",
+	"Discussion",
+	"Vote",
+	"SheriffTiebreak",
+	"Verdict",
+	"GameOver",
 }
 
 // String is the phase's stable identifier ("SheriffVote").
 func (p Phase) String() string {
-	if int(p) < len(phaseInfo) {
-		return phaseInfo[p].id
+	if int(p) < len(phaseIDs) {
+		return phaseIDs[p]
 	}
 	return fmt.Sprintf("Phase(%d)", p)
 }
 
 // Title is the phase's name for a screen header ("Sheriff election").
-func (p Phase) Title() string {
-	if int(p) < len(phaseInfo) {
-		return phaseInfo[p].title
-	}
-	return p.String()
-}
+// TitleKey is the catalog key of the phase's name for a screen header.
+func (p Phase) TitleKey() string { return "werewolf.phase." + p.String() }
 
-// Narration is the public line said when the phase begins. It is the same
-// for everyone whatever roles are alive (spec §11.2).
-func (p Phase) Narration() string {
-	if int(p) < len(phaseInfo) {
-		return phaseInfo[p].narration
-	}
-	return ""
-}
+// NarrationKey is the catalog key of the line that opens the phase.
+func (p Phase) NarrationKey() string { return "werewolf.narr." + p.String() }
 
-// Night reports whether the phase belongs to the night (public chat closed).
 func (p Phase) Night() bool { return p <= PhaseWitch }
 
 // nightStep reports whether p is one of the role steps of the night.
@@ -222,21 +231,21 @@ const (
 // Any action a seat may not take now gets ErrNotAllowed, whatever the hidden
 // reason, so an error never tells a player something about another's role.
 var (
-	ErrNotAllowed   = errors.New("you can't do that now")
-	ErrNoSuchPlayer = errors.New("there is no such player")
-	ErrTargetDead   = errors.New("that player is dead")
-	ErrSelf         = errors.New("you can't choose yourself")
-	ErrTargetWolf   = errors.New("werewolves can't devour a werewolf")
-	ErrMustSwap     = errors.New("both middle cards are werewolves: you must take one")
-	ErrBadSlot      = errors.New("there are only two middle cards (0 and 1)")
-	ErrSamePlayer   = errors.New("choose two different players")
-	ErrNoPotion     = errors.New("you have no such potion left")
-	ErrNoVictim     = errors.New("there is no victim to heal tonight")
-	ErrNotEligible  = errors.New("that player can't receive this vote")
-	ErrLocked       = errors.New("the werewolves' choice is locked tonight")
-	ErrChatClosed   = errors.New("the village sleeps: you can't speak now")
-	ErrEmptyChat    = errors.New("say something")
-	ErrBadOptions   = errors.New("invalid table options")
+	ErrNotAllowed   = game.NewError("werewolf.err.not_allowed")
+	ErrNoSuchPlayer = game.NewError("werewolf.err.no_such_player")
+	ErrTargetDead   = game.NewError("werewolf.err.target_dead")
+	ErrSelf         = game.NewError("werewolf.err.self")
+	ErrTargetWolf   = game.NewError("werewolf.err.target_wolf")
+	ErrMustSwap     = game.NewError("werewolf.err.must_swap")
+	ErrBadSlot      = game.NewError("werewolf.err.bad_slot")
+	ErrSamePlayer   = game.NewError("werewolf.err.same_player")
+	ErrNoPotion     = game.NewError("werewolf.err.no_potion")
+	ErrNoVictim     = game.NewError("werewolf.err.no_victim")
+	ErrNotEligible  = game.NewError("werewolf.err.not_eligible")
+	ErrLocked       = game.NewError("werewolf.err.locked")
+	ErrChatClosed   = game.NewError("werewolf.err.chat_closed")
+	ErrEmptyChat    = game.NewError("werewolf.err.empty_chat")
+	ErrBadOptions   = game.NewError("werewolf.err.bad_options")
 )
 
 // nobody is a seat field that holds no one: no victim tonight, no

@@ -37,8 +37,8 @@ type SeatView struct {
 	Night      int          `json:"night"`
 	Day        int          `json:"day"`
 	Deadline   int          `json:"deadline"`  // the phase's full window in seconds (0: none)
-	Narration  string       `json:"narration"` // the phase's public line, the same for everyone
-	Prompt     string       `json:"prompt"`    // what this seat is asked now ("" = asleep / nothing)
+	Narration  game.Msg     `json:"narration"` // the phase's public line, the same for everyone
+	Prompt     game.Msg     `json:"prompt"`    // what this seat is asked now (zero = asleep / nothing)
 	Players    []PlayerView `json:"players"`
 	Deck       []Role       `json:"deck"`             // public deck list (thief extras included)
 	Middle     []Role       `json:"middle,omitempty"` // middle cards as the viewer knows them (thief: as seen)
@@ -63,7 +63,7 @@ type SeatView struct {
 	Poisoned   game.Seat    `json:"poisoned"`              // witch: poisoned tonight, else -1
 	Peeking    bool         `json:"peeking,omitempty"`     // little girl
 	Caught     bool         `json:"caught,omitempty"`      // little girl (or her wolves) know she was caught
-	Relayed    []string     `json:"relayed,omitempty"`     // little girl: glimpses of the wolves' choices
+	Relayed    []game.Msg   `json:"relayed,omitempty"`     // little girl: glimpses of the wolves' choices
 	Pack       []PackLine   `json:"pack,omitempty"`        // the wolves' channel, all game (wolves, watchers)
 	ThiefSaw   []Role       `json:"thief_saw,omitempty"`   // thief: both middle cards as dealt
 	ThiefTook  int          `json:"thief_took"`            // thief: slot taken, -1
@@ -84,8 +84,8 @@ type SeatView struct {
 	Over           bool         `json:"over,omitempty"`
 	Outcome        string       `json:"outcome,omitempty"`
 	Winners        []game.Seat  `json:"winners,omitempty"`
-	Summary        string       `json:"summary,omitempty"`
-	History        []string     `json:"history,omitempty"` // night log, at the end (and to watchers)
+	Summary        game.Msg     `json:"summary,omitzero"`
+	History        []game.Msg   `json:"history,omitempty"` // night log, at the end (and to watchers)
 
 	Legal []Action `json:"legal,omitempty"` // what this seat may do now
 }
@@ -103,7 +103,7 @@ func (s *State) View(seat game.Seat) SeatView {
 	v := SeatView{
 		Seat: seat, Phase: s.Phase, PhaseSeq: s.PhaseSeq, Night: s.Night, Day: s.Day,
 		Deadline:   s.Opts.Timers.Seconds(s.Phase, s.livingCount()),
-		Narration:  s.Phase.Narration(),
+		Narration:  game.M(s.Phase.NarrationKey()),
 		Deck:       slices.Clone(s.Deck),
 		Unofficial: s.Opts.Unofficial(), SheriffOn: s.Opts.SheriffOn(), Fast: s.fast(),
 		Victim: -1, Partner: -1, Poisoned: -1, ThiefTook: -1, MyBallot: NoBallot,
@@ -243,7 +243,7 @@ func (s *State) View(seat game.Seat) SeatView {
 	return v
 }
 
-func (s *State) prompt(me int, legal []Action) string {
+func (s *State) prompt(me int, legal []Action) game.Msg {
 	if len(legal) == 0 {
 		if s.Phase.nightStep() && s.alive(me) {
 			switch {
@@ -251,41 +251,41 @@ func (s *State) prompt(me int, legal []Action) string {
 				s.Phase == PhaseWitch && s.Players[me].Card == RoleWitch && s.WitchDone,
 				s.Phase == PhaseThief && me == s.ThiefSeat && s.ThiefDone,
 				s.Phase == PhaseCupid && s.Players[me].Card == RoleCupid && s.Linked:
-				return "You have acted — the night goes on."
+				return game.M("werewolf.acted")
 			}
 		}
-		return ""
+		return game.Msg{}
 	}
 	switch s.Phase {
 	case PhaseThief:
-		return "Take one of the middle cards, or keep yours."
+		return game.M("werewolf.prompt.thief")
 	case PhaseCupid:
-		return "Choose two players to fall in love."
+		return game.M("werewolf.prompt.cupid")
 	case PhaseSeer:
-		return "Choose a player whose card you want to see."
+		return game.M("werewolf.prompt.seer")
 	case PhaseWolves:
 		if s.Players[me].Card == RoleLittleGirl {
-			return "The werewolves are awake. Peek at them, at your own risk."
+			return game.M("werewolf.prompt.girl")
 		}
-		return "Agree with the other werewolves on a victim."
+		return game.M("werewolf.prompt.wolves")
 	case PhaseWitch:
-		return s.victimLine() + " Use a potion, or pass."
+		return game.M("werewolf.prompt.witch", game.Sub("Victim", s.victimLine()))
 	case PhaseHunterShot:
-		return "You are dying: shoot a player, or lower your rifle."
+		return game.M("werewolf.prompt.hunter")
 	case PhaseSheriffSuccession:
-		return "You are dying: name the next sheriff."
+		return game.M("werewolf.prompt.successor")
 	case PhaseSheriffCampaign:
-		return "Stand for sheriff if you wish, then say you are ready."
+		return game.M("werewolf.prompt.campaign")
 	case PhaseSheriffVote, PhaseSheriffRunoff:
-		return "Vote for the sheriff (sealed until the vote closes)."
+		return game.M("werewolf.prompt.sheriff_vote")
 	case PhaseDiscussion:
-		return "Discuss, then say you are ready to vote."
+		return game.M("werewolf.prompt.discussion")
 	case PhaseVote:
-		return "Whom does the village lynch? (sealed until the vote closes)"
+		return game.M("werewolf.prompt.vote")
 	case PhaseSheriffTiebreak:
-		return "The vote is tied: choose whom the village lynches."
+		return game.M("werewolf.prompt.tiebreak")
 	}
-	return ""
+	return game.Msg{}
 }
 
 // Legal lists what seat may do now (chat and System actions excluded).
@@ -450,66 +450,66 @@ func (s *State) Waiting() []game.Seat {
 
 // Describe is a short label for one of the view's actions ("Vote for Anna"),
 // for menus and help bars.
-func (v SeatView) Describe(a Action) string {
-	name := func(t int) string {
+func (v SeatView) Describe(a Action) game.Msg {
+	name := func(arg string, t int) game.Arg {
 		if t >= 0 && t < len(v.Players) {
-			return v.Players[t].Name
+			return game.Text(arg, v.Players[t].Name)
 		}
-		return "?"
+		return game.Text(arg, "?")
 	}
 	switch a.Kind {
 	case KindThiefTake:
 		if a.Target >= 0 && a.Target < len(v.ThiefSaw) {
-			return "Take the " + v.ThiefSaw[a.Target].String()
+			return game.M("werewolf.act.take", roleArg("Role", v.ThiefSaw[a.Target]))
 		}
-		return "Take a middle card"
+		return game.M("werewolf.act.take_any")
 	case KindThiefKeep:
-		return "Keep the thief card"
+		return game.M("werewolf.act.keep")
 	case KindCupidLink:
-		return "Link " + name(a.Target) + " and " + name(a.Second)
+		return game.M("werewolf.act.link", name("A", a.Target), name("B", a.Second))
 	case KindSeerInspect:
-		return "See " + name(a.Target) + "'s card"
+		return game.M("werewolf.act.inspect", name("Player", a.Target))
 	case KindWolfSelect:
-		return "Devour " + name(a.Target)
+		return game.M("werewolf.act.devour", name("Player", a.Target))
 	case KindWolfClear:
-		return "Withdraw your choice"
+		return game.M("werewolf.act.clear")
 	case KindWolfDone:
-		return "Done: agree with the pack"
+		return game.M("werewolf.act.done_pack")
 	case KindPeek:
 		if a.On {
-			return "Peek at the werewolves"
+			return game.M("werewolf.act.peek")
 		}
-		return "Keep your eyes shut"
+		return game.M("werewolf.act.no_peek")
 	case KindWitchHeal:
-		return "Heal " + name(int(v.Victim))
+		return game.M("werewolf.act.heal", name("Player", int(v.Victim)))
 	case KindWitchPoison:
-		return "Poison " + name(a.Target)
+		return game.M("werewolf.act.poison", name("Player", a.Target))
 	case KindWitchDone:
-		return "Done"
+		return game.M("werewolf.act.done")
 	case KindHunterShoot:
-		return "Shoot " + name(a.Target)
+		return game.M("werewolf.act.shoot", name("Player", a.Target))
 	case KindHunterHold:
-		return "Lower your rifle"
+		return game.M("werewolf.act.hold")
 	case KindSuccessor:
-		return "Hand the badge to " + name(a.Target)
+		return game.M("werewolf.act.successor", name("Player", a.Target))
 	case KindStand:
 		if a.On {
-			return "Stand for sheriff"
+			return game.M("werewolf.act.stand")
 		}
-		return "Withdraw your candidacy"
+		return game.M("werewolf.act.stand_down")
 	case KindReady:
 		if a.On {
-			return "Ready"
+			return game.M("werewolf.act.ready")
 		}
-		return "Not ready"
+		return game.M("werewolf.act.not_ready")
 	case KindBallot:
-		return "Vote for " + name(a.Target)
+		return game.M("werewolf.act.vote", name("Player", a.Target))
 	case KindAbstain:
-		return "Abstain"
+		return game.M("werewolf.act.abstain")
 	case KindTiebreak:
-		return "Lynch " + name(a.Target)
+		return game.M("werewolf.act.lynch", name("Player", a.Target))
 	case KindSay:
-		return "Say " + a.Text
+		return game.M("werewolf.act.say", game.Text("Line", a.Text))
 	}
-	return string(a.Kind)
+	return game.M("werewolf.act.unknown")
 }

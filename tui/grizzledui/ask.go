@@ -1,7 +1,6 @@
 package grizzledui
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,63 +56,63 @@ func (s *Screen) current() ask {
 		return ask{}
 	}
 	var a ask
+	th := s.th
 	add := func(label string, act grizzled.Action) {
 		a.choices = append(a.choices, choice{label: label, act: act})
 	}
 	switch {
 	case s.mode == askCharm && s.has(grizzled.ActCharm):
-		a = ask{kind: askCharm, confirm: "discard it", cancel: true}
+		a = ask{kind: askCharm, confirm: th.T("grizzledui.confirm.discard"), cancel: true}
 		charm := grizzled.Threat(0)
 		if me := s.me(); me >= 0 {
 			charm = s.v.Players[me].Charm
 		}
-		a.prompt = fmt.Sprintf("Lucky charm (%s): discard one No Man's Land card showing %s.",
-			s.threatTag(charm), threatName(charm))
+		a.prompt = th.T("grizzledui.ask.charm", game.Text("Mark", s.threatTag(charm)), game.Text("Threat", s.threatName(charm)))
 		for _, l := range s.legalOf(grizzled.ActCharm) {
 			add(s.cardLabel(l.Card), l)
 		}
 	case s.mode == askSpeech && s.has(grizzled.ActSpeech):
-		a = ask{kind: askSpeech, confirm: "give speech", cancel: true,
-			prompt: "Speech: name a threat. Every other soldier in the mission may discard one card showing it."}
+		a = ask{kind: askSpeech, confirm: th.T("grizzledui.confirm.speech"), cancel: true,
+			prompt: th.T("grizzledui.ask.speech")}
 		for _, l := range s.legalOf(grizzled.ActSpeech) {
-			add(s.threatTag(l.Threat)+" "+threatName(l.Threat), l)
+			add(s.threatTag(l.Threat)+" "+s.threatName(l.Threat), l)
 		}
 	case s.has(grizzled.ActIntensity):
-		a = ask{kind: askIntensity, confirm: "deal"}
+		a = ask{kind: askIntensity, confirm: th.T("grizzledui.confirm.deal")}
 		ls := s.legalOf(grizzled.ActIntensity)
 		slices.SortFunc(ls, func(x, y grizzled.Action) int { return x.K - y.K })
-		a.prompt = fmt.Sprintf("You lead mission %d: how many cards does each soldier get? (%d–%d)",
-			s.v.Round, s.v.MinIntensity, s.v.MaxIntensity)
+		a.prompt = th.T("grizzledui.ask.intensity", game.Num("Mission", s.v.Round),
+			game.Num("Lo", s.v.MinIntensity), game.Num("Hi", s.v.MaxIntensity))
 		for _, l := range ls {
 			add(strconv.Itoa(l.K), l)
 		}
 	case s.has(grizzled.ActSpeechDiscard) || s.has(grizzled.ActSpeechPass):
-		a = ask{kind: askAnswer, confirm: "discard it"}
-		a.prompt = fmt.Sprintf("%s's speech: you may discard one card showing %s %s, or pass (x).",
-			s.name(s.v.Speaker), s.threatTag(s.v.SpeechThreat), threatName(s.v.SpeechThreat))
+		a = ask{kind: askAnswer, confirm: th.T("grizzledui.confirm.discard")}
+		a.prompt = th.T("grizzledui.ask.answer", game.Text("Player", s.name(s.v.Speaker)),
+			game.Text("Mark", s.threatTag(s.v.SpeechThreat)), game.Text("Threat", s.threatName(s.v.SpeechThreat)))
 		for _, l := range s.legalOf(grizzled.ActSpeechDiscard) {
 			add(s.cardLabel(l.Card), l)
 		}
 	case s.has(grizzled.ActRemoveTile):
-		a = ask{kind: askRemoveTile, confirm: "remove tile",
-			prompt: "Absent-minded: before withdrawing, remove one of your support tiles from the game."}
+		a = ask{kind: askRemoveTile, confirm: th.T("grizzledui.confirm.remove_tile"),
+			prompt: th.T("grizzledui.ask.remove_tile")}
 		for _, l := range s.legalOf(grizzled.ActRemoveTile) {
-			add(tileName(l.Tile), l)
+			add(s.tileName(l.Tile), l)
 		}
 	case s.has(grizzled.ActPlaceTile):
-		a = ask{kind: askPlaceTile, confirm: "place tile",
-			prompt: "Withdrawing: place one support tile face down. It supports the soldier it points to."}
+		a = ask{kind: askPlaceTile, confirm: th.T("grizzledui.confirm.place_tile"),
+			prompt: th.T("grizzledui.ask.place_tile")}
 		for _, l := range s.legalOf(grizzled.ActPlaceTile) {
-			add(tileName(l.Tile)+" → "+s.name(s.tileTarget(l.Tile)), l)
+			add(s.tileName(l.Tile)+" → "+s.name(s.tileTarget(l.Tile)), l)
 		}
 	case s.has(grizzled.ActDiscardHardKnock):
-		a = ask{kind: askKnock, confirm: "discard it",
-			prompt: "Merry Christmas: choose a hard knock to discard, in front of any soldier."}
+		a = ask{kind: askKnock, confirm: th.T("grizzledui.confirm.discard"),
+			prompt: th.T("grizzledui.ask.mc")}
 		for _, l := range s.legalOf(grizzled.ActDiscardHardKnock) {
 			add(s.name(l.Target)+": "+s.cardLabel(l.Card), l)
 		}
 	case s.has(grizzled.ActBenefitDiscard) || s.has(grizzled.ActBenefitCharm) || s.has(grizzled.ActBenefitDecline):
-		a = ask{kind: askBenefit, confirm: "discard"}
+		a = ask{kind: askBenefit, confirm: th.T("grizzledui.confirm.discard_knocks")}
 		var opts []string
 		ls := s.legalOf(grizzled.ActBenefitDiscard)
 		most := 0
@@ -121,15 +120,15 @@ func (s *Screen) current() ask {
 			most = max(most, len(l.Cards))
 		}
 		if len(ls) > 0 {
-			opts = append(opts, fmt.Sprintf("discard up to %d of your hard knocks (enter)", most))
+			opts = append(opts, th.T("grizzledui.benefit.discard", game.Count(most)))
 		}
 		if s.has(grizzled.ActBenefitCharm) {
-			opts = append(opts, "turn your charm back (r)")
+			opts = append(opts, th.T("grizzledui.benefit.charm"))
 		}
 		if s.has(grizzled.ActBenefitDecline) {
-			opts = append(opts, "take nothing (n)")
+			opts = append(opts, th.T("grizzledui.benefit.decline"))
 		}
-		a.prompt = "You received the most support. Choose: " + strings.Join(opts, ", or ") + "."
+		a.prompt = th.T("grizzledui.ask.benefit", game.Text("Options", th.Or(opts)))
 		for _, l := range ls {
 			var names []string
 			for _, c := range l.Cards {
@@ -170,7 +169,7 @@ func (s *Screen) name(seat game.Seat) string {
 		}
 	}
 	if seat < 0 {
-		return "nobody"
+		return s.th.T("ui.nobody")
 	}
-	return fmt.Sprintf("seat %d", seat+1)
+	return s.th.T("ui.seat_n", game.Num("N", int(seat)+1))
 }

@@ -1,13 +1,18 @@
 package grizzledui
 
 import (
+	"strings"
+	"sync"
+
 	"bivouac/game/grizzled"
+	"bivouac/i18n"
 )
 
 // This file adapts the engine's card helpers (game/grizzled/cards.go)
 // for display. The engine owns the rules; nothing here decides legality.
 
-func threatName(t grizzled.Threat) string { return t.String() }
+// threatName is a threat's name in the session's language.
+func (s *Screen) threatName(t grizzled.Threat) string { return s.th.T(t.Key()) }
 
 // cardInfo is what the screen shows of one trial card.
 type cardInfo struct {
@@ -20,16 +25,49 @@ type cardInfo struct {
 	weight  int
 }
 
-func card(id grizzled.CardID) cardInfo {
-	return cardInfo{
-		code:    id.Code(),
-		name:    id.Name(),
-		text:    id.Text(),
-		kind:    id.Kind(),
-		threats: id.Threats(),
-		trap:    id.Trap(),
-		weight:  id.Weight(),
+// card is what the screen shows of a card, in the session's language.
+func (s *Screen) card(id grizzled.CardID) cardInfo {
+	tab := cardTable(s.th.Printer())
+	if id > grizzled.MerryChristmas {
+		return tab[0]
 	}
+	return tab[id]
+}
+
+// cardTables hold every card's words per language, worked out once: a
+// screen asks for a card many times a frame.
+var cardTables sync.Map // *i18n.Printer → *[grizzled.MerryChristmas + 1]cardInfo
+
+func cardTable(p *i18n.Printer) *[grizzled.MerryChristmas + 1]cardInfo {
+	if t, ok := cardTables.Load(p); ok {
+		return t.(*[grizzled.MerryChristmas + 1]cardInfo)
+	}
+	var t [grizzled.MerryChristmas + 1]cardInfo
+	for id := range t {
+		c := grizzled.CardID(id)
+		t[id] = cardInfo{
+			code:    c.Code(),
+			name:    p.Msg(c.Msg()),
+			kind:    c.Kind(),
+			threats: c.Threats(),
+			trap:    c.Trap(),
+			weight:  c.Weight(),
+		}
+		if k := c.NameKey(); k != "" {
+			t[id].name = p.T(k)
+		} else if c.IsThreat() {
+			parts := make([]string, len(t[id].threats))
+			for i, th := range t[id].threats {
+				parts[i] = p.T(th.Key())
+			}
+			t[id].name = strings.Join(parts, "+")
+		}
+		if k := c.TextKey(); k != "" {
+			t[id].text = p.T(k)
+		}
+	}
+	cardTables.Store(p, &t)
+	return &t
 }
 
 func (c cardInfo) shows(t grizzled.Threat) bool {
@@ -42,16 +80,16 @@ func (c cardInfo) shows(t grizzled.Threat) bool {
 }
 
 // shortName drops a Phobia's or Trauma's threat, which the screen shows as
-// a coloured mark instead: "Phobia (Shell)" → "Phobia".
+// a coloured mark instead: "Phobia (Shell)" → "Phobia" (every catalog
+// names them "Name (Threat)").
 func (c cardInfo) shortName() string {
 	if c.kind == grizzled.KindHardKnock && len(c.threats) == 1 {
-		for i, r := range c.name {
-			if r == ' ' {
-				return c.name[:i]
-			}
+		if i := strings.Index(c.name, " ("); i > 0 {
+			return c.name[:i]
 		}
 	}
 	return c.name
 }
 
-func tileName(t grizzled.Tile) string { return t.String() }
+// tileName is a tile's short name in the session's language: "L", "DR".
+func (s *Screen) tileName(t grizzled.Tile) string { return s.th.T("grizzled.tile_short." + t.String()) }

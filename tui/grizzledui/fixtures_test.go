@@ -43,7 +43,7 @@ func narr(text string) game.Event {
 func update(seat game.Seat, v grizzled.SeatView, log ...game.Event) table.Update {
 	v.Seat = seat
 	return table.Update{
-		Room: "K7QX", Title: "The Grizzled · standard", Game: "grizzled", Seat: seat, Seq: v.Seq,
+		Room: "K7QX", Title: game.Raw("The Grizzled · standard"), Game: "grizzled", Seat: seat, Seq: v.Seq,
 		View: v, Log: log, Seats: seats4(), Started: true, Over: v.Over,
 	}
 }
@@ -87,7 +87,7 @@ func midMission() table.Update {
 		v.Legal = append(v.Legal, grizzled.Action{Kind: grizzled.ActSpeech, Threat: grizzled.Threat(t)})
 	}
 	// Bob's Fragile blocks a withdrawal with cards in hand: no ActWithdraw.
-	v.WhyNoWithdraw = "Bob is Fragile"
+	v.WhyNoWithdraw = game.M("grizzled.block.fragile", game.Text("Player", "Bob"))
 	return update(0, v, midLog()...)
 }
 
@@ -243,7 +243,7 @@ func gameOver() table.Update {
 		narr("Mission 6 failed: Rain reached 3."),
 		narr("Support revealed: Dee DR→Bob, Cid L→Dee. Nobody benefits."),
 		narr("Bob carries 4 hard knocks: the team has lost."))
-	u.Result = &game.Result{Outcome: "loss", Summary: "Lost in mission 6: Bob broke under 4 hard knocks."}
+	u.Result = &game.Result{Outcome: "loss", Summary: game.Raw("Lost in mission 6: Bob broke under 4 hard knocks.")}
 	return u
 }
 

@@ -1,6 +1,8 @@
 package grizzledui
 
 import (
+	"bivouac/tui/uikit"
+
 	"github.com/charmbracelet/bubbles/key"
 )
 
@@ -25,23 +27,24 @@ type keyMap struct {
 	LogDown    key.Binding // and forward again
 }
 
-func defaultKeys() keyMap {
+// defaultKeys are the bindings with their help in the session's language.
+func defaultKeys(th *uikit.Theme) keyMap {
 	return keyMap{
-		Prev:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "select")),
-		Next:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "next")),
-		Pick:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "pick")),
-		Play:     key.NewBinding(key.WithKeys("p", "enter"), key.WithHelp("p", "play")),
-		Charm:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "charm")),
-		Speech:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "speech")),
-		Withdraw: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw")),
-		Confirm:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Pass:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "pass")),
-		Restore:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "charm")),
-		Decline:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "decline")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Leave:    key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "leave")),
-		LogUp:    key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll log")),
-		LogDown:  key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "log forward")),
+		Prev:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", th.T("grizzledui.key.select"))),
+		Next:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", th.T("grizzledui.key.next"))),
+		Pick:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", th.T("grizzledui.key.pick"))),
+		Play:     key.NewBinding(key.WithKeys("p", "enter"), key.WithHelp("p", th.T("grizzledui.key.play"))),
+		Charm:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", th.T("grizzledui.key.charm"))),
+		Speech:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", th.T("grizzledui.key.speech"))),
+		Withdraw: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", th.T("grizzledui.key.withdraw"))),
+		Confirm:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("grizzledui.key.choose"))),
+		Pass:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", th.T("grizzledui.key.pass"))),
+		Restore:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", th.T("grizzledui.key.charm"))),
+		Decline:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", th.T("grizzledui.key.decline"))),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", th.T("grizzledui.key.back"))),
+		Leave:    key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", th.T("grizzledui.key.leave"))),
+		LogUp:    key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", th.T("grizzledui.key.log_up"))),
+		LogDown:  key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("grizzledui.key.log_down"))),
 	}
 }
 

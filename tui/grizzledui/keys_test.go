@@ -166,7 +166,7 @@ func TestOneActionPerUpdate(t *testing.T) {
 	}
 	u := midMission()
 	v := u.View.(grizzled.SeatView)
-	v.Seq, u.Seq, u.Notice = 42, 42, "that card is not in your hand"
+	v.Seq, u.Seq, u.Notice = 42, 42, game.Raw("that card is not in your hand")
 	s.SetUpdate(u)
 	if got := keys(s, "p"); len(got) != 1 || got[0].(uikit.ActMsg).Seq != 42 {
 		t.Fatalf("after a new update: %#v, want one ActMsg with Seq 42", got)

@@ -42,7 +42,7 @@ func TestLongNamesAt80x24(t *testing.T) {
 				}
 				s := New(asciiTheme())
 				s.SetSize(80, 23) // the session's help bar is the 24th line
-				s.SetUpdate(table.Update{Room: "TEST", Title: "The Grizzled · campaign Верденская-мясорубка · 28 trials",
+				s.SetUpdate(table.Update{Room: "TEST", Title: game.Raw("The Grizzled · campaign Верденская-мясорубка · 28 trials"),
 					Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true})
 				out := s.View()
 				checkFits(t, out, 80, 23)

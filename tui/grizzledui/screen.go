@@ -58,7 +58,7 @@ var _ uikit.Screen = (*Screen)(nil)
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
-	s := &Screen{th: th, keys: defaultKeys(), w: MinWidth, h: MinHeight - 1, now: time.Now}
+	s := &Screen{th: th, keys: defaultKeys(th), w: MinWidth, h: MinHeight - 1, now: time.Now}
 	s.sync()
 	return s
 }
@@ -330,8 +330,8 @@ func (s *Screen) sync() {
 		k.Prev.SetEnabled(many)
 		k.Next.SetEnabled(many)
 		k.Pick.SetEnabled(many)
-		k.Prev.SetHelp("←/→", "card")
-		k.Pick.SetHelp("1-9", "pick")
+		k.Prev.SetHelp("←/→", s.th.T("grizzledui.key.card"))
+		k.Pick.SetHelp("1-9", s.th.T("grizzledui.key.pick"))
 		k.Play.SetEnabled(s.has(grizzled.ActPlay))
 		k.Charm.SetEnabled(s.has(grizzled.ActCharm))
 		k.Speech.SetEnabled(s.has(grizzled.ActSpeech))
@@ -343,11 +343,11 @@ func (s *Screen) sync() {
 	k.Prev.SetEnabled(many)
 	k.Next.SetEnabled(many)
 	k.Pick.SetEnabled(many)
-	k.Prev.SetHelp("←/→", "choose")
-	k.Pick.SetHelp("1-9", "pick")
+	k.Prev.SetHelp("←/→", s.th.T("grizzledui.key.choose"))
+	k.Pick.SetHelp("1-9", s.th.T("grizzledui.key.pick"))
 	if a.kind == askIntensity {
-		k.Prev.SetHelp("←/→", "fewer/more")
-		k.Pick.SetHelp("1-9", "cards")
+		k.Prev.SetHelp("←/→", s.th.T("grizzledui.key.fewer_more"))
+		k.Pick.SetHelp("1-9", s.th.T("grizzledui.key.cards"))
 	}
 	k.Confirm.SetEnabled(len(a.choices) > 0)
 	k.Confirm.SetHelp("enter", a.confirm)
@@ -372,14 +372,4 @@ func (s *Screen) me() int {
 
 // Guide implements uikit.Guide: the rules in a few lines and what the
 // table's symbols mean.
-func (s *Screen) Guide() string {
-	return `The Grizzled: survive the war together. In each mission play cards into No
-Man's Land; three of one threat and the mission fails. Withdraw in time, giving
-a support tile: whoever gets the most may discard hard knocks (or, after a
-success, turn their lucky charm back). Win by emptying the trials pile and every
-hand; lose when morale runs out or someone keeps 4 hard knocks after support.
-Symbols: ▶ whose turn · ★ mission leader · ●●○ a threat at 2 of 3 · !! one more
-of it fails the mission · wt hard-knock weight (Wounded counts 2; ! at 4) ·
-in / out / out+tile: still in the mission, withdrawn, withdrawn with a tile.
-You may not describe your hand, nor say which tile you gave.`
-}
+func (s *Screen) Guide() string { return uikit.Paragraphs(s.th.T("grizzledui.guide"), 80) }

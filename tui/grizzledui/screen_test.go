@@ -1,6 +1,7 @@
 package grizzledui
 
 import (
+	"bivouac/game"
 	"encoding/json"
 	"flag"
 	"io"
@@ -80,7 +81,7 @@ func TestGoldenScreens(t *testing.T) {
 	}{
 		{"intensity", intensity(), []string{"how many cards", "Mission 3 succeeded", "Bob benefits (2 tiles)", "Cards to each soldier: [1] 2 3"}},
 		{"mid-mission", midMission(), []string{"!! Night and Shell at 2", "Trauma(Cid)", "Your turn", "[1 T11 Sn Sh]", "Playing it fails the mission: Shell would reach 3", "No withdrawal: Bob is Fragile"}},
-		{"speech-answer", speechAnswer(), []string{"Cid's speech", "Sn Snow", "pass (x)", "x pass"}},
+		{"speech-answer", speechAnswer(), []string{"Speech by Cid", "Sn Snow", "pass (x)", "x pass"}},
 		{"tile-placement", tilePlacement(), []string{"place one support tile", "L → Bob", "R → Dee", "DL → Cid"}},
 		{"support-reveal", supportReveal(), []string{"Support: Bob R→Ann", "Ann benefits (2 tiles)", "r charm", "Wounded + Fearful"}},
 		{"mc-target", mcTarget(), []string{"Merry Christmas: choose", "Bob: Fragile", "Dee: Wounded"}},
@@ -160,7 +161,7 @@ func TestDumpFixtures(t *testing.T) {
 }
 
 func withNotice(u table.Update, notice string) table.Update {
-	u.Notice = notice
+	u.Notice = game.Raw(notice)
 	return u
 }
 

@@ -26,11 +26,11 @@ func (s *Screen) View() string {
 func (s *Screen) body(w, h int) []string {
 	th := s.th
 	if s.u.Closed != table.Open {
-		return []string{th.Title.Render("The Grizzled"), "",
-			th.Danger.Render("The room is closed: " + s.u.Closed.Text()), th.Muted.Render("Q leaves the table.")}
+		return []string{th.Title.Render(th.T("grizzled.title")), "",
+			th.Danger.Render(th.T("ui.room_closed", game.Term("Why", s.u.Closed.Key()))), th.Muted.Render(th.T("ui.q_leaves"))}
 	}
 	if !s.hasView {
-		return []string{th.Title.Render("The Grizzled"), "", th.Muted.Render("Waiting for the table…")}
+		return []string{th.Title.Render(th.T("grizzled.title")), "", th.Muted.Render(th.T("ui.waiting_table"))}
 	}
 	tall := h >= 30
 	top := []string{s.titleLine(w)}
@@ -82,9 +82,9 @@ func (s *Screen) over() bool { return s.u.Over || s.v.Over || s.v.Phase == grizz
 
 func (s *Screen) titleLine(w int) string {
 	th := s.th
-	title := uikit.Clean(s.u.Title)
+	title := uikit.Clean(th.Msg(s.u.Title))
 	if title == "" {
-		title = "The Grizzled"
+		title = th.T("grizzled.title")
 	}
 	num := func(label string, n int, low int) string {
 		st := th.Strong
@@ -94,14 +94,14 @@ func (s *Screen) titleLine(w int) string {
 		return th.Muted.Render(label+" ") + st.Render(strconv.Itoa(n))
 	}
 	right := strings.Join([]string{
-		th.Muted.Render("Mission ") + th.Strong.Render(strconv.Itoa(s.v.Round)),
-		num("Trials", s.v.Trials, 0),
-		num("Morale", s.v.Morale, 6),
-		num("Speech", s.v.SpeechSupply, -1),
+		th.Muted.Render(th.T("grizzledui.mission")+" ") + th.Strong.Render(strconv.Itoa(s.v.Round)),
+		num(th.T("grizzledui.trials"), s.v.Trials, 0),
+		num(th.T("grizzledui.morale"), s.v.Morale, 6),
+		num(th.T("grizzledui.speech"), s.v.SpeechSupply, -1),
 	}, th.Muted.Render(" · "))
 	left := th.Title.Render(title)
 	if s.u.Room != "" {
-		withRoom := left + th.Muted.Render(" · room "+uikit.Clean(s.u.Room))
+		withRoom := left + th.Muted.Render(" · "+th.T("ui.room_code", game.Text("Code", uikit.Clean(s.u.Room))))
 		if width(withRoom)+2+width(right) <= w {
 			left = withRoom
 		}
@@ -117,28 +117,27 @@ func (s *Screen) titleLine(w int) string {
 func (s *Screen) nmlLines(w int, tall bool) []string {
 	th := s.th
 	v := s.v
-	cards := plural(len(v.NML), "card", "cards")
-	head := th.Header.Render("No Man's Land") + th.Muted.Render(fmt.Sprintf(" %d %s", len(v.NML), cards))
+	head := th.Header.Render(th.T("grizzledui.nml")) + th.Muted.Render(" "+th.T("grizzledui.n_cards", game.Count(len(v.NML))))
 	var at2, at3 []string
 	for t := range grizzled.NumThreats {
 		switch n := v.Counts[t]; {
 		case n >= 3:
-			at3 = append(at3, threatName(grizzled.Threat(t)))
+			at3 = append(at3, s.threatName(grizzled.Threat(t)))
 		case n == 2:
-			at2 = append(at2, threatName(grizzled.Threat(t)))
+			at2 = append(at2, s.threatName(grizzled.Threat(t)))
 		}
 	}
 	switch {
 	case v.Failed || len(at3) > 0:
-		msg := "✗ MISSION FAILED"
+		msg := "✗ " + th.T("grizzledui.mission_failed")
 		if len(at3) > 0 {
-			msg += ": " + andList(at3) + " reached 3"
+			msg = "✗ " + th.T("grizzledui.mission_failed_at3", game.Text("Threats", th.And(at3)))
 		}
 		head += "  " + th.Danger.Render(msg)
 	case len(at2) > 0:
-		warn := "!! " + andList(at2) + " at 2: a third fails the mission"
+		warn := "!! " + th.T("grizzledui.at2_warning", game.Text("Threats", th.And(at2)))
 		if width(head)+2+width(warn) > w {
-			warn = "!! at 2: " + strings.Join(at2, ", ")
+			warn = "!! " + th.T("grizzledui.at2_short", game.Text("Threats", strings.Join(at2, ", ")))
 		}
 		head += "  " + th.Warning.Render(warn)
 	}
@@ -163,7 +162,7 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 	th := s.th
 	n := s.v.Counts[t]
 	pips := th.Threat[t].Render(strings.Repeat("●", min(n, 3))) + th.Muted.Render(strings.Repeat("○", max(3-n, 0)))
-	name := threatName(t)
+	name := s.threatName(t)
 	nameSt := th.Base
 	flag := "  "
 	switch {
@@ -174,7 +173,7 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 	}
 	var src []string
 	for _, id := range s.v.NML {
-		c := card(id)
+		c := s.card(id)
 		if c.shows(t) {
 			if long {
 				src = append(src, c.code+" "+c.name)
@@ -188,7 +187,7 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 			continue
 		}
 		for _, id := range p.HardKnocks {
-			if c := card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
+			if c := s.card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
 				src = append(src, c.shortName()+"("+uikit.Clean(p.Name)+")")
 			}
 		}
@@ -220,10 +219,11 @@ func (s *Screen) soldierLines(w, extra int) []string {
 	knockW := w - fixed
 	grizzled := ""
 	if charW > 0 {
-		grizzled = padRight("Grizzled", charW)
+		grizzled = fit(th.T("grizzledui.col.character"), charW)
 	}
-	head := "   " + padRight("Soldier", nameW) + grizzled + padRight("Charm", 9) +
-		"Hand " + "Tiles " + "Speech " + padRight("Mission", 9) + "Hard knocks"
+	head := "   " + fit(th.T("grizzledui.col.soldier"), nameW) + grizzled + fit(th.T("grizzledui.col.charm"), 9) +
+		fit(th.T("grizzledui.col.hand"), 5) + fit(th.T("grizzledui.col.tiles"), 6) + fit(th.T("grizzledui.col.speech"), 7) +
+		fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
 	out := []string{th.Muted.Render(uikit.Trunc(head, w))}
 	for _, p := range s.v.Players {
 		mark := " "
@@ -239,18 +239,16 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		suffix := ""
 		switch {
 		case p.Chaplain:
-			if !strings.Contains(strings.ToLower(name), "chaplain") {
-				suffix = " (chaplain)"
-			}
+			name = th.T("grizzled.chaplain")
 		case p.Seat == s.u.Seat:
-			suffix = " (you)"
+			suffix = " " + th.T("ui.tag.you")
 		default:
 			for _, si := range s.u.Seats {
 				if si.Seat == p.Seat {
 					if si.Bot != "" && !strings.Contains(name, "(bot") { // bots' names say so already
-						suffix = " (bot)"
+						suffix = " " + th.T("ui.tag.bot")
 					} else if si.Bot == "" && !si.Connected {
-						suffix = " (away)"
+						suffix = " " + th.T("ui.tag.away")
 					}
 				}
 			}
@@ -259,31 +257,27 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		if p.Seat == s.u.Seat {
 			nameSt = th.Accent
 		}
-		nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-len(suffix))) + th.Muted.Render(suffix)
+		nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
 		char := ""
 		if charW > 0 {
 			char = fit(uikit.Clean(p.Character), charW)
 		}
-		charm := s.threatTag(p.Charm) + " " + th.Good.Render("ready")
+		charm := s.threatTag(p.Charm) + " " + th.Good.Render(th.T("grizzledui.charm_ready"))
 		if !p.CharmAvailable {
-			charm = s.threatTag(p.Charm) + " " + th.Muted.Render("used")
+			charm = s.threatTag(p.Charm) + " " + th.Muted.Render(th.T("grizzledui.charm_used"))
 		}
 		hand := strconv.Itoa(p.HandSize)
-		status := "in"
+		status, statusSt := th.T("grizzledui.status.in"), th.Base
 		switch {
 		case p.Answered:
-			status = "answered"
+			status, statusSt = th.T("grizzledui.status.answered"), th.Muted
 		case p.Withdrawn && p.PlacedTile:
-			status = "out+tile"
+			status, statusSt = th.T("grizzledui.status.out_tile"), th.Muted
 		case p.Withdrawn || p.Chaplain:
-			status = "out"
+			status, statusSt = th.T("grizzledui.status.out"), th.Muted
 		}
 		if p.Chaplain {
 			hand = "-"
-		}
-		statusSt := th.Base
-		if status != "in" {
-			statusSt = th.Muted
 		}
 		knocks := s.knockText(p)
 		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 9) +
@@ -314,7 +308,7 @@ func (s *Screen) knockText(p grizzled.PlayerView) string {
 	if len(p.HardKnocks) == 0 {
 		return th.Muted.Render("-")
 	}
-	wt := "wt " + strconv.Itoa(p.Weight)
+	wt := th.T("grizzledui.weight", game.Num("N", p.Weight))
 	st := th.Base
 	switch {
 	case p.Weight >= 4: // a loss if it is still so after support (L-1)
@@ -354,29 +348,28 @@ func (s *Screen) waitsOn(seat game.Seat) bool {
 func (s *Screen) handLines(w, detail int) []string {
 	th := s.th
 	if s.u.Seat == game.Spectator {
-		return []string{th.Muted.Render("You are watching: hands and support tiles are hidden. Q leaves the table.")}
+		return []string{th.Muted.Render(th.T("grizzledui.watching"))}
 	}
 	v := s.v
 	a := s.current()
-	noun := plural(len(v.Hand), "card", "cards")
-	head := th.Header.Render("Your hand") + th.Muted.Render(fmt.Sprintf(" %d %s", len(v.Hand), noun))
+	head := th.Header.Render(th.T("grizzledui.your_hand")) + th.Muted.Render(" "+th.T("grizzledui.n_cards", game.Count(len(v.Hand))))
 	if s.hasTrap() {
-		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = trap")
+		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = "+th.T("grizzledui.trap"))
 	}
 	tiles := make([]string, len(v.MyTiles))
 	for i, t := range v.MyTiles {
-		tiles[i] = tileName(t)
+		tiles[i] = s.tileName(t)
 	}
-	right := th.Muted.Render("Your tiles ") + th.Strong.Render(orDash(strings.Join(tiles, " ")))
+	right := th.Muted.Render(th.T("grizzledui.your_tiles")+" ") + th.Strong.Render(orDash(strings.Join(tiles, " ")))
 	if v.PlacedTile != grizzled.NoTile {
-		right += th.Muted.Render(" · placed ") + th.Strong.Render(tileName(v.PlacedTile))
+		right += th.Muted.Render(" · "+th.T("grizzledui.placed")+" ") + th.Strong.Render(s.tileName(v.PlacedTile))
 	}
 	out := []string{spread(head, right, w)}
 	if len(v.Hand) == 0 {
 		if me := s.me(); v.Phase == grizzled.PhaseTurn && me >= 0 && !v.Players[me].Withdrawn {
-			return append(out, th.Muted.Render("  no cards: you may always withdraw"))
+			return append(out, th.Muted.Render("  "+th.T("grizzledui.no_cards_withdraw")))
 		}
-		return append(out, th.Muted.Render("  no cards"))
+		return append(out, th.Muted.Render("  "+th.T("grizzledui.no_cards")))
 	}
 	cursor := s.sel
 	usable := func(grizzled.CardID) bool { return true }
@@ -409,7 +402,7 @@ func (s *Screen) handLines(w, detail int) []string {
 			num = strconv.Itoa(i + 1)
 		}
 		label := s.cardLabel(id)
-		if c := card(id); c.trap {
+		if c := s.card(id); c.trap {
 			label += th.Warning.Render("!")
 		}
 		if !usable(id) {
@@ -445,7 +438,7 @@ func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []st
 			num = strconv.Itoa(i + 1)
 		}
 		label := s.cardLabel(id)
-		if card(id).trap {
+		if s.card(id).trap {
 			label += th.Warning.Render("!")
 		}
 		text := s.listText(id)
@@ -471,35 +464,35 @@ func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []st
 // already on the line).
 func (s *Screen) listText(id grizzled.CardID) string {
 	th := s.th
-	c := card(id)
+	c := s.card(id)
 	var d string
 	switch c.kind {
 	case grizzled.KindThreat:
 		names := make([]string, len(c.threats))
 		for i, t := range c.threats {
-			names[i] = th.Threat[t].Render(threatName(t))
+			names[i] = th.Threat[t].Render(s.threatName(t))
 		}
 		d = strings.Join(names, "+")
 		switch {
 		case c.trap && s.v.Trials > 0:
-			d += " · " + th.Warning.Render("trap") + ": the top trial card is played too"
+			d += " · " + th.Warning.Render(th.T("grizzledui.trap")) + ": " + th.T("grizzledui.trap_plays_top")
 		case c.trap:
-			d += " · " + th.Warning.Render("trap") + ": nothing left to draw" // T-3
+			d += " · " + th.Warning.Render(th.T("grizzledui.trap")) + ": " + th.T("grizzledui.trap_empty") // T-3
 		}
 	case grizzled.KindHardKnock:
-		d = th.Muted.Render(fmt.Sprintf("hard knock, wt %d: ", c.weight)) + c.text
+		d = th.Muted.Render(th.T("grizzledui.knock_wt", game.Num("N", c.weight))+": ") + c.text
 	default:
 		d = c.text
 	}
 	if f := s.fatal(id); len(f) > 0 {
-		d = th.Danger.Render("✗ fails the mission ("+andList(f)+" at 3)") + " " + d
+		d = th.Danger.Render("✗ "+th.T("grizzledui.fails_short", game.Text("Threats", th.And(f)))) + " " + d
 	}
 	return d
 }
 
 func (s *Screen) hasTrap() bool {
 	for _, id := range s.v.Hand {
-		if card(id).trap {
+		if s.card(id).trap {
 			return true
 		}
 	}
@@ -520,7 +513,7 @@ func (s *Screen) chip(num, label string, on bool) string {
 func (s *Screen) describe(id grizzled.CardID) string {
 	d := s.cardText(id)
 	if fatal := s.fatal(id); len(fatal) > 0 {
-		d = s.th.Danger.Render("✗ Playing it fails the mission: "+andList(fatal)+" would reach 3.") + " " + d
+		d = s.th.Danger.Render("✗ "+s.th.T("grizzledui.fails_long", game.Text("Threats", s.th.And(fatal)))) + " " + d
 	}
 	return d
 }
@@ -531,9 +524,9 @@ func (s *Screen) fatal(id grizzled.CardID) []string {
 		return nil
 	}
 	var out []string
-	for _, t := range card(id).threats {
+	for _, t := range s.card(id).threats {
 		if s.v.Counts[t]+1 >= 3 {
-			out = append(out, threatName(t))
+			out = append(out, s.threatName(t))
 		}
 	}
 	return out
@@ -541,20 +534,20 @@ func (s *Screen) fatal(id grizzled.CardID) []string {
 
 func (s *Screen) cardText(id grizzled.CardID) string {
 	th := s.th
-	c := card(id)
+	c := s.card(id)
 	switch c.kind {
 	case grizzled.KindThreat:
 		names := make([]string, len(c.threats))
 		for i, t := range c.threats {
-			names[i] = th.Threat[t].Render(threatName(t))
+			names[i] = th.Threat[t].Render(s.threatName(t))
 		}
 		d := th.Strong.Render(c.code) + " " + strings.Join(names, "+")
 		if c.trap {
-			return d + " · " + th.Warning.Render("trap") + ": when you play it, the top trial card is played at once."
+			return d + " · " + th.Warning.Render(th.T("grizzledui.trap")) + ": " + th.T("grizzledui.trap_text")
 		}
-		return d + th.Muted.Render(" · threat card: goes to No Man's Land when played.")
+		return d + th.Muted.Render(" · "+th.T("grizzledui.threat_card_text"))
 	case grizzled.KindHardKnock:
-		return th.Strong.Render(c.code+" "+c.name) + th.Muted.Render(fmt.Sprintf(" (hard knock, weight %d)", c.weight)) +
+		return th.Strong.Render(c.code+" "+c.name) + th.Muted.Render(" "+th.T("grizzledui.knock_weight", game.Num("N", c.weight))) +
 			": " + c.text
 	case grizzled.KindMerryChristmas:
 		return th.Strong.Render(c.code+" "+c.name) + ": " + c.text
@@ -564,7 +557,7 @@ func (s *Screen) cardText(id grizzled.CardID) string {
 
 // cardLabel is a card's short name: "T04 Ni Sh", "Fragile", "Trauma Ra".
 func (s *Screen) cardLabel(id grizzled.CardID) string {
-	c := card(id)
+	c := s.card(id)
 	switch c.kind {
 	case grizzled.KindThreat:
 		tags := make([]string, len(c.threats))
@@ -607,7 +600,7 @@ func (s *Screen) actionLines(w int) []string {
 				chips[i] = s.chip(num, c.label, i == s.opt)
 			}
 			if a.kind == askIntensity {
-				chips = append([]string{"  Cards to each soldier: "}, chips...)
+				chips = append([]string{"  " + th.T("grizzledui.cards_each") + " "}, chips...)
 			}
 			out = append(out, flow(chips, w, 2)...)
 		}
@@ -619,7 +612,7 @@ func (s *Screen) actionLines(w int) []string {
 // statusLine says whose move it is, in words.
 func (s *Screen) statusLine() string {
 	line := s.statusText()
-	if !strings.Contains(line, " s left)") {
+	if s.v.Phase != grizzled.PhaseSpeech {
 		line += s.timeLeft() // the turn clock, whoever is waited on
 	}
 	return line
@@ -631,54 +624,57 @@ func (s *Screen) statusText() string {
 	v := s.v
 	me := s.u.Seat
 	if s.waiting() {
-		return th.Muted.Render("▸ Sent. Waiting for the table…")
+		return th.Muted.Render("▸ " + th.T("ui.sent_waiting"))
 	}
 	switch v.Phase {
 	case grizzled.PhaseIntensity:
-		return th.Strong.Render("▸ ") + fmt.Sprintf("Mission %d: %s, the leader, chooses how many cards each soldier gets (%d–%d).",
-			v.Round, s.name(v.Leader), v.MinIntensity, v.MaxIntensity)
+		return th.Strong.Render("▸ ") + th.T("grizzledui.status_intensity", game.Num("Mission", v.Round),
+			game.Text("Player", s.name(v.Leader)), game.Num("Lo", v.MinIntensity), game.Num("Hi", v.MaxIntensity))
 	case grizzled.PhaseTurn:
 		if v.Active == me && s.playing() {
 			var can []string
 			if s.has(grizzled.ActPlay) {
-				can = append(can, "play a card (p)")
+				can = append(can, th.T("grizzledui.can.play"))
 			}
 			if s.has(grizzled.ActCharm) {
-				can = append(can, "use your charm (c)")
+				can = append(can, th.T("grizzledui.can.charm"))
 			}
 			if s.has(grizzled.ActSpeech) {
-				can = append(can, "make a speech (s)")
+				can = append(can, th.T("grizzledui.can.speech"))
 			}
 			if s.has(grizzled.ActWithdraw) {
-				can = append(can, "withdraw (w)")
+				can = append(can, th.T("grizzledui.can.withdraw"))
 			}
 			if v.MustWithdraw || (len(can) == 1 && s.has(grizzled.ActWithdraw) && len(v.Hand) > 0) {
-				return th.Warning.Render("▸ Your turn: you must withdraw (w).") + th.Muted.Render(" Fearful, with a threat at 2.")
+				return th.Warning.Render("▸ "+th.T("grizzledui.must_withdraw")) + th.Muted.Render(" "+th.T("grizzledui.must_withdraw_why"))
 			}
-			line := th.Accent.Render("▸ Your turn: ") + orList(can) + "."
-			if !s.has(grizzled.ActWithdraw) && v.WhyNoWithdraw != "" {
-				line += th.Muted.Render(" No withdrawal: " + uikit.Clean(v.WhyNoWithdraw) + ".")
+			if len(can) == 0 {
+				can = append(can, th.T("grizzledui.can.nothing"))
+			}
+			line := th.Accent.Render("▸ "+th.T("grizzledui.your_turn")+" ") + th.Or(can) + "."
+			if !s.has(grizzled.ActWithdraw) && !v.WhyNoWithdraw.IsZero() {
+				line += th.Muted.Render(" " + th.T("grizzledui.no_withdrawal", game.Text("Why", uikit.Clean(th.Msg(v.WhyNoWithdraw)))))
 			}
 			return line
 		}
-		return th.Strong.Render("▸ ") + s.name(v.Active) + "'s turn."
+		return th.Strong.Render("▸ ") + th.T("grizzledui.turn_of", game.Text("Player", s.name(v.Active)))
 	case grizzled.PhaseSpeech:
-		return th.Strong.Render("▸ ") + fmt.Sprintf("%s's speech: %s %s. Waiting for %s to discard a %s card or pass.",
-			s.name(v.Speaker), s.threatTag(v.SpeechThreat), threatName(v.SpeechThreat),
-			s.names(v.Waiting), threatName(v.SpeechThreat)) + s.timeLeft()
+		return th.Strong.Render("▸ ") + th.T("grizzledui.status_speech", game.Text("Player", s.name(v.Speaker)),
+			game.Text("Mark", s.threatTag(v.SpeechThreat)), game.Text("Threat", s.threatName(v.SpeechThreat)),
+			game.Text("Players", s.names(v.Waiting))) + s.timeLeft()
 	case grizzled.PhaseDecision:
-		who := s.names(v.Waiting)
+		who := game.Text("Player", s.names(v.Waiting))
 		switch v.Decision {
 		case grizzled.DecidePlaceTile:
-			return th.Strong.Render("▸ ") + who + " withdraws and places a support tile face down."
+			return th.Strong.Render("▸ ") + th.T("grizzledui.status_place_tile", who)
 		case grizzled.DecideRemoveTile:
-			return th.Strong.Render("▸ ") + who + " (Absent-minded) removes a support tile from the game."
+			return th.Strong.Render("▸ ") + th.T("grizzledui.status_remove_tile", who)
 		case grizzled.DecideHardKnock:
-			return th.Strong.Render("▸ ") + who + " (Merry Christmas) chooses a hard knock to discard."
+			return th.Strong.Render("▸ ") + th.T("grizzledui.status_mc", who)
 		}
-		return th.Strong.Render("▸ ") + "Waiting for " + who + "."
+		return th.Strong.Render("▸ ") + th.T("ui.waiting_for", game.Text("Players", s.names(v.Waiting)))
 	case grizzled.PhaseBenefit:
-		return th.Strong.Render("▸ ") + s.names(v.Waiting) + " received the most support and chooses a benefit."
+		return th.Strong.Render("▸ ") + th.T("grizzledui.status_benefit", game.Text("Player", s.names(v.Waiting)))
 	}
 	return ""
 }
@@ -693,25 +689,25 @@ func (s *Screen) timeLeft() string {
 	if n <= 10 {
 		st = s.th.Warning
 	}
-	return " " + st.Render(fmt.Sprintf("(%d s left)", n))
+	return " " + st.Render(s.th.T("ui.seconds_left", game.Num("N", n)))
 }
 
 func (s *Screen) names(seats []game.Seat) string {
 	if len(seats) == 0 {
-		return "nobody"
+		return s.th.T("ui.nobody")
 	}
 	n := make([]string, len(seats))
 	for i, seat := range seats {
 		n[i] = s.name(seat)
 	}
-	return andList(n)
+	return s.th.And(n)
 }
 
 func (s *Screen) noticeLines(w int) []string {
-	if s.u.Notice == "" {
+	if s.u.Notice.IsZero() {
 		return nil
 	}
-	msg := " ✗ Refused: " + uikit.Clean(s.u.Notice) + " "
+	msg := " ✗ " + s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))) + " "
 	lines := wrapN(msg, w, 2)
 	for i, l := range lines {
 		lines[i] = s.th.Notice.Render(l)
@@ -731,27 +727,28 @@ func (s *Screen) supportLines(w int) []string {
 	default:
 		return nil
 	}
-	result := th.Good.Render("succeeded")
+	mission := game.Num("Mission", sr.Round)
+	result := th.Good.Render(th.T("grizzledui.mission_succeeded", mission))
 	if !sr.Success {
-		result = th.Danger.Render("failed")
+		result = th.Danger.Render(th.T("grizzledui.mission_failed_n", mission))
 	}
-	text := th.Header.Render(fmt.Sprintf("Mission %d", sr.Round)) + " " + result + ". " + th.Strong.Render("Support: ")
+	text := result + " " + th.Strong.Render(th.T("grizzledui.support")+" ")
 	received := map[game.Seat]int{}
 	var moves []string
 	for _, t := range sr.Tiles {
-		moves = append(moves, fmt.Sprintf("%s %s→%s", s.name(t.From), tileName(t.Tile), s.name(t.To)))
+		moves = append(moves, fmt.Sprintf("%s %s→%s", s.name(t.From), s.tileName(t.Tile), s.name(t.To)))
 		received[t.To]++
 	}
 	if len(moves) == 0 {
-		text += "no tile was placed."
+		text += th.T("grizzledui.no_tile_placed")
 	} else {
 		text += strings.Join(moves, ", ") + "."
 	}
 	if sr.Beneficiary >= 0 {
 		n := received[sr.Beneficiary]
-		text += " " + th.Accent.Render(fmt.Sprintf("%s benefits (%d %s).", s.name(sr.Beneficiary), n, plural(n, "tile", "tiles")))
+		text += " " + th.Accent.Render(th.T("grizzledui.benefits", game.Text("Player", s.name(sr.Beneficiary)), game.Count(n)))
 	} else {
-		text += " " + th.Muted.Render("No single soldier received the most: no benefit.")
+		text += " " + th.Muted.Render(th.T("grizzledui.no_benefit"))
 	}
 	return wrapN(text, w, 3)
 }
@@ -761,33 +758,32 @@ func (s *Screen) overLines(w int) []string {
 	v := s.v
 	var out []string
 	if v.Won || (s.u.Result != nil && s.u.Result.Outcome == "win") {
-		out = append(out, th.Good.Render("★ VICTORY: peace at last.")+
-			" The trials pile is empty and no soldier holds a card.")
+		out = append(out, th.Good.Render("★ "+th.T("grizzledui.victory"))+" "+th.T("grizzledui.victory_why"))
 	} else {
-		why := v.LossReason
-		switch why {
-		case "hard knocks":
+		var why string
+		switch v.LossReason {
+		case grizzled.LossKnocks:
 			var who []string
 			for _, p := range v.Players {
 				if p.Weight >= 4 {
 					who = append(who, fmt.Sprintf("%s (%d)", uikit.Clean(p.Name), p.Weight))
 				}
 			}
-			why = "too many hard knocks after support"
+			why = th.T("grizzledui.defeat_knocks")
 			if len(who) > 0 {
-				why += ": " + andList(who)
+				why += ": " + th.And(who)
 			}
-		case "morale":
-			why = "morale broke: the morale reserve is empty and the Monument is revealed"
-		case "":
-			why = "the war goes on without you"
+		case grizzled.LossMorale:
+			why = th.T("grizzledui.defeat_morale")
+		default:
+			why = th.T("grizzledui.defeat_left")
 		}
-		out = append(out, th.Danger.Render("✗ DEFEAT: ")+why+".")
+		out = append(out, th.Danger.Render("✗ "+th.T("grizzledui.defeat")+" ")+why+".")
 	}
-	if s.u.Result != nil && s.u.Result.Summary != "" {
-		out = append(out, uikit.Clean(s.u.Result.Summary))
+	if s.u.Result != nil && !s.u.Result.Summary.IsZero() {
+		out = append(out, uikit.Clean(th.Msg(s.u.Result.Summary)))
 	}
-	out = append(out, th.Muted.Render(fmt.Sprintf("Game over after %d missions. Q leaves the table.", v.Round)))
+	out = append(out, th.Muted.Render(th.T("grizzledui.game_over", game.Count(v.Round))))
 	var lines []string
 	for _, l := range out {
 		lines = append(lines, wrapN(l, w, 2)...)
@@ -802,23 +798,25 @@ func (s *Screen) logLines(w, h int) []string {
 	}
 	th := s.th
 	var lines []string
-	for _, e := range s.u.Log {
+	p := th.Printer()
+	for i := range s.u.Log {
+		e := &s.u.Log[i]
 		var l string
 		switch e.Kind {
 		case game.Chat:
 			l = th.Chat.Render(s.name(e.From) + ": “" + uikit.Clean(e.Text) + "”")
 		case game.Private:
-			l = th.Accent.Render("(you) ") + uikit.Clean(e.Text)
+			l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(p.Event(e))
 		default:
-			l = uikit.Clean(e.Text)
+			l = uikit.Clean(p.Event(e))
 		}
 		lines = append(lines, strings.Split(ansi.Wrap(l, w-2, " "), "\n")...)
 	}
-	label := "Log"
+	label := th.T("ui.log")
 	keep := max(h-1, 1)
 	s.logBack = min(s.logBack, max(0, len(lines)-keep))
 	if s.logBack > 0 {
-		label = "Log, " + strconv.Itoa(s.logBack) + " lines back (] forward)"
+		label = th.T("ui.log_back", game.Count(s.logBack))
 	}
 	rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
 	if h == 1 {
@@ -870,7 +868,7 @@ func flow(items []string, w, n int) []string {
 	for i, it := range items {
 		if line != "" && width(line)+width(it) > w {
 			if len(out) == n-1 {
-				line = uikit.Trunc(line+" +"+strconv.Itoa(len(items)-i)+" more", w)
+				line = uikit.Trunc(line+" +"+strconv.Itoa(len(items)-i)+"…", w)
 				break
 			}
 			out = append(out, line)
@@ -889,33 +887,6 @@ func wrapN(s string, w, n int) []string {
 		lines[n-1] = uikit.Trunc(lines[n-1]+" …", w)
 	}
 	return lines
-}
-
-func andList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
-
-func orList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return "nothing to do"
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func orDash(s string) string {

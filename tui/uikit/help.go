@@ -91,12 +91,12 @@ func (t *Theme) HelpPage(w, h int, groups [][]key.Binding, about string) string 
 	return t.memoHelp(helpMemoKey{kind: helpPage, width: w, height: h, keys: t.keysHash(about, groups...)}, func(hm help.Model) string {
 		hm.ShowAll = true
 		var b strings.Builder
-		b.WriteString(t.Title.Render("Help") + "\n\n")
+		b.WriteString(t.Title.Render(t.T("ui.help.title")) + "\n\n")
 		b.WriteString(hm.FullHelpView(groups) + "\n\n")
 		for _, l := range strings.Split(about, "\n") {
 			b.WriteString(t.Muted.Render(l) + "\n")
 		}
-		b.WriteString("\n" + t.Muted.Render("Press any key to close this help."))
+		b.WriteString("\n" + t.Muted.Render(t.T("ui.help.close")))
 		return FitHeight(b.String(), h)
 	})
 }

@@ -1,7 +1,7 @@
 package uikit
 
 import (
-	"fmt"
+	"bivouac/game"
 	"strings"
 	"unicode"
 
@@ -36,7 +36,7 @@ func Clean(s string) string {
 // reserved lines below it belong to the session (its help bar), so the
 // window the player has is w×(h+reserved).
 func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
-	msg := fmt.Sprintf("window too small: need %d×%d, have %d×%d", minW, minH, w, h+reserved)
+	msg := th.T("ui.too_small_short", game.Num("MinW", minW), game.Num("MinH", minH), game.Num("W", w), game.Num("H", h+reserved))
 	w = max(w, 1)
 	lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
 	if h >= 1 && len(lines) > h {
@@ -151,4 +151,14 @@ func Wrap(s string, w int) []string {
 		return []string{s}
 	}
 	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+}
+
+// Paragraphs wraps text whose paragraphs are separated by newlines (as a
+// catalog holds a long text) to lines of at most w cells.
+func Paragraphs(s string, w int) string {
+	var out []string
+	for _, p := range strings.Split(s, "\n") {
+		out = append(out, Wrap(p, w)...)
+	}
+	return strings.Join(out, "\n")
 }

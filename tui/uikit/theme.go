@@ -5,6 +5,9 @@ import (
 	"io"
 	"strconv"
 
+	"bivouac/game"
+	"bivouac/i18n"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -52,6 +55,8 @@ type Theme struct {
 	Threat [6]Ink
 	// ThreatMark is a distinct two-letter mark per threat, same order.
 	ThreatMark [6]string
+
+	tr *i18n.Printer // the session's language (SetLang)
 
 	threatTag [6]string  // ThreatMark in Threat's colours, drawn once
 	help      help.Model // the template NewHelp copies
@@ -118,11 +123,10 @@ func New(r *lipgloss.Renderer) *Theme {
 		c("#8A6D00", "#FFE066"), // Whistle: yellow
 		c("#2E7D32", "#7CDB7C"), // Gas Mask: green
 	}
-	t.ThreatMark = [6]string{"Ni", "Sn", "Ra", "Sh", "Wh", "Ma"}
 	for i, col := range threat {
 		t.Threat[i] = NewInk(st().Bold(true).Foreground(col))
-		t.threatTag[i] = t.Threat[i].Render(t.ThreatMark[i])
 	}
+	t.SetLang(i18n.English)
 	t.helpMemo.seed = maphash.MakeSeed()
 	t.help = help.New()
 	t.help.Styles = help.Styles{
@@ -157,4 +161,45 @@ func (t *Theme) NewHelp(w int) help.Model {
 	h := t.help
 	h.Width = w
 	return h
+}
+
+// T renders a catalog key in the session's language.
+func (t *Theme) T(key string, args ...game.Arg) string { return t.printer().T(key, args...) }
+
+// Msg renders a message in the session's language.
+func (t *Theme) Msg(m game.Msg) string { return t.printer().Msg(m) }
+
+// Err renders an error for the player, in the session's language.
+func (t *Theme) Err(err error) string { return t.printer().Error(err) }
+
+// And joins parts as the session's language lists things ("a, b and c").
+func (t *Theme) And(parts []string) string { return t.printer().And(parts) }
+
+// Or joins alternatives ("a, b or c").
+func (t *Theme) Or(parts []string) string { return t.printer().Or(parts) }
+
+// Lang is the session's language.
+func (t *Theme) Lang() i18n.Lang { return t.printer().Lang() }
+
+// SetLang switches the session's language; screens draw in it from their
+// next frame. The threats' marks are letters of the language's names.
+func (t *Theme) SetLang(l i18n.Lang) {
+	t.tr = i18n.For(l)
+	for i, id := range threatIDs {
+		t.ThreatMark[i] = t.tr.T("grizzled.threat_mark." + id)
+		t.threatTag[i] = t.Threat[i].Render(t.ThreatMark[i])
+	}
+}
+
+// threatIDs are The Grizzled's threats in enum order (grizzled.Threat's ids).
+var threatIDs = [6]string{"night", "snow", "rain", "shell", "whistle", "mask"}
+
+// Printer is the session's printer, for code that renders on its own.
+func (t *Theme) Printer() *i18n.Printer { return t.printer() }
+
+func (t *Theme) printer() *i18n.Printer {
+	if t.tr == nil {
+		return i18n.For(i18n.English)
+	}
+	return t.tr
 }

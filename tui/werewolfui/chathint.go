@@ -10,15 +10,15 @@ func (s *Screen) ChatHint() string {
 	v := s.v
 	switch {
 	case !s.hasView || v.Over:
-		return "say something to the table"
+		return s.th.T("werewolfui.chat.table")
 	case v.LastBreath:
-		return "with your last breath you cannot talk: choose, then join the dead"
+		return s.th.T("werewolfui.chat.last_breath")
 	case !v.Alive:
-		return "talk to the other dead (the living never see it)"
+		return s.th.T("werewolfui.chat.dead")
 	case v.Phase == werewolf.PhaseWolves && len(v.Wolves) > 0:
-		return "whisper to the pack"
+		return s.th.T("werewolfui.chat.pack")
 	case v.Phase.Night():
-		return "the village sleeps: nobody hears you now"
+		return s.th.T("werewolfui.chat.asleep")
 	}
-	return "say something to the village"
+	return s.th.T("werewolfui.chat.village")
 }

@@ -1,6 +1,7 @@
 package werewolfui
 
 import (
+	"bivouac/i18n"
 	"fmt"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func TestEighteenPlayerEndScreenScrolls(t *testing.T) {
 	}
 	end := s.View()
 	checkFits(t, end, 80, 24)
-	if !strings.Contains(strings.Join(strings.Fields(end), " "), strings.Join(strings.Fields(last), " ")[:30]) {
+	if !strings.Contains(strings.Join(strings.Fields(end), " "), strings.Join(strings.Fields(i18n.For(i18n.English).Msg(last)), " ")[:30]) {
 		t.Fatalf("] never reached the night log's last line %q:\n%s", last, end)
 	}
 	for range 40 {

@@ -120,7 +120,7 @@ func (tb *tableFx) update(seat game.Seat) table.Update {
 		public = public[len(public)-40:]
 	}
 	res, over := tb.g.Result(tb.st)
-	u := table.Update{Room: "W0LF", Title: "Werewolves · starter · 8 players", Game: werewolf.ID, Seat: seat,
+	u := table.Update{Room: "W0LF", Title: game.Raw("Werewolves · starter · 8 players"), Game: werewolf.ID, Seat: seat,
 		Seq: tb.seq, View: v, Log: append([]game.Event(nil), log...), Public: append([]game.Event(nil), public...),
 		Seats: seats, Started: true, Over: over, Deadline: v.Deadline}
 	if over {

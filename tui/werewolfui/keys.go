@@ -1,6 +1,10 @@
 package werewolfui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // keyMap is the one declaration of the table's keys: Update matches on it
 // and the help bar is drawn from it. sync enables a binding only when it
@@ -27,24 +31,25 @@ type keyMap struct {
 	Leave    key.Binding // leave the table for the lobby (the seat is kept)
 }
 
-func defaultKeys() keyMap {
+// defaultKeys are the bindings with their help in the session's language.
+func defaultKeys(th *uikit.Theme) keyMap {
 	return keyMap{
-		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "player")),
-		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next player")),
-		Choose:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Poison:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "poison")),
-		Heal:    key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "heal")),
-		Peek:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "peek")),
-		Take:    key.NewBinding(key.WithKeys("1", "2"), key.WithHelp("1/2", "take card")),
-		Pass:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "pass")),
-		Ready:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "ready")),
-		Stand:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stand")),
-		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "undo pick")),
-		Card:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "look at card")),
-		LogUp:   key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", "scroll log")),
-		LogDown: key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", "log forward")),
-		Pack:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pack channel")),
-		Leave:   key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "leave")),
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("werewolfui.key.player"))),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("werewolfui.key.next_player"))),
+		Choose:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("werewolfui.key.choose"))),
+		Poison:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", th.T("werewolfui.key.poison"))),
+		Heal:    key.NewBinding(key.WithKeys("h"), key.WithHelp("h", th.T("werewolfui.key.heal"))),
+		Peek:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", th.T("werewolfui.key.peek"))),
+		Take:    key.NewBinding(key.WithKeys("1", "2"), key.WithHelp("1/2", th.T("werewolfui.key.take_card"))),
+		Pass:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", th.T("werewolfui.key.pass"))),
+		Ready:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", th.T("werewolfui.key.ready"))),
+		Stand:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", th.T("werewolfui.key.stand_short"))),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", th.T("werewolfui.key.undo_pick"))),
+		Card:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", th.T("werewolfui.key.look_card"))),
+		LogUp:   key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", th.T("werewolfui.key.log_up"))),
+		LogDown: key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("werewolfui.key.log_down"))),
+		Pack:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", th.T("werewolfui.key.pack"))),
+		Leave:   key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", th.T("werewolfui.key.leave"))),
 	}
 }
 

@@ -81,7 +81,7 @@ var _ uikit.Screen = (*Screen)(nil)
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
-	s := &Screen{th: th, keys: defaultKeys(), w: MinWidth, h: MinHeight - 1,
+	s := &Screen{th: th, keys: defaultKeys(th), w: MinWidth, h: MinHeight - 1,
 		cur: -1, first: -1, now: time.Now}
 	s.sync()
 	return s
@@ -306,21 +306,23 @@ func (s *Screen) confirmLine() string {
 	}
 	a := *s.confirm
 	n := s.name(game.Seat(a.Target))
+	th := s.th
 	key := "enter"
+	who := game.Text("Player", n)
 	what := ""
 	switch a.Kind {
 	case werewolf.KindHunterShoot:
-		what = "Shoot " + n
+		what = th.T("werewolf.act.shoot", who)
 	case werewolf.KindWitchPoison:
-		what, key = "Poison "+n, "p (or enter)"
+		what, key = th.T("werewolf.act.poison", who), th.T("werewolfui.key_p_or_enter")
 	case werewolf.KindSuccessor:
-		what = "Give the sheriff's badge to " + n
+		what = th.T("werewolf.act.successor", who)
 	case werewolf.KindTiebreak:
-		what = "Lynch " + n
+		what = th.T("werewolf.act.lynch", who)
 	case werewolf.KindCupidLink:
-		what = "Link " + n + " and " + s.name(game.Seat(a.Second))
+		what = th.T("werewolf.act.link", game.Text("A", n), game.Text("B", s.name(game.Seat(a.Second))))
 	}
-	return what + "? This cannot be undone: press " + key + " again to confirm, esc to cancel."
+	return th.T("werewolfui.confirm", game.Text("What", what), game.Text("Key", key))
 }
 
 // actIf emits a if the view lists it as legal.
@@ -543,10 +545,11 @@ func (s *Screen) sync() {
 	k.Leave.SetEnabled(true)
 	k.LogUp.SetEnabled(s.hasView)
 	k.Pack.SetEnabled(s.hasView && len(s.v.Pack) > 0)
+	th := s.th
 	if s.packView {
-		k.Pack.SetHelp("P", "back to the log")
+		k.Pack.SetHelp("P", th.T("werewolfui.key.back_to_log"))
 	} else {
-		k.Pack.SetHelp("P", "pack channel")
+		k.Pack.SetHelp("P", th.T("werewolfui.key.pack"))
 	}
 	k.LogDown.SetEnabled(s.hasView && (s.logBack > 0 || s.over()))
 	if !s.playing() {
@@ -555,9 +558,9 @@ func (s *Screen) sync() {
 	if s.asleep() {
 		k.Card.SetEnabled(true)
 		if s.showCard {
-			k.Card.SetHelp("c", "hide card")
+			k.Card.SetHelp("c", th.T("werewolfui.key.hide_card"))
 		} else {
-			k.Card.SetHelp("c", "look at card")
+			k.Card.SetHelp("c", th.T("werewolfui.key.look_card"))
 		}
 	}
 	ts := s.targets()
@@ -565,28 +568,28 @@ func (s *Screen) sync() {
 	k.Up.SetEnabled(many)
 	k.Down.SetEnabled(many)
 	if kind, ok := s.chooseKind(); ok && s.cur >= 0 {
-		n := short(s.name(s.cur), 12)
-		verb := map[werewolf.Kind]string{
-			werewolf.KindSeerInspect: "see " + n, werewolf.KindWolfSelect: "devour " + n,
-			werewolf.KindHunterShoot: "shoot " + n, werewolf.KindSuccessor: "badge to " + n,
-			werewolf.KindBallot: "vote " + n, werewolf.KindTiebreak: "lynch " + n,
-		}[kind]
+		n := game.Text("Player", short(s.name(s.cur), 12))
+		verb := th.T(map[werewolf.Kind]string{
+			werewolf.KindSeerInspect: "werewolfui.key.see", werewolf.KindWolfSelect: "werewolfui.key.devour",
+			werewolf.KindHunterShoot: "werewolfui.key.shoot", werewolf.KindSuccessor: "werewolfui.key.badge",
+			werewolf.KindBallot: "werewolfui.key.vote", werewolf.KindTiebreak: "werewolfui.key.lynch",
+		}[kind], n)
 		ok := slices.Contains(s.legal(), werewolf.Action{Kind: kind, Target: int(s.cur)})
 		if kind == werewolf.KindCupidLink {
 			ok = true
-			verb = "first lover " + n
+			verb = th.T("werewolfui.key.first_lover", n)
 			if s.first >= 0 {
 				if s.first == s.cur {
-					verb = "unpick " + n
+					verb = th.T("werewolfui.key.unpick", n)
 				} else {
-					verb = "link " + short(s.name(s.first), 10) + "+" + n
+					verb = th.T("werewolfui.key.link", game.Text("A", short(s.name(s.first), 10)), n)
 					a, b := min(s.first, s.cur), max(s.first, s.cur)
 					ok = slices.Contains(s.legal(), werewolf.Action{Kind: kind, Target: int(a), Second: int(b)})
 				}
 			}
 		}
 		if kind == werewolf.KindBallot && s.v.Phase != werewolf.PhaseVote {
-			verb = "elect " + n
+			verb = th.T("werewolfui.key.elect", n)
 		}
 		k.Choose.SetEnabled(ok)
 		k.Choose.SetHelp("enter", verb)
@@ -594,52 +597,52 @@ func (s *Screen) sync() {
 	k.Back.SetEnabled(s.first >= 0)
 	if s.confirm != nil {
 		k.Choose.SetEnabled(true)
-		k.Choose.SetHelp("enter", "confirm")
+		k.Choose.SetHelp("enter", th.T("werewolfui.key.confirm"))
 		k.Back.SetEnabled(true)
-		k.Back.SetHelp("esc", "cancel")
+		k.Back.SetHelp("esc", th.T("werewolfui.key.cancel"))
 	} else {
-		k.Back.SetHelp("esc", "undo pick")
+		k.Back.SetHelp("esc", th.T("werewolfui.key.undo_pick"))
 	}
 	if s.cur >= 0 && slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)}) {
 		k.Poison.SetEnabled(true)
-		k.Poison.SetHelp("p", "poison "+short(s.name(s.cur), 12))
+		k.Poison.SetHelp("p", th.T("werewolfui.key.poison_who", game.Text("Player", short(s.name(s.cur), 12))))
 	}
 	if s.hasKind(werewolf.KindWitchHeal) {
 		k.Heal.SetEnabled(true)
-		k.Heal.SetHelp("h", "heal "+short(s.name(s.v.Victim), 12))
+		k.Heal.SetHelp("h", th.T("werewolfui.key.heal_who", game.Text("Player", short(s.name(s.v.Victim), 12))))
 	}
 	if slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindPeek, On: !s.v.Peeking}) {
 		k.Peek.SetEnabled(true)
 		if s.v.Peeking {
-			k.Peek.SetHelp("p", "close eyes")
+			k.Peek.SetHelp("p", th.T("werewolfui.key.close_eyes"))
 		} else {
-			k.Peek.SetHelp("p", "peek")
+			k.Peek.SetHelp("p", th.T("werewolfui.key.peek"))
 		}
 	}
 	k.Take.SetEnabled(s.hasKind(werewolf.KindThiefTake))
 	if a, ok := s.passAction(); ok {
 		k.Pass.SetEnabled(true)
-		k.Pass.SetHelp("x", map[werewolf.Kind]string{
-			werewolf.KindThiefKeep: "keep card", werewolf.KindWolfClear: "withdraw pick",
-			werewolf.KindWitchDone: "done", werewolf.KindHunterHold: "lower rifle",
-			werewolf.KindAbstain: "abstain", werewolf.KindPeek: "keep eyes shut",
-		}[a.Kind])
+		k.Pass.SetHelp("x", th.T(map[werewolf.Kind]string{
+			werewolf.KindThiefKeep: "werewolfui.key.keep_card", werewolf.KindWolfClear: "werewolfui.key.withdraw_pick",
+			werewolf.KindWitchDone: "werewolfui.key.done", werewolf.KindHunterHold: "werewolfui.key.lower_rifle",
+			werewolf.KindAbstain: "werewolfui.key.abstain", werewolf.KindPeek: "werewolfui.key.eyes_shut",
+		}[a.Kind]))
 	}
 	for _, a := range s.legal() {
 		switch a.Kind {
 		case werewolf.KindReady:
 			k.Ready.SetEnabled(true)
 			if a.On {
-				k.Ready.SetHelp("r", "ready")
+				k.Ready.SetHelp("r", th.T("werewolfui.key.ready"))
 			} else {
-				k.Ready.SetHelp("r", "not ready")
+				k.Ready.SetHelp("r", th.T("werewolfui.key.not_ready"))
 			}
 		case werewolf.KindStand:
 			k.Stand.SetEnabled(true)
 			if a.On {
-				k.Stand.SetHelp("s", "stand for sheriff")
+				k.Stand.SetHelp("s", th.T("werewolfui.key.stand"))
 			} else {
-				k.Stand.SetHelp("s", "withdraw")
+				k.Stand.SetHelp("s", th.T("werewolfui.key.stand_down"))
 			}
 		}
 	}
@@ -653,7 +656,7 @@ func (s *Screen) asleep() bool {
 		return false
 	}
 	switch {
-	case len(v.Legal) > 0, v.Prompt != "":
+	case len(v.Legal) > 0, !v.Prompt.IsZero():
 		return false // acting, or just acted ("the night goes on")
 	case v.Phase == werewolf.PhaseWolves && (v.Card == werewolf.RoleWerewolf || v.Card == werewolf.RoleLittleGirl):
 		return false // the pack watches its choice; the little girl was caught
@@ -720,15 +723,7 @@ func (s *Screen) Quiet() bool { return s.asleep() }
 
 // Guide implements uikit.Guide: the rules in a few lines and what the
 // table's symbols mean.
-func (s *Screen) Guide() string {
-	return `Werewolves: the village must find and lynch every werewolf; each night the
-werewolves devour a villager. At night you act only in your card's step, and
-sleep otherwise. By day everyone talks, then votes in secret; the ballots are
-shown when the vote closes. c shows your card; nobody can prove their role.
-Symbols: ★ sheriff (double vote, breaks ties) · ♥ lovers · † dead, and how ·
-[pack] the werewolves' channel · [dead] the graveyard · [glimpse] what the
-little girl overheard · » a line only you see.`
-}
+func (s *Screen) Guide() string { return uikit.Paragraphs(s.th.T("werewolfui.guide"), 80) }
 
 // pace is the pause between ballots of the reveal under way.
 func (s *Screen) pace() time.Duration {

@@ -94,14 +94,14 @@ func TestGoldenScreens(t *testing.T) {
 			0, []string{"NIGHT 1 · The werewolves", "Your card: WEREWOLF", "pack: Bob", "◀ Bob", "enter devour",
 				"[pack] Bob: Dee talks too much", "Picks: Bob → Dee · you → nobody yet"}, nil},
 		{"night-asleep", func(t *testing.T) table.Update { return starterWolves(t).update(0) },
-			0, []string{"You are asleep", "face down", "c look at card", "werewolves · seer · 5 villagers"},
+			0, []string{"You are asleep", "face down", "c look at card", "Seer · Villager ×5"},
 			[]string{"VILLAGER", "Bob points", "talks too much", "Your card:"}},
 		{"seer-result", func(t *testing.T) table.Update {
 			tb := newTable(t, werewolf.DefaultOptions(), starterDeal())
 			tb.until(werewolf.PhaseSeer)
 			tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 1})
 			return tb.update(2)
-		}, 0, []string{"NIGHT 1 · The seer", "Vision: Bob's card is Werewolf.", "seen: Werewolf", "You have acted"}, nil},
+		}, 0, []string{"NIGHT 1 · The seer", "Vision: the card of Bob is Werewolf.", "seen: Werewolf", "You have acted"}, nil},
 		{"witch", func(t *testing.T) table.Update { return classicWitch(t).update(0) },
 			0, []string{"Tonight's victim: Cid.", "h heal Cid", "↑/↓ player", "x done", "potions: heal ✓ poison ✓",
 				"♥ in love with Dee", "victim"}, nil},
@@ -115,7 +115,7 @@ func TestGoldenScreens(t *testing.T) {
 			tb.do(2, ready())
 			return tb.update(0)
 		}, 0, []string{"DAY 1 · Discussion", "Ready to vote: 1/7 · r when you are ready", "r ready",
-			"In the game: 2 werewolves"}, nil},
+			"In the game: Werewolf ×2"}, nil},
 		{"day-vote", func(t *testing.T) table.Update { return starterVote(t).update(0) },
 			0, []string{"DAY 1 · The vote", "Your sealed ballot: Bob", "Ballots cast: 3/7", "◆ your vote", "x abstain",
 				"Cid: I saw Bob's card last night"}, []string{"→"}},
@@ -395,7 +395,7 @@ func TestEighteenPlayers(t *testing.T) {
 	}
 	g := werewolf.Game{}
 	v := g.View(st, 0).(werewolf.SeatView)
-	u := table.Update{Room: "BIG1", Title: "Werewolves · classic · 18 players", Game: werewolf.ID, Seat: 0, View: v,
+	u := table.Update{Room: "BIG1", Title: game.Raw("Werewolves · classic · 18 players"), Game: werewolf.ID, Seat: 0, View: v,
 		Log: evs, Started: true, Deadline: v.Deadline}
 	out := newScreen(u, 80, 24).View()
 	checkFits(t, out, 80, 24)

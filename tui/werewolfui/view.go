@@ -28,11 +28,11 @@ func (s *Screen) View() string {
 func (s *Screen) body(w, h int) []string {
 	th := s.th
 	if s.u.Closed != table.Open {
-		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "",
-			th.Danger.Render(uikit.Trunc("The room is closed: "+s.u.Closed.Text(), w)), th.Muted.Render("Q leaves the table.")}
+		return []string{th.Title.Render(th.T("werewolf.title")), "",
+			th.Danger.Render(uikit.Trunc(th.T("ui.room_closed", game.Term("Why", s.u.Closed.Key())), w)), th.Muted.Render(th.T("ui.q_leaves"))}
 	}
 	if !s.hasView {
-		return []string{th.Title.Render("The Werewolves of Millers Hollow"), "", th.Muted.Render("Waiting for the table…")}
+		return []string{th.Title.Render(th.T("werewolf.title")), "", th.Muted.Render(th.T("ui.waiting_table"))}
 	}
 	if s.over() {
 		return s.endBody(w, h)
@@ -68,13 +68,13 @@ func (s *Screen) body(w, h int) []string {
 
 func (s *Screen) titleLine(w int) string {
 	th := s.th
-	title := uikit.Clean(s.u.Title)
+	title := uikit.Clean(th.Msg(s.u.Title))
 	if title == "" {
-		title = "Werewolves"
+		title = th.T("werewolfui.short_title")
 	}
 	left := th.Title.Render(title)
 	if s.u.Room != "" {
-		if withRoom := left + th.Muted.Render(" · room "+uikit.Clean(s.u.Room)); width(withRoom) <= w-24 {
+		if withRoom := left + th.Muted.Render(" · "+th.T("ui.room_code", game.Text("Code", uikit.Clean(s.u.Room)))); width(withRoom) <= w-24 {
 			left = withRoom
 		}
 	}
@@ -84,12 +84,12 @@ func (s *Screen) titleLine(w int) string {
 			alive++
 		}
 	}
-	parts := []string{th.Strong.Render(fmt.Sprintf("%d/%d", alive, len(s.v.Players))) + th.Muted.Render(" alive")}
+	parts := []string{th.Strong.Render(fmt.Sprintf("%d/%d", alive, len(s.v.Players))) + th.Muted.Render(" "+th.T("werewolfui.alive"))}
 	if s.v.Unofficial {
-		parts = append(parts, th.Warning.Render("not rulebook"))
+		parts = append(parts, th.Warning.Render(th.T("werewolfui.not_rulebook")))
 	}
 	if s.v.Fast {
-		parts = append(parts, th.Warning.Render("fast nights"))
+		parts = append(parts, th.Warning.Render(th.T("werewolfui.fast_nights")))
 	}
 	return spread(left, strings.Join(parts, th.Muted.Render(" · ")), w)
 }
@@ -101,15 +101,15 @@ func (s *Screen) bannerLine(w int) string {
 	var st uikit.Ink
 	switch {
 	case v.Phase.Night():
-		label, st = fmt.Sprintf("NIGHT %d", v.Night), th.Header
+		label, st = th.T("werewolfui.night_n", game.Num("N", v.Night)), th.Header
 		if v.Phase != werewolf.PhaseNightFall {
-			label += " · " + v.Phase.Title()
+			label += " · " + th.T(v.Phase.TitleKey())
 		}
 	default:
-		label, st = fmt.Sprintf("DAY %d · %s", max(v.Day, 1), v.Phase.Title()), th.Title
+		label, st = th.T("werewolfui.day_n", game.Num("N", max(v.Day, 1)))+" · "+th.T(v.Phase.TitleKey()), th.Title
 	}
 	if s.u.Seat >= 0 && !v.Alive && !v.LastBreath {
-		label = "† " + label + " · in the graveyard"
+		label = "† " + label + " · " + th.T("werewolfui.in_graveyard")
 	}
 	right := ""
 	if n := s.count.Shown(s.now()); n > 0 {
@@ -117,20 +117,20 @@ func (s *Screen) bannerLine(w int) string {
 		if n <= 5 {
 			cs = th.Warning
 		}
-		right = cs.Render(fmt.Sprintf("%d:%02d", n/60, n%60)) + th.Muted.Render(" left")
+		right = cs.Render(fmt.Sprintf("%d:%02d", n/60, n%60)) + th.Muted.Render(" "+th.T("werewolfui.left"))
 	}
 	return spread(st.Render(label), right, w)
 }
 
 func (s *Screen) narrationLine(w int) string {
-	return s.th.Muted.Render("“") + uikit.Trunc(uikit.Clean(s.v.Narration), w-2) + s.th.Muted.Render("”")
+	return s.th.Muted.Render("“") + uikit.Trunc(uikit.Clean(s.th.Msg(s.v.Narration)), w-2) + s.th.Muted.Render("”")
 }
 
 func (s *Screen) noticeLine(w int) string {
-	if s.u.Notice == "" {
+	if s.u.Notice.IsZero() {
 		return ""
 	}
-	return s.th.Danger.Render(uikit.Trunc("✗ Refused: "+uikit.Clean(s.u.Notice), w))
+	return s.th.Danger.Render(uikit.Trunc("✗ "+s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))), w))
 }
 
 // Players.
@@ -162,14 +162,14 @@ func (s *Screen) playerLines(w, h int) []string {
 	}
 	var out []string
 	if h > len(v.Players) {
-		out = append(out, th.Header.Render("Players")+th.Muted.Render(fmt.Sprintf(" %d alive", alive)))
+		out = append(out, th.Header.Render(th.T("werewolfui.players"))+th.Muted.Render(" "+th.T("werewolfui.n_alive", game.Num("N", alive))))
 	}
 	reveal := map[game.Seat]string{} // voter → revealed ballot, during a lynch reveal
 	if s.revealPhase() && len(v.Votes) > 0 {
 		r := v.Votes[len(v.Votes)-1]
 		for _, b := range r.Ballots[:s.revealShown()] {
 			if b.Target < 0 {
-				reveal[b.Voter] = "→ abstains"
+				reveal[b.Voter] = "→ " + th.T("werewolfui.abstains")
 			} else {
 				reveal[b.Voter] = "→ " + short(s.name(b.Target), 10)
 			}
@@ -204,10 +204,10 @@ func (s *Screen) playerLines(w, h int) []string {
 		}
 		var info []string
 		if me {
-			info = append(info, th.Accent.Render("(you)"))
+			info = append(info, th.Accent.Render(th.T("ui.tag.you")))
 		}
 		if !p.Alive {
-			info = append(info, th.Muted.Render("† "+p.Card.String()+causes(p.Causes)))
+			info = append(info, th.Muted.Render("† "+th.T(p.Card.Key())+s.causes(p.Causes)))
 		}
 		if r, ok := reveal[p.Seat]; ok {
 			info = append(info, th.Strong.Render(r))
@@ -216,14 +216,14 @@ func (s *Screen) playerLines(w, h int) []string {
 			info = append(info, s.secretInfo(p)...)
 		}
 		if p.Alive && p.Candidate {
-			info = append(info, th.Good.Render("candidate"))
+			info = append(info, th.Good.Render(th.T("werewolfui.candidate")))
 		}
 		if si, ok := s.seatInfo(p.Seat); ok && p.Alive && !me {
 			switch {
 			case si.Bot != "":
-				info = append(info, th.Muted.Render("bot"))
+				info = append(info, th.Muted.Render(th.T("werewolfui.bot")))
 			case !si.Connected:
-				info = append(info, th.Muted.Render("away"))
+				info = append(info, th.Muted.Render(th.T("werewolfui.away")))
 			}
 		}
 		line := cursor + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + " " + marks + " " + strings.Join(info, " ")
@@ -242,13 +242,13 @@ func (s *Screen) secretInfo(p werewolf.PlayerView) []string {
 	th, v := s.th, s.v
 	var info []string
 	if v.Victim == p.Seat && (v.Phase == werewolf.PhaseWolves || v.Phase == werewolf.PhaseWitch) {
-		info = append(info, th.Danger.Render("victim"))
+		info = append(info, th.Danger.Render(th.T("werewolfui.victim")))
 	}
 	var by []string
 	for _, c := range v.Choices {
 		if c.Target == p.Seat {
 			if c.Wolf == v.Seat {
-				by = append(by, "you")
+				by = append(by, th.T("werewolfui.you"))
 			} else {
 				by = append(by, short(s.name(c.Wolf), 8))
 			}
@@ -264,20 +264,20 @@ func (s *Screen) secretInfo(p werewolf.PlayerView) []string {
 			if p.Card == werewolf.RoleWerewolf {
 				st = th.Danger
 			}
-			info = append(info, st.Render(p.Card.String()))
+			info = append(info, st.Render(th.T(p.Card.Key())))
 		case p.Wolf:
-			info = append(info, th.Danger.Render("Werewolf"))
+			info = append(info, th.Danger.Render(th.T(werewolf.RoleWerewolf.Key())))
 		default:
 			for i := len(v.Visions) - 1; i >= 0; i-- {
 				if vi := v.Visions[i]; vi.Target == p.Seat {
-					info = append(info, th.Strong.Render("seen: "+vi.Card.String()))
+					info = append(info, th.Strong.Render(th.T("werewolfui.seen", game.Term("Role", vi.Card.Key()))))
 					break
 				}
 			}
 		}
 	}
 	if v.MyBallot == p.Seat && isBallotPhase(v.Phase) {
-		info = append(info, th.Accent.Render("◆ your vote"))
+		info = append(info, th.Accent.Render("◆ "+th.T("werewolfui.your_vote")))
 	}
 	return info
 }
@@ -286,13 +286,13 @@ func isBallotPhase(p werewolf.Phase) bool {
 	return p == werewolf.PhaseVote || p == werewolf.PhaseSheriffVote || p == werewolf.PhaseSheriffRunoff
 }
 
-func causes(cs []werewolf.Cause) string {
+func (s *Screen) causes(cs []werewolf.Cause) string {
 	if len(cs) == 0 {
 		return ""
 	}
 	var names []string
 	for _, c := range cs {
-		names = append(names, c.String())
+		names = append(names, s.th.T(c.Key()))
 	}
 	return ", " + strings.Join(names, "+")
 }
@@ -314,14 +314,14 @@ func (s *Screen) rightLines(w, h int) []string {
 		out = out[:max(0, min(len(out), h-4))]
 		logH = h - len(out) - 1
 	}
-	out = append(out, s.th.Rule.Render(rule("Log", s.logBack > 0, w)))
+	out = append(out, s.th.Rule.Render(s.rule(s.th.T("ui.log"), s.logBack > 0, w)))
 	return append(out, s.logLines(w, logH)...)
 }
 
-func rule(title string, scrolled bool, w int) string {
+func (s *Screen) rule(title string, scrolled bool, w int) string {
 	t := "── " + title + " "
 	if scrolled {
-		t += "(older; ] for newer) "
+		t += s.th.T("werewolfui.log_older") + " "
 	}
 	return t + strings.Repeat("─", max(0, w-width(t)))
 }
@@ -330,26 +330,26 @@ func (s *Screen) cardLines(w int) []string {
 	th, v := s.th, s.v
 	switch {
 	case s.u.Seat == game.Spectator:
-		return wrapStyled(th.Muted, "You are watching: you see what the whole village sees.", w)
+		return wrapStyled(th.Muted, th.T("werewolfui.watching"), w)
 	case !v.Alive && !v.LastBreath:
-		out := []string{th.Muted.Render("You are dead. Your card was: ") + th.Strong.Render(v.Card.String())}
-		return append(out, wrapStyled(th.Muted, "You watch from the graveyard; t talks to the other dead.", w)...)
+		out := []string{th.Muted.Render(th.T("werewolfui.dead_card")+" ") + th.Strong.Render(th.T(v.Card.Key()))}
+		return append(out, wrapStyled(th.Muted, th.T("werewolfui.graveyard"), w)...)
 	case s.asleep() && !s.showCard:
-		return append(wrapStyled(th.Base, "You are asleep. Your card lies face down.", w),
-			th.Muted.Render(uikit.Trunc("c turns it up (only on your screen).", w)))
+		return append(wrapStyled(th.Base, th.T("werewolfui.asleep"), w),
+			th.Muted.Render(uikit.Trunc(th.T("werewolfui.turn_card"), w)))
 	}
-	head := th.Muted.Render("Your card: ") + th.Accent.Render(strings.ToUpper(v.Card.String()))
+	head := th.Muted.Render(th.T("werewolfui.your_card")+" ") + th.Accent.Render(strings.ToUpper(th.T(v.Card.Key())))
 	if v.Original != v.Card && v.Original != werewolf.RoleUnknown {
-		head += th.Muted.Render(" (dealt: " + v.Original.String() + ")")
+		head += th.Muted.Render(" " + th.T("werewolfui.dealt", game.Term("Role", v.Original.Key())))
 	}
 	out := []string{uikit.Trunc(head, w)}
-	out = append(out, wrapStyled(th.Muted, v.Card.Help(), w)...)
+	out = append(out, wrapStyled(th.Muted, th.T(v.Card.HelpKey()), w)...)
 	if s.asleep() {
 		return out // turned up while asleep: the card alone
 	}
 	var extra []string
 	if v.Partner >= 0 {
-		extra = append(extra, th.Danger.Render("♥")+" in love with "+th.Strong.Render(s.name(v.Partner)))
+		extra = append(extra, th.Danger.Render("♥")+" "+th.T("werewolfui.in_love")+" "+th.Strong.Render(s.name(v.Partner)))
 	}
 	if v.Card == werewolf.RoleWerewolf && len(v.Wolves) > 1 {
 		var pack []string
@@ -363,13 +363,13 @@ func (s *Screen) cardLines(w int) []string {
 			}
 			pack = append(pack, n)
 		}
-		extra = append(extra, th.Muted.Render("pack: ")+th.Danger.Render(strings.Join(pack, ", ")))
+		extra = append(extra, th.Muted.Render(th.T("werewolfui.pack")+" ")+th.Danger.Render(strings.Join(pack, ", ")))
 	}
 	if v.Card == werewolf.RoleWitch {
-		extra = append(extra, th.Muted.Render("potions: ")+potion("heal", v.HealLeft)+" "+potion("poison", v.PoisonLeft))
+		extra = append(extra, th.Muted.Render(th.T("werewolfui.potions")+" ")+potion(th.T("werewolfui.heal"), v.HealLeft)+" "+potion(th.T("werewolfui.poison"), v.PoisonLeft))
 	}
 	if len(v.Middle) == 2 && v.Phase != werewolf.PhaseThief {
-		extra = append(extra, th.Muted.Render(fmt.Sprintf("middle cards: %s, %s", v.Middle[0], v.Middle[1])))
+		extra = append(extra, th.Muted.Render(th.T("werewolfui.middle_cards", game.Term("A", v.Middle[0].Key()), game.Term("B", v.Middle[1].Key()))))
 	}
 	for _, e := range extra {
 		out = append(out, uikit.Trunc(e, w))
@@ -390,11 +390,11 @@ func (s *Screen) actionLines(w int) []string {
 	var out []string
 	add := func(st uikit.Ink, text string) { out = append(out, wrapStyled(st, text, w)...) }
 	if s.asleep() {
-		add(th.Muted, "The night goes on. In the game: "+deckLine(v.Deck)+".")
+		add(th.Muted, th.T("werewolfui.night_goes_on", game.Text("Deck", s.deckLine(v.Deck))))
 		return append([]string{""}, out...)
 	}
-	if v.Prompt != "" && (v.Alive || v.LastBreath) {
-		add(th.Accent, "▸ "+v.Prompt)
+	if !v.Prompt.IsZero() && (v.Alive || v.LastBreath) {
+		add(th.Accent, "▸ "+th.Msg(v.Prompt))
 	}
 	if line := s.confirmLine(); line != "" {
 		add(th.Warning, "! "+line)
@@ -409,20 +409,20 @@ func (s *Screen) actionLines(w int) []string {
 	switch v.Phase {
 	case werewolf.PhaseThief:
 		if len(v.ThiefSaw) == 2 {
-			add(th.Base, fmt.Sprintf("Middle cards: [1] %s  [2] %s", v.ThiefSaw[0], v.ThiefSaw[1]))
+			add(th.Base, th.T("werewolfui.thief_cards", game.Term("A", v.ThiefSaw[0].Key()), game.Term("B", v.ThiefSaw[1].Key())))
 		}
 	case werewolf.PhaseCupid:
 		if s.first >= 0 {
-			add(th.Base, "First lover: "+s.name(s.first)+". Now pick the second (esc undoes).")
+			add(th.Base, th.T("werewolfui.first_lover", game.Text("Player", s.name(s.first))))
 		}
 	case werewolf.PhaseLovers:
 		if v.Partner >= 0 {
-			add(th.Base, "♥ You are in love with "+s.name(v.Partner)+". If one of you dies, the other dies of a broken heart; you may not vote against each other.")
+			add(th.Base, "♥ "+th.T("werewolf.in_love", game.Text("Player", s.name(v.Partner))))
 		}
 	case werewolf.PhaseSeer:
 		if n := len(v.Visions); n > 0 && v.Visions[n-1].Night == v.Night {
 			vi := v.Visions[n-1]
-			add(th.Strong, fmt.Sprintf("Vision: %s's card is %s.", s.name(vi.Target), vi.Card))
+			add(th.Strong, th.T("werewolfui.vision", game.Text("Player", s.name(vi.Target)), game.Term("Role", vi.Card.Key())))
 		}
 	case werewolf.PhaseWolves:
 		if v.Card == werewolf.RoleWerewolf && v.Alive {
@@ -430,47 +430,47 @@ func (s *Screen) actionLines(w int) []string {
 			for _, c := range v.Choices {
 				who := s.name(c.Wolf)
 				if c.Wolf == v.Seat {
-					who = "you"
+					who = th.T("werewolfui.you")
 				}
-				t := "nobody yet"
+				t := th.T("werewolfui.nobody_yet")
 				if c.Target >= 0 {
 					t = s.name(c.Target)
 				}
 				picks = append(picks, who+" → "+t)
 			}
 			if len(picks) > 0 {
-				add(th.Base, "Picks: "+strings.Join(picks, " · "))
+				add(th.Base, th.T("werewolfui.picks")+" "+strings.Join(picks, " · "))
 			}
 			if v.Caught && v.Victim >= 0 {
-				add(th.Danger, "You caught the little girl spying: "+s.name(v.Victim)+" is tonight's victim.")
+				add(th.Danger, th.T("werewolf.caught_girl", game.Text("Player", s.name(v.Victim))))
 			} else {
-				add(th.Muted, "Same pick for all, or nobody dies. t talks to the pack.")
+				add(th.Muted, th.T("werewolfui.same_pick"))
 			}
 		}
 		if v.Card == werewolf.RoleLittleGirl && v.Alive {
 			switch {
 			case v.Caught:
-				add(th.Danger, "The werewolves caught you spying!")
+				add(th.Danger, th.T("werewolfui.caught"))
 			case v.Peeking:
-				add(th.Warning, "Your eyes are half open: you may glimpse the wolves, and they may catch you.")
+				add(th.Warning, th.T("werewolfui.peeking"))
 			default:
-				add(th.Muted, "Your eyes are shut.")
+				add(th.Muted, th.T("werewolfui.eyes_shut"))
 			}
 			rel := v.Relayed
 			if len(rel) > 2 {
 				rel = rel[len(rel)-2:]
 			}
 			for _, r := range rel {
-				add(th.Warning, "glimpse: "+uikit.Clean(r))
+				add(th.Warning, th.T("werewolfui.glimpse")+" "+uikit.Clean(th.Msg(r)))
 			}
 		}
 	case werewolf.PhaseWitch:
 		if v.Card == werewolf.RoleWitch && v.Alive {
 			if v.Healed && v.Victim >= 0 {
-				add(th.Good, "You healed "+s.name(v.Victim)+" tonight.")
+				add(th.Good, th.T("werewolfui.healed", game.Text("Player", s.name(v.Victim))))
 			}
 			if v.Poisoned >= 0 {
-				add(th.Danger, "You poisoned "+s.name(v.Poisoned)+" tonight.")
+				add(th.Danger, th.T("werewolfui.poisoned", game.Text("Player", s.name(v.Poisoned))))
 			}
 		}
 	default:
@@ -492,7 +492,7 @@ func (s *Screen) publicPhaseLines(w int) []string {
 	case werewolf.PhaseDawn:
 		lines := s.dawnNews()
 		if len(lines) == 0 {
-			add(th.Muted, "The village counts its own…")
+			add(th.Muted, th.T("werewolfui.counting"))
 		}
 		for _, l := range lines {
 			add(th.Strong, l)
@@ -505,59 +505,58 @@ func (s *Screen) publicPhaseLines(w int) []string {
 			}
 		}
 		if len(cands) == 0 {
-			add(th.Base, "No candidate yet: if nobody stands, anyone may be elected.")
+			add(th.Base, th.T("werewolfui.no_candidate"))
 		} else {
-			add(th.Base, "Candidates: "+strings.Join(cands, ", "))
+			add(th.Base, th.T("werewolfui.candidates")+" "+strings.Join(cands, ", "))
 		}
-		add(th.Muted, fmt.Sprintf("Ready: %d/%d%s", v.ReadyCount, v.Voters, readyMine(mine, v.Ready)))
+		add(th.Muted, th.T("werewolfui.ready_count", game.Num("N", v.ReadyCount), game.Num("Of", v.Voters))+s.readyMine(mine, v.Ready))
 	case werewolf.PhaseSheriffVote, werewolf.PhaseSheriffRunoff, werewolf.PhaseVote:
 		if v.Phase != werewolf.PhaseVote && len(v.Eligible) > 0 && len(v.Eligible) < len(v.Players) {
 			var el []string
 			for _, e := range v.Eligible {
 				el = append(el, s.name(e))
 			}
-			add(th.Base, "Eligible: "+strings.Join(el, ", "))
+			add(th.Base, th.T("werewolfui.eligible")+" "+strings.Join(el, ", "))
 		}
 		if mine {
 			switch b := v.MyBallot; {
 			case b == werewolf.Abstain:
-				add(th.Accent, "Your sealed ballot: abstain.")
+				add(th.Accent, th.T("werewolfui.ballot_abstain"))
 			case b >= 0:
-				add(th.Accent, "Your sealed ballot: "+s.name(b)+" (you may change it).")
+				add(th.Accent, th.T("werewolfui.ballot_for", game.Text("Player", s.name(b))))
 			default:
-				add(th.Base, "You have not voted yet.")
+				add(th.Base, th.T("werewolfui.not_voted"))
 			}
 		}
-		add(th.Muted, fmt.Sprintf("Ballots cast: %d/%d, sealed until the vote closes.", v.VotesCast, v.Voters))
+		add(th.Muted, th.T("werewolfui.ballots_cast", game.Num("N", v.VotesCast), game.Num("Of", v.Voters)))
 	case werewolf.PhaseDiscussion:
-		add(th.Muted, fmt.Sprintf("Ready to vote: %d/%d%s", v.ReadyCount, v.Voters, readyMine(mine, v.Ready)))
-		add(th.Muted, "In the game: "+deckLine(v.Deck)+".")
+		add(th.Muted, th.T("werewolfui.ready_to_vote", game.Num("N", v.ReadyCount), game.Num("Of", v.Voters))+s.readyMine(mine, v.Ready))
+		add(th.Muted, th.T("werewolfui.in_game", game.Text("Deck", s.deckLine(v.Deck))))
 	case werewolf.PhaseSheriffTiebreak:
 		var tied []string
 		for _, t := range v.Tied {
 			tied = append(tied, s.name(t))
 		}
-		add(th.Base, "Tied: "+strings.Join(tied, ", ")+". The sheriff decides.")
+		add(th.Base, th.T("werewolfui.tied", game.Text("Players", strings.Join(tied, ", "))))
 	}
 	return out
 }
 
-func readyMine(mine, ready bool) string {
+func (s *Screen) readyMine(mine, ready bool) string {
 	switch {
 	case !mine:
 		return ""
 	case ready:
-		return " · you are ready"
+		return " · " + s.th.T("werewolfui.you_ready")
 	}
-	return " · r when you are ready"
+	return " · " + s.th.T("werewolfui.r_when_ready")
 }
 
 // dawnNews are this dawn's announcements: the narration since "Day N dawns".
 func (s *Screen) dawnNews() []string {
 	start := -1
-	prefix := fmt.Sprintf("Day %d dawns", s.v.Day)
 	for i, e := range s.u.Log {
-		if e.Kind == game.Narration && strings.HasPrefix(e.Text, prefix) {
+		if e.Kind == game.Narration && e.Msg.Key == werewolf.DawnKey && len(e.Msg.Args) > 0 && e.Msg.Args[0].Num == s.v.Day {
 			start = i
 		}
 	}
@@ -565,9 +564,10 @@ func (s *Screen) dawnNews() []string {
 		return nil
 	}
 	var out []string
-	for _, e := range s.u.Log[start+1:] {
-		if e.Kind == game.Narration && e.Audience.All {
-			out = append(out, uikit.Clean(e.Text))
+	p := s.th.Printer()
+	for i := start + 1; i < len(s.u.Log); i++ {
+		if e := &s.u.Log[i]; e.Kind == game.Narration && e.Audience.All {
+			out = append(out, uikit.Clean(p.Event(e)))
 		}
 	}
 	return out
@@ -580,11 +580,11 @@ func (s *Screen) revealLines(w int) []string {
 	}
 	th, v := s.th, s.v
 	r := v.Votes[len(v.Votes)-1]
-	title := "The ballots are opened"
+	title := th.T("werewolfui.ballots_opened")
 	if r.Kind != werewolf.PhaseVote {
-		title = "Sheriff ballots"
+		title = th.T("werewolfui.sheriff_ballots")
 		if r.Kind == werewolf.PhaseSheriffRunoff {
-			title = "Runoff ballots"
+			title = th.T("werewolfui.runoff_ballots")
 		}
 	}
 	shown := s.revealShown()
@@ -621,18 +621,18 @@ func (s *Screen) revealLines(w int) []string {
 		ts = append(ts, fmt.Sprintf("%s %d", s.name(t), tally[t]))
 	}
 	if len(ts) == 0 {
-		ts = append(ts, "no votes")
+		ts = append(ts, th.T("werewolfui.no_votes"))
 	}
 	res := ""
 	switch {
 	case r.Result >= 0 && r.Kind == werewolf.PhaseVote:
-		res = " ⇒ " + s.name(r.Result) + " is lynched"
+		res = " ⇒ " + th.T("werewolfui.is_lynched", game.Text("Player", s.name(r.Result)))
 	case r.Result >= 0:
-		res = " ⇒ " + s.name(r.Result) + " is sheriff"
+		res = " ⇒ " + th.T("werewolfui.is_sheriff", game.Text("Player", s.name(r.Result)))
 	case len(r.Tied) > 0:
-		res = " ⇒ tie"
+		res = " ⇒ " + th.T("werewolfui.tie")
 	}
-	out = append(out, wrapStyled(th.Strong, "Tally: "+strings.Join(ts, " · ")+res, w)...)
+	out = append(out, wrapStyled(th.Strong, th.T("werewolfui.tally")+" "+strings.Join(ts, " · ")+res, w)...)
 	return out
 }
 
@@ -667,14 +667,14 @@ func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 	th := s.th
 	var lines []string
 	var first []bool // lines[i] begins an event
-	for _, e := range events {
-		for i, l := range s.eventLines(e, w) {
+	for j := range events {
+		for i, l := range s.eventLines(&events[j], w) {
 			lines = append(lines, l)
 			first = append(first, i == 0)
 		}
 	}
 	if len(lines) == 0 {
-		lines, first = []string{th.Muted.Render("Nothing yet.")}, []bool{true}
+		lines, first = []string{th.Muted.Render(th.T("werewolfui.nothing_yet"))}, []bool{true}
 	}
 	s.logBack = min(s.logBack, max(0, len(lines)-h))
 	end := len(lines) - s.logBack
@@ -698,20 +698,20 @@ func (s *Screen) speaker(seat game.Seat) string {
 // eventLines formats one log event; chat channels are marked, not only
 // coloured: [pack] the wolves' channel, [dead] the graveyard, [glimpse] the
 // little girl's relay, » a private line.
-func (s *Screen) eventLines(e game.Event, w int) []string {
+func (s *Screen) eventLines(e *game.Event, w int) []string {
 	th := s.th
-	text := uikit.Clean(e.Text)
+	text := uikit.Clean(th.Printer().Event(e))
 	var prefix string
 	st := th.Base
 	switch {
 	case e.Kind == game.Chat && e.Channel == werewolf.ChannelDead:
-		prefix, st = "[dead] "+s.speaker(e.From)+": ", th.Muted
+		prefix, st = th.T("werewolfui.mark.dead")+" "+s.speaker(e.From)+": ", th.Muted
 	case e.Kind == game.Chat && e.Channel == werewolf.ChannelWolves:
-		prefix, st = "[pack] "+s.speaker(e.From)+": ", th.Danger
+		prefix, st = th.T("werewolfui.mark.pack")+" "+s.speaker(e.From)+": ", th.Danger
 	case e.Channel == werewolf.ChannelRelay:
-		prefix, st = "[glimpse] ", th.Warning
+		prefix, st = th.T("werewolfui.mark.glimpse")+" ", th.Warning
 	case e.Channel == werewolf.ChannelWolves:
-		prefix, st = "[pack] ", th.Danger
+		prefix, st = th.T("werewolfui.mark.pack")+" ", th.Danger
 	case e.Kind == game.Chat:
 		prefix, st = s.speaker(e.From)+": ", th.Chat
 	case e.Kind == game.Private:
@@ -733,30 +733,31 @@ func (s *Screen) eventLines(e game.Event, w int) []string {
 func (s *Screen) endBody(w, h int) []string {
 	th, v := s.th, s.v
 	out := []string{s.titleLine(w)}
-	summary := uikit.Clean(v.Summary)
+	summary := uikit.Clean(th.Msg(v.Summary))
 	if summary == "" && s.u.Result != nil {
-		summary = uikit.Clean(s.u.Result.Summary)
+		summary = uikit.Clean(th.Msg(s.u.Result.Summary))
 	}
-	out = append(out, spread(th.Title.Render("GAME OVER"), th.Muted.Render(afterNights(v.Night)), w))
+	out = append(out, spread(th.Title.Render(th.T("werewolfui.game_over")), th.Muted.Render(th.T("werewolfui.after_nights", game.Count(v.Night))), w))
 	out = append(out, wrapStyled(th.Strong, summary, w)...)
 	nameW := 6
 	for _, p := range v.Players {
 		nameW = max(nameW, width(shortName(p.Name)))
 	}
 	nameW = min(nameW, 14)
-	out = append(out, th.Muted.Render(fmt.Sprintf("    %-*s  %-24s %-8s %s", nameW, "Player", "Card", "Team", "Fate")))
+	out = append(out, th.Muted.Render("    "+pad(th.T("werewolfui.col.player"), nameW)+"  "+pad(th.T("werewolfui.col.card"), 24)+" "+
+		pad(th.T("werewolfui.col.team"), 8)+" "+th.T("werewolfui.col.fate")))
 	for _, p := range v.Players {
 		mark := "  "
 		if p.Winner {
 			mark = th.Good.Render("✓ ")
 		}
-		card := p.Card.String()
+		card := th.T(p.Card.Key())
 		if p.Original != werewolf.RoleUnknown && p.Original != p.Card {
-			card = p.Original.String() + " → " + p.Card.String()
+			card = th.T(p.Original.Key()) + " → " + card
 		}
-		fate := "alive"
+		fate := th.T("werewolfui.alive")
 		if !p.Alive {
-			fate = "†" + strings.TrimPrefix(causes(p.Causes), ",")
+			fate = "†" + strings.TrimPrefix(s.causes(p.Causes), ",")
 		}
 		if p.Sheriff {
 			fate += " ★"
@@ -773,22 +774,22 @@ func (s *Screen) endBody(w, h int) []string {
 			st = th.Danger
 		}
 		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(pad(card, 24)) + " " +
-			pad(p.Team.String(), 8) + " " + fate
+			pad(th.T(p.Team.Key()), 8) + " " + fate
 		out = append(out, uikit.Trunc(line, w))
 	}
 	var facts []string
 	if len(v.Middle) == 2 {
-		facts = append(facts, fmt.Sprintf("Middle cards: %s, %s", v.Middle[0], v.Middle[1]))
+		facts = append(facts, th.T("werewolfui.middle_cards", game.Term("A", v.Middle[0].Key()), game.Term("B", v.Middle[1].Key())))
 	}
 	if len(v.Lovers) == 2 {
-		facts = append(facts, "Lovers: "+s.name(v.Lovers[0])+" ♥ "+s.name(v.Lovers[1]))
+		facts = append(facts, th.T("werewolfui.lovers")+" "+s.name(v.Lovers[0])+" ♥ "+s.name(v.Lovers[1]))
 	}
 	if len(v.SheriffHistory) > 0 {
 		var hs []string
 		for _, x := range v.SheriffHistory {
 			hs = append(hs, s.name(x))
 		}
-		facts = append(facts, "Sheriffs: "+strings.Join(hs, " → "))
+		facts = append(facts, th.T("werewolfui.sheriffs")+" "+strings.Join(hs, " → "))
 	}
 	if len(facts) > 0 {
 		out = append(out, wrapStyled(th.Muted, strings.Join(facts, " · "), w)...)
@@ -798,17 +799,17 @@ func (s *Screen) endBody(w, h int) []string {
 	}
 	logH := h - len(out) - 1
 	if logH >= 4 {
-		out = append(out, th.Rule.Render(rule("The night log and the last words", s.logBack > 0, w)))
+		out = append(out, th.Rule.Render(s.rule(th.T("werewolfui.night_log"), s.logBack > 0, w)))
 		return append(out, s.eventsLines(s.endEvents(), w, logH)...)
 	}
 	// A big table's cards leave no room for the night log: the end screen
 	// becomes one page that ] and [ scroll.
-	out = append(out, th.Rule.Render(rule("The night log and the last words", false, w)))
+	out = append(out, th.Rule.Render(s.rule(th.T("werewolfui.night_log"), false, w)))
 	out = append(out, s.eventsLines(s.endEvents(), w, 1<<20)...)
 	s.endTop = min(s.endTop, max(0, len(out)-h))
 	page := out[s.endTop:min(len(out), s.endTop+h)]
 	if rest := len(out) - s.endTop - h; rest > 0 {
-		page[len(page)-1] = th.Muted.Render(uikit.Trunc(fmt.Sprintf("… %d more lines: ] to scroll down, [ back up", rest), w))
+		page[len(page)-1] = th.Muted.Render(uikit.Trunc("… "+th.T("werewolfui.more_lines", game.Count(rest)), w))
 	}
 	return page
 }
@@ -818,11 +819,11 @@ func (s *Screen) endBody(w, h int) []string {
 func (s *Screen) endEvents() []game.Event {
 	var evs []game.Event
 	for _, h := range s.v.History {
-		evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Text: h})
+		evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: h})
 	}
 	from := -1
 	for i, e := range s.u.Log {
-		if e.Kind == game.Narration && strings.HasPrefix(e.Text, "The cards:") {
+		if e.Kind == game.Narration && e.Msg.Key == werewolf.CardsRevealKey {
 			from = i
 		}
 	}
@@ -837,9 +838,9 @@ func (s *Screen) endEvents() []game.Event {
 	return evs
 }
 
-// deckLine is the public deck list in words ("2 werewolves · seer · 5
-// villagers"), lower case as the narrator says it.
-func deckLine(deck []werewolf.Role) string {
+// deckLine is the public deck list in words ("Werewolf ×2 · Seer ·
+// Villager ×5").
+func (s *Screen) deckLine(deck []werewolf.Role) string {
 	count := map[werewolf.Role]int{}
 	var order []werewolf.Role
 	for _, r := range deck {
@@ -850,14 +851,9 @@ func deckLine(deck []werewolf.Role) string {
 	}
 	var parts []string
 	for _, r := range order {
-		name := strings.ToLower(r.String())
+		name := s.th.T(r.Key())
 		if n := count[r]; n > 1 {
-			if r == werewolf.RoleWerewolf {
-				name = "werewolves"
-			} else {
-				name += "s"
-			}
-			name = strconv.Itoa(n) + " " + name
+			name += " ×" + strconv.Itoa(n)
 		}
 		parts = append(parts, name)
 	}
@@ -899,14 +895,6 @@ func wrapStyled(st uikit.Ink, text string, w int) []string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// afterNights says how long the game lasted.
-func afterNights(n int) string {
-	if n == 1 {
-		return "after 1 night"
-	}
-	return fmt.Sprintf("after %d nights", n)
-}
-
 // packEvents is the whole wolves' channel as log lines, marked by night.
 func (s *Screen) packEvents() []game.Event {
 	evs := make([]game.Event, 0, len(s.v.Pack))
@@ -915,7 +903,7 @@ func (s *Screen) packEvents() []game.Event {
 		if l.Night != night {
 			night = l.Night
 			evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
-				Text: fmt.Sprintf("The pack, night %d:", night)})
+				Msg: game.M("werewolfui.pack_night", game.Num("N", night))})
 		}
 		evs = append(evs, game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
 	}

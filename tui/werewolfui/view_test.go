@@ -1,11 +1,17 @@
 package werewolfui
 
-import "testing"
+import (
+	"testing"
+
+	"bivouac/game"
+	"bivouac/i18n"
+)
 
 func TestAfterNightsCountsInWords(t *testing.T) {
+	en := i18n.For(i18n.English)
 	for n, want := range map[int]string{1: "after 1 night", 2: "after 2 nights", 11: "after 11 nights"} {
-		if got := afterNights(n); got != want {
-			t.Errorf("afterNights(%d) = %q, want %q", n, got, want)
+		if got := en.T("werewolfui.after_nights", game.Count(n)); got != want {
+			t.Errorf("after_nights(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

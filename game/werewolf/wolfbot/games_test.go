@@ -1,6 +1,7 @@
 package wolfbot
 
 import (
+	"bivouac/i18n"
 	"bytes"
 	"fmt"
 	"slices"
@@ -49,7 +50,7 @@ func (c checker) observe(s *werewolf.State, seat game.Seat, a werewolf.Action, e
 			*c.chats++
 			for _, x := range e.Audience.Seats {
 				if !isWolf(x) && s.Players[x].Alive {
-					return fmt.Errorf("wolves' line to living non-wolf %d: %q", x, e.Text)
+					return fmt.Errorf("wolves' line to living non-wolf %d: %q", x, evText(e))
 				}
 			}
 		case werewolf.ChannelRelay:
@@ -58,8 +59,8 @@ func (c checker) observe(s *werewolf.State, seat game.Seat, a werewolf.Action, e
 				return fmt.Errorf("bad relay %+v", e)
 			}
 			for _, p := range s.Players {
-				if p.Card == werewolf.RoleWerewolf && wordIn(e.Text, p.Name) {
-					return fmt.Errorf("relay names wolf %s: %q", p.Name, e.Text)
+				if p.Card == werewolf.RoleWerewolf && wordIn(evText(e), p.Name) {
+					return fmt.Errorf("relay names wolf %s: %q", p.Name, evText(e))
 				}
 			}
 		case werewolf.ChannelDead:
@@ -218,4 +219,12 @@ func replays(g Game) error {
 		return fmt.Errorf("replay differs")
 	}
 	return nil
+}
+
+// evText is an event as an English reader reads it.
+func evText(e game.Event) string {
+	if !e.Msg.IsZero() {
+		return i18n.For(i18n.English).Msg(e.Msg)
+	}
+	return e.Text
 }

@@ -1,0 +1,203 @@
+package i18n
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+// namespaces are the first segments of catalog keys; a string literal in
+// the code that starts with one of them and looks like a key is one.
+var namespaces = []string{"bot", "campaign", "cmd", "form", "game", "grizzled", "grizzledui",
+	"list", "name", "replay", "ssh", "table", "ui", "werewolf", "werewolfui"}
+
+var keyLike = regexp.MustCompile(`^[a-z]+(\.[A-Za-z0-9_\-]+)+\.?$`)
+
+// usedKeys are the catalog keys the code names: exact keys, and families
+// (literals ending in ".", completed at run time: "grizzled.card." + code).
+func usedKeys(t *testing.T) (exact, families map[string]bool) {
+	t.Helper()
+	exact, families = map[string]bool{"raw": true}, map[string]bool{}
+	root := filepath.Join("..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil || !keyLike.MatchString(s) || !slices.Contains(namespaces, s[:strings.IndexByte(s, '.')]) {
+				return true
+			}
+			if strings.HasSuffix(s, ".") {
+				families[s] = true
+			} else {
+				exact[s] = true
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exact, families
+}
+
+// message is one catalog entry: its text, or its plural forms.
+type message map[string]string
+
+// loadCatalog reads a catalog file into key → forms ("other" for a plain message).
+func loadCatalog(t *testing.T, l Lang) map[string]message {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("catalog", string(l)+".toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := toml.Unmarshal(b, &raw); err != nil {
+		t.Fatalf("%s: %v", l, err)
+	}
+	out := map[string]message{}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			switch v := v.(type) {
+			case string:
+				if pluralForms[k] {
+					out[strings.TrimSuffix(prefix, ".")] = mergeForm(out[strings.TrimSuffix(prefix, ".")], k, v)
+				} else {
+					out[prefix+k] = message{"other": v}
+				}
+			case map[string]any:
+				walk(prefix+k+".", v)
+			}
+		}
+	}
+	walk("", raw)
+	return out
+}
+
+func mergeForm(m message, form, text string) message {
+	if m == nil {
+		m = message{}
+	}
+	m[form] = text
+	return m
+}
+
+var pluralForms = map[string]bool{"zero": true, "one": true, "two": true, "few": true, "many": true, "other": true}
+
+// cldrForms are the plural categories each language needs for whole numbers.
+var cldrForms = map[Lang][]string{
+	English: {"one", "other"},
+	German:  {"one", "other"},
+	Polish:  {"one", "few", "many", "other"},
+	Russian: {"one", "few", "many", "other"},
+}
+
+var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z]+)\s*\}\}`)
+
+func placeholders(m message) []string {
+	set := map[string]bool{}
+	for _, text := range m {
+		for _, p := range placeholder.FindAllStringSubmatch(text, -1) {
+			set[p[1]] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// TestCatalogsAreComplete: every key the code uses is in every language,
+// no catalog holds a key nothing uses, a translation has the same
+// placeholders as English, and a plural message has every CLDR form its
+// language needs.
+func TestCatalogsAreComplete(t *testing.T) {
+	exact, families := usedKeys(t)
+	en := loadCatalog(t, English)
+	used := func(k string) bool {
+		if exact[k] {
+			return true
+		}
+		for f := range families {
+			if strings.HasPrefix(k, f) {
+				return true
+			}
+		}
+		return false
+	}
+	for k := range en {
+		if !used(k) {
+			t.Errorf("en: %s is used nowhere", k)
+		}
+	}
+	for f := range families {
+		found := false
+		for k := range en {
+			if strings.HasPrefix(k, f) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("en: nothing in the family %s…", f)
+		}
+	}
+	for _, l := range Langs {
+		cat := en
+		if l != English {
+			cat = loadCatalog(t, l)
+		}
+		for k := range exact {
+			if _, ok := cat[k]; !ok {
+				t.Errorf("%s: %s is missing", l, k)
+			}
+		}
+		for k, m := range cat {
+			e, ok := en[k]
+			if !ok {
+				t.Errorf("%s: %s is not in English", l, k)
+				continue
+			}
+			if got, want := placeholders(m), placeholders(e); !slices.Equal(got, want) {
+				t.Errorf("%s: %s has placeholders %v, English %v", l, k, got, want)
+			}
+			if len(e) > 1 || e["one"] != "" {
+				for _, form := range cldrForms[l] {
+					if m[form] == "" {
+						t.Errorf("%s: %s lacks the plural form %q", l, k, form)
+					}
+				}
+			}
+		}
+		for k := range en {
+			if _, ok := cat[k]; !ok && l != English {
+				t.Errorf("%s: %s is missing", l, k)
+			}
+		}
+	}
+}

@@ -1,0 +1,256 @@
+// Package i18n renders the words players read, in their own language.
+//
+// Rules and screens name what they say by a catalog key with typed
+// arguments (game.Msg); a Printer turns that into English, Polish, Russian
+// or German. The catalogs are TOML files, one per language, embedded from
+// catalog/ and read by go-i18n, which brings CLDR's plural rules
+// ("1 karta / 2 karty / 5 kart"). catalog/GLOSSARY.md lists the names of
+// cards, roles and terms and the rulebook each comes from.
+package i18n
+
+import (
+	"embed"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+
+	"bivouac/game"
+)
+
+// Lang is a language the server speaks: "en", "pl", "ru" or "de".
+type Lang string
+
+const (
+	English Lang = "en"
+	Polish  Lang = "pl"
+	Russian Lang = "ru"
+	German  Lang = "de"
+)
+
+// Langs are the languages in the order the lobby's language key cycles
+// them: those with a catalog.
+var Langs = []Lang{English}
+
+// Next is the language after l in Langs (the lobby's language key).
+func (l Lang) Next() Lang {
+	for i, x := range Langs {
+		if x == l {
+			return Langs[(i+1)%len(Langs)]
+		}
+	}
+	return English
+}
+
+//go:embed catalog/*.toml
+var catalogs embed.FS
+
+var bundle = sync.OnceValue(func() *goi18n.Bundle {
+	b := goi18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, l := range Langs {
+		// A catalog that does not parse is a build defect the tests catch.
+		if _, err := b.LoadMessageFileFS(catalogs, "catalog/"+string(l)+".toml"); err != nil {
+			panic("i18n: " + err.Error())
+		}
+	}
+	return b
+})
+
+// Parse reads a POSIX locale ("pl_PL.UTF-8", "de_DE@euro", "ru") or a
+// language tag ("de-AT") and reports the language it names, if the server
+// speaks it. "C", "POSIX", garbage and other languages are not ok.
+func Parse(locale string) (Lang, bool) {
+	s := locale
+	if i := strings.IndexAny(s, ".@"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexAny(s, "_-"); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) < 2 || len(s) > 3 {
+		return English, false
+	}
+	l := Lang(strings.ToLower(s))
+	for _, x := range Langs {
+		if x == l {
+			return l, true
+		}
+	}
+	return English, false
+}
+
+// FromEnv picks the language from a session's environment the way POSIX
+// does (LC_ALL, then LC_MESSAGES, then LANG); a variable naming a language
+// the server does not speak is passed over. ok is false when none names one.
+func FromEnv(env []string) (Lang, bool) {
+	for _, name := range [...]string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		for _, kv := range env {
+			if v, found := strings.CutPrefix(kv, name+"="); found && v != "" {
+				if l, ok := Parse(v); ok {
+					return l, true
+				}
+			}
+		}
+	}
+	return English, false
+}
+
+// Printer renders messages in one language. Printers are shared by every
+// session that reads that language and are safe for concurrent use.
+type Printer struct {
+	lang  Lang
+	loc   *goi18n.Localizer
+	plain sync.Map // key → words, for messages rendered without arguments
+
+	events struct { // see Event
+		mu sync.Mutex
+		m  map[*game.Event]string
+	}
+}
+
+var printers = sync.OnceValue(func() map[Lang]*Printer {
+	b := bundle()
+	m := make(map[Lang]*Printer, len(Langs))
+	for _, l := range Langs {
+		m[l] = &Printer{lang: l, loc: goi18n.NewLocalizer(b, string(l))}
+	}
+	return m
+})
+
+// For is the printer of language l (English for a language not spoken here).
+func For(l Lang) *Printer {
+	if p, ok := printers()[l]; ok {
+		return p
+	}
+	return printers()[English]
+}
+
+// Lang is the printer's language.
+func (p *Printer) Lang() Lang { return p.lang }
+
+// T renders a catalog key with arguments. A key missing from the catalog
+// renders as itself (the catalog tests keep that from happening).
+func (p *Printer) T(key string, args ...game.Arg) string {
+	if len(args) == 0 {
+		if s, ok := p.plain.Load(key); ok {
+			return s.(string)
+		}
+		s := p.render(key, nil)
+		p.plain.Store(key, s)
+		return s
+	}
+	return p.render(key, args)
+}
+
+// Msg renders a message.
+func (p *Printer) Msg(m game.Msg) string {
+	if m.Key == "" {
+		return ""
+	}
+	return p.T(m.Key, m.Args...)
+}
+
+// Error renders an error for a player: a game.Error in the printer's
+// language; any other error by its own text (servers' plumbing errors).
+func (p *Printer) Error(err error) string {
+	var e *game.Error
+	if errors.As(err, &e) {
+		return p.Msg(e.Msg)
+	}
+	return err.Error()
+}
+
+func (p *Printer) render(key string, args []game.Arg) string {
+	var data map[string]any
+	var count any
+	if len(args) > 0 {
+		data = make(map[string]any, len(args))
+	}
+	for _, a := range args {
+		switch a.Kind {
+		case game.ArgNum:
+			data[a.Name] = a.Num
+			if a.Name == "Count" {
+				count = a.Num
+			}
+		case game.ArgText:
+			data[a.Name] = a.Str
+		case game.ArgTerm:
+			data[a.Name] = p.T(a.Str)
+		case game.ArgMsg:
+			if len(a.Msgs) > 0 {
+				data[a.Name] = p.Msg(a.Msgs[0])
+			}
+		case game.ArgList:
+			parts := make([]string, len(a.Msgs))
+			for i, m := range a.Msgs {
+				parts[i] = p.Msg(m)
+			}
+			if a.Str != "" {
+				data[a.Name] = strings.Join(parts, a.Str)
+			} else {
+				data[a.Name] = p.join(parts)
+			}
+		}
+	}
+	s, err := p.loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: data, PluralCount: count})
+	if s == "" && err != nil {
+		return key
+	}
+	return s
+}
+
+// And joins parts as the language lists things: "a, b and c".
+func (p *Printer) And(parts []string) string { return p.join(parts) }
+
+// Or joins alternatives: "a, b or c".
+func (p *Printer) Or(parts []string) string {
+	if len(parts) < 2 {
+		return p.join(parts)
+	}
+	return strings.Join(parts[:len(parts)-1], p.T("list.sep")) + p.T("list.or") + parts[len(parts)-1]
+}
+
+// join writes a list the way the language does: "a, b and c".
+func (p *Printer) join(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return p.T("list.none")
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], p.T("list.sep")) + p.T("list.last") + parts[len(parts)-1]
+}
+
+// Event is what a log line says to this printer's readers: a narration in
+// their language, or a chat line as its speaker typed it. A table's events
+// are shared by every session at it, so the words are kept per event (by
+// address: an event is never changed once published) and each line is
+// rendered once per language rather than once per frame per session.
+func (p *Printer) Event(e *game.Event) string {
+	if e.Msg.IsZero() {
+		return e.Text
+	}
+	p.events.mu.Lock()
+	s, ok := p.events.m[e]
+	p.events.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = p.Msg(e.Msg)
+	p.events.mu.Lock()
+	if len(p.events.m) >= eventMemoMax || p.events.m == nil {
+		p.events.m = make(map[*game.Event]string, 64)
+	}
+	p.events.m[e] = s
+	p.events.mu.Unlock()
+	return s
+}
+
+// eventMemoMax bounds the words kept per language: a few hundred busy
+// tables' logs; past it the memo starts again.
+const eventMemoMax = 1 << 14

@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"strings"
+
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Dates are written the same in every language the server speaks.
+const (
+	dateLayout     = "2006-01-02"
+	dateTimeLayout = "2006-01-02 15:04"
+)
+
+// gameTitle is a game's name in the session's language ("grizzled" →
+// "The Grizzled"); a game without a catalog entry is called by its ID.
+func gameTitle(th *uikit.Theme, id string) string {
+	if t := th.T(id + ".title"); t != id+".title" {
+		return t
+	}
+	return id
+}
+
+// variantName is a game variant's name ("standard"), translated where the
+// game names its variants in the catalog.
+func variantName(th *uikit.Theme, gameID, v string) string {
+	if v == "" || v == "-" || gameID != "grizzled" {
+		return v
+	}
+	return th.T("grizzled.variant." + v)
+}
+
+// pad cuts or pads s to w cells (display width, not bytes or runes).
+func pad(s string, w int) string {
+	s = uikit.Trunc(s, w)
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
