@@ -68,11 +68,11 @@ func usedKeys(t *testing.T) (exact, families map[string]bool) {
 	return exact, families
 }
 
-// message is one catalog entry: its text, or its plural forms.
-type message map[string]string
+// catalogMsg is one catalog entry: its text, or its plural forms.
+type catalogMsg map[string]string
 
-// loadCatalog reads a catalog file into key → forms ("other" for a plain message).
-func loadCatalog(t *testing.T, l Lang) map[string]message {
+// loadCatalog reads a catalog file into key → forms ("other" for a plain catalogMsg).
+func loadCatalog(t *testing.T, l Lang) map[string]catalogMsg {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("catalog", string(l)+".toml"))
 	if err != nil {
@@ -82,7 +82,7 @@ func loadCatalog(t *testing.T, l Lang) map[string]message {
 	if err := toml.Unmarshal(b, &raw); err != nil {
 		t.Fatalf("%s: %v", l, err)
 	}
-	out := map[string]message{}
+	out := map[string]catalogMsg{}
 	var walk func(prefix string, m map[string]any)
 	walk = func(prefix string, m map[string]any) {
 		for k, v := range m {
@@ -91,7 +91,7 @@ func loadCatalog(t *testing.T, l Lang) map[string]message {
 				if pluralForms[k] {
 					out[strings.TrimSuffix(prefix, ".")] = mergeForm(out[strings.TrimSuffix(prefix, ".")], k, v)
 				} else {
-					out[prefix+k] = message{"other": v}
+					out[prefix+k] = catalogMsg{"other": v}
 				}
 			case map[string]any:
 				walk(prefix+k+".", v)
@@ -102,9 +102,9 @@ func loadCatalog(t *testing.T, l Lang) map[string]message {
 	return out
 }
 
-func mergeForm(m message, form, text string) message {
+func mergeForm(m catalogMsg, form, text string) catalogMsg {
 	if m == nil {
-		m = message{}
+		m = catalogMsg{}
 	}
 	m[form] = text
 	return m
@@ -122,7 +122,7 @@ var cldrForms = map[Lang][]string{
 
 var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z]+)\s*\}\}`)
 
-func placeholders(m message) []string {
+func placeholders(m catalogMsg) []string {
 	set := map[string]bool{}
 	for _, text := range m {
 		for _, p := range placeholder.FindAllStringSubmatch(text, -1) {
@@ -134,7 +134,7 @@ func placeholders(m message) []string {
 
 // TestCatalogsAreComplete: every key the code uses is in every language,
 // no catalog holds a key nothing uses, a translation has the same
-// placeholders as English, and a plural message has every CLDR form its
+// placeholders as English, and a plural catalogMsg has every CLDR form its
 // language needs.
 func TestCatalogsAreComplete(t *testing.T) {
 	exact, families := usedKeys(t)

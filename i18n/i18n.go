@@ -11,6 +11,7 @@ package i18n
 import (
 	"embed"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,7 +34,7 @@ const (
 
 // Langs are the languages in the order the lobby's language key cycles
 // them: those with a catalog.
-var Langs = []Lang{English}
+var Langs = []Lang{English, Polish, Russian, German}
 
 // Next is the language after l in Langs (the lobby's language key).
 func (l Lang) Next() Lang {
@@ -48,6 +49,12 @@ func (l Lang) Next() Lang {
 //go:embed catalog/*.toml
 var catalogs embed.FS
 
+// The catalogs are read twice: go-i18n loads them into a bundle (it checks
+// the format and owns CLDR's plural rules, which pick a message's form for
+// a count), and compile keeps each message's forms split at their
+// placeholders, so that rendering one is filling in its blanks: a line
+// drawn on every frame of every session costs one allocation, not a
+// text/template execution.
 var bundle = sync.OnceValue(func() *goi18n.Bundle {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
@@ -56,9 +63,14 @@ var bundle = sync.OnceValue(func() *goi18n.Bundle {
 		if _, err := b.LoadMessageFileFS(catalogs, "catalog/"+string(l)+".toml"); err != nil {
 			panic("i18n: " + err.Error())
 		}
+		// The plural forms by name, so a count's form can be asked for.
+		b.MustAddMessages(language.Make(string(l)), &goi18n.Message{ID: formsID,
+			Zero: "zero", One: "one", Two: "two", Few: "few", Many: "many", Other: "other"})
 	}
 	return b
 })
+
+const formsID = "i18n.plural-forms"
 
 // Parse reads a POSIX locale ("pl_PL.UTF-8", "de_DE@euro", "ru") or a
 // language tag ("de-AT") and reports the language it names, if the server
@@ -102,9 +114,11 @@ func FromEnv(env []string) (Lang, bool) {
 // Printer renders messages in one language. Printers are shared by every
 // session that reads that language and are safe for concurrent use.
 type Printer struct {
-	lang  Lang
-	loc   *goi18n.Localizer
-	plain sync.Map // key → words, for messages rendered without arguments
+	lang     Lang
+	loc      *goi18n.Localizer
+	messages map[string]*message // this language's catalog, compiled
+	fallback map[string]*message // English, for a key the catalog lacks
+	forms    [countCache]uint8   // plural form of 0..countCache-1 (index into formNames)
 
 	events struct { // see Event
 		mu sync.Mutex
@@ -114,9 +128,17 @@ type Printer struct {
 
 var printers = sync.OnceValue(func() map[Lang]*Printer {
 	b := bundle()
+	en := compileCatalog(English)
 	m := make(map[Lang]*Printer, len(Langs))
 	for _, l := range Langs {
-		m[l] = &Printer{lang: l, loc: goi18n.NewLocalizer(b, string(l))}
+		p := &Printer{lang: l, loc: goi18n.NewLocalizer(b, string(l)), fallback: en, messages: en}
+		if l != English {
+			p.messages = compileCatalog(l)
+		}
+		for n := range countCache {
+			p.forms[n] = p.formOf(n)
+		}
+		m[l] = p
 	}
 	return m
 })
@@ -134,17 +156,7 @@ func (p *Printer) Lang() Lang { return p.lang }
 
 // T renders a catalog key with arguments. A key missing from the catalog
 // renders as itself (the catalog tests keep that from happening).
-func (p *Printer) T(key string, args ...game.Arg) string {
-	if len(args) == 0 {
-		if s, ok := p.plain.Load(key); ok {
-			return s.(string)
-		}
-		s := p.render(key, nil)
-		p.plain.Store(key, s)
-		return s
-	}
-	return p.render(key, args)
-}
+func (p *Printer) T(key string, args ...game.Arg) string { return p.render(key, args) }
 
 // Msg renders a message.
 func (p *Printer) Msg(m game.Msg) string {
@@ -165,44 +177,101 @@ func (p *Printer) Error(err error) string {
 }
 
 func (p *Printer) render(key string, args []game.Arg) string {
-	var data map[string]any
-	var count any
-	if len(args) > 0 {
-		data = make(map[string]any, len(args))
+	m := p.messages[key]
+	if m == nil {
+		if m = p.fallback[key]; m == nil {
+			return key
+		}
 	}
-	for _, a := range args {
-		switch a.Kind {
-		case game.ArgNum:
-			data[a.Name] = a.Num
+	form := formOther
+	if m.plural {
+		for _, a := range args {
 			if a.Name == "Count" {
-				count = a.Num
-			}
-		case game.ArgText:
-			data[a.Name] = a.Str
-		case game.ArgTerm:
-			data[a.Name] = p.T(a.Str)
-		case game.ArgMsg:
-			if len(a.Msgs) > 0 {
-				data[a.Name] = p.Msg(a.Msgs[0])
-			}
-		case game.ArgList:
-			parts := make([]string, len(a.Msgs))
-			for i, m := range a.Msgs {
-				parts[i] = p.Msg(m)
-			}
-			if a.Str != "" {
-				data[a.Name] = strings.Join(parts, a.Str)
-			} else {
-				data[a.Name] = p.join(parts)
+				form = p.form(a.Num)
+				break
 			}
 		}
 	}
-	s, err := p.loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: data, PluralCount: count})
-	if s == "" && err != nil {
-		return key
+	segs := m.forms[form]
+	if segs == nil {
+		segs = m.forms[formOther]
 	}
-	return s
+	if len(segs) == 1 && segs[0].arg == "" {
+		return segs[0].text
+	}
+	var b strings.Builder
+	b.Grow(m.size)
+	for _, sg := range segs {
+		if sg.arg == "" {
+			b.WriteString(sg.text)
+			continue
+		}
+		for _, a := range args {
+			if a.Name == sg.arg {
+				p.writeArg(&b, a)
+				break
+			}
+		}
+	}
+	return b.String()
 }
+
+func (p *Printer) writeArg(b *strings.Builder, a game.Arg) {
+	switch a.Kind {
+	case game.ArgNum:
+		var buf [20]byte
+		b.Write(strconv.AppendInt(buf[:0], int64(a.Num), 10))
+	case game.ArgText:
+		b.WriteString(a.Str)
+	case game.ArgTerm:
+		b.WriteString(p.T(a.Str))
+	case game.ArgMsg:
+		if len(a.Msgs) > 0 {
+			b.WriteString(p.Msg(a.Msgs[0]))
+		}
+	case game.ArgList:
+		for i, m := range a.Msgs {
+			if i > 0 {
+				switch {
+				case a.Str != "":
+					b.WriteString(a.Str)
+				case i == len(a.Msgs)-1:
+					b.WriteString(p.T("list.last"))
+				default:
+					b.WriteString(p.T("list.sep"))
+				}
+			}
+			b.WriteString(p.Msg(m))
+		}
+		if len(a.Msgs) == 0 && a.Str == "" {
+			b.WriteString(p.T("list.none"))
+		}
+	}
+}
+
+// form is the plural form of n in the printer's language.
+func (p *Printer) form(n int) int {
+	if n >= 0 && n < countCache {
+		return int(p.forms[n])
+	}
+	return int(p.formOf(n))
+}
+
+// formOf asks go-i18n (CLDR's rules) which form n takes.
+func (p *Printer) formOf(n int) uint8 {
+	name, err := p.loc.Localize(&goi18n.LocalizeConfig{MessageID: formsID, PluralCount: n})
+	if err != nil {
+		return formOther
+	}
+	for i, f := range formNames {
+		if f == name {
+			return uint8(i)
+		}
+	}
+	return formOther
+}
+
+const countCache = 1000
 
 // And joins parts as the language lists things: "a, b and c".
 func (p *Printer) And(parts []string) string { return p.join(parts) }

@@ -160,7 +160,7 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 	// The finished game is on record: its story as text, and move by move.
 	story := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("replay "+code))
 	story.Expect(t, `A new game of The Grizzled`, 5*time.Second)
-	story.Expect(t, `Mission 1 begins: .* leads`, 5*time.Second)
+	story.Expect(t, `Mission 1 begins:[\s\S]*?leads`, 5*time.Second)
 	if status := story.Wait(t, 5*time.Second); status != 0 {
 		t.Fatalf("replay exit %d", status)
 	}
@@ -218,7 +218,7 @@ func publicCards(t *testing.T, srv *Server, code string) map[grizzled.CardID]boo
 		}
 		for _, e := range st.Events {
 			for c := grizzled.FirstThreat; c <= grizzled.MerryChristmas; c++ {
-				if strings.Contains(e.Text, c.Code()) {
+				if strings.Contains(e.Msg.String(), c.Code()) {
 					seen[c] = true
 				}
 			}

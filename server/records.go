@@ -217,6 +217,15 @@ func (r records) Replay(code string) (tui.Replay, error) {
 		return tui.Replay{}, err
 	}
 	out := tui.Replay{Code: rm.Code, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
+	if rm.Result != nil && rm.Result.Summary.Key == game.RawKey {
+		// Stored before results had keys: say it again from the game, so
+		// that every reader gets it in their own language.
+		if final, err := table.ReplayEach(g.Game, rm.Setup, rm.Seed, entries, func(int, game.Seat, game.State, []game.Event) {}); err == nil {
+			if res, over := g.Game.Result(final); over {
+				out.End = &res
+			}
+		}
+	}
 	for _, s := range rm.Seats {
 		out.Seats = append(out.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
 	}

@@ -14,7 +14,7 @@ func said(u Update) []string {
 	var out []string
 	for _, e := range u.Log {
 		if e.Kind == game.Chat {
-			out = append(out, e.Channel+":"+e.Text)
+			out = append(out, e.Channel+":"+evText(e))
 		}
 	}
 	return out

@@ -23,7 +23,7 @@ func (r *Room) start(box *Mailbox) error {
 			if r.cfg.Bots == nil || r.cfg.BotLevel == "" {
 				return game.Refuse(nil, game.M("table.err.seat_empty", game.Num("N", i+1)))
 			}
-			s.rec = SeatRecord{Seat: game.Seat(i), Bot: r.cfg.BotLevel, Name: botName(game.Seat(i), r.cfg.BotLevel)}
+			s.rec = SeatRecord{Seat: game.Seat(i), Bot: r.cfg.BotLevel, Name: botName(game.Seat(i))}
 		}
 		names[i] = s.rec.Name
 	}
@@ -173,18 +173,18 @@ func (r *Room) appendLog(l []game.Event, e game.Event) []game.Event {
 	return append(l, e)
 }
 
-func (r *Room) narrate(text string) {
-	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat, Text: text}})
+func (r *Room) narrate(m game.Msg) {
+	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat, Msg: m}})
 }
 
 // narrateAbout tells the table that seat's player came or went, to those
 // the game lets hear it (game.Presence).
-func (r *Room) narrateAbout(seat game.Seat, text string) {
+func (r *Room) narrateAbout(seat game.Seat, m game.Msg) {
 	aud := game.Everyone()
 	if p, ok := r.cfg.Game.(game.Presence); ok && r.started {
 		aud = p.PresenceAudience(r.state, seat)
 	}
-	r.record([]game.Event{{Audience: aud, Kind: game.Narration, From: game.NoSeat, Text: text}})
+	r.record([]game.Event{{Audience: aud, Kind: game.Narration, From: game.NoSeat, Msg: m}})
 }
 
 // afterChange re-arms timers and bots, refreshes the lobby summary and

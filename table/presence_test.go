@@ -38,8 +38,8 @@ func TestPresenceNoticesGoOnlyWhereTheGameSays(t *testing.T) {
 	alice2, _ := join(t, r, "alice")
 	u := waitFor(t, alice2, "alice is back", func(u Update) bool { return lastWith(u, "alice is back") != "" })
 	for _, e := range u.Log {
-		if strings.Contains(e.Text, "carol stepped away") || strings.Contains(e.Text, "carol is back") {
-			t.Errorf("alice heard about carol: %q", e.Text)
+		if strings.Contains(evText(e), "carol stepped away") || strings.Contains(evText(e), "carol is back") {
+			t.Errorf("alice heard about carol: %q", evText(e))
 		}
 	}
 }

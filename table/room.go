@@ -248,7 +248,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 	for i := range r.seats {
 		r.seats[i].rec = SeatRecord{Seat: game.Seat(i)}
 		if cfg.Bots != nil && cfg.BotLevel != "" && i >= cfg.Seats-cfg.FillBots {
-			r.seats[i].rec = SeatRecord{Seat: game.Seat(i), Bot: cfg.BotLevel, Name: botName(game.Seat(i), cfg.BotLevel)}
+			r.seats[i].rec = SeatRecord{Seat: game.Seat(i), Bot: cfg.BotLevel, Name: botName(game.Seat(i))}
 		}
 	}
 	return r

@@ -4,7 +4,6 @@ package table
 // absent player's seat to a bot, and the host's choice of bots.
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -35,7 +34,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 				s.rec.Name, s.rec.Badge = p.Name, p.Badge
 			}
 			r.attach(c.box, game.Seat(i), p.ID)
-			r.narrateAbout(game.Seat(i), fmt.Sprintf("%s is back at the table.", s.rec.Name))
+			r.narrateAbout(game.Seat(i), game.M("table.back", game.Text("Player", s.rec.Name)))
 			r.afterChange()
 			return game.Seat(i), nil
 		}
@@ -49,7 +48,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 			if s.rec.Identity == "" && s.rec.Bot == "" {
 				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Badge: p.Badge}
 				r.attach(c.box, game.Seat(i), p.ID)
-				r.narrate(fmt.Sprintf("%s sits down.", p.Name))
+				r.narrate(game.M("table.sits_down", game.Text("Player", p.Name)))
 				r.save()
 				r.afterChange()
 				return game.Seat(i), nil
@@ -87,7 +86,7 @@ func (r *Room) leave(box *Mailbox) {
 	if seat >= 0 {
 		s := &r.seats[seat]
 		if !r.started {
-			r.narrate(fmt.Sprintf("%s leaves the table.", s.rec.Name))
+			r.narrate(game.M("table.leaves", game.Text("Player", s.rec.Name)))
 			wasHost := s.rec.Identity == r.cfg.Host
 			s.rec = SeatRecord{Seat: seat}
 			if wasHost {
@@ -95,7 +94,7 @@ func (r *Room) leave(box *Mailbox) {
 			}
 			r.save()
 		} else if !r.over && !r.seatConnected(seat) {
-			r.narrateAbout(seat, fmt.Sprintf("%s has left the table.", s.rec.Name))
+			r.narrateAbout(seat, game.M("table.has_left", game.Text("Player", s.rec.Name)))
 			if r.cfg.Bots != nil {
 				s.takeover = true
 			}
@@ -120,11 +119,11 @@ func (r *Room) detach(box *Mailbox, onPurpose bool) {
 			r.passHost() // a host who went away must not strand the table
 		}
 		if r.started && !r.over {
-			what := "%s lost the connection; the seat is kept."
+			what := "table.lost_connection"
 			if onPurpose {
-				what = "%s stepped away; the seat is kept."
+				what = "table.stepped_away"
 			}
-			r.narrateAbout(seat, fmt.Sprintf(what, s.rec.Name)+r.whileAway(seat))
+			r.narrateAbout(seat, game.M(what, game.Text("Player", s.rec.Name), game.Sub("Then", r.whileAway(seat))))
 			if r.cfg.TakeoverAfter > 0 && r.cfg.Bots != nil {
 				seat := seat
 				r.clock.AfterFunc(r.cfg.TakeoverAfter, func() { r.retrySubmit(command{kind: cmdTakeover, seat: seat}) })
@@ -141,7 +140,7 @@ func (r *Room) passHost() {
 		s := &r.seats[i]
 		if s.rec.Identity != "" && s.rec.Identity != r.cfg.Host && r.seatConnected(game.Seat(i)) {
 			r.cfg.Host = s.rec.Identity
-			r.narrate(fmt.Sprintf("%s is the host now and can start the game.", s.rec.Name))
+			r.narrate(game.M("table.new_host", game.Text("Player", s.rec.Name)))
 			r.save()
 			return
 		}
@@ -166,7 +165,7 @@ func (r *Room) takeover(seat game.Seat) {
 	}
 	s.takeover = true
 	if r.otherHumanConnected(seat) {
-		r.narrateAbout(seat, fmt.Sprintf("A bot plays for %s until they come back.", s.rec.Name))
+		r.narrateAbout(seat, game.M("table.bot_stands_in", game.Text("Player", s.rec.Name)))
 	}
 	r.afterChange()
 }
@@ -174,28 +173,26 @@ func (r *Room) takeover(seat game.Seat) {
 // whileAway says what happens to an absent player's seat, as it will
 // happen: a bot steps in after the takeover delay if the game has bots and
 // someone is still at the table; otherwise the table waits.
-func (r *Room) whileAway(seat game.Seat) string {
+func (r *Room) whileAway(seat game.Seat) game.Msg {
 	if r.cfg.Bots == nil || r.cfg.TakeoverAfter <= 0 {
-		return " The table waits for them."
+		return game.M("table.away.waits")
 	}
 	if !r.otherHumanConnected(seat) {
-		return " The table waits until someone is back."
+		return game.M("table.away.waits_anyone")
 	}
-	return fmt.Sprintf(" A bot plays for them if they are not back within %s.", roundWait(r.cfg.TakeoverAfter))
+	return game.M("table.away.bot_after", waitArg(r.cfg.TakeoverAfter))
 }
 
-// roundWait says a delay the way people do: "2 minutes", "30 seconds".
-func roundWait(d time.Duration) string {
+// waitArg says a delay the way people do ("2 minutes", "30 seconds"), as
+// the argument Wait.
+func waitArg(d time.Duration) game.Arg {
 	switch {
 	case d >= time.Minute && d%time.Minute == 0:
-		if d == time.Minute {
-			return "a minute"
-		}
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+		return game.Sub("Wait", game.M("table.wait.minutes", game.Count(int(d/time.Minute))))
 	case d >= time.Second:
-		return fmt.Sprintf("%d seconds", (d+time.Second-1)/time.Second)
+		return game.Sub("Wait", game.M("table.wait.seconds", game.Count(int((d+time.Second-1)/time.Second))))
 	}
-	return "a moment"
+	return game.Sub("Wait", game.M("table.wait.moment"))
 }
 
 // retrySubmit is for timer goroutines: it keeps trying while the inbox is
@@ -249,7 +246,7 @@ func (r *Room) setBot(c command) error {
 		if !slices.Contains(r.cfg.Bots.Levels(), c.level) {
 			return game.Refuse(nil, game.M("table.err.bot_level", game.Text("Level", c.level)))
 		}
-		s.rec = SeatRecord{Seat: c.seat, Bot: c.level, Name: botName(c.seat, c.level)}
+		s.rec = SeatRecord{Seat: c.seat, Bot: c.level, Name: botName(c.seat)}
 	} else {
 		s.rec = SeatRecord{Seat: c.seat}
 	}
@@ -261,8 +258,10 @@ func (r *Room) setBot(c command) error {
 var botNames = []string{"Ada", "Bruno", "Celine", "Dmitri", "Ewa", "Fabien", "Greta", "Hugo", "Irena", "Jules",
 	"Kasia", "Louis", "Marta", "Nils", "Olga", "Pierre", "Quentin", "Rosa"}
 
-func botName(seat game.Seat, level string) string {
-	return fmt.Sprintf("%s (bot·%s)", botNames[int(seat)%len(botNames)], level)
+// botName is a bot's name at a table: a name that reads in every
+// language, marked as a bot (screens show its level beside it).
+func botName(seat game.Seat) string {
+	return botNames[int(seat)%len(botNames)] + " (bot)"
 }
 
 // admits reports whether id may take a seat: anyone, or for a campaign's
@@ -289,7 +288,7 @@ func (r *Room) abandonIfEmpty() {
 	if !r.started || r.over || r.humanConnected() {
 		return
 	}
-	r.narrate(fmt.Sprintf("Every player has been away for %s: the game ends with no winner.", roundWait(r.cfg.AbandonAfter)))
+	r.narrate(game.M("table.abandoned", waitArg(r.cfg.AbandonAfter)))
 	if a, ok := r.cfg.Game.(game.Abandoner); ok {
 		if err := r.apply(game.System, a.AbandonAction(r.state)); err == nil && r.over {
 			return // over, with the game's own "abandoned" result

@@ -6,8 +6,6 @@ package table
 // table. After two in a row a bot plays their seat until they act again.
 
 import (
-	"fmt"
-
 	"bivouac/game"
 )
 
@@ -62,11 +60,11 @@ func (r *Room) turnClockRanOut(seq int) {
 		name := r.seats[seat].rec.Name
 		if r.timeouts[seat] >= 2 {
 			r.seats[seat].takeover = true
-			r.narrateAbout(seat, fmt.Sprintf("%s let the clock run out again: a bot plays for them until they act.", name))
+			r.narrateAbout(seat, game.M("table.clock.again", game.Text("Player", name)))
 			continue
 		}
 		r.clockFor[seat] = r.seq + 1
-		r.narrateAbout(seat, fmt.Sprintf("%s took longer than %s: a bot decides for them this once.", name, roundWait(r.cfg.TurnClock)))
+		r.narrateAbout(seat, game.M("table.clock.once", game.Text("Player", name), waitArg(r.cfg.TurnClock)))
 	}
 	r.afterChange()
 }
@@ -78,7 +76,7 @@ func (r *Room) backInControl(seat game.Seat) bool {
 	delete(r.timeouts, seat)
 	if s := &r.seats[seat]; s.takeover && was >= 2 && r.seatConnected(seat) {
 		s.takeover = false
-		r.narrateAbout(seat, fmt.Sprintf("%s is back in control.", s.rec.Name))
+		r.narrateAbout(seat, game.M("table.clock.back", game.Text("Player", s.rec.Name)))
 		return true
 	}
 	return false

@@ -100,7 +100,9 @@ func (p *lobbyPage) view(m *root) string {
 
 	rooms := p.visibleRooms(m)
 	if len(rooms) == 0 {
-		b.WriteString(th.Muted.Render("  "+th.T("ui.lobby.no_tables")) + "\n")
+		for _, l := range uikit.Wrap(th.T("ui.lobby.no_tables"), m.width-2) {
+			b.WriteString(th.Muted.Render("  "+l) + "\n")
+		}
 	}
 	listHeight := m.height - 9
 	first := 0

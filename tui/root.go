@@ -587,7 +587,7 @@ func (m *root) shortHelp(keys []key.Binding) string {
 }
 
 func (m *root) fullHelp() string {
-	about := uikit.Paragraphs(m.th.T("ui.help.about"), m.width)
+	about := m.th.Wrapped("ui.help.about", m.width)
 	if t, ok := m.page.(*tablePage); ok {
 		if g, ok := t.screen.(uikit.Guide); ok {
 			about = g.Guide() // at a table: this game's rules and symbols

@@ -153,9 +153,14 @@ type session struct {
 }
 
 func newSession(t *testing.T, a *App, id, name string) *session {
+	return newSessionIn(t, a, id, name, i18n.English)
+}
+
+// newSessionIn is a session that starts in language l.
+func newSessionIn(t *testing.T, a *App, id, name string, l i18n.Lang) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: id, Name: name}}, uikit.New(nil))
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: id, Name: name}, Lang: l}, a.theme(nil, l))
 	s := &session{t: t, m: m}
 	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return s
@@ -571,4 +576,64 @@ func TestCampaignPageFollowsItsCampaign(t *testing.T) {
 	if cmd := page.refresh(s.m); cmd != nil {
 		t.Fatal("a page no longer on screen keeps refreshing")
 	}
+}
+
+// TestEveryPageFitsInEveryLanguage walks the lobby, its help page, the
+// new-table form and the waiting room in every language, with a player
+// whose name is 20 Cyrillic letters: no line is wider than 80 cells.
+func TestEveryPageFitsInEveryLanguage(t *testing.T) {
+	for _, l := range i18n.Langs {
+		t.Run(string(l), func(t *testing.T) {
+			a := testApp(t)
+			for i, code := range []string{"K7QX", "P2MD"} {
+				if _, err := a.Hub.Create(table.RoomConfig{Code: code, Game: coin{}, Title: game.Raw(fmt.Sprintf("Coin · %d", i+2)), Seats: i + 2, Host: "fp-x"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := newSessionIn(t, a, "fp-alice", "Александра Валерьевн", l)
+			s.send(lobbyChangedMsg{})
+			if !strings.Contains(s.m.View(), i18n.For(l).T("ui.lobby.tables")) {
+				t.Fatalf("the lobby is not in %s:\n%s", l, s.m.View())
+			}
+			s.keys("?") // help page
+			s.keys("x")
+			s.keys("n") // the form
+			s.keys("down", "down", "l")
+			s.keys("esc")
+			s.keys("down", "enter")
+			s.pump(`● `)
+			s.keys("?")
+			s.keys("x")
+		})
+	}
+}
+
+// TestTheLanguageKeySwitchesAtOnce: l in the lobby cycles the languages,
+// redraws the lobby in the next one and keeps the choice for a keyed player.
+func TestTheLanguageKeySwitchesAtOnce(t *testing.T) {
+	a := testApp(t)
+	recs := &langRecords{}
+	a.Records = recs
+	s := newSession(t, a, "fp-alice", "alice")
+	for _, want := range append(i18n.Langs[1:], i18n.English) {
+		s.keys("l")
+		if !strings.Contains(s.m.View(), i18n.For(want).T("ui.lobby.tables")) || s.m.th.Lang() != want {
+			t.Fatalf("after l: %s, want %s:\n%s", s.m.th.Lang(), want, s.m.View())
+		}
+		if recs.id != "fp-alice" || recs.lang != want {
+			t.Fatalf("saved %q %q, want %s", recs.id, recs.lang, want)
+		}
+	}
+}
+
+// langRecords is Records that only remembers languages.
+type langRecords struct {
+	Records
+	id   string
+	lang i18n.Lang
+}
+
+func (r *langRecords) SetLang(id string, l i18n.Lang) error {
+	r.id, r.lang = id, l
+	return nil
 }

@@ -274,7 +274,7 @@ func (t *tablePage) waitingView(m *root) string {
 		var who string
 		switch {
 		case s.Bot != "":
-			who = th.Muted.Render(s.Name)
+			who = th.Muted.Render(s.Name + " · " + th.T("bot.level."+s.Bot))
 		case s.Name == "":
 			who = th.Muted.Render(th.T("ui.table.open_seat"))
 		default:

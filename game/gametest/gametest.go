@@ -145,6 +145,7 @@ func (h *harness) play() {
 	if err != nil {
 		h.t.Fatalf("seed %d: New(%v): %v", h.seed, h.setup.Names, err)
 	}
+	h.checkWords(evs)
 	h.first = evs
 	for range h.c.MaxSteps {
 		if _, over := g.Result(s); over {
@@ -168,10 +169,22 @@ func (h *harness) play() {
 		if err != nil {
 			h.fatalf("seat %d: chosen action %#v refused: %v", seat, a, err)
 		}
+		h.checkWords(evs)
 		s = next
 		h.log = append(h.log, step{seat, a, evs})
 	}
 	h.fatalf("the game did not end within %d actions", h.c.MaxSteps)
+}
+
+// checkWords: the rules write no words. Narration and private lines are
+// messages (a catalog key and arguments, rendered per viewer); only a
+// player's own chat line carries text.
+func (h *harness) checkWords(evs []game.Event) {
+	for _, e := range evs {
+		if e.Kind != game.Chat && (e.Msg.IsZero() || e.Text != "") {
+			h.fatalf("a %v event with text %q and message %v: narration must be a message without text", e.Kind, e.Text, e.Msg)
+		}
+	}
 }
 
 // choose picks the next action as a random table would: a waiting seat's

@@ -262,7 +262,15 @@ func (t Threat) String() string {
 }
 
 // Key is the catalog key of the threat's name ("grizzled.threat.night").
-func (t Threat) Key() string { return "grizzled.threat." + t.String() }
+func (t Threat) Key() string {
+	if t < NumThreats {
+		return threatKeys[t]
+	}
+	return ""
+}
+
+var threatKeys = [NumThreats]string{"grizzled.threat.night", "grizzled.threat.snow", "grizzled.threat.rain",
+	"grizzled.threat.shell", "grizzled.threat.whistle", "grizzled.threat.mask"}
 
 // Valid reports whether t is one of the six threats.
 func (t Threat) Valid() bool { return t < NumThreats }
@@ -283,7 +291,19 @@ func (t Tile) String() string {
 }
 
 // Key is the catalog key of the tile's name ("grizzled.tile.DL").
-func (t Tile) Key() string { return "grizzled.tile." + t.String() }
+func (t Tile) Key() string {
+	switch t {
+	case TileL:
+		return "grizzled.tile.L"
+	case TileR:
+		return "grizzled.tile.R"
+	case TileDL:
+		return "grizzled.tile.DL"
+	case TileDR:
+		return "grizzled.tile.DR"
+	}
+	return ""
+}
 
 // Valid reports whether t is a real tile.
 func (t Tile) Valid() bool { return t >= TileL && t <= TileDR }

@@ -92,4 +92,16 @@ func (c cardInfo) shortName() string {
 }
 
 // tileName is a tile's short name in the session's language: "L", "DR".
-func (s *Screen) tileName(t grizzled.Tile) string { return s.th.T("grizzled.tile_short." + t.String()) }
+func (s *Screen) tileName(t grizzled.Tile) string {
+	switch t {
+	case grizzled.TileL:
+		return s.th.T("grizzled.tile_short.L")
+	case grizzled.TileR:
+		return s.th.T("grizzled.tile_short.R")
+	case grizzled.TileDL:
+		return s.th.T("grizzled.tile_short.DL")
+	case grizzled.TileDR:
+		return s.th.T("grizzled.tile_short.DR")
+	}
+	return "-"
+}

@@ -49,6 +49,16 @@ type Screen struct {
 	logBack int              // log lines scrolled back from the newest ([ and ])
 	gen     int              // bumped by every Update: older tick chains stop
 	now     func() time.Time // the clock (tests replace it)
+
+	threatW struct { // threatNameW's answer for this theme
+		th *uikit.Theme
+		w  int
+	}
+	head struct { // the soldiers' column headers, drawn once per theme and width
+		th   *uikit.Theme
+		w    int
+		text string
+	}
 }
 
 // tickMsg refreshes the countdown once a second while a timer runs.
@@ -372,4 +382,4 @@ func (s *Screen) me() int {
 
 // Guide implements uikit.Guide: the rules in a few lines and what the
 // table's symbols mean.
-func (s *Screen) Guide() string { return uikit.Paragraphs(s.th.T("grizzledui.guide"), 80) }
+func (s *Screen) Guide() string { return s.th.Wrapped("grizzledui.guide", 80) }

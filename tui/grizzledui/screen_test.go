@@ -2,8 +2,10 @@ package grizzledui
 
 import (
 	"bivouac/game"
+	"bivouac/i18n"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -73,12 +75,16 @@ func checkFits(t *testing.T, out string, w, h int) {
 	}
 }
 
-func TestGoldenScreens(t *testing.T) {
-	tests := []struct {
-		name string
-		u    table.Update
-		want []string // text that must be on the screen
-	}{
+// goldenCase is one of the screens drawn by TestGoldenScreens (and, in
+// every language, by TestEveryScreenFitsInEveryLanguage).
+type goldenCase struct {
+	name string
+	u    table.Update
+	want []string // text that must be on the screen
+}
+
+func goldenCases() []goldenCase {
+	return []goldenCase{
 		{"intensity", intensity(), []string{"how many cards", "Mission 3 succeeded", "Bob benefits (2 tiles)", "Cards to each soldier: [1] 2 3"}},
 		{"mid-mission", midMission(), []string{"!! Night and Shell at 2", "Trauma(Cid)", "Your turn", "[1 T11 Sn Sh]", "Playing it fails the mission: Shell would reach 3", "No withdrawal: Bob is Fragile"}},
 		{"speech-answer", speechAnswer(), []string{"Speech by Cid", "Sn Snow", "pass (x)", "x pass"}},
@@ -91,6 +97,10 @@ func TestGoldenScreens(t *testing.T) {
 		{"notice", withNotice(midMission(), "the mission has moved on: that key was pressed on an older table"),
 			[]string{"✗ Refused: the mission has moved on"}},
 	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := goldenCases()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := newScreen(tt.u, 80, 24).View()
@@ -173,5 +183,31 @@ func TestNotAGrizzledView(t *testing.T) {
 	}
 	if got := keys(s, "p", "enter", "w", "1"); len(got) != 0 {
 		t.Errorf("keys on an empty table: %#v", got)
+	}
+}
+
+// TestEveryScreenFitsInEveryLanguage draws every golden screen in every
+// language the server speaks, at 80×24 and 120×36: no line wider than the
+// window (display cells), never more lines than it has.
+func TestEveryScreenFitsInEveryLanguage(t *testing.T) {
+	for _, l := range i18n.Langs {
+		for _, tt := range goldenCases() {
+			for _, size := range [][2]int{{80, 24}, {120, 36}} {
+				th := asciiTheme()
+				th.SetLang(l)
+				s := New(th)
+				s.SetHelpBar(true)
+				s.SetSize(size[0], size[1])
+				s.SetUpdate(tt.u)
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", l, tt.name, size[0], size[1]), func(t *testing.T) {
+					checkFits(t, s.View(), size[0], size[1])
+				})
+			}
+		}
+		th := asciiTheme()
+		th.SetLang(l)
+		if g := New(th).Guide(); strings.Contains(g, "grizzledui.") {
+			t.Errorf("%s: the guide is not in the catalog: %q", l, g)
+		}
 	}
 }

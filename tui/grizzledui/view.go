@@ -196,8 +196,21 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 	if len(src) > 0 {
 		srcText = strings.Join(src, " ")
 	}
-	return s.threatTag(t) + " " + nameSt.Render(padRight(name, 8)) + " " + pips + " " +
+	return s.threatTag(t) + " " + nameSt.Render(padRight(name, s.threatNameW())) + " " + pips + " " +
 		nameSt.Render(strconv.Itoa(n)) + flag + " " + srcText
+}
+
+// threatNameW is the width of the threat-name column: the longest name in
+// the session's language ("Gas Mask", "Trillerpfeife"), at least 8.
+func (s *Screen) threatNameW() int {
+	if s.threatW.th != s.th {
+		w := 8
+		for t := range grizzled.NumThreats {
+			w = max(w, width(s.threatName(grizzled.Threat(t))))
+		}
+		s.threatW.th, s.threatW.w = s.th, min(w, 14)
+	}
+	return s.threatW.w
 }
 
 // soldierLines is the table of soldiers; extra is how many continuation
@@ -217,14 +230,17 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		fixed += c
 	}
 	knockW := w - fixed
-	grizzled := ""
-	if charW > 0 {
-		grizzled = fit(th.T("grizzledui.col.character"), charW)
+	if s.head.th != th || s.head.w != w {
+		grizzled := ""
+		if charW > 0 {
+			grizzled = fit(th.T("grizzledui.col.character"), charW)
+		}
+		head := "   " + fit(th.T("grizzledui.col.soldier"), nameW) + grizzled + fit(th.T("grizzledui.col.charm"), 9) +
+			fit(th.T("grizzledui.col.hand"), 5) + fit(th.T("grizzledui.col.tiles"), 6) + fit(th.T("grizzledui.col.speech"), 7) +
+			fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
+		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(uikit.Trunc(head, w))
 	}
-	head := "   " + fit(th.T("grizzledui.col.soldier"), nameW) + grizzled + fit(th.T("grizzledui.col.charm"), 9) +
-		fit(th.T("grizzledui.col.hand"), 5) + fit(th.T("grizzledui.col.tiles"), 6) + fit(th.T("grizzledui.col.speech"), 7) +
-		fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
-	out := []string{th.Muted.Render(uikit.Trunc(head, w))}
+	out := []string{s.head.text}
 	for _, p := range s.v.Players {
 		mark := " "
 		if s.waitsOn(p.Seat) {
@@ -280,7 +296,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			hand = "-"
 		}
 		knocks := s.knockText(p)
-		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 9) +
+		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
 			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 			fit(statusSt.Render(status), 9)
 		wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"io"
 	"strconv"
+	"sync"
 
 	"bivouac/game"
 	"bivouac/i18n"
@@ -56,7 +57,8 @@ type Theme struct {
 	// ThreatMark is a distinct two-letter mark per threat, same order.
 	ThreatMark [6]string
 
-	tr *i18n.Printer // the session's language (SetLang)
+	tr      *i18n.Printer // the session's language (SetLang)
+	wrapped sync.Map      // wrapKey → a catalog text wrapped to a width (Wrapped)
 
 	threatTag [6]string  // ThreatMark in Threat's colours, drawn once
 	help      help.Model // the template NewHelp copies
@@ -193,6 +195,24 @@ func (t *Theme) SetLang(l i18n.Lang) {
 
 // threatIDs are The Grizzled's threats in enum order (grizzled.Threat's ids).
 var threatIDs = [6]string{"night", "snow", "rain", "shell", "whistle", "mask"}
+
+// Wrapped is the catalog text key wrapped to w cells (its paragraphs
+// kept), worked out once per theme and width: help pages ask for it on
+// every frame.
+func (t *Theme) Wrapped(key string, w int) string {
+	k := wrapKey{key, w}
+	if s, ok := t.wrapped.Load(k); ok {
+		return s.(string)
+	}
+	s := Paragraphs(t.T(key), w)
+	t.wrapped.Store(k, s)
+	return s
+}
+
+type wrapKey struct {
+	key string
+	w   int
+}
 
 // Printer is the session's printer, for code that renders on its own.
 func (t *Theme) Printer() *i18n.Printer { return t.printer() }

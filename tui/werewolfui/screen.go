@@ -723,7 +723,7 @@ func (s *Screen) Quiet() bool { return s.asleep() }
 
 // Guide implements uikit.Guide: the rules in a few lines and what the
 // table's symbols mean.
-func (s *Screen) Guide() string { return uikit.Paragraphs(s.th.T("werewolfui.guide"), 80) }
+func (s *Screen) Guide() string { return s.th.Wrapped("werewolfui.guide", 80) }
 
 // pace is the pause between ballots of the reveal under way.
 func (s *Screen) pace() time.Duration {

@@ -1,6 +1,7 @@
 package werewolfui
 
 import (
+	"bivouac/i18n"
 	"flag"
 	"fmt"
 	"io"
@@ -82,14 +83,18 @@ func checkFits(t *testing.T, out string, w, h int) {
 
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func TestGoldenScreens(t *testing.T) {
-	tests := []struct {
-		name  string
-		u     func(t *testing.T) table.Update
-		later time.Duration // how long the screen has been showing this update
-		want  []string
-		not   []string
-	}{
+// goldenCase is one of the screens drawn by TestGoldenScreens (and, in
+// every language, by TestEveryScreenFitsInEveryLanguage).
+type goldenCase struct {
+	name  string
+	u     func(t *testing.T) table.Update
+	later time.Duration // how long the screen has been showing this update
+	want  []string
+	not   []string
+}
+
+func goldenCases() []goldenCase {
+	return []goldenCase{
 		{"night-wolf", func(t *testing.T) table.Update { return starterWolves(t).update(4) },
 			0, []string{"NIGHT 1 · The werewolves", "Your card: WEREWOLF", "pack: Bob", "◀ Bob", "enter devour",
 				"[pack] Bob: Dee talks too much", "Picks: Bob → Dee · you → nobody yet"}, nil},
@@ -160,6 +165,10 @@ func TestGoldenScreens(t *testing.T) {
 		{"spectator", func(t *testing.T) table.Update { return starterVote(t).update(game.Spectator) },
 			0, []string{"You are watching", "Ballots cast: 3/7", "Q leave"}, []string{"your vote"}},
 	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tests := goldenCases()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newScreen(tt.u(t), 80, 24)
@@ -607,5 +616,30 @@ func TestPackChannelReadableAllGame(t *testing.T) {
 	villager.Update(press("P"))
 	if strings.Contains(villager.View(), "plan") {
 		t.Fatal("a villager reads the pack channel")
+	}
+}
+
+// TestEveryScreenFitsInEveryLanguage draws every golden screen in every
+// language the server speaks, at 80×24 and 120×36: no line wider than the
+// window (display cells), never more lines than it has.
+func TestEveryScreenFitsInEveryLanguage(t *testing.T) {
+	for _, l := range i18n.Langs {
+		for _, tt := range goldenCases() {
+			u := tt.u(t)
+			for _, size := range [][2]int{{80, 24}, {120, 36}} {
+				th := asciiTheme()
+				th.SetLang(l)
+				s := New(th)
+				s.SetHelpBar(true)
+				s.SetSize(size[0], size[1])
+				s.SetUpdate(u)
+				if tt.later > 0 {
+					s.now = func() time.Time { return clock0.Add(tt.later) }
+				}
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", l, tt.name, size[0], size[1]), func(t *testing.T) {
+					checkFits(t, s.View(), size[0], size[1])
+				})
+			}
+		}
 	}
 }

@@ -332,7 +332,7 @@ func (s *Screen) cardLines(w int) []string {
 	case s.u.Seat == game.Spectator:
 		return wrapStyled(th.Muted, th.T("werewolfui.watching"), w)
 	case !v.Alive && !v.LastBreath:
-		out := []string{th.Muted.Render(th.T("werewolfui.dead_card")+" ") + th.Strong.Render(th.T(v.Card.Key()))}
+		out := []string{uikit.Trunc(th.Muted.Render(th.T("werewolfui.dead_card")+" ")+th.Strong.Render(th.T(v.Card.Key())), w)}
 		return append(out, wrapStyled(th.Muted, th.T("werewolfui.graveyard"), w)...)
 	case s.asleep() && !s.showCard:
 		return append(wrapStyled(th.Base, th.T("werewolfui.asleep"), w),

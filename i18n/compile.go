@@ -1,0 +1,116 @@
+package i18n
+
+import (
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// formNames are CLDR's plural categories; a compiled message keeps its
+// forms at these indexes.
+var formNames = [...]string{"zero", "one", "two", "few", "many", "other"}
+
+const formOther = 5
+
+// message is one catalog entry split at its placeholders, per plural form.
+type message struct {
+	forms  [len(formNames)][]segment
+	plural bool // has forms other than "other"
+	size   int  // a guess at the rendered length, for the builder
+}
+
+// segment is literal text, or (arg set) the argument of that name.
+type segment struct {
+	text string
+	arg  string
+}
+
+// compileCatalog reads language l's catalog as go-i18n does (nested tables
+// make dotted keys; a table of plural forms is one message) and compiles
+// every message.
+func compileCatalog(l Lang) map[string]*message {
+	b, err := catalogs.ReadFile("catalog/" + string(l) + ".toml")
+	if err != nil {
+		panic("i18n: " + err.Error())
+	}
+	var raw map[string]any
+	if err := toml.Unmarshal(b, &raw); err != nil {
+		panic("i18n: " + err.Error())
+	}
+	out := map[string]*message{}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			switch v := v.(type) {
+			case string:
+				out[prefix+k] = compileForms(map[string]string{"other": v})
+			case map[string]any:
+				if forms, ok := pluralTable(v); ok {
+					out[prefix+k] = compileForms(forms)
+				} else {
+					walk(prefix+k+".", v)
+				}
+			}
+		}
+	}
+	walk("", raw)
+	return out
+}
+
+// pluralTable reports whether a table is one message's plural forms.
+func pluralTable(m map[string]any) (map[string]string, bool) {
+	forms := map[string]string{}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok || !isForm(k) {
+			return nil, false
+		}
+		forms[k] = s
+	}
+	return forms, len(forms) > 0
+}
+
+func isForm(k string) bool {
+	for _, f := range formNames {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+func compileForms(forms map[string]string) *message {
+	m := &message{plural: len(forms) > 1}
+	for i, f := range formNames {
+		if text, ok := forms[f]; ok {
+			m.forms[i] = compileText(text)
+			m.size = max(m.size, len(text)+16)
+		}
+	}
+	return m
+}
+
+// compileText splits "{{.Player}} plays {{.Card}}." into its pieces.
+func compileText(s string) []segment {
+	var out []segment
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			break
+		}
+		name := strings.TrimPrefix(strings.TrimSpace(s[i+2:i+j]), ".")
+		if i > 0 {
+			out = append(out, segment{text: s[:i]})
+		}
+		out = append(out, segment{arg: name})
+		s = s[i+j+2:]
+	}
+	if s != "" || len(out) == 0 {
+		out = append(out, segment{text: s})
+	}
+	return out
+}
