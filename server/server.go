@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -134,7 +135,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	sshCfg := cfg.SSH
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
-	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Log: cfg.Log,
+	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
 		KnownGuest: s.guestSeated})
 	if err != nil {
 		s.Close()
@@ -174,9 +175,56 @@ func (s *Server) restore(j persistence.Journal) error {
 // program is the TUI for one PTY session with a verified identity; ctx
 // ends with the session.
 func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
-	id, ok := sshserver.IdentityOf(sess)
+	id, p, lang, notice, ok := s.player(ctx, sess)
 	if !ok {
 		return nil
+	}
+	term := sshserver.NewTerminal(sess)
+	return s.app.NewProgram(tui.Session{
+		Ctx:      ctx,
+		Player:   p,
+		Renderer: term.Renderer,
+		Lang:     lang,
+		Command:  sess.Command(),
+		Notice:   notice,
+		Guest:    guestHint(id),
+		Addr:     id.RemoteIP,
+		Options:  bm.MakeOptions(sess),
+		Input:    term.Input,
+		Dropped:  term.Dropped,
+		Output:   term.Output,
+	})
+}
+
+// plain runs a session in plain (screen reader) mode.
+func (s *Server) plain(sess ssh.Session) int {
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	id, p, lang, notice, ok := s.player(ctx, sess)
+	if !ok {
+		return 1
+	}
+	_, _, pty := sess.Pty()
+	if notice != "" {
+		eol := "\n"
+		if pty {
+			eol = "\r\n"
+		}
+		io.WriteString(sshserver.RawOutput(sess), notice+eol)
+	}
+	keys, dropped := sshserver.Keyboard(sess)
+	return s.app.RunPlain(tui.PlainSession{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
+		Out: sshserver.RawOutput(sess), Echo: pty, Addr: id.RemoteIP})
+}
+
+// player is who a verified session plays as: its name (the one it logged
+// in with, its profile's, or one the server gives when that is taken, said
+// in notice) and its language (the client's environment, else the
+// player's saved choice, else English). The name is held until ctx ends.
+func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identity, table.Player, i18n.Lang, string, bool) {
+	id, ok := sshserver.IdentityOf(sess)
+	if !ok {
+		return id, table.Player{}, i18n.English, "", false
 	}
 	p := table.Player{ID: id.ID, Guest: id.Guest}
 	name, err := sanitize.Name(id.User)
@@ -184,8 +232,6 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
 	}
 	p.Name = name
-	// The language: the client's environment, else the player's saved
-	// choice, else English.
 	lang, fromEnv := i18n.FromEnv(sess.Environ())
 	if !id.Guest {
 		if prof, err := s.store.Seen(id.ID, name); err == nil {
@@ -204,21 +250,7 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		p.Name = given
 	}
 	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
-	term := sshserver.NewTerminal(sess)
-	return s.app.NewProgram(tui.Session{
-		Ctx:      ctx,
-		Player:   p,
-		Renderer: term.Renderer,
-		Lang:     lang,
-		Command:  sess.Command(),
-		Notice:   notice,
-		Guest:    guestHint(id),
-		Addr:     id.RemoteIP,
-		Options:  bm.MakeOptions(sess),
-		Input:    term.Input,
-		Dropped:  term.Dropped,
-		Output:   term.Output,
-	})
+	return id, p, lang, notice, true
 }
 
 // warnIfOpen warns when the data directory lets others than its owner in:

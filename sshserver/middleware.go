@@ -193,6 +193,10 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			refuseMsg(sess, "ssh.command_long", game.Num("N", n), game.Num("Max", MaxCommand))
 			return
 		}
+		if s.deps.Plain != nil && WantsPlain(sess) {
+			_ = sess.Exit(s.deps.Plain(sess))
+			return
+		}
 		if _, _, ok := sess.Pty(); ok {
 			next(sess)
 			return
@@ -205,6 +209,20 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		code := s.deps.Command(sess, args)
 		_ = sess.Exit(code)
 	}
+}
+
+// WantsPlain reports whether a session asks for plain (screen reader)
+// mode: the command "plain" (ssh -t host plain) or BIVOUAC_UI=plain.
+func WantsPlain(sess ssh.Session) bool {
+	if c := sess.Command(); len(c) > 0 && strings.EqualFold(c[0], "plain") {
+		return true
+	}
+	for _, kv := range sess.Environ() {
+		if v, ok := strings.CutPrefix(kv, "BIVOUAC_UI="); ok && strings.EqualFold(v, "plain") {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxCommand is the longest command line a session may send.

@@ -118,6 +118,10 @@ type Deps struct {
 	// its result is the exit status. The session is its stdin/stdout
 	// (s.Stderr() for errors). nil: such sessions only get the hint.
 	Command func(s ssh.Session, args []string) int
+	// Plain runs a session in plain (screen reader) mode, with or without
+	// a PTY (WantsPlain says which sessions ask); its result is the exit
+	// status. nil: plain mode is not offered.
+	Plain func(s ssh.Session) int
 	// Log receives connection logs; nil logs to slog.Default().
 	//
 	// One line is out of this package's hands: wish's bubbletea middleware

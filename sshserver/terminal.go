@@ -62,6 +62,15 @@ func NewTerminal(s ssh.Session) Terminal {
 	return Terminal{Renderer: r, Input: in, Output: RawOutput(s), Dropped: keys.dropped}
 }
 
+// Keyboard is the session's input with the typing budget applied, for a
+// session that reads lines rather than running a program (plain mode);
+// dropped signals that keys over the budget were thrown away.
+func Keyboard(s ssh.Session) (keys io.Reader, dropped <-chan struct{}) {
+	addr, _ := s.Context().Value(typingKey{}).(*rate.Limiter)
+	k := newTypingBudget(s, addr)
+	return k, k.dropped
+}
+
 // RawOutput is where a PTY session's program may draw: the session's
 // channel itself, when it can be told apart, else the session. Writes to
 // the session go through charmbracelet/ssh's emulated PTY, which turns \n

@@ -158,10 +158,12 @@ func (r *Room) record(events []game.Event) {
 		for i := range r.seats {
 			if e.Audience.Includes(game.Seat(i)) {
 				r.logs[game.Seat(i)] = r.appendLog(r.logs[game.Seat(i)], e)
+				r.logEnds[game.Seat(i)]++
 			}
 		}
 		if e.Audience.All {
 			r.logs[game.Spectator] = r.appendLog(r.logs[game.Spectator], e)
+			r.logEnds[game.Spectator]++
 		}
 	}
 }

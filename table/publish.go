@@ -88,7 +88,7 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 	m := r.members[box]
 	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
 		Seats: seats, Notice: r.notices[box].current(r.seq), Started: r.started, Over: r.over, Result: r.result,
-		Log: slices.Clone(r.logs[m.seat]), Public: public}
+		Log: slices.Clone(r.logs[m.seat]), LogEnd: r.logEnds[m.seat], Public: public}
 	if r.started {
 		v, ok := views[m.seat]
 		if !ok {

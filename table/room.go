@@ -189,6 +189,7 @@ type Room struct {
 	seats     []seatState
 	members   map[*Mailbox]member
 	logs      map[game.Seat][]game.Event // recent events per seat; Spectator for watchers
+	logEnds   map[game.Seat]int          // events ever filed in each seat's log (Update.LogEnd)
 	notices   map[*Mailbox]notice
 	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[game.Seat]string // encoding of those legal actions
@@ -233,6 +234,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		done:     make(chan struct{}),
 		members:  map[*Mailbox]member{},
 		logs:     map[game.Seat][]game.Event{},
+		logEnds:  map[game.Seat]int{},
 		notices:  map[*Mailbox]notice{},
 		legalSeq: map[game.Seat]int{},
 		legalKey: map[game.Seat]string{},

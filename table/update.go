@@ -25,6 +25,10 @@ type Update struct {
 	Seq   int          `json:"seq"`   // actions applied; a key pressed on Seq n never applies to n+1
 	View  game.View    `json:"view"`  // the game's own view type for this seat
 	Log   []game.Event `json:"log"`   // recent events this seat may see, oldest first
+	// LogEnd counts the events ever filed in this seat's log since the room
+	// started (or was restored): the last of Log is event LogEnd. A reader
+	// that must not miss or repeat a line (plain mode) prints the new ones.
+	LogEnd int `json:"log_end,omitempty"`
 	// Public is the table's recent public events, the same for every seat:
 	// what a screen that must look alike for everyone draws (a sleeping
 	// village), kept apart from Log so a seat's private lines never push

@@ -67,3 +67,34 @@ type Guide interface {
 type ChatHinter interface {
 	ChatHint() string
 }
+
+// Plain is a Screen that also speaks in lines, for the plain (screen
+// reader) mode: the same view and the same catalog words as the full
+// screen, without cursor addressing or drawing.
+type Plain interface {
+	// Look is the situation in sentences: what the game asks of the
+	// viewer, the table, and (Hand) the viewer's own cards.
+	Look() []string
+	// Hand is the viewer's hand (or card), one item a line.
+	Hand() []string
+	// Table is the public table: threats, soldiers, players.
+	Table() []string
+	// Asked is what the game asks of the viewer now ("" when nothing).
+	Asked() string
+	// Moves are the viewer's legal actions with their words; a player
+	// picks one by its number or by one of its commands.
+	Moves() []Move
+}
+
+// Move is one legal action as plain mode offers it.
+type Move struct {
+	Label    string      // what it does, in the viewer's language
+	Commands []string    // lower-case commands that pick it: "play 2", "withdraw l"
+	Action   game.Action // passed to the room unchanged
+}
+
+// Rules is a Screen with a rules reference: the whole (what == "") or the
+// page of one card, role or term, found by a word of its name.
+type Rules interface {
+	Rules(what string) []string
+}

@@ -1,0 +1,306 @@
+package server
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/game/werewolf"
+	"bivouac/sshserver/sshtest"
+)
+
+// plainPlayer drives a plain-mode session as a screen-reader user's
+// script would: it types commands and reads the lines that come back,
+// never a screen.
+type plainPlayer struct {
+	t *testing.T
+	c *sshtest.Client
+}
+
+func dialPlain(t *testing.T, addr, user string, opts ...sshtest.Option) *plainPlayer {
+	opts = append([]sshtest.Option{sshtest.WithUser(user), sshtest.WithPTY(80, 24), sshtest.WithCommand("plain")}, opts...)
+	p := &plainPlayer{t: t, c: sshtest.Dial(t, addr, opts...)}
+	p.c.Expect(t, `plain mode`, 5*time.Second)
+	p.waitPrompt(0)
+	return p
+}
+
+// lines is the session's output as lines: carriage returns and the
+// spaces that cleared a prompt dropped.
+func (p *plainPlayer) lines(from int) []string {
+	tr := p.c.Transcript()
+	var out []string
+	for _, l := range strings.Split(string(tr[min(from, len(tr)):]), "\n") {
+		if i := strings.LastIndexByte(strings.TrimRight(l, "\r"), '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		out = append(out, strings.TrimRight(l, "\r "))
+	}
+	return out
+}
+
+// waitPrompt waits until the output after from ends a reply: a "> " at the
+// start of a line.
+func (p *plainPlayer) waitPrompt(from int) {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		tr := p.c.Transcript()
+		if from <= len(tr) && (bytes.Contains(tr[from:], []byte("\n> ")) || bytes.HasPrefix(tr[from:], []byte("> "))) {
+			return
+		}
+		select {
+		case <-p.c.Done():
+			p.t.Fatalf("session ended:\n%s", p.c.Transcript())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	p.t.Fatalf("no prompt after %q:\n%s", p.c.Transcript()[from:], p.c.Transcript())
+}
+
+// do types one command and returns the lines of its answer (with any
+// table news that arrived meanwhile).
+func (p *plainPlayer) do(cmd string) []string {
+	p.t.Helper()
+	from := len(p.c.Transcript())
+	p.c.Type(cmd + "\r")
+	// the answer starts after the echoed command's line
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		tr := p.c.Transcript()
+		if i := bytes.Index(tr[from:], []byte("\r\n")); i >= 0 {
+			from += i + 2
+			break
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%q was not echoed:\n%s", cmd, tr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.waitPrompt(from)
+	var out []string
+	for _, l := range p.lines(from) {
+		if l == ">" || strings.HasPrefix(l, "> ") {
+			break
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func (p *plainPlayer) text() string { return strings.Join(p.lines(0), "\n") }
+
+// moveRe is a line of the moves list: "3. play: T15 Snow+Whistle (play 3)".
+var moveRe = regexp.MustCompile(`^(\d+)\. .*\(([a-z0-9 ]+)\)$`)
+
+// pickMove chooses from the moves list as a cautious player: the lowest
+// intensity, a card, a pass on speeches, a tile, else the first move.
+func pickMove(lines []string) string {
+	var cmds []string
+	for _, l := range lines {
+		if m := moveRe.FindStringSubmatch(l); m != nil {
+			cmds = append(cmds, m[2])
+		}
+	}
+	for _, prefix := range []string{"deal ", "play ", "pass", "tile ", "withdraw", "decline", "vote ", "done", "keep", "ready"} {
+		for _, c := range cmds {
+			if strings.HasPrefix(c, prefix) {
+				return c
+			}
+		}
+	}
+	if len(cmds) > 0 {
+		return cmds[0]
+	}
+	return ""
+}
+
+// noEscapes fails if plain output ever held an escape sequence.
+func noEscapes(t *testing.T, p *plainPlayer) {
+	t.Helper()
+	if i := bytes.IndexByte(p.c.Transcript(), 0x1b); i >= 0 {
+		tr := p.c.Transcript()
+		t.Fatalf("an escape byte at %d of the plain transcript: %q", i, tr[max(0, i-80):min(len(tr), i+40)])
+	}
+}
+
+func TestAPlainModePlayerPlaysAWholeGrizzledGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game over SSH")
+	}
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	ann := dialPlain(t, addr, "ann")
+
+	if got := strings.Join(ann.do("tables"), "\n"); !strings.Contains(got, "No open tables") {
+		t.Fatalf("tables: %q", got)
+	}
+	if got := strings.Join(ann.do("fly away"), "\n"); !strings.Contains(got, "Unknown command fly") {
+		t.Fatalf("an unknown command: %q", got)
+	}
+	if got := strings.Join(ann.do("rules grizzled selfish"), "\n"); !strings.Contains(got, "H15 Selfish") {
+		t.Fatalf("rules from the lobby: %q", got)
+	}
+	if got := strings.Join(ann.do("new grizzled 3 2"), "\n"); !regexp.MustCompile(`Table [A-Z0-9]{4}: The Grizzled`).MatchString(got) {
+		t.Fatalf("new: %q", got)
+	}
+	ann.do("say hello from plain mode")
+	ann.c.Expect(t, `ann: hello from plain mode`, 5*time.Second)
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+
+	if got := strings.Join(ann.do("rules selfish"), "\n"); !strings.Contains(got, "Selfish") {
+		t.Errorf("rules selfish: %q", got)
+	}
+	played := 0
+	deadline := time.Now().Add(3 * time.Minute)
+	for !gameOverRe.MatchString(ann.text()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no end after %d moves:\n%s", played, ann.text())
+		}
+		moves := ann.do("moves")
+		cmd := pickMove(moves)
+		if cmd == "" {
+			time.Sleep(20 * time.Millisecond) // others' turns: the news arrives by itself
+			continue
+		}
+		answer := strings.Join(ann.do(cmd), "\n")
+		if strings.Contains(answer, "is not one of your moves") || strings.Contains(answer, "Unknown command") {
+			t.Fatalf("%s from %q: %s", cmd, moves, answer)
+		}
+		played++
+	}
+	text := ann.text()
+	t.Logf("%d moves in plain mode; %d lines read", played, strings.Count(text, "\n"))
+	for _, want := range []string{"Your turn", "Your hand", "Mission 1 begins", "You are dealt"} {
+		if !strings.Contains(text+strings.Join(ann.do("look"), "\n"), want) && want != "Your hand" {
+			t.Errorf("the transcript never says %q", want)
+		}
+	}
+	if hand := strings.Join(ann.do("hand"), "\n"); !strings.Contains(hand, "Your hand") {
+		t.Errorf("hand: %q", hand)
+	}
+	noEscapes(t, ann)
+	ann.do("leave")
+	ann.c.Type("quit\r")
+	if code := ann.c.Wait(t, 5*time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	noEscapes(t, ann)
+}
+
+func TestAPlainModeVillagerSurvivesANightAndVotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a night over SSH")
+	}
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	srv.app.NewSeed = func() uint64 { return 1 } // seat 1 is a simple villager
+	vic := dialPlain(t, addr, "vic")
+
+	// The form, one question at a time: players 8, cards as by default,
+	// quick timers with fast nights, bots as by default, 7 bot seats now.
+	form := func(answer, next string) {
+		t.Helper()
+		if got := strings.Join(vic.do(answer), "\n"); !strings.Contains(got, next) {
+			t.Fatalf("after %q the form says %q, not %q", answer, got, next)
+		}
+	}
+	form("new werewolf", "Players")
+	form("", "Cards")
+	form("", "Timers")
+	form("3", "Bots")
+	form("", "Bot seats")
+	form("8", "Private")
+	form("", "Stand-ins")
+	vic.do("")
+	vic.c.Expect(t, `1\. vic \(you\)`, 5*time.Second)
+	vic.do("start")
+	vic.c.Expect(t, `Night 1|night falls|Night falls`, 5*time.Second)
+
+	card := strings.Join(vic.do("hand"), "\n")
+	if !strings.Contains(strings.ToLower(card), "villager") {
+		t.Fatalf("the seed no longer deals vic a villager: %q", card)
+	}
+	// vic waits for the game to ask something ("moves lists what you
+	// may do"), answers it, and stops once a ballot is cast.
+	seen, votedFor := 0, -1
+	deadline := time.Now().Add(2 * time.Minute)
+	for votedFor < 0 {
+		text := vic.text()
+		if strings.Contains(text, "GAME OVER") || strings.Contains(text, "devoured by the werewolves. Card: Villager.") && strings.Contains(text, "vic was devoured") {
+			t.Fatalf("vic did not live to vote:\n%s", text)
+		}
+		if n := strings.Count(text, "(moves lists what you may do)"); n == seen {
+			if time.Now().After(deadline) {
+				t.Fatalf("no vote:\n%s", text)
+			}
+			time.Sleep(10 * time.Millisecond)
+			continue
+		} else {
+			seen = n
+		}
+		moves := vic.do("moves")
+		cmd := pickMove(moves)
+		if cmd == "" {
+			continue
+		}
+		answer := strings.Join(vic.do(cmd), "\n")
+		if strings.Contains(answer, "is not one of your moves") || strings.HasPrefix(answer, "Refused") {
+			t.Fatalf("%s from %q: %s", cmd, moves, answer)
+		}
+		if target, ok := strings.CutPrefix(cmd, "vote "); ok {
+			votedFor, _ = strconv.Atoi(target)
+		}
+	}
+	// The ballot is in the table's durable log, from a living vic.
+	st := replayState(t, srv, srv.app.Hub.List()[0].Code, werewolf.Game{}).(*werewolf.State)
+	if me := st.Players[0]; !me.Alive || me.Ballot != votedFor-1 {
+		t.Fatalf("vic alive %v, ballot %d; voted for seat %d", me.Alive, me.Ballot, votedFor)
+	}
+	noEscapes(t, vic)
+}
+
+// Without a terminal plain mode is lines in and lines out: no prompt, no
+// echo. A 200 kB paste is dropped with a word (the typing budget), and the
+// session goes on; an overlong line is cut short in its answer.
+func TestPlainModeWithoutATerminal(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	c := sshtest.Dial(t, addr, sshtest.WithUser("sam"), sshtest.WithoutPTY(), sshtest.WithCommand("plain"))
+	c.Expect(t, `plain mode`, 5*time.Second)
+	c.Type(strings.Repeat("x", 200<<10))
+	c.Expect(t, `Keys came faster than anyone types`, 5*time.Second)
+	time.Sleep(100 * time.Millisecond) // what a person would wait before typing again
+	c.Type("\n" + strings.Repeat("y", 1500) + "\n")
+	c.Expect(t, `Unknown command y+`, 5*time.Second) // the screen wraps it; the transcript is checked below
+	time.Sleep(time.Second)                          // the budget refills
+	c.Type("help\nrules grizzled trap\nquit\n")
+	c.Expect(t, `Commands in the lobby`, 5*time.Second)
+	if code := c.Wait(t, 10*time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	out := string(c.Transcript())
+	if strings.Contains(out, "> ") || strings.Contains(out, "\r") || strings.ContainsRune(out, 0x1b) {
+		t.Fatalf("a prompt, a carriage return or an escape without a terminal:\n%q", out)
+	}
+	if !strings.Contains(out, "Unknown command "+strings.Repeat("y", 40)+". Type help.") || strings.Count(out, "Keys came faster") > 1 ||
+		len(out) > 4000 || !strings.Contains(strings.ToLower(out), "trap: ") {
+		t.Fatalf("%d bytes of output:\n%.2000s", len(out), out)
+	}
+}
+
+// BIVOUAC_UI=plain (ssh -o SetEnv) asks for plain mode without a command.
+func TestPlainModeByEnvironment(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	c := sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithEnv("BIVOUAC_UI", "plain"))
+	c.Expect(t, `plain mode`, 5*time.Second)
+	c.Type("quit\r")
+	if code := c.Wait(t, 5*time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if tr := c.Transcript(); bytes.IndexByte(tr, 0x1b) >= 0 {
+		t.Fatalf("escape sequences in plain mode: %q", tr)
+	}
+}

@@ -1,0 +1,266 @@
+package grizzledui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/tui/uikit"
+)
+
+// The plain (screen-reader) mode's view of the table: the same SeatView and
+// catalog words as the drawn screen, as sentences (uikit.Plain).
+
+var _ uikit.Plain = (*Screen)(nil)
+
+// Asked is the status line's words: whose move it is, or what is asked.
+func (s *Screen) Asked() string {
+	if !s.hasView {
+		return s.th.T("ui.waiting_table")
+	}
+	if s.over() {
+		return strings.Join(s.overLines(200), " ")
+	}
+	if a := s.current(); a.kind != askNone {
+		return a.prompt + s.timeLeft()
+	}
+	return strings.TrimPrefix(s.statusLine(), "▸ ")
+}
+
+// Look is the whole situation: title, what is asked, the table, the hand.
+func (s *Screen) Look() []string {
+	if !s.hasView {
+		return []string{s.th.T("ui.waiting_table")}
+	}
+	th, v := s.th, s.v
+	out := []string{fmt.Sprintf("%s · %s %d · %s %d · %s %d · %s %d", th.Msg(s.u.Title),
+		th.T("grizzledui.mission"), v.Round, th.T("grizzledui.trials"), v.Trials,
+		th.T("grizzledui.morale"), v.Morale, th.T("grizzledui.speech"), v.SpeechSupply), s.Asked()}
+	out = append(out, s.Table()...)
+	return append(out, s.Hand()...)
+}
+
+// Table is No Man's Land by threat and the soldiers, one a line.
+func (s *Screen) Table() []string {
+	th, v := s.th, s.v
+	var out []string
+	var threats []string
+	for t := range grizzled.NumThreats {
+		if n := v.Counts[t]; n > 0 {
+			count := strconv.Itoa(n)
+			switch {
+			case n >= 3:
+				count = th.T("plain.threat_fail")
+			case n == 2:
+				count = th.T("plain.threat_two")
+			}
+			threats = append(threats, s.threatName(grizzled.Threat(t))+" "+count)
+		}
+	}
+	nml := th.T("grizzledui.nml") + ": " + th.T("grizzledui.n_cards", game.Count(len(v.NML)))
+	if len(threats) > 0 {
+		nml += "; " + strings.Join(threats, ", ")
+	}
+	out = append(out, nml+".")
+	for _, p := range v.Players {
+		out = append(out, s.soldierSentence(p))
+	}
+	return out
+}
+
+// soldierSentence is one soldier in words.
+func (s *Screen) soldierSentence(p grizzled.PlayerView) string {
+	th := s.th
+	name := s.name(p.Seat)
+	if p.Chaplain {
+		name = th.T("grizzled.chaplain")
+	}
+	var parts []string
+	if p.Seat == s.u.Seat {
+		name += " " + th.T("ui.tag.you")
+	}
+	if s.waitsOn(p.Seat) {
+		parts = append(parts, th.T("plain.acting"))
+	}
+	if p.Seat == s.v.Leader && !p.Chaplain {
+		parts = append(parts, th.T("plain.leader"))
+	}
+	charm := th.T("grizzledui.charm_ready")
+	if !p.CharmAvailable {
+		charm = th.T("grizzledui.charm_used")
+	}
+	parts = append(parts, th.T("grizzledui.col.charm")+" "+s.threatName(p.Charm)+" "+charm)
+	if !p.Chaplain {
+		parts = append(parts, th.T("grizzledui.col.hand")+" "+strconv.Itoa(p.HandSize))
+	}
+	parts = append(parts, th.T("grizzledui.col.tiles")+" "+strconv.Itoa(p.Tiles),
+		th.T("grizzledui.col.speech")+" "+strconv.Itoa(p.SpeechTokens))
+	switch {
+	case p.Answered:
+		parts = append(parts, th.T("grizzledui.status.answered"))
+	case p.Withdrawn && p.PlacedTile:
+		parts = append(parts, th.T("grizzledui.status.out_tile"))
+	case p.Withdrawn || p.Chaplain:
+		parts = append(parts, th.T("grizzledui.status.out"))
+	default:
+		parts = append(parts, th.T("grizzledui.status.in"))
+	}
+	if len(p.HardKnocks) > 0 {
+		names := make([]string, len(p.HardKnocks))
+		for i, id := range p.HardKnocks {
+			names[i] = s.card(id).name
+		}
+		parts = append(parts, th.T("grizzledui.col.knocks")+": "+strings.Join(names, ", ")+
+			" ("+th.T("grizzledui.weight", game.Num("N", p.Weight))+")")
+	}
+	return name + ": " + strings.Join(parts, "; ") + "."
+}
+
+// Hand is the viewer's cards, numbered as play takes them, and tiles.
+func (s *Screen) Hand() []string {
+	th, v := s.th, s.v
+	if s.u.Seat == game.Spectator {
+		return []string{th.T("grizzledui.watching")}
+	}
+	out := []string{th.T("grizzledui.your_hand") + ": " + th.T("grizzledui.n_cards", game.Count(len(v.Hand))) + "."}
+	for i, id := range v.Hand {
+		c := s.card(id)
+		line := fmt.Sprintf("%d. %s", i+1, c.code+" "+c.name)
+		if c.trap {
+			line += " (" + th.T("grizzledui.trap") + ")"
+		}
+		if c.text != "" {
+			line += ": " + c.text
+		}
+		if f := s.fatal(id); len(f) > 0 {
+			line += "; " + th.T("grizzledui.fails_short", game.Text("Threats", th.And(f)))
+		}
+		out = append(out, line)
+	}
+	tiles := make([]string, len(v.MyTiles))
+	for i, t := range v.MyTiles {
+		tiles[i] = th.T(t.Key())
+	}
+	out = append(out, th.T("grizzled.your_tiles", game.Text("Tiles", th.And(tiles))))
+	return out
+}
+
+// Moves are SeatView.Legal in words, with the commands that pick each.
+func (s *Screen) Moves() []uikit.Move {
+	if !s.playing() {
+		return nil
+	}
+	th, v := s.th, s.v
+	handIndex := func(c grizzled.CardID) string {
+		for i, h := range v.Hand {
+			if h == c {
+				return strconv.Itoa(i + 1)
+			}
+		}
+		return ""
+	}
+	var out []uikit.Move
+	for _, a := range v.Legal {
+		m := uikit.Move{Action: a}
+		key := func(k string) string { return th.T("grizzledui.key." + k) }
+		switch a.Kind {
+		case grizzled.ActIntensity:
+			m.Label = th.T("grizzledui.cards_each") + " " + strconv.Itoa(a.K)
+			m.Commands = []string{"deal " + strconv.Itoa(a.K), "intensity " + strconv.Itoa(a.K)}
+		case grizzled.ActPlay:
+			c := s.card(a.Card)
+			m.Label = key("play") + ": " + c.code + " " + c.name
+			m.Commands = []string{"play " + handIndex(a.Card), "play " + strings.ToLower(c.code)}
+		case grizzled.ActCharm:
+			c := s.card(a.Card)
+			m.Label = key("charm") + ": " + c.code + " " + c.name
+			m.Commands = []string{"charm " + strings.ToLower(c.code)}
+		case grizzled.ActSpeech:
+			m.Label = key("speech") + ": " + s.threatName(a.Threat)
+			m.Commands = []string{"speech " + strings.ToLower(s.threatName(a.Threat)), "speech " + a.Threat.String()}
+		case grizzled.ActSpeechDiscard:
+			c := s.card(a.Card)
+			m.Label = th.T("grizzledui.confirm.discard") + ": " + c.code + " " + c.name
+			m.Commands = []string{"discard " + handIndex(a.Card), "discard " + strings.ToLower(c.code)}
+		case grizzled.ActSpeechPass:
+			m.Label = key("pass")
+			m.Commands = []string{"pass"}
+		case grizzled.ActWithdraw:
+			m.Label = key("withdraw")
+			m.Commands = []string{"withdraw"}
+		case grizzled.ActRemoveTile, grizzled.ActPlaceTile:
+			verb := "grizzledui.confirm.place_tile"
+			if a.Kind == grizzled.ActRemoveTile {
+				verb = "grizzledui.confirm.remove_tile"
+			}
+			m.Label = th.T(verb) + ": " + th.T(a.Tile.Key()) + " (" + s.tileName(a.Tile) + ")"
+			if a.Kind == grizzled.ActPlaceTile {
+				m.Label += " → " + s.name(s.tileTarget(a.Tile))
+			}
+			m.Commands = []string{"tile " + strings.ToLower(a.Tile.String()), "withdraw " + strings.ToLower(a.Tile.String()),
+				"tile " + strings.ToLower(s.tileName(a.Tile))}
+		case grizzled.ActDiscardHardKnock:
+			c := s.card(a.Card)
+			m.Label = th.T("grizzledui.confirm.discard") + ": " + s.name(a.Target) + ", " + c.name
+		case grizzled.ActBenefitDiscard:
+			names := make([]string, len(a.Cards))
+			for i, c := range a.Cards {
+				names[i] = s.card(c).name
+			}
+			m.Label = th.T("grizzledui.confirm.discard_knocks") + ": " + strings.Join(names, " + ")
+		case grizzled.ActBenefitCharm:
+			m.Label = th.T("grizzledui.benefit.charm")
+			m.Commands = []string{"restore", "charm"}
+		case grizzled.ActBenefitDecline:
+			m.Label = th.T("grizzledui.benefit.decline")
+			m.Commands = []string{"decline", "nothing"}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Rules is the rules reference (uikit.Rules): with nothing asked, how a
+// turn works and the names of every card; else the pages whose names hold
+// what was asked (a card, a threat, "trap", "turn").
+func (s *Screen) Rules(what string) []string {
+	th := s.th
+	turn := strings.Split(th.T("grizzledui.rules.turn"), "\n")
+	what = strings.ToLower(strings.TrimSpace(what))
+	if what == "" {
+		var names []string
+		for id := grizzled.FirstHardKnock; id <= grizzled.MerryChristmas; id++ {
+			names = append(names, s.card(id).name)
+		}
+		out := append([]string{th.T("ui.rules.title")}, turn...)
+		return append(out, th.T("ui.rules.cards", game.Text("Names", strings.Join(names, ", "))), th.T("ui.rules.ask"))
+	}
+	var out []string
+	if strings.Contains(strings.ToLower(th.T("grizzledui.key.play")+" turn"), what) {
+		out = append(out, turn...)
+	}
+	for t := range grizzled.NumThreats {
+		if name := s.threatName(grizzled.Threat(t)); strings.Contains(strings.ToLower(name), what) {
+			out = append(out, name+": "+th.T("grizzledui.threat_card_text"))
+		}
+	}
+	if strings.Contains(strings.ToLower(th.T("grizzledui.trap")), what) {
+		out = append(out, th.T("grizzledui.trap")+": "+th.T("grizzledui.trap_text"))
+	}
+	for id := grizzled.FirstHardKnock; id <= grizzled.MerryChristmas; id++ {
+		c := s.card(id)
+		if strings.Contains(strings.ToLower(c.name), what) || strings.ToLower(c.code) == what {
+			page := c.code + " " + c.name
+			if c.kind == grizzled.KindHardKnock {
+				page += " " + th.T("grizzledui.knock_weight", game.Num("N", c.weight))
+			}
+			out = append(out, page+": "+c.text)
+		}
+	}
+	if len(out) == 0 {
+		return []string{th.T("ui.rules.none", game.Text("What", what))}
+	}
+	return out
+}

@@ -1,0 +1,784 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"bivouac/game"
+	"bivouac/i18n"
+	"bivouac/sanitize"
+	"bivouac/table"
+	"bivouac/tui/uikit"
+)
+
+// Plain mode: the line-oriented interface, for screen readers and scripts.
+// No cursor addressing, no redraws, no drawing characters beyond text: the
+// table's events are printed as sentences as they happen, and the player
+// types short commands (look, hand, moves, play 2, withdraw, vote 3, say …,
+// help), each answered in words. It uses the same views and catalog words
+// as the full screen (the game screens' uikit.Plain side).
+
+// PlainSession is what plain mode needs of its SSH session.
+type PlainSession struct {
+	Ctx    context.Context
+	Player table.Player
+	Lang   i18n.Lang
+	In     io.Reader
+	Out    io.Writer
+	// Dropped signals that typed bytes over the typing budget were thrown
+	// away (sshserver.Keyboard); the player is told. nil: never.
+	Dropped <-chan struct{}
+	// Echo: the client's terminal is raw (the session has a PTY), so plain
+	// mode echoes what is typed and ends its lines with \r\n.
+	Echo bool
+	Addr string
+}
+
+// plain is one plain-mode session.
+type plain struct {
+	app  *App
+	s    PlainSession
+	th   *uikit.Theme
+	box  *table.Mailbox
+	ed   *lineEditor
+	quit bool
+
+	room        *table.Room
+	seat        game.Seat
+	screen      uikit.Screen
+	upd         table.Update
+	logEnd      int
+	asked       string
+	form        *plainForm // a table being made, field by field
+	droppedSaid time.Time  // when the player was last told keys were dropped
+	last        string     // the last line said
+	started     bool
+}
+
+// maxPlainLine is the longest command line read; the rest of a longer one
+// (a 2 MB paste) is dropped.
+const maxPlainLine = 1024
+
+// RunPlain runs a plain-mode session until the player quits or the
+// session ends; the result is the exit status.
+func (a *App) RunPlain(s PlainSession) int {
+	p := &plain{app: a, s: s, th: a.theme(nil, s.Lang), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
+	defer func() {
+		if p.room != nil {
+			p.room.Detach(p.box)
+		}
+	}()
+	lines := make(chan string)
+	go p.ed.read(s.Ctx, s.In, lines)
+	p.say(p.th.T("plain.welcome"))
+	p.lobby()
+	p.ed.prompt()
+	for !p.quit {
+		select {
+		case <-s.Ctx.Done():
+			return 0
+		case line, ok := <-lines:
+			if !ok {
+				return 0
+			}
+			p.command(line)
+			if !p.quit {
+				p.ed.prompt()
+			}
+		case u := <-p.box.C():
+			p.onUpdate(u)
+		case <-s.Dropped:
+			// said once a flood, not once a dropped read
+			if now := time.Now(); now.Sub(p.droppedSaid) > 5*time.Second {
+				p.droppedSaid = now
+				p.say(p.th.T("ui.notice.keys_dropped"))
+			}
+		}
+	}
+	p.say(p.th.T(quitGoodbye))
+	return 0
+}
+
+// keyHints are the full screen's key letters in a prompt ("play a card
+// (p)"): plain mode picks moves by commands, so they are left out.
+var keyHints = regexp.MustCompile(` \(\p{L}\)`)
+
+// say writes lines, cleaned of anything a terminal would act on.
+func (p *plain) say(lines ...string) {
+	if len(lines) > 0 {
+		p.last = lines[len(lines)-1]
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(uikit.Clean(l))
+		b.WriteString(p.ed.eol)
+	}
+	p.ed.print(b.String())
+}
+
+// lineEditor reads the player's lines and writes the session's output.
+// With a PTY the client's terminal is raw: it shows nothing typed by
+// itself, so the editor echoes, handles backspace and keeps a "> "
+// prompt; output that arrives while a line is half typed goes above it
+// and the prompt and the half line are drawn again below, with nothing
+// but carriage returns and spaces (no cursor addressing). Without a PTY
+// (a script) there is no echo and no prompt: lines in, lines out.
+type lineEditor struct {
+	out  io.Writer
+	echo bool
+	eol  string
+
+	mu       sync.Mutex
+	line     []byte
+	prompted bool
+}
+
+func newLineEditor(out io.Writer, echo bool) *lineEditor {
+	e := &lineEditor{out: out, echo: echo, eol: "\n"}
+	if echo {
+		e.eol = "\r\n"
+	}
+	return e
+}
+
+// prompt shows "> " and what is typed so far.
+func (e *lineEditor) prompt() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.echo && !e.prompted {
+		e.prompted = true
+		io.WriteString(e.out, "> "+string(e.line))
+	}
+}
+
+// print writes text above the prompt line.
+func (e *lineEditor) print(text string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.prompted {
+		io.WriteString(e.out, text)
+		return
+	}
+	width := 2 + utf8.RuneCount(e.line)
+	io.WriteString(e.out, "\r"+strings.Repeat(" ", width)+"\r"+text+"> "+string(e.line))
+}
+
+// read sends each line typed until the input ends or ctrl+c/ctrl+d.
+func (e *lineEditor) read(ctx context.Context, in io.Reader, lines chan<- string) {
+	defer close(lines)
+	buf := make([]byte, 4096)
+	cr := false
+	for {
+		n, err := in.Read(buf)
+		for _, c := range buf[:n] {
+			afterCR := cr
+			cr = c == '\r'
+			switch {
+			case c == '\n' && afterCR:
+				// the \n of a \r\n: the line went out with the \r
+			case c == '\r' || c == '\n':
+				e.mu.Lock()
+				line := string(e.line)
+				e.line = e.line[:0]
+				if e.echo {
+					io.WriteString(e.out, "\r\n")
+				}
+				e.prompted = false
+				e.mu.Unlock()
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			case c == 0x7f || c == 0x08:
+				e.mu.Lock()
+				if len(e.line) > 0 {
+					_, size := utf8.DecodeLastRune(e.line)
+					e.line = e.line[:len(e.line)-size]
+					if e.echo {
+						io.WriteString(e.out, "\b \b")
+					}
+				}
+				e.mu.Unlock()
+			case c == 0x03 || c == 0x04: // ctrl+c, ctrl+d
+				return
+			case c < 0x20:
+				// other control bytes (escape sequences of arrow keys) are dropped
+			default:
+				e.mu.Lock()
+				if len(e.line) < maxPlainLine { // the rest of an overlong line is dropped
+					e.line = append(e.line, c)
+					if e.echo {
+						e.out.Write([]byte{c})
+					}
+				}
+				e.mu.Unlock()
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// command answers one line.
+func (p *plain) command(line string) {
+	line = strings.TrimSpace(sanitize.Line(line, maxPlainLine))
+	if line == "" && p.form != nil {
+		p.formLine("")
+		return
+	}
+	if line == "" {
+		if p.room != nil {
+			p.say(p.th.T("plain.hint"))
+		}
+		return
+	}
+	word, rest, _ := strings.Cut(line, " ")
+	word, rest = strings.ToLower(word), strings.TrimSpace(rest)
+	if p.form != nil && word != "help" && word != "?" && word != "quit" && word != "exit" {
+		p.formLine(line)
+		return
+	}
+	switch word {
+	case "help", "?":
+		p.help()
+		return
+	case "quit", "exit", "q":
+		p.quit = true
+		return
+	case "lang", "language":
+		if l, ok := i18n.Parse(rest); ok {
+			p.th = p.app.theme(nil, l)
+			if p.screen != nil {
+				p.screen = p.newScreen(p.upd.Game)
+				p.screen.SetUpdate(p.upd)
+			}
+			p.say(p.th.T("ui.lang.now", game.Text("Lang", p.th.T("ui.lang.name"))))
+			if p.app.Records != nil && !p.s.Player.Guest {
+				_ = p.app.Records.SetLang(p.s.Player.ID, l)
+			}
+		} else {
+			p.say(p.th.T("plain.langs"))
+		}
+		return
+	}
+	if p.room == nil {
+		p.lobbyCommand(word, rest)
+		return
+	}
+	p.tableCommand(line, word, rest)
+}
+
+func (p *plain) help() {
+	if p.room == nil {
+		p.say(strings.Split(p.th.T("plain.help_lobby"), "\n")...)
+		return
+	}
+	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
+	if g, ok := p.screen.(uikit.Guide); ok {
+		p.say(strings.Split(g.Guide(), "\n")...)
+	}
+}
+
+// lobby lists the tables this player may join.
+func (p *plain) lobby() {
+	th := p.th
+	var rooms []table.Summary
+	for _, r := range p.app.Hub.List() {
+		if r.Status == table.StatusClosed || (r.Private && r.Host != p.s.Player.ID && !slices.Contains(r.Players, p.s.Player.ID)) {
+			continue
+		}
+		rooms = append(rooms, r)
+	}
+	if len(rooms) == 0 {
+		p.say(th.T("plain.no_tables"))
+		return
+	}
+	p.say(th.T("ui.lobby.tables") + ":")
+	for _, r := range rooms {
+		var names []string
+		for _, s := range r.Seats {
+			if s.Name != "" {
+				names = append(names, s.Name)
+			}
+		}
+		status := th.T("cmd.rooms.status." + string(r.Status))
+		p.say(fmt.Sprintf("%s: %s, %s, %s. %s", r.Code, th.Msg(r.Title), status,
+			th.T("ui.lobby.waiting_open", game.Num("N", r.Open)), strings.Join(names, ", ")))
+	}
+}
+
+func (p *plain) lobbyCommand(word, rest string) {
+	th := p.th
+	switch word {
+	case "tables", "list", "ls", "look", "l":
+		p.lobby()
+	case "join", "watch", "j", "w":
+		code := table.NormalizeCode(rest)
+		r := p.app.Hub.Room(code)
+		if r == nil {
+			p.say(th.T("ui.notice.no_table", game.Text("Code", rest)))
+			return
+		}
+		p.sit(r, word == "watch" || word == "w")
+	case "new", "n":
+		p.newTable(strings.Fields(rest))
+	case "name":
+		name, err := sanitize.Name(rest)
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		if p.app.Names != nil {
+			if err := p.app.Names.Rename(p.s.Player.ID, p.s.Player.Name, name); err != nil {
+				p.say(th.Err(err))
+				return
+			}
+		}
+		if p.app.Profiles != nil && !p.s.Player.Guest {
+			if err := p.app.Profiles.SetName(p.s.Player.ID, name); err != nil {
+				p.say(th.T("ui.err.save_name", game.Text("Err", th.Err(err))))
+				return
+			}
+		}
+		p.s.Player.Name = name
+		p.say(th.T("ui.notice.renamed", game.Text("Name", name)))
+	case "rules", "r":
+		name, what, _ := strings.Cut(rest, " ")
+		if g, ok := p.gameNamed(name); ok {
+			p.rules(g.Game.ID(), what)
+		} else {
+			p.say(th.T("plain.rules_which"))
+		}
+	case "profile":
+		p.profile()
+	case "campaigns":
+		p.campaigns()
+	default:
+		p.say(th.T("plain.unknown", game.Text("Cmd", sanitize.Line(word, 40))))
+	}
+}
+
+// newTable makes a table: "new grizzled 3 2" is The Grizzled for three
+// with two bot seats; the form's defaults for the rest.
+func (p *plain) newTable(args []string) {
+	th := p.th
+	if len(args) == 0 {
+		p.say(th.T("plain.new_usage"))
+		return
+	}
+	g, ok := p.gameNamed(args[0])
+	if !ok {
+		p.say(th.T("plain.new_usage"))
+		return
+	}
+	choice := make([]int, len(g.Form.Fields))
+	for i, f := range g.Form.Fields {
+		choice[i] = f.Default
+	}
+	if len(args) == 1 {
+		p.form = &plainForm{game: g, choice: choice}
+		p.say(th.T("plain.form.start", game.Text("Game", gameTitle(th, g.Game.ID()))))
+		p.askField()
+		return
+	}
+	set := func(label string, value string) {
+		for i, f := range g.Form.Fields {
+			if f.Label != label {
+				continue
+			}
+			for j, c := range f.Choices {
+				if w := strings.Fields(th.Msg(c)); len(w) > 0 && w[0] == value {
+					choice[i] = j
+				}
+			}
+		}
+	}
+	if len(args) > 1 {
+		set("form.players", args[1])
+	}
+	if len(args) > 2 {
+		set("form.bot_seats", args[2])
+	}
+	spec, err := g.Form.Build(choice)
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	r, err := p.app.create(g, spec, p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	p.sit(r, false)
+}
+
+// plainForm is the new-table form asked one field at a time: the same
+// fields, choices and notes as the full screen's form.
+type plainForm struct {
+	game   GameEntry
+	choice []int
+	field  int
+}
+
+// askField says the current field, its note and its numbered choices.
+func (p *plain) askField() {
+	th, f := p.th, p.form
+	fl := f.game.Form.Fields[f.field]
+	p.say(fmt.Sprintf("%s (%d/%d)", th.T(fl.Label), f.field+1, len(f.game.Form.Fields)))
+	if fl.Note != "" {
+		p.say(th.T(fl.Note))
+	}
+	for i, c := range fl.Choices {
+		line := fmt.Sprintf("%d. %s", i+1, th.Msg(c))
+		if i == f.choice[f.field] {
+			line += " " + th.T("plain.form.default")
+		}
+		p.say(line)
+	}
+	p.say(th.T("plain.form.ask"))
+}
+
+// formLine takes one answer: a choice's number, enter for the default,
+// "back" for the previous field, "cancel" to give up.
+func (p *plain) formLine(line string) {
+	th, f := p.th, p.form
+	fl := f.game.Form.Fields[f.field]
+	switch w := strings.ToLower(strings.TrimSpace(line)); w {
+	case "cancel", "leave", "lobby":
+		p.form = nil
+		p.say(th.T("plain.form.cancelled"))
+		return
+	case "back":
+		if f.field > 0 {
+			f.field--
+		}
+		p.askField()
+		return
+	case "":
+	default:
+		n, err := strconv.Atoi(w)
+		if err != nil || n < 1 || n > len(fl.Choices) {
+			p.say(th.T("plain.form.bad", game.Num("N", len(fl.Choices))))
+			return
+		}
+		f.choice[f.field] = n - 1
+	}
+	if f.field++; f.field < len(f.game.Form.Fields) {
+		p.askField()
+		return
+	}
+	p.form = nil
+	spec, err := f.game.Form.Build(f.choice)
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	r, err := p.app.create(f.game, spec, p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	p.sit(r, false)
+}
+
+func (p *plain) sit(r *table.Room, watch bool) {
+	ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+	defer cancel()
+	seat, err := r.Join(ctx, p.s.Player, p.box, watch)
+	if err != nil {
+		p.say(p.th.Err(err))
+		return
+	}
+	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
+	p.screen = nil
+	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))
+}
+
+func (p *plain) newScreen(gameID string) uikit.Screen {
+	if g, ok := p.app.Games.Lookup(gameID); ok && g.Screen != nil {
+		return g.Screen(p.th)
+	}
+	return nil
+}
+
+// onUpdate prints what is new at the table.
+func (p *plain) onUpdate(u table.Update) {
+	if p.room == nil || u.Room != p.room.Code() {
+		return
+	}
+	th := p.th
+	if u.Closed != table.Open {
+		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", u.Closed.Key())))
+		p.room, p.screen = nil, nil
+		return
+	}
+	if u.Started && p.screen == nil {
+		p.screen = p.newScreen(u.Game)
+	}
+	p.upd = u
+	if p.screen != nil {
+		p.screen.SetUpdate(u)
+	}
+	// New lines of the log, never one twice (LogEnd counts them).
+	if n := u.LogEnd - p.logEnd; n > 0 || u.LogEnd < p.logEnd {
+		if u.LogEnd < p.logEnd || n > len(u.Log) {
+			n = len(u.Log) // a restarted room, or more than the log keeps
+		}
+		pr := th.Printer()
+		for i := len(u.Log) - n; i < len(u.Log); i++ {
+			e := &u.Log[i]
+			text := pr.Event(e)
+			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(u.Seats) {
+				text = u.Seats[e.From].Name + ": " + text
+			}
+			p.say(text)
+		}
+		p.logEnd = u.LogEnd
+	}
+	if !u.Notice.IsZero() {
+		p.say(th.T("ui.refused", game.Text("Why", th.Msg(u.Notice))))
+	}
+	if pl, ok := p.screen.(uikit.Plain); ok {
+		if asked := keyHints.ReplaceAllString(pl.Asked(), ""); asked != p.asked {
+			p.asked = asked
+			if asked == p.last {
+				return // the log's last line already said it ("Turn: Ann.")
+			}
+			line := asked
+			if len(pl.Moves()) > 0 {
+				line += " " + th.T("plain.moves_hint")
+			}
+			p.say(line)
+		}
+	} else if !u.Started && !p.started {
+		p.started = true
+		p.waitingRoom()
+	}
+}
+
+// waitingRoom says who sits where before the game.
+func (p *plain) waitingRoom() {
+	th, u := p.th, p.upd
+	p.say(th.T("ui.table.seats") + ":")
+	for i, s := range u.Seats {
+		who := s.Name
+		switch {
+		case s.Bot != "":
+			who += " · " + th.T("bot.level."+s.Bot)
+		case s.Name == "":
+			who = th.T("ui.table.open_seat")
+		case game.Seat(i) == u.Seat:
+			who += " " + th.T("ui.tag.you")
+		}
+		p.say(fmt.Sprintf("%d. %s", i+1, who))
+	}
+	if p.room.Summary().Host == p.s.Player.ID {
+		p.say(th.T("plain.host_start"))
+	} else {
+		p.say(th.T("ui.table.wait_host"))
+	}
+}
+
+func (p *plain) tableCommand(line, word, rest string) {
+	th := p.th
+	pl, _ := p.screen.(uikit.Plain)
+	switch word {
+	case "look", "l":
+		if pl == nil {
+			p.waitingRoom()
+			return
+		}
+		lines := pl.Look()
+		for i, l := range lines {
+			lines[i] = keyHints.ReplaceAllString(l, "")
+		}
+		p.say(lines...)
+		return
+	case "hand", "h", "card":
+		if pl != nil {
+			p.say(pl.Hand()...)
+		}
+		return
+	case "table", "t", "players":
+		if pl != nil {
+			p.say(pl.Table()...)
+		}
+		return
+	case "moves", "m":
+		p.listMoves(pl)
+		return
+	case "say", "'":
+		if err := p.room.Say(p.box, sanitize.Line(rest, ChatMax)); err != nil {
+			p.say(th.Err(err))
+		}
+		return
+	case "rules", "r":
+		p.rules(p.room.Summary().Game, rest)
+		return
+	case "leave", "lobby":
+		p.room.Detach(p.box)
+		p.room, p.screen = nil, nil
+		p.lobby()
+		return
+	case "start":
+		ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+		defer cancel()
+		if err := p.room.Start(ctx, p.box); err != nil {
+			p.say(th.Err(err))
+		}
+		return
+	}
+	if pl == nil {
+		p.say(th.T("plain.unknown", game.Text("Cmd", sanitize.Line(word, 40))))
+		return
+	}
+	moves := pl.Moves()
+	pick := -1
+	if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(moves) {
+		pick = n - 1
+	}
+	cmd := strings.ToLower(strings.Join(strings.Fields(line), " "))
+	for i, m := range moves {
+		if pick < 0 && slices.Contains(m.Commands, cmd) {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		if len(moves) == 0 {
+			p.say(th.T("plain.no_moves"))
+		} else {
+			p.say(th.T("plain.unknown_move", game.Text("Cmd", sanitize.Line(line, 40))))
+		}
+		return
+	}
+	seq := p.upd.Seq
+	if err := p.room.Act(p.box, seq, moves[pick].Action); err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	p.awaitMove(seq)
+}
+
+// awaitMove waits (briefly) for the table to publish the move just made,
+// and says what it did, so that the answer to a move is its outcome and
+// the next command sees the table after it.
+func (p *plain) awaitMove(seq int) {
+	timeout := time.NewTimer(2 * time.Second)
+	defer timeout.Stop()
+	for p.room != nil && p.upd.Seq <= seq {
+		select {
+		case u := <-p.box.C():
+			p.onUpdate(u)
+		case <-timeout.C:
+			return
+		case <-p.s.Ctx.Done():
+			return
+		}
+	}
+}
+
+// listMoves numbers what the player may do now.
+func (p *plain) listMoves(pl uikit.Plain) {
+	if pl == nil {
+		p.say(p.th.T("plain.no_moves"))
+		return
+	}
+	moves := pl.Moves()
+	if len(moves) == 0 {
+		p.say(p.th.T("plain.no_moves"))
+		return
+	}
+	for i, m := range moves {
+		line := fmt.Sprintf("%d. %s", i+1, m.Label)
+		if len(m.Commands) > 0 {
+			line += " (" + m.Commands[0] + ")"
+		}
+		p.say(line)
+	}
+}
+
+// rules reads the rules reference of a game: the whole, or one card or
+// role. At a table it is the table's game; in the lobby the first word
+// names the game ("rules grizzled selfish").
+func (p *plain) rules(gameID, what string) {
+	var screen uikit.Screen
+	if p.room != nil && p.screen != nil {
+		screen = p.screen
+	} else if gameID != "" {
+		screen = p.newScreen(gameID) // the rules need no view
+	}
+	if r, ok := screen.(uikit.Rules); ok {
+		p.say(r.Rules(what)...)
+		return
+	}
+	p.say(p.th.T("plain.rules_which"))
+}
+
+// gameNamed finds a game by its id or the start of its title.
+func (p *plain) gameNamed(word string) (GameEntry, bool) {
+	word = strings.ToLower(word)
+	if g, ok := p.app.Games.Lookup(word); ok {
+		return g, true
+	}
+	for _, e := range p.app.Games {
+		if word != "" && strings.HasPrefix(strings.ToLower(gameTitle(p.th, e.Game.ID())), word) {
+			return e, true
+		}
+	}
+	return GameEntry{}, false
+}
+
+func (p *plain) profile() {
+	th := p.th
+	if p.app.Records == nil || p.s.Player.Guest {
+		p.say(th.Err(errGuestRecords))
+		return
+	}
+	prof, err := p.app.Records.Profile(p.s.Player.ID)
+	if err != nil {
+		p.say(th.T("cmd.profile.none"))
+		return
+	}
+	p.say(th.T("ui.profile.title", game.Text("Player", prof.Name)))
+	for _, st := range prof.Stats {
+		p.say(gameTitle(th, st.Game) + " " + variantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
+			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))
+	}
+	if games, err := p.app.Records.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
+		p.say(th.T("ui.profile.recent") + ":")
+		for _, g := range games {
+			res := th.T("ui.lost")
+			if g.Won {
+				res = th.T("ui.won")
+			}
+			p.say(g.When.Format(dateTimeLayout) + " " + g.Code + " " + res + ": " + th.Msg(g.Title))
+		}
+	}
+}
+
+func (p *plain) campaigns() {
+	th := p.th
+	if p.app.Records == nil || p.s.Player.Guest {
+		p.say(th.Err(errGuestRecords))
+		return
+	}
+	cs, err := p.app.Records.Campaigns(p.s.Player.ID)
+	if err != nil || len(cs) == 0 {
+		p.say(th.T("ui.campaign.none"))
+		return
+	}
+	for _, c := range cs {
+		p.say(fmt.Sprintf("%s %s: %s, %d/%d, %s", c.Code, c.Name, th.T("ui.n_players", game.Count(c.Players)),
+			c.Trials, c.Target, th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses))))
+	}
+}
