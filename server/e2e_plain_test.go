@@ -286,7 +286,7 @@ func TestPlainModeWithoutATerminal(t *testing.T) {
 		t.Fatalf("a prompt, a carriage return or an escape without a terminal:\n%q", out)
 	}
 	if !strings.Contains(out, "Unknown command "+strings.Repeat("y", 40)+". Type help.") || strings.Count(out, "Keys came faster") > 1 ||
-		len(out) > 4000 || !strings.Contains(strings.ToLower(out), "trap: ") {
+		len(out) > 4000 || !strings.Contains(out, "\nTraps.\nA threat card marked as a trap") {
 		t.Fatalf("%d bytes of output:\n%.2000s", len(out), out)
 	}
 }

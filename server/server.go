@@ -193,6 +193,7 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Input:    term.Input,
 		Dropped:  term.Dropped,
 		Output:   term.Output,
+		ASCII:    sshserver.WantsASCII(sess),
 	})
 }
 
@@ -214,7 +215,7 @@ func (s *Server) plain(sess ssh.Session) int {
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	return s.app.RunPlain(tui.PlainSession{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
-		Out: sshserver.RawOutput(sess), Echo: pty, Addr: id.RemoteIP})
+		Out: sshserver.RawOutput(sess), Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess)})
 }
 
 // player is who a verified session plays as: its name (the one it logged

@@ -225,6 +225,52 @@ func WantsPlain(sess ssh.Session) bool {
 	return false
 }
 
+// WantsASCII reports whether a session's terminal shows only ASCII:
+// BIVOUAC_UI=ascii, a terminal type that draws no Unicode (vt100, vt52,
+// dumb...), or a locale whose character set is not UTF-8 (LANG=C, POSIX,
+// en_US.ISO-8859-1), read as the C library does: LC_ALL, then LC_CTYPE,
+// then LANG. A client that sends no locale is taken to be UTF-8, as
+// nearly every terminal today is.
+func WantsASCII(sess ssh.Session) bool {
+	env := map[string]string{}
+	for _, kv := range sess.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	if strings.EqualFold(env["BIVOUAC_UI"], "ascii") {
+		return true
+	}
+	term := env["TERM"]
+	if pty, _, ok := sess.Pty(); ok {
+		term = pty.Term
+	}
+	if asciiTerms[strings.ToLower(term)] {
+		return true
+	}
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := env[k]; v != "" {
+			return !unicodeLocale(v)
+		}
+	}
+	return false
+}
+
+// asciiTerms are terminal types that draw no Unicode.
+var asciiTerms = map[string]bool{"dumb": true, "vt52": true, "vt100": true, "vt102": true, "vt220": true, "ansi": true}
+
+// unicodeLocale: the locale's character set is UTF-8 ("pl_PL.UTF-8",
+// "C.UTF-8", "ru_RU.utf8").
+func unicodeLocale(v string) bool {
+	charset := v // macOS may send the bare charset: LC_CTYPE=UTF-8
+	if _, after, ok := strings.Cut(v, "."); ok {
+		charset = after
+	}
+	charset, _, _ = strings.Cut(charset, "@")
+	charset = strings.ReplaceAll(strings.ToLower(charset), "-", "")
+	return charset == "utf8"
+}
+
 // MaxCommand is the longest command line a session may send.
 const MaxCommand = 1024
 

@@ -163,6 +163,9 @@ type Session struct {
 	// through a frame writer that only wakes when the screen changes
 	// (frames.go), never through Bubble Tea's standard renderer.
 	Output io.Writer
+	// ASCII: the terminal shows only ASCII (sshserver.WantsASCII); every
+	// frame is drawn in ASCII of the same width (uikit.AppendASCII).
+	ASCII bool
 }
 
 // NewProgram builds the session's program and starts its pump. The pump
@@ -178,7 +181,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}
 	opts = append(opts, tea.WithoutRenderer())
-	p := tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output)}, opts...)
+	p := tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output, s.ASCII)}, opts...)
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"bivouac/tui/uikit"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -97,14 +99,15 @@ type frameWriter struct {
 	final  chan string
 	done   chan struct{}
 	ctx    context.Context
+	ascii  bool // draw every line in ASCII (Session.ASCII)
 
 	// Read and written on the program's goroutine only (framed.Update).
 	drawnAt time.Time // when the last frame was offered
 	drawDue bool      // a drawMsg is on its way
 }
 
-func newFrameWriter(ctx context.Context, out io.Writer) *frameWriter {
-	w := &frameWriter{out: out, frames: make(chan frame, 1), final: make(chan string, 1), done: make(chan struct{}), ctx: ctx}
+func newFrameWriter(ctx context.Context, out io.Writer, ascii bool) *frameWriter {
+	w := &frameWriter{out: out, frames: make(chan frame, 1), final: make(chan string, 1), done: make(chan struct{}), ctx: ctx, ascii: ascii}
 	go w.run()
 	return w
 }
@@ -163,6 +166,9 @@ func (w *frameWriter) run() {
 			_, _ = io.WriteString(w.out, leaveAlt)
 			return
 		case msg := <-w.final:
+			if w.ascii {
+				msg = uikit.ToASCII(msg)
+			}
 			_, _ = io.WriteString(w.out, leaveAlt+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
 			return
 		case f := <-w.frames:
@@ -186,7 +192,11 @@ func (w *frameWriter) run() {
 				b = append(b, "\x1b["...)
 				b = strconv.AppendInt(b, int64(i+1), 10)
 				b = append(b, ";1H\x1b[2K"...)
-				b = append(b, l...)
+				if w.ascii {
+					b = uikit.AppendASCII(b, l)
+				} else {
+					b = append(b, l...)
+				}
 				b = append(b, "\x1b[0m"...)
 			}
 			if len(lines) < len(last) {

@@ -31,7 +31,7 @@ func (w writes) next(t *testing.T) string {
 func TestFrameWriterRewritesChangedLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := make(writes, 16)
-	w := newFrameWriter(ctx, out)
+	w := newFrameWriter(ctx, out, false)
 	if got := out.next(t); got != enterAlt {
 		t.Fatalf("first write %q, want the alternate screen", got)
 	}

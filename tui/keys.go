@@ -15,6 +15,7 @@ type globalKeys struct {
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 	LogUp, LogDown                                        key.Binding
 	Pick, First                                           key.Binding
+	Rules                                                 key.Binding
 }
 
 // newGlobalKeys are the session's bindings with help in its language.
@@ -41,5 +42,6 @@ func newGlobalKeys(th *uikit.Theme) globalKeys {
 		First:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", th.T("ui.key.first"))),
 		LogUp:     key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", th.T("ui.key.talk_up"))),
 		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("ui.key.talk_down"))),
+		Rules:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", th.T("ui.key.rules"))),
 	}
 }

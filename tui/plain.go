@@ -39,7 +39,10 @@ type PlainSession struct {
 	// Echo: the client's terminal is raw (the session has a PTY), so plain
 	// mode echoes what is typed and ends its lines with \r\n.
 	Echo bool
-	Addr string
+	// ASCII: the terminal shows only ASCII; every line is written in
+	// ASCII (uikit.ToASCII).
+	ASCII bool
+	Addr  string
 }
 
 // plain is one plain-mode session.
@@ -118,7 +121,11 @@ func (p *plain) say(lines ...string) {
 	}
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString(uikit.Clean(l))
+		l = uikit.Clean(l)
+		if p.s.ASCII {
+			l = uikit.ToASCII(l)
+		}
+		b.WriteString(l)
 		b.WriteString(p.ed.eol)
 	}
 	p.ed.print(b.String())
@@ -717,11 +724,35 @@ func (p *plain) rules(gameID, what string) {
 	} else if gameID != "" {
 		screen = p.newScreen(gameID) // the rules need no view
 	}
-	if r, ok := screen.(uikit.Rules); ok {
-		p.say(r.Rules(what)...)
+	r, ok := screen.(uikit.Rules)
+	if !ok {
+		p.say(p.th.T("plain.rules_which"))
 		return
 	}
-	p.say(p.th.T("plain.rules_which"))
+	pages := r.RulePages()
+	if strings.TrimSpace(what) == "" {
+		// the first page (how a turn goes) and the names of the others
+		titles := make([]string, 0, len(pages))
+		for _, pg := range pages[1:] {
+			titles = append(titles, pg.Title)
+		}
+		p.sayPage(pages[0])
+		p.say(p.th.T("ui.rules.cards", game.Text("Names", strings.Join(titles, "; "))), p.th.T("ui.rules.ask"))
+		return
+	}
+	found := uikit.FindRules(pages, what)
+	if len(found) == 0 {
+		p.say(p.th.T("ui.rules.none", game.Text("What", sanitize.Line(what, 40))))
+		return
+	}
+	for _, pg := range found {
+		p.sayPage(pg)
+	}
+}
+
+// sayPage reads one rules page: its title, then its paragraphs.
+func (p *plain) sayPage(pg uikit.RulePage) {
+	p.say(append([]string{pg.Title + "."}, strings.Split(pg.Body, "\n")...)...)
 }
 
 // gameNamed finds a game by its id or the start of its title.

@@ -43,6 +43,7 @@ type root struct {
 	lobby         *lobbyPage // kept: the room list follows the hub
 	at            *tablePage // the table this session sits at, or nil
 	showHelp      bool
+	rules         *rulesView // the rules reference over a table (R)
 	notice        string
 
 	// session plumbing shared with the pump
@@ -393,6 +394,7 @@ func (m *root) leaveRoom(forGood bool) {
 
 // toLobby leaves the table (forGood gives the seat up) for the lobby.
 func (m *root) toLobby(forGood bool) {
+	m.rules = nil
 	m.leaveRoom(forGood)
 	m.show(m.lobby)
 }
@@ -441,6 +443,12 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if m.input != nil {
 		return m.onPromptKey(k)
+	}
+	if m.rules != nil {
+		if m.rules.key(k) {
+			m.rules = nil
+		}
+		return nil
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
 		// Keys typed faster than a read arrive together ("jjj"): take them
@@ -557,6 +565,9 @@ func (m *root) View() string {
 	}
 	if m.width < MinWidth || m.height < MinHeight {
 		return tooSmall(m.th, m.width, m.height)
+	}
+	if m.rules != nil {
+		return uikit.FitWidth(m.rules.view(m.th, m.width, m.height), m.width)
 	}
 	if m.showHelp {
 		return m.fullHelp()

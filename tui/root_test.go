@@ -108,6 +108,11 @@ func (s *coinScreen) View() string {
 }
 func (s *coinScreen) Keys() help.KeyMap { return coinKeys{} }
 
+// RulePages: a coin has two pages of rules.
+func (s *coinScreen) RulePages() []uikit.RulePage {
+	return []uikit.RulePage{{Title: "How to flip", Body: "Press f on your turn."}, {Title: "Heads", Body: "The coin shows a face."}}
+}
+
 type coinKeys struct{}
 
 func (coinKeys) ShortHelp() []key.Binding {
@@ -636,4 +641,30 @@ type langRecords struct {
 func (r *langRecords) SetLang(id string, l i18n.Lang) error {
 	r.id, r.lang = id, l
 	return nil
+}
+
+// R opens the rules over a table (here its waiting room), typing searches
+// them, esc goes back; the table's keys do nothing meanwhile.
+func TestRulesOverATable(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	alice.pump(`alice \(you\)  ● here`)
+	alice.keys("R")
+	v := alice.m.View()
+	if !strings.Contains(v, "Rules · coin") || !strings.Contains(v, "▸ How to flip") || !strings.Contains(v, "Press f on your turn.") {
+		t.Fatalf("the rules:\n%s", v)
+	}
+	alice.keys("h", "e", "a", "d")
+	if v := alice.m.View(); !strings.Contains(v, "search: head_") || !strings.Contains(v, "The coin shows a face.") || strings.Contains(v, "How to flip") {
+		t.Fatalf("searching head:\n%s", v)
+	}
+	alice.keys("s", "x") // typed into the search: the host does not start the game
+	if v := alice.m.View(); !strings.Contains(v, "No rules page for headsx.") {
+		t.Fatalf("searching headsx:\n%s", v)
+	}
+	alice.keys("esc")
+	if v := alice.pump(`You are the host`); strings.Contains(v, "Rules · coin") {
+		t.Fatalf("esc left the rules open:\n%s", v)
+	}
 }

@@ -23,6 +23,8 @@ type tablePage struct {
 	seatCur       int          // waiting room: the selected seat
 	talkBack      int          // waiting room: table-talk lines scrolled back
 	confirmGiveUp bool         // L was pressed at a running table: the next key answers
+	rules         uikit.Rules  // the game's rules reference (nil: none), found once
+	rulesLooked   bool
 }
 
 // update takes the room's newest Update.
@@ -127,6 +129,9 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		t.confirmGiveUp = true
 		m.notice = m.th.T("ui.table.give_seat_confirm")
 		return nil
+	case key.Matches(k, m.keys.Rules):
+		m.rules = rulesFor(m, t)
+		return nil
 	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:
 		hint := m.th.T("ui.chat.table")
 		if h, ok := t.screen.(uikit.ChatHinter); ok {
@@ -228,12 +233,12 @@ func (t *tablePage) global(m *root) []key.Binding {
 		pre := t.prelude(m)
 		pick.SetEnabled(pre != nil && t.upd.Seat >= 0)
 		first.SetEnabled(host && pre != nil && pre.NamesFirst())
-		return []key.Binding{k.Up, start, bot, pick, first, talk, k.Lobby, k.LeaveSeat, k.Help, k.LogUp}
+		return []key.Binding{k.Up, start, bot, pick, first, talk, k.Lobby, k.Help, k.Rules, k.LeaveSeat, k.LogUp}
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
 	giveUp.SetEnabled(t.canGiveSeat(m))
-	return []key.Binding{talk, giveUp, k.Help}
+	return []key.Binding{talk, giveUp, k.Help, k.Rules}
 }
 
 func (t *tablePage) help(m *root) []key.Binding {
@@ -315,6 +320,9 @@ func (t *tablePage) waitingView(m *root) string {
 		b.WriteString(th.Muted.Render(th.T("ui.table.wait_pick")) + "\n")
 	default:
 		b.WriteString(th.Muted.Render(th.T("ui.table.wait_host")) + "\n")
+	}
+	if t.gameRules(m) != nil {
+		b.WriteString(th.Muted.Render(th.T("ui.table.rules_hint")) + "\n")
 	}
 	if m.notice != "" || !u.Notice.IsZero() {
 		n := m.notice

@@ -44,6 +44,14 @@ func (r Role) Key() string {
 	return "werewolf.role.unknown"
 }
 
+// ID is the card's name in catalog keys and commands: "little_girl".
+func (r Role) ID() string {
+	if int(r) < len(roleIDs) {
+		return roleIDs[r]
+	}
+	return roleIDs[RoleUnknown]
+}
+
 // HelpKey is the catalog key of the card's one-line description.
 func (r Role) HelpKey() string {
 	if int(r) < len(roleIDs) {

@@ -222,45 +222,37 @@ func (s *Screen) Moves() []uikit.Move {
 	return out
 }
 
-// Rules is the rules reference (uikit.Rules): with nothing asked, how a
-// turn works and the names of every card; else the pages whose names hold
-// what was asked (a card, a threat, "trap", "turn").
-func (s *Screen) Rules(what string) []string {
+// RulePages is the rules reference (uikit.Rules): how a turn works, the
+// actions and the mission's end, threat cards and traps, then a page per
+// hard knock and Merry Christmas. A threat card's code ("t15") finds the
+// threat cards' page.
+func (s *Screen) RulePages() []uikit.RulePage {
 	th := s.th
-	turn := strings.Split(th.T("grizzledui.rules.turn"), "\n")
-	what = strings.ToLower(strings.TrimSpace(what))
-	if what == "" {
-		var names []string
-		for id := grizzled.FirstHardKnock; id <= grizzled.MerryChristmas; id++ {
-			names = append(names, s.card(id).name)
-		}
-		out := append([]string{th.T("ui.rules.title")}, turn...)
-		return append(out, th.T("ui.rules.cards", game.Text("Names", strings.Join(names, ", "))), th.T("ui.rules.ask"))
+	page := func(topic string, codes ...string) uikit.RulePage {
+		return uikit.RulePage{Title: th.T("grizzledui.rules." + topic + "_title"), Body: th.T("grizzledui.rules." + topic), Codes: codes}
 	}
-	var out []string
-	if strings.Contains(strings.ToLower(th.T("grizzledui.key.play")+" turn"), what) {
-		out = append(out, turn...)
-	}
+	threats := make([]string, grizzled.NumThreats)
 	for t := range grizzled.NumThreats {
-		if name := s.threatName(grizzled.Threat(t)); strings.Contains(strings.ToLower(name), what) {
-			out = append(out, name+": "+th.T("grizzledui.threat_card_text"))
-		}
+		threats[t] = s.threatName(grizzled.Threat(t))
 	}
-	if strings.Contains(strings.ToLower(th.T("grizzledui.trap")), what) {
-		out = append(out, th.T("grizzledui.trap")+": "+th.T("grizzledui.trap_text"))
+	var threatCodes []string
+	for id := grizzled.CardID(1); id < grizzled.FirstHardKnock; id++ {
+		threatCodes = append(threatCodes, strings.ToLower(s.card(id).code))
+	}
+	pages := []uikit.RulePage{
+		{Title: th.T("grizzledui.rules.turn_title"), Body: th.T("grizzledui.rules.turn")},
+		page("charm"), page("speech"), page("support"), page("failure"), page("end"),
+		{Title: th.T("grizzledui.rules.threats_title"), Body: th.T("grizzledui.rules.threats", game.Text("Threats", th.And(threats))), Codes: threatCodes},
+		page("traps"),
+		{Title: th.T("grizzledui.rules.knock_title"), Body: th.T("grizzledui.rules.knocks")},
 	}
 	for id := grizzled.FirstHardKnock; id <= grizzled.MerryChristmas; id++ {
 		c := s.card(id)
-		if strings.Contains(strings.ToLower(c.name), what) || strings.ToLower(c.code) == what {
-			page := c.code + " " + c.name
-			if c.kind == grizzled.KindHardKnock {
-				page += " " + th.T("grizzledui.knock_weight", game.Num("N", c.weight))
-			}
-			out = append(out, page+": "+c.text)
+		body := c.text
+		if c.kind == grizzled.KindHardKnock {
+			body = th.T("grizzledui.knock_weight", game.Num("N", c.weight)) + "\n" + body
 		}
+		pages = append(pages, uikit.RulePage{Title: c.code + " " + c.name, Body: body, Codes: []string{strings.ToLower(c.code)}})
 	}
-	if len(out) == 0 {
-		return []string{th.T("ui.rules.none", game.Text("What", what))}
-	}
-	return out
+	return pages
 }

@@ -4,6 +4,9 @@
 package uikit
 
 import (
+	"slices"
+	"strings"
+
 	"bivouac/game"
 	"bivouac/table"
 
@@ -93,8 +96,48 @@ type Move struct {
 	Action   game.Action // passed to the room unchanged
 }
 
-// Rules is a Screen with a rules reference: the whole (what == "") or the
-// page of one card, role or term, found by a word of its name.
+// Rules is a Screen with a rules reference: one page per card or role,
+// and pages on how a turn goes, in the viewer's language. It needs no
+// view: a fresh Screen answers it.
 type Rules interface {
-	Rules(what string) []string
+	RulePages() []RulePage
 }
+
+// RulePage is one page of a rules reference.
+type RulePage struct {
+	Title string   // the card, role or topic: "H15 Selfish"
+	Codes []string // other words that find it exactly: "h15", "t07"
+	Body  string   // the full text; "\n" separates paragraphs
+}
+
+// FindRules is the pages a search finds: a page one of whose codes is
+// what, else the pages whose title is what, then those whose title holds
+// it, then those whose text does; case and accents aside. An empty search
+// finds every page.
+func FindRules(pages []RulePage, what string) []RulePage {
+	what = searchFold(strings.TrimSpace(what))
+	if what == "" {
+		return pages
+	}
+	for _, p := range pages {
+		if slices.Contains(p.Codes, what) {
+			return []RulePage{p}
+		}
+	}
+	var exact, byTitle, byText []RulePage
+	for _, p := range pages {
+		switch title := searchFold(p.Title); {
+		case title == what:
+			exact = append(exact, p)
+		case strings.Contains(title, what):
+			byTitle = append(byTitle, p)
+		case strings.Contains(searchFold(p.Body), what):
+			byText = append(byText, p)
+		}
+	}
+	return append(append(exact, byTitle...), byText...)
+}
+
+// searchFold is s lower-cased without accents, so "zolnierz" finds
+// "żołnierz" and "grün" finds "Grun".
+func searchFold(s string) string { return strings.ToLower(ToASCII(s)) }

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
 	"bivouac/game/werewolf"
 	"bivouac/tui/uikit"
 )
@@ -131,34 +130,26 @@ func (s *Screen) Moves() []uikit.Move {
 	return out
 }
 
-// Rules is the rules reference (uikit.Rules): with nothing asked, how a
-// day and a night go and the names of every card; else the pages whose
-// names hold what was asked.
-func (s *Screen) Rules(what string) []string {
+// RulePages is the rules reference (uikit.Rules): first the primer for
+// newcomers (the game in one screen, as played here), then a night and a
+// day, voting, the sheriff and the lovers, and a page per card.
+func (s *Screen) RulePages() []uikit.RulePage {
 	th := s.th
-	turn := strings.Split(th.T("werewolfui.rules.turn"), "\n")
-	what = strings.ToLower(strings.TrimSpace(what))
-	roles := []werewolf.Role{werewolf.RoleWerewolf, werewolf.RoleVillager, werewolf.RoleSeer, werewolf.RoleWitch,
-		werewolf.RoleHunter, werewolf.RoleCupid, werewolf.RoleLittleGirl, werewolf.RoleThief}
-	if what == "" {
-		var names []string
-		for _, r := range roles {
-			names = append(names, th.T(r.Key()))
-		}
-		out := append([]string{th.T("ui.rules.title")}, turn...)
-		return append(out, th.T("ui.rules.cards", game.Text("Names", strings.Join(names, ", "))), th.T("ui.rules.ask"))
+	page := func(topic string) uikit.RulePage {
+		return uikit.RulePage{Title: th.T("werewolfui.rules." + topic + "_title"), Body: th.T("werewolfui.rules." + topic)}
 	}
-	var out []string
-	for _, r := range roles {
-		if strings.Contains(strings.ToLower(th.T(r.Key())), what) {
-			out = append(out, th.T(r.Key())+": "+th.T(r.HelpKey()))
-		}
+	pages := []uikit.RulePage{
+		page("primer"),
+		{Title: th.T("werewolfui.rules.turn_title"), Body: th.T("werewolfui.rules.turn")},
+		page("vote"), page("sheriff"), page("lovers"),
 	}
-	if strings.Contains(strings.ToLower(th.T("werewolf.phase.SheriffVote")+" "+th.T("werewolf.phase.Vote")+" turn"), what) {
-		out = append(out, turn...)
+	for _, r := range ruleRoles {
+		pages = append(pages, uikit.RulePage{Title: th.T(r.Key()), Body: th.T("werewolfui.rules.role." + r.ID())})
 	}
-	if len(out) == 0 {
-		return []string{th.T("ui.rules.none", game.Text("What", what))}
-	}
-	return out
+	return pages
 }
+
+// ruleRoles are the cards the rules reference has a page for: every card
+// of the game's deck.
+var ruleRoles = []werewolf.Role{werewolf.RoleWerewolf, werewolf.RoleVillager, werewolf.RoleSeer, werewolf.RoleWitch,
+	werewolf.RoleHunter, werewolf.RoleCupid, werewolf.RoleLittleGirl, werewolf.RoleThief}
