@@ -556,13 +556,21 @@ func (p *plain) onUpdate(u table.Update) {
 		p.say(th.T("ui.refused", game.Text("Why", th.Msg(u.Notice))))
 	}
 	if pl, ok := p.screen.(uikit.Plain); ok {
-		if asked := keyHints.ReplaceAllString(pl.Asked(), ""); asked != p.asked {
-			p.asked = asked
-			if asked == p.last {
+		// What is asked is said when it changes, or when the moves do
+		// (your turn again, with a card fewer).
+		asked := keyHints.ReplaceAllString(pl.Asked(), "")
+		moves := pl.Moves()
+		key := asked
+		for _, m := range moves {
+			key += "\x00" + m.Label
+		}
+		if key != p.asked {
+			p.asked = key
+			if asked == p.last && len(moves) == 0 {
 				return // the log's last line already said it ("Turn: Ann.")
 			}
 			line := asked
-			if len(pl.Moves()) > 0 {
+			if len(moves) > 0 {
 				line += " " + th.T("plain.moves_hint")
 			}
 			p.say(line)
