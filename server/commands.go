@@ -29,6 +29,9 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 	case "join":
 		fmt.Fprintln(sess.Stderr(), p.T("cmd.join_terminal", game.Text("Ssh", withT(s.app.JoinHint))))
 		return 2
+	case "learn":
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.learn_terminal", game.Text("Ssh", withT(s.app.JoinHint))))
+		return 2
 	case "profile":
 		return s.printProfile(sess, p)
 	case "replay":
@@ -79,6 +82,8 @@ func (s *Server) help(p *i18n.Printer) string {
 	for _, l := range [][2]string{
 		{ssh, "cmd.help.lobby"},
 		{withT(ssh) + " join CODE", "cmd.help.join"},
+		{withT(ssh) + " learn", "cmd.help.learn"},
+		{withT(ssh) + " plain", "cmd.help.plain"},
 		{ssh + " rooms", "cmd.help.rooms"},
 		{ssh + " profile", "cmd.help.profile"},
 		{ssh + " replay CODE", "cmd.help.replay"},

@@ -85,7 +85,24 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				return spec, nil
 			},
 		},
+		Learn: func() tui.TableSpec { return learnSpec(botLevels) },
 	}
+}
+
+// learnSeed deals the guided first mission: a three-soldier deal whose
+// first mission brings two of a threat into No Man's Land, withdrawals,
+// support and the morale drop, with the newcomer leading.
+const learnSeed = 1
+
+// learnSpec is the guided first mission's table: the newcomer and two
+// easy bots, the beginner rules (no traps yet), private, no turn clock.
+func learnSpec(botLevels []string) tui.TableSpec {
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Beginner, Leader: game.NoSeat}) // plain data: cannot fail
+	spec := tui.TableSpec{Seats: 3, Options: opts, Title: game.M(uikit.LearnTitle), Private: true, Seed: learnSeed}
+	if len(botLevels) > 1 {
+		spec.BotLevel, spec.Bots = botLevels[1], 2
+	}
+	return spec
 }
 
 var errBotLevel = game.NewError("form.err.bot_level")

@@ -34,6 +34,10 @@ type GameEntry struct {
 	game.Entry
 	Screen func(th *uikit.Theme) uikit.Screen
 	Form   Form
+	// Learn is the game's guided first mission (nil: it has none): the
+	// table to open for a newcomer, with its fixed deal (Seed) and the
+	// uikit.LearnTitle title that gives it the coach.
+	Learn func() TableSpec
 }
 
 // Catalog is the games on offer, in lobby order.
@@ -80,6 +84,7 @@ type TableSpec struct {
 	NoTakeover   bool
 	AbandonAfter time.Duration
 	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
+	Seed         uint64        // the deal (0: a fresh one)
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
@@ -388,11 +393,51 @@ func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (*table.Roo
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}
+	if spec.Seed != 0 {
+		cfg.Seed = spec.Seed
+	}
 	if g.Bots == nil {
 		cfg.BotLevel = ""
 	}
 	return a.Hub.Create(cfg)
 }
+
+// learnEntry is the first game with a guided mission.
+func (a *App) learnEntry() (GameEntry, bool) {
+	for _, g := range a.Games {
+		if g.Learn != nil {
+			return g, true
+		}
+	}
+	return GameEntry{}, false
+}
+
+// startLearning opens the guided mission for p and starts it at once,
+// p leading the first mission (box is where p's updates go).
+func (a *App) startLearning(ctx context.Context, p table.Player, box *table.Mailbox) (*table.Room, game.Seat, error) {
+	g, ok := a.learnEntry()
+	if !ok {
+		return nil, game.NoSeat, errNoLearning
+	}
+	r, err := a.create(g, g.Learn(), p)
+	if err != nil {
+		return nil, game.NoSeat, err
+	}
+	jctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	seat, err := r.Join(jctx, p, box, false)
+	if err != nil {
+		return nil, game.NoSeat, err
+	}
+	_ = r.NameFirst(box, seat) // the newcomer learns to lead first
+	if err := r.Start(jctx, box); err != nil {
+		r.Detach(box)
+		return nil, game.NoSeat, err
+	}
+	return r, seat, nil
+}
+
+var errNoLearning = game.NewError("ui.learn.none")
 
 // commandCode reads "join CODE" from the session's command line.
 func commandCode(args []string) string {

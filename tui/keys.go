@@ -15,7 +15,7 @@ type globalKeys struct {
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 	LogUp, LogDown                                        key.Binding
 	Pick, First                                           key.Binding
-	Rules                                                 key.Binding
+	Rules, Learn                                          key.Binding
 }
 
 // newGlobalKeys are the session's bindings with help in its language.
@@ -43,5 +43,6 @@ func newGlobalKeys(th *uikit.Theme) globalKeys {
 		LogUp:     key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", th.T("ui.key.talk_up"))),
 		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("ui.key.talk_down"))),
 		Rules:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", th.T("ui.key.rules"))),
+		Learn:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", th.T("ui.key.learn"))),
 	}
 }

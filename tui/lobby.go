@@ -80,6 +80,10 @@ func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(k, m.keys.New):
 		openForm(m)
+	case key.Matches(k, m.keys.Learn):
+		if _, ok := m.app.learnEntry(); ok {
+			return m.learn()
+		}
 	case key.Matches(k, m.keys.Code):
 		return m.askCode()
 	case key.Matches(k, m.keys.Profile):
@@ -113,6 +117,9 @@ func (p *lobbyPage) view(m *root) string {
 		b.WriteString(p.roomLine(m, rooms[i], i == p.cursor) + "\n")
 	}
 	b.WriteString("\n")
+	if _, ok := m.app.learnEntry(); ok {
+		b.WriteString(th.Muted.Render(uikit.Trunc("  "+th.T("ui.lobby.learn_hint"), m.width)) + "\n")
+	}
 	if m.notice != "" {
 		b.WriteString(m.noticeBlock(m.notice) + "\n")
 	}
@@ -141,7 +148,10 @@ func (p *lobbyPage) help(m *root, full bool) []key.Binding {
 	code.SetHelp("c", m.th.T("ui.key.code"))
 	// Into the page's scratch slice: this runs on every lobby frame.
 	if full {
-		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, k.Code, campaigns, profile, k.Rename, k.Lang, k.Help, k.Quit)
+		learn := k.Learn
+		_, ok := m.app.learnEntry()
+		learn.SetEnabled(ok)
+		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, learn, k.Code, campaigns, profile, k.Rename, k.Lang, k.Help, k.Quit)
 	} else {
 		// No ↑/↓ here: at 80 columns "? more • q quit" must fit.
 		p.helpKeys = append(p.helpKeys[:0], enter, k.New, code, campaigns, profile, help, k.Quit)

@@ -366,6 +366,14 @@ func (p *plain) lobbyCommand(word, rest string) {
 		} else {
 			p.say(th.T("plain.rules_which"))
 		}
+	case "learn":
+		r, seat, err := p.app.startLearning(p.s.Ctx, p.s.Player, p.box)
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		p.seated(r, seat)
+		p.say(th.T("plain.learn"))
 	case "profile":
 		p.profile()
 	case "campaigns":
@@ -506,6 +514,11 @@ func (p *plain) sit(r *table.Room, watch bool) {
 		p.say(p.th.Err(err))
 		return
 	}
+	p.seated(r, seat)
+}
+
+// seated is plain mode at the table r just joined.
+func (p *plain) seated(r *table.Room, seat game.Seat) {
 	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
 	p.screen = nil
 	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))
@@ -513,7 +526,11 @@ func (p *plain) sit(r *table.Room, watch bool) {
 
 func (p *plain) newScreen(gameID string) uikit.Screen {
 	if g, ok := p.app.Games.Lookup(gameID); ok && g.Screen != nil {
-		return g.Screen(p.th)
+		s := g.Screen(p.th)
+		if c, ok := s.(uikit.Coached); ok && p.room != nil && p.room.Summary().Title.Key == uikit.LearnTitle {
+			c.StartCoach()
+		}
+		return s
 	}
 	return nil
 }
@@ -554,6 +571,13 @@ func (p *plain) onUpdate(u table.Update) {
 	}
 	if !u.Notice.IsZero() {
 		p.say(th.T("ui.refused", game.Text("Why", th.Msg(u.Notice))))
+	}
+	// The guided mission's lessons, each read once, before what is asked.
+	if c, ok := p.screen.(uikit.Coached); ok {
+		for text, _ := c.Lesson(); text != ""; text, _ = c.Lesson() {
+			p.say(p.th.T("learn.coach") + ": " + text)
+			c.NextLesson()
+		}
 	}
 	if pl, ok := p.screen.(uikit.Plain); ok {
 		// What is asked is said when it changes, or when the moves do

@@ -120,6 +120,9 @@ func (m *root) Init() tea.Cmd {
 		openProfile(m)
 		return nil
 	}
+	if c := m.sess.Command; len(c) == 1 && strings.EqualFold(c[0], "learn") {
+		return m.learn()
+	}
 	return m.backToYourTable()
 }
 
@@ -339,6 +342,25 @@ func (m *root) sitDown(room func() (*table.Room, error), watch bool) tea.Cmd {
 		}
 		// The pump detaches current when the session ends; a session that
 		// ended while this join was under way detaches here.
+		current.Store(r)
+		if ctx.Err() != nil {
+			r.Detach(box)
+		}
+		return joinedMsg{room: r, seat: seat}
+	}
+}
+
+// learn opens the guided first mission and sits down at it, off Update
+// like sitDown.
+func (m *root) learn() tea.Cmd {
+	m.leaveRoom(false)
+	m.sitting = true
+	ctx, p, box, current, app := m.sess.Ctx, m.sess.Player, m.box, &m.current, m.app
+	return func() tea.Msg {
+		r, seat, err := app.startLearning(ctx, p, box)
+		if err != nil {
+			return joinedMsg{err: err}
+		}
 		current.Store(r)
 		if ctx.Err() != nil {
 			r.Detach(box)

@@ -36,6 +36,7 @@ type Screen struct {
 
 	u       table.Update
 	v       grizzled.SeatView
+	coach   *coach // the guided mission's teacher (StartCoach); nil at other tables
 	hasView bool
 
 	sel    int             // cursor in the hand
@@ -108,6 +109,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 	if s.mode != askNone && len(s.legalOf(modeKind(s.mode))) == 0 {
 		s.mode = askNone
 	}
+	s.observe()
 	s.sync()
 }
 
@@ -176,6 +178,9 @@ func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.LogDown):
 		s.logBack = max(0, s.logBack-3)
+		return nil
+	case msg.Type == tea.KeySpace && s.coach != nil && len(s.coach.queue) > 0:
+		s.NextLesson()
 		return nil
 	}
 	a := s.current()

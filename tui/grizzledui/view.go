@@ -69,6 +69,11 @@ func (s *Screen) body(w, h int) []string {
 	sold := s.soldierLines(w, max(spare, 0))
 	out := append(top, sold...)
 	logH := h - len(out) - len(mid) - len(bottom)
+	if coach := s.coachLines(w); len(coach) > 0 { // the guided mission's lesson, over the log
+		coach = coach[:min(len(coach), max(logH, 2))]
+		out = append(out, coach...)
+		logH -= len(coach)
+	}
 	out = append(out, s.logLines(w, logH)...)
 	out = append(out, mid...)
 	out = append(out, bottom...)

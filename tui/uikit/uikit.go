@@ -96,6 +96,20 @@ type Move struct {
 	Action   game.Action // passed to the room unchanged
 }
 
+// Coached is a Screen that can teach the guided first mission: StartCoach
+// turns its coach on; Lesson is the lesson on show, NextLesson dismisses
+// it, CoachDone says the last one was given.
+type Coached interface {
+	StartCoach()
+	Lesson() (text string, more int)
+	NextLesson()
+	CoachDone() bool
+}
+
+// LearnTitle is the catalog key of the guided mission's table title: a
+// table with this title gets the coach, also after a reconnect.
+const LearnTitle = "learn.table_title"
+
 // Rules is a Screen with a rules reference: one page per card or role,
 // and pages on how a turn goes, in the viewer's language. It needs no
 // view: a fresh Screen answers it.

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
+)
+
+// coachRule is the coach's line over a lesson.
+var coachRule = regexp.MustCompile(`── Coach · space: (next tip|close)`)
+
+// A newcomer's guided first mission, from `ssh -t host learn`: a scripted
+// player reads each lesson (space), plays a card on its first turn and
+// then withdraws, and reaches the coach's last lesson after the first
+// mission, having been taught every step of it.
+func TestTheGuidedMissionReachesItsEnd(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	c := sshtest.Dial(t, addr, sshtest.WithUser("nell"), sshtest.WithCommand("learn"), sshtest.WithPTY(80, 24))
+	c.ExpectScreen(t, `Guided first mission`, 5*time.Second)
+
+	lessons := map[string]bool{}
+	last, played := "", false
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no end; lessons %v:\n%s", lessons, c.Screen())
+		}
+		screen := c.Screen()
+		if screen == last {
+			continue
+		}
+		last = screen
+		if loc := coachRule.FindStringIndex(screen); loc != nil {
+			lesson := strings.TrimSpace(strings.SplitN(screen[loc[1]:], "\n", 3)[1])
+			lessons[lesson] = true
+			if strings.HasPrefix(lesson, "That was a whole mission") {
+				break
+			}
+			if !strings.Contains(helpBar(screen), "enter") { // a decision's lesson leaves with the decision
+				c.Type(" ")
+				continue
+			}
+		}
+		k := playerMove(helpBar(screen))
+		if k == "p" && played && strings.Contains(helpBar(screen), "w withdraw") {
+			k = "w"
+		}
+		played = played || k == "p"
+		if k != "" {
+			c.Type(k)
+		}
+	}
+	t.Logf("%d lessons", len(lessons))
+	for _, want := range []string{
+		"Welcome to the trenches.",
+		"You lead this mission: choose the intensity",
+		"Your hand is at the bottom of the screen.",
+		"Your turn. Play a card",
+		"You withdraw: choose a support tile.",
+		"withdrew: out of this mission",
+		"Support: the tiles are turned up",
+		"Morale drops: as many cards",
+		"The outgoing leader takes a speech token.",
+	} {
+		found := false
+		for l := range lessons {
+			found = found || strings.Contains(l, want) || strings.Contains(want, l)
+		}
+		if !found {
+			t.Errorf("never taught %q; taught %v", want, lessons)
+		}
+	}
+}
+
+// In plain mode learn opens the same mission and reads each lesson once,
+// as a line, before what is asked.
+func TestTheGuidedMissionInPlainMode(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	p := dialPlain(t, addr, "pia")
+	p.do("learn")
+	p.c.Expect(t, `Coach: You lead this mission: choose the intensity`, 5*time.Second)
+	p.do("deal 3")
+	p.c.Expect(t, `Coach: Your turn\. Play a card`, 5*time.Second)
+	text := p.text()
+	if strings.Count(text, "Coach: Welcome to the trenches.") != 1 || strings.Count(text, "Coach: You lead this mission") != 1 {
+		t.Fatalf("each lesson once:\n%s", text)
+	}
+	noEscapes(t, p)
+}

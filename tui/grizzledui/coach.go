@@ -1,0 +1,184 @@
+package grizzledui
+
+import (
+	"slices"
+	"strings"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/tui/uikit"
+)
+
+// The coach teaches the guided first mission: it watches the table and,
+// the first time each step of a mission happens (the intensity, a hand, a
+// turn, two of a threat, a withdrawal, support, the morale drop, a
+// speech token), queues a short lesson in the player's language. The
+// lessons are shown over the log one at a time; space goes to the next.
+// A lesson about a decision (choose the intensity, a tile) goes first and
+// leaves by itself once the decision is made.
+// The coach only reads the view and the log: the game is an ordinary one.
+
+var _ uikit.Coached = (*Screen)(nil)
+
+type coach struct {
+	queue  []lesson        // lessons not yet dismissed; the first is shown
+	seen   map[string]bool // lessons given
+	logEnd int             // events already read
+	done   bool            // the last lesson was given
+}
+
+// lesson is one lesson queued; one about a decision (choose the
+// intensity, a tile...) leaves the queue once the decision is made.
+type lesson struct {
+	id, text string
+	asked    grizzled.ActionKind // the decision it is about (0: none)
+}
+
+// decisions are the lessons that explain a decision, with its action.
+var decisions = map[string]grizzled.ActionKind{
+	"lead": grizzled.ActIntensity, "turn": grizzled.ActWithdraw, "tile": grizzled.ActPlaceTile,
+	"answer": grizzled.ActSpeechPass, "benefit": grizzled.ActBenefitDecline,
+}
+
+// StartCoach makes this screen the guided mission's (uikit.Coached).
+func (s *Screen) StartCoach() {
+	if s.coach == nil {
+		s.coach = &coach{seen: map[string]bool{}}
+		s.observe()
+	}
+}
+
+// Lesson is the lesson on show ("" when none) and how many wait behind it.
+func (s *Screen) Lesson() (text string, more int) {
+	if s.coach == nil || len(s.coach.queue) == 0 {
+		return "", 0
+	}
+	return s.coach.queue[0].text, len(s.coach.queue) - 1
+}
+
+// NextLesson dismisses the lesson on show.
+func (s *Screen) NextLesson() {
+	if s.coach != nil && len(s.coach.queue) > 0 {
+		s.coach.queue = s.coach.queue[1:]
+	}
+}
+
+// CoachDone reports whether the guided mission has given its last lesson.
+func (s *Screen) CoachDone() bool { return s.coach != nil && s.coach.done }
+
+func (c *coach) teach(id, text string) {
+	if c.seen[id] {
+		return
+	}
+	c.seen[id] = true
+	l := lesson{id: id, text: text, asked: decisions[id]}
+	if l.asked != 0 {
+		// about what is asked now: shown first, before older news
+		c.queue = slices.Insert(c.queue, 0, l)
+		return
+	}
+	c.queue = append(c.queue, l)
+}
+
+// observe queues what the newest update teaches.
+func (s *Screen) observe() {
+	c, th, v := s.coach, s.th, s.v
+	if c == nil || !s.hasView || c.done {
+		return
+	}
+	me := s.u.Seat
+	c.teach("welcome", th.T("learn.welcome"))
+	// What happened: the events since the last update.
+	n := s.u.LogEnd - c.logEnd
+	if n < 0 || n > len(s.u.Log) {
+		n = len(s.u.Log)
+	}
+	for i := len(s.u.Log) - n; i < len(s.u.Log); i++ {
+		e := &s.u.Log[i]
+		switch e.Msg.Key {
+		case "grizzled.three_threats":
+			c.teach("failed", th.T("learn.failed"))
+		case "grizzled.mission_succeeds":
+			c.teach("success", th.T("learn.success"))
+		case "grizzled.withdraws":
+			if name := msgText(e.Msg, "Player"); name != "" && name != s.name(me) {
+				c.teach("withdrew", th.T("learn.withdrew", game.Text("Player", name)))
+			}
+		case "grizzled.support_tiles", "grizzled.support_none":
+			c.teach("support", th.T("learn.support"))
+		case "grizzled.morale_drops":
+			c.teach("morale", th.T("learn.morale"))
+		case "grizzled.leader_passes_token", "grizzled.tyrannical_stays", "grizzled.leader_passes":
+			c.teach("speech", th.T("learn.speech"))
+		}
+	}
+	c.logEnd = s.u.LogEnd
+	// What is asked now.
+	switch {
+	case v.Round > 1: // the first mission's leader is taught; later ones are no news
+	case s.has(grizzled.ActIntensity):
+		c.teach("lead", th.T("learn.lead"))
+	case v.Phase == grizzled.PhaseIntensity && v.Leader != me:
+		c.teach("lead_other", th.T("learn.lead_other", game.Text("Player", s.name(v.Leader))))
+	}
+	if len(v.Hand) > 0 {
+		c.teach("hand", th.T("learn.hand"))
+	}
+	if s.has(grizzled.ActPlay) || s.has(grizzled.ActWithdraw) {
+		c.teach("turn", th.T("learn.turn"))
+	}
+	for t := range grizzled.NumThreats {
+		if v.Counts[t] == 2 && v.Phase == grizzled.PhaseTurn {
+			c.teach("danger", th.T("learn.danger", game.Text("Threat", s.threatName(grizzled.Threat(t)))))
+		}
+	}
+	if s.has(grizzled.ActPlaceTile) {
+		c.teach("tile", th.T("learn.tile"))
+	}
+	if s.has(grizzled.ActSpeechDiscard) || s.has(grizzled.ActSpeechPass) {
+		c.teach("answer", th.T("learn.answer"))
+	}
+	if s.has(grizzled.ActBenefitCharm) || s.has(grizzled.ActBenefitDecline) {
+		c.teach("benefit", th.T("learn.benefit"))
+	}
+	// A lesson about a decision goes once the decision is made.
+	c.queue = slices.DeleteFunc(c.queue, func(l lesson) bool {
+		myTurn := l.id == "turn" && (s.has(grizzled.ActPlay) || s.has(grizzled.ActWithdraw))
+		return l.asked != 0 && !s.has(l.asked) && !myTurn
+	})
+	// The first mission is over once the second begins (or the game ended).
+	if v.Round >= 2 || s.over() {
+		c.teach("end", th.T("learn.end"))
+		c.done = true
+	}
+}
+
+// msgText is a text argument of a message ("" if it has none).
+func msgText(m game.Msg, name string) string {
+	for _, a := range m.Args {
+		if a.Name == name {
+			return a.Str
+		}
+	}
+	return ""
+}
+
+// coachLines is the lesson on show, drawn over the log: a rule saying how
+// to go on, then the lesson wrapped to w.
+func (s *Screen) coachLines(w int) []string {
+	text, more := s.Lesson()
+	if text == "" {
+		return nil
+	}
+	th := s.th
+	label := th.T("learn.coach") + " · " + th.T("learn.close")
+	if more > 0 {
+		label = th.T("learn.coach") + " · " + th.T("learn.next", game.Num("N", more))
+	}
+	rule := th.Rule.Render("── ") + th.Accent.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
+	out := []string{uikit.Trunc(rule, w)}
+	for _, l := range uikit.Wrap(text, w-2) {
+		out = append(out, "  "+th.Strong.Render(l))
+	}
+	return out
+}
