@@ -91,3 +91,32 @@ func TestTheGuidedMissionInPlainMode(t *testing.T) {
 	}
 	noEscapes(t, p)
 }
+
+// ? at a Werewolves table explains Werewolves, never The Grizzled; R opens
+// its rules on the primer.
+func TestWerewolvesHelpAndRulesAreWerewolves(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	c := sshtest.Dial(t, addr, sshtest.WithUser("wanda"), sshtest.WithPTY(80, 24))
+	c.ExpectScreen(t, `wanda`, 5*time.Second)
+	c.Type("n")
+	c.Type("l") // Werewolves
+	c.ExpectScreen(t, `Werewolves of Millers Hollow`, 5*time.Second)
+	c.Type("jjj")     // Timers
+	c.Type("ll")      // quick, fast nights
+	c.Type("jj")      // Bot seats now
+	c.Type("lllllll") // 7 bots
+	c.Type("\r")
+	c.ExpectScreen(t, `New to this game\? R opens its rules`, 5*time.Second)
+	c.Type("s")
+	c.ExpectScreen(t, `NIGHT 1`, 5*time.Second)
+	c.Type("?")
+	help := c.ExpectScreen(t, `Werewolves: the village must find`, 5*time.Second)[0]
+	if strings.Contains(c.Screen(), "Grizzled") || strings.Contains(c.Screen(), "No Man's Land") {
+		t.Fatalf("Grizzled words in the Werewolves help:\n%s", help)
+	}
+	c.Type("x") // any key closes the help
+	c.Type("R")
+	c.ExpectScreen(t, `Rules · The Werewolves of Millers Hollow`, 5*time.Second)
+	c.ExpectScreen(t, `▸ Werewolves in one screen`, 5*time.Second)
+}
