@@ -326,41 +326,36 @@ type noticeMsg string
 // session is "sitting": keys other than ctrl+c are ignored (a few
 // milliseconds), and the room's first update is kept.
 func (m *root) sitDown(room func() (*table.Room, error), watch bool) tea.Cmd {
-	m.leaveRoom(false)
-	m.sitting = true
-	ctx, p, box, current := m.sess.Ctx, m.sess.Player, m.box, &m.current
-	return func() tea.Msg {
+	return m.sitWith(func(ctx context.Context, p table.Player, box *table.Mailbox) (*table.Room, game.Seat, error) {
 		r, err := room()
 		if err != nil {
-			return joinedMsg{err: err}
+			return nil, game.NoSeat, err
 		}
 		jctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()
 		seat, err := r.Join(jctx, p, box, watch)
 		if err != nil {
+			return nil, game.NoSeat, err
+		}
+		return r, seat, nil
+	})
+}
+
+// learn opens the guided first mission and sits down at it, the same way.
+func (m *root) learn() tea.Cmd { return m.sitWith(m.app.startLearning) }
+
+// sitWith runs sit (which joins a room) off Update, as sitDown says.
+func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (*table.Room, game.Seat, error)) tea.Cmd {
+	m.leaveRoom(false)
+	m.sitting = true
+	ctx, p, box, current := m.sess.Ctx, m.sess.Player, m.box, &m.current
+	return func() tea.Msg {
+		r, seat, err := sit(ctx, p, box)
+		if err != nil {
 			return joinedMsg{err: err}
 		}
 		// The pump detaches current when the session ends; a session that
 		// ended while this join was under way detaches here.
-		current.Store(r)
-		if ctx.Err() != nil {
-			r.Detach(box)
-		}
-		return joinedMsg{room: r, seat: seat}
-	}
-}
-
-// learn opens the guided first mission and sits down at it, off Update
-// like sitDown.
-func (m *root) learn() tea.Cmd {
-	m.leaveRoom(false)
-	m.sitting = true
-	ctx, p, box, current, app := m.sess.Ctx, m.sess.Player, m.box, &m.current, m.app
-	return func() tea.Msg {
-		r, seat, err := app.startLearning(ctx, p, box)
-		if err != nil {
-			return joinedMsg{err: err}
-		}
 		current.Store(r)
 		if ctx.Err() != nil {
 			r.Detach(box)
