@@ -321,3 +321,48 @@ func TestPlainModeByEnvironment(t *testing.T) {
 		t.Fatalf("escape sequences in plain mode: %q", tr)
 	}
 }
+
+// Campaigns in plain mode: one player starts one, a friend joins it by its
+// code, and the next mission's table opens; a wrong code counts against
+// the address as on the full screen.
+func TestPlainModeCampaign(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	ann := dialPlain(t, addr, "ann")
+	created := strings.Join(ann.do("campaign new 2 Verdun"), "\n")
+	m := regexp.MustCompile(`code ([A-Z0-9-]+)`).FindStringSubmatch(created)
+	if m == nil {
+		t.Fatalf("campaign new: %q", created)
+	}
+	bob := dialPlain(t, addr, "bob")
+	if got := strings.Join(bob.do("campaign join "+m[1]), "\n"); !strings.Contains(got, "Verdun") {
+		t.Fatalf("campaign join: %q", got)
+	}
+	if got := strings.Join(bob.do("campaigns"), "\n"); !strings.Contains(got, "Verdun") {
+		t.Fatalf("campaigns: %q", got)
+	}
+	if got := strings.Join(ann.do("campaign play "+m[1]), "\n"); !regexp.MustCompile(`Table [A-Z0-9]{4,}: The Grizzled · campaign Verdun`).MatchString(got) {
+		t.Fatalf("campaign play: %q", got)
+	}
+	for range 10 {
+		bob.do("join ZZZZ")
+	}
+	if got := strings.Join(bob.do("join ZZZZ"), "\n"); !strings.Contains(got, "Too many wrong codes") {
+		t.Fatalf("ten wrong codes and no wait: %q", got)
+	}
+}
+
+// A keyless guest in plain mode is told its reclaim code, as the lobby
+// tells it, and the code gets the guest back to its seat.
+func TestPlainModeGuestGetsItsCode(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	g := sshtest.Dial(t, addr, sshtest.AsGuest(), sshtest.WithUser("gil"), sshtest.WithoutPTY(), sshtest.WithCommand("plain"))
+	code := g.Expect(t, `Your guest code is (g-[a-z0-9-]+)`, 5*time.Second)[1]
+	g.Type("new grizzled 3 2\nstart\n")
+	g.Expect(t, `Mission 1 begins`, 5*time.Second)
+	g.Close()
+	again := sshtest.Dial(t, addr, sshtest.AsGuest(), sshtest.WithUser(code), sshtest.WithoutPTY(), sshtest.WithCommand("plain"))
+	again.Expect(t, `plain mode`, 5*time.Second)
+	again.Type("join " + srv.app.Hub.List()[0].Code + "\nhand\n")
+	again.Expect(t, `Your hand: \d+ cards?\.`, 5*time.Second)
+}

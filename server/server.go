@@ -215,7 +215,7 @@ func (s *Server) plain(sess ssh.Session) int {
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	return s.app.RunPlain(tui.PlainSession{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
-		Out: sshserver.RawOutput(sess), Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess)})
+		Out: sshserver.RawOutput(sess), Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id)})
 }
 
 // player is who a verified session plays as: its name (the one it logged

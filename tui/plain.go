@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -39,6 +40,9 @@ type PlainSession struct {
 	// Echo: the client's terminal is raw (the session has a PTY), so plain
 	// mode echoes what is typed and ends its lines with \r\n.
 	Echo bool
+	// Guest is a keyless guest's reclaim code ("g-…"), said to this
+	// session only, as the full screen's lobby does.
+	Guest string
 	// ASCII: the terminal shows only ASCII; every line is written in
 	// ASCII (uikit.ToASCII).
 	ASCII bool
@@ -82,6 +86,9 @@ func (a *App) RunPlain(s PlainSession) int {
 	lines := make(chan string)
 	go p.ed.read(s.Ctx, s.In, lines)
 	p.say(p.th.T("plain.welcome"))
+	if s.Guest != "" {
+		p.say(guestHint(p.th, s.Guest, p.app.JoinHint))
+	}
 	p.lobby()
 	p.ed.prompt()
 	for !p.quit {
@@ -330,10 +337,14 @@ func (p *plain) lobbyCommand(word, rest string) {
 	case "tables", "list", "ls", "look", "l":
 		p.lobby()
 	case "join", "watch", "j", "w":
+		if !p.mayGuess() {
+			return
+		}
 		code := table.NormalizeCode(rest)
 		r := p.app.Hub.Room(code)
 		if r == nil {
-			p.say(th.T("ui.notice.no_table", game.Text("Code", rest)))
+			p.wrongGuess() // a typed code that names nothing costs time, as on the full screen
+			p.say(th.T("ui.notice.no_table", game.Text("Code", sanitize.Line(rest, 20))))
 			return
 		}
 		p.sit(r, word == "watch" || word == "w")
@@ -378,6 +389,8 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.profile()
 	case "campaigns":
 		p.campaigns()
+	case "campaign":
+		p.campaign(strings.Fields(rest))
 	default:
 		p.say(th.T("plain.unknown", game.Text("Cmd", sanitize.Line(word, 40))))
 	}
@@ -520,8 +533,22 @@ func (p *plain) sit(r *table.Room, watch bool) {
 // seated is plain mode at the table r just joined.
 func (p *plain) seated(r *table.Room, seat game.Seat) {
 	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
-	p.screen = nil
+	p.screen, p.upd = nil, table.Update{}
 	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))
+	// The table's first update, before the next command: a script's
+	// "join CODE" then "hand" reads the hand, not an empty table.
+	timeout := time.NewTimer(2 * time.Second)
+	defer timeout.Stop()
+	for p.room != nil && p.upd.Room != r.Code() {
+		select {
+		case u := <-p.box.C():
+			p.onUpdate(u)
+		case <-timeout.C:
+			return
+		case <-p.s.Ctx.Done():
+			return
+		}
+	}
 }
 
 func (p *plain) newScreen(gameID string) uikit.Screen {
@@ -644,14 +671,18 @@ func (p *plain) tableCommand(line, word, rest string) {
 		p.say(lines...)
 		return
 	case "hand", "h", "card":
-		if pl != nil {
-			p.say(pl.Hand()...)
+		if pl == nil {
+			p.say(th.T("ui.waiting_table"))
+			return
 		}
+		p.say(pl.Hand()...)
 		return
 	case "table", "t", "players":
-		if pl != nil {
-			p.say(pl.Table()...)
+		if pl == nil {
+			p.waitingRoom()
+			return
 		}
+		p.say(pl.Table()...)
 		return
 	case "moves", "m":
 		p.listMoves(pl)
@@ -827,6 +858,106 @@ func (p *plain) profile() {
 			p.say(g.When.Format(dateTimeLayout) + " " + g.Code + " " + res + ": " + th.Msg(g.Title))
 		}
 	}
+}
+
+// mayGuess is the wrong-code budget of the session's address
+// (App.Guesses): false, said, while it must wait.
+func (p *plain) mayGuess() bool {
+	if p.app.Guesses == nil {
+		return true
+	}
+	if w := p.app.Guesses.Wait(p.s.Addr); w > 0 {
+		p.say(p.th.T("ui.notice.too_many_codes", game.Num("N", int(w.Round(time.Second).Seconds()))))
+		return false
+	}
+	return true
+}
+
+func (p *plain) wrongGuess() {
+	if p.app.Guesses != nil {
+		p.app.Guesses.Wrong(p.s.Addr)
+	}
+}
+
+// campaign runs "campaign new PLAYERS NAME", "campaign join CODE" and
+// "campaign play CODE" (open the next mission's table, as its host).
+func (p *plain) campaign(args []string) {
+	th := p.th
+	if p.app.Records == nil || p.s.Player.Guest {
+		p.say(th.Err(errGuestRecords))
+		return
+	}
+	rec := p.app.Records
+	if len(args) < 2 {
+		p.say(th.T("plain.campaign_usage"))
+		return
+	}
+	switch strings.ToLower(args[0]) {
+	case "new":
+		players, err := strconv.Atoi(args[1])
+		if err != nil || len(args) < 3 {
+			p.say(th.T("plain.campaign_usage"))
+			return
+		}
+		name, err := sanitize.Name(strings.Join(args[2:], " "))
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		c, err := rec.CreateCampaign(p.s.Player, name, players)
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		p.say(th.T("ui.campaign.created", game.Text("Code", c.Code)))
+	case "join":
+		if !p.mayGuess() {
+			return
+		}
+		c, err := rec.JoinCampaign(p.s.Player, table.NormalizeCode(args[1]))
+		if errors.Is(err, ErrNoSuchCampaign) {
+			p.wrongGuess()
+		}
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		p.say(th.T("ui.campaign.joined", game.Text("Name", c.Name)))
+	case "play":
+		c, err := p.myCampaign(args[1])
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		g, spec, err := rec.CampaignTable(c, "easy")
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		r, err := p.app.create(g, spec, p.s.Player)
+		if err != nil {
+			p.say(th.Err(err))
+			return
+		}
+		p.sit(r, false)
+	default:
+		p.say(th.T("plain.campaign_usage"))
+	}
+}
+
+// myCampaign is one of the player's campaigns by its code.
+func (p *plain) myCampaign(code string) (Campaign, error) {
+	cs, err := p.app.Records.Campaigns(p.s.Player.ID)
+	if err != nil {
+		return Campaign{}, err
+	}
+	code = table.NormalizeCode(code)
+	for _, c := range cs {
+		if c.Code == code {
+			return c, nil
+		}
+	}
+	return Campaign{}, ErrNoSuchCampaign
 }
 
 func (p *plain) campaigns() {
