@@ -35,6 +35,7 @@ type simConfig struct {
 	samples  int
 	timeCap  time.Duration
 	progress string
+	matrix   bool
 }
 
 // simReport is the result of a sim run; --json prints it as is. The
@@ -96,8 +97,10 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&c.samples, "samples", 0, "strong grizzled bot: determinizations per decision (0: the level's default)")
 	fs.DurationVar(&c.timeCap, "time-cap", 0, "strong grizzled bot: time cap per decision (0: none, results reproducible)")
 	fs.StringVar(&c.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), on or off")
+	fs.BoolVar(&c.matrix, "matrix", false, fmt.Sprintf("The Grizzled on every variant × player count × bot level (--games a cell, %d by default), as a table", matrixGamesDefault))
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: bivouac sim [--game grizzled|werewolf] [--players 4] [--variant standard] [--bot easy|strong] [--games 1000] [--seed 1] [--workers N] [--json]")
+		fmt.Fprintln(stderr, "       "+matrixUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +108,18 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("sim: unexpected argument %q", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if c.matrix {
+		for _, name := range []string{"game", "players", "variant", "bot"} {
+			if given[name] {
+				return fmt.Errorf("sim: --matrix plays every variant, player count and bot level of The Grizzled; --%s does not go with it", name)
+			}
+		}
+		if !given["games"] {
+			c.games = matrixGamesDefault
+		}
 	}
 	if c.games < 1 {
 		return errors.New("sim: --games must be at least 1")
@@ -124,6 +139,23 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "off":
 	default:
 		return fmt.Errorf("sim: --progress must be auto, on or off, not %q", c.progress)
+	}
+	if c.matrix {
+		rep, err := runMatrix(ctx, c, progressTo(stderr, show, c.games*len(matrixCells())))
+		if err != nil {
+			return err
+		}
+		if c.json {
+			if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+				return err
+			}
+		} else {
+			printMatrix(stdout, rep)
+		}
+		if rep.Interrupted {
+			return fmt.Errorf("sim: matrix interrupted: %w", ctx.Err())
+		}
+		return nil
 	}
 	var (
 		rep simReport

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -183,5 +184,46 @@ func TestSimWerewolfPlayers(t *testing.T) {
 	g := runSimJSON(t, "--games", "2")
 	if g["wins_count"] != "team" || g["variant"] != "standard" || num(t, g, "players") != 4 {
 		t.Errorf("grizzled report: %v", g)
+	}
+}
+
+// --matrix plays every variant × player count × bot level on the same
+// seeds, one report a cell; what it covers cannot be narrowed.
+func TestSimMatrix(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := runSim(context.Background(), []string{"--matrix", "--games", "2", "--seed", "3", "--json"}, &out, &errb); err != nil {
+		t.Fatalf("matrix: %v (%s)", err, errb.String())
+	}
+	var rep matrixReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cells) != 3*4*2 || rep.Games != 2 || rep.Seed != 3 {
+		t.Fatalf("%d cells of %d games, seed %d", len(rep.Cells), rep.Games, rep.Seed)
+	}
+	seen := map[string]bool{}
+	for _, c := range rep.Cells {
+		key := fmt.Sprintf("%s/%d/%s", c.Variant, c.Players, c.Bot)
+		if seen[key] || c.Games != 2 || c.CILow > c.WinRate || c.CIHigh < c.WinRate {
+			t.Errorf("cell %s: %+v", key, c)
+		}
+		seen[key] = true
+	}
+	// A cell is the same game as a single sim with its settings.
+	one := runSimJSON(t, "--players", "3", "--variant", "veteran", "--bot", "easy", "--games", "2", "--seed", "3")
+	for _, c := range rep.Cells {
+		if c.Variant == "veteran" && c.Players == 3 && c.Bot == "easy" && float64(c.Wins) != num(t, one, "wins") {
+			t.Errorf("the matrix cell won %d, the single sim %v", c.Wins, one["wins"])
+		}
+	}
+	var text bytes.Buffer
+	if err := runSim(context.Background(), []string{"--matrix", "--games", "1"}, &text, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(text.String(), "\n"); lines != 3+24 || !strings.Contains(text.String(), "95% interval") {
+		t.Errorf("the table (%d lines):\n%s", lines, text.String())
+	}
+	if err := runSim(context.Background(), []string{"--matrix", "--players", "3"}, &text, &errb); err == nil {
+		t.Error("--matrix with --players was accepted")
 	}
 }
