@@ -206,16 +206,17 @@ func (s *Server) plain(sess ssh.Session) int {
 		return 1
 	}
 	_, _, pty := sess.Pty()
+	out := sshserver.RawOutput(sess)
 	if notice != "" {
 		eol := "\n"
 		if pty {
 			eol = "\r\n"
 		}
-		io.WriteString(sshserver.RawOutput(sess), notice+eol)
+		io.WriteString(out, notice+eol)
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	return s.app.RunPlain(tui.PlainSession{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
-		Out: sshserver.RawOutput(sess), Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id)})
+		Out: out, Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id)})
 }
 
 // player is who a verified session plays as: its name (the one it logged

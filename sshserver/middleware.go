@@ -217,12 +217,7 @@ func WantsPlain(sess ssh.Session) bool {
 	if c := sess.Command(); len(c) > 0 && strings.EqualFold(c[0], "plain") {
 		return true
 	}
-	for _, kv := range sess.Environ() {
-		if v, ok := strings.CutPrefix(kv, "BIVOUAC_UI="); ok && strings.EqualFold(v, "plain") {
-			return true
-		}
-	}
-	return false
+	return strings.EqualFold(environ(sess.Environ()).Getenv("BIVOUAC_UI"), "plain")
 }
 
 // WantsASCII reports whether a session's terminal shows only ASCII:
@@ -232,16 +227,11 @@ func WantsPlain(sess ssh.Session) bool {
 // then LANG. A client that sends no locale is taken to be UTF-8, as
 // nearly every terminal today is.
 func WantsASCII(sess ssh.Session) bool {
-	env := map[string]string{}
-	for _, kv := range sess.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	if strings.EqualFold(env["BIVOUAC_UI"], "ascii") {
+	env := environ(sess.Environ())
+	if strings.EqualFold(env.Getenv("BIVOUAC_UI"), "ascii") {
 		return true
 	}
-	term := env["TERM"]
+	term := env.Getenv("TERM")
 	if pty, _, ok := sess.Pty(); ok {
 		term = pty.Term
 	}
@@ -249,7 +239,7 @@ func WantsASCII(sess ssh.Session) bool {
 		return true
 	}
 	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := env[k]; v != "" {
+		if v := env.Getenv(k); v != "" {
 			return !unicodeLocale(v)
 		}
 	}

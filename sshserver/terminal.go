@@ -47,8 +47,7 @@ const bgQuery = "\x1b]11;?\x07\x1b[c"
 // renderer. Without a PTY, or with TERM unset or dumb, it draws plain text
 // and asks nothing.
 func NewTerminal(s ssh.Session) Terminal {
-	addr, _ := s.Context().Value(typingKey{}).(*rate.Limiter)
-	keys := newTypingBudget(s, addr)
+	keys := sessionTyping(s)
 	pty, _, ok := s.Pty()
 	if !ok || pty.Term == "" || pty.Term == "dumb" {
 		r := lipgloss.NewRenderer(s, termenv.WithProfile(termenv.Ascii))
@@ -66,9 +65,14 @@ func NewTerminal(s ssh.Session) Terminal {
 // session that reads lines rather than running a program (plain mode);
 // dropped signals that keys over the budget were thrown away.
 func Keyboard(s ssh.Session) (keys io.Reader, dropped <-chan struct{}) {
-	addr, _ := s.Context().Value(typingKey{}).(*rate.Limiter)
-	k := newTypingBudget(s, addr)
+	k := sessionTyping(s)
 	return k, k.dropped
+}
+
+// sessionTyping is s's input under its own typing budget and its address's.
+func sessionTyping(s ssh.Session) *typingBudget {
+	addr, _ := s.Context().Value(typingKey{}).(*rate.Limiter)
+	return newTypingBudget(s, addr)
 }
 
 // RawOutput is where a PTY session's program may draw: the session's

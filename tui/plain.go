@@ -834,11 +834,12 @@ func (p *plain) gameNamed(word string) (GameEntry, bool) {
 
 func (p *plain) profile() {
 	th := p.th
-	if p.app.Records == nil || p.s.Player.Guest {
-		p.say(th.Err(errGuestRecords))
+	rec, err := p.app.recordsFor(p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
 		return
 	}
-	prof, err := p.app.Records.Profile(p.s.Player.ID)
+	prof, err := rec.Profile(p.s.Player.ID)
 	if err != nil {
 		p.say(th.T("cmd.profile.none"))
 		return
@@ -848,7 +849,7 @@ func (p *plain) profile() {
 		p.say(gameTitle(th, st.Game) + " " + variantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
 			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))
 	}
-	if games, err := p.app.Records.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
+	if games, err := rec.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
 		p.say(th.T("ui.profile.recent") + ":")
 		for _, g := range games {
 			res := th.T("ui.lost")
@@ -863,31 +864,24 @@ func (p *plain) profile() {
 // mayGuess is the wrong-code budget of the session's address
 // (App.Guesses): false, said, while it must wait.
 func (p *plain) mayGuess() bool {
-	if p.app.Guesses == nil {
-		return true
-	}
-	if w := p.app.Guesses.Wait(p.s.Addr); w > 0 {
-		p.say(p.th.T("ui.notice.too_many_codes", game.Num("N", int(w.Round(time.Second).Seconds()))))
+	if wait := p.app.codeWait(p.th, p.s.Addr); wait != "" {
+		p.say(wait)
 		return false
 	}
 	return true
 }
 
-func (p *plain) wrongGuess() {
-	if p.app.Guesses != nil {
-		p.app.Guesses.Wrong(p.s.Addr)
-	}
-}
+func (p *plain) wrongGuess() { p.app.wrongCode(p.s.Addr) }
 
 // campaign runs "campaign new PLAYERS NAME", "campaign join CODE" and
 // "campaign play CODE" (open the next mission's table, as its host).
 func (p *plain) campaign(args []string) {
 	th := p.th
-	if p.app.Records == nil || p.s.Player.Guest {
-		p.say(th.Err(errGuestRecords))
+	rec, err := p.app.recordsFor(p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
 		return
 	}
-	rec := p.app.Records
 	if len(args) < 2 {
 		p.say(th.T("plain.campaign_usage"))
 		return
@@ -924,7 +918,7 @@ func (p *plain) campaign(args []string) {
 		}
 		p.say(th.T("ui.campaign.joined", game.Text("Name", c.Name)))
 	case "play":
-		c, err := p.myCampaign(args[1])
+		c, err := myCampaign(rec, p.s.Player.ID, args[1])
 		if err != nil {
 			p.say(th.Err(err))
 			return
@@ -946,8 +940,8 @@ func (p *plain) campaign(args []string) {
 }
 
 // myCampaign is one of the player's campaigns by its code.
-func (p *plain) myCampaign(code string) (Campaign, error) {
-	cs, err := p.app.Records.Campaigns(p.s.Player.ID)
+func myCampaign(rec Records, playerID, code string) (Campaign, error) {
+	cs, err := rec.Campaigns(playerID)
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -962,11 +956,12 @@ func (p *plain) myCampaign(code string) (Campaign, error) {
 
 func (p *plain) campaigns() {
 	th := p.th
-	if p.app.Records == nil || p.s.Player.Guest {
-		p.say(th.Err(errGuestRecords))
+	rec, err := p.app.recordsFor(p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
 		return
 	}
-	cs, err := p.app.Records.Campaigns(p.s.Player.ID)
+	cs, err := rec.Campaigns(p.s.Player.ID)
 	if err != nil || len(cs) == 0 {
 		p.say(th.T("ui.campaign.none"))
 		return

@@ -4,6 +4,7 @@ import (
 	"bivouac/game"
 	"strings"
 
+	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -52,14 +53,17 @@ var (
 )
 
 // records is the App's Records, or an error saying why there are none.
-func (m *root) records() (Records, error) {
-	if m.app.Records == nil {
+func (m *root) records() (Records, error) { return m.app.recordsFor(m.sess.Player) }
+
+// recordsFor is the App's Records for p: none for a guest, who keeps nothing.
+func (a *App) recordsFor(p table.Player) (Records, error) {
+	if a.Records == nil {
 		return nil, errNoRecords
 	}
-	if m.sess.Player.Guest {
+	if p.Guest {
 		return nil, errGuestRecords
 	}
-	return m.app.Records, nil
+	return a.Records, nil
 }
 
 // profilePage is the player's profile: stats and recent games, each of

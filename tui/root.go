@@ -283,20 +283,32 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 // mayGuess says whether this session may try a typed code now; while its
 // address must wait after wrong codes it may not (and is told for how long).
 func (m *root) mayGuess() bool {
-	if m.app.Guesses == nil {
-		return true
-	}
-	if w := m.app.Guesses.Wait(m.sess.Addr); w > 0 {
-		m.notice = m.th.T("ui.notice.too_many_codes", game.Num("N", int(w.Round(time.Second).Seconds())))
+	if wait := m.app.codeWait(m.th, m.sess.Addr); wait != "" {
+		m.notice = wait
 		return false
 	}
 	return true
 }
 
 // wrongGuess counts a typed code that named nothing.
-func (m *root) wrongGuess() {
-	if m.app.Guesses != nil {
-		m.app.Guesses.Wrong(m.sess.Addr)
+func (m *root) wrongGuess() { m.app.wrongCode(m.sess.Addr) }
+
+// codeWait is what an address must be told while its wrong codes make it
+// wait before typing another ("" when it may type one now).
+func (a *App) codeWait(th *uikit.Theme, addr string) string {
+	if a.Guesses == nil {
+		return ""
+	}
+	if w := a.Guesses.Wait(addr); w > 0 {
+		return th.T("ui.notice.too_many_codes", game.Num("N", int(w.Round(time.Second).Seconds())))
+	}
+	return ""
+}
+
+// wrongCode counts a typed code from addr that named nothing.
+func (a *App) wrongCode(addr string) {
+	if a.Guesses != nil {
+		a.Guesses.Wrong(addr)
 	}
 }
 
