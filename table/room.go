@@ -328,6 +328,14 @@ func (r *Room) Act(box *Mailbox, seq int, a game.Action) error {
 	return r.submit(command{kind: cmdAct, box: box, seq: seq, action: a})
 }
 
+// ActNow is Act for a caller that waits for the outcome (plain mode, where
+// the answer to a move is what it did): it returns once the action is
+// durable and the view after it is in box, or with the refusal as its error
+// rather than as a notice.
+func (r *Room) ActNow(ctx context.Context, box *Mailbox, seq int, a game.Action) error {
+	return r.call(ctx, command{kind: cmdAct, box: box, seq: seq, action: a})
+}
+
 // Say submits a chat line.
 func (r *Room) Say(box *Mailbox, text string) error {
 	return r.submit(command{kind: cmdSay, box: box, text: text})

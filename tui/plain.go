@@ -731,29 +731,19 @@ func (p *plain) tableCommand(line, word, rest string) {
 		}
 		return
 	}
-	seq := p.upd.Seq
-	if err := p.room.Act(p.box, seq, moves[pick].Action); err != nil {
+	// The move waits for its outcome, so that the answer to it is what it
+	// did (or why not) and the next command sees the table after it: an
+	// update already in the mailbox may be from before the move.
+	ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+	defer cancel()
+	if err := p.room.ActNow(ctx, p.box, p.upd.Seq, moves[pick].Action); err != nil {
 		p.say(th.Err(err))
 		return
 	}
-	p.awaitMove(seq)
-}
-
-// awaitMove waits (briefly) for the table to publish the move just made,
-// and says what it did, so that the answer to a move is its outcome and
-// the next command sees the table after it.
-func (p *plain) awaitMove(seq int) {
-	timeout := time.NewTimer(2 * time.Second)
-	defer timeout.Stop()
-	for p.room != nil && p.upd.Seq <= seq {
-		select {
-		case u := <-p.box.C():
-			p.onUpdate(u)
-		case <-timeout.C:
-			return
-		case <-p.s.Ctx.Done():
-			return
-		}
+	select { // the view after the move (the mailbox keeps only the newest)
+	case u := <-p.box.C():
+		p.onUpdate(u)
+	default:
 	}
 }
 
