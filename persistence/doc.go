@@ -52,7 +52,7 @@
 // # Schema and migrations
 //
 // The schema version is a big-endian uint64 under meta/schema; this build
-// writes len(migrations)+1 (today 1). Changing the layout means appending a
+// writes len(migrations)+1 (today 2: version 2 added reviews). Changing the layout means appending a
 // function to the migrations table (store.go) that upgrades version N to
 // N+1; Open runs every pending step in a single write transaction, so a
 // file is either wholly old or wholly new. Back up before upgrading: an
@@ -70,6 +70,7 @@
 //	campaigns   campaign ID → Campaign (JSON)
 //	finished    fingerprint NUL finished-unix-nanos BE NUL room ID → room ID
 //	            (index for FinishedGames, newest last)
+//	reviews     room ID → a finished game's review (JSON, the coach's own)
 //
 // Records are JSON wrapped as {"v":1,"d":{...}}: "v" is the record
 // version, so a later build can read old records; a record with a newer

@@ -306,6 +306,9 @@ func (s *Store) DeleteRoom(id string) error {
 		if err := tx.Bucket(bktSnapshots).Delete([]byte(id)); err != nil {
 			return err
 		}
+		if err := tx.Bucket(bktReviews).Delete([]byte(id)); err != nil {
+			return err
+		}
 		logs := tx.Bucket(bktLogs)
 		if logs.Bucket([]byte(id)) != nil {
 			return logs.DeleteBucket([]byte(id))

@@ -65,20 +65,28 @@ var (
 	bktPlayers    = []byte("players")
 	bktCampaigns  = []byte("campaigns")
 	bktFinished   = []byte("finished")
+	bktReviews    = []byte("reviews")
 
 	keyMagic  = []byte("magic")
 	keySchema = []byte("schema")
 )
 
-var allBuckets = [][]byte{bktMeta, bktRooms, bktRoomStatus, bktLogs, bktSnapshots, bktPlayers, bktCampaigns, bktFinished}
+var allBuckets = [][]byte{bktMeta, bktRooms, bktRoomStatus, bktLogs, bktSnapshots, bktPlayers, bktCampaigns, bktFinished, bktReviews}
 
 // migration upgrades a database from one schema version to the next inside
 // the caller's write transaction. migrations[i] takes version i+1 to i+2.
 type migration func(tx *bolt.Tx) error
 
-// migrations is the upgrade table. Schema version 1 has none yet; append a
-// function here (never edit or reorder one) when the layout changes.
-var migrations []migration
+// migrations is the upgrade table: append a function here (never edit or
+// reorder one) when the layout changes.
+var migrations = []migration{
+	addReviews, // 1 → 2: the coach's post-game reviews
+}
+
+func addReviews(tx *bolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(bktReviews)
+	return err
+}
 
 // schemaVersion is the version this build writes: one more than the number
 // of migrations.

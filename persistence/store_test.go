@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -296,12 +297,38 @@ func TestSecondOpenOfNewFileIsInUse(t *testing.T) {
 	}
 }
 
-// withMigrations swaps the migration table for one test.
+// withMigrations adds steps after this build's migrations for one test
+// (none: a build that knows only today's version).
 func withMigrations(t *testing.T, steps []migration) {
 	t.Helper()
 	saved := migrations
-	migrations = steps
+	migrations = append(slices.Clone(saved), steps...)
 	t.Cleanup(func() { migrations = saved })
+}
+
+// A file made by a build of schema version 1 (before reviews) opens, gains
+// the reviews bucket, and keeps its rooms.
+func TestVersionOneFileGainsReviews(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bivouac.db")
+	saved := migrations
+	migrations = nil
+	s := openAt(t, path)
+	mustPutRoom(t, s, testRoom("r1"))
+	s.Close()
+	migrations = saved
+	s = openAt(t, path)
+	defer s.Close()
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		if v, _ := readVersion(tx); v != 2 || tx.Bucket(bktReviews) == nil {
+			t.Errorf("version %d, reviews bucket %v", v, tx.Bucket(bktReviews) != nil)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Room("r1"); err != nil {
+		t.Fatalf("room lost in migration: %v", err)
+	}
 }
 
 func TestMigrationRunsOnceInOneTransaction(t *testing.T) {
@@ -312,12 +339,12 @@ func TestMigrationRunsOnceInOneTransaction(t *testing.T) {
 
 	runs := 0
 	withMigrations(t, []migration{
-		func(tx *bolt.Tx) error { // 1 → 2: add a bucket
+		func(tx *bolt.Tx) error { // now → now+1: add a bucket
 			runs++
 			_, err := tx.CreateBucket([]byte("v2extra"))
 			return err
 		},
-		func(tx *bolt.Tx) error { // 2 → 3: fill it
+		func(tx *bolt.Tx) error { // now+1 → now+2: fill it
 			runs++
 			return tx.Bucket([]byte("v2extra")).Put([]byte("k"), []byte("v"))
 		},
@@ -327,8 +354,8 @@ func TestMigrationRunsOnceInOneTransaction(t *testing.T) {
 		t.Fatalf("%d migrations ran; want 2", runs)
 	}
 	s.db.View(func(tx *bolt.Tx) error {
-		if v, _ := readVersion(tx); v != 3 {
-			t.Errorf("version after migration %d; want 3", v)
+		if v, _ := readVersion(tx); v != schemaVersion() {
+			t.Errorf("version after migration %d; want %d", v, schemaVersion())
 		}
 		if b := tx.Bucket([]byte("v2extra")); b == nil || string(b.Get([]byte("k"))) != "v" {
 			t.Error("migrations did not leave their data")
@@ -340,14 +367,14 @@ func TestMigrationRunsOnceInOneTransaction(t *testing.T) {
 	}
 	s.Close()
 
-	s = openAt(t, path) // already at 3: nothing runs
+	s = openAt(t, path) // already there: nothing runs
 	s.Close()
 	if runs != 2 {
 		t.Fatalf("migrations ran again on reopen (%d runs)", runs)
 	}
 
-	// A build that knows only version 1 refuses the migrated file.
-	withMigrations(t, nil)
+	// A build that knows only today's version refuses the migrated file.
+	migrations = migrations[:len(migrations)-2]
 	if _, err := Open(path, Options{}); !errors.Is(err, ErrSchemaTooNew) {
 		t.Fatalf("old build opening a newer file: %v; want ErrSchemaTooNew", err)
 	}
