@@ -6,12 +6,15 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"bivouac/game"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
 	"bivouac/table"
+	"bivouac/tui/grizzledui"
+	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/ssh"
 )
@@ -40,6 +43,12 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 			return 2
 		}
 		return s.printReplay(sess, p, args[1])
+	case "review":
+		if len(args) != 2 {
+			fmt.Fprintln(sess.Stderr(), p.T("cmd.review_usage"))
+			return 2
+		}
+		return s.printReview(sess, p, args[1])
 	}
 	fmt.Fprintf(sess.Stderr(), "%s\n\n%s", p.T("cmd.unknown", game.Text("Cmd", echoCommand(args[0]))), s.help(p))
 	return 2
@@ -87,6 +96,7 @@ func (s *Server) help(p *i18n.Printer) string {
 		{ssh + " rooms", "cmd.help.rooms"},
 		{ssh + " profile", "cmd.help.profile"},
 		{ssh + " replay CODE", "cmd.help.replay"},
+		{ssh + " review CODE", "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},
 	} {
 		fmt.Fprintf(tw, "  %s\t%s\n", l[0], p.T(l[1]))
@@ -209,6 +219,58 @@ func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int
 	}
 	if r.End != nil {
 		fmt.Fprintf(sess, "\n%s\n", p.Msg(r.End.Summary))
+	}
+	return 0
+}
+
+// printReview prints the coach's review of a finished game the caller
+// played in, as text. While the coach works it says how far it has got on
+// stderr, about every tenth of the way.
+func (s *Server) printReview(sess ssh.Session, p *i18n.Printer, code string) int {
+	id, _ := sshserver.IdentityOf(sess)
+	job, err := s.reviews.Review(code, table.Player{ID: id.ID, Guest: id.Guest})
+	if err != nil {
+		fmt.Fprintln(sess.Stderr(), p.Error(err))
+		return 1
+	}
+	said := -1
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case <-job.Done():
+			break wait
+		case <-sess.Context().Done():
+			return 1
+		case <-tick.C:
+			if done, total := job.Progress(); total > 0 && done*10/total > said {
+				said = done * 10 / total
+				fmt.Fprintln(sess.Stderr(), p.T("ui.review.progress", game.Num("Done", done), game.Num("Total", total)))
+			}
+		}
+	}
+	r, err := job.Result()
+	if err != nil {
+		fmt.Fprintln(sess.Stderr(), p.Error(err))
+		return 1
+	}
+	th := uikit.New(nil)
+	th.SetLang(p.Lang())
+	outcome := p.T("ui.lost")
+	if r.Coach.Won {
+		outcome = p.T("ui.won")
+	}
+	ascii := sshserver.WantsASCII(sess) // no bars in ASCII: the missions in words
+	out := func(l string) {
+		if ascii {
+			l = uikit.ToASCII(l)
+		}
+		fmt.Fprintln(sess, l)
+	}
+	out(p.T("ui.review.title", game.Text("Code", r.Code)) + " · " + sanitize.Line(p.Msg(r.Title), 80) + " · " + outcome + "\n")
+	for _, l := range grizzledui.ReviewLines(th, r.Coach, r.Seats, 80, ascii) {
+		out(l)
 	}
 	return 0
 }

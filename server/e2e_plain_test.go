@@ -92,6 +92,39 @@ func (p *plainPlayer) do(cmd string) []string {
 	return out
 }
 
+// playToTheEnd plays the player's Grizzled game in plain mode until it is
+// over: it waits for the game to ask something, lists the moves and makes
+// the first. It returns the number of moves made.
+func (p *plainPlayer) playToTheEnd() int {
+	t := p.t
+	played, seen := 0, 0
+	deadline := time.Now().Add(3 * time.Minute)
+	for !gameOverRe.MatchString(p.text()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no end after %d moves:\n%s", played, p.text())
+		}
+		// others' turns: the news arrives by itself, and the game says
+		// when it asks something of the player
+		if n := strings.Count(p.text(), "(moves lists what you may do)"); n == seen {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		} else {
+			seen = n
+		}
+		moves := p.do("moves")
+		cmd := pickMove(moves)
+		if cmd == "" {
+			continue
+		}
+		answer := strings.Join(p.do(cmd), "\n")
+		if strings.Contains(answer, "is not one of your moves") || strings.Contains(answer, "Unknown command") {
+			t.Fatalf("%s from %q: %s", cmd, moves, answer)
+		}
+		played++
+	}
+	return played
+}
+
 func (p *plainPlayer) text() string { return strings.Join(p.lines(0), "\n") }
 
 // moveRe is a line of the moves list: "3. play: T15 Snow+Whistle (play 3)".
@@ -170,31 +203,7 @@ func TestAPlainModePlayerPlaysAWholeGrizzledGame(t *testing.T) {
 	if got := strings.Join(ann.do("rules selfish"), "\n"); !strings.Contains(got, "Selfish") {
 		t.Errorf("rules selfish: %q", got)
 	}
-	played, seen := 0, 0
-	deadline := time.Now().Add(3 * time.Minute)
-	for !gameOverRe.MatchString(ann.text()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no end after %d moves:\n%s", played, ann.text())
-		}
-		// others' turns: the news arrives by itself, and the game says
-		// when it asks something of ann
-		if n := strings.Count(ann.text(), "(moves lists what you may do)"); n == seen {
-			time.Sleep(10 * time.Millisecond)
-			continue
-		} else {
-			seen = n
-		}
-		moves := ann.do("moves")
-		cmd := pickMove(moves)
-		if cmd == "" {
-			continue
-		}
-		answer := strings.Join(ann.do(cmd), "\n")
-		if strings.Contains(answer, "is not one of your moves") || strings.Contains(answer, "Unknown command") {
-			t.Fatalf("%s from %q: %s", cmd, moves, answer)
-		}
-		played++
-	}
+	played := ann.playToTheEnd()
 	text := ann.text()
 	t.Logf("%d moves in plain mode; %d lines read", played, strings.Count(text, "\n"))
 	for _, want := range []string{"Your turn", "Your hand", "Mission 1 begins", "You are dealt"} {

@@ -176,7 +176,7 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 	}
 	var out []tui.GameRecord
 	for _, rm := range rooms {
-		g := tui.GameRecord{Code: rm.Code, Title: rm.Title, When: rm.Updated}
+		g := tui.GameRecord{Code: rm.Code, Game: rm.Setup.Game, Title: rm.Title, When: rm.Updated}
 		if rm.Result != nil {
 			g.Outcome, g.Summary = rm.Result.Outcome, rm.Result.Summary
 			for _, w := range rm.Result.Winners {

@@ -63,6 +63,7 @@ type Server struct {
 
 	guestNames guestNames
 	names      nameBook
+	reviews    *reviewer
 }
 
 // New assembles a server on cfg.DataDir: host key, database, restored
@@ -89,6 +90,7 @@ func New(cfg Config) (*Server, error) {
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
 	s.games = Registry()
+	s.reviews = newReviewer(hubCtx, s)
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
@@ -101,6 +103,7 @@ func New(cfg Config) (*Server, error) {
 		Profiles: profiles{store},
 		Names:    &s.names,
 		Records:  records{s},
+		Reviews:  s.reviews,
 		JoinHint: JoinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
 		Room: table.RoomConfig{
 			Journal:       journal,
@@ -332,6 +335,7 @@ func (s *Server) Close() {
 	}
 	s.stop()
 	s.beating.Wait()
+	s.reviews.wait()
 	s.store.Close()
 }
 

@@ -114,6 +114,7 @@ type App struct {
 	Profiles Profiles
 	Names    Names   // nil: any name goes
 	Records  Records // nil: the server keeps no history
+	Reviews  Reviews // nil: no coach on this server
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
 	// Guesses slows down an address that keeps typing table or campaign

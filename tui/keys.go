@@ -15,7 +15,7 @@ type globalKeys struct {
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 	LogUp, LogDown                                        key.Binding
 	Pick, First                                           key.Binding
-	Rules, Learn                                          key.Binding
+	Rules, Learn, Review                                  key.Binding
 }
 
 // newGlobalKeys are the session's bindings with help in its language.
@@ -44,5 +44,6 @@ func newGlobalKeys(th *uikit.Theme) globalKeys {
 		LogDown:   key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("ui.key.talk_down"))),
 		Rules:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", th.T("ui.key.rules"))),
 		Learn:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", th.T("ui.key.learn"))),
+		Review:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", th.T("ui.key.review"))),
 	}
 }

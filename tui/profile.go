@@ -104,6 +104,8 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		m.show(m.lobby)
 	case key.Matches(k, pk.Open) && p.cur < len(p.games):
 		openReplay(m, p.games[p.cur].Code, p)
+	case key.Matches(k, m.keys.Review) && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled":
+		return openReview(m, p.games[p.cur].Code, p)
 	}
 	return nil
 }
@@ -111,7 +113,9 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 func (p *profilePage) help(m *root) []key.Binding {
 	open := p.bind.Open
 	open.SetHelp("enter", m.th.T("ui.key.replay"))
-	return []key.Binding{p.bind.Up, open, p.bind.Back, m.keys.Help}
+	review := m.keys.Review
+	review.SetEnabled(m.app.Reviews != nil && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled")
+	return []key.Binding{p.bind.Up, open, review, p.bind.Back, m.keys.Help}
 }
 
 func (p *profilePage) bar(m *root) string           { return m.shortHelp(p.help(m)) }

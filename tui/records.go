@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bivouac/game"
+	"bivouac/game/grizzled/grizzbot"
 	"bivouac/table"
 )
 
@@ -74,6 +75,7 @@ type CampaignMission struct {
 // GameRecord is a finished game in a player's history.
 type GameRecord struct {
 	Code    string
+	Game    string // Game.ID()
 	Title   game.Msg
 	When    time.Time
 	Outcome string
@@ -90,6 +92,32 @@ type Replay struct {
 	Seats []table.SeatInfo
 	Steps []table.Step
 	End   *game.Result
+}
+
+// Reviews is the coach: post-game reviews of The Grizzled. Unlike Records
+// it serves guests too (their own games, while they are here).
+type Reviews interface {
+	// Review starts, or finds under way or done, the review of the
+	// finished game with that code, for a player who sat in it.
+	Review(code string, p table.Player) (ReviewJob, error)
+}
+
+// ReviewJob is a review being computed, or done.
+type ReviewJob interface {
+	// Progress is how many of the game's decisions are rated so far.
+	Progress() (done, total int)
+	// Done is closed once Result is ready.
+	Done() <-chan struct{}
+	Result() (Review, error)
+}
+
+// Review is the coach's reading of a finished game, with what it takes to
+// show it.
+type Review struct {
+	Code  string
+	Title game.Msg
+	Seats []table.SeatInfo
+	Coach grizzbot.GameReview
 }
 
 // BadgeVeteran marks a player who finished a campaign of The Grizzled

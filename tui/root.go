@@ -116,6 +116,9 @@ func (m *root) Init() tea.Cmd {
 	if c := m.sess.Command; len(c) == 2 && strings.EqualFold(c[0], "replay") {
 		openReplay(m, c[1], nil)
 	}
+	if c := m.sess.Command; len(c) == 2 && strings.EqualFold(c[0], "review") {
+		return openReview(m, c[1], nil)
+	}
 	if c := m.sess.Command; len(c) == 1 && strings.EqualFold(c[0], "profile") {
 		openProfile(m)
 		return nil
@@ -177,6 +180,8 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case campaignRefresh:
 		return m, msg.page.refresh(m)
+	case reviewTick:
+		return m, msg.page.tick(m)
 	case noticeExpiredMsg:
 		if m.notice == string(msg) {
 			m.notice = ""

@@ -115,6 +115,12 @@ func (t *tablePage) canGiveSeat(m *root) bool {
 	return t.screen != nil && t.upd.Seat >= 0 && t.upd.Started && !t.upd.Over && t.hasBots(m)
 }
 
+// canReview: a person who sat at a finished game of The Grizzled may
+// open the coach's review of it.
+func (t *tablePage) canReview(m *root) bool {
+	return m.app.Reviews != nil && t.upd.Over && t.upd.Seat >= 0 && t.upd.Game == "grizzled"
+}
+
 // key: the give-up confirmation and chat first, then the game screen (or
 // the waiting room).
 func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
@@ -135,6 +141,8 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Rules):
 		m.rules = rulesFor(m, t)
 		return nil
+	case key.Matches(k, m.keys.Review) && t.canReview(m):
+		return openReview(m, t.room.Code(), t)
 	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:
 		hint := m.th.T("ui.chat.table")
 		if h, ok := t.screen.(uikit.ChatHinter); ok {
@@ -241,7 +249,9 @@ func (t *tablePage) global(m *root) []key.Binding {
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
 	giveUp.SetEnabled(t.canGiveSeat(m))
-	return []key.Binding{talk, giveUp, k.Help, k.Rules}
+	review := k.Review
+	review.SetEnabled(t.canReview(m))
+	return []key.Binding{review, talk, giveUp, k.Help, k.Rules}
 }
 
 func (t *tablePage) help(m *root) []key.Binding {

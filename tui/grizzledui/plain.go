@@ -152,7 +152,7 @@ func (s *Screen) Moves() []uikit.Move {
 	if !s.playing() {
 		return nil
 	}
-	th, v := s.th, s.v
+	v := s.v
 	handIndex := func(c grizzled.CardID) string {
 		for i, h := range v.Hand {
 			if h == c {
@@ -163,63 +163,81 @@ func (s *Screen) Moves() []uikit.Move {
 	}
 	var out []uikit.Move
 	for _, a := range v.Legal {
-		m := uikit.Move{Action: a}
-		key := func(k string) string { return th.T("grizzledui.key." + k) }
+		m := uikit.Move{Action: a, Label: s.moveLabel(a)}
 		switch a.Kind {
 		case grizzled.ActIntensity:
-			m.Label = th.T("grizzledui.cards_each") + " " + strconv.Itoa(a.K)
 			m.Commands = []string{"deal " + strconv.Itoa(a.K), "intensity " + strconv.Itoa(a.K)}
 		case grizzled.ActPlay:
-			c := s.card(a.Card)
-			m.Label = key("play") + ": " + c.code + " " + c.name
-			m.Commands = []string{"play " + handIndex(a.Card), "play " + strings.ToLower(c.code)}
+			m.Commands = []string{"play " + handIndex(a.Card), "play " + strings.ToLower(s.card(a.Card).code)}
 		case grizzled.ActCharm:
-			c := s.card(a.Card)
-			m.Label = key("charm") + ": " + c.code + " " + c.name
-			m.Commands = []string{"charm " + strings.ToLower(c.code)}
+			m.Commands = []string{"charm " + strings.ToLower(s.card(a.Card).code)}
 		case grizzled.ActSpeech:
-			m.Label = key("speech") + ": " + s.threatName(a.Threat)
 			m.Commands = []string{"speech " + strings.ToLower(s.threatName(a.Threat)), "speech " + a.Threat.String()}
 		case grizzled.ActSpeechDiscard:
-			c := s.card(a.Card)
-			m.Label = th.T("grizzledui.confirm.discard") + ": " + c.code + " " + c.name
-			m.Commands = []string{"discard " + handIndex(a.Card), "discard " + strings.ToLower(c.code)}
+			m.Commands = []string{"discard " + handIndex(a.Card), "discard " + strings.ToLower(s.card(a.Card).code)}
 		case grizzled.ActSpeechPass:
-			m.Label = key("pass")
 			m.Commands = []string{"pass"}
 		case grizzled.ActWithdraw:
-			m.Label = key("withdraw")
 			m.Commands = []string{"withdraw"}
 		case grizzled.ActRemoveTile, grizzled.ActPlaceTile:
-			verb := "grizzledui.confirm.place_tile"
-			if a.Kind == grizzled.ActRemoveTile {
-				verb = "grizzledui.confirm.remove_tile"
-			}
-			m.Label = th.T(verb) + ": " + th.T(a.Tile.Key()) + " (" + s.tileName(a.Tile) + ")"
-			if a.Kind == grizzled.ActPlaceTile {
-				m.Label += " → " + s.name(s.tileTarget(a.Tile))
-			}
 			m.Commands = []string{"tile " + strings.ToLower(a.Tile.String()), "withdraw " + strings.ToLower(a.Tile.String()),
 				"tile " + strings.ToLower(s.tileName(a.Tile))}
-		case grizzled.ActDiscardHardKnock:
-			c := s.card(a.Card)
-			m.Label = th.T("grizzledui.confirm.discard") + ": " + s.name(a.Target) + ", " + c.name
-		case grizzled.ActBenefitDiscard:
-			names := make([]string, len(a.Cards))
-			for i, c := range a.Cards {
-				names[i] = s.card(c).name
-			}
-			m.Label = th.T("grizzledui.confirm.discard_knocks") + ": " + strings.Join(names, " + ")
 		case grizzled.ActBenefitCharm:
-			m.Label = th.T("grizzledui.benefit.charm")
 			m.Commands = []string{"restore", "charm"}
 		case grizzled.ActBenefitDecline:
-			m.Label = th.T("grizzledui.benefit.decline")
 			m.Commands = []string{"decline", "nothing"}
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// moveLabel is an action in words, as the moves list and the coach say it.
+func (s *Screen) moveLabel(a grizzled.Action) string {
+	th := s.th
+	key := func(k string) string { return th.T("grizzledui.key." + k) }
+	switch a.Kind {
+	case grizzled.ActIntensity:
+		return th.T("grizzledui.cards_each") + " " + strconv.Itoa(a.K)
+	case grizzled.ActPlay:
+		c := s.card(a.Card)
+		return key("play") + ": " + c.code + " " + c.name
+	case grizzled.ActCharm:
+		c := s.card(a.Card)
+		return key("charm") + ": " + c.code + " " + c.name
+	case grizzled.ActSpeech:
+		return key("speech") + ": " + s.threatName(a.Threat)
+	case grizzled.ActSpeechDiscard:
+		c := s.card(a.Card)
+		return th.T("grizzledui.confirm.discard") + ": " + c.code + " " + c.name
+	case grizzled.ActSpeechPass:
+		return key("pass")
+	case grizzled.ActWithdraw:
+		return key("withdraw")
+	case grizzled.ActRemoveTile, grizzled.ActPlaceTile:
+		verb := "grizzledui.confirm.place_tile"
+		if a.Kind == grizzled.ActRemoveTile {
+			verb = "grizzledui.confirm.remove_tile"
+		}
+		label := th.T(verb) + ": " + th.T(a.Tile.Key()) + " (" + s.tileName(a.Tile) + ")"
+		if to := s.tileTarget(a.Tile); a.Kind == grizzled.ActPlaceTile && to >= 0 {
+			label += " → " + s.name(to)
+		}
+		return label
+	case grizzled.ActDiscardHardKnock:
+		return th.T("grizzledui.confirm.discard") + ": " + s.name(a.Target) + ", " + s.card(a.Card).name
+	case grizzled.ActBenefitDiscard:
+		names := make([]string, len(a.Cards))
+		for i, c := range a.Cards {
+			names[i] = s.card(c).name
+		}
+		return th.T("grizzledui.confirm.discard_knocks") + ": " + strings.Join(names, " + ")
+	case grizzled.ActBenefitCharm:
+		return th.T("grizzledui.benefit.charm")
+	case grizzled.ActBenefitDecline:
+		return th.T("grizzledui.benefit.decline")
+	}
+	return a.Describe()
 }
 
 // RulePages is the rules reference (uikit.Rules): how a turn works, the

@@ -1,6 +1,7 @@
 package grizzbot
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"time"
@@ -247,11 +248,15 @@ type GameReview struct {
 	Samples   int        `json:"samples"` // the budget per decision
 }
 
+// ErrStopped is ReviewGame's answer when its progress function asked it to stop.
+var ErrStopped = errors.New("grizzbot: review stopped")
+
 // ReviewGame replays moves from start and rates every decision of a seat
 // for which review is true (the people at the table; bots need no coach).
 // progress, if not nil, hears after each rated decision how many of the
-// total are done. start is consumed.
-func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg ReviewConfig, seed uint64, progress func(done, total int)) (GameReview, error) {
+// total are done, and returns false to stop the review (ErrStopped).
+// start is consumed.
+func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg ReviewConfig, seed uint64, progress func(done, total int) bool) (GameReview, error) {
 	total := 0
 	for _, m := range moves {
 		if review(m.Seat) {
@@ -267,8 +272,8 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 				out.Decisions = append(out.Decisions, Decision{Index: i + 1, Seat: m.Seat, Mission: v.Round, Assessment: a})
 			}
 			done++
-			if progress != nil {
-				progress(done, total)
+			if progress != nil && !progress(done, total) {
+				return out, ErrStopped
 			}
 		}
 		if err := s.Step(m.Seat, m.Action); err != nil {

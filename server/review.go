@@ -1,0 +1,195 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/persistence"
+	"bivouac/table"
+	"bivouac/tui"
+)
+
+// reviewer runs the coach's post-game reviews off the room actors: one at
+// a time (a review keeps one core busy for seconds; the tables keep the
+// other), each stored once done, so a game is reviewed once whoever asks.
+type reviewer struct {
+	store *persistence.Store
+	games game.Registry
+	cfg   grizzbot.ReviewConfig
+	log   *slog.Logger
+	ctx   context.Context // ends with the server: running reviews stop
+	slot  chan struct{}   // held by the review being computed
+	wg    sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[string]*reviewJob // by room ID
+}
+
+func newReviewer(ctx context.Context, s *Server) *reviewer {
+	return &reviewer{store: s.store, games: s.games, cfg: grizzbot.DefaultReview, log: s.log, ctx: ctx,
+		slot: make(chan struct{}, 1), running: map[string]*reviewJob{}}
+}
+
+// Errors a player reads about reviews.
+var (
+	errReviewWhat = game.NewError("review.err.failed")
+)
+
+// Review implements tui.Reviews.
+func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
+	rm, err := rv.store.Room(table.NormalizeCode(code))
+	if errors.Is(err, persistence.ErrNotFound) {
+		return nil, game.Refuse(nil, game.M("review.err.no_game", game.Text("Code", code)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case rm.Status != persistence.StatusFinished:
+		return nil, game.Refuse(nil, game.M("review.err.unfinished", game.Text("Code", rm.Code)))
+	case rm.Setup.Game != "grizzled":
+		return nil, game.Refuse(nil, game.M("review.err.not_grizzled", game.Text("Code", rm.Code)))
+	case !satIn(rm, p):
+		return nil, game.Refuse(nil, game.M("review.err.not_yours", game.Text("Code", rm.Code)))
+	}
+	job := &reviewJob{done: make(chan struct{}), review: tui.Review{Code: rm.Code, Title: rm.Title}}
+	for _, s := range rm.Seats {
+		job.review.Seats = append(job.review.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
+	}
+	if raw, err := rv.store.Review(rm.ID); err == nil {
+		if err := json.Unmarshal(raw, &job.review.Coach); err == nil {
+			job.total.Store(int32(len(job.review.Coach.Decisions)))
+			job.n.Store(job.total.Load())
+			close(job.done)
+			return job, nil
+		}
+		rv.log.Error("stored review unreadable: computing it again", "room", rm.Code)
+	}
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	if j, ok := rv.running[rm.ID]; ok {
+		return j, nil
+	}
+	rv.running[rm.ID] = job
+	rv.wg.Add(1)
+	go rv.run(rm, job)
+	return job, nil
+}
+
+// satIn reports whether p sat in the game (a person, not a bot).
+func satIn(rm persistence.RoomRecord, p table.Player) bool {
+	for _, s := range rm.Seats {
+		if s.Bot == "" && s.Identity != "" && s.Identity == p.ID {
+			return true
+		}
+	}
+	return false
+}
+
+// run computes one review when the slot is free, stores it and wakes
+// whoever waits. A panic is the review's failure, never the server's.
+func (rv *reviewer) run(rm persistence.RoomRecord, job *reviewJob) {
+	defer rv.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			rv.log.Error("review panicked", "room", rm.Code, "panic", fmt.Sprint(r))
+			job.err = errReviewWhat
+		}
+		rv.mu.Lock()
+		delete(rv.running, rm.ID)
+		rv.mu.Unlock()
+		close(job.done)
+	}()
+	select {
+	case rv.slot <- struct{}{}:
+		defer func() { <-rv.slot }()
+	case <-rv.ctx.Done():
+		job.err = errReviewWhat
+		return
+	}
+	coach, err := rv.compute(rm, job)
+	if err != nil {
+		if !errors.Is(err, grizzbot.ErrStopped) {
+			rv.log.Error("review failed", "room", rm.Code, "err", err)
+		}
+		job.err = errReviewWhat
+		return
+	}
+	job.review.Coach = coach
+	raw, err := json.Marshal(coach)
+	if err == nil {
+		err = rv.store.PutReview(rm.ID, raw)
+	}
+	if err != nil {
+		rv.log.Error("review not stored", "room", rm.Code, "err", err)
+	}
+	rv.log.Info("game reviewed", "room", rm.Code, "decisions", len(coach.Decisions))
+}
+
+// compute replays the game's log and has the coach rate every decision of
+// the people at the table.
+func (rv *reviewer) compute(rm persistence.RoomRecord, job *reviewJob) (grizzbot.GameReview, error) {
+	entries, err := rv.store.Log(rm.ID)
+	if err != nil {
+		return grizzbot.GameReview{}, err
+	}
+	start, _, err := grizzled.New(rm.Setup, rm.Seed)
+	if err != nil {
+		return grizzbot.GameReview{}, err
+	}
+	var moves []grizzbot.Move
+	for i, b := range entries {
+		e, err := table.DecodeEntry(b)
+		if err != nil {
+			return grizzbot.GameReview{}, fmt.Errorf("entry %d: %w", i+1, err)
+		}
+		if e.IsChat() {
+			continue
+		}
+		a, err := grizzled.DecodeAction(e.Action)
+		if err != nil {
+			return grizzbot.GameReview{}, fmt.Errorf("entry %d: %w", i+1, err)
+		}
+		moves = append(moves, grizzbot.Move{Seat: e.Seat, Action: a})
+	}
+	person := func(seat game.Seat) bool {
+		for _, s := range rm.Seats {
+			if s.Seat == seat {
+				return s.Bot == ""
+			}
+		}
+		return false
+	}
+	return grizzbot.ReviewGame(start, moves, person, rv.cfg, rm.Seed^0x7e7e, func(done, total int) bool {
+		job.n.Store(int32(done))
+		job.total.Store(int32(total))
+		return rv.ctx.Err() == nil
+	})
+}
+
+// wait lets running reviews see the server stop and end.
+func (rv *reviewer) wait() { rv.wg.Wait() }
+
+// reviewJob is one review under way or done (tui.ReviewJob).
+type reviewJob struct {
+	n, total atomic.Int32
+	done     chan struct{}
+	review   tui.Review // the header at once; Coach once done
+	err      error
+}
+
+func (j *reviewJob) Progress() (done, total int) { return int(j.n.Load()), int(j.total.Load()) }
+func (j *reviewJob) Done() <-chan struct{}       { return j.done }
+
+func (j *reviewJob) Result() (tui.Review, error) {
+	<-j.done
+	return j.review, j.err
+}

@@ -1,0 +1,82 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/sshserver/sshtest"
+)
+
+// A player finishes a game of The Grizzled, then asks the coach for its
+// review: as text without a terminal, and on the full screen. The coach
+// refuses a game the caller did not play in and a game still under way,
+// and keeps a review once done.
+func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game over SSH")
+	}
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16} // the estimates' quality is grizzbot's to test
+	annKey := sshtest.NewKey(t)
+	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
+	made := strings.Join(ann.do("new grizzled 2 1"), "\n")
+	code := regexp.MustCompile(`Table ([A-Z0-9]{4})`).FindStringSubmatch(made)
+	if code == nil {
+		t.Fatalf("new: %q", made)
+	}
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+	ann.playToTheEnd()
+
+	// A game under way is not reviewed: bob's, which ann did not play either.
+	bob := dialPlain(t, addr, "bob")
+	other := regexp.MustCompile(`Table ([A-Z0-9]{4})`).FindStringSubmatch(strings.Join(bob.do("new grizzled 2 1"), "\n"))
+	bob.do("start")
+	bob.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+	c := sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("review "+other[1]))
+	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "is not finished") {
+		t.Fatalf("review of a game under way: exit %d\n%s", code, c.Transcript())
+	}
+
+	// Someone who did not play ann's game is refused, and nothing is computed.
+	c = sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithoutPTY(), sshtest.WithCommand("review "+code[1]))
+	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "you did not play in game") {
+		t.Fatalf("review by a stranger: exit %d\n%s", code, c.Transcript())
+	}
+	rm, err := srv.store.Room(code[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.store.Review(rm.ID); err == nil {
+		t.Fatal("a refused review was computed")
+	}
+
+	// ann reads it as text: her summary, the chart, the note on noise.
+	c = sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("review "+code[1]))
+	if status := c.Wait(t, time.Minute); status != 0 {
+		t.Fatalf("review: exit %d\n%s", status, c.Transcript())
+	}
+	text := string(c.Transcript())
+	for _, want := range []string{"The coach's review of " + code[1], "ann · decisions: ", "100%┤", "Each estimate plays out 16 deals"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the review does not say %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "\x1b") {
+		t.Error("escape sequences in the text review")
+	}
+	if _, err := srv.store.Review(rm.ID); err != nil {
+		t.Fatalf("the review was not kept: %v", err)
+	}
+
+	// On the full screen (ssh -t host review CODE), then back to the lobby.
+	full := sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("review "+code[1]))
+	full.ExpectScreen(t, `ann · decisions: `, 10*time.Second)
+	full.ExpectScreen(t, `The coach's review of `+code[1], time.Second)
+	full.Type("\x1b")
+	full.ExpectScreen(t, `Tables`, 5*time.Second)
+}

@@ -1,0 +1,206 @@
+package grizzledui
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/table"
+	"bivouac/tui/uikit"
+)
+
+// The coach's review of a finished game, drawn for one reader: the team's
+// chances after each decision as a chart (with the moments the game turned
+// marked), then each person's one-line summary and three costliest
+// decisions with what the coach would have done.
+
+// chartRows is the chart's height in lines (eighths of a line each).
+const chartRows = 6
+
+// ReviewLines draws r for a terminal width wide: the chart when plain is
+// false, sentences per mission when it is true (a screen reader reads the
+// numbers, not bars).
+func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, width int, plain bool) []string {
+	s := reviewScreen(th, seats)
+	var out []string
+	if len(r.Decisions) == 0 {
+		return []string{th.T("grizzledui.review.nothing")}
+	}
+	turns := r.Turns(3)
+	if plain {
+		out = append(out, s.missionSentences(r)...)
+	} else {
+		out = append(out, styled(th.Header, uikit.Wrap(th.T("grizzledui.review.chart_title"), width))...)
+		out = append(out, s.chart(r, turns, width)...)
+	}
+	for k, i := range turns {
+		d := r.Decisions[i]
+		out = append(out, uikit.Trunc(th.T("grizzledui.review.turn", game.Text("Mark", string(rune('A'+k))), game.Num("N", d.Index),
+			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.moveLabel(d.Made)),
+			game.Num("From", pct(r.Decisions[i-1].MadeP.P)), game.Num("To", pct(d.MadeP.P))), width))
+	}
+	for _, seat := range reviewedSeats(r) {
+		out = append(out, "")
+		out = append(out, s.playerLines(r, seat, width)...)
+	}
+	out = append(out, "")
+	return append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
+}
+
+// styled draws each line in ink.
+func styled(ink uikit.Ink, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = ink.Render(l)
+	}
+	return lines
+}
+
+// reviewScreen is a screen that only names seats and cards (the labels of
+// the coach's lines), with no seat of its own.
+func reviewScreen(th *uikit.Theme, seats []table.SeatInfo) *Screen {
+	s := New(th)
+	s.v.Seat = game.Spectator
+	for _, si := range seats {
+		s.v.Players = append(s.v.Players, grizzled.PlayerView{Seat: si.Seat, Name: si.Name})
+	}
+	return s
+}
+
+// reviewedSeats are the seats with rated decisions, in seat order.
+func reviewedSeats(r grizzbot.GameReview) []game.Seat {
+	var out []game.Seat
+	for _, d := range r.Decisions {
+		if !slices.Contains(out, d.Seat) {
+			out = append(out, d.Seat)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pct is a chance in whole percent.
+func pct(p float64) int { return int(math.Round(100 * p)) }
+
+// playerLines is one person's summary and costliest decisions.
+func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
+	th := s.th
+	decisions, agree, mistakes := 0, 0, 0
+	cost := 0.0
+	for _, d := range r.Decisions {
+		if d.Seat != seat {
+			continue
+		}
+		decisions++
+		if grizzbot.SameAction(d.Made, d.Best) {
+			agree++
+		}
+		if d.Mistake() {
+			mistakes++
+			cost += d.Cost.P
+		}
+	}
+	out := styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.summary", game.Text("Player", s.name(seat)),
+		game.Num("Decisions", decisions), game.Num("Agree", agree), game.Num("Mistakes", mistakes), game.Num("Cost", pct(cost))), width))
+	worst := r.Costliest(seat, 3)
+	if len(worst) == 0 {
+		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
+	}
+	for k, d := range worst {
+		out = append(out,
+			uikit.Trunc(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("N", d.Index), game.Num("Mission", d.Mission),
+				game.Text("Made", s.moveLabel(d.Made))), width),
+			th.Good.Render(uikit.Trunc("     "+th.T("grizzledui.review.better", game.Text("Best", s.moveLabel(d.Best)),
+				game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", pct((d.Cost.Hi-d.Cost.Lo)/2))), width)))
+	}
+	return out
+}
+
+// missionSentences says, per mission, the team's chances after its first
+// and last decision.
+func (s *Screen) missionSentences(r grizzbot.GameReview) []string {
+	var out []string
+	for i := 0; i < len(r.Decisions); {
+		j := i
+		for j+1 < len(r.Decisions) && r.Decisions[j+1].Mission == r.Decisions[i].Mission {
+			j++
+		}
+		out = append(out, s.th.T("grizzledui.review.mission_line", game.Num("Mission", r.Decisions[i].Mission),
+			game.Num("From", pct(r.Decisions[i].MadeP.P)), game.Num("To", pct(r.Decisions[j].MadeP.P)), game.Num("Decisions", j-i+1)))
+		i = j + 1
+	}
+	return out
+}
+
+// eighths are the partial blocks of a column, from one eighth to full.
+var eighths = []rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
+
+// chart draws the chances as columns (one per decision, or per group of
+// decisions when there are more than fit), a ruler with the missions'
+// numbers, and the turning points' marks A, B, C.
+func (s *Screen) chart(r grizzbot.GameReview, turns []int, width int) []string {
+	th := s.th
+	n, room := len(r.Decisions), max(1, width-7)
+	cols := room // more decisions than columns: a column covers several
+	if n <= room {
+		cols = n * (room / n) // fewer: each decision is as wide as fits
+	}
+	colOf := func(i int) int { return i * cols / n }
+	values := make([]float64, cols)
+	for i, d := range r.Decisions { // a column shows the last decision it covers
+		for c := colOf(i); c < max(colOf(i)+1, colOf(i+1)); c++ {
+			values[c] = d.MadeP.P
+		}
+	}
+	var out []string
+	for row := chartRows - 1; row >= 0; row-- {
+		label := "     │"
+		switch row {
+		case chartRows - 1:
+			label = " 100%┤"
+		case chartRows / 2:
+			label = "  50%┤"
+		case 0:
+			label = "   0%┤"
+		}
+		var b strings.Builder
+		for _, v := range values {
+			level := v*chartRows*8 - float64(row*8) // eighths of this row filled
+			switch {
+			case level >= 8:
+				b.WriteRune('█')
+			case level >= 1:
+				b.WriteRune(eighths[int(level)-1])
+			case row == 0:
+				b.WriteRune('▁') // never an empty column: 0% still shows
+			default:
+				b.WriteRune(' ')
+			}
+		}
+		out = append(out, th.Muted.Render(label)+th.Accent.Render(b.String()))
+	}
+	ruler := []rune(strings.Repeat("─", cols))
+	numbers := []rune(strings.Repeat(" ", cols+4))
+	marks := []rune(strings.Repeat(" ", cols))
+	for i, d := range r.Decisions {
+		if i > 0 && d.Mission == r.Decisions[i-1].Mission {
+			continue
+		}
+		c := colOf(i)
+		ruler[c] = '┴'
+		num := []rune(strconv.Itoa(d.Mission))
+		if c+len(num) <= len(numbers) && (c == 0 || numbers[c-1] == ' ') {
+			copy(numbers[c:], num)
+		}
+	}
+	for k, i := range turns {
+		marks[colOf(i)] = rune('A' + k)
+	}
+	out = append(out, th.Muted.Render("     └"+string(ruler)))
+	out = append(out, th.Muted.Render("      "+strings.TrimRight(string(numbers), " ")))
+	out = append(out, "      "+th.Warning.Render(strings.TrimRight(string(marks), " ")))
+	return out
+}

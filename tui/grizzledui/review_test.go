@@ -1,0 +1,76 @@
+package grizzledui
+
+import (
+	"strings"
+	"testing"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+	"bivouac/i18n"
+	"bivouac/table"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// sampleReview is a made-up review of a 2-player game over three missions:
+// seat 0 made one sure mistake, seat 1 one difference within the noise.
+func sampleReview() (grizzbot.GameReview, []table.SeatInfo) {
+	est := func(p, half float64) grizzbot.Estimate {
+		return grizzbot.Estimate{P: p, Lo: p - half, Hi: p + half, N: 96}
+	}
+	play := func(c grizzled.CardID) grizzled.Action { return grizzled.Action{Kind: grizzled.ActPlay, Card: c} }
+	withdraw := grizzled.Action{Kind: grizzled.ActWithdraw}
+	var r grizzbot.GameReview
+	r.Samples = 96
+	for i := range 30 {
+		seat := game.Seat(i % 2)
+		a := grizzbot.Assessment{Made: play(grizzled.CardID(1 + i%20)), MadeP: est(0.5-float64(i)/100, 0.05), Choices: 3}
+		a.Best, a.BestP, a.Cost = a.Made, a.MadeP, est(0, 0)
+		switch i {
+		case 8: // the blunder
+			a.Best, a.BestP, a.Cost = withdraw, est(0.6, 0.05), est(0.18, 0.04)
+		case 9: // noise
+			a.Best, a.BestP, a.Cost = withdraw, est(0.45, 0.05), est(0.02, 0.05)
+		}
+		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: 2*i + 1, Seat: seat, Mission: 1 + i/10, Assessment: a})
+	}
+	return r, []table.SeatInfo{{Seat: 0, Name: "Александра Констант"}, {Seat: 1, Name: "bob"}, {Seat: 2, Name: "bot", Bot: "easy"}}
+}
+
+// The review fits the width in every language, names the sure mistake with
+// the coach's choice, leaves the noisy difference out, and in plain mode
+// says the missions in words instead of drawing bars.
+func TestReviewLines(t *testing.T) {
+	r, seats := sampleReview()
+	for _, lang := range i18n.Langs {
+		for _, width := range []int{80, 40} {
+			th := uikit.New(nil)
+			th.SetLang(lang)
+			lines := ReviewLines(th, r, seats, width, false)
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > width {
+					t.Errorf("%s, %d columns: a line of %d: %q", lang, width, w, l)
+				}
+			}
+			text := strings.Join(lines, "\n")
+			if !strings.Contains(text, "█") || !strings.Contains(text, "Александра") {
+				t.Errorf("%s: no chart or no name:\n%s", lang, text)
+			}
+			if lang == i18n.English && width == 80 {
+				for _, want := range []string{"Александра Констант · decisions: 15 · as the coach would: 14", "clear mistakes: 1", "(−18 points)",
+					"1. move 17, mission 1: play:", "the coach: withdraw · 42% → 60% (±4)", "bob · decisions: 15", "No clear mistakes"} {
+					if !strings.Contains(text, want) {
+						t.Errorf("the review does not say %q:\n%s", want, text)
+					}
+				}
+			}
+		}
+	}
+	th := uikit.New(nil)
+	plain := strings.Join(ReviewLines(th, r, seats, 80, true), "\n")
+	if strings.ContainsAny(plain, "█▁▂▃▄▅▆▇┤└┴") || !strings.Contains(plain, "Mission 2: the team's chances 40% → 31% (decisions rated: 10)") {
+		t.Errorf("plain review:\n%s", plain)
+	}
+}
