@@ -63,6 +63,7 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				{Label: "form.bot_seats", Choices: botCounts, Note: "form.bot_seats_note"},
 				{Label: "form.private", Choices: yesNo(), Note: "form.private_note"},
 				{Label: "form.grizzled.clock", Choices: []game.Msg{game.M("form.grizzled.clock_90s"), game.M("form.grizzled.clock_3m"), game.M("form.off")}, Note: "form.grizzled.clock_note"},
+				{Label: "form.grizzled.hints", Choices: yesNo(), Note: "form.grizzled.hints_note"},
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				seats := c[0] + 2
@@ -71,8 +72,12 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				if err != nil {
 					return tui.TableSpec{}, err
 				}
+				title := "form.grizzled.table_title"
+				if c[6] == 1 {
+					title = uikit.HintsTitles[0] // the title tells everyone, and turns h on
+				}
 				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1, TurnClock: grizzledClocks[c[5]],
-					Title: game.M("form.grizzled.table_title", game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(seats))}
+					Title: game.M(title, game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(seats))}
 				if c[2] > 0 {
 					spec.BotLevel = botLevels[c[2]]
 					spec.Bots = c[3]

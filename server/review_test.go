@@ -80,3 +80,61 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	full.Type("\x1b")
 	full.ExpectScreen(t, `Tables`, 5*time.Second)
 }
+
+// A table made with hints says so in its title, and h (here: hint, in
+// plain mode) has the coach name one of the seat's moves; a table without
+// hints says it has none.
+func TestHintsAtATableThatGivesThem(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a game over SSH")
+	}
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	ann := dialPlain(t, addr, "ann")
+	form := func(answer, next string) {
+		t.Helper()
+		if got := strings.Join(ann.do(answer), "\n"); !strings.Contains(got, next) {
+			t.Fatalf("after %q the form says %q, not %q", answer, got, next)
+		}
+	}
+	form("new grizzled", "Players")
+	form("", "Rules")
+	form("", "Bots")
+	form("", "Bot seats")
+	form("4", "Private")
+	form("", "Turn clock")
+	form("3", "Hints")
+	if got := strings.Join(ann.do("2"), "\n"); !strings.Contains(got, "hints on") {
+		t.Fatalf("the table's title does not say hints are on: %q", got)
+	}
+	if got := strings.Join(ann.do("help"), "\n"); !strings.Contains(got, "hint: the coach says") {
+		t.Errorf("help at a hints table: %q", got)
+	}
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(ann.text(), "(moves lists what you may do)") {
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing asked of ann:\n%s", ann.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	moves := strings.Join(ann.do("moves"), "\n")
+	hint := strings.Join(ann.do("hint"), "\n")
+	m := regexp.MustCompile(`Coach: (.+), the team's chances ≈\d+% \(±\d+\); next best, (.+): ≈\d+%\.|Coach: there is only one thing to do now: (.+)\.`).FindStringSubmatch(hint)
+	if m == nil {
+		t.Fatalf("hint: %q", hint)
+	}
+	if best := m[1] + m[3]; !strings.Contains(moves, best) {
+		t.Fatalf("the hint %q is not one of the moves:\n%s", best, moves)
+	}
+	ann.do("leave")
+
+	bob := dialPlain(t, addr, "bob")
+	bob.do("new grizzled 3 2")
+	bob.do("start")
+	bob.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+	if got := strings.Join(bob.do("hint"), "\n"); !strings.Contains(got, "This table has no hints") {
+		t.Fatalf("hint at a table without hints: %q", got)
+	}
+}

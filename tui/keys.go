@@ -15,7 +15,7 @@ type globalKeys struct {
 	Talk, Lobby, Start, Bot, LeaveSeat                    key.Binding
 	LogUp, LogDown                                        key.Binding
 	Pick, First                                           key.Binding
-	Rules, Learn, Review                                  key.Binding
+	Rules, Learn, Review, Hint                            key.Binding
 }
 
 // newGlobalKeys are the session's bindings with help in its language.
@@ -45,5 +45,6 @@ func newGlobalKeys(th *uikit.Theme) globalKeys {
 		Rules:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", th.T("ui.key.rules"))),
 		Learn:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", th.T("ui.key.learn"))),
 		Review:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", th.T("ui.key.review"))),
+		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", th.T("ui.key.hint"))),
 	}
 }

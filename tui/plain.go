@@ -298,6 +298,9 @@ func (p *plain) help() {
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
+	if slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
+		p.say(p.th.T("ui.hint.usage"))
+	}
 	if g, ok := p.screen.(uikit.Guide); ok {
 		p.say(strings.Split(g.Guide(), "\n")...)
 	}
@@ -694,6 +697,16 @@ func (p *plain) tableCommand(line, word, rest string) {
 		return
 	case "rules", "r":
 		p.rules(p.room.Summary().Game, rest)
+		return
+	case "hint":
+		h, ok := p.screen.(uikit.Hinter)
+		if !ok || !slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
+			p.say(th.T("ui.hint.off"))
+			return
+		}
+		if msg, ok := h.Hint()().(uikit.HintMsg); ok {
+			p.say(string(msg))
+		}
 		return
 	case "leave", "lobby":
 		p.room.Detach(p.box)

@@ -212,6 +212,11 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice = string(msg)
 		return m, nil
+	case uikit.HintMsg:
+		if m.at != nil {
+			m.notice = string(msg)
+		}
+		return m, nil
 	case uikit.ActMsg:
 		if m.at != nil {
 			if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {

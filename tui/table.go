@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"bivouac/game"
@@ -121,6 +122,13 @@ func (t *tablePage) canReview(m *root) bool {
 	return m.app.Reviews != nil && t.upd.Over && t.upd.Seat >= 0 && t.upd.Game == "grizzled"
 }
 
+// hints: a seat at a running game whose table gives hints (its title
+// says so to everyone); never at a campaign mission, whose tables have
+// their own title.
+func (t *tablePage) hints() bool {
+	return t.screen != nil && t.upd.Seat >= 0 && t.upd.Started && !t.upd.Over && slices.Contains(uikit.HintsTitles, t.upd.Title.Key)
+}
+
 // key: the give-up confirmation and chat first, then the game screen (or
 // the waiting room).
 func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
@@ -143,6 +151,11 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, m.keys.Review) && t.canReview(m):
 		return openReview(m, t.room.Code(), t)
+	case key.Matches(k, m.keys.Hint) && t.hints():
+		if h, ok := t.screen.(uikit.Hinter); ok {
+			m.notice = m.th.T("ui.hint.thinking")
+			return h.Hint()
+		}
 	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:
 		hint := m.th.T("ui.chat.table")
 		if h, ok := t.screen.(uikit.ChatHinter); ok {
@@ -249,9 +262,10 @@ func (t *tablePage) global(m *root) []key.Binding {
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
 	giveUp.SetEnabled(t.canGiveSeat(m))
-	review := k.Review
+	review, hint := k.Review, k.Hint
 	review.SetEnabled(t.canReview(m))
-	return []key.Binding{review, talk, giveUp, k.Help, k.Rules}
+	hint.SetEnabled(t.hints())
+	return []key.Binding{hint, review, talk, giveUp, k.Help, k.Rules}
 }
 
 func (t *tablePage) help(m *root) []key.Binding {

@@ -110,6 +110,21 @@ type Coached interface {
 // table with this title gets the coach, also after a reconnect.
 const LearnTitle = "learn.table_title"
 
+// HintsTitles are the catalog keys of table titles that say the table
+// gives hints: everyone sees the title, and a seated player's h asks the
+// game's Hinter what it would do now.
+var HintsTitles = []string{"form.grizzled.table_title_hints"}
+
+// Hinter is a Screen whose game's bot can advise the seat: Hint returns a
+// command that works it out from the seat's own view (off the session's
+// loop) and says it in one line.
+type Hinter interface {
+	Hint() tea.Cmd
+}
+
+// HintMsg is a hint, or why there is none, for the player's notice line.
+type HintMsg string
+
 // Rules is a Screen with a rules reference: one page per card or role,
 // and pages on how a turn goes, in the viewer's language. It needs no
 // view: a fresh Screen answers it.
