@@ -121,7 +121,7 @@ func TestHintsAtATableThatGivesThem(t *testing.T) {
 	}
 	moves := strings.Join(ann.do("moves"), "\n")
 	hint := strings.Join(ann.do("hint"), "\n")
-	m := regexp.MustCompile(`Coach: (.+), the team's chances ≈\d+% \(±\d+\); next best, (.+): ≈\d+%\.|Coach: there is only one thing to do now: (.+)\.`).FindStringSubmatch(hint)
+	m := regexp.MustCompile(`Coach: (.+) \(team ≈\d+% ±\d+; next best: (.+), ≈\d+%\)|Coach: there is only one thing to do now: (.+)\.`).FindStringSubmatch(hint)
 	if m == nil {
 		t.Fatalf("hint: %q", hint)
 	}

@@ -127,9 +127,11 @@ func (p *reviewPage) view(m *root) string {
 	return b.String()
 }
 
-func (p *reviewPage) help() []key.Binding {
-	return []key.Binding{p.bind.Up, p.bind.Back}
+func (p *reviewPage) help(m *root) []key.Binding {
+	scroll := p.bind.Up
+	scroll.SetHelp("↑/↓", m.th.T("ui.key.scroll"))
+	return []key.Binding{scroll, p.bind.Back}
 }
 
-func (p *reviewPage) bar(m *root) string           { return m.shortHelp(p.help()) }
-func (p *reviewPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help()} }
+func (p *reviewPage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
+func (p *reviewPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help(m)} }

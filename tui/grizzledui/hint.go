@@ -28,7 +28,7 @@ func (s *Screen) Hint() tea.Cmd {
 	snap.v, snap.u.Seats = s.v, s.u.Seats
 	if len(s.v.Legal) == 1 {
 		return func() tea.Msg {
-			return uikit.HintMsg(th.T("grizzledui.hint.forced", game.Text("Action", snap.moveLabel(snap.v.Legal[0]))))
+			return uikit.HintMsg(th.T("grizzledui.hint.forced", game.Text("Action", snap.coachLabel(snap.v.Legal[0]))))
 		}
 	}
 	seed := uint64(s.v.Seq)<<8 | uint64(s.v.Seat&0xff)
@@ -43,8 +43,8 @@ func (s *Screen) Hint() tea.Cmd {
 		if !ok {
 			return uikit.HintMsg(th.T("grizzledui.hint.not_now"))
 		}
-		return uikit.HintMsg(th.T("grizzledui.hint.line", game.Text("Action", snap.moveLabel(best)), game.Num("P", pct(bp.P)),
-			game.Num("Margin", pct((bp.Hi-bp.Lo)/2)), game.Text("Next", snap.moveLabel(next)), game.Num("NextP", pct(np.P))))
+		return uikit.HintMsg(th.T("grizzledui.hint.line", game.Text("Action", snap.coachLabel(best)), game.Num("P", pct(bp.P)),
+			game.Num("Margin", pct((bp.Hi-bp.Lo)/2)), game.Text("Next", snap.coachLabel(next)), game.Num("NextP", pct(np.P))))
 	}
 }
 

@@ -2,6 +2,7 @@ package grizzledui
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -190,6 +191,15 @@ func (s *Screen) Moves() []uikit.Move {
 		out = append(out, m)
 	}
 	return out
+}
+
+// keyMark is a key named in brackets after a label: "take nothing (n)".
+var keyMark = regexp.MustCompile(` \((\p{L}|enter)\)`)
+
+// coachLabel is an action in words without its key, as the coach says it
+// (in a review or a hint the key means nothing).
+func (s *Screen) coachLabel(a grizzled.Action) string {
+	return keyMark.ReplaceAllString(s.moveLabel(a), "")
 }
 
 // moveLabel is an action in words, as the moves list and the coach say it.

@@ -40,7 +40,7 @@ func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo,
 	for k, i := range turns {
 		d := r.Decisions[i]
 		out = append(out, uikit.Trunc(th.T("grizzledui.review.turn", game.Text("Mark", string(rune('A'+k))), game.Num("N", d.Index),
-			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.moveLabel(d.Made)),
+			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.coachLabel(d.Made)),
 			game.Num("From", pct(r.Decisions[i-1].MadeP.P)), game.Num("To", pct(d.MadeP.P))), width))
 	}
 	for _, seat := range reviewedSeats(r) {
@@ -112,8 +112,8 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 	for k, d := range worst {
 		out = append(out,
 			uikit.Trunc(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("N", d.Index), game.Num("Mission", d.Mission),
-				game.Text("Made", s.moveLabel(d.Made))), width),
-			th.Good.Render(uikit.Trunc("     "+th.T("grizzledui.review.better", game.Text("Best", s.moveLabel(d.Best)),
+				game.Text("Made", s.coachLabel(d.Made))), width),
+			th.Good.Render(uikit.Trunc("     "+th.T("grizzledui.review.better", game.Text("Best", s.coachLabel(d.Best)),
 				game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", pct((d.Cost.Hi-d.Cost.Lo)/2))), width)))
 	}
 	return out

@@ -79,9 +79,14 @@ type Assessment struct {
 	Choices int      `json:"choices"` // distinct choices compared
 }
 
-// Mistake reports whether the better choice is sure: the cost's interval
-// lies above zero.
-func (a Assessment) Mistake() bool { return a.Cost.Lo > 0 }
+// MinMistake is the least cost the coach calls a mistake: the value model
+// behind the estimates has its own error, which the sampling interval does
+// not show, so a sure difference of a point or two is not worth naming.
+const MinMistake = 0.02
+
+// Mistake reports whether the better choice is sure and worth naming: the
+// cost's interval lies above zero and the cost is at least MinMistake.
+func (a Assessment) Mistake() bool { return a.Cost.Lo > 0 && a.Cost.P >= MinMistake }
 
 // Assess rates the action made from view v: every legal action is played
 // out in the same determinizations of v (playing on with the rule-based
