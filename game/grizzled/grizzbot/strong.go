@@ -26,6 +26,13 @@ type StrongConfig struct {
 	// search must be that an action beats the rule-based choice before it
 	// overrides it; 0 takes the best mean.
 	Gate float64
+
+	exp expFlags // experiments (tests only)
+}
+
+// expFlags switch on searches under trial.
+type expFlags struct {
+	tiles, speech, benefit bool
 }
 
 // DefaultStrong is the budget of the "strong" level: 24 samples, each
@@ -127,7 +134,9 @@ func (b *Strong) searched(v *g.SeatView) bool {
 	case g.PhaseIntensity, g.PhaseTurn, g.PhaseBenefit:
 		return true
 	case g.PhaseDecision:
-		return v.Decision == g.DecideHardKnock
+		return v.Decision == g.DecideHardKnock || b.cfg.exp.tiles && v.Decision == g.DecidePlaceTile
+	case g.PhaseSpeech:
+		return b.cfg.exp.speech
 	}
 	return false
 }
