@@ -105,11 +105,9 @@ func (p *plainPlayer) playToTheEnd() int {
 		}
 		// others' turns: the news arrives by itself, and the game says
 		// when it asks something of the player
-		if n := strings.Count(p.text(), "(moves lists what you may do)"); n == seen {
+		if !p.asked(&seen) {
 			time.Sleep(10 * time.Millisecond)
 			continue
-		} else {
-			seen = n
 		}
 		moves := p.do("moves")
 		cmd := pickMove(moves)
@@ -123,6 +121,25 @@ func (p *plainPlayer) playToTheEnd() int {
 		played++
 	}
 	return played
+}
+
+// asked reports whether the game has asked the player something since
+// the *seen asks counted so far, and counts it.
+func (p *plainPlayer) asked(seen *int) bool {
+	n := strings.Count(p.text(), "(moves lists what you may do)")
+	if n == *seen {
+		return false
+	}
+	*seen = n
+	return true
+}
+
+// answer answers the form's question and checks the next one is next.
+func (p *plainPlayer) answer(answer, next string) {
+	p.t.Helper()
+	if got := strings.Join(p.do(answer), "\n"); !strings.Contains(got, next) {
+		p.t.Fatalf("after %q the form says %q, not %q", answer, got, next)
+	}
 }
 
 func (p *plainPlayer) text() string { return strings.Join(p.lines(0), "\n") }
@@ -234,12 +251,7 @@ func TestAPlainModeVillagerSurvivesANightAndVotes(t *testing.T) {
 
 	// The form, one question at a time: players 8, cards as by default,
 	// quick timers with fast nights, bots as by default, 7 bot seats now.
-	form := func(answer, next string) {
-		t.Helper()
-		if got := strings.Join(vic.do(answer), "\n"); !strings.Contains(got, next) {
-			t.Fatalf("after %q the form says %q, not %q", answer, got, next)
-		}
-	}
+	form := vic.answer
 	form("new werewolf", "Players")
 	form("", "Cards")
 	form("", "Timers")
@@ -265,14 +277,12 @@ func TestAPlainModeVillagerSurvivesANightAndVotes(t *testing.T) {
 		if strings.Contains(text, "GAME OVER") || strings.Contains(text, "devoured by the werewolves. Card: Villager.") && strings.Contains(text, "vic was devoured") {
 			t.Fatalf("vic did not live to vote:\n%s", text)
 		}
-		if n := strings.Count(text, "(moves lists what you may do)"); n == seen {
+		if !vic.asked(&seen) {
 			if time.Now().After(deadline) {
 				t.Fatalf("no vote:\n%s", text)
 			}
 			time.Sleep(10 * time.Millisecond)
 			continue
-		} else {
-			seen = n
 		}
 		moves := vic.do("moves")
 		cmd := pickMove(moves)

@@ -91,12 +91,7 @@ func TestHintsAtATableThatGivesThem(t *testing.T) {
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	ann := dialPlain(t, addr, "ann")
-	form := func(answer, next string) {
-		t.Helper()
-		if got := strings.Join(ann.do(answer), "\n"); !strings.Contains(got, next) {
-			t.Fatalf("after %q the form says %q, not %q", answer, got, next)
-		}
-	}
+	form := ann.answer
 	form("new grizzled", "Players")
 	form("", "Rules")
 	form("", "Bots")
