@@ -79,6 +79,12 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	full.ExpectScreen(t, `The coach's review of `+code[1], time.Second)
 	full.Type("\x1b")
 	full.ExpectScreen(t, `Tables`, 5*time.Second)
+
+	// In plain mode, at the finished table: the missions in words, no bars.
+	said := strings.Join(ann.do("review"), "\n")
+	if !strings.Contains(said, "Mission 1: the team's chances") || !strings.Contains(said, "ann · decisions: ") || strings.ContainsAny(said, "█┤") {
+		t.Fatalf("plain review:\n%s", said)
+	}
 }
 
 // A table made with hints says so in its title, and h (here: hint, in

@@ -17,6 +17,7 @@ import (
 	"bivouac/i18n"
 	"bivouac/sanitize"
 	"bivouac/table"
+	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 )
 
@@ -295,9 +296,13 @@ func (p *plain) command(line string) {
 func (p *plain) help() {
 	if p.room == nil {
 		p.say(strings.Split(p.th.T("plain.help_lobby"), "\n")...)
+		p.say(p.th.T("plain.help_review"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
+	if p.room.Summary().Game == "grizzled" {
+		p.say(p.th.T("plain.help_review"))
+	}
 	if slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
 		p.say(p.th.T("ui.hint.usage"))
 	}
@@ -390,6 +395,8 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.say(th.T("plain.learn"))
 	case "profile":
 		p.profile()
+	case "review":
+		p.review(rest)
 	case "campaigns":
 		p.campaigns()
 	case "campaign":
@@ -698,6 +705,12 @@ func (p *plain) tableCommand(line, word, rest string) {
 	case "rules", "r":
 		p.rules(p.room.Summary().Game, rest)
 		return
+	case "review":
+		if rest == "" {
+			rest = p.room.Code()
+		}
+		p.review(rest)
+		return
 	case "hint":
 		h, ok := p.screen.(uikit.Hinter)
 		if !ok || !slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
@@ -973,4 +986,44 @@ func (p *plain) campaigns() {
 		p.say(fmt.Sprintf("%s %s: %s, %d/%d, %s", c.Code, c.Name, th.T("ui.n_players", game.Count(c.Players)),
 			c.Trials, c.Target, th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses))))
 	}
+}
+
+// review reads the coach's review of a finished game aloud: how far the
+// coach has got while it works (every tenth of the way), then the missions
+// in sentences, the moments that turned the game and each player's
+// costliest decisions.
+func (p *plain) review(code string) {
+	th := p.th
+	if p.app.Reviews == nil {
+		p.say(th.T("ui.err.no_coach"))
+		return
+	}
+	job, err := p.app.Reviews.Review(strings.TrimSpace(code), p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	said := -1
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for waiting := true; waiting; {
+		select {
+		case <-job.Done():
+			waiting = false
+		case <-p.s.Ctx.Done():
+			return
+		case <-tick.C:
+			if done, total := job.Progress(); total > 0 && done*10/total > said {
+				said = done * 10 / total
+				p.say(th.T("ui.review.progress", game.Num("Done", done), game.Num("Total", total)))
+			}
+		}
+	}
+	r, err := job.Result()
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	p.say(th.T("ui.review.title", game.Text("Code", r.Code)) + " · " + th.Msg(r.Title))
+	p.say(grizzledui.ReviewLines(th, r.Coach, r.Seats, 1000, true)...)
 }
