@@ -235,7 +235,7 @@ func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simRepo
 	}
 	maker := grizzbot.Bots{}
 	if c.bot == grizzbot.LevelStrong && (c.samples > 0 || c.timeCap > 0) {
-		maker.Strong = grizzbot.DefaultStrong
+		maker.Strong = grizzbot.DefaultTuned[c.players]
 		if c.samples > 0 {
 			maker.Strong.Samples = c.samples
 		}

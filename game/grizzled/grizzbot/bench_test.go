@@ -1,7 +1,9 @@
 package grizzbot
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"bivouac/game"
 	g "bivouac/game/grizzled"
@@ -61,4 +63,51 @@ func BenchmarkStrongDecision(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(len(v.Legal)), "candidates")
+}
+
+// BenchmarkStrongDecisionTimes plays 2- to 5-player standard and veteran
+// games with the "strong" level in every seat, on one goroutine, timing
+// every decision the bot is asked for (forced ones are not asked): p50,
+// p99 and the slowest, in milliseconds. Each iteration is one game.
+func BenchmarkStrongDecisionTimes(b *testing.B) {
+	bot, err := Bots{}.New(LevelStrong)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var times []time.Duration
+	i := uint64(0)
+	for b.Loop() {
+		players := 2 + int(i%4)
+		variant := []g.Variant{g.Standard, g.Veteran}[i/4%2]
+		s, _, err := g.NewGame(names[:players], g.Options{Variant: variant, Leader: game.NoSeat}, 100+i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf []g.Action
+		for n := 0; n < MaxActions; n++ {
+			if _, over := s.Over(); over {
+				break
+			}
+			seat := firstWaiting(s)
+			act := g.Action{}
+			if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
+				act = buf[0]
+			} else {
+				start := time.Now()
+				a, _ := bot.Act(s.View(seat), mix(i, uint64(n)))
+				times = append(times, time.Since(start))
+				act = a.(g.Action)
+			}
+			if err := s.Step(seat, act); err != nil {
+				b.Fatal(err)
+			}
+		}
+		i++
+	}
+	slices.Sort(times)
+	at := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))]) / 1e6 }
+	b.ReportMetric(at(0.5), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+	b.ReportMetric(at(1), "max-ms")
+	b.ReportMetric(float64(len(times))/float64(b.N), "decisions/game")
 }

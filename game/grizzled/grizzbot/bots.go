@@ -17,7 +17,7 @@ const (
 // Bots makes Grizzled bots; it implements game.Bots.
 type Bots struct {
 	// Strong configures the "strong" level; the zero value means
-	// DefaultStrong.
+	// DefaultTuned.
 	Strong StrongConfig
 }
 
@@ -35,11 +35,10 @@ func (b Bots) New(level string) (game.Bot, error) {
 	case LevelEasy:
 		return NewEasy(), nil
 	case LevelStrong:
-		cfg := b.Strong
-		if cfg == (StrongConfig{}) {
-			cfg = DefaultStrong
+		if b.Strong == (StrongConfig{}) {
+			return NewTuned(DefaultTuned), nil
 		}
-		return NewStrong(cfg), nil
+		return NewStrong(b.Strong), nil
 	}
 	return nil, fmt.Errorf("%w %q (have %q, %q)", ErrLevel, level, LevelEasy, LevelStrong)
 }

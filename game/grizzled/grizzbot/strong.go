@@ -26,34 +26,75 @@ type StrongConfig struct {
 	// search must be that an action beats the rule-based choice before it
 	// overrides it; 0 takes the best mean.
 	Gate float64
-
-	exp expFlags // experiments (tests only)
+	// Tiles also searches which support tile to place when withdrawing
+	// (else the rule-based choice stands).
+	Tiles bool
 }
 
-// expFlags switch on searches under trial.
-type expFlags struct {
-	tiles, speech, benefit bool
-}
-
-// DefaultStrong is the budget of the "strong" level: 24 samples, each
-// candidate played to the start of the next mission and scored there by
-// the value model, overriding the rule-based choice only when the search
-// is at least one standard error sure. About 5 ms per decision on one core.
+// DefaultStrong is a one-size budget: 24 samples, each candidate played
+// to the start of the next mission and scored there by the value model,
+// overriding the rule-based choice only when the search is at least one
+// standard error sure. About 5 ms per decision on one core. The "strong"
+// level uses DefaultTuned instead.
 var DefaultStrong = StrongConfig{Samples: 24, Horizon: 1, Gate: 1}
+
+// Tuned is a budget for each number of soldiers at the table (the chaplain
+// aside), 2 to 5.
+type Tuned [6]StrongConfig
+
+// DefaultTuned is the "strong" level, chosen by simulation (paired deals,
+// 200 games each; docs/WINRATES.md has the table it makes): looking two
+// missions ahead before the value model judges pays at 2 to 4 soldiers
+// (2 players, standard rules: 39% → 54%); at 5, where a mission is long,
+// one mission with the support tile searched does better. Half a standard
+// error of sureness overrides the rule-based choice.
+var DefaultTuned = Tuned{
+	2: {Samples: 48, Horizon: 2, Gate: 0.5},
+	3: {Samples: 48, Horizon: 2, Gate: 0.5},
+	4: {Samples: 48, Horizon: 2, Gate: 0.5},
+	5: {Samples: 48, Horizon: 1, Gate: 0.5, Tiles: true},
+}
 
 // Strong is the determinization + Monte Carlo bot ("strong").
 //
 // A Strong bot keeps no state between calls: one value may act for several
 // seats and from several goroutines at once.
 type Strong struct {
-	cfg StrongConfig
-	p   params
+	cfg   StrongConfig
+	tuned *Tuned // when set, the budget for the table's size
+	p     params
 }
 
 // NewStrong returns a strong bot with the given budget (Samples < 1 means 1).
 func NewStrong(cfg StrongConfig) *Strong {
 	cfg.Samples = max(cfg.Samples, 1)
 	return &Strong{cfg: cfg, p: defaultParams}
+}
+
+// NewTuned returns a strong bot whose budget depends on the number of
+// soldiers at the table.
+func NewTuned(t Tuned) *Strong {
+	for i := range t {
+		t[i].Samples = max(t[i].Samples, 1)
+	}
+	return &Strong{cfg: t[4], tuned: &t, p: defaultParams}
+}
+
+// config is the budget for the table v shows.
+func (b *Strong) config(v *g.SeatView) StrongConfig {
+	if b.tuned == nil {
+		return b.cfg
+	}
+	soldiers := 0
+	for i := range v.Players {
+		if !v.Players[i].Chaplain {
+			soldiers++
+		}
+	}
+	if soldiers < 2 || soldiers >= len(b.tuned) {
+		return b.cfg
+	}
+	return b.tuned[soldiers]
 }
 
 // Act implements game.Bot. v must be a grizzled.SeatView (or a pointer
@@ -128,15 +169,14 @@ func knockInPlay(v *g.SeatView) bool {
 }
 
 // searched reports whether the strong bot searches this kind of decision;
-// speech answers and tile choices follow the rule-based policy.
-func (b *Strong) searched(v *g.SeatView) bool {
+// speech answers (and tile choices unless cfg.Tiles) follow the rule-based
+// policy.
+func searched(v *g.SeatView, cfg StrongConfig) bool {
 	switch v.Phase {
 	case g.PhaseIntensity, g.PhaseTurn, g.PhaseBenefit:
 		return true
 	case g.PhaseDecision:
-		return v.Decision == g.DecideHardKnock || b.cfg.exp.tiles && v.Decision == g.DecidePlaceTile
-	case g.PhaseSpeech:
-		return b.cfg.exp.speech
+		return v.Decision == g.DecideHardKnock || cfg.Tiles && v.Decision == g.DecidePlaceTile
 	}
 	return false
 }
@@ -149,7 +189,8 @@ func (b *Strong) searched(v *g.SeatView) bool {
 // choice stands.
 func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	fallback := choose(v, seed, &b.p)
-	if len(v.Legal) <= 1 || !b.searched(v) {
+	cfg := b.config(v)
+	if len(v.Legal) <= 1 || !searched(v, cfg) {
 		return fallback
 	}
 	cands := b.candidates(v, make([]int, 0, len(v.Legal)))
@@ -157,10 +198,10 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 		return fallback
 	}
 	var deadline time.Time
-	if b.cfg.TimeCap > 0 {
-		deadline = time.Now().Add(b.cfg.TimeCap)
+	if cfg.TimeCap > 0 {
+		deadline = time.Now().Add(cfg.TimeCap)
 	}
-	late := func(it int) bool { return it > 0 && b.cfg.TimeCap > 0 && time.Now().After(deadline) }
+	late := func(it int) bool { return it > 0 && cfg.TimeCap > 0 && time.Now().After(deadline) }
 	fb := slices.Index(cands, fallback)
 	if fb < 0 {
 		cands = append(cands, fallback)
@@ -168,13 +209,13 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	}
 	sums := make([]float64, len(cands))
 	scores := make([]float64, len(cands))
-	all := make([]float64, 0, b.cfg.Samples*len(cands)) // every sample's scores, for the gate
+	all := make([]float64, 0, cfg.Samples*len(cands)) // every sample's scores, for the gate
 	done := 0
-	for it := range b.cfg.Samples {
+	for it := range cfg.Samples {
 		if late(it) {
 			break
 		}
-		if !b.sample(v, cands, scores, mix(seed, uint64(2*it)), mix(seed, uint64(2*it+1))) {
+		if !b.sample(v, cfg, cands, scores, mix(seed, uint64(2*it)), mix(seed, uint64(2*it+1))) {
 			return fallback
 		}
 		for j := range cands {
@@ -196,7 +237,7 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 		return fallback
 	}
 	// Gate on the paired differences with the rule-based choice.
-	if b.cfg.Gate <= 0 {
+	if cfg.Gate <= 0 {
 		return cands[best]
 	}
 	var st pairStats
@@ -204,7 +245,7 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	for it := range done {
 		st.add(all[it*k+best] - all[it*k+fb])
 	}
-	if st.sure(b.cfg.Gate) {
+	if st.sure(cfg.Gate) {
 		return cands[best]
 	}
 	return fallback
@@ -213,7 +254,7 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 // sample plays every action v.Legal[cands[j]] in one determinization and
 // writes each outcome to scores[j]. It reports false if the view cannot
 // be determinized.
-func (b *Strong) sample(v *g.SeatView, cands []int, scores []float64, dseed, rseed uint64) bool {
+func (b *Strong) sample(v *g.SeatView, cfg StrongConfig, cands []int, scores []float64, dseed, rseed uint64) bool {
 	base := g.Determinize(*v, dseed)
 	if base == nil {
 		return false
@@ -227,8 +268,8 @@ func (b *Strong) sample(v *g.SeatView, cands []int, scores []float64, dseed, rse
 			scores[j] = -1 // the sample disagrees with the view; count it against
 			continue
 		}
-		if b.cfg.Horizon > 0 {
-			playMissions(s, &b.p, rseed, b.cfg.Horizon)
+		if cfg.Horizon > 0 {
+			playMissions(s, &b.p, rseed, cfg.Horizon)
 		} else {
 			playOut(s, &b.p, rseed, MaxActions)
 		}
