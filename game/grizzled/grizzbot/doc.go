@@ -17,7 +17,19 @@
 //     and then the rest of the game with the easy policy for every seat,
 //     and picks the action with the best average outcome. The budget is a
 //     number of samples with an optional time cap; without a time cap the
-//     choice depends only on the view and the seed.
+//     choice depends only on the view and the seed. The level's budget
+//     depends on the table's size (DefaultTuned): how many missions a
+//     playout looks ahead before the value model judges, the samples, and
+//     whether the support tile is searched too.
+//
+// # The coach
+//
+// Assess turns the same search on a decision already made: every legal
+// action is played out in the same determinizations of the deciding
+// seat's view, and the move made is compared with the best, each with the
+// team's chances and a 95% interval (Estimate), the difference paired.
+// ReviewGame does it for every decision of the people in a recorded game;
+// Hint is the search at the table, for the seat asking.
 //
 // # What the bots see
 //
