@@ -159,6 +159,9 @@ func (s *Screen) tileTarget(t grizzled.Tile) game.Seat {
 // name is a seat's display name.
 func (s *Screen) name(seat game.Seat) string {
 	for _, p := range s.v.Players {
+		if p.Seat == seat && p.Chaplain {
+			return s.th.T("grizzled.chaplain") // in the reader's language
+		}
 		if p.Seat == seat && p.Name != "" {
 			return uikit.Clean(p.Name)
 		}

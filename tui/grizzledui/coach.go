@@ -113,6 +113,21 @@ func (s *Screen) observe() {
 		}
 	}
 	c.logEnd = s.u.LogEnd
+	// A session that fell behind may have lost the withdrawal from its log
+	// window (the mailbox keeps only the newest view); the table still
+	// shows who is out, and the support reveal who placed a tile.
+	for _, p := range v.Players {
+		if p.Withdrawn && p.Seat != me && !p.Chaplain {
+			c.teach("withdrew", th.T("learn.withdrew", game.Text("Player", s.name(p.Seat))))
+		}
+	}
+	if ls := v.LastSupport; ls != nil && ls.Round == 1 {
+		for _, t := range ls.Tiles {
+			if t.From != me && !s.isChaplain(t.From) {
+				c.teach("withdrew", th.T("learn.withdrew", game.Text("Player", s.name(t.From))))
+			}
+		}
+	}
 	// What is asked now.
 	switch {
 	case v.Round > 1: // the first mission's leader is taught; later ones are no news
@@ -181,4 +196,14 @@ func (s *Screen) coachLines(w int) []string {
 		out = append(out, "  "+th.Strong.Render(l))
 	}
 	return out
+}
+
+// isChaplain reports whether seat is the 2-player game's chaplain.
+func (s *Screen) isChaplain(seat game.Seat) bool {
+	for _, p := range s.v.Players {
+		if p.Seat == seat {
+			return p.Chaplain
+		}
+	}
+	return false
 }

@@ -44,7 +44,7 @@ func (s *Screen) Hint() tea.Cmd {
 			return uikit.HintMsg(th.T("grizzledui.hint.not_now"))
 		}
 		return uikit.HintMsg(th.T("grizzledui.hint.line", game.Text("Action", snap.coachLabel(best)), game.Num("P", pct(bp.P)),
-			game.Num("Margin", pct((bp.Hi-bp.Lo)/2)), game.Text("Next", snap.coachLabel(next)), game.Num("NextP", pct(np.P))))
+			game.Num("Margin", margin(bp)), game.Text("Next", snap.coachLabel(next)), game.Num("NextP", pct(np.P))))
 	}
 }
 

@@ -39,9 +39,9 @@ func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo,
 	}
 	for k, i := range turns {
 		d := r.Decisions[i]
-		out = append(out, uikit.Trunc(th.T("grizzledui.review.turn", game.Text("Mark", string(rune('A'+k))), game.Num("N", d.Index),
+		out = append(out, uikit.Wrap(th.T("grizzledui.review.turn", game.Text("Mark", string(rune('A'+k))), game.Num("N", d.Index),
 			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.coachLabel(d.Made)),
-			game.Num("From", pct(r.Decisions[i-1].MadeP.P)), game.Num("To", pct(d.MadeP.P))), width))
+			game.Num("From", pct(r.Decisions[i-1].MadeP.P)), game.Num("To", pct(d.MadeP.P))), width)...)
 	}
 	for _, seat := range reviewedSeats(r) {
 		out = append(out, "")
@@ -82,6 +82,10 @@ func reviewedSeats(r grizzbot.GameReview) []game.Seat {
 	return out
 }
 
+// margin is the half-width of e's interval in whole points, at least 1
+// (a margin said as ±0 would claim a certainty the model does not have).
+func margin(e grizzbot.Estimate) int { return max(1, int(math.Ceil(100*(e.Hi-e.Lo)/2-1e-9))) }
+
 // pct is a chance in whole percent.
 func pct(p float64) int { return int(math.Round(100 * p)) }
 
@@ -110,11 +114,13 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
 	}
 	for k, d := range worst {
-		out = append(out,
-			uikit.Trunc(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("N", d.Index), game.Num("Mission", d.Mission),
-				game.Text("Made", s.coachLabel(d.Made))), width),
-			th.Good.Render(uikit.Trunc("     "+th.T("grizzledui.review.better", game.Text("Best", s.coachLabel(d.Best)),
-				game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", pct((d.Cost.Hi-d.Cost.Lo)/2))), width)))
+		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("N", d.Index), game.Num("Mission", d.Mission),
+			game.Text("Made", s.coachLabel(d.Made))), width)...)
+		better := th.T("grizzledui.review.better", game.Text("Best", s.coachLabel(d.Best)),
+			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)))
+		for _, l := range uikit.Wrap(better, max(10, width-5)) {
+			out = append(out, "     "+th.Good.Render(l))
+		}
 	}
 	return out
 }
