@@ -195,8 +195,8 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 
 func (r records) Replay(code string) (tui.Replay, error) {
 	rm, err := r.s.store.Room(table.NormalizeCode(code))
-	if errors.Is(err, persistence.ErrNotFound) {
-		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.no_game", game.Text("Code", code)))
+	if errors.Is(err, persistence.ErrNotFound) || errors.Is(err, persistence.ErrInvalid) { // garbled: no such game either
+		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.no_game", game.Text("Code", sanitize.Line(code, 20))))
 	}
 	if err != nil {
 		return tui.Replay{}, err

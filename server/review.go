@@ -13,6 +13,7 @@ import (
 	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
 	"bivouac/persistence"
+	"bivouac/sanitize"
 	"bivouac/table"
 	"bivouac/tui"
 )
@@ -46,8 +47,8 @@ var (
 // Review implements tui.Reviews.
 func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 	rm, err := rv.store.Room(table.NormalizeCode(code))
-	if errors.Is(err, persistence.ErrNotFound) {
-		return nil, game.Refuse(nil, game.M("review.err.no_game", game.Text("Code", code)))
+	if errors.Is(err, persistence.ErrNotFound) || errors.Is(err, persistence.ErrInvalid) { // garbled: no such game either
+		return nil, game.Refuse(nil, game.M("review.err.no_game", game.Text("Code", sanitize.Line(code, 20))))
 	}
 	if err != nil {
 		return nil, err

@@ -42,6 +42,12 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 		t.Fatalf("review of a game under way: exit %d\n%s", code, c.Transcript())
 	}
 
+	// A garbled code is no game, said back cleaned.
+	c = sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("review '\x1b[2J"+strings.Repeat("Z", 300)+"'"))
+	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "no game") || strings.Contains(string(c.Transcript()), "\x1b[2J") {
+		t.Fatalf("review of a garbled code: exit %d\n%q", code, c.Transcript())
+	}
+
 	// Someone who did not play ann's game is refused, and nothing is computed.
 	c = sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithoutPTY(), sshtest.WithCommand("review "+code[1]))
 	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "you did not play in game") {
