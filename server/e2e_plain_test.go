@@ -109,18 +109,26 @@ func (p *plainPlayer) playToTheEnd() int {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
-		moves := p.do("moves")
-		cmd := pickMove(moves)
+		cmd, answer, moves := p.move()
 		if cmd == "" {
 			continue
 		}
-		answer := strings.Join(p.do(cmd), "\n")
 		if strings.Contains(answer, "is not one of your moves") || strings.Contains(answer, "Unknown command") {
 			t.Fatalf("%s from %q: %s", cmd, moves, answer)
 		}
 		played++
 	}
 	return played
+}
+
+// move lists the player's moves and makes the one pickMove picks; cmd is
+// "" when there was none to make.
+func (p *plainPlayer) move() (cmd, answer string, moves []string) {
+	moves = p.do("moves")
+	if cmd = pickMove(moves); cmd != "" {
+		answer = strings.Join(p.do(cmd), "\n")
+	}
+	return cmd, answer, moves
 }
 
 // asked reports whether the game has asked the player something since
@@ -193,11 +201,7 @@ func noEscapes(t *testing.T, p *plainPlayer) {
 }
 
 func TestAPlainModePlayerPlaysAWholeGrizzledGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a whole game over SSH")
-	}
-	srv, addr := startServer(t, t.TempDir())
-	srv.app.Room.BotDelay = 0
+	_, addr := startGameServer(t, "a whole game over SSH")
 	ann := dialPlain(t, addr, "ann")
 
 	if got := strings.Join(ann.do("tables"), "\n"); !strings.Contains(got, "No open tables") {
@@ -241,11 +245,7 @@ func TestAPlainModePlayerPlaysAWholeGrizzledGame(t *testing.T) {
 }
 
 func TestAPlainModeVillagerSurvivesANightAndVotes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a night over SSH")
-	}
-	srv, addr := startServer(t, t.TempDir())
-	srv.app.Room.BotDelay = 0
+	srv, addr := startGameServer(t, "a night over SSH")
 	srv.app.NewSeed = func() uint64 { return 1 } // seat 1 is a simple villager
 	vic := dialPlain(t, addr, "vic")
 
@@ -284,12 +284,10 @@ func TestAPlainModeVillagerSurvivesANightAndVotes(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
-		moves := vic.do("moves")
-		cmd := pickMove(moves)
+		cmd, answer, moves := vic.move()
 		if cmd == "" {
 			continue
 		}
-		answer := strings.Join(vic.do(cmd), "\n")
 		if strings.Contains(answer, "Unknown command") {
 			t.Fatalf("%s from %q: %s", cmd, moves, answer)
 		}

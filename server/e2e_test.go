@@ -24,6 +24,18 @@ func startServer(t *testing.T, dir string) (*Server, string) {
 	return srv, sshtest.Start(t, srv)
 }
 
+// startGameServer is startServer for a game played through over SSH: its
+// bots answer at once. It skips the test under -short.
+func startGameServer(t *testing.T, why string) (*Server, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	return srv, addr
+}
+
 // helpBar is the last non-empty line of the screen: the keys that are live.
 func helpBar(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")

@@ -15,11 +15,7 @@ import (
 // refuses a game the caller did not play in and a game still under way,
 // and keeps a review once done.
 func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a whole game over SSH")
-	}
-	srv, addr := startServer(t, t.TempDir())
-	srv.app.Room.BotDelay = 0
+	srv, addr := startGameServer(t, "a whole game over SSH")
 	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16} // the estimates' quality is grizzbot's to test
 	annKey := sshtest.NewKey(t)
 	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
@@ -97,11 +93,7 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 // plain mode) has the coach name one of the seat's moves; a table without
 // hints says it has none.
 func TestHintsAtATableThatGivesThem(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a game over SSH")
-	}
-	srv, addr := startServer(t, t.TempDir())
-	srv.app.Room.BotDelay = 0
+	_, addr := startGameServer(t, "a game over SSH")
 	ann := dialPlain(t, addr, "ann")
 	form := ann.answer
 	form("new grizzled", "Players")
