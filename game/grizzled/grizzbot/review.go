@@ -26,6 +26,10 @@ type ReviewConfig struct {
 	TimeCap time.Duration
 	// MinSamples is the least a time cap may cut a rating down to.
 	MinSamples int
+	// Horizon is how many missions a playout looks ahead before the value
+	// model judges; 0 looks as far as the strong level does at a table of
+	// that size (DefaultTuned).
+	Horizon int
 }
 
 // DefaultReview is the budget of a post-game review: 240 samples with a
@@ -90,8 +94,9 @@ func (a Assessment) Mistake() bool { return a.Cost.Lo > 0 && a.Cost.P >= MinMist
 
 // Assess rates the action made from view v: every legal action is played
 // out in the same determinizations of v (playing on with the rule-based
-// policy to the end of the mission, scored there by the value model), and
-// the action made is compared with the best. ok is false when v offers no
+// policy to the end of this mission or the next, as the strong level looks
+// ahead at that table, scored there by the value model), and the action
+// made is compared with the best. ok is false when v offers no
 // choice or made is not one of v.Legal.
 func Assess(v g.SeatView, made g.Action, cfg ReviewConfig, seed uint64) (a Assessment, ok bool) {
 	mi := slices.IndexFunc(v.Legal, func(l g.Action) bool { return SameAction(l, made) })
@@ -183,6 +188,10 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 		deadline = time.Now().Add(cfg.TimeCap)
 	}
 	p := defaultParams
+	horizon := cfg.Horizon
+	if horizon <= 0 {
+		horizon = max(1, NewTuned(DefaultTuned).config(v).Horizon)
+	}
 	out := make([]float64, 0, samples*k)
 	for it := range samples {
 		if cfg.TimeCap > 0 && it >= max(cfg.MinSamples, 1) && time.Now().After(deadline) {
@@ -202,7 +211,7 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 				out = append(out, 0) // the sample disagrees with the view
 				continue
 			}
-			playMissions(s, &p, rseed, 1)
+			playMissions(s, &p, rseed, horizon)
 			out = append(out, chance(s))
 		}
 	}
