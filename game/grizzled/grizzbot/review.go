@@ -32,10 +32,11 @@ type ReviewConfig struct {
 	Horizon int
 }
 
-// DefaultReview is the budget of a post-game review: 240 samples with a
-// quarter of a second per decision, enough for an interval of about ±5
-// points on a difference (measured on 2-core machines: a 4-player game's
-// 40-60 decisions take 5-15 s).
+// DefaultReview is the budget of a post-game review: 240 samples, and at
+// most a quarter of a second a decision on a slow machine. Measured on one
+// core of a 2-core VM: one person's 12-61 decisions in a standard game
+// take 0.1-1.9 s (2 to 5 soldiers), so a table of four people is reviewed
+// in a few seconds.
 var DefaultReview = ReviewConfig{Samples: 240, TimeCap: 250 * time.Millisecond, MinSamples: 48}
 
 // DefaultHint is the budget of a hint at the table: a tenth of a second.
