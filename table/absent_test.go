@@ -85,3 +85,45 @@ func TestADesertedGameEnds(t *testing.T) {
 		})
 	}
 }
+
+// A player who gives their seat to a bot (L) gives it for the rest of the
+// game: the bot plays even with nobody left at the table to watch, and
+// after a restart too. (A seat that only lost its player waits for them.)
+func TestASeatGivenUpIsPlayedToTheEnd(t *testing.T) {
+	waitOver := func(j *MemJournal, code string) RoomRecord {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if rec, _ := j.Room(code); rec.Status == StatusOver {
+				return rec
+			}
+			if time.Now().After(deadline) {
+				rec, _ := j.Room(code)
+				t.Fatalf("the game did not end without its player: %+v", rec)
+			}
+		}
+	}
+	j := NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", Journal: j})
+	alice, _ := join(t, r, "alice")
+	r.Start(context.Background(), alice) // the empty seat gets a bot
+	waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
+	started, _ := j.Room(r.Code())
+	log := j.Log(r.Code())[:started.Seq]
+
+	r.Leave(alice)
+	if rec := waitOver(j, r.Code()); !rec.Seats[0].Left {
+		t.Fatal("the record does not say alice gave up her seat")
+	}
+
+	// The server stopped just after alice left, before any bot moved.
+	started.Seats[0].Left = true
+	j2 := NewMemJournal()
+	for i, e := range log {
+		j2.Append(started.Code, uint64(i+1), e)
+	}
+	r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{}, Journal: j2, Bots: raceBots{}}, started, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitOver(j2, r2.Code())
+}

@@ -32,8 +32,8 @@ func (r *Room) askBots() {
 		if level == "" || r.botAsked[seat] == r.seq+1 {
 			continue
 		}
-		if s.takeover && !r.otherHumanConnected(seat) {
-			continue // nobody is watching: the table waits for its players
+		if s.takeover && !s.rec.Left && !r.otherHumanConnected(seat) {
+			continue // nobody is watching: the table waits for its players (one who gave up the seat waits for nobody)
 		}
 		bot, err := r.cfg.Bots.New(level)
 		if err != nil {

@@ -113,6 +113,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	for i, s := range rec.Seats {
 		r.seats[i].rec = s
 		r.seats[i].awaySince = r.clock.Now()
+		r.seats[i].takeover = s.Left && r.cfg.Bots != nil
 	}
 	r.logged, r.resume = len(entries), rec.Timer
 	if rec.Status == StatusWaiting {

@@ -36,6 +36,7 @@ type SeatRecord struct {
 	Guest    bool      `json:"guest,omitempty"`
 	Badge    Badge     `json:"badge,omitempty"`
 	Pick     string    `json:"pick,omitempty"` // the seat's own choice before the game (game.Prelude)
+	Left     bool      `json:"left,omitempty"` // the player gave the seat to a bot for the rest of the game
 }
 
 // RoomRecord is the durable description of a room: with the action log it is

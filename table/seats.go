@@ -30,6 +30,10 @@ func (r *Room) join(c command) (game.Seat, error) {
 			}
 			s.takeover = false
 			s.awaySince = time.Time{}
+			if s.rec.Left {
+				s.rec.Left = false
+				r.save()
+			}
 			if !r.started {
 				s.rec.Name, s.rec.Badge = p.Name, p.Badge
 			}
@@ -96,7 +100,8 @@ func (r *Room) leave(box *Mailbox) {
 		} else if !r.over && !r.seatConnected(seat) {
 			r.narrateAbout(seat, game.M("table.has_left", game.Text("Player", s.rec.Name)))
 			if r.cfg.Bots != nil {
-				s.takeover = true
+				s.takeover, s.rec.Left = true, true
+				r.save()
 			}
 		}
 	}
