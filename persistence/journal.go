@@ -74,7 +74,7 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 	}
 	seats := make([]SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
-		seats[i] = SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: string(s.Badge), Pick: s.Pick}
+		seats[i] = SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: string(s.Badge), Pick: s.Pick, Left: s.Left}
 	}
 	return RoomRecord{
 		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
@@ -95,7 +95,7 @@ func (r RoomRecord) Engine() table.RoomRecord {
 	}
 	seats := make([]table.SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
-		seats[i] = table.SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: table.Badge(s.Badge), Pick: s.Pick}
+		seats[i] = table.SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: table.Badge(s.Badge), Pick: s.Pick, Left: s.Left}
 	}
 	return table.RoomRecord{
 		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,

@@ -39,7 +39,8 @@ type SeatRecord struct {
 	Bot      string    `json:"bot,omitempty"`   // bot level; "" for a human
 	Guest    bool      `json:"guest,omitempty"` // a keyless guest: never gets a profile
 	Badge    string    `json:"badge,omitempty"` // a mark earned elsewhere, e.g. "veteran"
-	Pick     string    `json:"pick,omitempty"`  // the seat\'s own choice before the game
+	Pick     string    `json:"pick,omitempty"`  // the seat's own choice before the game
+	Left     bool      `json:"left,omitempty"`  // the player gave the seat to a bot for the rest of the game
 }
 
 // UnmarshalJSON also reads seats saved before badges, which said
