@@ -40,7 +40,7 @@ func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo,
 	for k, i := range turns {
 		d := r.Decisions[i]
 		out = append(out, uikit.Wrap(th.T("grizzledui.review.turn", game.Text("Mark", string(rune('A'+k))), game.Num("N", d.Index),
-			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.coachLabel(d.Made)),
+			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.decided(d, d.Made)),
 			game.Num("From", pct(r.Decisions[i-1].MadeP.P)), game.Num("To", pct(d.MadeP.P))), width)...)
 	}
 	for _, seat := range reviewedSeats(r) {
@@ -67,7 +67,17 @@ func reviewScreen(th *uikit.Theme, seats []table.SeatInfo) *Screen {
 	for _, si := range seats {
 		s.v.Players = append(s.v.Players, grizzled.PlayerView{Seat: si.Seat, Name: si.Name})
 	}
+	if len(seats) == 2 { // the two-player game seats the chaplain third (§6.4): a tile may go to him
+		s.v.Players = append(s.v.Players, grizzled.PlayerView{Seat: 2, Chaplain: true})
+	}
 	return s
+}
+
+// decided is an action of d's decision in words, as d's seat made it: a
+// support tile points from that seat, not from the reader's (SU-2).
+func (s *Screen) decided(d grizzbot.Decision, a grizzled.Action) string {
+	s.u.Seat = d.Seat
+	return s.coachLabel(a)
 }
 
 // reviewedSeats are the seats with rated decisions, in seat order.
@@ -115,8 +125,8 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 	}
 	for k, d := range worst {
 		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("N", d.Index), game.Num("Mission", d.Mission),
-			game.Text("Made", s.coachLabel(d.Made))), width)...)
-		better := th.T("grizzledui.review.better", game.Text("Best", s.coachLabel(d.Best)),
+			game.Text("Made", s.decided(d, d.Made))), width)...)
+		better := th.T("grizzledui.review.better", game.Text("Best", s.decided(d, d.Best)),
 			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)))
 		for _, l := range uikit.Wrap(better, max(10, width-5)) {
 			out = append(out, "     "+th.Good.Render(l))

@@ -74,3 +74,23 @@ func TestReviewLines(t *testing.T) {
 		t.Errorf("plain review:\n%s", plain)
 	}
 }
+
+// A support tile in the review points from the seat that placed it, and at
+// two players the chaplain is one of its neighbours (SU-2, §6.4): seat 1's
+// left tile goes to the chaplain, its right one to seat 0.
+func TestReviewTilesPointFromTheirPlayer(t *testing.T) {
+	est := grizzbot.Estimate{P: 0.3, Lo: 0.25, Hi: 0.35, N: 96}
+	a := grizzbot.Assessment{Made: grizzled.Action{Kind: grizzled.ActPlaceTile, Tile: grizzled.TileR}, MadeP: est,
+		Best: grizzled.Action{Kind: grizzled.ActPlaceTile, Tile: grizzled.TileL}, BestP: grizzbot.Estimate{P: 0.5, Lo: 0.45, Hi: 0.55, N: 96},
+		Cost: grizzbot.Estimate{P: 0.2, Lo: 0.15, Hi: 0.25, N: 96}, Choices: 2}
+	r := grizzbot.GameReview{Samples: 96, Missions: 1, Decisions: []grizzbot.Decision{
+		{Index: 1, Seat: 0, Mission: 1, Assessment: grizzbot.Assessment{Made: grizzled.Action{Kind: grizzled.ActWithdraw}, MadeP: est, Best: grizzled.Action{Kind: grizzled.ActWithdraw}, BestP: est}},
+		{Index: 2, Seat: 1, Mission: 1, Assessment: a}}}
+	seats := []table.SeatInfo{{Seat: 0, Name: "ann"}, {Seat: 1, Name: "bob"}}
+	text := strings.Join(ReviewLines(uikit.New(nil), r, seats, 80, true), "\n")
+	for _, want := range []string{"place tile: right → ann", "the coach: place tile: left → the chaplain"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the review does not say %q:\n%s", want, text)
+		}
+	}
+}
