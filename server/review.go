@@ -159,7 +159,7 @@ func (rv *reviewer) compute(rm persistence.RoomRecord, job *reviewJob) (grizzbot
 		if err != nil {
 			return grizzbot.GameReview{}, fmt.Errorf("entry %d: %w", i+1, err)
 		}
-		moves = append(moves, grizzbot.Move{Seat: e.Seat, Action: a})
+		moves = append(moves, grizzbot.Move{Seat: e.Seat, Action: a, ByBot: e.StandIn})
 	}
 	person := func(seat game.Seat) bool {
 		for _, s := range rm.Seats {

@@ -109,16 +109,17 @@ func (r *Room) botAct(c command) {
 	if !r.started || r.over || c.seq != r.seq || int(c.seat) >= len(r.seats) {
 		return
 	}
-	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
+	standIn := r.seats[c.seat].rec.Bot == ""
+	if s := r.seats[c.seat]; standIn && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
 		return // its player came back
 	}
-	err := r.apply(c.seat, c.action)
+	err := r.applyAs(c.seat, c.action, standIn)
 	if err == nil || r.closed != Open {
 		return
 	}
 	r.log.Warn("bot chose an illegal action", "seat", c.seat, "err", err)
 	if legal := r.cfg.Game.Legal(r.state, c.seat); len(legal) > 0 {
-		if err := r.apply(c.seat, legal[0]); err != nil {
+		if err := r.applyAs(c.seat, legal[0], standIn); err != nil {
 			r.log.Error("bot fallback refused", "seat", c.seat, "err", err)
 		}
 	}

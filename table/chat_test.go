@@ -132,19 +132,24 @@ func TestEntriesRoundTrip(t *testing.T) {
 		{Seat: game.System, Action: []byte{}},
 		{Seat: 17, Chat: "привет, wolves"},
 		{Seat: 3, Chat: "", Before: true},
+		{Seat: 2, Action: []byte(`{"a":2}`), StandIn: true},
+		{Seat: 0, Action: []byte{}, StandIn: true},
 	} {
 		var b []byte
-		if e.IsChat() {
+		switch {
+		case e.IsChat():
 			b = EncodeChat(e.Seat, e.Before, e.Chat)
-		} else {
+		case e.StandIn:
+			b = EncodeStandIn(e.Seat, e.Action)
+		default:
 			b = EncodeEntry(e.Seat, e.Action)
 		}
 		got, err := DecodeEntry(b)
-		if err != nil || got.Seat != e.Seat || string(got.Action) != string(e.Action) || got.IsChat() != e.IsChat() || got.Chat != e.Chat || got.Before != e.Before {
+		if err != nil || got.Seat != e.Seat || string(got.Action) != string(e.Action) || got.IsChat() != e.IsChat() || got.Chat != e.Chat || got.Before != e.Before || got.StandIn != e.StandIn {
 			t.Errorf("%+v came back as %+v, %v", e, got, err)
 		}
 	}
-	for _, bad := range [][]byte{{}, {chatMark}, {chatMark, 9, 0}, {chatMark, 0}} {
+	for _, bad := range [][]byte{{}, {chatMark}, {chatMark, 9, 0}, {chatMark, 0}, {standInMark}} {
 		if _, err := DecodeEntry(bad); err == nil {
 			t.Errorf("DecodeEntry(%v) accepted", bad)
 		}

@@ -73,8 +73,13 @@ type RoomRecord struct {
 // stored, like an action, before anyone sees it, so a restart gives every
 // seat back what it was told. An action entry starts with its seat as a
 // varint; no seat is -64, so chatMark (its one-byte varint) starts only
-// chat lines.
-const chatMark = 0x7f
+// chat lines. standInMark (seat -63's varint, no seat either) comes before
+// an action a bot made for a human seat (the turn clock, a takeover), so a
+// review does not take it for the player's own.
+const (
+	chatMark    = 0x7f
+	standInMark = 0x7d
+)
 
 // Chat line flags.
 const (
@@ -90,6 +95,8 @@ type Entry struct {
 	// Before marks a chat line said before the game began, which no game
 	// rule heard: everyone at the table saw it.
 	Before bool
+	// StandIn marks an action a bot made for the seat's human player.
+	StandIn bool
 }
 
 // IsChat reports whether the entry is a chat line.
@@ -106,6 +113,11 @@ type TimerRecord struct {
 func EncodeEntry(seat game.Seat, action []byte) []byte {
 	b := binary.AppendVarint(make([]byte, 0, len(action)+2), int64(seat))
 	return append(b, action...)
+}
+
+// EncodeStandIn frames an action a bot made for a human seat.
+func EncodeStandIn(seat game.Seat, action []byte) []byte {
+	return append([]byte{standInMark}, EncodeEntry(seat, action)...)
 }
 
 // EncodeChat frames one chat line; before is true for talk before the game began.
@@ -130,11 +142,15 @@ func DecodeEntry(entry []byte) (Entry, error) {
 		}
 		return Entry{Seat: game.Seat(v), Chat: string(entry[2+n:]), Before: entry[1] == chatBefore}, nil
 	}
+	standIn := len(entry) > 0 && entry[0] == standInMark
+	if standIn {
+		entry = entry[1:]
+	}
 	v, n := binary.Varint(entry)
 	if n <= 0 {
 		return Entry{}, errors.New("log entry: bad seat")
 	}
-	return Entry{Seat: game.Seat(v), Action: append([]byte{}, entry[n:]...)}, nil
+	return Entry{Seat: game.Seat(v), Action: append([]byte{}, entry[n:]...), StandIn: standIn}, nil
 }
 
 // MemJournal keeps everything in memory: for tests and for a server run

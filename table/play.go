@@ -69,7 +69,11 @@ func (r *Room) act(c command) error {
 }
 
 // apply runs one action through the rules, makes it durable, then publishes.
-func (r *Room) apply(seat game.Seat, a game.Action) error {
+func (r *Room) apply(seat game.Seat, a game.Action) error { return r.applyAs(seat, a, false) }
+
+// applyAs is apply; standIn marks in the log a move a bot made for a human
+// seat.
+func (r *Room) applyAs(seat game.Seat, a game.Action, standIn bool) error {
 	if r.over {
 		return game.ErrGameOver
 	}
@@ -81,7 +85,11 @@ func (r *Room) apply(seat game.Seat, a game.Action) error {
 	if err != nil {
 		return err
 	}
-	if err := r.journal(EncodeEntry(seat, enc)); err != nil {
+	entry := EncodeEntry(seat, enc)
+	if standIn {
+		entry = EncodeStandIn(seat, enc)
+	}
+	if err := r.journal(entry); err != nil {
 		return err
 	}
 	r.state = next

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -10,8 +11,8 @@ import (
 // once; the second time in a row a bot plays their seat until they act
 // again. Everyone sees the clock count down (issue 18 item 6).
 func TestTurnClockKeepsTheTableMoving(t *testing.T) {
-	clk := newFakeClock()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy", TurnClock: time.Minute})
+	clk, j := newFakeClock(), NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy", TurnClock: time.Minute, Journal: j})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	r.Start(context.Background(), alice)
@@ -45,6 +46,19 @@ func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 	u = waitFor(t, bob, "alice back", func(u Update) bool { return lastWith(u, "alice is back in control") != "" })
 	if u.Seats[0].Bot != "" {
 		t.Fatalf("alice acted but the bot kept her seat: %+v", u.Seats[0])
+	}
+	// The log says which moves a bot made in alice's place (the coach
+	// rates only her own): the first and the third, not bob's.
+	var standIn []bool
+	for _, b := range j.Log(r.Code()) {
+		e, err := DecodeEntry(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		standIn = append(standIn, e.StandIn)
+	}
+	if want := []bool{true, false, true}; !slices.Equal(standIn, want) {
+		t.Fatalf("stand-in marks %v, want %v", standIn, want)
 	}
 }
 

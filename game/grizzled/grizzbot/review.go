@@ -245,6 +245,7 @@ func SameAction(a, b g.Action) bool {
 type Move struct {
 	Seat   game.Seat
 	Action g.Action
+	ByBot  bool // a bot made it for the seat's player (turn clock, takeover): nobody to coach
 }
 
 // Decision is one rated decision of a game.
@@ -267,21 +268,23 @@ type GameReview struct {
 var ErrStopped = errors.New("grizzbot: review stopped")
 
 // ReviewGame replays moves from start and rates every decision of a seat
-// for which review is true (the people at the table; bots need no coach).
+// for which review is true (the people at the table; bots need no coach),
+// but for the moves a bot made in a person's place.
 // progress, if not nil, hears after each rated decision how many of the
 // total are done, and returns false to stop the review (ErrStopped).
 // start is consumed.
 func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg ReviewConfig, seed uint64, progress func(done, total int) bool) (GameReview, error) {
 	total := 0
+	rated := func(m Move) bool { return review(m.Seat) && !m.ByBot }
 	for _, m := range moves {
-		if review(m.Seat) {
+		if rated(m) {
 			total++
 		}
 	}
 	out := GameReview{Samples: cfg.Samples}
 	s, done := start, 0
 	for i, m := range moves {
-		if review(m.Seat) {
+		if rated(m) {
 			v := s.View(m.Seat)
 			if a, ok := Assess(v, m.Action, cfg, mix(seed, uint64(i))); ok {
 				out.Decisions = append(out.Decisions, Decision{Index: i + 1, Seat: m.Seat, Mission: v.Round, Assessment: a})

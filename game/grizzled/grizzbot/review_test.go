@@ -197,3 +197,42 @@ func TestHintNamesTheBestLegalAction(t *testing.T) {
 		t.Fatalf("the hint (%v) is worse than the next choice (%v)", bp, np)
 	}
 }
+
+// Moves a bot made in a person's place (the turn clock ran out, or the
+// seat was given up) are not the person's decisions: the review rates
+// seat 0's own moves only, and counts only them in its progress.
+func TestReviewSkipsMovesABotMadeForThePlayer(t *testing.T) {
+	const seed = 3
+	moves, _ := playRecorded(t, newGame(t, 2, g.Standard, seed), seed, nil)
+	own, total := map[int]bool{}, 0
+	for i := range moves {
+		if moves[i].Seat != 0 {
+			continue
+		}
+		moves[i].ByBot = total%2 == 1 // every other one of seat 0's moves
+		if !moves[i].ByBot {
+			own[i+1] = true
+		}
+		total++
+	}
+	cheap := ReviewConfig{Samples: 4}
+	lastTotal := 0
+	r, err := ReviewGame(newGame(t, 2, g.Standard, seed), moves, func(s game.Seat) bool { return s == 0 }, cheap, 5, func(_, n int) bool {
+		lastTotal = n
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lastTotal != len(own) {
+		t.Errorf("progress counts %d decisions, want seat 0's own %d of %d", lastTotal, len(own), total)
+	}
+	for _, d := range r.Decisions {
+		if !own[d.Index] {
+			t.Errorf("move %d, made by a bot for seat 0, was rated", d.Index)
+		}
+	}
+	if len(r.Decisions) == 0 {
+		t.Fatal("nothing rated")
+	}
+}
