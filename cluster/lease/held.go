@@ -120,9 +120,14 @@ func (h *Held) renew() {
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if err == nil {
+		h.revision = rev // even if the lease ended meanwhile: Release deletes this revision
+	}
+	if h.ended {
+		return
+	}
 	switch {
 	case err == nil:
-		h.revision = rev // even if ended meanwhile: Release deletes this revision
 		if !h.m.opt.Clock.Now().Before(h.until) {
 			// Valid has already said no; a tenure never resumes once it has.
 			h.endLocked(ErrExpired)

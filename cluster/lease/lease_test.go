@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -134,59 +135,80 @@ func TestKilledHolderIsTakenOverWithinTTL(t *testing.T) {
 	}
 }
 
-// The partitioned holder, on real time: a's connection is cut while b waits
-// for the lease to lapse. a's validity must end strictly before b's claim
-// request leaves, on the one clock both use.
+// The partitioned holder, on real time: a is cut off while b waits for the
+// lease to lapse, either with its connection closed or with its requests
+// hanging unanswered. a's validity must end strictly before b's claim request
+// leaves, on the one clock both use.
 func TestPartitionedHolderStopsBeforeTakeover(t *testing.T) {
-	ctx, url := ctxT(t), startNATS(t)
-	opt := Options{TTL: 400 * time.Millisecond, Renew: 100 * time.Millisecond, Margin: 40 * time.Millisecond}
-	na := connect(t, url)
-	a := newManager(t, na.kv, "a", opt)
-	b := newManager(t, connect(t, url).kv, "b", opt)
-	lapsed, err := b.WatchLapsed(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ha, err := a.Claim(ctx, "ROOM")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Let a renew a few times, then cut it off.
-	first := ha.ValidUntil()
-	for ha.ValidUntil().Sub(first) < 2*opt.Renew {
-		select {
-		case <-ha.Lost():
-			t.Fatalf("lost before the cut: %v", ha.Err())
-		case <-time.After(opt.Renew / 4):
-		}
-	}
-	na.nc.Close()
-	cut := time.Now()
+	for _, how := range []string{"connection closed", "requests hang"} {
+		t.Run(how, func(t *testing.T) {
+			ctx, url := ctxT(t), startNATS(t)
+			opt := Options{TTL: 400 * time.Millisecond, Renew: 100 * time.Millisecond, Margin: 40 * time.Millisecond}
+			na := connect(t, url)
+			akv := &partitionable{KV: na.kv}
+			a := newManager(t, akv, "a", opt)
+			b := newManager(t, connect(t, url).kv, "b", opt)
+			lapsed, err := b.WatchLapsed(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ha, err := a.Claim(ctx, "ROOM")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Let a renew twice, then cut it off.
+			first := ha.ValidUntil()
+			for ha.ValidUntil().Sub(first) < 2*opt.Renew {
+				select {
+				case <-ha.Lost():
+					t.Fatalf("lost before the cut: %v", ha.Err())
+				case <-time.After(opt.Renew / 4):
+				}
+			}
+			if how == "connection closed" {
+				na.nc.Close()
+			} else {
+				akv.cut.Store(true)
+			}
+			cut := time.Now()
 
-	var hb *Held
-	for hb == nil {
-		room := <-lapsed
-		if room != "ROOM" {
-			t.Fatalf("lapsed %q", room)
-		}
-		hb, err = b.Claim(ctx, room)
-		if err != nil {
-			t.Fatal(err)
-		}
+			if room := <-lapsed; room != "ROOM" {
+				t.Fatalf("lapsed %q", room)
+			}
+			hb, err := b.Claim(ctx, "ROOM")
+			if err != nil {
+				t.Fatal(err)
+			}
+			won := time.Now()
+			if ha.Valid() {
+				t.Fatal("old holder still valid after the takeover")
+			}
+			if !ha.ValidUntil().Before(hb.Since()) {
+				t.Fatalf("old holder valid until %v, new claim sent at %v: overlap", ha.ValidUntil(), hb.Since())
+			}
+			<-ha.Lost()
+			if !errors.Is(ha.Err(), ErrExpired) {
+				t.Fatalf("old holder ended with %v, want ErrExpired", ha.Err())
+			}
+			t.Logf("from the cut: old holder invalid %v, new claim sent %v, claimed %v",
+				ha.ValidUntil().Sub(cut), hb.Since().Sub(cut), won.Sub(cut))
+		})
 	}
-	won := time.Now()
-	if ha.Valid() {
-		t.Fatal("old holder still valid after the takeover")
+}
+
+// partitionable passes requests through until cut; then each write hangs
+// until its context ends, as a request into a partition does.
+type partitionable struct {
+	KV
+	cut atomic.Bool
+}
+
+func (p *partitionable) Update(ctx context.Context, key string, value []byte, revision uint64) (uint64, error) {
+	if p.cut.Load() {
+		<-ctx.Done()
+		return 0, ctx.Err()
 	}
-	if !ha.ValidUntil().Before(hb.Since()) {
-		t.Fatalf("old holder valid until %v, new claim sent at %v: overlap", ha.ValidUntil(), hb.Since())
-	}
-	<-ha.Lost()
-	if !errors.Is(ha.Err(), ErrExpired) {
-		t.Fatalf("old holder ended with %v, want ErrExpired", ha.Err())
-	}
-	t.Logf("cut → old holder invalid %v, → new claim sent %v, → claimed %v; gap %v",
-		ha.ValidUntil().Sub(cut), hb.Since().Sub(cut), won.Sub(cut), hb.Since().Sub(ha.ValidUntil()))
+	return p.KV.Update(ctx, key, value, revision)
 }
 
 func TestRacingClaimantsExactlyOneWins(t *testing.T) {
