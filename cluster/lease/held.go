@@ -82,15 +82,18 @@ func (h *Held) Err() error {
 func (h *Held) schedule() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.armLocked(h.m.opt.Renew)
+	h.armLocked()
 }
 
-// armLocked schedules the next renewal after d and moves the deadline timer to h.until.
-func (h *Held) armLocked(d time.Duration) {
+// armLocked schedules the next renewal and moves the deadline timer to h.until.
+func (h *Held) armLocked() {
 	if h.ended {
 		return
 	}
-	h.renewal = h.m.opt.Clock.AfterFunc(d, h.renew)
+	if h.renewal != nil {
+		h.renewal.Stop()
+	}
+	h.renewal = h.m.opt.Clock.AfterFunc(h.m.opt.Renew, h.renew)
 	if h.deadline != nil {
 		h.deadline.Stop()
 	}
@@ -135,7 +138,7 @@ func (h *Held) renew() {
 		}
 		h.until = h.m.opt.holdUntil(start)
 		h.err = nil
-		h.armLocked(h.m.opt.Renew)
+		h.armLocked()
 	case isConflict(err):
 		h.endLocked(ErrLostToOther)
 	default:

@@ -12,7 +12,7 @@ import (
 
 // startNATS runs an embedded JetStream server on a random loopback port with
 // its store in a temporary directory, and returns its client URL.
-func startNATS(t *testing.T) string {
+func startNATS(t testing.TB) string {
 	t.Helper()
 	ns, err := server.NewServer(&server.Options{
 		Host:      "127.0.0.1",
@@ -39,7 +39,7 @@ type node struct {
 	kv jetstream.KeyValue
 }
 
-func connect(t *testing.T, url string) node {
+func connect(t testing.TB, url string) node {
 	t.Helper()
 	nc, err := nats.Connect(url, nats.NoReconnect())
 	if err != nil {
