@@ -421,3 +421,104 @@ func TestOptionsAreChecked(t *testing.T) {
 		t.Errorf("defaults refused: %v", err)
 	}
 }
+
+// On a bucket replicated three times over three servers, conflicts come
+// back with another error code than on one server; every path that must see
+// one still does. Then the holder's server dies, as a node does.
+func TestReplicatedBucket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-server cluster")
+	}
+	urls, servers := startCluster(t)
+	t.Run("conflicts", func(t *testing.T) { testReplicatedConflicts(t, urls) })
+	t.Run("holder's server dies", func(t *testing.T) {
+		ctx := ctxT(t)
+		opt := Options{TTL: time.Second, Renew: 250 * time.Millisecond, Margin: 100 * time.Millisecond}
+		a := newManager(t, connectReplicas(t, urls[0], 3).kv, "a", opt)
+		b := newManager(t, connectReplicas(t, urls[1], 3).kv, "b", opt)
+		lapsed, err := b.WatchLapsed(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ha, err := a.Claim(ctx, "DIES")
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers[0].Shutdown()
+		killed := time.Now()
+		for room := range lapsed {
+			if room == "DIES" {
+				break
+			}
+		}
+		hb, err := b.Claim(ctx, "DIES")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ha.Valid() || !ha.ValidUntil().Before(hb.Since()) {
+			t.Fatalf("old holder valid %v until %v, new claim sent at %v", ha.Valid(), ha.ValidUntil(), hb.Since())
+		}
+		t.Logf("holder's server killed; room claimed on another %v later (TTL %v)", time.Since(killed), opt.TTL)
+	})
+}
+
+func testReplicatedConflicts(t *testing.T, urls []string) {
+	ctx, clock := ctxT(t), newFakeClock()
+	var nodes []node
+	var ms []*Manager
+	for i, u := range urls {
+		nodes = append(nodes, connectReplicas(t, u, 3))
+		ms = append(ms, newManager(t, nodes[i].kv, fmt.Sprint("n", i), withClock(testOpt, clock)))
+	}
+	// Racing creates, one per server: one wins.
+	results := make(chan error, len(ms))
+	var winner *Held
+	var mu sync.Mutex
+	for _, m := range ms {
+		go func() {
+			h, err := m.take(ctx, "ROOM", 0)
+			if h != nil {
+				mu.Lock()
+				winner = h
+				mu.Unlock()
+			}
+			results <- err
+		}()
+	}
+	held := 0
+	for range ms {
+		err := <-results
+		switch {
+		case err == nil:
+			held++
+		case !errors.Is(err, ErrHeld):
+			t.Fatal(err)
+		}
+	}
+	if held != 1 {
+		t.Fatalf("%d winners", held)
+	}
+	// A compare-and-set on a stale revision is refused as a conflict.
+	loser := ms[0]
+	if loser == winner.m {
+		loser = ms[1]
+	}
+	if _, err := loser.take(ctx, "ROOM", winner.Token()-1); !errors.Is(err, ErrHeld) {
+		t.Fatalf("stale compare-and-set: %v, want ErrHeld", err)
+	}
+	// The entry is rewritten behind the holder's back: its renewal sees it.
+	if _, err := nodes[0].kv.Put(ctx, "ROOM", []byte(`{"node":"intruder"}`)); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(testOpt.Renew)
+	if !errors.Is(winner.Err(), ErrLostToOther) {
+		t.Fatalf("renewal over a rewritten entry: %v, want ErrLostToOther", winner.Err())
+	}
+	// Releasing a lease already lost deletes nothing and says nothing.
+	if err := winner.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if own, err := loser.Owner(ctx, "ROOM"); err != nil || own.Node != "intruder" {
+		t.Fatalf("owner %+v, %v; want the intruder untouched", own, err)
+	}
+}
