@@ -137,7 +137,11 @@ type Manager struct {
 }
 
 type sighting struct {
+	// revision and written (the server's timestamp of the write) name the
+	// write; written tells it apart from a write of the same revision
+	// number in a bucket deleted and made again.
 	revision uint64
+	written  time.Time
 	at       time.Time
 }
 
@@ -188,7 +192,7 @@ func (m *Manager) Claim(ctx context.Context, room string) (*Held, error) {
 	if err != nil {
 		return nil, err
 	}
-	ready := m.opt.takeoverAt(m.sight(room, e.Revision(), m.opt.Clock.Now()))
+	ready := m.opt.takeoverAt(m.sight(e, m.opt.Clock.Now()))
 	if err := m.sleepUntil(ctx, ready); err != nil {
 		return nil, err
 	}
@@ -221,15 +225,15 @@ func (m *Manager) take(ctx context.Context, room string, revision uint64) (*Held
 	return h, nil
 }
 
-// sight records that revision of room was observed at now and returns the
-// earliest local time this manager has seen that revision.
-func (m *Manager) sight(room string, revision uint64, now time.Time) time.Time {
+// sight records that the entry was observed at now and returns the earliest
+// local time this manager has seen that same write.
+func (m *Manager) sight(e jetstream.KeyValueEntry, now time.Time) time.Time {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s, ok := m.seen[room]; ok && s.revision == revision {
+	if s, ok := m.seen[e.Key()]; ok && s.revision == e.Revision() && s.written.Equal(e.Created()) {
 		return s.at
 	}
-	m.seen[room] = sighting{revision: revision, at: now}
+	m.seen[e.Key()] = sighting{revision: e.Revision(), written: e.Created(), at: now}
 	return now
 }
 

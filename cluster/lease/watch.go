@@ -71,7 +71,7 @@ func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out c
 			}
 			rev := e.Revision()
 			revision[room] = rev
-			seen := m.sight(room, rev, m.opt.Clock.Now())
+			seen := m.sight(e, m.opt.Clock.Now())
 			wait := m.opt.takeoverAt(seen).Sub(m.opt.Clock.Now())
 			timers[room] = m.opt.Clock.AfterFunc(wait, func() {
 				mu.Lock()
