@@ -14,18 +14,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// startNATS runs an embedded JetStream server on a random loopback port with
-// its store in a temporary directory, and returns its client URL.
+// startNATS runs one embedded JetStream server and returns its client URL.
 func startNATS(t testing.TB) string {
 	t.Helper()
-	ns, err := server.NewServer(&server.Options{
-		Host:      "127.0.0.1",
-		Port:      server.RANDOM_PORT,
-		JetStream: true,
-		StoreDir:  t.TempDir(),
-		NoLog:     true,
-		NoSigs:    true,
-	})
+	ns, err := server.NewServer(loopbackJetStream(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +27,19 @@ func startNATS(t testing.TB) string {
 		t.Fatal("nats server not ready")
 	}
 	return ns.ClientURL()
+}
+
+// loopbackJetStream is a quiet JetStream server on a random loopback client
+// port, its store in a temporary directory.
+func loopbackJetStream(t testing.TB) *server.Options {
+	return &server.Options{
+		Host:      "127.0.0.1",
+		Port:      server.RANDOM_PORT,
+		JetStream: true,
+		StoreDir:  t.TempDir(),
+		NoLog:     true,
+		NoSigs:    true,
+	}
 }
 
 // node is one cluster member's view of the lease bucket: its own connection.
@@ -102,17 +107,11 @@ func startCluster(t testing.TB) ([]string, []*server.Server) {
 	}
 	var servers []*server.Server
 	for i, port := range ports {
-		ns, err := server.NewServer(&server.Options{
-			ServerName: fmt.Sprintf("s%d", i),
-			Host:       "127.0.0.1",
-			Port:       server.RANDOM_PORT,
-			JetStream:  true,
-			StoreDir:   t.TempDir(),
-			NoLog:      true,
-			NoSigs:     true,
-			Cluster:    server.ClusterOpts{Name: "lease-test", Host: "127.0.0.1", Port: port},
-			Routes:     routes,
-		})
+		opts := loopbackJetStream(t)
+		opts.ServerName = fmt.Sprintf("s%d", i)
+		opts.Cluster = server.ClusterOpts{Name: "lease-test", Host: "127.0.0.1", Port: port}
+		opts.Routes = routes
+		ns, err := server.NewServer(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
