@@ -14,7 +14,7 @@ import (
 // benchAppend runs b.N appends spread over `tables` goroutines, one room
 // each, as room actors do, with real fsync. appendFn is the write under
 // test, delay the batch delay (0: default). It reports actions/s.
-func benchAppend(b *testing.B, tables int, delay time.Duration, appendFn func(s *Store, room string, seq uint64, e []byte) error) {
+func benchAppend(b *testing.B, tables int, delay time.Duration, appendFn func(s *Bolt, room string, seq uint64, e []byte) error) {
 	s, err := Open(filepath.Join(b.TempDir(), "bench.db"), Options{BatchDelay: delay})
 	if err != nil {
 		b.Fatal(err)
@@ -52,7 +52,7 @@ func benchAppend(b *testing.B, tables int, delay time.Duration, appendFn func(s 
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "actions/s")
 }
 
-// BenchmarkAppendBatched: Store.Append, concurrent callers share
+// BenchmarkAppendBatched: Bolt.Append, concurrent callers share
 // transactions and fsyncs through db.Batch. With one table nobody shares:
 // each Append pays the batch delay, the price of batching.
 func BenchmarkAppendBatched(b *testing.B) {
@@ -60,7 +60,7 @@ func BenchmarkAppendBatched(b *testing.B) {
 		// DefaultBatchDelay, and bbolt's own default for comparison.
 		for _, d := range []time.Duration{DefaultBatchDelay, 10 * time.Millisecond} {
 			b.Run(fmt.Sprintf("tables=%d/delay=%v", tables, d), func(b *testing.B) {
-				benchAppend(b, tables, d, (*Store).Append)
+				benchAppend(b, tables, d, (*Bolt).Append)
 			})
 		}
 	}
@@ -71,7 +71,7 @@ func BenchmarkAppendBatched(b *testing.B) {
 func BenchmarkAppendUpdateEach(b *testing.B) {
 	for _, tables := range []int{1, 64} {
 		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
-			benchAppend(b, tables, 0, func(s *Store, room string, seq uint64, e []byte) error {
+			benchAppend(b, tables, 0, func(s *Bolt, room string, seq uint64, e []byte) error {
 				return s.db.Update(func(tx *bolt.Tx) error { return appendTx(tx, room, seq, e) })
 			})
 		})

@@ -38,7 +38,7 @@ type CampaignMission struct {
 // CreateCampaign stores a new campaign and lists it in every member's
 // profile (creating profiles as needed), in one transaction. An empty ID
 // gets a random one; a taken ID is ErrExists. Created is stamped.
-func (s *Store) CreateCampaign(c Campaign) (Campaign, error) {
+func (s *Bolt) CreateCampaign(c Campaign) (Campaign, error) {
 	if c.ID == "" {
 		var b [6]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -63,7 +63,7 @@ func (s *Store) CreateCampaign(c Campaign) (Campaign, error) {
 }
 
 // Campaign returns one campaign, or ErrNotFound.
-func (s *Store) Campaign(id string) (Campaign, error) {
+func (s *Bolt) Campaign(id string) (Campaign, error) {
 	var c Campaign
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
@@ -74,7 +74,7 @@ func (s *Store) Campaign(id string) (Campaign, error) {
 }
 
 // Campaigns returns the campaigns fp is a member of, in the order joined.
-func (s *Store) Campaigns(fp string) ([]Campaign, error) {
+func (s *Bolt) Campaigns(fp string) ([]Campaign, error) {
 	var out []Campaign
 	err := s.view(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(bktPlayers).Get([]byte(fp))
@@ -101,7 +101,7 @@ func (s *Store) Campaigns(fp string) ([]Campaign, error) {
 // transaction; members added or removed by fn are listed in or dropped
 // from their profiles in the same transaction. fn cannot change the ID.
 // If fn returns an error nothing is stored.
-func (s *Store) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, error) {
+func (s *Bolt) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, error) {
 	var c Campaign
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		old, err := getCampaign(tx, id)
@@ -133,7 +133,7 @@ func (s *Store) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, e
 // veteran come from the rules
 // (grizzled.CampaignNext). A second result for the same roomID is ErrExists,
 // so a retried call never counts a mission twice.
-func (s *Store) RecordCampaignResult(id, roomID string, from int, players []string, won bool, next int, veteran bool) (Campaign, error) {
+func (s *Bolt) RecordCampaignResult(id, roomID string, from int, players []string, won bool, next int, veteran bool) (Campaign, error) {
 	if err := checkKey("room id", roomID); err != nil {
 		return Campaign{}, err
 	}
@@ -196,7 +196,7 @@ func getCampaign(tx *bolt.Tx, id string) (Campaign, error) {
 
 // putCampaign stores c and brings members' profiles in line with the
 // change from old (nil for a new campaign).
-func (s *Store) putCampaign(tx *bolt.Tx, old, c *Campaign) error {
+func (s *Bolt) putCampaign(tx *bolt.Tx, old, c *Campaign) error {
 	for i, fp := range c.Members {
 		if err := checkKey("fingerprint", fp); err != nil {
 			return err

@@ -103,7 +103,7 @@
 //     write transaction, which blocks every other writer: no I/O in them.
 //   - Open checks the file's structure cheaply (meta pages, size, meta
 //     bucket). Damage deeper inside, such as a zeroed page in the middle,
-//     can still make bbolt panic later; Store.Check walks every page and
+//     can still make bbolt panic later; Bolt.Check walks every page and
 //     is meant for operators (e.g. after a backup), not for start-up.
 //   - Rooms() with no status decodes every room ever stored; pass statuses.
 //   - Long read transactions (a Backup to a slow writer) delay the file's

@@ -23,7 +23,7 @@ func tickClock() func() time.Time {
 	return func() time.Time { return base.Add(time.Duration(n.Add(1)) * time.Second) }
 }
 
-func openClocked(t *testing.T, path string) *Store {
+func openClocked(t *testing.T, path string) *Bolt {
 	t.Helper()
 	opts := testOptions
 	opts.Clock = tickClock()
@@ -421,7 +421,7 @@ func TestRecordCampaignResultVeteranSurvivesReopen(t *testing.T) {
 }
 
 // fill puts one of every record kind in s.
-func fill(t *testing.T, s *Store) {
+func fill(t *testing.T, s *Bolt) {
 	t.Helper()
 	mustPutRoom(t, s, testRoom("live"))
 	for seq := uint64(1); seq <= 25; seq++ {
@@ -451,7 +451,7 @@ type dumpT struct {
 	History   []RoomRecord
 }
 
-func dump(t *testing.T, s *Store) dumpT {
+func dump(t *testing.T, s *Bolt) dumpT {
 	t.Helper()
 	var d dumpT
 	var err error

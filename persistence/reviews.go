@@ -10,7 +10,7 @@ import (
 // PutReview stores the review of a finished room: computed once, read by
 // every player of the game after. The review is the caller's JSON; the
 // store only keeps it, with the room (DeleteRoom removes it).
-func (s *Store) PutReview(roomID string, review json.RawMessage) error {
+func (s *Bolt) PutReview(roomID string, review json.RawMessage) error {
 	if err := checkKey("room id", roomID); err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func (s *Store) PutReview(roomID string, review json.RawMessage) error {
 }
 
 // Review returns the stored review of a room, or ErrNotFound.
-func (s *Store) Review(roomID string) (json.RawMessage, error) {
+func (s *Bolt) Review(roomID string) (json.RawMessage, error) {
 	if err := checkKey("room id", roomID); err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func (r *RoomRecord) validate() error {
 // (Setup.Game, Variant, number of seats), as a win for the seats in
 // Result.Winners. Storing a finished room again counts nothing, and a
 // finished room cannot change status (ErrInvalid).
-func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
+func (s *Bolt) PutRoom(rec RoomRecord) (RoomRecord, error) {
 	if err := rec.validate(); err != nil {
 		return RoomRecord{}, err
 	}
@@ -126,7 +126,7 @@ func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
 }
 
 // putRoom stamps and stores rec, keeping the indexes and stats in step.
-func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
+func (s *Bolt) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 	rooms := tx.Bucket(bktRooms)
 	var old *RoomRecord
 	if raw := rooms.Get([]byte(rec.ID)); raw != nil {
@@ -170,7 +170,7 @@ func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 }
 
 // countGame adds a finished game to its keyed players' stats.
-func (s *Store) countGame(tx *bolt.Tx, rec *RoomRecord) error {
+func (s *Bolt) countGame(tx *bolt.Tx, rec *RoomRecord) error {
 	counted := map[string]bool{}
 	for _, seat := range rec.Seats {
 		if !seat.keyed() || counted[seat.Identity] {
@@ -240,7 +240,7 @@ func unindexRoom(tx *bolt.Tx, r *RoomRecord) error {
 }
 
 // Room returns one room, or ErrNotFound.
-func (s *Store) Room(id string) (RoomRecord, error) {
+func (s *Bolt) Room(id string) (RoomRecord, error) {
 	var rec RoomRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
@@ -262,7 +262,7 @@ func getRoom(tx *bolt.Tx, id string) (RoomRecord, error) {
 // is given), grouped by status in the order given, each group by ID. Use it
 // at start-up to resume waiting and playing tables: it reads the status
 // index, not every finished game.
-func (s *Store) Rooms(statuses ...Status) ([]RoomRecord, error) {
+func (s *Bolt) Rooms(statuses ...Status) ([]RoomRecord, error) {
 	var out []RoomRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		rooms := tx.Bucket(bktRooms)
@@ -291,7 +291,7 @@ func (s *Store) Rooms(statuses ...Status) ([]RoomRecord, error) {
 
 // DeleteRoom removes a room with its log, snapshot and index entries.
 // Campaign history may still name it.
-func (s *Store) DeleteRoom(id string) error {
+func (s *Bolt) DeleteRoom(id string) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		rec, err := getRoom(tx, id)
 		if err != nil {
@@ -319,7 +319,7 @@ func (s *Store) DeleteRoom(id string) error {
 
 // FinishedGames returns the finished rooms a player sat in, newest first,
 // at most limit of them (all when limit <= 0). Their logs replay them.
-func (s *Store) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
+func (s *Bolt) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
 	if err := checkKey("fingerprint", fp); err != nil {
 		return nil, err
 	}
