@@ -1,8 +1,6 @@
 package persistence
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"time"
@@ -39,17 +37,9 @@ type CampaignMission struct {
 // profile (creating profiles as needed), in one transaction. An empty ID
 // gets a random one; a taken ID is ErrExists. Created is stamped.
 func (s *Bolt) CreateCampaign(c Campaign) (Campaign, error) {
-	if c.ID == "" {
-		var b [6]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return Campaign{}, err
-		}
-		c.ID = hex.EncodeToString(b[:])
-	}
-	if err := checkKey("campaign id", c.ID); err != nil {
+	if err := c.Prepare(s.now()); err != nil {
 		return Campaign{}, err
 	}
-	c.Created = s.now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bktCampaigns).Get([]byte(c.ID)) != nil {
 			return fmt.Errorf("campaign %q: %w", c.ID, ErrExists)
@@ -81,7 +71,7 @@ func (s *Bolt) Campaigns(fp string) ([]Campaign, error) {
 		if raw == nil {
 			return nil
 		}
-		p, err := decode[Profile](raw)
+		p, err := Decode[Profile](raw)
 		if err != nil {
 			return err
 		}
@@ -134,13 +124,8 @@ func (s *Bolt) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, er
 // (grizzled.CampaignNext). A second result for the same roomID is ErrExists,
 // so a retried call never counts a mission twice.
 func (s *Bolt) RecordCampaignResult(id, roomID string, from int, players []string, won bool, next int, veteran bool) (Campaign, error) {
-	if err := checkKey("room id", roomID); err != nil {
+	if err := CheckResultArgs(roomID, players); err != nil {
 		return Campaign{}, err
-	}
-	for _, fp := range players {
-		if err := checkKey("fingerprint", fp); err != nil {
-			return Campaign{}, err
-		}
 	}
 	var c Campaign
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -148,29 +133,14 @@ func (s *Bolt) RecordCampaignResult(id, roomID string, from int, players []strin
 		if c, err = getCampaign(tx, id); err != nil {
 			return err
 		}
-		if slices.ContainsFunc(c.History, func(m CampaignMission) bool { return m.RoomID == roomID }) {
-			return fmt.Errorf("campaign %s mission in room %s: %w", id, roomID, ErrExists)
-		}
-		if c.Trials != from || c.Veteran {
-			return fmt.Errorf("campaign %s: room %s played the mission at %d trials, the campaign is at %d: %w", id, roomID, from, c.Trials, ErrStale)
-		}
 		now := s.now()
-		c.Trials = next
-		if won {
-			c.Wins++
-		} else {
-			c.Losses++
+		if err := c.Record(roomID, from, players, won, next, veteran, now); err != nil {
+			return err
 		}
-		c.History = append(c.History, CampaignMission{
-			When: now, Players: slices.Clone(players), Won: won, Trials: next, RoomID: roomID,
-		})
 		if veteran {
-			c.Veteran = true
 			for _, fp := range players {
 				_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
-					if !p.Veteran {
-						p.Veteran, p.VeteranSince = true, now
-					}
+					p.MarkVeteran(now)
 					return nil
 				})
 				if err != nil {
@@ -191,47 +161,27 @@ func getCampaign(tx *bolt.Tx, id string) (Campaign, error) {
 	if raw == nil {
 		return Campaign{}, fmt.Errorf("campaign %q: %w", id, ErrNotFound)
 	}
-	return decode[Campaign](raw)
+	return Decode[Campaign](raw)
 }
 
 // putCampaign stores c and brings members' profiles in line with the
 // change from old (nil for a new campaign).
 func (s *Bolt) putCampaign(tx *bolt.Tx, old, c *Campaign) error {
-	for i, fp := range c.Members {
-		if err := checkKey("fingerprint", fp); err != nil {
-			return err
-		}
-		if slices.Contains(c.Members[:i], fp) {
-			return fmt.Errorf("%w: campaign %s lists %s twice", ErrInvalid, c.ID, fp)
-		}
+	if err := c.CheckMembers(); err != nil {
+		return err
 	}
 	var before []string
 	if old != nil {
 		before = old.Members
 	}
-	for _, fp := range c.Members {
-		if slices.Contains(before, fp) {
-			continue
-		}
-		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
-			if !slices.Contains(p.Campaigns, c.ID) {
-				p.Campaigns = append(p.Campaigns, c.ID)
-			}
-			return nil
-		})
-		if err != nil {
+	joined, left := MembersChanged(before, c.Members)
+	for _, fp := range joined {
+		if _, err := s.updatePlayer(tx, fp, func(p *Profile) error { p.JoinCampaign(c.ID); return nil }); err != nil {
 			return err
 		}
 	}
-	for _, fp := range before {
-		if slices.Contains(c.Members, fp) {
-			continue
-		}
-		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
-			p.Campaigns = slices.DeleteFunc(p.Campaigns, func(id string) bool { return id == c.ID })
-			return nil
-		})
-		if err != nil {
+	for _, fp := range left {
+		if _, err := s.updatePlayer(tx, fp, func(p *Profile) error { p.LeaveCampaign(c.ID); return nil }); err != nil {
 			return err
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // (bbolt's DB.Batch). Each room must have a single writer (its actor): two
 // goroutines racing on one room's next number would see ErrSeq.
 func (s *Bolt) Append(roomID string, seq uint64, entry []byte) error {
-	if err := checkKey("room id", roomID); err != nil {
+	if err := CheckKey("room id", roomID); err != nil {
 		return err
 	}
 	if seq == 0 {

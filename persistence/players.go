@@ -58,7 +58,7 @@ func (s *Bolt) Player(fp string) (Profile, error) {
 			return fmt.Errorf("player %q: %w", fp, ErrNotFound)
 		}
 		var err error
-		p, err = decode[Profile](raw)
+		p, err = Decode[Profile](raw)
 		return err
 	})
 	return p, err
@@ -83,14 +83,14 @@ func (s *Bolt) UpdatePlayer(fp string, fn func(*Profile) error) (Profile, error)
 }
 
 func (s *Bolt) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (Profile, error) {
-	if err := checkKey("fingerprint", fp); err != nil {
+	if err := CheckKey("fingerprint", fp); err != nil {
 		return Profile{}, err
 	}
 	players := tx.Bucket(bktPlayers)
 	p := Profile{Fingerprint: fp, FirstSeen: s.now()}
 	if raw := players.Get([]byte(fp)); raw != nil {
 		var err error
-		if p, err = decode[Profile](raw); err != nil {
+		if p, err = Decode[Profile](raw); err != nil {
 			return Profile{}, err
 		}
 	}
@@ -119,7 +119,7 @@ func (s *Bolt) Seen(fp, name string) (Profile, error) {
 func (s *Bolt) EachPlayer(fn func(Profile) error) error {
 	return s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bktPlayers).ForEach(func(_, raw []byte) error {
-			p, err := decode[Profile](raw)
+			p, err := Decode[Profile](raw)
 			if err != nil {
 				return err
 			}

@@ -11,7 +11,7 @@ import (
 // every player of the game after. The review is the caller's JSON; the
 // store only keeps it, with the room (DeleteRoom removes it).
 func (s *Bolt) PutReview(roomID string, review json.RawMessage) error {
-	if err := checkKey("room id", roomID); err != nil {
+	if err := CheckKey("room id", roomID); err != nil {
 		return err
 	}
 	if !json.Valid(review) {
@@ -31,7 +31,7 @@ func (s *Bolt) PutReview(roomID string, review json.RawMessage) error {
 
 // Review returns the stored review of a room, or ErrNotFound.
 func (s *Bolt) Review(roomID string) (json.RawMessage, error) {
-	if err := checkKey("room id", roomID); err != nil {
+	if err := CheckKey("room id", roomID); err != nil {
 		return nil, err
 	}
 	var out json.RawMessage
@@ -41,7 +41,7 @@ func (s *Bolt) Review(roomID string) (json.RawMessage, error) {
 			return fmt.Errorf("%w: review of %s", ErrNotFound, roomID)
 		}
 		var err error
-		out, err = decode[json.RawMessage](raw)
+		out, err = Decode[json.RawMessage](raw)
 		return err
 	})
 	return out, err

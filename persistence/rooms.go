@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -91,8 +90,9 @@ type RoomRecord struct {
 	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
 }
 
-func (r *RoomRecord) validate() error {
-	if err := checkKey("room id", r.ID); err != nil {
+// Validate refuses a record no store accepts (ErrInvalid).
+func (r *RoomRecord) Validate() error {
+	if err := CheckKey("room id", r.ID); err != nil {
 		return err
 	}
 	if !r.Status.valid() {
@@ -113,7 +113,7 @@ func (r *RoomRecord) validate() error {
 // Result.Winners. Storing a finished room again counts nothing, and a
 // finished room cannot change status (ErrInvalid).
 func (s *Bolt) PutRoom(rec RoomRecord) (RoomRecord, error) {
-	if err := rec.validate(); err != nil {
+	if err := rec.Validate(); err != nil {
 		return RoomRecord{}, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -130,38 +130,23 @@ func (s *Bolt) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 	rooms := tx.Bucket(bktRooms)
 	var old *RoomRecord
 	if raw := rooms.Get([]byte(rec.ID)); raw != nil {
-		o, err := decode[RoomRecord](raw)
+		o, err := Decode[RoomRecord](raw)
 		if err != nil {
 			return err
 		}
 		old = &o
-		if old.Status == StatusFinished && rec.Status != StatusFinished {
-			return fmt.Errorf("%w: room %s is finished; it cannot become %s", ErrInvalid, rec.ID, rec.Status)
-		}
 		if err := unindexRoom(tx, old); err != nil {
 			return err
 		}
-		if rec.Created.IsZero() {
-			rec.Created = old.Created
-		}
 	}
-	now := s.now()
-	if rec.Created.IsZero() {
-		rec.Created = now
-	}
-	rec.Updated = now
-	switch {
-	case rec.Status != StatusFinished:
-		rec.Finished = time.Time{}
-	case old != nil && old.Status == StatusFinished:
-		rec.Finished = old.Finished
-	default:
-		rec.Finished = now
+	finishing, err := rec.Stamp(old, s.now())
+	if err != nil {
+		return err
 	}
 	if err := putJSON(rooms, rec.ID, *rec); err != nil {
 		return err
 	}
-	if rec.Status == StatusFinished && (old == nil || old.Status != StatusFinished) {
+	if finishing {
 		if err := s.countGame(tx, rec); err != nil {
 			return err
 		}
@@ -171,15 +156,9 @@ func (s *Bolt) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 
 // countGame adds a finished game to its keyed players' stats.
 func (s *Bolt) countGame(tx *bolt.Tx, rec *RoomRecord) error {
-	counted := map[string]bool{}
-	for _, seat := range rec.Seats {
-		if !seat.keyed() || counted[seat.Identity] {
-			continue
-		}
-		counted[seat.Identity] = true
-		won := slices.Contains(rec.Result.Winners, seat.Seat)
-		_, err := s.updatePlayer(tx, seat.Identity, func(p *Profile) error {
-			p.Stat(rec.Setup.Game, rec.Variant, len(rec.Seats)).add(won)
+	for _, fp := range rec.KeyedPlayers() {
+		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
+			rec.CountIn(p)
 			return nil
 		})
 		if err != nil {
@@ -202,13 +181,8 @@ func finishedKeys(r *RoomRecord) [][]byte {
 	}
 	var keys [][]byte
 	when := u64be(uint64(r.Finished.UnixNano()))
-	seen := map[string]bool{}
-	for _, seat := range r.Seats {
-		if !seat.keyed() || seen[seat.Identity] {
-			continue
-		}
-		seen[seat.Identity] = true
-		keys = append(keys, joinKey([]byte(seat.Identity), when, []byte(r.ID)))
+	for _, fp := range r.KeyedPlayers() {
+		keys = append(keys, joinKey([]byte(fp), when, []byte(r.ID)))
 	}
 	return keys
 }
@@ -255,7 +229,7 @@ func getRoom(tx *bolt.Tx, id string) (RoomRecord, error) {
 	if raw == nil {
 		return RoomRecord{}, fmt.Errorf("room %q: %w", id, ErrNotFound)
 	}
-	return decode[RoomRecord](raw)
+	return Decode[RoomRecord](raw)
 }
 
 // Rooms lists the rooms with any of the given statuses (all rooms when none
@@ -268,7 +242,7 @@ func (s *Bolt) Rooms(statuses ...Status) ([]RoomRecord, error) {
 		rooms := tx.Bucket(bktRooms)
 		if len(statuses) == 0 {
 			return rooms.ForEach(func(_, v []byte) error {
-				rec, err := decode[RoomRecord](v)
+				rec, err := Decode[RoomRecord](v)
 				out = append(out, rec)
 				return err
 			})
@@ -320,7 +294,7 @@ func (s *Bolt) DeleteRoom(id string) error {
 // FinishedGames returns the finished rooms a player sat in, newest first,
 // at most limit of them (all when limit <= 0). Their logs replay them.
 func (s *Bolt) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
-	if err := checkKey("fingerprint", fp); err != nil {
+	if err := CheckKey("fingerprint", fp); err != nil {
 		return nil, err
 	}
 	var out []RoomRecord
