@@ -3,6 +3,7 @@ package persistence
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -402,4 +403,8 @@ func TestFailedMigrationChangesNothing(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Fatal("a failed migration changed the file")
 	}
+}
+
+func entry(room string, seq uint64) []byte {
+	return fmt.Appendf(nil, "%s/action-%d", room, seq)
 }
