@@ -3,7 +3,6 @@ package persistence
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -403,8 +402,4 @@ func TestFailedMigrationChangesNothing(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Fatal("a failed migration changed the file")
 	}
-}
-
-func entry(room string, seq uint64) []byte {
-	return fmt.Appendf(nil, "%s/action-%d", room, seq)
 }
