@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
@@ -79,41 +80,44 @@ func (s *Store) Append(roomID string, seq uint64, entry []byte) error {
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	last, ok := s.tips.get(roomID)
-	if !ok || last.n != seq-1 {
-		var err error
-		if last, err = s.readTip(ctx, roomID); err != nil {
-			return err
+	last, known := s.tips.get(roomID)
+	for attempt := 1; ; attempt++ {
+		if !known || last.n != seq-1 {
+			var err error
+			if last, err = s.readTip(ctx, roomID); err != nil {
+				return err
+			}
+			if seq <= last.n { // someone stored this number: perhaps this very entry, on a try whose ack was lost
+				return s.sameAsStored(ctx, roomID, seq, entry)
+			}
+			if seq > last.n+1 {
+				return fmt.Errorf("room %s action %d: %w: last stored is %d", roomID, seq, persistence.ErrSeq, last.n)
+			}
 		}
-		if seq <= last.n {
-			return s.sameAsStored(ctx, roomID, seq, entry)
+		msg := nats.NewMsg(s.subject(roomID))
+		msg.Header.Set(seqHeader, strconv.FormatUint(seq, 10))
+		msg.Data = entry
+		ack, err := s.js.PublishMsg(ctx, msg, js.WithExpectLastSequencePerSubject(last.streamSeq))
+		if err == nil {
+			s.tips.set(roomID, tip{n: seq, streamSeq: ack.Sequence})
+			return nil
 		}
-		if seq > last.n+1 {
-			return fmt.Errorf("room %s action %d: %w: last stored is %d", roomID, seq, persistence.ErrSeq, last.n)
+		s.tips.forget(roomID)
+		if !wrongLastSequence(err) {
+			return fmt.Errorf("room %s action %d: %w", roomID, seq, err)
+		}
+		// Refused: either another writer appended, or (on a replicated
+		// stream) an earlier message on this subject was still being
+		// applied, which the leader also refuses. Read the tip again to
+		// tell which.
+		if attempt == maxAttempts {
+			return fmt.Errorf("room %s action %d: %w", roomID, seq, errContention)
+		}
+		known = false
+		if attempt > 3 {
+			time.Sleep(time.Millisecond)
 		}
 	}
-	msg := nats.NewMsg(s.subject(roomID))
-	msg.Header.Set(seqHeader, strconv.FormatUint(seq, 10))
-	msg.Data = entry
-	ack, err := s.js.PublishMsg(ctx, msg, js.WithExpectLastSequencePerSubject(last.streamSeq))
-	if err == nil {
-		s.tips.set(roomID, tip{n: seq, streamSeq: ack.Sequence})
-		return nil
-	}
-	s.tips.forget(roomID)
-	if !wrongLastSequence(err) {
-		return fmt.Errorf("room %s action %d: %w", roomID, seq, err)
-	}
-	// Someone appended first: perhaps this very entry, on an earlier try
-	// whose acknowledgement was lost.
-	now, rerr := s.readTip(ctx, roomID)
-	if rerr != nil {
-		return rerr
-	}
-	if seq <= now.n {
-		return s.sameAsStored(ctx, roomID, seq, entry)
-	}
-	return fmt.Errorf("room %s action %d: %w", roomID, seq, persistence.ErrFenced)
 }
 
 // wrongLastSequence reports the stream leader's refusal of a fenced
@@ -190,9 +194,8 @@ func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 	return s.readLog(ctx, roomID, after, 0)
 }
 
-// readLog reads the entries numbered after+1 up to upTo (0: to the end).
-// An ordered consumer replays the room's subject from its first entry up
-// to the tip read first, so entries appended meanwhile are not waited for.
+// readLog reads the entries numbered after+1 up to upTo (0: to the end
+// as it was when the read began).
 func (s *Store) readLog(ctx context.Context, roomID string, after, upTo uint64) ([][]byte, error) {
 	m, err := s.logs.GetLastMsgForSubject(ctx, s.subject(roomID))
 	if errors.Is(err, js.ErrMsgNotFound) {
@@ -211,26 +214,17 @@ func (s *Store) readLog(ctx context.Context, roomID string, after, upTo uint64) 
 	if after >= upTo {
 		return nil, nil
 	}
-	cons, err := s.logs.OrderedConsumer(ctx, js.OrderedConsumerConfig{
-		FilterSubjects: []string{s.subject(roomID)},
-		DeliverPolicy:  js.DeliverAllPolicy,
-	})
-	if err != nil {
-		return nil, err
-	}
-	it, err := cons.Messages(js.PullMaxMessages(256))
-	if err != nil {
-		return nil, err
-	}
-	defer it.Stop()
+	// Walk the room's subject one message at a time from the stream's
+	// leader ("next message on this subject from sequence x"): consistent
+	// reads and no consumer left behind, at one round trip per entry.
 	out := make([][]byte, 0, upTo-after)
-	want := uint64(1)
-	for want <= upTo {
-		msg, err := it.Next(js.NextContext(ctx))
+	from := uint64(1)
+	for want := uint64(1); want <= upTo; want++ {
+		msg, err := s.logs.GetMsg(ctx, from, js.WithGetMsgSubject(s.subject(roomID)))
 		if err != nil {
 			return nil, err
 		}
-		n, err := entryNumber(msg.Headers())
+		n, err := entryNumber(msg.Header)
 		if err != nil {
 			return nil, err
 		}
@@ -238,9 +232,9 @@ func (s *Store) readLog(ctx context.Context, roomID string, after, upTo uint64) 
 			return nil, fmt.Errorf("%w: room %s log jumps from %d to %d", persistence.ErrCorrupt, roomID, want-1, n)
 		}
 		if n > after {
-			out = append(out, bytes.Clone(msg.Data()))
+			out = append(out, msg.Data) // a fresh slice per message
 		}
-		want++
+		from = msg.Sequence + 1
 	}
 	return out, nil
 }

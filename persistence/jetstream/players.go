@@ -62,8 +62,8 @@ func (s *Store) Seen(fp, name string) (persistence.Profile, error) {
 func (s *Store) EachPlayer(fn func(persistence.Profile) error) error {
 	ctx, cancel := s.ctx()
 	var all []persistence.Profile
-	err := scan(ctx, s.players, ">", func(e js.KeyValueEntry) error {
-		p, err := persistence.Decode[persistence.Profile](e.Value())
+	err := scan(ctx, s.players, ">", func(v []byte) error {
+		p, err := persistence.Decode[persistence.Profile](v)
 		all = append(all, p)
 		return err
 	})
@@ -222,8 +222,9 @@ func (s *Store) LastAlive() (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if len(e.Value()) != 8 {
-		return time.Time{}, fmt.Errorf("%w: alive mark of %d bytes", persistence.ErrCorrupt, len(e.Value()))
+	v := e.Value()
+	if len(v) != 8 {
+		return time.Time{}, fmt.Errorf("%w: alive mark of %d bytes", persistence.ErrCorrupt, len(v))
 	}
-	return time.Unix(0, int64(binary.BigEndian.Uint64(e.Value()))), nil
+	return time.Unix(0, int64(binary.BigEndian.Uint64(v))), nil
 }

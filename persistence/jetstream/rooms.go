@@ -122,8 +122,8 @@ func (s *Store) Rooms(statuses ...persistence.Status) ([]persistence.RoomRecord,
 	ctx, cancel := s.ctx()
 	defer cancel()
 	var all []persistence.RoomRecord
-	err := scan(ctx, s.rooms, ">", func(e js.KeyValueEntry) error {
-		r, err := persistence.Decode[persistence.RoomRecord](e.Value())
+	err := scan(ctx, s.rooms, ">", func(v []byte) error {
+		r, err := persistence.Decode[persistence.RoomRecord](v)
 		all = append(all, r)
 		return err
 	})
@@ -192,8 +192,8 @@ func (s *Store) FinishedGames(fp string, limit int) ([]persistence.RoomRecord, e
 	ctx, cancel := s.ctx()
 	defer cancel()
 	var refs []finishedRef
-	err := scan(ctx, s.finished, key(fp)+".*", func(e js.KeyValueEntry) error {
-		ref, err := persistence.Decode[finishedRef](e.Value())
+	err := scan(ctx, s.finished, key(fp)+".*", func(v []byte) error {
+		ref, err := persistence.Decode[finishedRef](v)
 		refs = append(refs, ref)
 		return err
 	})

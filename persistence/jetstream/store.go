@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -39,7 +40,7 @@ type Store struct {
 	timeout time.Duration
 	now     func() time.Time
 
-	rooms, players, campaigns, finished, reviews, alive js.KeyValue
+	rooms, players, campaigns, finished, reviews, alive *bucket
 
 	tips tipCache
 }
@@ -50,7 +51,11 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // Open binds a store to nc's JetStream, creating the log stream and the
 // buckets on first use. The caller keeps nc and closes it after Close.
-func Open(nc *nats.Conn, opts Options) (*Store, error) {
+//
+// Open waits, until ctx ends, for each stream and bucket to answer: after
+// a whole cluster restarts, each replicated group elects its leader in its
+// own time (seconds to tens of seconds).
+func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 	if opts.Name == "" {
 		opts.Name = "bivouac"
 	}
@@ -71,21 +76,37 @@ func Open(nc *nats.Conn, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{name: opts.Name, js: j, timeout: opts.Timeout, now: func() time.Time { return opts.Clock().UTC() }}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*opts.Timeout)
-	defer cancel()
-	s.logs, err = j.CreateOrUpdateStream(ctx, js.StreamConfig{
-		Name:        opts.Name + "-logs",
-		Description: "Bivouac: every room's action log, one subject per room",
-		Subjects:    []string{opts.Name + ".log.>"},
-		Storage:     js.FileStorage,
-		Replicas:    opts.Replicas,
-		DenyDelete:  true, // entries go only with their whole room (a purge)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("persistence/jetstream: log stream: %w", err)
+	// The assets are made in parallel: in a cluster each is a replicated
+	// group of its own, and creating one waits for its leader.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	do := func(f func(ctx context.Context) error) {
+		wg.Go(func() {
+			if err := patiently(ctx, f); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
 	}
+	do(func(ctx context.Context) error {
+		var err error
+		s.logs, err = j.CreateOrUpdateStream(ctx, js.StreamConfig{
+			Name:        opts.Name + "-logs",
+			Description: "Bivouac: every room's action log, one subject per room",
+			Subjects:    []string{opts.Name + ".log.>"},
+			Storage:     js.FileStorage,
+			Replicas:    opts.Replicas,
+			DenyDelete:  true, // entries go only with their whole room (a purge)
+		})
+		if err != nil {
+			return fmt.Errorf("log stream: %w", err)
+		}
+		return nil
+	})
 	for _, b := range []struct {
-		kv   *js.KeyValue
+		b    **bucket
 		name string
 		what string
 	}{
@@ -96,20 +117,55 @@ func Open(nc *nats.Conn, opts Options) (*Store, error) {
 		{&s.reviews, "reviews", "room ID → the coach's review of a finished game"},
 		{&s.alive, "alive", "the last moment the server was known to run"},
 	} {
-		if *b.kv, err = bucket(ctx, j, js.KeyValueConfig{
-			Bucket: opts.Name + "-" + b.name, Description: "Bivouac " + b.what,
-			Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
-		}); err != nil {
-			return nil, fmt.Errorf("persistence/jetstream: bucket %s: %w", b.name, err)
-		}
+		do(func(ctx context.Context) error {
+			var err error
+			*b.b, err = openBucket(ctx, j, js.KeyValueConfig{
+				Bucket: opts.Name + "-" + b.name, Description: "Bivouac " + b.what,
+				Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
+			})
+			if err != nil {
+				return fmt.Errorf("bucket %s: %w", b.name, err)
+			}
+			return nil
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("persistence/jetstream: %w", err)
 	}
 	return s, nil
 }
 
-// bucket opens a KV bucket, creating it if needed, with direct gets off:
-// a direct get may be answered by a replica that has not applied the
+// patiently runs f until it succeeds or ctx ends, each try bounded to a
+// few seconds: while a replicated group has no leader, requests to it go
+// unanswered or are refused as temporarily unavailable.
+func patiently(ctx context.Context, f func(ctx context.Context) error) error {
+	for {
+		try, cancel := context.WithTimeout(ctx, 3*time.Second)
+		err := f(try)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// bucket is a KV bucket and the stream under it, which scans walk.
+type bucket struct {
+	js.KeyValue
+	stream js.Stream
+	prefix string // of its keys' subjects: "$KV.<bucket>."
+}
+
+// openBucket opens a KV bucket, creating it if needed, with direct gets
+// off: a direct get may be answered by a replica that has not applied the
 // latest write yet, and a store must read its own writes.
-func bucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (js.KeyValue, error) {
+func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (*bucket, error) {
 	kv, err := j.KeyValue(ctx, cfg.Bucket)
 	if errors.Is(err, js.ErrBucketNotFound) {
 		kv, err = j.CreateKeyValue(ctx, cfg)
@@ -126,12 +182,14 @@ func bucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (js.KeyV
 	}
 	if sc := st.CachedInfo().Config; sc.AllowDirect {
 		sc.AllowDirect = false
-		if _, err := j.UpdateStream(ctx, sc); err != nil {
+		if st, err = j.UpdateStream(ctx, sc); err != nil {
 			return nil, err
 		}
-		return j.KeyValue(ctx, cfg.Bucket) // binds again, now without direct gets
+		if kv, err = j.KeyValue(ctx, cfg.Bucket); err != nil { // binds again, now without direct gets
+			return nil, err
+		}
 	}
-	return kv, nil
+	return &bucket{KeyValue: kv, stream: st, prefix: "$KV." + cfg.Bucket + "."}, nil
 }
 
 // Close forgets the store's caches. The connection stays the caller's.
@@ -219,28 +277,36 @@ func update[T any](s *Store, kv js.KeyValue, k string, change func(v *T, found b
 	return zero, errContention
 }
 
-// scan calls fn with every live entry of kv whose key matches pattern (a
-// KV key filter, > and * allowed), in the stream's order.
-func scan(ctx context.Context, kv js.KeyValue, pattern string, fn func(js.KeyValueEntry) error) error {
-	w, err := kv.Watch(ctx, pattern, js.IgnoreDeletes())
-	if err != nil {
-		return err
-	}
-	defer w.Stop()
-	for {
-		select {
-		case e, ok := <-w.Updates():
-			if !ok {
-				return ctx.Err()
-			}
-			if e == nil { // the initial values are all delivered
-				return nil
-			}
-			if err := fn(e); err != nil {
-				return err
-			}
-		case <-ctx.Done():
-			return ctx.Err()
+// scan calls fn with the value of every live key of b matching pattern
+// (a key filter: * and > allowed), in no particular order.
+//
+// It walks the bucket's stream on its leader, one message per round trip
+// ("next message on these subjects from sequence x"), rather than watching
+// it: a watcher is a consumer JetStream may place on a replica that lags,
+// and a store must read its own writes. A key rewritten during the walk is
+// met again at the end of the stream; the last value read counts.
+func scan(ctx context.Context, b *bucket, pattern string, fn func(value []byte) error) error {
+	latest := map[string][]byte{}
+	for from := uint64(1); ; {
+		m, err := b.stream.GetMsg(ctx, from, js.WithGetMsgSubject(b.prefix+pattern))
+		if errors.Is(err, js.ErrMsgNotFound) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		from = m.Sequence + 1
+		switch m.Header.Get("KV-Operation") {
+		case "DEL", "PURGE":
+			delete(latest, m.Subject)
+		default:
+			latest[m.Subject] = m.Data
 		}
 	}
+	for _, v := range latest {
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
