@@ -48,6 +48,12 @@ type Config struct {
 	Peers []string
 	// TLS, when set, encrypts client and route connections.
 	TLS *TLSFiles
+	// SyncAlways fsyncs every write before it is acknowledged. Off,
+	// JetStream syncs its files every two minutes and a write is safe
+	// once a majority of replicas hold it: a process crash loses nothing,
+	// but a power cut on every replica at once could lose the last
+	// minutes. Worth turning on for a single node.
+	SyncAlways bool
 	// Log hears the server's notices, warnings and errors; nil: silence.
 	Log *slog.Logger
 }
@@ -120,6 +126,7 @@ func serverOptions(cfg Config, creds Credentials) (*server.Options, *tls.Config,
 		StoreDir:   filepath.Join(cfg.DataDir, "nats"),
 		NoSigs:     true, // the bivouac process owns its signals
 		NoLog:      cfg.Log == nil,
+		SyncAlways: cfg.SyncAlways,
 	}
 	var clientTLS *tls.Config
 	if cfg.TLS != nil {

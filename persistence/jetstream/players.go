@@ -60,7 +60,7 @@ func (s *Store) Seen(fp, name string) (persistence.Profile, error) {
 // EachPlayer calls fn with every profile in fingerprint order and stops at
 // fn's first error. It reads them all first.
 func (s *Store) EachPlayer(fn func(persistence.Profile) error) error {
-	ctx, cancel := s.ctx()
+	ctx, cancel := s.scanCtx()
 	var all []persistence.Profile
 	err := scan(ctx, s.players, ">", func(v []byte) error {
 		p, err := persistence.Decode[persistence.Profile](v)

@@ -23,16 +23,14 @@ func (s *Store) PutRoom(rec persistence.RoomRecord) (persistence.RoomRecord, err
 	if err := rec.Validate(); err != nil {
 		return persistence.RoomRecord{}, err
 	}
-	k := key(rec.ID)
-	var finishing bool
-	stored, err := update(s, s.rooms, k, func(r *persistence.RoomRecord, found bool) error {
+	var created, finishing bool
+	stored, err := update(s, s.rooms, key(rec.ID), func(r *persistence.RoomRecord, found bool) error {
 		var old *persistence.RoomRecord
 		if found {
 			o := *r
 			old = &o
-		} else if err := s.clearLeftovers(rec.ID); err != nil {
-			return err
 		}
+		created = !found
 		*r = rec
 		var err error
 		finishing, err = r.Stamp(old, s.now())
@@ -40,6 +38,13 @@ func (s *Store) PutRoom(rec persistence.RoomRecord) (persistence.RoomRecord, err
 	})
 	if err != nil {
 		return persistence.RoomRecord{}, err
+	}
+	if created {
+		// Only the writer that created the room clears what a deleted
+		// room of the same ID may have left, before anyone appends.
+		if err := s.clearLeftovers(rec.ID); err != nil {
+			return stored, err
+		}
 	}
 	if finishing {
 		if err := s.countGame(stored); err != nil {
@@ -49,9 +54,9 @@ func (s *Store) PutRoom(rec persistence.RoomRecord) (persistence.RoomRecord, err
 	return stored, nil
 }
 
-// clearLeftovers removes what a room deleted under this ID may have left
-// behind (DeleteRoom removes the record first): a new room starts with an
-// empty log and no review.
+// clearLeftovers removes a room's log and review. DeleteRoom calls it after
+// removing the record (the room is gone for everyone at once); PutRoom
+// calls it again when the ID is used anew, in case a crash came between.
 func (s *Store) clearLeftovers(id string) error {
 	ctx, cancel := s.ctx()
 	defer cancel()
@@ -119,7 +124,7 @@ func (s *Store) room(ctx context.Context, id string) (persistence.RoomRecord, er
 // given), grouped by status in the order given, each group by ID. It
 // reads the whole directory: there is no status index on JetStream.
 func (s *Store) Rooms(statuses ...persistence.Status) ([]persistence.RoomRecord, error) {
-	ctx, cancel := s.ctx()
+	ctx, cancel := s.scanCtx()
 	defer cancel()
 	var all []persistence.RoomRecord
 	err := scan(ctx, s.rooms, ">", func(v []byte) error {
@@ -147,7 +152,8 @@ func (s *Store) Rooms(statuses ...persistence.Status) ([]persistence.RoomRecord,
 
 // DeleteRoom removes a room, then its log, review and history entries.
 // The record goes first: the room is gone for everyone at once, and
-// whatever a crash leaves behind is cleared when the ID is used again.
+// whatever a crash leaves behind is cleared when the ID is used again
+// (history entries of a room that is gone are skipped).
 func (s *Store) DeleteRoom(id string) error {
 	if err := persistence.CheckKey("room id", id); err != nil {
 		return err

@@ -202,6 +202,11 @@ func (s *Store) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), s.timeout)
 }
 
+// scanCtx bounds a walk over a whole bucket: one round trip per record.
+func (s *Store) scanCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 10*s.timeout)
+}
+
 // key turns an ID or fingerprint into a KV key or subject token: IDs may
 // hold any byte but NUL, keys only letters, digits and -_=./.
 func key(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
