@@ -1,6 +1,7 @@
 package persistence_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,4 +19,19 @@ func TestBoltContract(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+// BenchmarkBoltAppend is BenchmarkAppend of persistence/jetstream on bbolt,
+// for comparison (fsync on, the default batch delay).
+func BenchmarkBoltAppend(b *testing.B) {
+	for _, tables := range []int{1, 64} {
+		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
+			s, err := persistence.Open(filepath.Join(b.TempDir(), "bivouac.db"), persistence.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchAppend(b, s, tables)
+		})
+	}
 }
