@@ -36,7 +36,7 @@ func BenchmarkAppend(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer s.Close()
-				storetest.BenchAppend(b, s, tables)
+				storetest.BenchAppend(b, s, tables, s.Append)
 			})
 		}
 	}

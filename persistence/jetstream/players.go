@@ -15,16 +15,9 @@ import (
 
 // Player returns the profile of fingerprint fp, or ErrNotFound.
 func (s *Store) Player(fp string) (persistence.Profile, error) {
-	if err := persistence.CheckKey("fingerprint", fp); err != nil {
-		return persistence.Profile{}, err
-	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	p, _, found, err := get[persistence.Profile](ctx, s.players, key(fp))
-	if err == nil && !found {
-		err = fmt.Errorf("player %q: %w", fp, persistence.ErrNotFound)
-	}
-	return p, err
+	return one[persistence.Profile](ctx, s.players, "fingerprint", fp)
 }
 
 // UpdatePlayer reads the profile of fp (a new one, FirstSeen stamped, if
@@ -117,16 +110,9 @@ func (s *Store) syncMembers(id string, before, after []string) error {
 
 // Campaign returns one campaign, or ErrNotFound.
 func (s *Store) Campaign(id string) (persistence.Campaign, error) {
-	if err := persistence.CheckKey("campaign id", id); err != nil {
-		return persistence.Campaign{}, err
-	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	c, _, found, err := get[persistence.Campaign](ctx, s.campaigns, key(id))
-	if err == nil && !found {
-		err = fmt.Errorf("campaign %q: %w", id, persistence.ErrNotFound)
-	}
-	return c, err
+	return one[persistence.Campaign](ctx, s.campaigns, "campaign id", id)
 }
 
 // Campaigns returns the campaigns fp is a member of, in the order joined.

@@ -104,20 +104,13 @@ func (s *Store) countGame(rec persistence.RoomRecord) error {
 
 // Room returns one room, or ErrNotFound.
 func (s *Store) Room(id string) (persistence.RoomRecord, error) {
-	if err := persistence.CheckKey("room id", id); err != nil {
-		return persistence.RoomRecord{}, err
-	}
 	ctx, cancel := s.ctx()
 	defer cancel()
 	return s.room(ctx, id)
 }
 
 func (s *Store) room(ctx context.Context, id string) (persistence.RoomRecord, error) {
-	r, _, found, err := get[persistence.RoomRecord](ctx, s.rooms, key(id))
-	if err == nil && !found {
-		err = fmt.Errorf("room %q: %w", id, persistence.ErrNotFound)
-	}
-	return r, err
+	return one[persistence.RoomRecord](ctx, s.rooms, "room id", id)
 }
 
 // Rooms lists the rooms with any of the given statuses (all when none is
@@ -258,14 +251,7 @@ func (s *Store) PutReview(roomID string, review json.RawMessage) error {
 
 // Review returns the stored review of a room, or ErrNotFound.
 func (s *Store) Review(roomID string) (json.RawMessage, error) {
-	if err := persistence.CheckKey("room id", roomID); err != nil {
-		return nil, err
-	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	r, _, found, err := get[json.RawMessage](ctx, s.reviews, key(roomID))
-	if err == nil && !found {
-		err = fmt.Errorf("%w: review of %s", persistence.ErrNotFound, roomID)
-	}
-	return r, err
+	return one[json.RawMessage](ctx, s.reviews, "room id", roomID)
 }

@@ -240,6 +240,21 @@ func get[T any](ctx context.Context, kv js.KeyValue, k string) (v T, rev uint64,
 	return v, e.Revision(), true, err
 }
 
+// one reads the record stored under id in b: ErrInvalid for an id no
+// store accepts, ErrNotFound if there is none. kind names the id in errors
+// ("room id", "fingerprint"...).
+func one[T any](ctx context.Context, b *bucket, kind, id string) (T, error) {
+	if err := persistence.CheckKey(kind, id); err != nil {
+		var zero T
+		return zero, err
+	}
+	v, _, found, err := get[T](ctx, b, key(id))
+	if err == nil && !found {
+		err = fmt.Errorf("%s %q: %w", kind, id, persistence.ErrNotFound)
+	}
+	return v, err
+}
+
 // put writes v over revision rev (0: the key must not exist).
 func put[T any](ctx context.Context, kv js.KeyValue, k string, v T, rev uint64) error {
 	raw, err := persistence.Encode(v)

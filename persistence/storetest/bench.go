@@ -10,10 +10,11 @@ import (
 	"bivouac/persistence"
 )
 
-// BenchAppend runs b.N appends on s spread over `tables` goroutines, one
-// room each, as room actors do, and reports actions/s and the mean time an
-// actor waits for one append.
-func BenchAppend(b *testing.B, s persistence.Store, tables int) {
+// BenchAppend runs b.N appends spread over `tables` goroutines, one room
+// each, as room actors do, and reports actions/s and the mean time an
+// actor waits for one append. appendFn is the write under test (s.Append,
+// or a variant of it) on the rooms it creates in s.
+func BenchAppend(b *testing.B, s persistence.Store, tables int, appendFn func(room string, seq uint64, entry []byte) error) {
 	rooms := make([]string, tables)
 	for i := range rooms {
 		rooms[i] = fmt.Sprintf("bench%03d", i)
@@ -30,7 +31,7 @@ func BenchAppend(b *testing.B, s persistence.Store, tables int) {
 	for _, room := range rooms {
 		wg.Go(func() {
 			for seq := uint64(1); next.Add(1) <= int64(b.N); seq++ {
-				if err := s.Append(room, seq, payload); err != nil {
+				if err := appendFn(room, seq, payload); err != nil {
 					failed.Store(&err)
 					return
 				}
