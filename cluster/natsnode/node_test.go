@@ -238,3 +238,34 @@ func writeCerts(t *testing.T) natsnode.TLSFiles {
 	}
 	return f
 }
+
+// The first start makes the credentials file (0600); later starts on the
+// same data dir use it as it is.
+func TestFirstStartCreatesCredentialsOnce(t *testing.T) {
+	dir := t.TempDir()
+	cfg := natsnode.Config{DataDir: dir, Name: "n1", ClientAddr: "127.0.0.1:0"}
+	n, err := natsnode.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Shutdown()
+	path := filepath.Join(dir, natsnode.CredentialsFile)
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file mode %v; want 0600", fi.Mode().Perm())
+	}
+	n, err = natsnode.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Shutdown()
+	if again, _ := os.ReadFile(path); !bytes.Equal(again, first) {
+		t.Fatal("a second start replaced the credentials")
+	}
+	if err := n.Ready(natstest.ReadyWithin); err != nil {
+		t.Fatal(err)
+	}
+}
