@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Default listen addresses: loopback only. A cluster across machines sets
@@ -116,12 +117,19 @@ func serverOptions(cfg Config, creds Credentials) (*server.Options, *tls.Config,
 	if err != nil {
 		return nil, nil, fmt.Errorf("client address: %w", err)
 	}
+	// The server checks passwords against a bcrypt hash, so its options
+	// never hold the secret. The secret is 256 random bits: the lowest
+	// cost is plenty, and keeps each connection's check near a millisecond.
+	hash, err := bcrypt.GenerateFromPassword([]byte(creds.Password), bcrypt.MinCost)
+	if err != nil {
+		return nil, nil, err
+	}
 	opts := &server.Options{
 		ServerName: cfg.Name,
 		Host:       host,
 		Port:       port,
 		Username:   creds.User,
-		Password:   creds.Password,
+		Password:   string(hash),
 		JetStream:  true,
 		StoreDir:   filepath.Join(cfg.DataDir, "nats"),
 		NoSigs:     true, // the bivouac process owns its signals
@@ -152,7 +160,7 @@ func serverOptions(cfg Config, creds Credentials) (*server.Options, *tls.Config,
 	}
 	opts.Cluster = server.ClusterOpts{
 		Name: cfg.Cluster, Host: chost, Port: cport,
-		Username: creds.User, Password: creds.Password,
+		Username: creds.User, Password: string(hash),
 	}
 	scheme := "nats"
 	if cfg.TLS != nil {

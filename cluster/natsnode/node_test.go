@@ -88,6 +88,9 @@ func TestSingleNodeAuthenticatesAndKeepsItsSecret(t *testing.T) {
 	if !strings.Contains(logs.String(), "JetStream") {
 		t.Fatalf("the server's log did not reach ours: %q", logs.String())
 	}
+	if strings.Contains(logs.String(), "Plaintext passwords") {
+		t.Fatal("the server holds the password in plain text")
+	}
 	if strings.Contains(creds.String(), creds.Password) {
 		t.Fatal("Credentials.String shows the password")
 	}
