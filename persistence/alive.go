@@ -14,14 +14,14 @@ import (
 var keyAlive = []byte("alive")
 
 // MarkAlive records t as the last moment the server was known to run.
-func (s *Store) MarkAlive(t time.Time) error {
+func (s *Bolt) MarkAlive(t time.Time) error {
 	return s.db.Batch(func(tx *bolt.Tx) error {
 		return tx.Bucket(bktMeta).Put(keyAlive, u64be(uint64(t.UnixNano())))
 	})
 }
 
 // LastAlive is the last MarkAlive time, or the zero time if none.
-func (s *Store) LastAlive() (time.Time, error) {
+func (s *Bolt) LastAlive() (time.Time, error) {
 	var t time.Time
 	err := s.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(bktMeta).Get(keyAlive); len(v) == 8 {

@@ -14,7 +14,7 @@ import (
 // in one read transaction (bbolt's Tx.WriteTo): writers carry on, but a
 // very slow w holds old pages and can delay the file's growth until it
 // finishes. The copy is itself a Bivouac database that Open accepts.
-func (s *Store) Backup(w io.Writer) (int64, error) {
+func (s *Bolt) Backup(w io.Writer) (int64, error) {
 	var n int64
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
@@ -27,7 +27,7 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 // BackupFile writes a backup to path atomically: into a temporary file in
 // the same directory (mode 0600), synced, then renamed over path. A crash
 // leaves either the old file at path or the complete new one.
-func (s *Store) BackupFile(path string) (err error) {
+func (s *Bolt) BackupFile(path string) (err error) {
 	if fi, err := os.Stat(path); err == nil {
 		if live, err := os.Stat(s.path); err == nil && os.SameFile(fi, live) {
 			return fmt.Errorf("persistence: backup to %s: that is the live database", path)

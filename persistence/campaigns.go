@@ -1,8 +1,6 @@
 package persistence
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"time"
@@ -38,18 +36,10 @@ type CampaignMission struct {
 // CreateCampaign stores a new campaign and lists it in every member's
 // profile (creating profiles as needed), in one transaction. An empty ID
 // gets a random one; a taken ID is ErrExists. Created is stamped.
-func (s *Store) CreateCampaign(c Campaign) (Campaign, error) {
-	if c.ID == "" {
-		var b [6]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return Campaign{}, err
-		}
-		c.ID = hex.EncodeToString(b[:])
-	}
-	if err := checkKey("campaign id", c.ID); err != nil {
+func (s *Bolt) CreateCampaign(c Campaign) (Campaign, error) {
+	if err := c.Prepare(s.now()); err != nil {
 		return Campaign{}, err
 	}
-	c.Created = s.now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bktCampaigns).Get([]byte(c.ID)) != nil {
 			return fmt.Errorf("campaign %q: %w", c.ID, ErrExists)
@@ -63,7 +53,7 @@ func (s *Store) CreateCampaign(c Campaign) (Campaign, error) {
 }
 
 // Campaign returns one campaign, or ErrNotFound.
-func (s *Store) Campaign(id string) (Campaign, error) {
+func (s *Bolt) Campaign(id string) (Campaign, error) {
 	var c Campaign
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
@@ -74,14 +64,14 @@ func (s *Store) Campaign(id string) (Campaign, error) {
 }
 
 // Campaigns returns the campaigns fp is a member of, in the order joined.
-func (s *Store) Campaigns(fp string) ([]Campaign, error) {
+func (s *Bolt) Campaigns(fp string) ([]Campaign, error) {
 	var out []Campaign
 	err := s.view(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(bktPlayers).Get([]byte(fp))
 		if raw == nil {
 			return nil
 		}
-		p, err := decode[Profile](raw)
+		p, err := Decode[Profile](raw)
 		if err != nil {
 			return err
 		}
@@ -101,7 +91,7 @@ func (s *Store) Campaigns(fp string) ([]Campaign, error) {
 // transaction; members added or removed by fn are listed in or dropped
 // from their profiles in the same transaction. fn cannot change the ID.
 // If fn returns an error nothing is stored.
-func (s *Store) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, error) {
+func (s *Bolt) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, error) {
 	var c Campaign
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		old, err := getCampaign(tx, id)
@@ -133,14 +123,9 @@ func (s *Store) UpdateCampaign(id string, fn func(*Campaign) error) (Campaign, e
 // veteran come from the rules
 // (grizzled.CampaignNext). A second result for the same roomID is ErrExists,
 // so a retried call never counts a mission twice.
-func (s *Store) RecordCampaignResult(id, roomID string, from int, players []string, won bool, next int, veteran bool) (Campaign, error) {
-	if err := checkKey("room id", roomID); err != nil {
+func (s *Bolt) RecordCampaignResult(id, roomID string, from int, players []string, won bool, next int, veteran bool) (Campaign, error) {
+	if err := CheckResultArgs(roomID, players); err != nil {
 		return Campaign{}, err
-	}
-	for _, fp := range players {
-		if err := checkKey("fingerprint", fp); err != nil {
-			return Campaign{}, err
-		}
 	}
 	var c Campaign
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -148,29 +133,14 @@ func (s *Store) RecordCampaignResult(id, roomID string, from int, players []stri
 		if c, err = getCampaign(tx, id); err != nil {
 			return err
 		}
-		if slices.ContainsFunc(c.History, func(m CampaignMission) bool { return m.RoomID == roomID }) {
-			return fmt.Errorf("campaign %s mission in room %s: %w", id, roomID, ErrExists)
-		}
-		if c.Trials != from || c.Veteran {
-			return fmt.Errorf("campaign %s: room %s played the mission at %d trials, the campaign is at %d: %w", id, roomID, from, c.Trials, ErrStale)
-		}
 		now := s.now()
-		c.Trials = next
-		if won {
-			c.Wins++
-		} else {
-			c.Losses++
+		if err := c.Record(roomID, from, players, won, next, veteran, now); err != nil {
+			return err
 		}
-		c.History = append(c.History, CampaignMission{
-			When: now, Players: slices.Clone(players), Won: won, Trials: next, RoomID: roomID,
-		})
 		if veteran {
-			c.Veteran = true
 			for _, fp := range players {
 				_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
-					if !p.Veteran {
-						p.Veteran, p.VeteranSince = true, now
-					}
+					p.MarkVeteran(now)
 					return nil
 				})
 				if err != nil {
@@ -191,47 +161,27 @@ func getCampaign(tx *bolt.Tx, id string) (Campaign, error) {
 	if raw == nil {
 		return Campaign{}, fmt.Errorf("campaign %q: %w", id, ErrNotFound)
 	}
-	return decode[Campaign](raw)
+	return Decode[Campaign](raw)
 }
 
 // putCampaign stores c and brings members' profiles in line with the
 // change from old (nil for a new campaign).
-func (s *Store) putCampaign(tx *bolt.Tx, old, c *Campaign) error {
-	for i, fp := range c.Members {
-		if err := checkKey("fingerprint", fp); err != nil {
-			return err
-		}
-		if slices.Contains(c.Members[:i], fp) {
-			return fmt.Errorf("%w: campaign %s lists %s twice", ErrInvalid, c.ID, fp)
-		}
+func (s *Bolt) putCampaign(tx *bolt.Tx, old, c *Campaign) error {
+	if err := c.CheckMembers(); err != nil {
+		return err
 	}
 	var before []string
 	if old != nil {
 		before = old.Members
 	}
-	for _, fp := range c.Members {
-		if slices.Contains(before, fp) {
-			continue
-		}
-		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
-			if !slices.Contains(p.Campaigns, c.ID) {
-				p.Campaigns = append(p.Campaigns, c.ID)
-			}
-			return nil
-		})
-		if err != nil {
+	joined, left := MembersChanged(before, c.Members)
+	for _, fp := range joined {
+		if _, err := s.updatePlayer(tx, fp, func(p *Profile) error { p.JoinCampaign(c.ID); return nil }); err != nil {
 			return err
 		}
 	}
-	for _, fp := range before {
-		if slices.Contains(c.Members, fp) {
-			continue
-		}
-		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
-			p.Campaigns = slices.DeleteFunc(p.Campaigns, func(id string) bool { return id == c.ID })
-			return nil
-		})
-		if err != nil {
+	for _, fp := range left {
+		if _, err := s.updatePlayer(tx, fp, func(p *Profile) error { p.LeaveCampaign(c.ID); return nil }); err != nil {
 			return err
 		}
 	}

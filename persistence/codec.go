@@ -20,13 +20,16 @@ type envelope[T any] struct {
 	D T   `json:"d"`
 }
 
-func encode[T any](v T) ([]byte, error) {
+// Encode is how every store writes a record: JSON in its versioned
+// envelope.
+func Encode[T any](v T) ([]byte, error) {
 	return json.Marshal(envelope[T]{V: recordVersion, D: v})
 }
 
-// decode parses a stored value. raw may point into a transaction's memory;
-// json.Unmarshal copies what it keeps, so the result outlives the tx.
-func decode[T any](raw []byte) (T, error) {
+// Decode parses a stored record: ErrCorrupt if it does not parse,
+// ErrSchemaTooNew if a newer build wrote it. raw may point into a bbolt
+// transaction's memory; json.Unmarshal copies what it keeps.
+func Decode[T any](raw []byte) (T, error) {
 	var e envelope[T]
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return e.D, fmt.Errorf("%w: undecodable record: %v", ErrCorrupt, err)
@@ -39,7 +42,7 @@ func decode[T any](raw []byte) (T, error) {
 
 // putJSON stores v, JSON in its envelope, under key.
 func putJSON[T any](b *bolt.Bucket, key string, v T) error {
-	val, err := encode(v)
+	val, err := Encode(v)
 	if err != nil {
 		return err
 	}
@@ -55,9 +58,10 @@ func u64be(n uint64) []byte {
 // maxKey bounds IDs and fingerprints (bbolt allows 32 KiB keys; ours are short).
 const maxKey = 256
 
-// checkKey refuses IDs that would break the composite index keys, which use
-// a NUL byte as separator.
-func checkKey(what, k string) error {
+// CheckKey refuses an ID or fingerprint no store accepts (ErrInvalid):
+// empty, longer than 256 bytes, or holding a NUL (bbolt's index
+// separator).
+func CheckKey(what, k string) error {
 	if k == "" || len(k) > maxKey || strings.IndexByte(k, 0) >= 0 {
 		return fmt.Errorf("%w: bad %s %q", ErrInvalid, what, k)
 	}

@@ -1,6 +1,31 @@
-// Package persistence is Bivouac's store: one bbolt file holding every
-// table's setup and action log, player profiles, campaigns and finished
-// games.
+// Package persistence is Bivouac's storage: every table's setup and action
+// log, player profiles, campaigns, reviews and finished games.
+//
+// # One contract, two stores
+//
+// Store is the interface the room actor (through Journal), the lobby,
+// profiles, campaigns, reviews and records use. Two types implement it:
+//
+//   - Bolt, the default: one bbolt file on one machine (Open). Everything
+//     below about files, buckets, schemas and backups is Bolt's.
+//   - jetstream.Store (package persistence/jetstream): the same records
+//     on a NATS JetStream cluster, for several Bivouac nodes that act as
+//     one server. Its doc says where each record lives.
+//
+// Both pass one suite of contract tests, persistence/storetest, which is
+// the exact meaning of each method: errors (ErrNotFound, ErrExists,
+// ErrInvalid, ErrSeq, ErrStale), log order, read-modify-write that loses
+// no update under concurrency, room deletion taking its log and review,
+// and fenced appends. The record rules both apply (what a replaced room
+// keeps, who a finished game counts for, how a campaign takes a result)
+// are methods of the records (rules.go), so the stores differ only in how
+// they make them atomic: bbolt in one transaction, JetStream with
+// compare-and-set on each record.
+//
+// Append is fenced: action n of a room is stored only if the room's last
+// action is n-1, and of two writers racing for one number exactly one
+// wins; the other gets ErrFenced (an ErrSeq). On a cluster this is what
+// keeps a node that lost a room from adding to its log.
 //
 // # Event sourcing
 //
@@ -10,7 +35,8 @@
 // milliseconds, so nothing stores states to skip ahead).
 //
 // The actor calls Append for each accepted action and publishes views
-// only after Append returns: by then the action is fsynced. Appends from
+// only after Append returns: by then the action is durable (on Bolt,
+// fsynced; on JetStream, held by a majority of replicas). Appends from
 // many tables at once share one transaction and one fsync (bbolt's
 // DB.Batch); see DefaultBatchDelay for the latency this costs a lone table.
 //
@@ -31,7 +57,7 @@
 // after a restart Journal.Restorable gives each waiting or playing room's
 // record and log for table.Hub.Restore.
 //
-// # Opening
+// # Opening a Bolt file
 //
 // Open never writes to a file it does not recognise. It first opens an
 // existing file read-only (a shared lock) and checks it: a bbolt file whose
@@ -83,8 +109,9 @@
 //
 //   - Append is durable when it returns nil, and idempotent: repeating
 //     (room, seq, same bytes) succeeds without change, so it is safe under
-//     Batch's reruns and caller retries. A gap or a different payload for a
-//     stored number is ErrSeq. The room must exist (PutRoom first).
+//     Batch's reruns and caller retries. A gap is ErrSeq, a different
+//     payload for a stored number ErrFenced. The room must exist (PutRoom
+//     first).
 //   - Each of PutRoom, UpdatePlayer, CreateCampaign, UpdateCampaign and
 //     RecordCampaignResult is one transaction: indexes, profile stats,
 //     campaign memberships and veteran marks change with the record or not
@@ -98,12 +125,13 @@
 // # Caveats
 //
 //   - One writer per room: two goroutines appending to one room race for
-//     the next number and one gets ErrSeq. Rooms are independent.
+//     the next number and one gets ErrFenced. Rooms are independent.
 //   - The functions given to UpdatePlayer and UpdateCampaign run inside the
 //     write transaction, which blocks every other writer: no I/O in them.
+//     Other stores may run them more than once (Store's doc).
 //   - Open checks the file's structure cheaply (meta pages, size, meta
 //     bucket). Damage deeper inside, such as a zeroed page in the middle,
-//     can still make bbolt panic later; Store.Check walks every page and
+//     can still make bbolt panic later; Bolt.Check walks every page and
 //     is meant for operators (e.g. after a backup), not for start-up.
 //   - Rooms() with no status decodes every room ever stored; pass statuses.
 //   - Long read transactions (a Backup to a slow writer) delay the file's

@@ -7,7 +7,7 @@ import (
 // Journal adapts a Store to table.Journal, the room actor's hook, and
 // loads saved rooms back for table.Hub.Restore. A room's code is its ID.
 type Journal struct {
-	Store *Store
+	Store Store
 	// Variant names a finished game's variant for players' stats (e.g. a
 	// difficulty read from the options). Nil: no variant.
 	Variant func(table.RoomRecord) string

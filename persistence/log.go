@@ -14,14 +14,14 @@ import (
 // Sequence numbers start at 1 and must follow the last one stored: a gap
 // is ErrSeq. Appending a number again with the same bytes succeeds and
 // changes nothing, so a caller may retry after an error; the same number
-// with different bytes is ErrSeq. The room must exist (PutRoom first),
+// with different bytes is ErrFenced (another writer got there first). The room must exist (PutRoom first),
 // else ErrNotFound; entry must not be empty.
 //
 // Concurrent Appends, for many rooms, share one transaction and one fsync
 // (bbolt's DB.Batch). Each room must have a single writer (its actor): two
 // goroutines racing on one room's next number would see ErrSeq.
-func (s *Store) Append(roomID string, seq uint64, entry []byte) error {
-	if err := checkKey("room id", roomID); err != nil {
+func (s *Bolt) Append(roomID string, seq uint64, entry []byte) error {
+	if err := CheckKey("room id", roomID); err != nil {
 		return err
 	}
 	if seq == 0 {
@@ -52,7 +52,7 @@ func appendTx(tx *bolt.Tx, roomID string, seq uint64, entry []byte) error {
 		if bytes.Equal(old, entry) {
 			return nil
 		}
-		return fmt.Errorf("room %s action %d: %w: already stored with different bytes", roomID, seq, ErrSeq)
+		return fmt.Errorf("room %s action %d: %w: already stored with different bytes", roomID, seq, ErrFenced)
 	}
 	if last := lastSeq(b); seq != last+1 {
 		return fmt.Errorf("room %s action %d: %w: last stored is %d", roomID, seq, ErrSeq, last)
@@ -81,11 +81,11 @@ func logBucket(tx *bolt.Tx, roomID string) (*bolt.Bucket, error) {
 }
 
 // Log returns a room's whole action log in order: entry i is action i+1.
-func (s *Store) Log(roomID string) ([][]byte, error) { return s.LogSince(roomID, 0) }
+func (s *Bolt) Log(roomID string) ([][]byte, error) { return s.LogSince(roomID, 0) }
 
 // LogSince returns the actions after number after, in order.
 // The slices are copies, safe to keep.
-func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
+func (s *Bolt) LogSince(roomID string, after uint64) ([][]byte, error) {
 	var out [][]byte
 	err := s.view(func(tx *bolt.Tx) error {
 		b, err := logBucket(tx, roomID)
@@ -111,7 +111,7 @@ func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 
 // LastSeq returns the number of the last action stored for a room (0 if
 // none): the actor resumes from here.
-func (s *Store) LastSeq(roomID string) (uint64, error) {
+func (s *Bolt) LastSeq(roomID string) (uint64, error) {
 	var n uint64
 	err := s.view(func(tx *bolt.Tx) error {
 		b, err := logBucket(tx, roomID)

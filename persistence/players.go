@@ -50,7 +50,7 @@ func (p *Profile) Stat(game, variant string, players int) *StatLine {
 }
 
 // Player returns the profile of fingerprint fp, or ErrNotFound.
-func (s *Store) Player(fp string) (Profile, error) {
+func (s *Bolt) Player(fp string) (Profile, error) {
 	var p Profile
 	err := s.view(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(bktPlayers).Get([]byte(fp))
@@ -58,7 +58,7 @@ func (s *Store) Player(fp string) (Profile, error) {
 			return fmt.Errorf("player %q: %w", fp, ErrNotFound)
 		}
 		var err error
-		p, err = decode[Profile](raw)
+		p, err = Decode[Profile](raw)
 		return err
 	})
 	return p, err
@@ -69,7 +69,7 @@ func (s *Store) Player(fp string) (Profile, error) {
 // transaction. If fn returns an error nothing is stored. fn runs once,
 // inside the transaction: keep it short and free of I/O. It cannot change
 // the fingerprint.
-func (s *Store) UpdatePlayer(fp string, fn func(*Profile) error) (Profile, error) {
+func (s *Bolt) UpdatePlayer(fp string, fn func(*Profile) error) (Profile, error) {
 	var p Profile
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		var err error
@@ -82,15 +82,15 @@ func (s *Store) UpdatePlayer(fp string, fn func(*Profile) error) (Profile, error
 	return p, nil
 }
 
-func (s *Store) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (Profile, error) {
-	if err := checkKey("fingerprint", fp); err != nil {
+func (s *Bolt) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (Profile, error) {
+	if err := CheckKey("fingerprint", fp); err != nil {
 		return Profile{}, err
 	}
 	players := tx.Bucket(bktPlayers)
 	p := Profile{Fingerprint: fp, FirstSeen: s.now()}
 	if raw := players.Get([]byte(fp)); raw != nil {
 		var err error
-		if p, err = decode[Profile](raw); err != nil {
+		if p, err = Decode[Profile](raw); err != nil {
 			return Profile{}, err
 		}
 	}
@@ -104,7 +104,7 @@ func (s *Store) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (P
 // Seen records a login: LastSeen becomes now and, for a new profile or
 // one without a name, Name becomes name (the SSH user name by default).
 // It returns the profile, whose Name is what the lobby shows.
-func (s *Store) Seen(fp, name string) (Profile, error) {
+func (s *Bolt) Seen(fp, name string) (Profile, error) {
 	return s.UpdatePlayer(fp, func(p *Profile) error {
 		p.LastSeen = s.now()
 		if p.Name == "" {
@@ -116,10 +116,10 @@ func (s *Store) Seen(fp, name string) (Profile, error) {
 
 // EachPlayer calls fn with every stored profile (in fingerprint order) and
 // stops at fn's first error, which it returns. It reads one snapshot.
-func (s *Store) EachPlayer(fn func(Profile) error) error {
+func (s *Bolt) EachPlayer(fn func(Profile) error) error {
 	return s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bktPlayers).ForEach(func(_, raw []byte) error {
-			p, err := decode[Profile](raw)
+			p, err := Decode[Profile](raw)
 			if err != nil {
 				return err
 			}

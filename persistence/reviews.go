@@ -10,8 +10,8 @@ import (
 // PutReview stores the review of a finished room: computed once, read by
 // every player of the game after. The review is the caller's JSON; the
 // store only keeps it, with the room (DeleteRoom removes it).
-func (s *Store) PutReview(roomID string, review json.RawMessage) error {
-	if err := checkKey("room id", roomID); err != nil {
+func (s *Bolt) PutReview(roomID string, review json.RawMessage) error {
+	if err := CheckKey("room id", roomID); err != nil {
 		return err
 	}
 	if !json.Valid(review) {
@@ -30,8 +30,8 @@ func (s *Store) PutReview(roomID string, review json.RawMessage) error {
 }
 
 // Review returns the stored review of a room, or ErrNotFound.
-func (s *Store) Review(roomID string) (json.RawMessage, error) {
-	if err := checkKey("room id", roomID); err != nil {
+func (s *Bolt) Review(roomID string) (json.RawMessage, error) {
+	if err := CheckKey("room id", roomID); err != nil {
 		return nil, err
 	}
 	var out json.RawMessage
@@ -41,7 +41,7 @@ func (s *Store) Review(roomID string) (json.RawMessage, error) {
 			return fmt.Errorf("%w: review of %s", ErrNotFound, roomID)
 		}
 		var err error
-		out, err = decode[json.RawMessage](raw)
+		out, err = Decode[json.RawMessage](raw)
 		return err
 	})
 	return out, err

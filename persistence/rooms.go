@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -92,8 +91,9 @@ type RoomRecord struct {
 	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
 }
 
-func (r *RoomRecord) validate() error {
-	if err := checkKey("room id", r.ID); err != nil {
+// Validate refuses a record no store accepts (ErrInvalid).
+func (r *RoomRecord) Validate() error {
+	if err := CheckKey("room id", r.ID); err != nil {
 		return err
 	}
 	if !r.Status.valid() {
@@ -113,8 +113,8 @@ func (r *RoomRecord) validate() error {
 // (Setup.Game, Variant, number of seats), as a win for the seats in
 // Result.Winners. Storing a finished room again counts nothing, and a
 // finished room cannot change status (ErrInvalid).
-func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
-	if err := rec.validate(); err != nil {
+func (s *Bolt) PutRoom(rec RoomRecord) (RoomRecord, error) {
+	if err := rec.Validate(); err != nil {
 		return RoomRecord{}, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -127,42 +127,27 @@ func (s *Store) PutRoom(rec RoomRecord) (RoomRecord, error) {
 }
 
 // putRoom stamps and stores rec, keeping the indexes and stats in step.
-func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
+func (s *Bolt) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 	rooms := tx.Bucket(bktRooms)
 	var old *RoomRecord
 	if raw := rooms.Get([]byte(rec.ID)); raw != nil {
-		o, err := decode[RoomRecord](raw)
+		o, err := Decode[RoomRecord](raw)
 		if err != nil {
 			return err
 		}
 		old = &o
-		if old.Status == StatusFinished && rec.Status != StatusFinished {
-			return fmt.Errorf("%w: room %s is finished; it cannot become %s", ErrInvalid, rec.ID, rec.Status)
-		}
 		if err := unindexRoom(tx, old); err != nil {
 			return err
 		}
-		if rec.Created.IsZero() {
-			rec.Created = old.Created
-		}
 	}
-	now := s.now()
-	if rec.Created.IsZero() {
-		rec.Created = now
-	}
-	rec.Updated = now
-	switch {
-	case rec.Status != StatusFinished:
-		rec.Finished = time.Time{}
-	case old != nil && old.Status == StatusFinished:
-		rec.Finished = old.Finished
-	default:
-		rec.Finished = now
+	finishing, err := rec.Stamp(old, s.now())
+	if err != nil {
+		return err
 	}
 	if err := putJSON(rooms, rec.ID, *rec); err != nil {
 		return err
 	}
-	if rec.Status == StatusFinished && (old == nil || old.Status != StatusFinished) {
+	if finishing {
 		if err := s.countGame(tx, rec); err != nil {
 			return err
 		}
@@ -171,16 +156,10 @@ func (s *Store) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 }
 
 // countGame adds a finished game to its keyed players' stats.
-func (s *Store) countGame(tx *bolt.Tx, rec *RoomRecord) error {
-	counted := map[string]bool{}
-	for _, seat := range rec.Seats {
-		if !seat.keyed() || counted[seat.Identity] {
-			continue
-		}
-		counted[seat.Identity] = true
-		won := slices.Contains(rec.Result.Winners, seat.Seat)
-		_, err := s.updatePlayer(tx, seat.Identity, func(p *Profile) error {
-			p.Stat(rec.Setup.Game, rec.Variant, len(rec.Seats)).add(won)
+func (s *Bolt) countGame(tx *bolt.Tx, rec *RoomRecord) error {
+	for _, fp := range rec.KeyedPlayers() {
+		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
+			rec.CountIn(p)
 			return nil
 		})
 		if err != nil {
@@ -203,13 +182,8 @@ func finishedKeys(r *RoomRecord) [][]byte {
 	}
 	var keys [][]byte
 	when := u64be(uint64(r.Finished.UnixNano()))
-	seen := map[string]bool{}
-	for _, seat := range r.Seats {
-		if !seat.keyed() || seen[seat.Identity] {
-			continue
-		}
-		seen[seat.Identity] = true
-		keys = append(keys, joinKey([]byte(seat.Identity), when, []byte(r.ID)))
+	for _, fp := range r.KeyedPlayers() {
+		keys = append(keys, joinKey([]byte(fp), when, []byte(r.ID)))
 	}
 	return keys
 }
@@ -241,7 +215,7 @@ func unindexRoom(tx *bolt.Tx, r *RoomRecord) error {
 }
 
 // Room returns one room, or ErrNotFound.
-func (s *Store) Room(id string) (RoomRecord, error) {
+func (s *Bolt) Room(id string) (RoomRecord, error) {
 	var rec RoomRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
@@ -256,20 +230,20 @@ func getRoom(tx *bolt.Tx, id string) (RoomRecord, error) {
 	if raw == nil {
 		return RoomRecord{}, fmt.Errorf("room %q: %w", id, ErrNotFound)
 	}
-	return decode[RoomRecord](raw)
+	return Decode[RoomRecord](raw)
 }
 
 // Rooms lists the rooms with any of the given statuses (all rooms when none
 // is given), grouped by status in the order given, each group by ID. Use it
 // at start-up to resume waiting and playing tables: it reads the status
 // index, not every finished game.
-func (s *Store) Rooms(statuses ...Status) ([]RoomRecord, error) {
+func (s *Bolt) Rooms(statuses ...Status) ([]RoomRecord, error) {
 	var out []RoomRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		rooms := tx.Bucket(bktRooms)
 		if len(statuses) == 0 {
 			return rooms.ForEach(func(_, v []byte) error {
-				rec, err := decode[RoomRecord](v)
+				rec, err := Decode[RoomRecord](v)
 				out = append(out, rec)
 				return err
 			})
@@ -292,7 +266,7 @@ func (s *Store) Rooms(statuses ...Status) ([]RoomRecord, error) {
 
 // DeleteRoom removes a room with its log, snapshot and index entries.
 // Campaign history may still name it.
-func (s *Store) DeleteRoom(id string) error {
+func (s *Bolt) DeleteRoom(id string) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		rec, err := getRoom(tx, id)
 		if err != nil {
@@ -320,8 +294,8 @@ func (s *Store) DeleteRoom(id string) error {
 
 // FinishedGames returns the finished rooms a player sat in, newest first,
 // at most limit of them (all when limit <= 0). Their logs replay them.
-func (s *Store) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
-	if err := checkKey("fingerprint", fp); err != nil {
+func (s *Bolt) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
+	if err := CheckKey("fingerprint", fp); err != nil {
 		return nil, err
 	}
 	var out []RoomRecord

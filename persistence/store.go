@@ -123,9 +123,9 @@ type Options struct {
 // file, and how long that took.
 const checkSayAbove = 64 << 20
 
-// Store is a Bivouac database: one bbolt file. Its methods are safe for
+// Bolt is the single-machine Store: one bbolt file. Its methods are safe for
 // concurrent use.
-type Store struct {
+type Bolt struct {
 	db   *bolt.DB
 	path string
 	now  func() time.Time
@@ -140,7 +140,7 @@ type Store struct {
 // ErrSchemaTooNew and is never written to. An older schema is
 // migrated in one transaction. If another process holds the file, Open
 // fails with ErrInUse after opts.Timeout.
-func Open(path string, opts Options) (*Store, error) {
+func Open(path string, opts Options) (*Bolt, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = time.Second
 	}
@@ -187,15 +187,15 @@ func Open(path string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
+	return &Bolt{db: db, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
 }
 
 // Close releases the file. It waits for a running write transaction, but
 // Appends still gathering in a batch then fail: stop the actors first.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Bolt) Close() error { return s.db.Close() }
 
 // Path is the database file.
-func (s *Store) Path() string { return s.path }
+func (s *Bolt) Path() string { return s.path }
 
 func boltOptions(opts Options, readOnly bool) *bolt.Options {
 	return &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly}
@@ -304,7 +304,7 @@ func readAll(tx *bolt.Tx) error {
 
 // view is db.View with a damaged page turned into ErrCorrupt instead of a
 // panic: one bad table must not take the server down.
-func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+func (s *Bolt) view(fn func(tx *bolt.Tx) error) error {
 	return guard(func() error { return s.db.View(fn) })
 }
 
@@ -408,7 +408,7 @@ func syncDir(dir string) error {
 // Check walks every page of the database and reports the first
 // inconsistency as ErrCorrupt. It reads the whole file: for an operator
 // command, not for the hot path.
-func (s *Store) Check() error {
+func (s *Bolt) Check() error {
 	return s.view(func(tx *bolt.Tx) error {
 		var first error
 		for err := range tx.Check() {

@@ -21,7 +21,7 @@ import (
 var testOptions = Options{Timeout: 200 * time.Millisecond}
 
 // openAt opens (or creates) a store at path; the test closes it.
-func openAt(t testing.TB, path string) *Store {
+func openAt(t testing.TB, path string) *Bolt {
 	t.Helper()
 	s, err := Open(path, testOptions)
 	if err != nil {
@@ -31,7 +31,7 @@ func openAt(t testing.TB, path string) *Store {
 	return s
 }
 
-func openTemp(t testing.TB) *Store {
+func openTemp(t testing.TB) *Bolt {
 	t.Helper()
 	return openAt(t, filepath.Join(t.TempDir(), "bivouac.db"))
 }
@@ -56,7 +56,7 @@ func testRoom(id string) RoomRecord {
 	}
 }
 
-func mustPutRoom(t testing.TB, s *Store, rec RoomRecord) RoomRecord {
+func mustPutRoom(t testing.TB, s *Bolt, rec RoomRecord) RoomRecord {
 	t.Helper()
 	got, err := s.PutRoom(rec)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"bivouac/persistence"
 )
 
 // The admin socket lets `bivouac backup` take a hot copy from a running
@@ -59,7 +61,12 @@ func (s *Server) serveAdmin(c net.Conn) {
 	c.SetReadDeadline(time.Time{})
 	switch strings.TrimSpace(line) {
 	case "backup":
-		if _, err := s.store.Backup(c); err != nil {
+		b, ok := s.store.(persistence.Backuper)
+		if !ok {
+			fmt.Fprintln(c, "this store keeps replicas, not a backup file")
+			return
+		}
+		if _, err := b.Backup(c); err != nil {
 			s.log.Error("backup over the admin socket", "err", err)
 		}
 	default:

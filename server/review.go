@@ -22,7 +22,7 @@ import (
 // a time (a review keeps one core busy for seconds; the tables keep the
 // other), each stored once done, so a game is reviewed once whoever asks.
 type reviewer struct {
-	store *persistence.Store
+	store persistence.Store
 	games game.Registry
 	cfg   grizzbot.ReviewConfig
 	log   *slog.Logger

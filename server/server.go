@@ -49,7 +49,7 @@ type Config struct {
 // Server is the assembled process: store, rooms, session programs, SSH.
 type Server struct {
 	cfg    Config
-	store  *persistence.Store
+	store  persistence.Store
 	hub    *table.Hub
 	app    *tui.App
 	ssh    *sshserver.Server
@@ -340,7 +340,7 @@ func (s *Server) Close() {
 }
 
 // profiles adapts the store to what the lobby needs.
-type profiles struct{ store *persistence.Store }
+type profiles struct{ store persistence.Store }
 
 func (p profiles) SetName(id, name string) error {
 	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error { pr.Name = name; return nil })

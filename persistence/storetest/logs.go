@@ -1,4 +1,4 @@
-package persistence
+package storetest
 
 import (
 	"bytes"
@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"testing"
+
+	"bivouac/persistence"
 )
 
 func entry(room string, seq uint64) []byte {
 	return fmt.Appendf(nil, "%s/action-%d", room, seq)
 }
 
-func TestAppendAndLogInOrder(t *testing.T) {
-	s := openTemp(t)
+func testAppendAndLogInOrder(t *testing.T, open Opener) {
+	s := open(t, tickClock())
 	mustPutRoom(t, s, testRoom("r1"))
 	mustPutRoom(t, s, testRoom("r2"))
 
@@ -59,8 +62,8 @@ func TestAppendAndLogInOrder(t *testing.T) {
 	}
 }
 
-func TestLogEntriesOutliveTransactions(t *testing.T) {
-	s := openTemp(t)
+func testReturnedEntriesAreCopies(t *testing.T, open Opener) {
+	s := open(t, tickClock())
 	mustPutRoom(t, s, testRoom("r1"))
 	for seq := uint64(1); seq <= 5; seq++ {
 		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
@@ -68,7 +71,7 @@ func TestLogEntriesOutliveTransactions(t *testing.T) {
 		}
 	}
 	log, _ := s.Log("r1")
-	// Write a lot more so bbolt remaps and reuses pages, then look again.
+	// Write a lot more (bbolt remaps and reuses its pages), then look again.
 	for seq := uint64(6); seq <= 200; seq++ {
 		if err := s.Append("r1", seq, bytes.Repeat([]byte("x"), 5000)); err != nil {
 			t.Fatal(err)
@@ -86,8 +89,8 @@ func TestLogEntriesOutliveTransactions(t *testing.T) {
 	}
 }
 
-func TestAppendSequenceRules(t *testing.T) {
-	s := openTemp(t)
+func testAppendSequenceRules(t *testing.T, open Opener) {
+	s := open(t, tickClock())
 	mustPutRoom(t, s, testRoom("r1"))
 	for seq := uint64(1); seq <= 3; seq++ {
 		if err := s.Append("r1", seq, entry("r1", seq)); err != nil {
@@ -103,13 +106,13 @@ func TestAppendSequenceRules(t *testing.T) {
 	}{
 		{"retry of the last action", "r1", 3, entry("r1", 3), nil},
 		{"retry of an earlier action", "r1", 1, entry("r1", 1), nil},
-		{"same number, other bytes", "r1", 3, []byte("forged"), ErrSeq},
-		{"earlier number, other bytes", "r1", 2, []byte("forged"), ErrSeq},
-		{"gap", "r1", 5, entry("r1", 5), ErrSeq},
-		{"zero", "r1", 0, entry("r1", 0), ErrSeq},
-		{"empty entry", "r1", 4, nil, ErrInvalid},
-		{"unknown room", "nope", 1, entry("nope", 1), ErrNotFound},
-		{"bad room id", "a\x00b", 1, entry("x", 1), ErrInvalid},
+		{"same number, other bytes", "r1", 3, []byte("forged"), persistence.ErrFenced},
+		{"earlier number, other bytes", "r1", 2, []byte("forged"), persistence.ErrFenced},
+		{"gap", "r1", 5, entry("r1", 5), persistence.ErrSeq},
+		{"zero", "r1", 0, entry("r1", 0), persistence.ErrSeq},
+		{"empty entry", "r1", 4, nil, persistence.ErrInvalid},
+		{"unknown room", "nope", 1, entry("nope", 1), persistence.ErrNotFound},
+		{"bad room id", "a\x00b", 1, entry("x", 1), persistence.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,16 +128,15 @@ func TestAppendSequenceRules(t *testing.T) {
 	if err := s.Append("r1", 4, entry("r1", 4)); err != nil {
 		t.Fatalf("the next number after refusals: %v", err)
 	}
-	if _, err := s.Log("nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Log("nope"); !errors.Is(err, persistence.ErrNotFound) {
 		t.Fatalf("Log of unknown room: %v; want ErrNotFound", err)
 	}
 }
 
-// TestConcurrentAppends: 50 goroutines, one per table as the actors run,
-// append at once; batches mix tables and some calls fail (a deliberate bad
-// seq), which makes bbolt rerun batches. Every log ends complete and ordered.
-func TestConcurrentAppends(t *testing.T) {
-	s := openTemp(t)
+// Many rooms append at once, as their actors do; some callers fail on
+// purpose. Every log ends complete and in order.
+func testConcurrentAppends(t *testing.T, open Opener) {
+	s := open(t, tickClock())
 	const tables, actions = 50, 40
 	for i := range tables {
 		mustPutRoom(t, s, testRoom(fmt.Sprintf("t%02d", i)))
@@ -149,8 +151,8 @@ func TestConcurrentAppends(t *testing.T) {
 					errs <- fmt.Errorf("%s %d: %w", room, seq, err)
 					return
 				}
-				if i%5 == 0 && seq%10 == 0 { // a failing caller inside the batch
-					if err := s.Append(room, seq+2, entry(room, seq+2)); !errors.Is(err, ErrSeq) {
+				if i%5 == 0 && seq%10 == 0 { // a failing caller among the others (bbolt reruns its batch)
+					if err := s.Append(room, seq+2, entry(room, seq+2)); !errors.Is(err, persistence.ErrSeq) {
 						errs <- fmt.Errorf("%s gap: %v; want ErrSeq", room, err)
 						return
 					}
@@ -177,5 +179,49 @@ func TestConcurrentAppends(t *testing.T) {
 				t.Fatalf("%s entry %d = %q", room, j+1, e)
 			}
 		}
+	}
+}
+
+// Two writers race for each next number of one room (a node that lost its
+// lease and the node that took the room over): exactly one wins each
+// number, the other gets ErrFenced, and the log holds only winners' bytes.
+func testAppendIsFenced(t *testing.T, open Opener) {
+	s := open(t, tickClock())
+	mustPutRoom(t, s, testRoom("r1"))
+	const rounds = 30
+	for seq := uint64(1); seq <= rounds; seq++ {
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for w := range 2 {
+			wg.Go(func() {
+				errs[w] = s.Append("r1", seq, fmt.Appendf(nil, "writer %d action %d", w, seq))
+				if errs[w] == nil {
+					wins.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Fatalf("action %d: %d writers won (errors %v); want exactly one", seq, wins.Load(), errs)
+		}
+		for _, err := range errs {
+			if err != nil && (!errors.Is(err, persistence.ErrFenced) || !errors.Is(err, persistence.ErrSeq)) {
+				t.Fatalf("action %d: the loser got %v; want ErrFenced (an ErrSeq)", seq, err)
+			}
+		}
+	}
+	log, err := s.Log("r1")
+	if err != nil || len(log) != rounds {
+		t.Fatalf("log has %d entries, %v; want %d", len(log), err, rounds)
+	}
+	for i, e := range log {
+		if !bytes.HasSuffix(e, fmt.Appendf(nil, " action %d", i+1)) {
+			t.Fatalf("entry %d = %q", i+1, e)
+		}
+	}
+	// A stale writer coming back later with its own bytes is still fenced.
+	if err := s.Append("r1", rounds, []byte("writer 9")); !errors.Is(err, persistence.ErrFenced) {
+		t.Fatalf("a stale writer's late append: %v; want ErrFenced", err)
 	}
 }

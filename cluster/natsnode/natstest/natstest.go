@@ -1,0 +1,127 @@
+// Package natstest starts embedded NATS nodes on loopback for tests: one
+// node or a cluster, on free ports, stopped by the test's cleanup.
+package natstest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"bivouac/cluster/natsnode"
+)
+
+// ReadyWithin bounds how long a test waits for JetStream to answer.
+const ReadyWithin = 20 * time.Second
+
+// Cluster is n nodes on loopback with their data dirs, which survive Stop
+// so Start can bring the same nodes back.
+type Cluster struct {
+	Nodes   []*natsnode.Node
+	Configs []natsnode.Config
+	t       testing.TB
+}
+
+// Start starts n nodes (n = 1: a single node without routes) sharing one
+// credentials file, and waits until each answers. Edit configure's
+// argument to change a node's config (TLS, for one); nil changes nothing.
+func Start(t testing.TB, n int, configure func(i int, c *natsnode.Config)) *Cluster {
+	t.Helper()
+	root := t.TempDir()
+	dirs := make([]string, n)
+	for i := range dirs {
+		dirs[i] = filepath.Join(root, fmt.Sprintf("node%d", i+1))
+		if err := os.MkdirAll(dirs[i], 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := natsnode.WriteCredentials(dirs[0]); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dirs[0], natsnode.CredentialsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs[1:] {
+		if err := os.WriteFile(filepath.Join(d, natsnode.CredentialsFile), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	routes := freeAddrs(t, n)
+	c := &Cluster{t: t}
+	for i := range n {
+		cfg := natsnode.Config{DataDir: dirs[i], Name: fmt.Sprintf("n%d", i+1), ClientAddr: "127.0.0.1:0"}
+		if n > 1 {
+			cfg.Cluster, cfg.ClusterAddr, cfg.Peers = "test", routes[i], routes
+		}
+		if configure != nil {
+			configure(i, &cfg)
+		}
+		c.Configs = append(c.Configs, cfg)
+	}
+	c.StartAll()
+	t.Cleanup(c.StopAll)
+	return c
+}
+
+// StartAll starts every node (again, after StopAll) and waits until
+// JetStream answers on each.
+func (c *Cluster) StartAll() {
+	c.t.Helper()
+	c.Nodes = make([]*natsnode.Node, len(c.Configs))
+	for i, cfg := range c.Configs {
+		n, err := natsnode.Start(cfg)
+		if err != nil {
+			c.StopAll()
+			c.t.Fatal(err)
+		}
+		c.Nodes[i] = n
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(c.Nodes))
+	for i, n := range c.Nodes {
+		wg.Go(func() { errs[i] = n.Ready(ReadyWithin) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			c.StopAll()
+			c.t.Fatal(err)
+		}
+	}
+}
+
+// StopAll shuts every running node down; their data dirs stay.
+func (c *Cluster) StopAll() {
+	for i, n := range c.Nodes {
+		if n != nil {
+			n.Shutdown()
+			c.Nodes[i] = nil
+		}
+	}
+}
+
+// freeAddrs finds n free loopback ports. The listeners close before the
+// nodes bind, so another process could take one in between; on a test
+// machine's loopback that is rare enough, and routes must be known before
+// any node starts.
+func freeAddrs(t testing.TB, n int) []string {
+	t.Helper()
+	var out []string
+	var ls []net.Listener
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		out = append(out, l.Addr().String())
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return out
+}

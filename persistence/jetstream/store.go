@@ -1,0 +1,332 @@
+package jetstream
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	js "github.com/nats-io/nats.go/jetstream"
+
+	"bivouac/persistence"
+)
+
+// Options configures Open. The zero value opens a single-replica store
+// named "bivouac".
+type Options struct {
+	// Name prefixes the stream, the buckets and the log subjects, so
+	// several stores can share one NATS account (tests do). Letters,
+	// digits, - and _ only. Default "bivouac".
+	Name string
+	// Replicas is how many nodes keep each stream and bucket: min(3,
+	// cluster size). Default 1. It applies when the assets are created.
+	Replicas int
+	// Timeout bounds each call's round trips to the cluster. Default 5 s.
+	Timeout time.Duration
+	// Clock stamps Created/Updated and history times. Default time.Now.
+	Clock func() time.Time
+}
+
+// Store is a persistence.Store on JetStream. Its methods are safe for
+// concurrent use.
+type Store struct {
+	name    string
+	js      js.JetStream
+	logs    js.Stream
+	timeout time.Duration
+	now     func() time.Time
+
+	rooms, players, campaigns, finished, reviews, alive *bucket
+
+	tips tipCache
+}
+
+var _ persistence.Store = (*Store)(nil)
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// Open binds a store to nc's JetStream, creating the log stream and the
+// buckets on first use. The caller keeps nc and closes it after Close.
+//
+// Open waits, until ctx ends, for each stream and bucket to answer: after
+// a whole cluster restarts, each replicated group elects its leader in its
+// own time (seconds to tens of seconds).
+func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
+	if opts.Name == "" {
+		opts.Name = "bivouac"
+	}
+	if !validName.MatchString(opts.Name) {
+		return nil, fmt.Errorf("persistence/jetstream: store name %q: letters, digits, - and _ only", opts.Name)
+	}
+	if opts.Replicas <= 0 {
+		opts.Replicas = 1
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 5 * time.Second
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	j, err := js.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{name: opts.Name, js: j, timeout: opts.Timeout, now: func() time.Time { return opts.Clock().UTC() }}
+	// The assets are made in parallel: in a cluster each is a replicated
+	// group of its own, and creating one waits for its leader.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	do := func(f func(ctx context.Context) error) {
+		wg.Go(func() {
+			if err := patiently(ctx, f); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
+	do(func(ctx context.Context) error {
+		var err error
+		s.logs, err = j.CreateOrUpdateStream(ctx, js.StreamConfig{
+			Name:        opts.Name + "-logs",
+			Description: "Bivouac: every room's action log, one subject per room",
+			Subjects:    []string{opts.Name + ".log.>"},
+			Storage:     js.FileStorage,
+			Replicas:    opts.Replicas,
+			DenyDelete:  true, // entries go only with their whole room (a purge)
+		})
+		if err != nil {
+			return fmt.Errorf("log stream: %w", err)
+		}
+		return nil
+	})
+	for _, b := range []struct {
+		b    **bucket
+		name string
+		what string
+	}{
+		{&s.rooms, "rooms", "room directory: room ID → record"},
+		{&s.players, "players", "profiles: fingerprint → profile"},
+		{&s.campaigns, "campaigns", "campaign ID → campaign"},
+		{&s.finished, "finished", "index: fingerprint.room ID → when the room finished"},
+		{&s.reviews, "reviews", "room ID → the coach's review of a finished game"},
+		{&s.alive, "alive", "the last moment the server was known to run"},
+	} {
+		do(func(ctx context.Context) error {
+			var err error
+			*b.b, err = openBucket(ctx, j, js.KeyValueConfig{
+				Bucket: opts.Name + "-" + b.name, Description: "Bivouac " + b.what,
+				Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
+			})
+			if err != nil {
+				return fmt.Errorf("bucket %s: %w", b.name, err)
+			}
+			return nil
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("persistence/jetstream: %w", err)
+	}
+	return s, nil
+}
+
+// patiently runs f until it succeeds or ctx ends, each try bounded to a
+// few seconds: while a replicated group has no leader, requests to it go
+// unanswered or are refused as temporarily unavailable.
+func patiently(ctx context.Context, f func(ctx context.Context) error) error {
+	for {
+		try, cancel := context.WithTimeout(ctx, 3*time.Second)
+		err := f(try)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// bucket is a KV bucket and the stream under it, which scans walk.
+type bucket struct {
+	js.KeyValue
+	stream js.Stream
+	prefix string // of its keys' subjects: "$KV.<bucket>."
+}
+
+// openBucket opens a KV bucket, creating it if needed, with direct gets
+// off: a direct get may be answered by a replica that has not applied the
+// latest write yet, and a store must read its own writes.
+func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (*bucket, error) {
+	kv, err := j.KeyValue(ctx, cfg.Bucket)
+	if errors.Is(err, js.ErrBucketNotFound) {
+		kv, err = j.CreateKeyValue(ctx, cfg)
+		if errors.Is(err, js.ErrBucketExists) { // another node made it first
+			kv, err = j.KeyValue(ctx, cfg.Bucket)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := j.Stream(ctx, "KV_"+cfg.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	if sc := st.CachedInfo().Config; sc.AllowDirect {
+		sc.AllowDirect = false
+		if st, err = j.UpdateStream(ctx, sc); err != nil {
+			return nil, err
+		}
+		if kv, err = j.KeyValue(ctx, cfg.Bucket); err != nil { // binds again, now without direct gets
+			return nil, err
+		}
+	}
+	return &bucket{KeyValue: kv, stream: st, prefix: "$KV." + cfg.Bucket + "."}, nil
+}
+
+// Close forgets the store's caches. The connection stays the caller's.
+func (s *Store) Close() error {
+	s.tips.clear()
+	return nil
+}
+
+func (s *Store) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), s.timeout)
+}
+
+// scanCtx bounds a walk over a whole bucket: one round trip per record.
+func (s *Store) scanCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 10*s.timeout)
+}
+
+// key turns an ID or fingerprint into a KV key or subject token: IDs may
+// hold any byte but NUL, keys only letters, digits and -_=./.
+func key(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+
+func unkey(k string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(k)
+	return string(b), err
+}
+
+// maxAttempts bounds compare-and-set retries: each retry means another
+// writer succeeded, so this many in a row is contention worth reporting.
+const maxAttempts = 1000
+
+var errContention = errors.New("persistence/jetstream: too many concurrent writers on one record")
+
+// conflict reports whether a write lost a compare-and-set race.
+func conflict(err error) bool {
+	return errors.Is(err, js.ErrKeyExists) || errors.Is(err, js.ErrKeyRevisionMismatch)
+}
+
+// get reads and decodes one record; found is false for no record.
+func get[T any](ctx context.Context, kv js.KeyValue, k string) (v T, rev uint64, found bool, err error) {
+	e, err := kv.Get(ctx, k)
+	if errors.Is(err, js.ErrKeyNotFound) {
+		return v, 0, false, nil
+	}
+	if err != nil {
+		return v, 0, false, err
+	}
+	v, err = persistence.Decode[T](e.Value())
+	return v, e.Revision(), true, err
+}
+
+// one reads the record stored under id in b: ErrInvalid for an id no
+// store accepts, ErrNotFound if there is none. kind names the id in errors
+// ("room id", "fingerprint"...).
+func one[T any](ctx context.Context, b *bucket, kind, id string) (T, error) {
+	if err := persistence.CheckKey(kind, id); err != nil {
+		var zero T
+		return zero, err
+	}
+	v, _, found, err := get[T](ctx, b, key(id))
+	if err == nil && !found {
+		err = fmt.Errorf("%s %q: %w", kind, id, persistence.ErrNotFound)
+	}
+	return v, err
+}
+
+// put writes v over revision rev (0: the key must not exist).
+func put[T any](ctx context.Context, kv js.KeyValue, k string, v T, rev uint64) error {
+	raw, err := persistence.Encode(v)
+	if err != nil {
+		return err
+	}
+	if rev == 0 {
+		_, err = kv.Create(ctx, k, raw)
+	} else {
+		_, err = kv.Update(ctx, k, raw, rev)
+	}
+	return err
+}
+
+// update is a compare-and-set loop on one record: read it (zero value and
+// found false if absent), let change modify it, write it over the
+// revision read; on a lost race, start again from a fresh read. change
+// returning an error stops the loop with nothing written.
+func update[T any](s *Store, kv js.KeyValue, k string, change func(v *T, found bool) error) (T, error) {
+	for range maxAttempts {
+		ctx, cancel := s.ctx()
+		v, rev, found, err := get[T](ctx, kv, k)
+		if err == nil {
+			if err = change(&v, found); err != nil {
+				cancel()
+				return v, err
+			}
+			err = put(ctx, kv, k, v, rev)
+		}
+		cancel()
+		if err == nil {
+			return v, nil
+		}
+		if !conflict(err) {
+			var zero T
+			return zero, err
+		}
+	}
+	var zero T
+	return zero, errContention
+}
+
+// scan calls fn with the value of every live key of b matching pattern
+// (a key filter: * and > allowed), in no particular order.
+//
+// It walks the bucket's stream on its leader, one message per round trip
+// ("next message on these subjects from sequence x"), rather than watching
+// it: a watcher is a consumer JetStream may place on a replica that lags,
+// and a store must read its own writes. A key rewritten during the walk is
+// met again at the end of the stream; the last value read counts.
+func scan(ctx context.Context, b *bucket, pattern string, fn func(value []byte) error) error {
+	latest := map[string][]byte{}
+	for from := uint64(1); ; {
+		m, err := b.stream.GetMsg(ctx, from, js.WithGetMsgSubject(b.prefix+pattern))
+		if errors.Is(err, js.ErrMsgNotFound) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		from = m.Sequence + 1
+		switch m.Header.Get("KV-Operation") {
+		case "DEL", "PURGE":
+			delete(latest, m.Subject)
+		default:
+			latest[m.Subject] = m.Data
+		}
+	}
+	for _, v := range latest {
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package persistence_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"bivouac/persistence"
+	"bivouac/persistence/storetest"
+)
+
+// openAt opens (or creates) a bbolt store at path; the test closes it.
+func openAt(t *testing.T, path string) *persistence.Bolt {
+	t.Helper()
+	s, err := persistence.Open(path, persistence.Options{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestReopenKeepsEverything(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.db")
+	s := openAt(t, path)
+	storetest.Fill(t, s)
+	before := storetest.Read(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openAt(t, path)
+	after := storetest.Read(t, s)
+	if !reflect.DeepEqual(before, after) {
+		t.Fatalf("reopen changed data:\nbefore %+v\nafter  %+v", before, after)
+	}
+	after.Check(t, s)
+}
+
+func TestBackupOpensWithSameData(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, filepath.Join(dir, "live.db"))
+	storetest.Fill(t, s)
+	want := storetest.Read(t, s)
+
+	var buf bytes.Buffer
+	n, err := s.Backup(&buf)
+	if err != nil || n != int64(buf.Len()) || n == 0 {
+		t.Fatalf("Backup = %d, %v (buffer %d bytes)", n, err, buf.Len())
+	}
+	streamed := filepath.Join(dir, "streamed.db")
+	if err := os.WriteFile(streamed, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	copyPath := filepath.Join(dir, "backup.db")
+	if err := os.WriteFile(copyPath, []byte("an older backup"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BackupFile(copyPath); err != nil { // replaces the old one
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup mode %v; want 0600", fi.Mode().Perm())
+	}
+	if err := s.BackupFile(s.Path()); err == nil {
+		t.Fatal("BackupFile over the live database succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("directory after backups: %v; want live, streamed, backup only", entries)
+	}
+
+	// Both copies open (while the live store stays open) with the same data.
+	for _, p := range []string{streamed, copyPath} {
+		b := openAt(t, p)
+		if got := storetest.Read(t, b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s differs:\n got %+v\nwant %+v", filepath.Base(p), got, want)
+		}
+		if err := b.Check(); err != nil {
+			t.Fatalf("%s: %v", filepath.Base(p), err)
+		}
+	}
+}
