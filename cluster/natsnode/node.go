@@ -135,6 +135,11 @@ func serverOptions(cfg Config, creds Credentials) (*server.Options, *tls.Config,
 		NoSigs:     true, // the bivouac process owns its signals
 		NoLog:      cfg.Log == nil,
 		SyncAlways: cfg.SyncAlways,
+		// The default 2 s is short for a node restarting on a busy
+		// machine (a whole cluster coming back at once, under -race):
+		// peers and clients that have not finished the handshake by then
+		// are dropped and must start over.
+		AuthTimeout: 10,
 	}
 	var clientTLS *tls.Config
 	if cfg.TLS != nil {
@@ -161,6 +166,7 @@ func serverOptions(cfg Config, creds Credentials) (*server.Options, *tls.Config,
 	opts.Cluster = server.ClusterOpts{
 		Name: cfg.Cluster, Host: chost, Port: cport,
 		Username: creds.User, Password: string(hash),
+		AuthTimeout: opts.AuthTimeout,
 	}
 	scheme := "nats"
 	if cfg.TLS != nil {
