@@ -136,6 +136,8 @@ type App struct {
 	ChatBurst int
 	ChatEvery time.Duration
 
+	lobbyRooms sharedRooms // the lobby's list and lines, made once for every session
+
 	themeMu sync.Mutex
 	themes  map[themeKey]*uikit.Theme
 

@@ -61,6 +61,7 @@ type loadOpts struct {
 	bivouac  string // the server binary under test
 	self     string // this binary, which also serves the baseline
 	pprof    string
+	profiles string // where to save the children's heap and goroutine profiles
 	keep     bool
 	verbose  bool
 
@@ -88,6 +89,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
+	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, in this directory (needs -pprof)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +158,8 @@ func (o *loadOpts) check() error {
 		return errors.New("load: -tables must be 0..sessions")
 	case o.pprof != "" && loopbackOnly(o.pprof) != nil:
 		return loopbackOnly(o.pprof)
+	case o.profiles != "" && o.pprof == "":
+		return errors.New("load: -profiles needs -pprof")
 	case o.limit <= 0 || o.limit > 2*time.Hour:
 		return errors.New("load: -limit must be positive and at most 2h")
 	case o.parallel < 1:
@@ -384,6 +388,11 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	r.threads = procThreads(child.pid())
 	r.idleCPU, r.harnessIdleCPU = measureCPU(ctx, child.pid(), o.idle)
 	o.logf("%s: idle CPU %.1f%% (harness %.1f%%), RSS %d KiB", kind, r.idleCPU, r.harnessIdleCPU, r.rssConnected)
+	if o.profiles != "" {
+		if err := saveProfiles(ctx, o.pprof, o.profiles, kind); err != nil {
+			o.logf("%s: profiles not saved: %v", kind, err)
+		}
+	}
 
 	quiet := harnessGCOff()
 	loadProbe(ctx, o, kind, clients, r)
@@ -417,6 +426,40 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	child.stop()
 	r.serverErrors, r.serverErrSample = countServerErrors(child.log)
 	return r, ctx.Err()
+}
+
+// saveProfiles fetches a child's heap profile (after a collection) and its
+// goroutine profile from its pprof server into dir, named by kind.
+func saveProfiles(ctx context.Context, addr, dir, kind string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range []struct{ path, file string }{
+		{"/debug/pprof/heap?gc=1", kind + "-heap.pb.gz"},
+		{"/debug/pprof/goroutine", kind + "-goroutine.pb.gz"},
+		{"/debug/pprof/goroutine?debug=1", kind + "-goroutine.txt"},
+	} {
+		req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+p.path, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s: %s", p.path, resp.Status)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p.file), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // harnessGCOff keeps the harness's own garbage collector out of the
@@ -476,7 +519,7 @@ func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResu
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				c, hs, err := loadDial(addr, fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
+				c, hs, err := loadDial(addr, loadSource(i), fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
 				if err != nil {
 					r.fail("connect", err)
 					continue

@@ -70,3 +70,17 @@ func TestLoadTerminal(t *testing.T) {
 		t.Errorf("replies %q, want %q", got, want)
 	}
 }
+
+func TestLoadSourcesStayOnLoopback(t *testing.T) {
+	seen := map[string]int{}
+	for i := range 10000 {
+		a := loadSource(i)
+		if !a.IP.IsLoopback() {
+			t.Fatalf("player %d dials from %v", i, a)
+		}
+		seen[a.IP.String()]++
+	}
+	if len(seen) != 3 || seen["127.0.0.1"] != sourcesPerTarget {
+		t.Errorf("10,000 players from %v", seen)
+	}
+}

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"testing"
+
+	"bivouac/table"
+)
+
+func TestSharedRoomsSplitsOncePerList(t *testing.T) {
+	rooms := []table.Summary{
+		{Code: "AAAA", Status: table.StatusWaiting},
+		{Code: "BBBB", Status: table.StatusClosed},
+		{Code: "CCCC", Status: table.StatusWaiting, Private: true, Host: "h"},
+		{Code: "DDDD", Status: table.StatusPlaying},
+	}
+	var s sharedRooms
+	pub, priv := s.split(rooms)
+	if len(pub) != 2 || pub[0].Code != "AAAA" || pub[1].Code != "DDDD" {
+		t.Fatalf("public = %v", pub)
+	}
+	if len(priv) != 1 || priv[0].Code != "CCCC" {
+		t.Fatalf("private = %v", priv)
+	}
+	again, _ := s.split(rooms)
+	if &again[0] != &pub[0] {
+		t.Error("the same hub list was split twice: sessions would not share it")
+	}
+	if !concerns(priv[0], "h") || concerns(priv[0], "x") {
+		t.Error("a private table concerns its host and nobody else here")
+	}
+	newer := append([]table.Summary(nil), rooms[:1]...)
+	if pub, _ := s.split(newer); len(pub) != 1 {
+		t.Errorf("a new hub list was not split again: %v", pub)
+	}
+}
+
+func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
+	rooms := []table.Summary{{Code: "AAAA", Status: table.StatusWaiting}}
+	var s sharedRooms
+	s.split(rooms)
+	draws := 0
+	draw := func() string { draws++; return "line" }
+	for range 3 {
+		if got := s.line(rooms, lineKey{width: 80}, 0, draw); got != "line" {
+			t.Fatalf("line = %q", got)
+		}
+	}
+	s.line(rooms, lineKey{width: 100}, 0, draw)
+	if draws != 2 {
+		t.Errorf("%d draws for two widths", draws)
+	}
+	stale := []table.Summary{{Code: "AAAA"}}
+	s.line(stale, lineKey{width: 80}, 0, draw)
+	if draws != 3 {
+		t.Error("a line for a list that is no longer current came from the cache")
+	}
+}
+
+func TestPrivateTablesListedOnlyToThoseTheyConcern(t *testing.T) {
+	rooms := []table.Summary{
+		{Code: "AAAA", Status: table.StatusWaiting},
+		{Code: "CCCC", Status: table.StatusWaiting, Private: true, Host: "h", Allowed: []string{"member"}},
+	}
+	p := &lobbyPage{rooms: rooms}
+	for who, want := range map[string]int{"h": 2, "member": 1 + 1, "stranger": 1} {
+		if got := len(p.filterRooms(who)); got != want {
+			t.Errorf("%s sees %d rooms, want %d", who, got, want)
+		}
+	}
+}
