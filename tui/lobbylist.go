@@ -21,10 +21,18 @@ import (
 // selected line).
 
 // sharedRooms splits each new hub list once into what everyone may see
-// and the private tables, seen only by those they concern.
+// and the private tables, seen only by those they concern. It keeps the
+// last few lists: sessions take up a new list each at its own pace, and a
+// session still drawing the previous one must not make the others split
+// theirs again (at 10,000 sessions that convoy held every lobby up).
 type sharedRooms struct {
-	mu      sync.Mutex
-	from    []table.Summary // the hub list the rest was made from
+	mu     sync.Mutex
+	recent [4]*roomSplit // newest first
+}
+
+// roomSplit is one hub list, split, with the lines drawn from it.
+type roomSplit struct {
+	from    []table.Summary // the hub list
 	public  []table.Summary // neither closed nor private, in hub order
 	private []table.Summary // private and not closed
 	lines   map[lineKey][]string
@@ -46,46 +54,57 @@ func sameList(a, b []table.Summary) bool {
 func (s *sharedRooms) split(rooms []table.Summary) (public, private []table.Summary) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.use(rooms)
-	return s.public, s.private
+	sp := s.find(rooms)
+	if sp == nil {
+		sp = newSplit(rooms)
+		copy(s.recent[1:], s.recent[:len(s.recent)-1])
+		s.recent[0] = sp
+	}
+	return sp.public, sp.private
 }
 
-// use makes rooms the current list if it is not (s.mu held).
-func (s *sharedRooms) use(rooms []table.Summary) {
-	if s.from != nil && sameList(s.from, rooms) {
-		return
+// find is the split of rooms if it is one of the recent ones (s.mu held).
+func (s *sharedRooms) find(rooms []table.Summary) *roomSplit {
+	for _, sp := range s.recent {
+		if sp != nil && sameList(sp.from, rooms) {
+			return sp
+		}
 	}
-	s.from, s.public, s.private, s.lines = rooms, nil, nil, nil
+	return nil
+}
+
+func newSplit(rooms []table.Summary) *roomSplit {
+	sp := &roomSplit{from: rooms}
 	for _, r := range rooms {
 		switch {
 		case r.Status == table.StatusClosed:
 		case r.Private:
-			s.private = append(s.private, r)
+			sp.private = append(sp.private, r)
 		default:
-			s.public = append(s.public, r)
+			sp.public = append(sp.public, r)
 		}
 	}
-	if s.from == nil {
-		s.from = []table.Summary{}
-	}
+	return sp
 }
 
 // line is the i-th public room's line drawn by draw for a viewer who
 // neither sits there nor has it selected, drawn once per theme and width.
-// rooms must be the list public came from; a stale list draws afresh.
+// rooms is the hub list the viewer's public list came from; a list no
+// longer kept draws afresh.
 func (s *sharedRooms) line(rooms []table.Summary, k lineKey, i int, draw func() string) string {
 	s.mu.Lock()
-	if !sameList(s.from, rooms) {
+	sp := s.find(rooms)
+	if sp == nil {
 		s.mu.Unlock()
 		return draw()
 	}
-	if s.lines == nil {
-		s.lines = map[lineKey][]string{}
+	if sp.lines == nil {
+		sp.lines = map[lineKey][]string{}
 	}
-	ls := s.lines[k]
+	ls := sp.lines[k]
 	if ls == nil {
-		ls = make([]string, len(s.public))
-		s.lines[k] = ls
+		ls = make([]string, len(sp.public))
+		sp.lines[k] = ls
 	}
 	if l := ls[i]; l != "" {
 		s.mu.Unlock()
@@ -94,9 +113,7 @@ func (s *sharedRooms) line(rooms []table.Summary, k lineKey, i int, draw func() 
 	s.mu.Unlock()
 	l := draw() // outside the lock: two sessions may draw the same line once each
 	s.mu.Lock()
-	if sameList(s.from, rooms) {
-		s.lines[k][i] = l
-	}
+	ls[i] = l
 	s.mu.Unlock()
 	return l
 }

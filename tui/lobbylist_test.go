@@ -32,6 +32,10 @@ func TestSharedRoomsSplitsOncePerList(t *testing.T) {
 	if pub, _ := s.split(newer); len(pub) != 1 {
 		t.Errorf("a new hub list was not split again: %v", pub)
 	}
+	// A session still on the previous list keeps sharing its split.
+	if old, _ := s.split(rooms); &old[0] != &pub[0] {
+		t.Error("the previous list was split again when a session drew it")
+	}
 }
 
 func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
@@ -52,7 +56,7 @@ func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
 	stale := []table.Summary{{Code: "AAAA"}}
 	s.line(stale, lineKey{width: 80}, 0, draw)
 	if draws != 3 {
-		t.Error("a line for a list that is no longer current came from the cache")
+		t.Error("a line for a list that was never split came from the cache")
 	}
 }
 
