@@ -438,6 +438,7 @@ func saveProfiles(ctx context.Context, addr, dir, kind string) error {
 		{"/debug/pprof/heap?gc=1", kind + "-heap.pb.gz"},
 		{"/debug/pprof/goroutine", kind + "-goroutine.pb.gz"},
 		{"/debug/pprof/goroutine?debug=1", kind + "-goroutine.txt"},
+		{"/debug/pprof/heap?debug=1", kind + "-heap.txt"}, // ends with the runtime's MemStats (stacks, heap goal)
 	} {
 		req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+p.path, nil)
 		if err != nil {
