@@ -265,7 +265,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 			p.Send(keysDroppedMsg{})
 		case <-lobby:
 			if m.current.Load() == nil { // at a table the lobby is not on screen
-				p.Send(lobbyChangedMsg{})
+				p.Send(lobbyChangedMsg{at: time.Now()})
 			}
 		case <-idle.C:
 			last := m.lastInput.Load()
@@ -450,4 +450,5 @@ func commandCode(args []string) string {
 	return ""
 }
 
-type lobbyChangedMsg struct{}
+// lobbyChangedMsg: the hub's rooms changed at or before at.
+type lobbyChangedMsg struct{ at time.Time }

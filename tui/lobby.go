@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -34,8 +35,11 @@ type lobbyPage struct {
 }
 
 // refresh reads the hub's room list again.
-func (p *lobbyPage) refresh(m *root) {
-	p.rooms = m.app.Hub.List()
+func (p *lobbyPage) refresh(m *root) { p.refreshSince(m, time.Now()) }
+
+// refreshSince takes the hub's room list as it was at since or later.
+func (p *lobbyPage) refreshSince(m *root, since time.Time) {
+	p.rooms = m.app.lobbyRooms.current(m.app.Hub, since)
 	p.cursor = min(p.cursor, max(0, len(p.visibleRooms(m))-1))
 }
 

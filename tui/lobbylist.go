@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 	"sync"
+	"time"
 
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -28,6 +29,10 @@ import (
 type sharedRooms struct {
 	mu     sync.Mutex
 	recent [4]*roomSplit // newest first
+
+	listMu sync.Mutex      // one session at a time asks the hub
+	list   []table.Summary // the hub's list as last asked
+	listAt time.Time       // when it was asked for
 }
 
 // roomSplit is one hub list, split, with the lines drawn from it.
@@ -47,6 +52,20 @@ type lineKey struct {
 
 func sameList(a, b []table.Summary) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// current is the hub's room list as it was at since or later. The hub
+// tells every lobby session of a change at once; the first to ask makes
+// the list and the others take it, instead of ten thousand sessions
+// copying and sorting every room at the same moment.
+func (s *sharedRooms) current(h *table.Hub, since time.Time) []table.Summary {
+	s.listMu.Lock()
+	defer s.listMu.Unlock()
+	if s.list == nil || !s.listAt.After(since) {
+		s.listAt = time.Now()
+		s.list = h.List()
+	}
+	return s.list
 }
 
 // split returns the public and private parts of rooms (the hub's list).

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"testing"
+	"time"
 
+	"bivouac/game"
 	"bivouac/table"
 )
 
@@ -70,5 +72,23 @@ func TestPrivateTablesListedOnlyToThoseTheyConcern(t *testing.T) {
 		if got := len(p.filterRooms(who)); got != want {
 			t.Errorf("%s sees %d rooms, want %d", who, got, want)
 		}
+	}
+}
+
+// Sessions told of the same change share one list from the hub; a change
+// after the list was taken makes a new one.
+func TestSharedRoomsAsksTheHubOncePerChange(t *testing.T) {
+	a := testApp(t)
+	g := a.Games[0]
+	before := time.Now()
+	first := a.lobbyRooms.current(a.Hub, before)
+	if again := a.lobbyRooms.current(a.Hub, before); !sameList(first, again) || first == nil {
+		t.Fatal("a second session told of the same change did not share the list")
+	}
+	if _, err := a.create(g, TableSpec{Seats: 2, Title: game.Raw("t")}, table.Player{ID: "h", Name: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	if after := a.lobbyRooms.current(a.Hub, time.Now()); len(after) != 1 {
+		t.Errorf("after a table opened the list has %d rooms", len(after))
 	}
 }
