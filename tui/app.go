@@ -136,7 +136,8 @@ type App struct {
 	ChatBurst int
 	ChatEvery time.Duration
 
-	lobbyRooms sharedRooms // the lobby's list and lines, made once for every session
+	lobbyRooms sharedRooms   // the lobby's list and lines, made once for every session
+	lobbyWatch lobbyWatchers // the hub's changes, passed on to lobby sessions at a pace
 
 	themeMu sync.Mutex
 	themes  map[themeKey]*uikit.Theme
@@ -236,7 +237,7 @@ type themeKey struct {
 // it can see (idleClock false) it keeps no idle clock: it would close a
 // session whose player is typing.
 func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool, dropped <-chan struct{}) {
-	lobby, stop := a.Hub.Watch()
+	lobby, stop := a.watchLobby()
 	defer stop()
 	defer func() {
 		if r := m.current.Load(); r != nil {

@@ -128,9 +128,9 @@ func (p *lobbyPage) view(m *root) string {
 	shared := sameList(rooms, public)
 	for i := first; i < len(rooms) && i < first+listHeight; i++ {
 		r, selected := rooms[i], i == p.cursor
-		if shared && !selected && !slices.Contains(r.Players, m.sess.Player.ID) {
+		if shared && !slices.Contains(r.Players, m.sess.Player.ID) {
 			// The line every other viewer in this theme and width sees.
-			b.WriteString(m.app.lobbyRooms.line(p.rooms, lineKey{th, m.width}, i, func() string { return p.roomLine(m, r, false) }) + "\n")
+			b.WriteString(m.app.lobbyRooms.line(p.rooms, lineKey{th, m.width, selected}, i, func() string { return p.roomLine(m, r, selected) }) + "\n")
 			continue
 		}
 		b.WriteString(p.roomLine(m, r, selected) + "\n")

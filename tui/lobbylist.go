@@ -44,10 +44,11 @@ type roomSplit struct {
 }
 
 // lineKey is what a room line's drawing depends on, besides the room and
-// whether the viewer sits there or has it selected.
+// whether the viewer sits there.
 type lineKey struct {
-	th    *uikit.Theme
-	width int
+	th       *uikit.Theme
+	width    int
+	selected bool
 }
 
 func sameList(a, b []table.Summary) bool {
@@ -106,8 +107,8 @@ func newSplit(rooms []table.Summary) *roomSplit {
 	return sp
 }
 
-// line is the i-th public room's line drawn by draw for a viewer who
-// neither sits there nor has it selected, drawn once per theme and width.
+// line is the i-th public room's line drawn by draw for a viewer who does
+// not sit there, drawn once per theme, width and selection.
 // rooms is the hub list the viewer's public list came from; a list no
 // longer kept draws afresh.
 func (s *sharedRooms) line(rooms []table.Summary, k lineKey, i int, draw func() string) string {

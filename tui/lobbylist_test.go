@@ -47,7 +47,7 @@ func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
 	draws := 0
 	draw := func() string { draws++; return "line" }
 	for range 3 {
-		if got := s.line(rooms, lineKey{width: 80}, 0, draw); got != "line" {
+		if got := s.line(rooms, lineKey{width: 80, selected: false}, 0, draw); got != "line" {
 			t.Fatalf("line = %q", got)
 		}
 	}
@@ -56,7 +56,7 @@ func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
 		t.Errorf("%d draws for two widths", draws)
 	}
 	stale := []table.Summary{{Code: "AAAA"}}
-	s.line(stale, lineKey{width: 80}, 0, draw)
+	s.line(stale, lineKey{width: 80, selected: false}, 0, draw)
 	if draws != 3 {
 		t.Error("a line for a list that was never split came from the cache")
 	}
@@ -90,5 +90,30 @@ func TestSharedRoomsAsksTheHubOncePerChange(t *testing.T) {
 	}
 	if after := a.lobbyRooms.current(a.Hub, time.Now()); len(after) != 1 {
 		t.Errorf("after a table opened the list has %d rooms", len(after))
+	}
+}
+
+// Lobby sessions hear of a change through the app's one hub watcher, and
+// the teller stops with the last of them.
+func TestLobbyWatchersHearOfChanges(t *testing.T) {
+	a := testApp(t)
+	ch1, stop1 := a.watchLobby()
+	ch2, stop2 := a.watchLobby()
+	if _, err := a.create(a.Games[0], TableSpec{Seats: 2, Title: game.Raw("t")}, table.Player{ID: "h", Name: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	for i, ch := range []<-chan struct{}{ch1, ch2} {
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("watcher %d never heard that a table opened", i)
+		}
+	}
+	stop1()
+	stop2()
+	a.lobbyWatch.mu.Lock()
+	defer a.lobbyWatch.mu.Unlock()
+	if a.lobbyWatch.quit != nil || len(a.lobbyWatch.watchers) != 0 {
+		t.Error("the teller still runs with no lobby session")
 	}
 }

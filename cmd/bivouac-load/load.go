@@ -52,6 +52,7 @@ type loadOpts struct {
 	bots     int
 	probes   int
 	parallel int
+	seating  int // tables being seated at once
 	play     time.Duration
 	think    time.Duration
 	idle     time.Duration
@@ -81,6 +82,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.bots, "bots", 0, "bot seats per table besides the humans (easy bots)")
 	fs.IntVar(&o.probes, "probes", 5, "keypress probes per session (key → screen update)")
 	fs.IntVar(&o.parallel, "parallel", 32, "connections being set up at once")
+	fs.IntVar(&o.seating, "seating", 16, "tables being seated at once (each has its players join one after another's prompt)")
 	fs.DurationVar(&o.play, "play", 60*time.Second, "how long the tables play")
 	fs.DurationVar(&o.think, "think", 2*time.Second, "mean pause between moves at a table")
 	fs.DurationVar(&o.idle, "idle", 15*time.Second, "idle window for the CPU measurement")
@@ -89,7 +91,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
-	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, in this directory (needs -pprof)")
+	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profile over the idle window, in this directory (needs -pprof)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -386,7 +388,20 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	runtimeGC := procRSS(child.pid())
 	r.rssConnected = runtimeGC
 	r.threads = procThreads(child.pid())
+	var idleProfile chan error
+	if o.profiles != "" { // where the idle CPU goes, over the same window
+		idleProfile = make(chan error, 1)
+		go func() {
+			idleProfile <- fetchProfile(ctx, o.pprof, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(o.idle.Seconds())),
+				filepath.Join(o.profiles, kind+"-idle-cpu.pb.gz"))
+		}()
+	}
 	r.idleCPU, r.harnessIdleCPU = measureCPU(ctx, child.pid(), o.idle)
+	if idleProfile != nil {
+		if err := <-idleProfile; err != nil {
+			o.logf("%s: idle CPU profile not saved: %v", kind, err)
+		}
+	}
 	o.logf("%s: idle CPU %.1f%% (harness %.1f%%), RSS %d KiB", kind, r.idleCPU, r.harnessIdleCPU, r.rssConnected)
 	if o.profiles != "" {
 		if err := saveProfiles(ctx, o.pprof, o.profiles, kind); err != nil {
@@ -431,36 +446,41 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 // saveProfiles fetches a child's heap profile (after a collection) and its
 // goroutine profile from its pprof server into dir, named by kind.
 func saveProfiles(ctx context.Context, addr, dir, kind string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	for _, p := range []struct{ path, file string }{
 		{"/debug/pprof/heap?gc=1", kind + "-heap.pb.gz"},
 		{"/debug/pprof/goroutine", kind + "-goroutine.pb.gz"},
 		{"/debug/pprof/goroutine?debug=1", kind + "-goroutine.txt"},
 		{"/debug/pprof/heap?debug=1", kind + "-heap.txt"}, // ends with the runtime's MemStats (stacks, heap goal)
 	} {
-		req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+p.path, nil)
-		if err != nil {
-			return err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return err
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s: %s", p.path, resp.Status)
-		}
-		if err := os.WriteFile(filepath.Join(dir, p.file), b, 0o644); err != nil {
+		if err := fetchProfile(ctx, addr, p.path, filepath.Join(dir, p.file)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// fetchProfile saves what a child's pprof server answers at path to file.
+func fetchProfile(ctx context.Context, addr, path, file string) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", path, resp.Status)
+	}
+	return os.WriteFile(file, b, 0o644)
 }
 
 // harnessGCOff keeps the harness's own garbage collector out of the
@@ -628,7 +648,7 @@ func loadSeat(ctx context.Context, o loadOpts, clients []*loadClient, r *loadRes
 	seats := k + o.bots
 	var tables []*loadTable
 	var mu sync.Mutex
-	sem := make(chan struct{}, max(1, o.parallel/2))
+	sem := make(chan struct{}, max(1, o.seating))
 	var wg sync.WaitGroup
 	for t := range o.tables {
 		group := clients[t*k : (t+1)*k]
