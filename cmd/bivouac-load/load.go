@@ -51,6 +51,7 @@ type loadOpts struct {
 	tables   int
 	bots     int
 	probes   int
+	few      int // sessions typing in the few-typing probe
 	parallel int
 	seating  int // tables being seated at once
 	play     time.Duration
@@ -81,6 +82,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.tables, "tables", 400, "Grizzled tables; sessions/tables humans sit at each (2 to 5 seats with -bots)")
 	fs.IntVar(&o.bots, "bots", 0, "bot seats per table besides the humans (easy bots)")
 	fs.IntVar(&o.probes, "probes", 5, "keypress probes per session (key → screen update)")
+	fs.IntVar(&o.few, "few", 100, "sessions typing in the few-typing keypress probe, before the one where all type (0: none)")
 	fs.IntVar(&o.parallel, "parallel", 32, "connections being set up at once")
 	fs.IntVar(&o.seating, "seating", 16, "tables being seated at once (each has its players join one after another's prompt)")
 	fs.DurationVar(&o.play, "play", 60*time.Second, "how long the tables play")
@@ -196,7 +198,9 @@ type loadResult struct {
 	mu          sync.Mutex
 	handshake   []time.Duration // TCP connect to authenticated
 	firstScreen []time.Duration // authenticated to the first full screen
-	key         []time.Duration // key → that session's screen shows the answer (no room involved)
+	key         []time.Duration // key → that session's screen shows the answer (no room involved), all typing
+	keyFew      []time.Duration // the same with only o.few sessions typing
+	connectWall time.Duration   // from the first dial to the last first screen
 	moveKey     []time.Duration // a move's key → the mover's screen changes (through the room)
 	fanout      []time.Duration // a move's key → the last other seat's screen changes
 	fanoutSeat  []time.Duration // a move's key → one other seat's screen changes
@@ -367,7 +371,9 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	sleepCtx(ctx, time.Second)
 	r.rssBase = procRSS(child.pid())
 
+	t0 := time.Now()
 	clients := loadConnect(ctx, o, child.addr, kind, r)
+	r.connectWall = time.Since(t0)
 	defer func() {
 		var wg sync.WaitGroup
 		for _, c := range clients {
@@ -410,9 +416,10 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	}
 
 	quiet := harnessGCOff()
-	loadProbe(ctx, o, kind, clients, r)
+	loadProbe(ctx, o, kind, fewClients(clients, o.few), r, &r.keyFew)
+	loadProbe(ctx, o, kind, clients, r, &r.key)
 	quiet()
-	o.logf("%s: %d key samples", kind, len(r.key))
+	o.logf("%s: %d key samples (%d with few typing)", kind, len(r.key), len(r.keyFew))
 
 	if kind == "bivouac" && o.tables > 0 && ctx.Err() == nil {
 		tables := loadSeat(ctx, o, clients, r)
@@ -581,7 +588,7 @@ func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResu
 // screen, o.probes times with random pauses, all sessions at once.
 // Bivouac: "?" opens the help and "?" closes it again. Baseline: "+"
 // increments the counter.
-func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClient, r *loadResult) {
+func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClient, r *loadResult, dst *[]time.Duration) {
 	if o.probes <= 0 {
 		return
 	}
@@ -620,7 +627,7 @@ func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClie
 					r.fail("probe answer", err)
 					return
 				}
-				r.add(&r.key, max(0, at.Sub(t0)))
+				r.add(dst, max(0, at.Sub(t0)))
 				sleepCtx(ctx, 200*time.Millisecond+time.Duration(rand.Int64N(int64(400*time.Millisecond))))
 			}
 			if !strings.HasPrefix(kind, "baseline") && o.probes%2 == 1 {
@@ -631,6 +638,21 @@ func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClie
 		}()
 	}
 	wg.Wait()
+}
+
+// fewClients is n of the clients spread evenly over them (none for n <= 0).
+func fewClients(clients []*loadClient, n int) []*loadClient {
+	if n <= 0 {
+		return nil
+	}
+	if n >= len(clients) {
+		return clients
+	}
+	out := make([]*loadClient, 0, n)
+	for i := range n {
+		out = append(out, clients[i*len(clients)/n])
+	}
+	return out
 }
 
 // loadTable is one table the harness plays: its seats' clients, host first.
