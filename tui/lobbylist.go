@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"bivouac/table"
@@ -25,14 +26,19 @@ import (
 // and the private tables, seen only by those they concern. It keeps the
 // last few lists: sessions take up a new list each at its own pace, and a
 // session still drawing the previous one must not make the others split
-// theirs again (at 10,000 sessions that convoy held every lobby up).
+// theirs again. Readers take no lock: at 10,000 sessions one mutex taken
+// for every line of every lobby frame became a queue that held every
+// lobby up (a key waited seconds for its frame).
 type sharedRooms struct {
-	mu     sync.Mutex
-	recent [4]*roomSplit // newest first
+	mu     sync.Mutex                    // taken to add a split or ask the hub
+	recent atomic.Pointer[[4]*roomSplit] // newest first; replaced, never changed
+	list   atomic.Pointer[hubList]       // the hub's list as last asked
+}
 
-	listMu sync.Mutex      // one session at a time asks the hub
-	list   []table.Summary // the hub's list as last asked
-	listAt time.Time       // when it was asked for
+// hubList is the hub's room list and when it was asked for.
+type hubList struct {
+	rooms []table.Summary
+	at    time.Time
 }
 
 // roomSplit is one hub list, split, with the lines drawn from it.
@@ -40,7 +46,7 @@ type roomSplit struct {
 	from    []table.Summary // the hub list
 	public  []table.Summary // neither closed nor private, in hub order
 	private []table.Summary // private and not closed
-	lines   map[lineKey][]string
+	lines   sync.Map        // lineKey → []atomic.Pointer[string], one per public room
 }
 
 // lineKey is what a room line's drawing depends on, besides the room and
@@ -60,32 +66,47 @@ func sameList(a, b []table.Summary) bool {
 // the list and the others take it, instead of ten thousand sessions
 // copying and sorting every room at the same moment.
 func (s *sharedRooms) current(h *table.Hub, since time.Time) []table.Summary {
-	s.listMu.Lock()
-	defer s.listMu.Unlock()
-	if s.list == nil || !s.listAt.After(since) {
-		s.listAt = time.Now()
-		s.list = h.List()
+	if l := s.list.Load(); l != nil && l.at.After(since) {
+		return l.rooms
 	}
-	return s.list
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l := s.list.Load(); l != nil && l.at.After(since) {
+		return l.rooms
+	}
+	l := &hubList{at: time.Now()}
+	l.rooms = h.List()
+	s.list.Store(l)
+	return l.rooms
 }
 
 // split returns the public and private parts of rooms (the hub's list).
 // Callers must not modify them.
 func (s *sharedRooms) split(rooms []table.Summary) (public, private []table.Summary) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	sp := s.find(rooms)
 	if sp == nil {
-		sp = newSplit(rooms)
-		copy(s.recent[1:], s.recent[:len(s.recent)-1])
-		s.recent[0] = sp
+		s.mu.Lock()
+		if sp = s.find(rooms); sp == nil {
+			sp = newSplit(rooms)
+			var next [4]*roomSplit
+			if old := s.recent.Load(); old != nil {
+				copy(next[1:], old[:])
+			}
+			next[0] = sp
+			s.recent.Store(&next)
+		}
+		s.mu.Unlock()
 	}
 	return sp.public, sp.private
 }
 
-// find is the split of rooms if it is one of the recent ones (s.mu held).
+// find is the split of rooms if it is one of the recent ones.
 func (s *sharedRooms) find(rooms []table.Summary) *roomSplit {
-	for _, sp := range s.recent {
+	recent := s.recent.Load()
+	if recent == nil {
+		return nil
+	}
+	for _, sp := range recent {
 		if sp != nil && sameList(sp.from, rooms) {
 			return sp
 		}
@@ -108,33 +129,24 @@ func newSplit(rooms []table.Summary) *roomSplit {
 }
 
 // line is the i-th public room's line drawn by draw for a viewer who does
-// not sit there, drawn once per theme, width and selection.
-// rooms is the hub list the viewer's public list came from; a list no
-// longer kept draws afresh.
+// not sit there, drawn once per theme, width and selection. rooms is the
+// hub list the viewer's public list came from; a list no longer kept draws
+// afresh. Two sessions may draw the same line at once; both are the same.
 func (s *sharedRooms) line(rooms []table.Summary, k lineKey, i int, draw func() string) string {
-	s.mu.Lock()
 	sp := s.find(rooms)
 	if sp == nil {
-		s.mu.Unlock()
 		return draw()
 	}
-	if sp.lines == nil {
-		sp.lines = map[lineKey][]string{}
+	v, ok := sp.lines.Load(k)
+	if !ok {
+		v, _ = sp.lines.LoadOrStore(k, make([]atomic.Pointer[string], len(sp.public)))
 	}
-	ls := sp.lines[k]
-	if ls == nil {
-		ls = make([]string, len(sp.public))
-		sp.lines[k] = ls
+	slot := &v.([]atomic.Pointer[string])[i]
+	if l := slot.Load(); l != nil {
+		return *l
 	}
-	if l := ls[i]; l != "" {
-		s.mu.Unlock()
-		return l
-	}
-	s.mu.Unlock()
-	l := draw() // outside the lock: two sessions may draw the same line once each
-	s.mu.Lock()
-	ls[i] = l
-	s.mu.Unlock()
+	l := draw()
+	slot.Store(&l)
 	return l
 }
 
