@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -121,8 +122,8 @@ type Printer struct {
 	forms    [countCache]uint8   // plural form of 0..countCache-1 (index into formNames)
 
 	events struct { // see Event
-		mu sync.Mutex
-		m  map[*game.Event]string
+		m atomic.Pointer[sync.Map] // *game.Event → string; read without a lock
+		n atomic.Int32             // entries in m, to start again past eventMemoMax
 	}
 }
 
@@ -304,19 +305,22 @@ func (p *Printer) Event(e *game.Event) string {
 	if e.Msg.IsZero() {
 		return e.Text
 	}
-	p.events.mu.Lock()
-	s, ok := p.events.m[e]
-	p.events.mu.Unlock()
-	if ok {
-		return s
+	// No lock on the way: every frame of every session at a table reads
+	// its log lines here, and at 10,000 sessions one mutex per language
+	// queued hundreds of screens behind it (docs/PERFORMANCE.md).
+	m := p.events.m.Load()
+	if m != nil {
+		if s, ok := m.Load(e); ok {
+			return s.(string)
+		}
 	}
-	s = p.Msg(e.Msg)
-	p.events.mu.Lock()
-	if len(p.events.m) >= eventMemoMax || p.events.m == nil {
-		p.events.m = make(map[*game.Event]string, 64)
+	s := p.Msg(e.Msg)
+	if m == nil || p.events.n.Add(1) > eventMemoMax {
+		m = new(sync.Map)
+		p.events.m.Store(m)
+		p.events.n.Store(0)
 	}
-	p.events.m[e] = s
-	p.events.mu.Unlock()
+	m.Store(e, s)
 	return s
 }
 

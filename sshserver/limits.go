@@ -177,7 +177,7 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 		}))
 	}
 	if s.cfg.KeepAliveInterval > 0 {
-		go s.keepAlive(ctx, conn)
+		s.keepAlive(ctx, conn)
 	}
 	// The ssh package cancels ctx when the connection closes, on every path.
 	context.AfterFunc(ctx, func() {
@@ -294,55 +294,76 @@ func wantedEnv(payload []byte) bool {
 // keepAlive asks the client every KeepAliveInterval whether it is there and
 // closes the connection when KeepAliveCountMax requests in a row went
 // unanswered. At most one request is outstanding; its goroutine ends when
-// the answer comes or the connection closes.
+// the answer comes or the connection closes. Between requests nothing
+// waits: a runtime timer calls tick, so an idle connection has no
+// keepalive goroutine (10,000 of them were 10,000 sleeping stacks).
 //
 // Since answered keepalives are traffic that keeps IdleTimeout away, it also
 // closes a connection that has had no session open for noSessionTimeout
 // (`ssh -N`, or a client that only tried port forwarding): it would
 // otherwise hold a connection slot for MaxTimeout.
 func (s *Server) keepAlive(ctx ssh.Context, raw net.Conn) {
-	tick := time.NewTicker(s.cfg.KeepAliveInterval)
-	defer tick.Stop()
-	var answered chan struct{} // nil when no request is outstanding
-	misses := 0
-	sessions, _ := ctx.Value(channelCountKey{}).(*atomic.Int32)
-	lastSession := time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		conn, ok := ctx.Value(ssh.ContextKeyConn).(gossh.Conn)
-		if !ok {
-			continue // still in the handshake: HandshakeTimeout's business
-		}
-		if sessions != nil && sessions.Load() > 0 {
-			lastSession = time.Now()
-		} else if time.Since(lastSession) > s.noSessionTimeout {
-			s.log.Info("connection without a session closed", "remote", raw.RemoteAddr().String())
-			raw.Close()
-			return
-		}
-		if answered != nil {
-			select {
-			case <-answered:
-				answered, misses = nil, 0
-			default:
-				if misses++; misses >= s.cfg.KeepAliveCountMax {
-					s.log.Info("client stopped answering keepalives", "remote", raw.RemoteAddr().String(),
-						"unanswered", misses)
-					raw.Close()
-					return
-				}
-				continue
-			}
-		}
-		answered = make(chan struct{})
-		go func(done chan struct{}) {
-			if _, _, err := conn.SendRequest("keepalive@openssh.com", true, nil); err == nil {
-				close(done) // any reply, even "unsupported", means the client is alive
-			}
-		}(answered)
+	k := &keeper{s: s, ctx: ctx, raw: raw, lastSession: time.Now()}
+	k.sessions, _ = ctx.Value(channelCountKey{}).(*atomic.Int32)
+	k.timer = time.AfterFunc(s.cfg.KeepAliveInterval, k.tick)
+	context.AfterFunc(ctx, func() { k.timer.Stop() })
+}
+
+// keeper is one connection's keepalive state. Only tick uses it, and
+// ticks never overlap: each one sets the timer for the next as it ends.
+type keeper struct {
+	s           *Server
+	ctx         ssh.Context
+	raw         net.Conn
+	timer       *time.Timer
+	sessions    *atomic.Int32
+	answered    chan struct{} // nil when no request is outstanding
+	misses      int
+	lastSession time.Time
+}
+
+func (k *keeper) tick() {
+	if k.ctx.Err() != nil {
+		return
 	}
+	if k.check() {
+		k.timer.Reset(k.s.cfg.KeepAliveInterval)
+	}
+}
+
+// check does one keepalive round; false when the connection was closed.
+func (k *keeper) check() bool {
+	s := k.s
+	conn, ok := k.ctx.Value(ssh.ContextKeyConn).(gossh.Conn)
+	if !ok {
+		return true // still in the handshake: HandshakeTimeout's business
+	}
+	if k.sessions != nil && k.sessions.Load() > 0 {
+		k.lastSession = time.Now()
+	} else if time.Since(k.lastSession) > s.noSessionTimeout {
+		s.log.Info("connection without a session closed", "remote", k.raw.RemoteAddr().String())
+		k.raw.Close()
+		return false
+	}
+	if k.answered != nil {
+		select {
+		case <-k.answered:
+			k.answered, k.misses = nil, 0
+		default:
+			if k.misses++; k.misses >= s.cfg.KeepAliveCountMax {
+				s.log.Info("client stopped answering keepalives", "remote", k.raw.RemoteAddr().String(),
+					"unanswered", k.misses)
+				k.raw.Close()
+				return false
+			}
+			return true
+		}
+	}
+	k.answered = make(chan struct{})
+	go func(done chan struct{}) {
+		if _, _, err := conn.SendRequest("keepalive@openssh.com", true, nil); err == nil {
+			close(done) // any reply, even "unsupported", means the client is alive
+		}
+	}(k.answered)
+	return true
 }

@@ -136,6 +136,9 @@ type App struct {
 	ChatBurst int
 	ChatEvery time.Duration
 
+	lobbyRooms sharedRooms   // the lobby's list and lines, made once for every session
+	lobbyWatch lobbyWatchers // the hub's changes, passed on to lobby sessions at a pace
+
 	themeMu sync.Mutex
 	themes  map[themeKey]*uikit.Theme
 
@@ -234,7 +237,7 @@ type themeKey struct {
 // it can see (idleClock false) it keeps no idle clock: it would close a
 // session whose player is typing.
 func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool, dropped <-chan struct{}) {
-	lobby, stop := a.Hub.Watch()
+	lobby, stop := a.watchLobby()
 	defer stop()
 	defer func() {
 		if r := m.current.Load(); r != nil {
@@ -263,7 +266,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 			p.Send(keysDroppedMsg{})
 		case <-lobby:
 			if m.current.Load() == nil { // at a table the lobby is not on screen
-				p.Send(lobbyChangedMsg{})
+				p.Send(lobbyChangedMsg{at: time.Now()})
 			}
 		case <-idle.C:
 			last := m.lastInput.Load()
@@ -448,4 +451,5 @@ func commandCode(args []string) string {
 	return ""
 }
 
-type lobbyChangedMsg struct{}
+// lobbyChangedMsg: the hub's rooms changed at or before at.
+type lobbyChangedMsg struct{ at time.Time }

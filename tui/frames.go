@@ -3,10 +3,12 @@ package tui
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"bivouac/tui/uikit"
@@ -93,42 +95,71 @@ type frame struct {
 }
 
 // frameWriter draws frames on the alternate screen of one session.
+//
+// It has no goroutine of its own while nothing is to be written: offer
+// starts one when a frame comes and none is running, and it ends when it
+// has caught up. Ten thousand idle sessions used to keep ten thousand
+// writer goroutines (and their stacks) asleep on a channel; now a session
+// costs a goroutine only while its screen is being written, and a client
+// that stops reading still blocks only its own writes, never the program.
 type frameWriter struct {
-	out    io.Writer
-	frames chan frame
-	final  chan string
-	done   chan struct{}
-	ctx    context.Context
-	ascii  bool // draw every line in ASCII (Session.ASCII)
+	out   io.Writer
+	ascii bool          // draw every line in ASCII (Session.ASCII)
+	done  chan struct{} // closed when the last write (goodbye or leaving) is out
+
+	mu      sync.Mutex
+	pending frame  // the newest frame not yet drawn, if has
+	has     bool   //
+	final   string // the goodbye to leave on the normal screen, if finishing
+	ending  bool   // finish was called or the session's context ended
+	writing bool   // a write goroutine is running
+
+	// Only the write goroutine (one at a time) uses these.
+	started bool     // the alternate screen is entered
+	last    []uint64 // a hash of each line on screen, to redraw only changes
 
 	// Read and written on the program's goroutine only (framed.Update).
 	drawnAt time.Time // when the last frame was offered
 	drawDue bool      // a drawMsg is on its way
 }
 
+// lineSeed hashes the lines on screen: a session keeps 8 bytes a line
+// instead of the whole last frame. Two different lines hashing alike (one
+// chance in 2^64 a pair) would leave one line stale until it changes again.
+var lineSeed = maphash.MakeSeed()
+
+// frameBufs holds the byte buffers frames are built in while no session is
+// writing them: a write allocates nothing, and an idle session holds none.
+var frameBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 func newFrameWriter(ctx context.Context, out io.Writer, ascii bool) *frameWriter {
-	w := &frameWriter{out: out, frames: make(chan frame, 1), final: make(chan string, 1), done: make(chan struct{}), ctx: ctx, ascii: ascii}
-	go w.run()
+	w := &frameWriter{out: out, done: make(chan struct{}), ascii: ascii}
+	// No goroutine waits for the end either: the context calls us.
+	context.AfterFunc(ctx, func() { w.end("", false) })
 	return w
 }
 
 // offer queues a frame, replacing one not yet drawn. It never blocks. A
 // pending redraw is kept when a newer frame replaces it.
 func (w *frameWriter) offer(f frame) {
-	for {
-		select {
-		case w.frames <- f:
-			return
-		default:
-		}
-		select {
-		case old := <-w.frames:
-			if old.redraw {
-				f.redraw = true
-				f.height = max(f.height, old.height)
-			}
-		default:
-		}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ending {
+		return
+	}
+	if w.has && w.pending.redraw {
+		f.redraw = true
+		f.height = max(f.height, w.pending.height)
+	}
+	w.pending, w.has = f, true
+	w.wake()
+}
+
+// wake starts the write goroutine if none runs (w.mu held).
+func (w *frameWriter) wake() {
+	if !w.writing {
+		w.writing = true
+		go w.write()
 	}
 }
 
@@ -136,9 +167,7 @@ func (w *frameWriter) offer(f frame) {
 // It waits (briefly) for the writer, so the words are out before the
 // session closes.
 func (w *frameWriter) finish(msg string) {
-	select {
-	case w.final <- msg:
-	default:
+	if !w.end(msg, true) {
 		return // already finishing
 	}
 	select {
@@ -147,67 +176,103 @@ func (w *frameWriter) finish(msg string) {
 	}
 }
 
+// end stops the frames and has the writer leave the alternate screen, with
+// msg after it when say. Only the first call counts.
+func (w *frameWriter) end(msg string, say bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ending {
+		return false
+	}
+	w.ending, w.has = true, false
+	if say {
+		w.final = msg + "\n"
+	}
+	w.wake()
+	return true
+}
+
 const (
 	enterAlt = "\x1b[?1049h\x1b[?25l\x1b[2J"
 	leaveAlt = "\x1b[0m\x1b[?25h\x1b[?1049l" // plain attributes, cursor shown, normal screen
 )
 
-func (w *frameWriter) run() {
-	defer close(w.done)
-	_, _ = io.WriteString(w.out, enterAlt)
-	// Kept between frames, so a frame allocates nothing: the lines of the
-	// last frame and of this one (substrings of the frames, swapped each
-	// time), and the bytes to write.
-	var last, lines []string
-	var b []byte
+// write draws frames until none is pending, then returns; at the end it
+// leaves the alternate screen and closes done.
+func (w *frameWriter) write() {
+	bp := frameBufs.Get().(*[]byte)
+	defer frameBufs.Put(bp)
 	for {
-		select {
-		case <-w.ctx.Done():
-			_, _ = io.WriteString(w.out, leaveAlt)
+		w.mu.Lock()
+		f, has, ending, final := w.pending, w.has, w.ending, w.final
+		w.has = false
+		if !has && !ending {
+			w.writing = false
+			w.mu.Unlock()
 			return
-		case msg := <-w.final:
+		}
+		w.mu.Unlock()
+		if ending {
+			msg := final
 			if w.ascii {
 				msg = uikit.ToASCII(msg)
 			}
-			_, _ = io.WriteString(w.out, leaveAlt+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
+			if w.started {
+				msg = leaveAlt + msg
+			}
+			if msg != "" {
+				_, _ = io.WriteString(w.out, strings.ReplaceAll(msg, "\n", "\r\n"))
+			}
+			close(w.done) // writing stays true: nothing is written after this
 			return
-		case f := <-w.frames:
-			lines = lines[:0]
-			for rest, more := f.text, true; more; {
-				var l string
-				l, rest, more = strings.Cut(rest, "\n")
-				lines = append(lines, l)
-			}
-			b = b[:0]
-			if f.redraw {
-				b = append(b, "\x1b[2J"...)
-				last = last[:0]
-			}
-			for i, l := range lines {
-				if i < len(last) && last[i] == l {
-					continue
-				}
-				// Erase first, then write: erasing after a full-width line
-				// would take its last cell with it (the cursor waits there).
-				b = append(b, "\x1b["...)
-				b = strconv.AppendInt(b, int64(i+1), 10)
-				b = append(b, ";1H\x1b[2K"...)
-				if w.ascii {
-					b = uikit.AppendASCII(b, l)
-				} else {
-					b = append(b, l...)
-				}
-				b = append(b, "\x1b[0m"...)
-			}
-			if len(lines) < len(last) {
-				b = append(b, "\x1b["...)
-				b = strconv.AppendInt(b, int64(len(lines)+1), 10)
-				b = append(b, ";1H\x1b[J"...)
-			}
-			last, lines = lines, last
-			if len(b) > 0 {
-				_, _ = w.out.Write(b)
-			}
+		}
+		*bp = w.draw((*bp)[:0], f)
+		if len(*bp) > 0 {
+			_, _ = w.out.Write(*bp)
 		}
 	}
+}
+
+// draw appends what turns the screen on the terminal into f.
+func (w *frameWriter) draw(b []byte, f frame) []byte {
+	if !w.started {
+		w.started = true
+		b = append(b, enterAlt...)
+	}
+	if f.redraw {
+		b = append(b, "\x1b[2J"...)
+		w.last = w.last[:0]
+	}
+	n := 0
+	for rest, more := f.text, true; more; n++ {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		h := maphash.String(lineSeed, l)
+		if n < len(w.last) && w.last[n] == h {
+			continue
+		}
+		if n < len(w.last) {
+			w.last[n] = h
+		} else {
+			w.last = append(w.last, h)
+		}
+		// Erase first, then write: erasing after a full-width line
+		// would take its last cell with it (the cursor waits there).
+		b = append(b, "\x1b["...)
+		b = strconv.AppendInt(b, int64(n+1), 10)
+		b = append(b, ";1H\x1b[2K"...)
+		if w.ascii {
+			b = uikit.AppendASCII(b, l)
+		} else {
+			b = append(b, l...)
+		}
+		b = append(b, "\x1b[0m"...)
+	}
+	if n < len(w.last) {
+		b = append(b, "\x1b["...)
+		b = strconv.AppendInt(b, int64(n+1), 10)
+		b = append(b, ";1H\x1b[J"...)
+		w.last = w.last[:n]
+	}
+	return b
 }

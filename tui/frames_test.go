@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -32,9 +33,6 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := make(writes, 16)
 	w := newFrameWriter(ctx, out, false)
-	if got := out.next(t); got != enterAlt {
-		t.Fatalf("first write %q, want the alternate screen", got)
-	}
 	line := func(row int, s string) string {
 		return "\x1b[" + string(rune('0'+row)) + ";1H\x1b[2K" + s + "\x1b[0m"
 	}
@@ -42,7 +40,7 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 		f    frame
 		want string
 	}{
-		{frame{text: "a\nb\nc"}, line(1, "a") + line(2, "b") + line(3, "c")},
+		{frame{text: "a\nb\nc"}, enterAlt + line(1, "a") + line(2, "b") + line(3, "c")},
 		{frame{text: "a\nB\nc"}, line(2, "B")},
 		{frame{text: "a\nB"}, "\x1b[3;1H\x1b[J"},
 		{frame{text: "x\nB\nc\nd"}, line(1, "x") + line(3, "c") + line(4, "d")},
@@ -57,5 +55,31 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 	cancel()
 	if got := out.next(t); !strings.Contains(got, leaveAlt) {
 		t.Errorf("on close wrote %q, want to leave the alternate screen", got)
+	}
+}
+
+// A session's writer has no goroutine while nothing is to be drawn, and
+// its goodbye ends the alternate screen with the words on the normal one.
+func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
+	out := make(writes, 16)
+	w := newFrameWriter(t.Context(), out, false)
+	w.offer(frame{text: "a"})
+	out.next(t)
+	w.mu.Lock()
+	for w.writing { // the writer ends as soon as it has caught up
+		w.mu.Unlock()
+		runtime.Gosched()
+		w.mu.Lock()
+	}
+	w.mu.Unlock()
+	w.finish("bye\nnow")
+	if got, want := out.next(t), leaveAlt+"bye\r\nnow\r\n"; got != want {
+		t.Errorf("goodbye wrote %q, want %q", got, want)
+	}
+	w.offer(frame{text: "late"})
+	select {
+	case got := <-out:
+		t.Errorf("a frame after the goodbye was written: %q", got)
+	default:
 	}
 }

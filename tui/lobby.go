@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -34,25 +35,35 @@ type lobbyPage struct {
 }
 
 // refresh reads the hub's room list again.
-func (p *lobbyPage) refresh(m *root) {
-	p.rooms = m.app.Hub.List()
+func (p *lobbyPage) refresh(m *root) { p.refreshSince(m, time.Now()) }
+
+// refreshSince takes the hub's room list as it was at since or later.
+func (p *lobbyPage) refreshSince(m *root, since time.Time) {
+	p.rooms = m.app.lobbyRooms.current(m.app.Hub, since)
 	p.cursor = min(p.cursor, max(0, len(p.visibleRooms(m))-1))
 }
 
 // visibleRooms are the rooms this player may see listed: private tables
-// only to their host (others join them by code).
+// only to those they concern (others join them by code). Most players see
+// the public list that every session shares (sharedRooms); only one who
+// may see a private table gets a list of their own.
 func (p *lobbyPage) visibleRooms(m *root) []table.Summary {
-	if p.visFor != nil && len(p.rooms) > 0 && len(p.visFor) == len(p.rooms) && &p.visFor[0] == &p.rooms[0] {
+	if p.visFor != nil && sameList(p.visFor, p.rooms) {
 		return p.vis
 	}
-	p.vis, p.visFor = p.filterRooms(m.sess.Player.ID), p.rooms
+	public, private := m.app.lobbyRooms.split(p.rooms)
+	me := m.sess.Player.ID
+	p.vis, p.visFor = public, p.rooms
+	if slices.ContainsFunc(private, func(r table.Summary) bool { return concerns(r, me) }) {
+		p.vis = p.filterRooms(me)
+	}
 	return p.vis
 }
 
 func (p *lobbyPage) filterRooms(me string) []table.Summary {
 	out := p.rooms[:0:0]
 	for _, r := range p.rooms {
-		if r.Status == table.StatusClosed || (r.Private && r.Host != me && !slices.Contains(r.Allowed, me) && !slices.Contains(r.Players, me)) {
+		if r.Status == table.StatusClosed || (r.Private && !concerns(r, me)) {
 			continue
 		}
 		out = append(out, r)
@@ -113,8 +124,16 @@ func (p *lobbyPage) view(m *root) string {
 	if p.cursor >= listHeight {
 		first = p.cursor - listHeight + 1
 	}
+	public, _ := m.app.lobbyRooms.split(p.rooms)
+	shared := sameList(rooms, public)
 	for i := first; i < len(rooms) && i < first+listHeight; i++ {
-		b.WriteString(p.roomLine(m, rooms[i], i == p.cursor) + "\n")
+		r, selected := rooms[i], i == p.cursor
+		if shared && !slices.Contains(r.Players, m.sess.Player.ID) {
+			// The line every other viewer in this theme and width sees.
+			b.WriteString(m.app.lobbyRooms.line(p.rooms, lineKey{th, m.width, selected}, i, func() string { return p.roomLine(m, r, selected) }) + "\n")
+			continue
+		}
+		b.WriteString(p.roomLine(m, r, selected) + "\n")
 	}
 	b.WriteString("\n")
 	if _, ok := m.app.learnEntry(); ok {

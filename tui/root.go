@@ -195,7 +195,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.sizeScreen()
 		return m, nil
 	case lobbyChangedMsg:
-		m.lobby.refresh(m)
+		m.lobby.refreshSince(m, msg.at)
 		return m, nil
 	case uikit.UpdateMsg:
 		return m, m.onUpdate(msg.Update)

@@ -51,7 +51,9 @@ type loadOpts struct {
 	tables   int
 	bots     int
 	probes   int
+	few      int // sessions typing in the few-typing probe
 	parallel int
+	seating  int // tables being seated at once
 	play     time.Duration
 	think    time.Duration
 	idle     time.Duration
@@ -61,6 +63,7 @@ type loadOpts struct {
 	bivouac  string // the server binary under test
 	self     string // this binary, which also serves the baseline
 	pprof    string
+	profiles string // where to save the children's heap and goroutine profiles
 	keep     bool
 	verbose  bool
 
@@ -79,7 +82,9 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.tables, "tables", 400, "Grizzled tables; sessions/tables humans sit at each (2 to 5 seats with -bots)")
 	fs.IntVar(&o.bots, "bots", 0, "bot seats per table besides the humans (easy bots)")
 	fs.IntVar(&o.probes, "probes", 5, "keypress probes per session (key → screen update)")
+	fs.IntVar(&o.few, "few", 100, "sessions typing in the few-typing keypress probe, before the one where all type (0: none)")
 	fs.IntVar(&o.parallel, "parallel", 32, "connections being set up at once")
+	fs.IntVar(&o.seating, "seating", 16, "tables being seated at once (each has its players join one after another's prompt)")
 	fs.DurationVar(&o.play, "play", 60*time.Second, "how long the tables play")
 	fs.DurationVar(&o.think, "think", 2*time.Second, "mean pause between moves at a table")
 	fs.DurationVar(&o.idle, "idle", 15*time.Second, "idle window for the CPU measurement")
@@ -88,6 +93,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
+	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profile over the idle window, in this directory (needs -pprof)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +162,8 @@ func (o *loadOpts) check() error {
 		return errors.New("load: -tables must be 0..sessions")
 	case o.pprof != "" && loopbackOnly(o.pprof) != nil:
 		return loopbackOnly(o.pprof)
+	case o.profiles != "" && o.pprof == "":
+		return errors.New("load: -profiles needs -pprof")
 	case o.limit <= 0 || o.limit > 2*time.Hour:
 		return errors.New("load: -limit must be positive and at most 2h")
 	case o.parallel < 1:
@@ -190,7 +198,9 @@ type loadResult struct {
 	mu          sync.Mutex
 	handshake   []time.Duration // TCP connect to authenticated
 	firstScreen []time.Duration // authenticated to the first full screen
-	key         []time.Duration // key → that session's screen shows the answer (no room involved)
+	key         []time.Duration // key → that session's screen shows the answer (no room involved), all typing
+	keyFew      []time.Duration // the same with only o.few sessions typing
+	connectWall time.Duration   // from the first dial to the last first screen
 	moveKey     []time.Duration // a move's key → the mover's screen changes (through the room)
 	fanout      []time.Duration // a move's key → the last other seat's screen changes
 	fanoutSeat  []time.Duration // a move's key → one other seat's screen changes
@@ -361,7 +371,9 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	sleepCtx(ctx, time.Second)
 	r.rssBase = procRSS(child.pid())
 
+	t0 := time.Now()
 	clients := loadConnect(ctx, o, child.addr, kind, r)
+	r.connectWall = time.Since(t0)
 	defer func() {
 		var wg sync.WaitGroup
 		for _, c := range clients {
@@ -382,13 +394,32 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	runtimeGC := procRSS(child.pid())
 	r.rssConnected = runtimeGC
 	r.threads = procThreads(child.pid())
+	var idleProfile chan error
+	if o.profiles != "" { // where the idle CPU goes, over the same window
+		idleProfile = make(chan error, 1)
+		go func() {
+			idleProfile <- fetchProfile(ctx, o.pprof, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(o.idle.Seconds())),
+				filepath.Join(o.profiles, kind+"-idle-cpu.pb.gz"))
+		}()
+	}
 	r.idleCPU, r.harnessIdleCPU = measureCPU(ctx, child.pid(), o.idle)
+	if idleProfile != nil {
+		if err := <-idleProfile; err != nil {
+			o.logf("%s: idle CPU profile not saved: %v", kind, err)
+		}
+	}
 	o.logf("%s: idle CPU %.1f%% (harness %.1f%%), RSS %d KiB", kind, r.idleCPU, r.harnessIdleCPU, r.rssConnected)
+	if o.profiles != "" {
+		if err := saveProfiles(ctx, o.pprof, o.profiles, kind); err != nil {
+			o.logf("%s: profiles not saved: %v", kind, err)
+		}
+	}
 
 	quiet := harnessGCOff()
-	loadProbe(ctx, o, kind, clients, r)
+	loadProbe(ctx, o, kind, fewClients(clients, o.few), r, &r.keyFew)
+	loadProbe(ctx, o, kind, clients, r, &r.key)
 	quiet()
-	o.logf("%s: %d key samples", kind, len(r.key))
+	o.logf("%s: %d key samples (%d with few typing)", kind, len(r.key), len(r.keyFew))
 
 	if kind == "bivouac" && o.tables > 0 && ctx.Err() == nil {
 		tables := loadSeat(ctx, o, clients, r)
@@ -417,6 +448,46 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	child.stop()
 	r.serverErrors, r.serverErrSample = countServerErrors(child.log)
 	return r, ctx.Err()
+}
+
+// saveProfiles fetches a child's heap profile (after a collection) and its
+// goroutine profile from its pprof server into dir, named by kind.
+func saveProfiles(ctx context.Context, addr, dir, kind string) error {
+	for _, p := range []struct{ path, file string }{
+		{"/debug/pprof/heap?gc=1", kind + "-heap.pb.gz"},
+		{"/debug/pprof/goroutine", kind + "-goroutine.pb.gz"},
+		{"/debug/pprof/goroutine?debug=1", kind + "-goroutine.txt"},
+		{"/debug/pprof/heap?debug=1", kind + "-heap.txt"}, // ends with the runtime's MemStats (stacks, heap goal)
+	} {
+		if err := fetchProfile(ctx, addr, p.path, filepath.Join(dir, p.file)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetchProfile saves what a child's pprof server answers at path to file.
+func fetchProfile(ctx context.Context, addr, path, file string) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://"+addr+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", path, resp.Status)
+	}
+	return os.WriteFile(file, b, 0o644)
 }
 
 // harnessGCOff keeps the harness's own garbage collector out of the
@@ -476,7 +547,7 @@ func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResu
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				c, hs, err := loadDial(addr, fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
+				c, hs, err := loadDial(addr, loadSource(i), fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
 				if err != nil {
 					r.fail("connect", err)
 					continue
@@ -517,7 +588,7 @@ func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResu
 // screen, o.probes times with random pauses, all sessions at once.
 // Bivouac: "?" opens the help and "?" closes it again. Baseline: "+"
 // increments the counter.
-func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClient, r *loadResult) {
+func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClient, r *loadResult, dst *[]time.Duration) {
 	if o.probes <= 0 {
 		return
 	}
@@ -556,7 +627,7 @@ func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClie
 					r.fail("probe answer", err)
 					return
 				}
-				r.add(&r.key, max(0, at.Sub(t0)))
+				r.add(dst, max(0, at.Sub(t0)))
 				sleepCtx(ctx, 200*time.Millisecond+time.Duration(rand.Int64N(int64(400*time.Millisecond))))
 			}
 			if !strings.HasPrefix(kind, "baseline") && o.probes%2 == 1 {
@@ -567,6 +638,21 @@ func loadProbe(ctx context.Context, o loadOpts, kind string, clients []*loadClie
 		}()
 	}
 	wg.Wait()
+}
+
+// fewClients is n of the clients spread evenly over them (none for n <= 0).
+func fewClients(clients []*loadClient, n int) []*loadClient {
+	if n <= 0 {
+		return nil
+	}
+	if n >= len(clients) {
+		return clients
+	}
+	out := make([]*loadClient, 0, n)
+	for i := range n {
+		out = append(out, clients[i*len(clients)/n])
+	}
+	return out
 }
 
 // loadTable is one table the harness plays: its seats' clients, host first.
@@ -584,7 +670,7 @@ func loadSeat(ctx context.Context, o loadOpts, clients []*loadClient, r *loadRes
 	seats := k + o.bots
 	var tables []*loadTable
 	var mu sync.Mutex
-	sem := make(chan struct{}, max(1, o.parallel/2))
+	sem := make(chan struct{}, max(1, o.seating))
 	var wg sync.WaitGroup
 	for t := range o.tables {
 		group := clients[t*k : (t+1)*k]

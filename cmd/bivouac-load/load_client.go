@@ -34,7 +34,8 @@ type loadClient struct {
 
 // loadDial opens one player's connection. The handshake time covers the TCP
 // connect, key exchange and public-key authentication.
-func loadDial(addr, user string, timeout time.Duration, w, h int) (*loadClient, time.Duration, error) {
+// from is the local address to dial from (nil: the system picks).
+func loadDial(addr string, from *net.TCPAddr, user string, timeout time.Duration, w, h int) (*loadClient, time.Duration, error) {
 	if err := loopbackOnly(addr); err != nil {
 		return nil, 0, err
 	}
@@ -55,7 +56,8 @@ func loadDial(addr, user string, timeout time.Duration, w, h int) (*loadClient, 
 		Timeout:         timeout,
 	}
 	start := time.Now()
-	nc, err := net.DialTimeout("tcp", addr, timeout)
+	d := net.Dialer{Timeout: timeout, LocalAddr: from}
+	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -232,4 +234,19 @@ func loopbackOnly(addr string) error {
 		return errors.New("load: only 127.0.0.1 is allowed as a target, not " + host)
 	}
 	return nil
+}
+
+// sourcesPerTarget is how many sessions the harness opens from one
+// loopback source address. Each connection to the one server address takes
+// an ephemeral port of its source address (28,000 on a stock Linux), and a
+// closed one stays in TIME_WAIT for a minute, when the next server is
+// already being connected: 10,000 players against Bivouac and then the
+// baseline would come close to running out.
+const sourcesPerTarget = 4000
+
+// loadSource is the loopback address player i dials from: 127.0.0.1 for
+// the first sourcesPerTarget, then 127.0.0.2, and so on (all of 127.0.0.0/8
+// is loopback on Linux).
+func loadSource(i int) *net.TCPAddr {
+	return &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(1+i/sourcesPerTarget))}
 }

@@ -36,7 +36,7 @@ func TestLoadSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"sessions connected", "20/20", "keypress → screen update p99",
+	for _, want := range []string{"sessions connected", "20/20", "keypress → screen update, all typing, p99", "connect wall time",
 		"fan-out", "server RSS per session", "server CPU, all idle"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q", want)
@@ -68,5 +68,33 @@ func TestLoadTerminal(t *testing.T) {
 	}
 	if got, want := string(v.replies), "\x1b[2;5R\x1b]11;rgb:0000/0000/0000\x1b\\"; got != want {
 		t.Errorf("replies %q, want %q", got, want)
+	}
+}
+
+func TestLoadSourcesStayOnLoopback(t *testing.T) {
+	seen := map[string]int{}
+	for i := range 10000 {
+		a := loadSource(i)
+		if !a.IP.IsLoopback() {
+			t.Fatalf("player %d dials from %v", i, a)
+		}
+		seen[a.IP.String()]++
+	}
+	if len(seen) != 3 || seen["127.0.0.1"] != sourcesPerTarget {
+		t.Errorf("10,000 players from %v", seen)
+	}
+}
+
+func TestFewClientsSpreadOverAll(t *testing.T) {
+	cs := make([]*loadClient, 10)
+	for i := range cs {
+		cs[i] = &loadClient{name: fmt.Sprint(i)}
+	}
+	few := fewClients(cs, 3)
+	if len(few) != 3 || few[0].name != "0" || few[1].name != "3" || few[2].name != "6" {
+		t.Errorf("few = %v", few)
+	}
+	if len(fewClients(cs, 0)) != 0 || len(fewClients(cs, 20)) != 10 {
+		t.Error("none for 0, all for more than there are")
 	}
 }

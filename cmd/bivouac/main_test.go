@@ -64,3 +64,16 @@ func TestSIGTERMSaysGoodbyeToEveryone(t *testing.T) {
 		}
 	}
 }
+
+func TestParseBytesReadsGOMEMLIMITSizes(t *testing.T) {
+	for in, want := range map[string]int64{"800MiB": 800 << 20, "2GiB": 2 << 30, "1048576": 1 << 20, "512KiB": 512 << 10, "10B": 10} {
+		if got, err := parseBytes(in); err != nil || got != want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1GB", "-5MiB", "0", "lots", "99999999999TiB"} {
+		if _, err := parseBytes(in); err == nil {
+			t.Errorf("parseBytes(%q) accepted", in)
+		}
+	}
+}

@@ -9,6 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"time"
 
 	"bivouac/server"
@@ -23,17 +26,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", envOr("BIVOUAC_ADDR", ":2222"), "listen address (env BIVOUAC_ADDR)")
 	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory: host key and database (env BIVOUAC_DATA)")
 	guests := fs.Bool("guests", true, "let players without an SSH key in as guests")
-	debug := fs.Bool("debug", false, "log debug detail")
+	debugLog := fs.Bool("debug", false, "log debug detail")
 	maxSessions := fs.Int("max-sessions", envInt("BIVOUAC_MAX_SESSIONS", 2000), "connections in all (env BIVOUAC_MAX_SESSIONS)")
 	maxPerIP := fs.Int("max-per-ip", envInt("BIVOUAC_MAX_PER_IP", 16), "connections from one address (env BIVOUAC_MAX_PER_IP)")
 	typingPerIP := fs.Int("typing-per-ip", envInt("BIVOUAC_TYPING_PER_IP", 0), "bytes a second the sessions of one address may type, -1 for no limit (env BIVOUAC_TYPING_PER_IP; default 1024: raise it when many players share one address)")
 	pprofAddr := fs.String("pprof", "", "serve Go's pprof profiles on this loopback address (e.g. 127.0.0.1:6060), for measuring")
+	memLimit := fs.String("memory-limit", envOr("BIVOUAC_MEMORY_LIMIT", ""), "soft limit on the server's memory, e.g. 1GiB or 800MiB: the Go runtime collects harder as the heap nears it (GOMEMLIMIT; env BIVOUAC_MEMORY_LIMIT; default: none, or GOMEMLIMIT's). Set it below the machine's memory on a small machine; see docs/PERFORMANCE.md")
 	publicHost := fs.String("public-host", envOr("BIVOUAC_PUBLIC_HOST", ""), "host name players ssh to, shown at start and in the lobby (env BIVOUAC_PUBLIC_HOST; default: this machine's names and addresses)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *memLimit != "" {
+		n, err := parseBytes(*memLimit)
+		if err != nil {
+			return fmt.Errorf("--memory-limit: %w", err)
+		}
+		debug.SetMemoryLimit(n)
+	}
 	level := slog.LevelInfo
-	if *debug {
+	if *debugLog {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
@@ -104,4 +115,24 @@ func servePprof(addr string) (stop func(), err error) {
 	ps := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = ps.Serve(l) }()
 	return func() { ps.Close() }, nil
+}
+
+// parseBytes reads a size as GOMEMLIMIT writes it: a number of bytes with
+// an optional B, KiB, MiB, GiB or TiB suffix.
+func parseBytes(s string) (int64, error) {
+	num, mult := strings.TrimSpace(s), int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}} {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = n, u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size such as 800MiB or 2GiB", s)
+	}
+	return n * mult, nil
 }

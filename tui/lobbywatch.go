@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"sync"
+	"time"
+)
+
+// Telling lobby screens that rooms changed, at a pace that grows with how
+// many there are.
+//
+// The hub tells its watchers at most every table.LobbyEvery. Each lobby
+// screen then draws itself again, so one change costs about a redraw per
+// lobby session: at 10,000 sessions in the lobby, four changes a second
+// while tables fill were more drawing than two cores do, and joins waited
+// behind it. The app watches the hub once, and after telling its sessions
+// it pauses lobbyPausePerSession for each one before it tells them again:
+// with a few hundred players the lobby is as live as the hub makes it; at
+// 10,000 it follows about once a second and a half.
+
+// lobbyPausePerSession is the pause after each telling, per lobby watcher.
+const lobbyPausePerSession = 100 * time.Microsecond
+
+type lobbyWatchers struct {
+	mu       sync.Mutex
+	watchers map[chan struct{}]struct{}
+	quit     chan struct{} // closes the teller; nil while none runs
+}
+
+// watchLobby is the app's Hub.Watch: the channel is signalled (one slot)
+// when rooms changed; stop unregisters it.
+func (a *App) watchLobby() (<-chan struct{}, func()) {
+	w := &a.lobbyWatch
+	ch := make(chan struct{}, 1)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.watchers == nil {
+		w.watchers = map[chan struct{}]struct{}{}
+	}
+	w.watchers[ch] = struct{}{}
+	if w.quit == nil {
+		w.quit = make(chan struct{})
+		go a.tellLobby(w.quit)
+	}
+	return ch, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		delete(w.watchers, ch)
+		if len(w.watchers) == 0 && w.quit != nil {
+			close(w.quit) // the last session gone: no teller runs for nobody
+			w.quit = nil
+		}
+	}
+}
+
+// tellLobby passes the hub's signals on to every watcher until quit.
+func (a *App) tellLobby(quit chan struct{}) {
+	hub, stop := a.Hub.Watch()
+	defer stop()
+	w := &a.lobbyWatch
+	for {
+		select {
+		case <-quit:
+			return
+		case <-hub:
+		}
+		w.mu.Lock()
+		n := len(w.watchers)
+		for ch := range w.watchers {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+		w.mu.Unlock()
+		pause := time.NewTimer(time.Duration(n) * lobbyPausePerSession)
+		select {
+		case <-quit:
+			pause.Stop()
+			return
+		case <-pause.C:
+		}
+	}
+}
