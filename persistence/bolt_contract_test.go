@@ -56,3 +56,13 @@ func BenchmarkAppendUpdateEach(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPutRoom: tables saving their records at once (players sitting
+// down, timed steps beginning), as 2,000 tables seating players do.
+func BenchmarkPutRoom(b *testing.B) {
+	for _, tables := range []int{1, 64} {
+		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
+			storetest.BenchPutRoom(b, openBench(b, persistence.DefaultBatchDelay), tables)
+		})
+	}
+}

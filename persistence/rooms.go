@@ -117,13 +117,18 @@ func (s *Bolt) PutRoom(rec RoomRecord) (RoomRecord, error) {
 	if err := rec.Validate(); err != nil {
 		return RoomRecord{}, err
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		return s.putRoom(tx, &rec)
+	// Many tables save at once (2,000 seating their players): they share
+	// one transaction and one fsync, as Appends do. Batch may run fn again
+	// in a fresh transaction, so it starts from a copy each time.
+	stored := rec
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		stored = rec
+		return s.putRoom(tx, &stored)
 	})
 	if err != nil {
 		return RoomRecord{}, err
 	}
-	return rec, nil
+	return stored, nil
 }
 
 // putRoom stamps and stores rec, keeping the indexes and stats in step.
