@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -193,4 +194,60 @@ func BenchmarkFanOut4Seats3Nodes(b *testing.B) {
 		}
 	}
 	reportPercentiles(b, lat)
+}
+
+// BenchmarkUpdateCodec: what a remote update costs in encoding alone
+// (owner: the update and the summary; session: decoding them, rebuilding
+// the logs), on a Grizzled update some moves into a four-seat game: sent
+// whole, and as the delta from the update before it.
+func BenchmarkUpdateCodec(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	room := grizzledRoom(b, ctx, 4, 3, nil)
+	p := join(b, ctx, room, "p0")
+	if err := room.Start(ctx, p.box); err != nil {
+		b.Fatal(err)
+	}
+	var before table.Update
+	u := p.until(b, ctx, func(u table.Update) bool {
+		if u.Seq < 12 {
+			before = u
+		}
+		if a, ok := p.move(u); ok {
+			room.Act(p.box, u.Seq, a)
+		}
+		return u.Seq >= 12 || u.Over
+	})
+	sum := room.Summary()
+	g := grizzled.Game{}
+	for _, whole := range []bool{true, false} {
+		b.Run(map[bool]string{true: "whole", false: "delta"}[whole], func(b *testing.B) {
+			b.ReportAllocs()
+			size := 0
+			for b.Loop() {
+				out := sent{n: 1, log: before.Log, public: before.Public, full: whole}
+				in := received{n: 1, synced: true, last: before}
+				w, d := out.delta(u)
+				up, err := table.EncodeUpdate(g, w)
+				if err != nil {
+					b.Fatal(err)
+				}
+				d.Update, d.Summary = up, &sum
+				msg, _ := json.Marshal(d)
+				size = len(msg)
+				var back delivery
+				if err := json.Unmarshal(msg, &back); err != nil {
+					b.Fatal(err)
+				}
+				bw, err := table.DecodeUpdate(g, back.Update)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, ok := in.apply(back, bw); !ok {
+					b.Fatal("the delta does not apply")
+				}
+			}
+			b.ReportMetric(float64(size), "bytes")
+		})
+	}
 }

@@ -36,8 +36,8 @@ type localSession struct {
 	stop chan struct{}
 	once sync.Once
 
-	mu   sync.Mutex
-	last table.Update // the newest Update put in box, for a refusal to amend
+	mu  sync.Mutex
+	got received // the newest Update put in box (for a refusal to amend), and the deliveries' count
 }
 
 var _ table.RoomHandle = (*Handle)(nil)
@@ -271,19 +271,23 @@ func (h *Handle) deliver(s *localSession, data []byte) {
 	defer s.mu.Unlock()
 	switch {
 	case d.Refused != nil:
-		if s.last.Room == "" {
+		if !s.got.synced {
 			return // nothing on screen yet to say it on
 		}
-		u := s.last
+		u := s.got.last
 		u.Notice = d.Refused.Msg
 		s.box.Put(u)
 	case d.Update != nil:
-		u, err := table.DecodeUpdate(h.codec, d.Update)
+		w, err := table.DecodeUpdate(h.codec, d.Update)
 		if err != nil {
 			h.opts.Logger.Error("remote: an update that does not decode", "room", h.code, "err", err)
 			return
 		}
-		s.last = u
+		u, ok := s.got.apply(d, w)
+		if !ok {
+			h.send(opResync, request{Session: s.id})
+			return
+		}
 		s.box.Put(u)
 		if u.Closed != table.Open {
 			go h.forget(s)

@@ -65,6 +65,9 @@ type remoteSession struct {
 	box      *table.Mailbox
 	done     chan struct{} // closed when forwarding ends
 	lastSeen atomic.Int64  // unix ns of its last request
+	resync   chan struct{} // the session missed a delivery: send the last whole again
+
+	sent sent // owned by forward
 }
 
 // Serve answers requests about room on nc until Close or until the room's
@@ -153,6 +156,12 @@ func (o *Owner) handle(m *nats.Msg) {
 	case opPing:
 		o.respond(m, reply{})
 		return
+	case opResync:
+		select {
+		case s.resync <- struct{}{}:
+		default: // one is pending
+		}
+		return
 	case opAct, opActNow:
 		a, derr := o.game.DecodeAction(req.Action)
 		if derr != nil {
@@ -214,7 +223,7 @@ func (o *Owner) join(m *nats.Msg, req request) {
 	}
 	s := o.sessions[req.Session]
 	if s == nil {
-		s = &remoteSession{id: req.Session, box: table.NewMailbox(), done: make(chan struct{})}
+		s = &remoteSession{id: req.Session, box: table.NewMailbox(), done: make(chan struct{}), resync: make(chan struct{}, 1)}
 		o.sessions[s.id] = s
 		o.wg.Go(func() { o.forward(s) })
 	}
@@ -265,7 +274,6 @@ func (o *Owner) drop(s *remoteSession) {
 // actor only ever Puts into the mailbox (newest wins), so a slow or dead
 // remote node costs it nothing.
 func (o *Owner) forward(s *remoteSession) {
-	subj := sessionSubject(s.id)
 	for {
 		select {
 		case <-s.done:
@@ -273,10 +281,15 @@ func (o *Owner) forward(s *remoteSession) {
 		case <-o.stop:
 			return
 		case <-o.room.Done():
-			o.drainClosed(s, subj)
+			o.drainClosed(s)
 			return
+		case <-s.resync:
+			if s.sent.n > 0 {
+				s.sent.full = true
+				o.publish(s, s.sent.last)
+			}
 		case u := <-s.box.C():
-			o.publish(subj, u)
+			o.publish(s, u)
 			if u.Closed != table.Open {
 				o.drop(s)
 				return
@@ -287,31 +300,35 @@ func (o *Owner) forward(s *remoteSession) {
 
 // drainClosed passes on the room's last word (why it closed) after its
 // actor stopped.
-func (o *Owner) drainClosed(s *remoteSession, subj string) {
+func (o *Owner) drainClosed(s *remoteSession) {
 	select {
 	case u := <-s.box.C():
-		o.publish(subj, u)
+		o.publish(s, u)
 		if u.Closed != table.Open {
 			return
 		}
 	default:
 	}
-	o.publish(subj, table.Update{Room: o.room.Code(), Closed: table.Restarting})
+	o.publish(s, table.Update{Room: o.room.Code(), Closed: table.Restarting})
 }
 
-func (o *Owner) publish(subj string, u table.Update) {
-	b, err := table.EncodeUpdate(o.codec, u)
+// publish sends u on the session's subject, its logs as a delta from the
+// last one sent.
+func (o *Owner) publish(s *remoteSession, u table.Update) {
+	w, d := s.sent.delta(u)
+	b, err := table.EncodeUpdate(o.codec, w)
 	if err != nil {
 		o.opts.Logger.Error("remote: encoding an update", "room", o.room.Code(), "err", err)
 		return
 	}
 	sum := o.room.Summary()
-	d, err := json.Marshal(delivery{Update: b, Summary: &sum})
+	d.Update, d.Summary = b, &sum
+	msg, err := json.Marshal(d)
 	if err != nil {
 		o.opts.Logger.Error("remote: encoding a delivery", "room", o.room.Code(), "err", err)
 		return
 	}
-	o.nc.Publish(subj, d)
+	o.nc.Publish(sessionSubject(s.id), msg)
 }
 
 // refuse tells a session why a request it did not wait on was refused.

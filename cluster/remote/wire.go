@@ -24,6 +24,7 @@ const (
 	opPick      = "pick"
 	opNameFirst = "name-first"
 	opPing      = "ping"
+	opResync    = "resync"
 )
 
 // roomSubject is where requests about room code go: bivouac.room.<code>.<op>.
@@ -61,9 +62,15 @@ type reply struct {
 }
 
 // delivery is what the owner publishes on a session's subject: the newest
-// Update for it (table.EncodeUpdate) with the room's summary, or the
-// refusal of a request that did not wait for an answer.
+// Update for it (table.EncodeUpdate, its logs as a delta: delta.go) with
+// the room's summary, or the refusal of a request that did not wait for
+// an answer.
 type delivery struct {
+	N          uint64 `json:"n,omitempty"`           // numbered per session, from 1
+	Full       bool   `json:"full,omitempty"`        // Update holds its whole logs
+	LogKeep    int    `json:"log_keep,omitempty"`    // else: keep this many of the last Log's events, then Update's
+	PublicKeep int    `json:"public_keep,omitempty"` // and of the last Public's
+
 	Update  json.RawMessage  `json:"update,omitempty"`
 	Summary *table.Summary   `json:"summary,omitempty"`
 	Refused *table.WireError `json:"refused,omitempty"`
