@@ -69,9 +69,7 @@ func openTable(b *testing.B, ctx context.Context, cl *natstest.Cluster, where []
 	for i, n := range where {
 		var h table.RoomHandle = room
 		if n != owner {
-			if h, err = Dial(ctx, connect(b, cl, n), room.Code(), games, Options{}); err != nil {
-				b.Fatal(err)
-			}
+			h = dial(b, ctx, connect(b, cl, n), room, Options{})
 		}
 		t.feeds = append(t.feeds, newFeed(ctx, join(b, ctx, h, "p"+string(rune('0'+i)))))
 	}

@@ -70,6 +70,16 @@ func connect(t testing.TB, c *natstest.Cluster, i int) *nats.Conn {
 	return nc
 }
 
+// dial is Dial for a test: a room that must be there.
+func dial(t testing.TB, ctx context.Context, nc *nats.Conn, room *table.Room, opts Options) *Handle {
+	t.Helper()
+	h, err := Dial(ctx, nc, room.Code(), games, opts)
+	if err != nil {
+		t.Fatalf("dialling %s: %v", room.Code(), err)
+	}
+	return h
+}
+
 // grizzledRoom opens a Grizzled table of seats on a fresh hub, bots filling
 // the last bots seats, hosted by "p0".
 func grizzledRoom(t testing.TB, ctx context.Context, seats, bots int, j table.Journal) *table.Room {

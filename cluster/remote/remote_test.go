@@ -70,14 +70,7 @@ func testWholeGame(t *testing.T, cl *natstest.Cluster) {
 		t.Fatal(err)
 	}
 	defer owner.Close()
-	onA, err := Dial(ctx, a, room.Code(), games, fast)
-	if err != nil {
-		t.Fatal(err)
-	}
-	onC, err := Dial(ctx, c, room.Code(), games, fast)
-	if err != nil {
-		t.Fatal(err)
-	}
+	onA, onC := dial(t, ctx, a, room, fast), dial(t, ctx, c, room, fast)
 	alice, bob := join(t, ctx, onA, "p0"), join(t, ctx, onC, "p1")
 	if alice.seat != 0 || bob.seat != 1 {
 		t.Fatalf("seats %d and %d, want 0 and 1", alice.seat, bob.seat)
@@ -219,14 +212,7 @@ func testOwnerLost(t *testing.T, cl *natstest.Cluster) {
 	}
 	defer owner.Close()
 	local := join(t, ctx, room, "p0")
-	onA, err := Dial(ctx, a, room.Code(), games, fast)
-	if err != nil {
-		t.Fatal(err)
-	}
-	onC, err := Dial(ctx, c, room.Code(), games, fast)
-	if err != nil {
-		t.Fatal(err)
-	}
+	onA, onC := dial(t, ctx, a, room, fast), dial(t, ctx, c, room, fast)
 	alice := join(t, ctx, onA, "p1")
 	carol := join(t, ctx, onC, "p2")
 
