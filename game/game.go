@@ -154,6 +154,16 @@ type Abandoner interface {
 	AbandonAction(s State) Action
 }
 
+// ViewCodec is implemented by games whose views may travel: a session on
+// one node of a cluster at a table whose actor runs on another gets its
+// seat's view as bytes. DecodeView(EncodeView(v)) must be v again, to
+// everything a screen or a bot reads (the conformance suite checks it on
+// every view of its random games).
+type ViewCodec interface {
+	EncodeView(v View) ([]byte, error)
+	DecodeView(b []byte) (View, error)
+}
+
 // Bots makes bots for one game. It lives beside the rules package (bots
 // import the rules, never the reverse), and the server pairs it with the Game.
 type Bots interface {

@@ -241,7 +241,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 	defer stop()
 	defer func() {
 		if r := m.current.Load(); r != nil {
-			r.Detach(m.box)
+			(*r).Detach(m.box)
 		}
 	}()
 	idle := time.NewTimer(time.Hour)
@@ -386,7 +386,7 @@ type keysDroppedMsg struct{}
 type idleMsg struct{ warning time.Duration }
 
 // create opens a room from a filled-in form with the session as host.
-func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (*table.Room, error) {
+func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (table.RoomHandle, error) {
 	cfg := a.Room
 	cfg.Code = ""
 	cfg.Game, cfg.Bots = g.Game, g.Bots
@@ -418,7 +418,7 @@ func (a *App) learnEntry() (GameEntry, bool) {
 
 // startLearning opens the guided mission for p and starts it at once,
 // p leading the first mission (box is where p's updates go).
-func (a *App) startLearning(ctx context.Context, p table.Player, box *table.Mailbox) (*table.Room, game.Seat, error) {
+func (a *App) startLearning(ctx context.Context, p table.Player, box *table.Mailbox) (table.RoomHandle, game.Seat, error) {
 	g, ok := a.learnEntry()
 	if !ok {
 		return nil, game.NoSeat, errNoLearning

@@ -140,5 +140,5 @@ func (f *formPage) view(m *root) string {
 // it, off Update: creating saves the table, and joining waits for its actor.
 func (m *root) createAndJoin(g GameEntry, spec TableSpec) tea.Cmd {
 	app, host := m.app, m.sess.Player
-	return m.sitDown(func() (*table.Room, error) { return app.create(g, spec, host) }, false)
+	return m.sitDown(func() (table.RoomHandle, error) { return app.create(g, spec, host) }, false)
 }

@@ -59,7 +59,7 @@ type plain struct {
 	ed   *lineEditor
 	quit bool
 
-	room        *table.Room
+	room        table.RoomHandle
 	seat        game.Seat
 	screen      uikit.Screen
 	upd         table.Update
@@ -529,7 +529,7 @@ func (p *plain) formLine(line string) {
 	p.sit(r, false)
 }
 
-func (p *plain) sit(r *table.Room, watch bool) {
+func (p *plain) sit(r table.RoomHandle, watch bool) {
 	ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
 	defer cancel()
 	seat, err := r.Join(ctx, p.s.Player, p.box, watch)
@@ -541,7 +541,7 @@ func (p *plain) sit(r *table.Room, watch bool) {
 }
 
 // seated is plain mode at the table r just joined.
-func (p *plain) seated(r *table.Room, seat game.Seat) {
+func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
 	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
 	p.screen, p.upd = nil, table.Update{}
 	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))

@@ -47,8 +47,8 @@ type root struct {
 	notice        string
 
 	// session plumbing shared with the pump
-	current   atomic.Pointer[table.Room] // the table this session is at, for the pump's last Detach
-	lastInput atomic.Int64               // when input last came (unix ns), stamped by activityReader for the pump's idle clock
+	current   atomic.Pointer[table.RoomHandle] // the table this session is at, for the pump's last Detach
+	lastInput atomic.Int64                     // when input last came (unix ns), stamped by activityReader for the pump's idle clock
 	chat      chatLimit
 	idleNote  string
 
@@ -329,12 +329,12 @@ func (m *root) join(code string, watch bool) tea.Cmd {
 		m.show(m.lobby)
 		return nil
 	}
-	return m.sitDown(func() (*table.Room, error) { return r, nil }, watch)
+	return m.sitDown(func() (table.RoomHandle, error) { return r, nil }, watch)
 }
 
 // joinedMsg answers sitDown.
 type joinedMsg struct {
-	room *table.Room
+	room table.RoomHandle
 	seat game.Seat
 	err  error
 }
@@ -347,8 +347,8 @@ type noticeMsg string
 // freeze this session's screen. Until the answer comes (joinedMsg) the
 // session is "sitting": keys other than ctrl+c are ignored (a few
 // milliseconds), and the room's first update is kept.
-func (m *root) sitDown(room func() (*table.Room, error), watch bool) tea.Cmd {
-	return m.sitWith(func(ctx context.Context, p table.Player, box *table.Mailbox) (*table.Room, game.Seat, error) {
+func (m *root) sitDown(room func() (table.RoomHandle, error), watch bool) tea.Cmd {
+	return m.sitWith(func(ctx context.Context, p table.Player, box *table.Mailbox) (table.RoomHandle, game.Seat, error) {
 		r, err := room()
 		if err != nil {
 			return nil, game.NoSeat, err
@@ -367,7 +367,7 @@ func (m *root) sitDown(room func() (*table.Room, error), watch bool) tea.Cmd {
 func (m *root) learn() tea.Cmd { return m.sitWith(m.app.startLearning) }
 
 // sitWith runs sit (which joins a room) off Update, as sitDown says.
-func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (*table.Room, game.Seat, error)) tea.Cmd {
+func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (table.RoomHandle, game.Seat, error)) tea.Cmd {
 	m.leaveRoom(false)
 	m.sitting = true
 	ctx, p, box, current := m.sess.Ctx, m.sess.Player, m.box, &m.current
@@ -378,7 +378,7 @@ func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (
 		}
 		// The pump detaches current when the session ends; a session that
 		// ended while this join was under way detaches here.
-		current.Store(r)
+		current.Store(&r)
 		if ctx.Err() != nil {
 			r.Detach(box)
 		}

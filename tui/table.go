@@ -18,7 +18,7 @@ import (
 // tablePage is the table this session sits at (or watches): its waiting
 // room until the game starts, then the game's own screen.
 type tablePage struct {
-	room          *table.Room
+	room          table.RoomHandle
 	upd           table.Update // the newest from the room
 	screen        uikit.Screen // the game's screen, once it started
 	seatCur       int          // waiting room: the selected seat

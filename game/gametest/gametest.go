@@ -8,7 +8,9 @@
 //     is refused;
 //   - no seat's View changes when something that seat may not know changes
 //     (the game says what that is, through Config.Conceal);
-//   - every action survives EncodeAction/DecodeAction unchanged;
+//   - every action survives EncodeAction/DecodeAction unchanged, and every
+//     seat's view survives EncodeView/DecodeView (game.ViewCodec, which
+//     the suite requires: a view travels between the nodes of a cluster);
 //   - the same setup, seed and actions replay to the same state and events;
 //   - hostile input (garbage actions, strange seats, huge chat lines) never
 //     panics.
@@ -150,11 +152,13 @@ func (h *harness) play() {
 	for range h.c.MaxSteps {
 		if _, over := g.Result(s); over {
 			h.checkOver(s)
+			h.checkViewCodec(s)
 			h.final = h.snapshot(s)
 			return
 		}
 		before := h.snapshot(s)
 		h.checkViews(s, before)
+		h.checkViewCodec(s)
 		h.checkLegal(s, before)
 		h.checkHostile(s, before)
 		if !bytes.Equal(before, h.snapshot(s)) {
@@ -379,6 +383,94 @@ func (h *harness) checkCodec(a game.Action) {
 	if !reflect.DeepEqual(back, a) {
 		h.fatalf("action codec round trip: %#v became %#v", a, back)
 	}
+}
+
+// checkViewCodec: every seat's view, the spectator's included, survives
+// the view codec: the decoded view is the same value, to anyone who reads
+// it (an empty list may come back nil), and encodes to the same bytes.
+func (h *harness) checkViewCodec(s game.State) {
+	g := h.c.Game
+	vc, ok := g.(game.ViewCodec)
+	if !ok {
+		h.fatalf("%T does not implement game.ViewCodec", g)
+	}
+	for _, seat := range append(h.seats(), game.Spectator) {
+		v := g.View(s, seat)
+		b, err := vc.EncodeView(v)
+		if err != nil {
+			h.fatalf("EncodeView(seat %d): %v", seat, err)
+		}
+		back, err := vc.DecodeView(b)
+		if err != nil {
+			h.fatalf("DecodeView(EncodeView(seat %d)): %v", seat, err)
+		}
+		if !sameValue(reflect.ValueOf(v), reflect.ValueOf(back)) {
+			h.fatalf("view codec round trip for seat %d:\n%#v\nbecame\n%#v", seat, v, back)
+		}
+		again, err := vc.EncodeView(back)
+		if err != nil || !bytes.Equal(again, b) {
+			h.fatalf("seat %d's decoded view encodes differently (%v):\n%s\n%s", seat, err, b, again)
+		}
+	}
+}
+
+// sameValue is reflect.DeepEqual except that a nil slice or map equals an
+// empty one: JSON (and any reader of a view) cannot tell them apart.
+func sameValue(a, b reflect.Value) bool {
+	if a.IsValid() != b.IsValid() {
+		return false
+	}
+	if !a.IsValid() {
+		return true
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !sameValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for it := a.MapRange(); it.Next(); {
+			if w := b.MapIndex(it.Key()); !w.IsValid() || !sameValue(it.Value(), w) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !sameValue(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameValue(a.Elem(), b.Elem())
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.String:
+		return a.String() == b.String()
+	}
+	return false // funcs, channels: a view never holds one
 }
 
 // checkOver: a finished game waits on nobody and accepts no player action.

@@ -211,3 +211,21 @@ func (Game) ChatAction(st game.State, seat game.Seat, text string) (game.Action,
 
 // AbandonAction implements game.Abandoner: every human left (§13).
 func (Game) AbandonAction(game.State) game.Action { return Action{Kind: KindAbandon} }
+
+// EncodeView writes a SeatView as JSON (see game.ViewCodec).
+func (Game) EncodeView(v game.View) ([]byte, error) {
+	sv, ok := v.(SeatView)
+	if !ok {
+		return nil, fmt.Errorf("werewolf: not a SeatView: %T", v)
+	}
+	return json.Marshal(sv)
+}
+
+// DecodeView reads what EncodeView wrote; it returns a SeatView.
+func (Game) DecodeView(b []byte) (game.View, error) {
+	var v SeatView
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("werewolf: decoding a view: %w", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,356 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"bivouac/game"
+	"bivouac/table"
+)
+
+// Handle is a table whose actor runs on another node, as a session on
+// this node sees it: a table.RoomHandle whose calls travel as requests to
+// the owner and whose Updates arrive on each session's own subject.
+type Handle struct {
+	nc    *nats.Conn
+	code  string
+	game  game.Game
+	codec game.ViewCodec
+	opts  Options
+
+	mu       sync.Mutex
+	summary  table.Summary
+	sessions map[*table.Mailbox]*localSession
+}
+
+// localSession is one session here at the remote table.
+type localSession struct {
+	id   string
+	box  *table.Mailbox
+	sub  *nats.Subscription
+	stop chan struct{}
+	once sync.Once
+
+	mu  sync.Mutex
+	got received // the newest Update put in box (for a refusal to amend), and the deliveries' count
+}
+
+var _ table.RoomHandle = (*Handle)(nil)
+
+// Dial finds room code's owner through nc and returns a handle on it;
+// games are what this node can decode. A room nobody serves is
+// table.ErrClosed.
+func Dial(ctx context.Context, nc *nats.Conn, code string, games game.Registry, opts Options) (*Handle, error) {
+	h := &Handle{nc: nc, code: code, opts: opts.withDefaults(), sessions: map[*table.Mailbox]*localSession{}}
+	var r reply
+	if err := h.findOwner(ctx, &r); err != nil {
+		return nil, err
+	}
+	e, ok := games.Lookup(r.Summary.Game)
+	if !ok {
+		return nil, &game.Error{Msg: game.M("table.err.closed"), Err: table.ErrClosed}
+	}
+	vc, ok := e.Game.(game.ViewCodec)
+	if !ok {
+		return nil, table.ErrClosed
+	}
+	h.game, h.codec, h.summary = e.Game, vc, *r.Summary
+	return h, nil
+}
+
+// findOwner asks for the room's summary. An owner that has just started
+// serving may not be known yet to every node (interest travels between
+// servers in a few milliseconds), so no answer is tried again for a
+// moment before it means nobody serves the room.
+func (h *Handle) findOwner(ctx context.Context, r *reply) error {
+	deadline := time.Now().Add(time.Second)
+	for {
+		err := h.call(ctx, opSummary, request{}, r)
+		if !errors.Is(err, table.ErrClosed) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Code is the room's code.
+func (h *Handle) Code() string { return h.code }
+
+// Summary is the room as the owner last described it (with the join's
+// answer and every Update since).
+func (h *Handle) Summary() table.Summary {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.summary
+}
+
+// Join subscribes a fresh, unguessable session subject, then asks the
+// owner to seat the player; box receives that subject's Updates.
+func (h *Handle) Join(ctx context.Context, p table.Player, box *table.Mailbox, watch bool) (game.Seat, error) {
+	s := &localSession{id: newSessionID(), box: box, stop: make(chan struct{})}
+	sub, err := h.nc.Subscribe(sessionSubject(s.id), func(m *nats.Msg) { h.deliver(s, m.Data) })
+	if err != nil {
+		return game.Spectator, table.ErrClosed
+	}
+	s.sub = sub
+	var r reply
+	if err := h.call(ctx, opJoin, request{Session: s.id, Player: p, Watch: watch}, &r); err != nil {
+		sub.Unsubscribe()
+		return game.Spectator, err
+	}
+	h.mu.Lock()
+	if old := h.sessions[box]; old != nil {
+		h.end(old, table.Open)
+	}
+	h.sessions[box] = s
+	if r.Summary != nil {
+		h.summary = *r.Summary
+	}
+	h.mu.Unlock()
+	go h.keepalive(s)
+	return r.Seat, nil
+}
+
+// Leave, Detach and StepAway tell the owner and end the session here.
+func (h *Handle) Leave(box *table.Mailbox) error    { return h.part(box, opLeave) }
+func (h *Handle) Detach(box *table.Mailbox) error   { return h.part(box, opDetach) }
+func (h *Handle) StepAway(box *table.Mailbox) error { return h.part(box, opStepAway) }
+
+func (h *Handle) part(box *table.Mailbox, op string) error {
+	h.mu.Lock()
+	s := h.sessions[box]
+	if s != nil {
+		delete(h.sessions, box)
+	}
+	h.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	err := h.send(op, request{Session: s.id})
+	h.end(s, table.Open)
+	return err
+}
+
+// Act sends a move without waiting: like a local Act, a refusal comes back
+// as the seat's notice.
+func (h *Handle) Act(box *table.Mailbox, seq int, a game.Action) error {
+	s, b, err := h.action(box, a)
+	if err != nil {
+		return err
+	}
+	return h.send(opAct, request{Session: s.id, Seq: seq, Action: b})
+}
+
+// ActNow waits for the move's outcome, as a local ActNow does.
+func (h *Handle) ActNow(ctx context.Context, box *table.Mailbox, seq int, a game.Action) error {
+	s, b, err := h.action(box, a)
+	if err != nil {
+		return err
+	}
+	return h.call(ctx, opActNow, request{Session: s.id, Seq: seq, Action: b}, nil)
+}
+
+func (h *Handle) action(box *table.Mailbox, a game.Action) (*localSession, []byte, error) {
+	s := h.session(box)
+	if s == nil {
+		return nil, nil, table.ErrNotSeated
+	}
+	b, err := h.game.EncodeAction(a)
+	return s, b, err
+}
+
+// Say sends a chat line without waiting.
+func (h *Handle) Say(box *table.Mailbox, text string) error {
+	return h.sendAs(box, opSay, request{Text: text})
+}
+
+// Pick sends the seat's choice before the game without waiting.
+func (h *Handle) Pick(box *table.Mailbox, id string) error {
+	return h.sendAs(box, opPick, request{Text: id})
+}
+
+// NameFirst sends the host's choice of who begins without waiting.
+func (h *Handle) NameFirst(box *table.Mailbox, seat game.Seat) error {
+	return h.sendAs(box, opNameFirst, request{Seat: seat})
+}
+
+// Start begins the game and waits for the answer.
+func (h *Handle) Start(ctx context.Context, box *table.Mailbox) error {
+	return h.callAs(ctx, box, opStart, request{})
+}
+
+// SetBot seats or clears a bot and waits for the answer.
+func (h *Handle) SetBot(ctx context.Context, box *table.Mailbox, seat game.Seat, level string) error {
+	return h.callAs(ctx, box, opSetBot, request{Seat: seat, Level: level})
+}
+
+func (h *Handle) session(box *table.Mailbox) *localSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[box]
+}
+
+func (h *Handle) sendAs(box *table.Mailbox, op string, req request) error {
+	s := h.session(box)
+	if s == nil {
+		return table.ErrNotSeated
+	}
+	req.Session = s.id
+	return h.send(op, req)
+}
+
+func (h *Handle) callAs(ctx context.Context, box *table.Mailbox, op string, req request) error {
+	s := h.session(box)
+	if s == nil {
+		return table.ErrNotSeated
+	}
+	req.Session = s.id
+	return h.call(ctx, op, req, nil)
+}
+
+// send publishes a request nobody waits on.
+func (h *Handle) send(op string, req request) error {
+	b, _ := json.Marshal(req)
+	if err := h.nc.Publish(roomSubject(h.code, op), b); err != nil {
+		return table.ErrClosed
+	}
+	return nil
+}
+
+// call sends a request and waits for the owner's answer (or ctx, or the
+// call timeout). No owner is ErrClosed; no answer in time is ErrBusy.
+func (h *Handle) call(ctx context.Context, op string, req request, into *reply) error {
+	ctx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
+	defer cancel()
+	b, _ := json.Marshal(req)
+	m, err := h.nc.RequestWithContext(ctx, roomSubject(h.code, op), b)
+	switch {
+	case errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrConnectionClosed):
+		return table.ErrClosed
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+		if ctx.Err() != nil && context.Cause(ctx) != context.DeadlineExceeded {
+			return ctx.Err()
+		}
+		return table.ErrBusy
+	case err != nil:
+		return err
+	}
+	var r reply
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		return err
+	}
+	if into != nil {
+		*into = r
+	}
+	return table.FromWire(r.Err)
+}
+
+// deliver runs on the session subscription's goroutine: it decodes what
+// the owner published and puts it in the session's mailbox.
+func (h *Handle) deliver(s *localSession, data []byte) {
+	var d delivery
+	if err := json.Unmarshal(data, &d); err != nil {
+		h.opts.Logger.Error("remote: a delivery that does not decode", "room", h.code, "err", err)
+		return
+	}
+	if d.Summary != nil {
+		h.mu.Lock()
+		h.summary = *d.Summary
+		h.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case d.Refused != nil:
+		if !s.got.synced {
+			return // nothing on screen yet to say it on
+		}
+		u := s.got.last
+		u.Notice = d.Refused.Msg
+		s.box.Put(u)
+	case d.Update != nil:
+		w, err := table.DecodeUpdate(h.codec, d.Update)
+		if err != nil {
+			h.opts.Logger.Error("remote: an update that does not decode", "room", h.code, "err", err)
+			return
+		}
+		u, ok := s.got.apply(d, w)
+		if !ok {
+			h.send(opResync, request{Session: s.id})
+			return
+		}
+		s.box.Put(u)
+		if u.Closed != table.Open {
+			go h.forget(s)
+		}
+	}
+}
+
+// forget ends a session the owner closed.
+func (h *Handle) forget(s *localSession) {
+	h.mu.Lock()
+	if h.sessions[s.box] == s {
+		delete(h.sessions, s.box)
+	}
+	h.mu.Unlock()
+	h.end(s, table.Open)
+}
+
+// end stops a session's subscription and keepalive; a reason other than
+// Open is put in its mailbox as the table closing.
+func (h *Handle) end(s *localSession, reason table.CloseReason) {
+	s.once.Do(func() {
+		close(s.stop)
+		s.sub.Unsubscribe()
+		if reason != table.Open {
+			s.box.Put(table.Update{Room: h.code, Closed: reason})
+		}
+	})
+}
+
+// keepalive asks after the session every Keepalive. An owner that is gone
+// (no responders: its node or its NATS died, or it stopped serving the
+// room), that no longer knows the session, or that does not answer three
+// times in a row, closes the table for the session, as a server restart would:
+// the seat is saved, and joining again puts the player back.
+func (h *Handle) keepalive(s *localSession) {
+	tick := time.NewTicker(h.opts.Keepalive)
+	defer tick.Stop()
+	missed := 0
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), h.opts.Keepalive)
+		err := h.call(ctx, opPing, request{Session: s.id}, nil)
+		cancel()
+		switch {
+		case err == nil:
+			missed = 0
+			continue
+		case errors.Is(err, table.ErrBusy):
+			if missed++; missed < 3 {
+				continue // a busy machine, a slow link: not yet a lost owner
+			}
+		}
+		h.opts.Logger.Info("remote: the table's owner is lost", "room", h.code, "err", err)
+		h.mu.Lock()
+		if h.sessions[s.box] == s {
+			delete(h.sessions, s.box)
+		}
+		h.mu.Unlock()
+		h.end(s, table.Restarting)
+		return
+	}
+}
