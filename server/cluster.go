@@ -137,19 +137,39 @@ func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args .
 	return c, nil
 }
 
-// run starts the lobby's directory watch, takes over the unfinished rooms
-// nobody holds, and from then on every room whose lease lapses.
+// run starts the lobby's directory watch and the takeover of rooms
+// nobody runs. Either watch is started again if it fails (a stream's
+// leader died with its node, say).
 func (c *clusterNode) run(s *Server) error {
 	c.s = s
-	rooms, err := c.store.WatchRooms(c.ctx)
-	if err != nil {
-		return err
+	c.wg.Go(func() { c.again("room directory watch", c.watchDirectory) })
+	c.wg.Go(func() { c.again("lease watch", c.takeOver) })
+	return nil
+}
+
+// again runs watch until ctx ends, starting it again after it fails.
+func (c *clusterNode) again(what string, watch func() error) {
+	for {
+		err := watch()
+		if c.ctx.Err() != nil {
+			return
+		}
+		c.s.log.Warn(what+" ended; starting it again", "err", err)
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
+}
+
+// takeOver takes over the unfinished rooms nobody holds, then every room
+// whose lease lapses, until the watch ends.
+func (c *clusterNode) takeOver() error {
 	lapsed, err := c.leases.WatchLapsed(c.ctx)
 	if err != nil {
 		return err
 	}
-	c.wg.Go(func() { c.watchDirectory(rooms) })
 	unfinished, err := c.store.Rooms(persistence.StatusWaiting, persistence.StatusPlaying)
 	if err != nil {
 		return err
@@ -161,16 +181,14 @@ func (c *clusterNode) run(s *Server) error {
 			c.wg.Go(func() { c.adopt(r.ID, 0) })
 		}
 	}
-	c.wg.Go(func() {
-		for code := range lapsed {
-			o, err := c.leases.Owner(c.ctx, code)
-			if err != nil {
-				o = lease.Owner{} // released: nobody to wait for
-			}
-			c.wg.Go(func() { c.adopt(code, o.Revision) })
+	for code := range lapsed {
+		o, err := c.leases.Owner(c.ctx, code)
+		if err != nil {
+			o = lease.Owner{} // released: nobody to wait for
 		}
-	})
-	return nil
+		c.wg.Go(func() { c.adopt(code, o.Revision) })
+	}
+	return errors.New("the watch stopped")
 }
 
 // adopt claims a room nobody runs, rebuilds it from its log and runs it.
@@ -264,8 +282,16 @@ func (c *clusterNode) claim(code string) (table.Lease, error) {
 	return c.leases.Claim(ctx, code)
 }
 
-// watchDirectory keeps the lobby's view of every unfinished room.
-func (c *clusterNode) watchDirectory(changes <-chan jetstream.RoomChange) {
+// watchDirectory keeps the lobby's view of every unfinished room until
+// the watch ends.
+func (c *clusterNode) watchDirectory() error {
+	changes, err := c.store.WatchRooms(c.ctx)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	clear(c.directory) // the watch sends every room first
+	c.mu.Unlock()
 	for ch := range changes {
 		code := ch.Room.ID
 		c.mu.Lock()
@@ -277,6 +303,7 @@ func (c *clusterNode) watchDirectory(changes <-chan jetstream.RoomChange) {
 		c.mu.Unlock()
 		c.s.hub.Changed()
 	}
+	return errors.New("the watch stopped")
 }
 
 // List implements table.Others: the cluster's unfinished rooms (the hub

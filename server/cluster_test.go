@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/nats-io/nats.go/jetstream"
+	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -26,18 +29,18 @@ type testNode struct {
 // testCluster is n full servers on loopback, each a node of one cluster,
 // whose data dirs and route ports stay the same across restarts.
 type testCluster struct {
-	t     *testing.T
+	t     testing.TB
 	nodes []*testNode
 	cfgs  []Config
 }
 
-func startTestCluster(t *testing.T, n int) *testCluster {
+func startTestCluster(t testing.TB, n int) *testCluster {
 	t.Helper()
 	dirs := natstest.DataDirs(t, n)
 	routes := natstest.FreeAddrs(t, n)
 	c := &testCluster{t: t}
 	for i := range n {
-		c.cfgs = append(c.cfgs, Config{Addr: "127.0.0.1:0", DataDir: dirs[i], Guests: true,
+		c.cfgs = append(c.cfgs, Config{Addr: "127.0.0.1:0", DataDir: dirs[i], Guests: true, Log: testLog(i),
 			Cluster: &ClusterConfig{Name: "test", Node: fmt.Sprintf("n%d", i+1), Peers: routes,
 				NATSAddr: "127.0.0.1:0", ClusterAddr: routes[i], ReadyWithin: natstest.ReadyWithin}})
 	}
@@ -52,23 +55,8 @@ func (c *testCluster) startAll() {
 	c.nodes = make([]*testNode, len(c.cfgs))
 	errs := make([]error, len(c.cfgs))
 	var wg sync.WaitGroup
-	for i, cfg := range c.cfgs {
-		wg.Go(func() {
-			srv, err := New(cfg)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			srv.app.Room.BotDelay = 0
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				srv.Close()
-				errs[i] = err
-				return
-			}
-			go srv.Serve(l)
-			c.nodes[i] = &testNode{srv: srv, l: l, addr: l.Addr().String(), cfg: cfg}
-		})
+	for i := range c.cfgs {
+		wg.Go(func() { errs[i] = c.start(i) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -77,6 +65,23 @@ func (c *testCluster) startAll() {
 			c.t.Fatal(err)
 		}
 	}
+}
+
+// start starts node i (again) on its data dir and route port.
+func (c *testCluster) start(i int) error {
+	srv, err := New(c.cfgs[i])
+	if err != nil {
+		return err
+	}
+	srv.app.Room.BotDelay = 0
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	go srv.Serve(l)
+	c.nodes[i] = &testNode{srv: srv, l: l, addr: l.Addr().String(), cfg: c.cfgs[i]}
+	return nil
 }
 
 // kill cuts node i off abruptly, as if its machine died: its SSH listener,
@@ -210,7 +215,7 @@ func playMoves(t *testing.T, players []*seated, from, n int) int {
 	return seq
 }
 
-func newGrizzledRoom(t *testing.T, n *testNode, host string) *table.Room {
+func newGrizzledRoom(t testing.TB, n *testNode, host string) *table.Room {
 	t.Helper()
 	g, _ := n.srv.games.Lookup("grizzled")
 	cfg := n.srv.app.Room
@@ -334,4 +339,73 @@ func closedWhy(t *testing.T, s *seated) table.CloseReason {
 			return u.Closed
 		}
 	}
+}
+
+// BenchmarkFailover kills the node that runs a table, b.N times, and
+// reports how long the table took to run again on another node (from the
+// kill to its actor running there, its log replayed), mean and worst. The
+// killed node comes back before the next kill.
+func BenchmarkFailover(b *testing.B) {
+	c := startTestCluster(b, 3)
+	room := newGrizzledRoom(b, c.nodes[0], "fp-alice")
+	code, owner := room.Code(), 0
+	var total, worst time.Duration
+	for b.Loop() {
+		c.kill(owner)
+		killed := time.Now()
+		next, _ := c.runner(code, 30*time.Second, owner)
+		took := time.Since(killed)
+		total, worst = total+took, max(worst, took)
+		c.nodes[owner].srv.Close()
+		if err := c.start(owner); err != nil {
+			b.Fatal(err)
+		}
+		c.caughtUp(owner, time.Minute)
+		owner = next
+	}
+	b.ReportMetric(total.Seconds()/float64(b.N), "s/failover")
+	b.ReportMetric(worst.Seconds(), "s-worst")
+	b.ReportMetric(0, "ns/op")
+}
+
+// testLog is node i's log: silent, unless BIVOUAC_TEST_LOG is set.
+func testLog(i int) *slog.Logger {
+	if os.Getenv("BIVOUAC_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, nil)).With("node", i+1)
+}
+
+// caughtUp waits until every stream has a leader and all its replicas are
+// current, as seen from node i: a node that just came back must catch up
+// before losing another one leaves a majority.
+func (c *testCluster) caughtUp(i int, within time.Duration) {
+	c.t.Helper()
+	j, err := jetstream.New(c.nodes[i].srv.cluster.nc)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ok := true
+		streams := j.ListStreams(ctx)
+		for info := range streams.Info() {
+			cl := info.Cluster
+			if cl == nil || cl.Leader == "" || len(cl.Replicas) < min(3, len(c.nodes))-1 {
+				ok = false
+				continue
+			}
+			for _, r := range cl.Replicas {
+				ok = ok && r.Current && !r.Offline
+			}
+		}
+		ok = ok && streams.Err() == nil
+		cancel()
+		if ok {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.t.Fatalf("node %d's streams not caught up after %v", i+1, within)
 }
