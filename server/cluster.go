@@ -117,7 +117,7 @@ func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args .
 		return fail(err)
 	}
 	var kv js.KeyValue
-	if err := patiently(ctx, func(ctx context.Context) (err error) {
+	if err := jetstream.Patiently(ctx, func(ctx context.Context) (err error) {
 		kv, err = lease.OpenBucket(ctx, j, replicas)
 		return err
 	}); err != nil {
@@ -126,7 +126,7 @@ func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args .
 	if c.leases, err = lease.NewManager(kv, cfg.Node, lease.Options{TTL: cfg.LeaseTTL}); err != nil {
 		return fail(err)
 	}
-	if err := patiently(ctx, func(ctx context.Context) (err error) {
+	if err := jetstream.Patiently(ctx, func(ctx context.Context) (err error) {
 		c.nodes, err = j.CreateOrUpdateKeyValue(ctx, js.KeyValueConfig{Bucket: nodesBucket,
 			Description: "Bivouac node ID → the ssh line that reaches it", History: 1, Replicas: replicas})
 		return err
@@ -369,25 +369,6 @@ func (c *clusterNode) close() {
 		c.nc.Close()
 	}
 	c.nats.Shutdown()
-}
-
-// patiently runs f until it succeeds or ctx ends, each try bounded: while
-// the nodes of a cluster that just formed create a replicated bucket, a
-// request may go unanswered.
-func patiently(ctx context.Context, f func(ctx context.Context) error) error {
-	for {
-		try, cancel := context.WithTimeout(ctx, 3*time.Second)
-		err := f(try)
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 func unfinished(r persistence.RoomRecord) bool {
