@@ -1,6 +1,9 @@
 package persistence
 
 import (
+	"errors"
+	"fmt"
+
 	"bivouac/table"
 )
 
@@ -15,9 +18,15 @@ type Journal struct {
 
 var _ table.Journal = Journal{}
 
-// Append implements table.Journal.
+// Append implements table.Journal. A fenced append (another writer, on a
+// cluster another node, stored that number first) is also a
+// table.ErrNotOwner: the room must stop.
 func (j Journal) Append(room string, seq uint64, entry []byte) error {
-	return j.Store.Append(room, seq, entry)
+	err := j.Store.Append(room, seq, entry)
+	if errors.Is(err, ErrFenced) {
+		return fmt.Errorf("%w: %w", table.ErrNotOwner, err)
+	}
+	return err
 }
 
 // SaveRoom implements table.Journal. A room first saved as over counts in

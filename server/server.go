@@ -44,6 +44,9 @@ type Config struct {
 	// TakeoverAfter gives a disconnected player's seat to a bot after this long.
 	TakeoverAfter time.Duration
 	SSH           sshserver.Config // Addr and HostKeyPath are filled in
+	// Cluster makes this server one node of a cluster on NATS JetStream;
+	// nil: a single node keeping everything in one bbolt file.
+	Cluster *ClusterConfig
 }
 
 // Server is the assembled process: store, rooms, session programs, SSH.
@@ -58,6 +61,8 @@ type Server struct {
 	admin  net.Listener // the backup socket
 	games  game.Registry
 	closed bool
+
+	cluster *clusterNode // nil on a single node
 
 	beating sync.WaitGroup // the heartbeat
 
@@ -83,12 +88,19 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{Log: cfg.Log})
-	if err != nil {
+	var store persistence.Store
+	var cluster *clusterNode
+	if cfg.Cluster != nil {
+		cluster, err = startCluster(*cfg.Cluster, cfg.DataDir, cfg.Log.Info)
+		if err != nil {
+			return nil, err
+		}
+		store = cluster.store
+	} else if store, err = persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{Log: cfg.Log}); err != nil {
 		return nil, err
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log}
+	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
 	s.games = Registry()
 	s.reviews = newReviewer(hubCtx, s)
 	journal := persistence.Journal{Store: store, Variant: variantOf}
@@ -126,7 +138,13 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	if err := s.restore(journal); err != nil {
+	if cluster != nil {
+		s.hub.Claim, s.hub.Others = cluster.claim, cluster
+		err = cluster.run(s)
+	} else {
+		err = s.restore(journal)
+	}
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -301,6 +319,9 @@ func (s *Server) Serve(l net.Listener) error {
 	if _, port, err := net.SplitHostPort(l.Addr().String()); err == nil {
 		s.app.JoinHint = JoinCommand(port, machine.joinHosts(l.Addr().String(), s.cfg.PublicHost)[0])
 	}
+	if s.cluster != nil {
+		s.cluster.announce(s.app.JoinHint)
+	}
 	return s.ssh.Serve(l)
 }
 
@@ -316,6 +337,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.app.Shutdown(tell)
 	_ = s.ssh.Drain(tell) // sessions still open after this are cut below
 	cancel()
+	if s.cluster != nil {
+		s.cluster.stopTakingOver() // the rooms let go below are for the other nodes
+	}
 	// Timed steps stop here: a restart gives them back what they have left.
 	err := s.store.MarkAlive(time.Now())
 	err = errors.Join(err, s.hub.Shutdown(ctx, table.Restarting))
@@ -333,10 +357,16 @@ func (s *Server) Close() {
 	if s.admin != nil {
 		s.admin.Close()
 	}
+	if s.cluster != nil {
+		s.cluster.stopTakingOver() // before the rooms stop and let their leases go
+	}
 	s.stop()
 	s.beating.Wait()
 	s.reviews.wait()
 	s.store.Close()
+	if s.cluster != nil {
+		s.cluster.close()
+	}
 }
 
 // profiles adapts the store to what the lobby needs.

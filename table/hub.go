@@ -26,6 +26,14 @@ type Hub struct {
 	// CodeTaken reports codes used before (finished games in storage), so
 	// a new room never reuses the code, and so the log, of an old one.
 	CodeTaken func(code string) bool
+	// Claim, in a cluster, takes the lease of a new room's code before the
+	// room starts; an error means another node has that code. Nil: a
+	// single node, which needs no lease.
+	Claim func(code string) (Lease, error)
+	// Others, in a cluster, are the rooms other nodes run: the lobby lists
+	// them with this node's and Room finds them by code. Call Changed when
+	// they change.
+	Others Others
 
 	wmu      sync.Mutex // guards watchers, the list cache and the tell timer
 	watchers map[chan struct{}]struct{}
@@ -35,6 +43,13 @@ type Hub struct {
 	telling  bool // a tell is scheduled
 
 	wg sync.WaitGroup
+}
+
+// Others are the rooms other nodes of a cluster run.
+type Others interface {
+	List() []Summary
+	// Room is a handle on a room another node runs, or nil if none has code.
+	Room(code string) *Room
 }
 
 // NewHub returns an empty hub; its rooms stop when ctx ends.
@@ -78,15 +93,31 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 			}
 		}
 	}
-	if cfg.Code == "" {
-		for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
-			cfg.Code = codes.New(PublicCodeLen)
-			if cfg.Private {
-				cfg.Code = codes.New(PrivateCodeLen)
+	fresh := cfg.Code == ""
+	for {
+		if fresh {
+			for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
+				cfg.Code = codes.New(PublicCodeLen)
+				if cfg.Private {
+					cfg.Code = codes.New(PrivateCodeLen)
+				}
 			}
+		} else if h.rooms[cfg.Code] != nil {
+			return nil, fmt.Errorf("room %s exists", cfg.Code)
 		}
-	} else if h.rooms[cfg.Code] != nil {
-		return nil, fmt.Errorf("room %s exists", cfg.Code)
+		if h.Claim == nil {
+			break
+		}
+		lease, err := h.Claim(cfg.Code)
+		if err == nil {
+			cfg.Lease = lease
+			break
+		}
+		if !fresh {
+			return nil, fmt.Errorf("room %s: %w", cfg.Code, err)
+		}
+		h.log.Info("a new room's code was taken on another node; drawing another", "code", cfg.Code, "err", err)
+		cfg.Code = ""
 	}
 	r := newRoom(h.ctx, cfg)
 	r.save()
@@ -158,6 +189,14 @@ func (h *Hub) launch(r *Room) {
 			delete(h.rooms, r.cfg.Code)
 		}
 		h.mu.Unlock()
+		if r.cfg.Lease != nil {
+			// Free at once for another node (a no-op if it was lost).
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			if err := r.cfg.Lease.Release(ctx); err != nil {
+				h.log.Warn("room lease not released; it lapses on its own", "room", r.cfg.Code, "err", err)
+			}
+			cancel()
+		}
 		h.changed()
 		h.wg.Done()
 	})
@@ -165,10 +204,32 @@ func (h *Hub) launch(r *Room) {
 
 // Room finds a room by code (nil if none).
 func (h *Hub) Room(code string) *Room {
+	code = NormalizeCode(code)
+	h.mu.Lock()
+	r := h.rooms[code]
+	h.mu.Unlock()
+	if r == nil && h.Others != nil {
+		r = h.Others.Room(code)
+	}
+	return r
+}
+
+// Local finds a room this node runs, by code (nil if none).
+func (h *Hub) Local(code string) *Room {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.rooms[NormalizeCode(code)]
 }
+
+// Running is how many rooms this node runs.
+func (h *Hub) Running() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.rooms)
+}
+
+// Changed tells the lobby the room list changed (Others calls it).
+func (h *Hub) Changed() { h.changed() }
 
 // List returns every room's summary, ordered waiting, playing, over, then
 // by code. Sessions share one list per change: treat it as read-only.
@@ -190,10 +251,19 @@ func (h *Hub) List() []Summary {
 }
 
 func (h *Hub) list() []Summary {
+	var others []Summary
+	if h.Others != nil {
+		others = h.Others.List()
+	}
 	h.mu.Lock()
-	out := make([]Summary, 0, len(h.rooms))
+	out := make([]Summary, 0, len(h.rooms)+len(others))
 	for _, r := range h.rooms {
 		out = append(out, r.Summary())
+	}
+	for _, s := range others {
+		if h.rooms[s.Code] == nil {
+			out = append(out, s)
+		}
 	}
 	h.mu.Unlock()
 	rank := map[RoomStatus]int{StatusWaiting: 0, StatusPlaying: 1, StatusOver: 2, StatusClosed: 3}
@@ -266,4 +336,22 @@ func (h *Hub) Shutdown(ctx context.Context, reason CloseReason) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// SummaryOf is what the lobby lists of a room known only by its record (a
+// room another node runs): who sits where, not who is connected.
+func SummaryOf(rec RoomRecord) Summary {
+	s := Summary{Code: rec.Code, Game: rec.Game, Title: rec.Title, Status: rec.Status, Private: rec.Private,
+		Host: rec.Host, Campaign: rec.Campaign, Allowed: rec.Allowed}
+	for _, st := range rec.Seats {
+		s.Seats = append(s.Seats, SeatInfo{Seat: st.Seat, Name: st.Name, Bot: st.Bot, Badge: st.Badge, Pick: st.Pick,
+			First: rec.First > 0 && int(st.Seat) == rec.First-1})
+		if st.Identity == "" && st.Bot == "" {
+			s.Open++
+		}
+		if st.Identity != "" {
+			s.Players = append(s.Players, st.Identity)
+		}
+	}
+	return s
 }

@@ -4,6 +4,7 @@ package table
 // sees them), chat, and what the table's log keeps.
 
 import (
+	"errors"
 	"slices"
 
 	"bivouac/game"
@@ -109,8 +110,16 @@ func (r *Room) applyAs(seat game.Seat, a game.Action, standIn bool) error {
 // journal appends one entry to the room's log. Nothing is published that
 // is not on disk: a failed append halts the room.
 func (r *Room) journal(entry []byte) error {
+	if !r.owns() {
+		return ErrClosed
+	}
 	if r.cfg.Journal != nil {
 		if err := r.cfg.Journal.Append(r.cfg.Code, uint64(r.logged+1), entry); err != nil {
+			if errors.Is(err, ErrNotOwner) {
+				r.log.Warn("another node appended to the room's log first; stopping", "err", err)
+				r.closeAll(Moved)
+				return ErrClosed
+			}
 			r.log.Error("journal append failed; halting room", "err", err)
 			r.closeAll(SaveFailed)
 			return err

@@ -26,7 +26,7 @@ func (r *Room) record0() RoomRecord {
 }
 
 func (r *Room) save() {
-	if r.cfg.Journal == nil {
+	if r.cfg.Journal == nil || !r.owns() {
 		return
 	}
 	if err := r.cfg.Journal.SaveRoom(r.record0()); err != nil {

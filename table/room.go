@@ -23,7 +23,20 @@ var (
 	ErrStarted    = game.NewError("table.err.started")
 	ErrNotStarted = game.NewError("table.err.not_started")
 	ErrNotAllowed = game.NewError("table.err.not_allowed")
+	// ErrNotOwner wraps a Journal error that says another node appended to
+	// the room's log first (a fenced append): this node no longer runs it.
+	ErrNotOwner = errors.New("table: another node runs this room")
 )
+
+// Lease is this node's right to run a room, in a cluster
+// (cluster/lease.Held satisfies it). The actor checks Valid before it
+// accepts a move or a chat line, and stops, saving nothing more, once the
+// lease is lost.
+type Lease interface {
+	Valid() bool
+	Lost() <-chan struct{}
+	Release(ctx context.Context) error
+}
 
 // Player is who asks to sit down: an identity and what to call them.
 type Player struct {
@@ -83,7 +96,10 @@ type RoomConfig struct {
 	LogSize int
 
 	Journal Journal // nil: nothing is persisted
-	Logger  *slog.Logger
+	// Lease, in a cluster, is this node's claim on the room; nil: a single
+	// node, which always owns its rooms. The room releases it when it stops.
+	Lease  Lease
+	Logger *slog.Logger
 	// Clock times the game's steps, takeovers and idle closing (nil: the
 	// real clock).
 	Clock Clock
@@ -176,6 +192,8 @@ type Room struct {
 	done  chan struct{}
 	sum   atomic.Pointer[Summary]
 	onSum func() // tells the hub the summary changed
+	// away, for a room another node runs (Unreachable), is every call's answer.
+	away error
 
 	// Owned by the actor goroutine:
 	state     game.State
@@ -270,8 +288,22 @@ func (r *Room) Summary() Summary {
 // Done is closed when the actor has stopped.
 func (r *Room) Done() <-chan struct{} { return r.done }
 
+// Unreachable is a room this node knows of (sum, from the cluster's room
+// directory) but cannot reach: every call on it answers why, and it has no
+// actor (Done is closed).
+func Unreachable(sum Summary, why error) *Room {
+	r := &Room{away: why, done: make(chan struct{})}
+	close(r.done)
+	r.cfg.Code, r.cfg.Title = sum.Code, sum.Title
+	r.sum.Store(&sum)
+	return r
+}
+
 // submit hands c to the actor without waiting: a full inbox is ErrBusy.
 func (r *Room) submit(c command) error {
+	if r.away != nil {
+		return r.away
+	}
 	select {
 	case <-r.done:
 		return ErrClosed
@@ -379,10 +411,18 @@ func (r *Room) run(onExit func()) {
 	defer close(r.done)
 	defer onExit()
 	defer r.stopTimers()
+	var lost <-chan struct{} // nil, and never ready, without a lease
+	if r.cfg.Lease != nil {
+		lost = r.cfg.Lease.Lost()
+	}
 	for {
 		select {
 		case <-r.ctx.Done():
 			r.closeAll(Restarting)
+			return
+		case <-lost:
+			r.log.Warn("room lease lost: another node may run the room now; stopping", "why", leaseErr(r.cfg.Lease))
+			r.closeAll(Moved)
 			return
 		case c := <-r.inbox:
 			if !r.handleSafely(c) {
@@ -407,6 +447,24 @@ func (r *Room) handleSafely(c command) (ok bool) {
 	}()
 	r.handle(c)
 	return r.closed == Open
+}
+
+// owns reports whether this node may still change the room: always on a
+// single node; in a cluster, while its lease is valid. A room that finds it
+// does not is stopped (Moved).
+func (r *Room) owns() bool {
+	if r.cfg.Lease == nil || r.cfg.Lease.Valid() {
+		return true
+	}
+	r.closeAll(Moved)
+	return false
+}
+
+func leaseErr(l Lease) any {
+	if e, ok := l.(interface{ Err() error }); ok {
+		return e.Err()
+	}
+	return nil
 }
 
 func (r *Room) handle(c command) {

@@ -56,6 +56,7 @@ const (
 	SaveFailed                       // the last move could not be saved; the table stopped there
 	InternalError                    // the table hit a bug and closed; the game so far is saved
 	Abandoned                        // the table stood empty too long
+	Moved                            // this node lost the table's lease: another node of the cluster runs it now
 )
 
 // Text is the reason in English.
@@ -73,6 +74,8 @@ func (c CloseReason) Key() string {
 		return "table.closed.internal"
 	case Abandoned:
 		return "table.closed.abandoned"
+	case Moved:
+		return "table.closed.moved"
 	}
 	return "table.closed.open"
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"bivouac/cluster/natsnode"
+
 	"bivouac/server"
 	"bivouac/sshserver"
 )
@@ -33,6 +35,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pprofAddr := fs.String("pprof", "", "serve Go's pprof profiles on this loopback address (e.g. 127.0.0.1:6060), for measuring")
 	memLimit := fs.String("memory-limit", envOr("BIVOUAC_MEMORY_LIMIT", ""), "soft limit on the server's memory, e.g. 1GiB or 800MiB: the Go runtime collects harder as the heap nears it (GOMEMLIMIT; env BIVOUAC_MEMORY_LIMIT; default: none, or GOMEMLIMIT's). Set it below the machine's memory on a small machine; see docs/PERFORMANCE.md")
 	publicHost := fs.String("public-host", envOr("BIVOUAC_PUBLIC_HOST", ""), "host name players ssh to, shown at start and in the lobby (env BIVOUAC_PUBLIC_HOST; default: this machine's names and addresses)")
+	clusterName := fs.String("cluster", envOr("BIVOUAC_CLUSTER", ""), "run as a node of this cluster on NATS JetStream, not on one bbolt file (env BIVOUAC_CLUSTER)")
+	node := fs.String("node", envOr("BIVOUAC_NODE", ""), "this node's ID in the cluster: unique, the same across restarts (env BIVOUAC_NODE)")
+	peers := fs.String("peers", envOr("BIVOUAC_PEERS", ""), "route addresses host:port of the other nodes, comma-separated (env BIVOUAC_PEERS)")
+	natsAddr := fs.String("nats-addr", envOr("BIVOUAC_NATS_ADDR", natsnode.DefaultClientAddr), "this node's NATS client address: only its own process connects (env BIVOUAC_NATS_ADDR)")
+	clusterAddr := fs.String("cluster-addr", envOr("BIVOUAC_CLUSTER_ADDR", natsnode.DefaultClusterAddr), "where the other nodes' routes connect (env BIVOUAC_CLUSTER_ADDR)")
+	tlsCert := fs.String("tls-cert", envOr("BIVOUAC_TLS_CERT", ""), "PEM certificate of this node, for TLS between nodes (env BIVOUAC_TLS_CERT)")
+	tlsKey := fs.String("tls-key", envOr("BIVOUAC_TLS_KEY", ""), "PEM key of that certificate (env BIVOUAC_TLS_KEY)")
+	tlsCA := fs.String("tls-ca", envOr("BIVOUAC_TLS_CA", ""), "PEM CA that signed every node's certificate (env BIVOUAC_TLS_CA)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,6 +52,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--memory-limit: %w", err)
 		}
 		debug.SetMemoryLimit(n)
+	}
+	cluster, err := clusterConfig(*clusterName, *node, *peers, *natsAddr, *clusterAddr, *tlsCert, *tlsKey, *tlsCA)
+	if err != nil {
+		return err
 	}
 	level := slog.LevelInfo
 	if *debugLog {
@@ -57,7 +71,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
-		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP}})
+		SSH:     sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP},
+		Cluster: cluster})
 	if err != nil {
 		return err
 	}
@@ -135,4 +150,35 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 800MiB or 2GiB", s)
 	}
 	return n * mult, nil
+}
+
+// clusterConfig turns the cluster flags into a server.ClusterConfig: nil
+// without --cluster (a single node on bbolt).
+func clusterConfig(name, node, peers, natsAddr, clusterAddr, cert, key, ca string) (*server.ClusterConfig, error) {
+	if name == "" {
+		if node != "" || peers != "" {
+			return nil, fmt.Errorf("--node and --peers need --cluster")
+		}
+		return nil, nil
+	}
+	if node == "" {
+		return nil, fmt.Errorf("--cluster needs --node: this node's ID")
+	}
+	c := &server.ClusterConfig{Name: name, Node: node, NATSAddr: natsAddr, ClusterAddr: clusterAddr}
+	for _, p := range strings.Split(peers, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			c.Peers = append(c.Peers, p)
+		}
+	}
+	if len(c.Peers) == 0 {
+		return nil, fmt.Errorf("--cluster needs --peers: the other nodes' route addresses")
+	}
+	switch {
+	case cert == "" && key == "" && ca == "":
+	case cert == "" || key == "" || ca == "":
+		return nil, fmt.Errorf("TLS needs all of --tls-cert, --tls-key and --tls-ca")
+	default:
+		c.TLS = &natsnode.TLSFiles{Cert: cert, Key: key, CA: ca}
+	}
+	return c, nil
 }

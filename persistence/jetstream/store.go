@@ -83,7 +83,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 	var errs []error
 	do := func(f func(ctx context.Context) error) {
 		wg.Go(func() {
-			if err := patiently(ctx, f); err != nil {
+			if err := Patiently(ctx, f); err != nil {
 				mu.Lock()
 				errs = append(errs, err)
 				mu.Unlock()
@@ -136,10 +136,10 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// patiently runs f until it succeeds or ctx ends, each try bounded to a
+// Patiently runs f until it succeeds or ctx ends, each try bounded to a
 // few seconds: while a replicated group has no leader, requests to it go
 // unanswered or are refused as temporarily unavailable.
-func patiently(ctx context.Context, f func(ctx context.Context) error) error {
+func Patiently(ctx context.Context, f func(ctx context.Context) error) error {
 	for {
 		try, cancel := context.WithTimeout(ctx, 3*time.Second)
 		err := f(try)

@@ -30,27 +30,8 @@ type Cluster struct {
 // argument to change a node's config (TLS, for one); nil changes nothing.
 func Start(t testing.TB, n int, configure func(i int, c *natsnode.Config)) *Cluster {
 	t.Helper()
-	root := t.TempDir()
-	dirs := make([]string, n)
-	for i := range dirs {
-		dirs[i] = filepath.Join(root, fmt.Sprintf("node%d", i+1))
-		if err := os.MkdirAll(dirs[i], 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := natsnode.WriteCredentials(dirs[0]); err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(filepath.Join(dirs[0], natsnode.CredentialsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range dirs[1:] {
-		if err := os.WriteFile(filepath.Join(d, natsnode.CredentialsFile), raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	routes := freeAddrs(t, n)
+	dirs := DataDirs(t, n)
+	routes := FreeAddrs(t, n)
 	c := &Cluster{t: t}
 	for i := range n {
 		cfg := natsnode.Config{DataDir: dirs[i], Name: fmt.Sprintf("n%d", i+1), ClientAddr: "127.0.0.1:0"}
@@ -104,11 +85,38 @@ func (c *Cluster) StopAll() {
 	}
 }
 
-// freeAddrs finds n free loopback ports. The listeners close before the
+// DataDirs makes n node data dirs (0700) under a temporary dir, holding
+// one credentials file between them, as a cluster's nodes need.
+func DataDirs(t testing.TB, n int) []string {
+	t.Helper()
+	root := t.TempDir()
+	dirs := make([]string, n)
+	for i := range dirs {
+		dirs[i] = filepath.Join(root, fmt.Sprintf("node%d", i+1))
+		if err := os.MkdirAll(dirs[i], 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := natsnode.WriteCredentials(dirs[0]); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dirs[0], natsnode.CredentialsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs[1:] {
+		if err := os.WriteFile(filepath.Join(d, natsnode.CredentialsFile), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dirs
+}
+
+// FreeAddrs finds n free loopback ports. The listeners close before the
 // nodes bind, so another process could take one in between; on a test
 // machine's loopback that is rare enough, and routes must be known before
 // any node starts.
-func freeAddrs(t testing.TB, n int) []string {
+func FreeAddrs(t testing.TB, n int) []string {
 	t.Helper()
 	var out []string
 	var ls []net.Listener

@@ -1,0 +1,376 @@
+package server
+
+// A server as one node of a cluster: the embedded NATS server, the
+// JetStream store, room leases, the shared lobby.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	js "github.com/nats-io/nats.go/jetstream"
+
+	"bivouac/cluster/lease"
+	"bivouac/cluster/natsnode"
+	"bivouac/game"
+	"bivouac/persistence"
+	"bivouac/persistence/jetstream"
+	"bivouac/table"
+)
+
+// ClusterConfig makes the server one node of a cluster on NATS JetStream
+// (Config.Cluster; nil: a single node on bbolt).
+type ClusterConfig struct {
+	Name string // the cluster's name, the same on every node
+	Node string // this node's ID: unique in the cluster, the same across restarts
+	// Peers are the other nodes' route addresses (host:port).
+	Peers []string
+	// NATSAddr is where this process's own NATS clients connect
+	// (default natsnode.DefaultClientAddr, loopback); ClusterAddr is where
+	// peers' routes connect (default natsnode.DefaultClusterAddr).
+	NATSAddr, ClusterAddr string
+	TLS                   *natsnode.TLSFiles // nil: no TLS between nodes
+	// LeaseTTL is how long a room's lease lives unrenewed: a dead node's
+	// rooms run elsewhere about this long after it died. The same on every
+	// node. Default DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// ReadyWithin bounds the wait at start for the cluster to form and its
+	// streams to answer (default 2 minutes: the other nodes may be starting).
+	ReadyWithin time.Duration
+	// Remote plays at tables other nodes run; nil: the player is told
+	// which node to ssh to.
+	Remote RemoteRooms
+}
+
+// DefaultLeaseTTL keeps a dead node's tables down for about 4 s: long
+// enough that a loaded node's renewals (every TTL/3) are not missed, short
+// enough that players barely notice.
+const DefaultLeaseTTL = 4 * time.Second
+
+// RemoteRooms is the one seam through which a session on this node reaches
+// a table another node runs. The cross-node work fills it with a proxy over
+// NATS; until then the server's own answers every call with where the
+// table runs.
+type RemoteRooms interface {
+	// Room is a handle on the room sum describes, which node runs.
+	Room(sum table.Summary, node string) *table.Room
+}
+
+// nodesBucket maps each node's ID to the ssh line that reaches it.
+const nodesBucket = "bivouac-nodes"
+
+// clusterNode is the server's side of a cluster.
+type clusterNode struct {
+	cfg    ClusterConfig
+	s      *Server
+	nats   *natsnode.Node
+	nc     *nats.Conn
+	store  *jetstream.Store
+	leases *lease.Manager
+	nodes  js.KeyValue
+
+	ctx    context.Context // ends when the node stops taking rooms over
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex
+	directory map[string]table.Summary // every unfinished room in the cluster, by code
+}
+
+// startCluster starts the node's NATS server, waits for JetStream, and
+// opens the store, the lease bucket and the node directory.
+func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args ...any)) (*clusterNode, error) {
+	if cfg.Name == "" || cfg.Node == "" {
+		return nil, errors.New("a cluster node needs a cluster name and a node ID")
+	}
+	if cfg.LeaseTTL == 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
+	if cfg.ReadyWithin == 0 {
+		cfg.ReadyWithin = 2 * time.Minute
+	}
+	n, err := natsnode.Start(natsnode.Config{DataDir: dataDir, Name: cfg.Node, Cluster: cfg.Name,
+		ClientAddr: cfg.NATSAddr, ClusterAddr: cfg.ClusterAddr, Peers: cfg.Peers, TLS: cfg.TLS})
+	if err != nil {
+		return nil, err
+	}
+	c := &clusterNode{cfg: cfg, nats: n, directory: map[string]table.Summary{}}
+	fail := func(err error) (*clusterNode, error) { c.close(); return nil, err }
+	log("waiting for the cluster's JetStream", "node", cfg.Node, "peers", len(cfg.Peers))
+	if err := n.Ready(cfg.ReadyWithin); err != nil {
+		return fail(err)
+	}
+	if c.nc, err = n.Connect(); err != nil {
+		return fail(err)
+	}
+	replicas := min(3, n.ClusterSize())
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ReadyWithin)
+	defer cancel()
+	if c.store, err = jetstream.Open(ctx, c.nc, jetstream.Options{Replicas: replicas}); err != nil {
+		return fail(err)
+	}
+	j, err := js.New(c.nc)
+	if err != nil {
+		return fail(err)
+	}
+	var kv js.KeyValue
+	if err := jetstream.Patiently(ctx, func(ctx context.Context) (err error) {
+		kv, err = lease.OpenBucket(ctx, j, replicas)
+		return err
+	}); err != nil {
+		return fail(fmt.Errorf("lease bucket: %w", err))
+	}
+	if c.leases, err = lease.NewManager(kv, cfg.Node, lease.Options{TTL: cfg.LeaseTTL}); err != nil {
+		return fail(err)
+	}
+	if err := jetstream.Patiently(ctx, func(ctx context.Context) (err error) {
+		c.nodes, err = j.CreateOrUpdateKeyValue(ctx, js.KeyValueConfig{Bucket: nodesBucket,
+			Description: "Bivouac node ID → the ssh line that reaches it", History: 1, Replicas: replicas})
+		return err
+	}); err != nil {
+		return fail(fmt.Errorf("node bucket: %w", err))
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
+}
+
+// run starts the lobby's directory watch and the takeover of rooms
+// nobody runs. Either watch is started again if it fails (a stream's
+// leader died with its node, say).
+func (c *clusterNode) run(s *Server) error {
+	c.s = s
+	c.wg.Go(func() { c.again("room directory watch", c.watchDirectory) })
+	c.wg.Go(func() { c.again("lease watch", c.takeOver) })
+	return nil
+}
+
+// again runs watch until ctx ends, starting it again after it fails.
+func (c *clusterNode) again(what string, watch func() error) {
+	for {
+		err := watch()
+		if c.ctx.Err() != nil {
+			return
+		}
+		c.s.log.Warn(what+" ended; starting it again", "err", err)
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// takeOver takes over the unfinished rooms nobody holds, then every room
+// whose lease lapses, until the watch ends.
+func (c *clusterNode) takeOver() error {
+	lapsed, err := c.leases.WatchLapsed(c.ctx)
+	if err != nil {
+		return err
+	}
+	unfinished, err := c.store.Rooms(persistence.StatusWaiting, persistence.StatusPlaying)
+	if err != nil {
+		return err
+	}
+	for _, r := range unfinished {
+		// A room with a lease entry is someone's, or will be reported
+		// by the watch once that entry lapses.
+		if _, err := c.leases.Owner(c.ctx, r.ID); errors.Is(err, lease.ErrNoOwner) {
+			c.wg.Go(func() { c.adopt(r.ID, 0) })
+		}
+	}
+	for code := range lapsed {
+		o, err := c.leases.Owner(c.ctx, code)
+		if err != nil {
+			o = lease.Owner{} // released: nobody to wait for
+		}
+		c.wg.Go(func() { c.adopt(code, o.Revision) })
+	}
+	return errors.New("the watch stopped")
+}
+
+// adopt claims a room nobody runs, rebuilds it from its log and runs it.
+// lapsed is the revision of the lapsed lease entry (0: none). A node that
+// already runs its share of the cluster's unfinished rooms (their count
+// over the nodes, rounded up) gives the others two TTLs to take the room
+// first, and takes it only if nobody has.
+func (c *clusterNode) adopt(code string, lapsed uint64) {
+	if c.s.hub.Local(code) != nil {
+		return
+	}
+	if rec, err := c.store.Room(code); err != nil || !unfinished(rec) {
+		return // gone or over: its lease was only being let go
+	}
+	if c.s.hub.Running() >= c.share() {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-time.After(2 * c.cfg.LeaseTTL):
+		}
+		o, err := c.leases.Owner(c.ctx, code)
+		if err == nil && o.Revision != lapsed {
+			return // another node took it
+		}
+	}
+	stopped := time.Time{}
+	if o, err := c.leases.Owner(c.ctx, code); err == nil {
+		stopped = o.Renewed // the dead owner's last sign of life: timed steps resume from there
+	}
+	held, err := c.leases.Claim(c.ctx, code)
+	if err != nil {
+		if !errors.Is(err, lease.ErrHeld) && !errors.Is(err, lease.ErrAlreadyHeld) && c.ctx.Err() == nil {
+			c.s.log.Warn("could not claim a room", "room", code, "err", err)
+		}
+		return
+	}
+	if err := c.restore(code, held, stopped); err != nil {
+		c.s.log.Error("room could not be taken over", "room", code, "err", err)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = held.Release(ctx)
+		cancel()
+	}
+}
+
+// restore reads the room's record and log (after the claim: the old owner
+// can no longer change them) and starts its actor under held.
+func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) error {
+	rec, err := c.store.Room(code)
+	if err != nil {
+		return err
+	}
+	if !unfinished(rec) {
+		return held.Release(context.Background())
+	}
+	entries, err := c.store.Log(code)
+	if err != nil {
+		return err
+	}
+	g, ok := c.s.games.Lookup(rec.Setup.Game)
+	if !ok {
+		return fmt.Errorf("unknown game %q", rec.Setup.Game)
+	}
+	if stopped.IsZero() {
+		if stopped, err = c.store.LastAlive(); err != nil {
+			return err
+		}
+	}
+	cfg := c.s.app.Room
+	cfg.Game, cfg.Bots, cfg.Stopped, cfg.Lease = g.Game, g.Bots, stopped, held
+	if _, err := c.s.hub.Restore(cfg, rec.Engine(), entries); err != nil {
+		return err
+	}
+	c.s.log.Info("room taken over", "room", code, "actions", len(entries), "term", held.Token())
+	return nil
+}
+
+// share is how many rooms a node runs when the cluster's unfinished rooms
+// are spread evenly (at least one).
+func (c *clusterNode) share() int {
+	c.mu.Lock()
+	rooms := len(c.directory)
+	c.mu.Unlock()
+	nodes := c.nats.ClusterSize()
+	return max(1, (rooms+nodes-1)/nodes)
+}
+
+// claim takes a new room's lease (table.Hub.Claim).
+func (c *clusterNode) claim(code string) (table.Lease, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, 3*time.Second)
+	defer cancel()
+	return c.leases.Claim(ctx, code)
+}
+
+// watchDirectory keeps the lobby's view of every unfinished room until
+// the watch ends.
+func (c *clusterNode) watchDirectory() error {
+	changes, err := c.store.WatchRooms(c.ctx)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	clear(c.directory) // the watch sends every room first
+	c.mu.Unlock()
+	for ch := range changes {
+		code := ch.Room.ID
+		c.mu.Lock()
+		if ch.Deleted || !unfinished(ch.Room) {
+			delete(c.directory, code)
+		} else {
+			c.directory[code] = table.SummaryOf(ch.Room.Engine())
+		}
+		c.mu.Unlock()
+		c.s.hub.Changed()
+	}
+	return errors.New("the watch stopped")
+}
+
+// List implements table.Others: the cluster's unfinished rooms (the hub
+// shows its own rooms' live summaries instead).
+func (c *clusterNode) List() []table.Summary {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]table.Summary, 0, len(c.directory))
+	for _, s := range c.directory {
+		out = append(out, s)
+	}
+	return out
+}
+
+// Room implements table.Others: a handle on a room another node runs.
+func (c *clusterNode) Room(code string) *table.Room {
+	c.mu.Lock()
+	sum, ok := c.directory[code]
+	c.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 2*time.Second)
+	defer cancel()
+	o, err := c.leases.Owner(ctx, code)
+	if err != nil || o.Node == c.cfg.Node {
+		// Between owners (or being restored here): worth a second try.
+		return table.Unreachable(sum, table.ErrBusy)
+	}
+	if c.cfg.Remote != nil {
+		return c.cfg.Remote.Room(sum, o.Node)
+	}
+	join := o.Node
+	if e, err := c.nodes.Get(ctx, o.Node); err == nil {
+		join = string(e.Value())
+	}
+	return table.Unreachable(sum, game.Refuse(nil, game.M("table.err.elsewhere",
+		game.Text("Code", code), game.Text("Node", o.Node), game.Text("Join", join))))
+}
+
+// announce tells the other nodes the ssh line that reaches this one.
+func (c *clusterNode) announce(join string) {
+	ctx, cancel := context.WithTimeout(c.ctx, 5*time.Second)
+	defer cancel()
+	if _, err := c.nodes.PutString(ctx, c.cfg.Node, join); err != nil {
+		c.s.log.Warn("could not announce this node's ssh line", "err", err)
+	}
+}
+
+// stopTakingOver ends the watches: a node shutting down releases its
+// rooms for the others and must not take them back.
+func (c *clusterNode) stopTakingOver() {
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.wg.Wait()
+}
+
+// close stops the watches, the client connection and the NATS server.
+func (c *clusterNode) close() {
+	c.stopTakingOver()
+	if c.nc != nil {
+		c.nc.Close()
+	}
+	c.nats.Shutdown()
+}
+
+func unfinished(r persistence.RoomRecord) bool {
+	return r.Status == persistence.StatusWaiting || r.Status == persistence.StatusPlaying
+}

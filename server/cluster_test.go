@@ -1,0 +1,411 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"github.com/nats-io/nats.go/jetstream"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"bivouac/cluster/natsnode/natstest"
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/sshserver/sshtest"
+	"bivouac/table"
+)
+
+// testNode is one full server of a loopback cluster.
+type testNode struct {
+	srv  *Server
+	l    net.Listener
+	addr string // its SSH address
+	cfg  Config
+}
+
+// testCluster is n full servers on loopback, each a node of one cluster,
+// whose data dirs and route ports stay the same across restarts.
+type testCluster struct {
+	t     testing.TB
+	nodes []*testNode
+	cfgs  []Config
+}
+
+func startTestCluster(t testing.TB, n int) *testCluster {
+	t.Helper()
+	dirs := natstest.DataDirs(t, n)
+	routes := natstest.FreeAddrs(t, n)
+	c := &testCluster{t: t}
+	for i := range n {
+		c.cfgs = append(c.cfgs, Config{Addr: "127.0.0.1:0", DataDir: dirs[i], Guests: true, Log: testLog(i),
+			Cluster: &ClusterConfig{Name: "test", Node: fmt.Sprintf("n%d", i+1), Peers: routes,
+				NATSAddr: "127.0.0.1:0", ClusterAddr: routes[i], ReadyWithin: natstest.ReadyWithin}})
+	}
+	c.startAll()
+	t.Cleanup(c.closeAll)
+	return c
+}
+
+// startAll starts every node at once: each waits for the others' JetStream.
+func (c *testCluster) startAll() {
+	c.t.Helper()
+	c.nodes = make([]*testNode, len(c.cfgs))
+	errs := make([]error, len(c.cfgs))
+	var wg sync.WaitGroup
+	for i := range c.cfgs {
+		wg.Go(func() { errs[i] = c.start(i) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			c.closeAll()
+			c.t.Fatal(err)
+		}
+	}
+}
+
+// start starts node i (again) on its data dir and route port.
+func (c *testCluster) start(i int) error {
+	srv, err := New(c.cfgs[i])
+	if err != nil {
+		return err
+	}
+	srv.app.Room.BotDelay = 0
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	go srv.Serve(l)
+	c.nodes[i] = &testNode{srv: srv, l: l, addr: l.Addr().String(), cfg: c.cfgs[i]}
+	return nil
+}
+
+// kill cuts node i off abruptly, as if its machine died: its SSH listener,
+// its NATS server and its connection to the cluster close (the client
+// would otherwise reconnect through another node's server), and nothing is
+// saved, released or said. Its rooms find their leases gone.
+func (c *testCluster) kill(i int) {
+	n := c.nodes[i]
+	n.l.Close()
+	n.srv.cluster.nc.Close()
+	n.srv.cluster.nats.Shutdown()
+}
+
+// shutdownAll stops every node gracefully, at once.
+func (c *testCluster) shutdownAll() {
+	var wg sync.WaitGroup
+	for _, n := range c.nodes {
+		if n != nil {
+			wg.Go(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = n.srv.Shutdown(ctx)
+			})
+		}
+	}
+	wg.Wait()
+	c.nodes = nil
+}
+
+func (c *testCluster) closeAll() {
+	for _, n := range c.nodes {
+		if n != nil {
+			n.l.Close()
+			n.srv.Close()
+		}
+	}
+	c.nodes = nil
+}
+
+// runner waits until one of the nodes runs room code and returns its index.
+func (c *testCluster) runner(code string, within time.Duration, skip int) (int, *table.Room) {
+	c.t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		for i, n := range c.nodes {
+			if i == skip || n == nil {
+				continue
+			}
+			if r := n.srv.hub.Local(code); r != nil {
+				return i, r
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.t.Fatalf("no node runs room %s after %v", code, within)
+	return -1, nil
+}
+
+// seated is a player at a table through a mailbox, as a session is.
+type seated struct {
+	p    table.Player
+	box  *table.Mailbox
+	room *table.Room
+	seat game.Seat
+	last table.Update
+}
+
+func sit(t *testing.T, r *table.Room, p table.Player) *seated {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s := &seated{p: p, box: table.NewMailbox(), room: r}
+	seat, err := r.Join(ctx, p, s.box, false)
+	if err != nil {
+		t.Fatalf("%s joins %s: %v", p.Name, r.Code(), err)
+	}
+	s.seat = seat
+	return s
+}
+
+// legal waits for a view of seq at least min and returns what the seat
+// may do in it (nil when nothing is asked of it).
+func (s *seated) legal(t *testing.T, minSeq int) []grizzled.Action {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for s.last.Seq < minSeq || s.last.View == nil {
+		u, ok := s.box.Next(ctx)
+		if !ok {
+			t.Fatalf("%s: no view of move %d (last %d)", s.p.Name, minSeq, s.last.Seq)
+		}
+		if u.Closed != table.Open {
+			t.Fatalf("%s: room closed: %v", s.p.Name, u.Closed)
+		}
+		s.last = u
+	}
+	v, ok := s.last.View.(grizzled.SeatView)
+	if !ok {
+		t.Fatalf("view of type %T", s.last.View)
+	}
+	return v.Legal
+}
+
+// playMoves has the seated players make n accepted moves in turn (each
+// the first thing its seat may do) and returns the room's move count.
+func playMoves(t *testing.T, players []*seated, from, n int) int {
+	t.Helper()
+	seq := from
+	for made := 0; made < n; {
+		moved := false
+		for _, p := range players {
+			legal := p.legal(t, seq)
+			if len(legal) == 0 {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err := p.room.ActNow(ctx, p.box, p.last.Seq, legal[0])
+			cancel()
+			if err != nil {
+				t.Fatalf("%s's move %v at %d: %v", p.p.Name, legal[0], seq, err)
+			}
+			seq++
+			made++
+			moved = true
+			break
+		}
+		if !moved {
+			t.Fatalf("nobody may move at %d", seq)
+		}
+	}
+	return seq
+}
+
+func newGrizzledRoom(t testing.TB, n *testNode, host string) *table.Room {
+	t.Helper()
+	g, _ := n.srv.games.Lookup("grizzled")
+	cfg := n.srv.app.Room
+	cfg.Game, cfg.Bots, cfg.Title, cfg.Seats, cfg.Host, cfg.Seed = g.Game, g.Bots, game.Raw("cluster test"), 2, host, 7
+	r, err := n.srv.hub.Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func listed(n *testNode, code string) bool {
+	for _, s := range n.srv.hub.List() {
+		if s.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// TestClusterTableSurvivesItsNode: a room made on node 1 is listed on the
+// others, its players on node 1 play, node 1 dies abruptly, another node
+// runs the room with every accepted move, a player sits back down there
+// and plays on, the old owner accepts nothing, and a restart of the whole
+// cluster loses nothing.
+func TestClusterTableSurvivesItsNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3 embedded NATS nodes, a failover and a cluster restart: about a minute")
+	}
+	c := startTestCluster(t, 3)
+	alice := table.Player{ID: "fp-alice", Name: "alice"}
+	bob := table.Player{ID: "fp-bob", Name: "bob"}
+
+	made := time.Now() // from before the create: the record is saved before it returns
+	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
+	code := room.Code()
+	for _, i := range []int{1, 2} {
+		for !listed(c.nodes[i], code) {
+			if time.Since(made) > time.Second {
+				t.Fatalf("room %s not listed on node %d after 1 s", code, i+1)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	t.Logf("listed on nodes 2 and 3 after %v", time.Since(made))
+
+	// The lobby of node 2, over SSH, lists it; joining it there says where it runs.
+	rooms := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithUser("carol"), sshtest.WithCommand("rooms"))
+	rooms.Expect(t, code, 5*time.Second)
+	join := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithUser("carol"), sshtest.WithPTY(100, 30),
+		sshtest.WithCommand("join "+code))
+	join.ExpectScreen(t, `runs on node n1`, 5*time.Second)
+	join.Close()
+
+	a, b := sit(t, room, alice), sit(t, room, bob)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if err := room.Start(ctx, a.box); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	seq := playMoves(t, []*seated{a, b}, 0, 6)
+
+	c.kill(0)
+	killed := time.Now()
+	i, moved := c.runner(code, 10*time.Second, 0)
+	t.Logf("node %d runs the room %v after node 1 died", i+1, time.Since(killed))
+	if got := len(mustLog(t, c.nodes[i], code)); got != seq {
+		t.Fatalf("after the failover the log holds %d moves, want %d", got, seq)
+	}
+
+	// The old owner, cut off with its lease gone, told its players the
+	// table moved and accepts nothing more.
+	if why := closedWhy(t, a); why != table.Moved {
+		t.Fatalf("the old owner closed the room for %v, want Moved", why)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
+	if err := room.ActNow(ctx, a.box, seq, grizzled.Action{}); err == nil {
+		t.Fatal("the old owner accepted a move after losing the room")
+	}
+	cancel()
+	c.nodes[0].srv.Close()
+	c.nodes[0] = nil
+
+	// Alice reconnects to the new owner, sits back down in her seat and
+	// plays on with bob.
+	a2, b2 := sit(t, moved, alice), sit(t, moved, bob)
+	if a2.seat != a.seat || b2.seat != b.seat {
+		t.Fatalf("seats after the failover: alice %d bob %d, want %d %d", a2.seat, b2.seat, a.seat, b.seat)
+	}
+	seq = playMoves(t, []*seated{a2, b2}, seq, 4)
+
+	// A restart of the whole cluster loses nothing.
+	c.shutdownAll()
+	c.startAll()
+	i, _ = c.runner(code, 30*time.Second, -1)
+	if got := len(mustLog(t, c.nodes[i], code)); got != seq {
+		t.Fatalf("after a cluster restart the log holds %d moves, want %d", got, seq)
+	}
+}
+
+func mustLog(t *testing.T, n *testNode, code string) [][]byte {
+	t.Helper()
+	entries, err := n.srv.store.Log(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+// closedWhy waits for the room to tell s it closed, and says why.
+func closedWhy(t *testing.T, s *seated) table.CloseReason {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		u, ok := s.box.Next(ctx)
+		if !ok {
+			t.Fatalf("%s was never told the room closed", s.p.Name)
+		}
+		if u.Closed != table.Open {
+			return u.Closed
+		}
+	}
+}
+
+// BenchmarkFailover kills the node that runs a table, b.N times, and
+// reports how long the table took to run again on another node (from the
+// kill to its actor running there, its log replayed), mean and worst. The
+// killed node comes back before the next kill.
+func BenchmarkFailover(b *testing.B) {
+	c := startTestCluster(b, 3)
+	room := newGrizzledRoom(b, c.nodes[0], "fp-alice")
+	code, owner := room.Code(), 0
+	var total, worst time.Duration
+	for b.Loop() {
+		c.kill(owner)
+		killed := time.Now()
+		next, _ := c.runner(code, 30*time.Second, owner)
+		took := time.Since(killed)
+		total, worst = total+took, max(worst, took)
+		c.nodes[owner].srv.Close()
+		if err := c.start(owner); err != nil {
+			b.Fatal(err)
+		}
+		c.caughtUp(owner, time.Minute)
+		owner = next
+	}
+	b.ReportMetric(total.Seconds()/float64(b.N), "s/failover")
+	b.ReportMetric(worst.Seconds(), "s-worst")
+	b.ReportMetric(0, "ns/op")
+}
+
+// testLog is node i's log: silent, unless BIVOUAC_TEST_LOG is set.
+func testLog(i int) *slog.Logger {
+	if os.Getenv("BIVOUAC_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, nil)).With("node", i+1)
+}
+
+// caughtUp waits until every stream has a leader and all its replicas are
+// current, as seen from node i: a node that just came back must catch up
+// before losing another one leaves a majority.
+func (c *testCluster) caughtUp(i int, within time.Duration) {
+	c.t.Helper()
+	j, err := jetstream.New(c.nodes[i].srv.cluster.nc)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ok := true
+		streams := j.ListStreams(ctx)
+		for info := range streams.Info() {
+			cl := info.Cluster
+			if cl == nil || cl.Leader == "" || len(cl.Replicas) < min(3, len(c.nodes))-1 {
+				ok = false
+				continue
+			}
+			for _, r := range cl.Replicas {
+				ok = ok && r.Current && !r.Offline
+			}
+		}
+		ok = ok && streams.Err() == nil
+		cancel()
+		if ok {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.t.Fatalf("node %d's streams not caught up after %v", i+1, within)
+}

@@ -1,0 +1,147 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"bivouac/game"
+)
+
+// testLease is a lease the test turns invalid or loses by hand.
+type testLease struct {
+	invalid  atomic.Bool
+	lost     chan struct{}
+	released atomic.Bool
+}
+
+func newTestLease() *testLease { return &testLease{lost: make(chan struct{})} }
+
+func (l *testLease) Valid() bool                       { return !l.invalid.Load() }
+func (l *testLease) Lost() <-chan struct{}             { return l.lost }
+func (l *testLease) Release(ctx context.Context) error { l.released.Store(true); return nil }
+
+// fencedJournal refuses appends once another node has written first.
+type fencedJournal struct {
+	*MemJournal
+	fenced atomic.Bool
+}
+
+func (j *fencedJournal) Append(room string, seq uint64, entry []byte) error {
+	if j.fenced.Load() {
+		return fmt.Errorf("%w: number %d taken", ErrNotOwner, seq)
+	}
+	return j.MemJournal.Append(room, seq, entry)
+}
+
+// leasedGame starts a two-seat race under lease with journal j, makes one
+// move, and returns the room and both players' mailboxes.
+func leasedGame(t *testing.T, lease Lease, j Journal) (*Hub, *Room, *Mailbox, *Mailbox) {
+	t.Helper()
+	h, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Lease: lease, Journal: j})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a, b := NewMailbox(), NewMailbox()
+	if _, err := r.Join(ctx, Player{ID: "alice", Name: "alice"}, a, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Join(ctx, Player{ID: "bob", Name: "bob"}, b, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.ActNow(ctx, a, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	return h, r, a, b
+}
+
+func closedFor(t *testing.T, box *Mailbox, want CloseReason) {
+	t.Helper()
+	waitFor(t, box, fmt.Sprintf("closed %v", want), func(u Update) bool {
+		if u.Closed != Open && u.Closed != want {
+			t.Fatalf("closed for %v, want %v", u.Closed, want)
+		}
+		return u.Closed == want
+	})
+}
+
+func TestRoomWhoseLeaseIsNoLongerValidAcceptsNoMoveOrLine(t *testing.T) {
+	for _, what := range []string{"move", "line"} {
+		t.Run(what, func(t *testing.T) {
+			lease, j := newTestLease(), NewMemJournal()
+			h, r, _, b := leasedGame(t, lease, j)
+			before := len(j.Log(r.Code()))
+			lease.invalid.Store(true) // the lease ran out; Lost has not fired yet
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if what == "move" {
+				if err := r.ActNow(ctx, b, 1, 1); err == nil {
+					t.Fatal("a move was accepted without a valid lease")
+				}
+			} else {
+				r.Say(b, "still here?")
+			}
+			closedFor(t, b, Moved)
+			<-r.Done()
+			if got := len(j.Log(r.Code())); got != before {
+				t.Fatalf("log grew from %d to %d entries after the lease ran out", before, got)
+			}
+			if h.Local(r.Code()) != nil {
+				t.Fatal("the hub still lists the stopped room as its own")
+			}
+			if !lease.released.Load() {
+				t.Fatal("the stopped room did not let its lease go")
+			}
+		})
+	}
+}
+
+func TestRoomStopsWhenItsLeaseIsLost(t *testing.T) {
+	lease, j := newTestLease(), NewMemJournal()
+	_, r, a, b := leasedGame(t, lease, j)
+	saved, _ := j.Room(r.Code())
+	close(lease.lost)
+	closedFor(t, a, Moved)
+	closedFor(t, b, Moved)
+	<-r.Done()
+	if after, _ := j.Room(r.Code()); !after.Updated.Equal(saved.Updated) || after.Status != saved.Status {
+		t.Fatalf("a room that lost its lease saved its record again: %+v", after)
+	}
+}
+
+func TestRoomStopsWhenAnotherNodeAppendedFirst(t *testing.T) {
+	j := &fencedJournal{MemJournal: NewMemJournal()}
+	_, r, _, b := leasedGame(t, newTestLease(), j)
+	j.fenced.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := r.ActNow(ctx, b, 1, 2); err == nil {
+		t.Fatal("a fenced move was accepted")
+	}
+	u := waitFor(t, b, "closed", func(u Update) bool { return u.Closed != Open })
+	if u.Closed != Moved {
+		t.Fatalf("closed for %v, want Moved", u.Closed)
+	}
+	<-r.Done()
+}
+
+func TestUnreachableRoomAnswersEveryCallWithWhy(t *testing.T) {
+	why := game.NewError("table.err.elsewhere")
+	r := Unreachable(Summary{Code: "ABCD"}, why)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := r.Join(ctx, Player{ID: "x"}, NewMailbox(), false); err != why {
+		t.Fatalf("Join: %v, want %v", err, why)
+	}
+	if err := r.Act(NewMailbox(), 0, 1); err != why {
+		t.Fatalf("Act: %v, want %v", err, why)
+	}
+	if r.Summary().Code != "ABCD" {
+		t.Fatalf("summary %+v", r.Summary())
+	}
+	r.Close(Restarting) // returns: there is no actor to tell
+}
