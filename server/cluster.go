@@ -15,6 +15,7 @@ import (
 
 	"bivouac/cluster/lease"
 	"bivouac/cluster/natsnode"
+	"bivouac/cluster/remote"
 	"bivouac/game"
 	"bivouac/persistence"
 	"bivouac/persistence/jetstream"
@@ -40,24 +41,12 @@ type ClusterConfig struct {
 	// ReadyWithin bounds the wait at start for the cluster to form and its
 	// streams to answer (default 2 minutes: the other nodes may be starting).
 	ReadyWithin time.Duration
-	// Remote plays at tables other nodes run; nil: the player is told
-	// which node to ssh to.
-	Remote RemoteRooms
 }
 
 // DefaultLeaseTTL keeps a dead node's tables down for about 4 s: long
 // enough that a loaded node's renewals (every TTL/3) are not missed, short
 // enough that players barely notice.
 const DefaultLeaseTTL = 4 * time.Second
-
-// RemoteRooms is the one seam through which a session on this node reaches
-// a table another node runs. The cross-node work fills it with a proxy over
-// NATS; until then the server's own answers every call with where the
-// table runs.
-type RemoteRooms interface {
-	// Room is a handle on the room sum describes, which node runs.
-	Room(sum table.Summary, node string) *table.Room
-}
 
 // nodesBucket maps each node's ID to the ssh line that reaches it.
 const nodesBucket = "bivouac-nodes"
@@ -318,30 +307,54 @@ func (c *clusterNode) List() []table.Summary {
 	return out
 }
 
-// Room implements table.Others: a handle on a room another node runs.
-func (c *clusterNode) Room(code string) *table.Room {
+// Has implements table.Others: whether another node runs a room with code.
+func (c *clusterNode) Has(code string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.directory[code]
+	return ok
+}
+
+// Room implements table.Others: a handle on a room another node runs,
+// through which a session here plays at it (cluster/remote). A room that
+// cannot be reached says where it runs, so the player can ssh there.
+func (c *clusterNode) Room(code string) table.RoomHandle {
 	c.mu.Lock()
 	sum, ok := c.directory[code]
 	c.mu.Unlock()
 	if !ok {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.ctx, 3*time.Second)
 	defer cancel()
 	o, err := c.leases.Owner(ctx, code)
 	if err != nil || o.Node == c.cfg.Node {
 		// Between owners (or being restored here): worth a second try.
 		return table.Unreachable(sum, table.ErrBusy)
 	}
-	if c.cfg.Remote != nil {
-		return c.cfg.Remote.Room(sum, o.Node)
+	h, err := remote.Dial(ctx, c.nc, code, c.s.games, remote.Options{})
+	if err == nil {
+		return h
 	}
+	c.s.log.Warn("a table on another node did not answer", "room", code, "node", o.Node, "err", err)
 	join := o.Node
 	if e, err := c.nodes.Get(ctx, o.Node); err == nil {
 		join = string(e.Value())
 	}
 	return table.Unreachable(sum, game.Refuse(nil, game.M("table.err.elsewhere",
 		game.Text("Code", code), game.Text("Node", o.Node), game.Text("Join", join))))
+}
+
+// serve answers the other nodes' sessions about a room this node runs,
+// until the room stops (table.Hub.Launched).
+func (c *clusterNode) serve(r *table.Room) {
+	g, ok := c.s.games.Lookup(r.Summary().Game)
+	if !ok {
+		return
+	}
+	if _, err := remote.Serve(c.nc, r, g.Game, remote.Options{}); err != nil {
+		c.s.log.Error("a table cannot be served to other nodes", "room", r.Code(), "err", err)
+	}
 }
 
 // announce tells the other nodes the ssh line that reaches this one.

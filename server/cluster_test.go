@@ -144,12 +144,12 @@ func (c *testCluster) runner(code string, within time.Duration, skip int) (int, 
 type seated struct {
 	p    table.Player
 	box  *table.Mailbox
-	room *table.Room
+	room table.RoomHandle
 	seat game.Seat
 	last table.Update
 }
 
-func sit(t *testing.T, r *table.Room, p table.Player) *seated {
+func sit(t *testing.T, r table.RoomHandle, p table.Player) *seated {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -237,9 +237,11 @@ func listed(n *testNode, code string) bool {
 }
 
 // TestClusterTableSurvivesItsNode: a room made on node 1 is listed on the
-// others, its players on node 1 play, node 1 dies abruptly, another node
-// runs the room with every accepted move, a player sits back down there
-// and plays on, the old owner accepts nothing, and a restart of the whole
+// others; alice plays at it on node 1 and bob through node 2 (the table
+// runs on node 1), and carol watches it over SSH on node 3; node 1 dies
+// abruptly, another node runs the room with every accepted move, the
+// players sit back down (alice now through the node that does not run it)
+// and play on, the old owner accepts nothing, and a restart of the whole
 // cluster loses nothing.
 func TestClusterTableSurvivesItsNode(t *testing.T) {
 	if testing.Short() {
@@ -262,21 +264,32 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	}
 	t.Logf("listed on nodes 2 and 3 after %v", time.Since(made))
 
-	// The lobby of node 2, over SSH, lists it; joining it there says where it runs.
+	// The lobby of node 2, over SSH, lists it.
 	rooms := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithUser("carol"), sshtest.WithCommand("rooms"))
 	rooms.Expect(t, code, 5*time.Second)
-	join := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithUser("carol"), sshtest.WithPTY(100, 30),
-		sshtest.WithCommand("join "+code))
-	join.ExpectScreen(t, `runs on node n1`, 5*time.Second)
-	join.Close()
 
-	a, b := sit(t, room, alice), sit(t, room, bob)
+	// alice sits on node 1, where the table runs; bob through node 2.
+	remoteRoom := c.nodes[1].srv.hub.Room(code)
+	if _, local := remoteRoom.(*table.Room); local || remoteRoom == nil {
+		t.Fatalf("node 2's handle on a table node 1 runs is %T", remoteRoom)
+	}
+	a, b := sit(t, room, alice), sit(t, remoteRoom, bob)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	if err := room.Start(ctx, a.box); err != nil {
 		t.Fatal(err)
 	}
 	cancel()
 	seq := playMoves(t, []*seated{a, b}, 0, 6)
+	if v := b.last.View.(grizzled.SeatView); v.Seat != b.seat || len(v.Hand) == 0 {
+		t.Fatalf("bob, through node 2, sees seat %d's view with %d cards", v.Seat, len(v.Hand))
+	}
+
+	// carol joins it over SSH on node 3: the game is under way and full,
+	// so she watches, on a screen node 3 draws from node 1's table.
+	watch := sshtest.Dial(t, c.nodes[2].addr, sshtest.WithUser("carol"), sshtest.WithPTY(100, 30),
+		sshtest.WithCommand("join "+code))
+	watch.ExpectScreen(t, `You are watching`, 10*time.Second)
+	watch.Close()
 
 	c.kill(0)
 	killed := time.Now()
@@ -299,9 +312,14 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	c.nodes[0].srv.Close()
 	c.nodes[0] = nil
 
-	// Alice reconnects to the new owner, sits back down in her seat and
-	// plays on with bob.
-	a2, b2 := sit(t, moved, alice), sit(t, moved, bob)
+	// alice reconnects through the surviving node that does not run the
+	// table, bob to the one that does; both sit back down in their seats
+	// and play on.
+	other := c.nodes[3-i].srv.hub.Room(code)
+	if other == nil {
+		t.Fatalf("node %d cannot reach the table node %d runs", 3-i+1, i+1)
+	}
+	a2, b2 := sit(t, other, alice), sit(t, moved, bob)
 	if a2.seat != a.seat || b2.seat != b.seat {
 		t.Fatalf("seats after the failover: alice %d bob %d, want %d %d", a2.seat, b2.seat, a.seat, b.seat)
 	}

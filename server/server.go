@@ -139,7 +139,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cluster != nil {
-		s.hub.Claim, s.hub.Others = cluster.claim, cluster
+		s.hub.Claim, s.hub.Others, s.hub.Launched = cluster.claim, cluster, cluster.serve
 		err = cluster.run(s)
 	} else {
 		err = s.restore(journal)

@@ -34,6 +34,10 @@ type Hub struct {
 	// them with this node's and Room finds them by code. Call Changed when
 	// they change.
 	Others Others
+	// Launched, if set, hears of each room this node starts running (made
+	// here or restored), from the goroutine that started it: in a cluster,
+	// it serves the room to the other nodes' sessions.
+	Launched func(*Room)
 
 	wmu      sync.Mutex // guards watchers, the list cache and the tell timer
 	watchers map[chan struct{}]struct{}
@@ -48,8 +52,12 @@ type Hub struct {
 // Others are the rooms other nodes of a cluster run.
 type Others interface {
 	List() []Summary
-	// Room is a handle on a room another node runs, or nil if none has code.
-	Room(code string) *Room
+	// Has reports whether another node runs a room with code, without
+	// asking that node.
+	Has(code string) bool
+	// Room is a handle on a room another node runs, or nil if none has
+	// code. It may ask the cluster: call it off a session's event loop.
+	Room(code string) RoomHandle
 }
 
 // NewHub returns an empty hub; its rooms stop when ctx ends.
@@ -200,18 +208,28 @@ func (h *Hub) launch(r *Room) {
 		h.changed()
 		h.wg.Done()
 	})
+	if h.Launched != nil {
+		h.Launched(r)
+	}
 }
 
 // Room finds a room by code (nil if none).
-func (h *Hub) Room(code string) *Room {
+func (h *Hub) Room(code string) RoomHandle {
 	code = NormalizeCode(code)
-	h.mu.Lock()
-	r := h.rooms[code]
-	h.mu.Unlock()
-	if r == nil && h.Others != nil {
-		r = h.Others.Room(code)
+	if r := h.Local(code); r != nil {
+		return r
 	}
-	return r
+	if h.Others != nil {
+		return h.Others.Room(code)
+	}
+	return nil
+}
+
+// Has reports whether a room with code runs here or, in a cluster, on
+// another node, without asking the other node.
+func (h *Hub) Has(code string) bool {
+	code = NormalizeCode(code)
+	return h.Local(code) != nil || h.Others != nil && h.Others.Has(code)
 }
 
 // Local finds a room this node runs, by code (nil if none).

@@ -203,7 +203,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.typed && !m.mayGuess() {
 			return m, nil
 		}
-		if msg.typed && m.app.Hub.Room(msg.code) == nil {
+		if msg.typed && !m.app.Hub.Has(msg.code) {
 			m.wrongGuess()
 		}
 		return m, m.join(msg.code, msg.watch)
@@ -323,13 +323,20 @@ func (a *App) wrongCode(addr string) {
 }
 
 func (m *root) join(code string, watch bool) tea.Cmd {
-	r := m.app.Hub.Room(code)
-	if r == nil {
+	if !m.app.Hub.Has(code) {
 		m.notice = m.th.T("ui.notice.no_table", game.Text("Code", code))
 		m.show(m.lobby)
 		return nil
 	}
-	return m.sitDown(func() (table.RoomHandle, error) { return r, nil }, watch)
+	hub := m.app.Hub
+	// In a cluster the table may run on another node: reaching it asks
+	// the cluster, so it happens off Update, with the join.
+	return m.sitDown(func() (table.RoomHandle, error) {
+		if r := hub.Room(code); r != nil {
+			return r, nil
+		}
+		return nil, game.Refuse(nil, game.M("ui.notice.no_table", game.Text("Code", code)))
+	}, watch)
 }
 
 // joinedMsg answers sitDown.
