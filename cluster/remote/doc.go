@@ -61,7 +61,7 @@
 // that lost its NATS connection, or whose owner is gone (nobody answers
 // for the room: its node died, or it no longer serves it), or that gets
 // no answer three times in a row, tells the session its table closed
-// (table.Restarting: the seat is saved, and joining again, on this node or
+// (table.Moved: the seat is saved, and joining again, on this node or
 // another, puts the player back). The owner detaches a session it has not
 // heard from for five keepalives: its seat shows away, as when a local
 // connection drops.

@@ -288,6 +288,11 @@ func (h *Handle) deliver(s *localSession, data []byte) {
 			h.send(opResync, request{Session: s.id})
 			return
 		}
+		if u.Closed == table.Restarting {
+			// The table's node is restarting, not this one: the session
+			// stays, and the table runs again on some node shortly.
+			u.Closed = table.Moved
+		}
 		s.box.Put(u)
 		if u.Closed != table.Open {
 			go h.forget(s)
@@ -350,7 +355,7 @@ func (h *Handle) keepalive(s *localSession) {
 			delete(h.sessions, s.box)
 		}
 		h.mu.Unlock()
-		h.end(s, table.Restarting)
+		h.end(s, table.Moved)
 		return
 	}
 }
