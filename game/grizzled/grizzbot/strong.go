@@ -44,18 +44,18 @@ type Tuned [6]StrongConfig
 
 // DefaultTuned is the "strong" level, chosen by simulation (paired deals,
 // 200 games each; docs/WINRATES.md has the table it makes). Looking two
-// missions ahead before the value model judges pays at 2 to 4 soldiers
-// (2 players, standard rules: 39% → 55%), and so does searching which
-// support tile to place (→ 65%; 4 players 52% → 60%). At 5, where a
-// mission is long, one mission ahead with more samples does better (39%,
-// two missions: 35%). Half a standard error of sureness overrides the
-// rule-based choice. Decisions stay within 50 ms p99 on one core
-// (BenchmarkStrongDecisionTimes).
+// missions ahead before the value model judges pays at every size (2
+// players, standard rules: 39% → 55%; 5 players, once the playouts use
+// the policy tuned for 5 and a lost playout is worth nothing: 40% →
+// 52.5%), and so does searching which support tile to place (2 players
+// 55% → 65%; 4 players 52% → 60%). Half a standard error of sureness
+// overrides the rule-based choice. Decisions stay within 50 ms p99 on one
+// core (BenchmarkStrongDecisionTimes).
 var DefaultTuned = Tuned{
 	2: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
 	3: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
 	4: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
-	5: {Samples: 96, Horizon: 1, Gate: 0.5, Tiles: true},
+	5: {Samples: 96, Horizon: 2, Gate: 0.5, Tiles: true},
 }
 
 // Strong is the determinization + Monte Carlo bot ("strong").
