@@ -108,14 +108,15 @@ func Play(s *g.State, bots []game.Bot, seed uint64) (int, error) {
 
 // playOut finishes s with the rule-based policy for every seat (the
 // strong bot's rollouts). It stops early after limit actions.
-func playOut(s *g.State, p *params, seed uint64, limit int) {
-	playUntil(s, p, seed, limit, -1)
+func playOut(s *g.State, seed uint64, limit int) {
+	playUntil(s, seed, limit, -1)
 }
 
 // playUntil plays s on with the rule-based policy for every seat until
 // the game is over, limit actions have been applied, or (if endRound >= 0)
 // the game waits for the intensity of mission endRound.
-func playUntil(s *g.State, p *params, seed uint64, limit, endRound int) {
+func playUntil(s *g.State, seed uint64, limit, endRound int) {
+	p := paramsFor(s.Humans())
 	var buf []g.Action
 	for n := 0; n < limit; n++ {
 		if _, over := s.Over(); over {

@@ -10,12 +10,13 @@
 //     left, answers speeches by discarding its most dangerous matching
 //     card, supports the most hurt teammate, and spends benefits and Merry
 //     Christmas where hard-knock weight is most dangerous. It answers in
-//     microseconds.
+//     microseconds. Its parameters depend on the table's size.
 //   - "strong": determinization and Monte Carlo. For each sample it draws
 //     the hidden cards and tiles consistently with the seat's view
 //     (grizzled.Determinize), plays every candidate action in that sample
-//     and then the rest of the game with the easy policy for every seat,
-//     and picks the action with the best average outcome. The budget is a
+//     and then the game on with the easy policy (its parameters tuned for
+//     the table's size) for every seat, and picks the action with the best
+//     average outcome. The budget is a
 //     number of samples with an optional time cap; without a time cap the
 //     choice depends only on the view and the seed. The level's budget
 //     depends on the table's size (DefaultTuned): how many missions a

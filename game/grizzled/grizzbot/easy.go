@@ -43,6 +43,45 @@ var defaultParams = params{
 	kLate:      8,
 }
 
+// tableParams is the policy for each number of soldiers at the table (2
+// to 5): defaultParams, changed where a coordinate search on 10,000 paired
+// standard deals at that size found a change that won clearly more. The
+// strong level plays its playouts with it too.
+var tableParams = [6]params{2: at2, 3: defaultParams, 4: defaultParams, 5: at5}
+
+// at2 makes speeches more readily: with two soldiers a speech token goes
+// back to the supply (§6.4). Easy wins 21% → 27%.
+var at2 = func() params {
+	p := defaultParams
+	p.speechSafe = 0.7
+	return p
+}()
+
+// at5 uses the charm as soon as a threat is at 2, plays hard knocks from
+// hand more readily, speaks when nothing safe is left, aims at fewer cards
+// in hand and deals the whole pile from 10 trials left. Easy wins 6.6% →
+// 12.5%.
+var at5 = func() params {
+	p := defaultParams
+	p.speechLow, p.knockBias, p.charmEager, p.kLate = 0.9, -0.5, true, 10
+	p.kTarget[5] = 7
+	return p
+}()
+
+// paramsFor is the policy for a table of n soldiers.
+func paramsFor(n int) *params { return &tableParams[min(max(n, 2), 5)] }
+
+// soldiers is the number of soldiers at v's table (the chaplain is not one).
+func soldiers(v *g.SeatView) int {
+	n := 0
+	for i := range v.Players {
+		if !v.Players[i].Chaplain {
+			n++
+		}
+	}
+	return n
+}
+
 // rng is a small deterministic generator for tie-breaks (splitmix64).
 type rng uint64
 
@@ -511,10 +550,10 @@ func (s *sight) knockRelief(t int, c g.CardID) float64 {
 }
 
 // Easy is the rule-based bot ("easy").
-type Easy struct{ p params }
+type Easy struct{}
 
 // NewEasy returns the rule-based bot.
-func NewEasy() *Easy { return &Easy{p: defaultParams} }
+func NewEasy() *Easy { return &Easy{} }
 
 // Act implements game.Bot. v must be a grizzled.SeatView (or a pointer
 // to one); the result is always one of v.Legal.
@@ -534,7 +573,7 @@ func (e *Easy) act(v *g.SeatView, seed uint64) (game.Action, bool) {
 	if len(v.Legal) == 0 {
 		return nil, false
 	}
-	return v.Legal[keepInTheGame(v, choose(v, seed, &e.p))], true
+	return v.Legal[keepInTheGame(v, choose(v, seed, paramsFor(soldiers(v))))], true
 }
 
 // keepInTheGame returns i, unless v.Legal[i] loses the game on the spot

@@ -188,7 +188,6 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 	if cfg.TimeCap > 0 {
 		deadline = time.Now().Add(cfg.TimeCap)
 	}
-	p := defaultParams
 	horizon := cfg.Horizon
 	if horizon <= 0 {
 		horizon = max(1, NewTuned(DefaultTuned).config(v).Horizon)
@@ -212,7 +211,7 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 				out = append(out, 0) // the sample disagrees with the view
 				continue
 			}
-			playMissions(s, &p, rseed, horizon)
+			playMissions(s, rseed, horizon)
 			out = append(out, chance(s))
 		}
 	}
@@ -223,7 +222,10 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 }
 
 // chance is the team's chance of winning from s: 1 or 0 once the game is
-// over, else the value model's estimate.
+// over, else the value model's estimate. A loss is worth nothing, less than
+// any game still going: the search once gave a lost game a little for the
+// cards it had cleared, and then preferred losing at once to a game it
+// judged nearly hopeless (veteran rules at 2 soldiers: 7.5% → 11.5% won).
 func chance(s *g.State) float64 {
 	won, over := s.Over()
 	switch {

@@ -44,18 +44,18 @@ type Tuned [6]StrongConfig
 
 // DefaultTuned is the "strong" level, chosen by simulation (paired deals,
 // 200 games each; docs/WINRATES.md has the table it makes). Looking two
-// missions ahead before the value model judges pays at 2 to 4 soldiers
-// (2 players, standard rules: 39% → 55%), and so does searching which
-// support tile to place (→ 65%; 4 players 52% → 60%). At 5, where a
-// mission is long, one mission ahead with more samples does better (39%,
-// two missions: 35%). Half a standard error of sureness overrides the
-// rule-based choice. Decisions stay within 50 ms p99 on one core
-// (BenchmarkStrongDecisionTimes).
+// missions ahead before the value model judges pays at every size (2
+// players, standard rules: 39% → 55%; 5 players, once the playouts use
+// the policy tuned for 5 and a lost playout is worth nothing: 40% →
+// 52.5%), and so does searching which support tile to place (2 players
+// 55% → 65%; 4 players 52% → 60%). Half a standard error of sureness
+// overrides the rule-based choice. Decisions stay within 50 ms p99 on one
+// core (BenchmarkStrongDecisionTimes).
 var DefaultTuned = Tuned{
 	2: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
 	3: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
 	4: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
-	5: {Samples: 96, Horizon: 1, Gate: 0.5, Tiles: true},
+	5: {Samples: 96, Horizon: 2, Gate: 0.5, Tiles: true},
 }
 
 // Strong is the determinization + Monte Carlo bot ("strong").
@@ -65,13 +65,12 @@ var DefaultTuned = Tuned{
 type Strong struct {
 	cfg   StrongConfig
 	tuned *Tuned // when set, the budget for the table's size
-	p     params
 }
 
 // NewStrong returns a strong bot with the given budget (Samples < 1 means 1).
 func NewStrong(cfg StrongConfig) *Strong {
 	cfg.Samples = max(cfg.Samples, 1)
-	return &Strong{cfg: cfg, p: defaultParams}
+	return &Strong{cfg: cfg}
 }
 
 // NewTuned returns a strong bot whose budget depends on the number of
@@ -80,7 +79,7 @@ func NewTuned(t Tuned) *Strong {
 	for i := range t {
 		t[i].Samples = max(t[i].Samples, 1)
 	}
-	return &Strong{cfg: t[4], tuned: &t, p: defaultParams}
+	return &Strong{cfg: t[4], tuned: &t}
 }
 
 // config is the budget for the table v shows.
@@ -88,16 +87,11 @@ func (b *Strong) config(v *g.SeatView) StrongConfig {
 	if b.tuned == nil {
 		return b.cfg
 	}
-	soldiers := 0
-	for i := range v.Players {
-		if !v.Players[i].Chaplain {
-			soldiers++
-		}
-	}
-	if soldiers < 2 || soldiers >= len(b.tuned) {
+	n := soldiers(v)
+	if n < 2 || n >= len(b.tuned) {
 		return b.cfg
 	}
-	return b.tuned[soldiers]
+	return b.tuned[n]
 }
 
 // Act implements game.Bot. v must be a grizzled.SeatView (or a pointer
@@ -114,23 +108,6 @@ func (b *Strong) Act(v game.View, seed uint64) (game.Action, bool) {
 		return nil, false
 	}
 	return sv.Legal[keepInTheGame(sv, b.choose(sv, seed))], true
-}
-
-// outcome scores a finished game: a win is worth 1; a loss earns a little
-// for the progress made, which separates actions when wins are rare.
-func outcome(s *g.State) float64 {
-	won, over := s.Over()
-	if won {
-		return 1
-	}
-	if !over {
-		return value(s)
-	}
-	left := s.TrialsLeft()
-	for i := range s.Seats() {
-		left += s.HandSize(game.Seat(i))
-	}
-	return 0.02 * (1 - float64(min(left, 40))/40)
 }
 
 // valueWeights is a logistic model of the chance of winning from the
@@ -191,7 +168,7 @@ func searched(v *g.SeatView, cfg StrongConfig) bool {
 // Gate standard errors of the paired difference; else the rule-based
 // choice stands.
 func (b *Strong) choose(v *g.SeatView, seed uint64) int {
-	fallback := choose(v, seed, &b.p)
+	fallback := choose(v, seed, paramsFor(soldiers(v)))
 	cfg := b.config(v)
 	if len(v.Legal) <= 1 || !searched(v, cfg) {
 		return fallback
@@ -272,11 +249,11 @@ func (b *Strong) sample(v *g.SeatView, cfg StrongConfig, cands []int, scores []f
 			continue
 		}
 		if cfg.Horizon > 0 {
-			playMissions(s, &b.p, rseed, cfg.Horizon)
+			playMissions(s, rseed, cfg.Horizon)
 		} else {
-			playOut(s, &b.p, rseed, MaxActions)
+			playOut(s, rseed, MaxActions)
 		}
-		scores[j] = outcome(s)
+		scores[j] = chance(s)
 	}
 	return true
 }
@@ -309,6 +286,6 @@ func (p *pairStats) sure(z float64) bool {
 
 // playMissions plays s on with the rule-based policy until n missions have
 // ended (the game is then waiting for an intensity again) or the game is over.
-func playMissions(s *g.State, p *params, seed uint64, n int) {
-	playUntil(s, p, seed, MaxActions, s.Round()+n)
+func playMissions(s *g.State, seed uint64, n int) {
+	playUntil(s, seed, MaxActions, s.Round()+n)
 }
