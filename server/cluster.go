@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -67,6 +68,7 @@ type clusterNode struct {
 
 	mu        sync.Mutex
 	directory map[string]table.Summary // every unfinished room in the cluster, by code
+	adopting  map[string]bool          // rooms this node is claiming now
 }
 
 // startCluster starts the node's NATS server, waits for JetStream, and
@@ -167,17 +169,85 @@ func (c *clusterNode) takeOver() error {
 		// A room with a lease entry is someone's, or will be reported
 		// by the watch once that entry lapses.
 		if _, err := c.leases.Owner(c.ctx, r.ID); errors.Is(err, lease.ErrNoOwner) {
-			c.wg.Go(func() { c.adopt(r.ID, 0) })
+			c.goAdopt(r.ID, 0)
 		}
 	}
-	for code := range lapsed {
-		o, err := c.leases.Owner(c.ctx, code)
-		if err != nil {
-			o = lease.Owner{} // released: nobody to wait for
+	// The watch is the quick way to hear of a lapse; a sweep of the
+	// other nodes' rooms is the sure one: a KV watch can fall silent when
+	// the stream's leader dies with its node, which is just when it is
+	// needed (seen with kill -9 of a node in the demo).
+	sweep := time.NewTicker(c.cfg.LeaseTTL / 2)
+	defer sweep.Stop()
+	seen := map[string]uint64{} // room → its lease's revision at the last sweep
+	for {
+		select {
+		case code, ok := <-lapsed:
+			if !ok {
+				return errors.New("the watch stopped")
+			}
+			o, err := c.leases.Owner(c.ctx, code)
+			if err != nil {
+				o = lease.Owner{} // released: nobody to wait for
+			}
+			c.goAdopt(code, o.Revision)
+		case <-sweep.C:
+			c.sweep(seen)
 		}
-		c.wg.Go(func() { c.adopt(code, o.Revision) })
 	}
-	return errors.New("the watch stopped")
+}
+
+// sweep adopts the other nodes' rooms whose lease has not been renewed
+// since the last sweep, or has no entry at all. Claim itself waits out a
+// whole TTL of an unchanged entry before it takes a room, so a slow
+// sweep can only be late, never early.
+func (c *clusterNode) sweep(seen map[string]uint64) {
+	c.mu.Lock()
+	codes := make([]string, 0, len(c.directory))
+	for code := range c.directory {
+		codes = append(codes, code)
+	}
+	c.mu.Unlock()
+	now := map[string]uint64{}
+	for _, code := range codes {
+		if c.s.hub.Local(code) != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL)
+		o, err := c.leases.Owner(ctx, code)
+		cancel()
+		switch {
+		case errors.Is(err, lease.ErrNoOwner):
+			c.goAdopt(code, 0)
+		case err != nil:
+			continue // the cluster did not answer: next sweep
+		case seen[code] == o.Revision:
+			c.goAdopt(code, o.Revision)
+		default:
+			now[code] = o.Revision
+		}
+	}
+	clear(seen)
+	maps.Copy(seen, now)
+}
+
+// goAdopt adopts code on its own goroutine, unless this node is at it
+// already.
+func (c *clusterNode) goAdopt(code string, lapsed uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.adopting[code] {
+		return
+	}
+	if c.adopting == nil {
+		c.adopting = map[string]bool{}
+	}
+	c.adopting[code] = true
+	c.wg.Go(func() {
+		c.adopt(code, lapsed)
+		c.mu.Lock()
+		delete(c.adopting, code)
+		c.mu.Unlock()
+	})
 }
 
 // adopt claims a room nobody runs, rebuilds it from its log and runs it.

@@ -170,6 +170,7 @@ func (m *Manager) Owner(ctx context.Context, room string) (Owner, error) {
 	if err != nil {
 		return Owner{}, err
 	}
+	m.sight(e, m.opt.Clock.Now()) // a look is a sighting: a later Claim counts its TTL from it
 	return decodeOwner(e)
 }
 
