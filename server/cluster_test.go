@@ -36,6 +36,13 @@ type testCluster struct {
 
 func startTestCluster(t testing.TB, n int) *testCluster {
 	t.Helper()
+	return startTestClusterWith(t, n, func(*ClusterConfig) {})
+}
+
+// startTestClusterWith is startTestCluster with each node's cluster
+// configuration changed by adjust first.
+func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *testCluster {
+	t.Helper()
 	dirs := natstest.DataDirs(t, n)
 	routes := natstest.FreeAddrs(t, n)
 	c := &testCluster{t: t}
@@ -43,6 +50,7 @@ func startTestCluster(t testing.TB, n int) *testCluster {
 		c.cfgs = append(c.cfgs, Config{Addr: "127.0.0.1:0", DataDir: dirs[i], Guests: true, Log: testLog(i),
 			Cluster: &ClusterConfig{Name: "test", Node: fmt.Sprintf("n%d", i+1), Peers: routes,
 				NATSAddr: "127.0.0.1:0", ClusterAddr: routes[i], ReadyWithin: natstest.ReadyWithin}})
+		adjust(c.cfgs[i].Cluster)
 	}
 	c.startAll()
 	t.Cleanup(c.closeAll)
@@ -332,6 +340,38 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	if got := len(mustLog(t, c.nodes[i], code)); got != seq {
 		t.Fatalf("after a cluster restart the log holds %d moves, want %d", got, seq)
 	}
+}
+
+// With the lapse watch silent (as it fell when its stream's leader died
+// with a node killed -9), the sweep of the other nodes' leases still takes
+// the dead node's table over, with every move.
+func TestClusterSweepTakesOverWithoutTheWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3 embedded NATS nodes and a failover: about 20 s")
+	}
+	c := startTestClusterWith(t, 3, func(cfg *ClusterConfig) { cfg.sweepOnly = true })
+	alice := table.Player{ID: "fp-alice", Name: "alice"}
+	bob := table.Player{ID: "fp-bob", Name: "bob"}
+	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
+	a, b := sit(t, room, alice), sit(t, room, bob)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if err := room.Start(ctx, a.box); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	seq := playMoves(t, []*seated{a, b}, 0, 4)
+	c.kill(0)
+	killed := time.Now()
+	i, _ := c.runner(room.Code(), 20*time.Second, 0)
+	t.Logf("node %d runs the room %v after node 1 died, by the sweep", i+1, time.Since(killed))
+	if got := len(mustLog(t, c.nodes[i], room.Code())); got != seq {
+		t.Fatalf("after the failover the log holds %d moves, want %d", got, seq)
+	}
+	if why := closedWhy(t, a); why != table.Moved {
+		t.Fatalf("the old owner closed the room for %v, want Moved", why)
+	}
+	c.nodes[0].srv.Close()
+	c.nodes[0] = nil
 }
 
 func mustLog(t *testing.T, n *testNode, code string) [][]byte {
