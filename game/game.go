@@ -1,6 +1,8 @@
 package game
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -162,6 +164,25 @@ type Abandoner interface {
 type ViewCodec interface {
 	EncodeView(v View) ([]byte, error)
 	DecodeView(b []byte) (View, error)
+}
+
+// EncodeJSONView is EncodeView for a game whose views are all of type V,
+// as JSON; game names the game in errors.
+func EncodeJSONView[V any](game string, v View) ([]byte, error) {
+	sv, ok := v.(V)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a %T: %T", game, *new(V), v)
+	}
+	return json.Marshal(sv)
+}
+
+// DecodeJSONView reads what EncodeJSONView wrote; it returns a V.
+func DecodeJSONView[V any](game string, b []byte) (View, error) {
+	var v V
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("%s: decoding a view: %w", game, err)
+	}
+	return v, nil
 }
 
 // Bots makes bots for one game. It lives beside the rules package (bots

@@ -223,6 +223,16 @@ func playMoves(t *testing.T, players []*seated, from, n int) int {
 	return seq
 }
 
+// start has host s start the game at room.
+func start(t *testing.T, room table.RoomHandle, s *seated) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := room.Start(ctx, s.box); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func newGrizzledRoom(t testing.TB, n *testNode, host string) *table.Room {
 	t.Helper()
 	g, _ := n.srv.games.Lookup("grizzled")
@@ -282,11 +292,7 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 		t.Fatalf("node 2's handle on a table node 1 runs is %T", remoteRoom)
 	}
 	a, b := sit(t, room, alice), sit(t, remoteRoom, bob)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	if err := room.Start(ctx, a.box); err != nil {
-		t.Fatal(err)
-	}
-	cancel()
+	start(t, room, a)
 	seq := playMoves(t, []*seated{a, b}, 0, 6)
 	if v := b.last.View.(grizzled.SeatView); v.Seat != b.seat || len(v.Hand) == 0 {
 		t.Fatalf("bob, through node 2, sees seat %d's view with %d cards", v.Seat, len(v.Hand))
@@ -312,7 +318,7 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	if why := closedWhy(t, a); why != table.Moved {
 		t.Fatalf("the old owner closed the room for %v, want Moved", why)
 	}
-	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	if err := room.ActNow(ctx, a.box, seq, grizzled.Action{}); err == nil {
 		t.Fatal("the old owner accepted a move after losing the room")
 	}
@@ -354,11 +360,7 @@ func TestClusterSweepTakesOverWithoutTheWatch(t *testing.T) {
 	bob := table.Player{ID: "fp-bob", Name: "bob"}
 	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
 	a, b := sit(t, room, alice), sit(t, room, bob)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	if err := room.Start(ctx, a.box); err != nil {
-		t.Fatal(err)
-	}
-	cancel()
+	start(t, room, a)
 	seq := playMoves(t, []*seated{a, b}, 0, 4)
 	c.kill(0)
 	killed := time.Now()

@@ -2,7 +2,6 @@ package grizzled
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -375,18 +374,10 @@ func Clone(s *State) *State { return s.Clone() }
 
 // EncodeView writes a SeatView as JSON (see game.ViewCodec).
 func (Game) EncodeView(v game.View) ([]byte, error) {
-	sv, ok := v.(SeatView)
-	if !ok {
-		return nil, fmt.Errorf("grizzled: not a SeatView: %T", v)
-	}
-	return json.Marshal(sv)
+	return game.EncodeJSONView[SeatView]("grizzled", v)
 }
 
 // DecodeView reads what EncodeView wrote; it returns a SeatView.
 func (Game) DecodeView(b []byte) (game.View, error) {
-	var v SeatView
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, fmt.Errorf("grizzled: decoding a view: %w", err)
-	}
-	return v, nil
+	return game.DecodeJSONView[SeatView]("grizzled", b)
 }

@@ -214,18 +214,10 @@ func (Game) AbandonAction(game.State) game.Action { return Action{Kind: KindAban
 
 // EncodeView writes a SeatView as JSON (see game.ViewCodec).
 func (Game) EncodeView(v game.View) ([]byte, error) {
-	sv, ok := v.(SeatView)
-	if !ok {
-		return nil, fmt.Errorf("werewolf: not a SeatView: %T", v)
-	}
-	return json.Marshal(sv)
+	return game.EncodeJSONView[SeatView]("werewolf", v)
 }
 
 // DecodeView reads what EncodeView wrote; it returns a SeatView.
 func (Game) DecodeView(b []byte) (game.View, error) {
-	var v SeatView
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, fmt.Errorf("werewolf: decoding a view: %w", err)
-	}
-	return v, nil
+	return game.DecodeJSONView[SeatView]("werewolf", b)
 }
