@@ -12,6 +12,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	bivouacjs "bivouac/persistence/jetstream"
 )
 
 // startNATS runs one embedded JetStream server and returns its client URL.
@@ -64,10 +66,15 @@ func connectReplicas(t testing.TB, url string, replicas int) node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	kv, err := OpenBucket(ctx, js, replicas)
-	if err != nil {
+	// As a node does: a young cluster's leader may not know every peer
+	// yet ("no suitable peers for placement") and says so for a moment.
+	var kv jetstream.KeyValue
+	if err := bivouacjs.Patiently(ctx, func(ctx context.Context) (err error) {
+		kv, err = OpenBucket(ctx, js, replicas)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return node{nc: nc, kv: kv}
