@@ -96,7 +96,7 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 		// A campaign plays one mission at a time: whoever asks for its
 		// table while one is open gets that one.
 		for _, r := range h.rooms {
-			if s := r.Summary(); s.Campaign == cfg.Campaign && (s.Status == StatusWaiting || s.Status == StatusPlaying) {
+			if openMission(r.Summary(), cfg.Campaign) {
 				return r, nil
 			}
 		}
@@ -223,6 +223,34 @@ func (h *Hub) Room(code string) RoomHandle {
 		return h.Others.Room(code)
 	}
 	return nil
+}
+
+// CampaignTable finds the campaign's mission table under way, here or, in
+// a cluster, on another node (nil if none): a campaign plays one mission
+// at a time, wherever its members connect. It may ask the cluster: call
+// it off a session's event loop.
+func (h *Hub) CampaignTable(campaign string) RoomHandle {
+	h.mu.Lock()
+	for _, r := range h.rooms {
+		if openMission(r.Summary(), campaign) {
+			h.mu.Unlock()
+			return r
+		}
+	}
+	h.mu.Unlock()
+	if h.Others == nil {
+		return nil
+	}
+	for _, s := range h.Others.List() {
+		if openMission(s, campaign) {
+			return h.Others.Room(s.Code)
+		}
+	}
+	return nil
+}
+
+func openMission(s Summary, campaign string) bool {
+	return campaign != "" && s.Campaign == campaign && (s.Status == StatusWaiting || s.Status == StatusPlaying)
 }
 
 // Has reports whether a room with code runs here or, in a cluster, on

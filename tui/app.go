@@ -387,6 +387,12 @@ type idleMsg struct{ warning time.Duration }
 
 // create opens a room from a filled-in form with the session as host.
 func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (table.RoomHandle, error) {
+	if spec.Campaign != "" {
+		// Its mission may be under way on another node of a cluster.
+		if r := a.Hub.CampaignTable(spec.Campaign); r != nil {
+			return r, nil
+		}
+	}
 	cfg := a.Room
 	cfg.Code = ""
 	cfg.Game, cfg.Bots = g.Game, g.Bots
