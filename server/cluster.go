@@ -7,7 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -73,6 +75,7 @@ type clusterNode struct {
 	mu        sync.Mutex
 	directory map[string]table.Summary // every unfinished room in the cluster, by code
 	adopting  map[string]bool          // rooms this node is claiming now
+	known     []string                 // the cluster's node IDs (knownNodes)
 }
 
 // startCluster starts the node's NATS server, waits for JetStream, and
@@ -172,6 +175,7 @@ func (c *clusterNode) takeOver() error {
 	if err != nil {
 		return err
 	}
+	c.learnNodes()
 	for _, r := range unfinished {
 		// A room with a lease entry is someone's, or will be reported
 		// by the watch once that entry lapses.
@@ -200,6 +204,7 @@ func (c *clusterNode) takeOver() error {
 			}
 			c.goAdopt(code, o.Revision)
 		case <-sweep.C:
+			c.learnNodes()
 			c.sweep(seen)
 		}
 	}
@@ -260,45 +265,157 @@ func (c *clusterNode) goAdopt(code string, lapsed uint64) {
 }
 
 // adopt claims a room nobody runs, rebuilds it from its log and runs it.
-// lapsed is the revision of the lapsed lease entry (0: none). A node that
-// already runs its share of the cluster's unfinished rooms (their count
-// over the nodes, rounded up) gives the others two TTLs to take the room
-// first, and takes it only if nobody has.
+// lapsed is the revision of the lapsed lease entry (0: none). The rooms of
+// a node that died are spread over the others without their asking each
+// other: each room has a first adopter (adopter), and the other nodes give
+// it half a TTL to take the room first.
+//
+// Right after a node dies, the cluster may not answer for a few seconds:
+// the replicated groups it led elect new leaders (4–9 s in NATS), and a
+// request to one of them goes unanswered until then. adopt asks again, in
+// short tries, for up to adoptFor, rather than leaving the room to the
+// next sweep.
 func (c *clusterNode) adopt(code string, lapsed uint64) {
-	if c.s.hub.Local(code) != nil {
-		return
-	}
-	if rec, err := c.store.Room(code); err != nil || !unfinished(rec) {
-		return // gone or over: its lease was only being let go
-	}
-	if c.s.hub.Running() >= c.share() {
+	first := true
+	began := time.Now()
+	for {
+		done, err := c.tryAdopt(code, lapsed, first)
+		if done || c.ctx.Err() != nil {
+			return
+		}
+		if time.Since(began) > adoptFor {
+			c.s.log.Warn("could not take a room over; the next sweep tries again", "room", code, "err", err)
+			return
+		}
+		first = false
 		select {
 		case <-c.ctx.Done():
 			return
-		case <-time.After(2 * c.cfg.LeaseTTL):
-		}
-		o, err := c.leases.Owner(c.ctx, code)
-		if err == nil && o.Revision != lapsed {
-			return // another node took it
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	stopped := time.Time{}
-	if o, err := c.leases.Owner(c.ctx, code); err == nil {
-		stopped = o.Renewed // the dead owner's last sign of life: timed steps resume from there
+}
+
+// adoptFor bounds one adoption's retries while the cluster does not
+// answer; the sweep starts another after it.
+const adoptFor = 30 * time.Second
+
+// askWithin bounds one request to the cluster while adopting: a request
+// to a group without a leader is never answered, so a short try and
+// another are quicker than one long wait.
+const askWithin = time.Second
+
+// tryAdopt is one attempt of adopt; done means there is nothing more to
+// do (the room runs here now, or elsewhere, or is over), err says why not
+// otherwise. yield: this node may wait for the room's first adopter.
+func (c *clusterNode) tryAdopt(code string, lapsed uint64, yield bool) (done bool, err error) {
+	if c.s.hub.Local(code) != nil {
+		return true, nil
 	}
-	held, err := c.leases.Claim(c.ctx, code)
+	rec, err := c.store.Room(code)
+	if errors.Is(err, persistence.ErrNotFound) || err == nil && !unfinished(rec) {
+		return true, nil // gone or over: its lease was only being let go
+	}
 	if err != nil {
-		if !errors.Is(err, lease.ErrHeld) && !errors.Is(err, lease.ErrAlreadyHeld) && c.ctx.Err() == nil {
-			c.s.log.Warn("could not claim a room", "room", code, "err", err)
-		}
-		return
+		return false, err
 	}
-	if err := c.restore(code, held, stopped); err != nil {
-		c.s.log.Error("room could not be taken over", "room", code, "err", err)
+	ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+	o, err := c.leases.Owner(ctx, code) // also the sighting Claim counts its TTL from
+	cancel()
+	switch {
+	case errors.Is(err, lease.ErrNoOwner):
+		o = lease.Owner{}
+	case err != nil:
+		return false, err
+	case o.Revision != lapsed:
+		return true, nil // renewed or taken meanwhile
+	}
+	if yield {
+		if first := adopter(code, c.knownNodes(), o.Node); first != "" && first != c.cfg.Node {
+			select {
+			case <-c.ctx.Done():
+				return true, nil
+			case <-time.After(c.cfg.LeaseTTL / 2):
+			}
+			ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+			now, err := c.leases.Owner(ctx, code)
+			cancel()
+			if err == nil && now.Revision != lapsed {
+				return true, nil // the first adopter took it
+			}
+		}
+	}
+	// Claim waits out what is left of a TTL since the first sighting.
+	ctx, cancel = context.WithTimeout(c.ctx, c.cfg.LeaseTTL+askWithin)
+	held, err := c.leases.Claim(ctx, code)
+	cancel()
+	switch {
+	case errors.Is(err, lease.ErrHeld) || errors.Is(err, lease.ErrAlreadyHeld):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	// o.Renewed is the dead owner's last sign of life: timed steps resume from there.
+	if err := c.restore(code, held, o.Renewed); err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_ = held.Release(ctx)
 		cancel()
+		return false, fmt.Errorf("restore: %w", err)
 	}
+	return true, nil
+}
+
+// adopter is the node that takes a room over first when its lease lapses:
+// of the cluster's nodes other than lost (the one that held it), the one
+// with the highest hash of room and node (rendezvous hashing), so a dead
+// node's rooms spread evenly over the others, and each other node agrees
+// which of them goes first. "" if no node is known.
+func adopter(room string, nodes []string, lost string) string {
+	best, bestHash := "", uint64(0)
+	for _, n := range nodes {
+		if n == lost {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write([]byte(room))
+		h.Write([]byte{0})
+		h.Write([]byte(n))
+		if v := h.Sum64(); best == "" || v > bestHash {
+			best, bestHash = n, v
+		}
+	}
+	return best
+}
+
+// knownNodes are the nodes that announced themselves (the node bucket),
+// as read at the last sweep, and this one.
+func (c *clusterNode) knownNodes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Contains(c.known, c.cfg.Node) {
+		c.known = append(c.known, c.cfg.Node)
+	}
+	return slices.Clone(c.known)
+}
+
+// learnNodes reads the node bucket's keys into known.
+func (c *clusterNode) learnNodes() {
+	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL)
+	defer cancel()
+	keys, err := c.nodes.ListKeys(ctx)
+	if err != nil {
+		return
+	}
+	var nodes []string
+	for k := range keys.Keys() {
+		nodes = append(nodes, k)
+	}
+	if keys.Stop() != nil || ctx.Err() != nil {
+		return // partial: keep the last full list
+	}
+	c.mu.Lock()
+	c.known = nodes
+	c.mu.Unlock()
 }
 
 // restore reads the room's record and log (after the claim: the old owner
@@ -331,16 +448,6 @@ func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) 
 	}
 	c.s.log.Info("room taken over", "room", code, "actions", len(entries), "term", held.Token())
 	return nil
-}
-
-// share is how many rooms a node runs when the cluster's unfinished rooms
-// are spread evenly (at least one).
-func (c *clusterNode) share() int {
-	c.mu.Lock()
-	rooms := len(c.directory)
-	c.mu.Unlock()
-	nodes := c.nats.ClusterSize()
-	return max(1, (rooms+nodes-1)/nodes)
 }
 
 // claim takes a new room's lease (table.Hub.Claim).
