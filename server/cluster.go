@@ -330,6 +330,17 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64, yield bool) (done boo
 	case o.Revision != lapsed:
 		return true, nil // renewed or taken meanwhile
 	}
+	if o.Node != "" && o.Node != c.cfg.Node {
+		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+		served := remote.Served(ctx, c.nc, code)
+		cancel()
+		if served {
+			// Its node lives and runs it, its lease suspended while the
+			// cluster elects a leader: it renews once it can. If it never
+			// can, it gives the room up, and a sweep takes it then.
+			return true, nil
+		}
+	}
 	if yield {
 		if first := adopter(code, c.knownNodes(), o.Node); first != "" && first != c.cfg.Node {
 			select {
@@ -402,16 +413,9 @@ func (c *clusterNode) knownNodes() []string {
 func (c *clusterNode) learnNodes() {
 	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL)
 	defer cancel()
-	keys, err := c.nodes.ListKeys(ctx)
+	nodes, err := c.nodes.Keys(ctx)
 	if err != nil {
-		return
-	}
-	var nodes []string
-	for k := range keys.Keys() {
-		nodes = append(nodes, k)
-	}
-	if keys.Stop() != nil || ctx.Err() != nil {
-		return // partial: keep the last full list
+		return // keep the last list
 	}
 	c.mu.Lock()
 	c.known = nodes

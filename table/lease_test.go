@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -69,34 +70,79 @@ func closedFor(t *testing.T, box *Mailbox, want CloseReason) {
 	})
 }
 
-func TestRoomWhoseLeaseIsNoLongerValidAcceptsNoMoveOrLine(t *testing.T) {
+// A suspended lease (run out, not lost: the cluster electing a leader)
+// makes the room refuse moves and lines, changing nothing, and go on; once
+// the lease is valid again the same move is accepted.
+func TestRoomWithASuspendedLeaseRefusesChangesAndGoesOn(t *testing.T) {
 	for _, what := range []string{"move", "line"} {
 		t.Run(what, func(t *testing.T) {
 			lease, j := newTestLease(), NewMemJournal()
 			h, r, _, b := leasedGame(t, lease, j)
 			before := len(j.Log(r.Code()))
-			lease.invalid.Store(true) // the lease ran out; Lost has not fired yet
+			lease.invalid.Store(true)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			if what == "move" {
-				if err := r.ActNow(ctx, b, 1, 1); err == nil {
-					t.Fatal("a move was accepted without a valid lease")
+				if err := r.ActNow(ctx, b, 1, 1); !errors.Is(err, ErrBusy) {
+					t.Fatalf("a move with a suspended lease: %v, want ErrBusy", err)
 				}
 			} else {
 				r.Say(b, "still here?")
+				waitFor(t, b, "a notice", func(u Update) bool { return u.Notice.Key != "" })
 			}
-			closedFor(t, b, Moved)
-			<-r.Done()
 			if got := len(j.Log(r.Code())); got != before {
-				t.Fatalf("log grew from %d to %d entries after the lease ran out", before, got)
+				t.Fatalf("log grew from %d to %d entries while the lease was suspended", before, got)
 			}
-			if h.Local(r.Code()) != nil {
-				t.Fatal("the hub still lists the stopped room as its own")
+			select {
+			case <-r.Done():
+				t.Fatal("the room stopped on a suspended lease")
+			default:
 			}
-			if !lease.released.Load() {
-				t.Fatal("the stopped room did not let its lease go")
+			lease.invalid.Store(false)
+			if err := r.ActNow(ctx, b, 1, 1); err != nil {
+				t.Fatalf("the move once the lease is valid again: %v", err)
+			}
+			if got := len(j.Log(r.Code())); got != before+1 {
+				t.Fatalf("log has %d entries, want %d", got, before+1)
+			}
+			if h.Local(r.Code()) == nil {
+				t.Fatal("the hub lost the room")
 			}
 		})
+	}
+}
+
+// flakyJournal does not answer the first fails appends, as a store whose
+// replicated log is electing a leader.
+type flakyJournal struct {
+	*MemJournal
+	fails atomic.Int32
+}
+
+func (j *flakyJournal) Append(room string, seq uint64, entry []byte) error {
+	if j.fails.Add(-1) >= 0 {
+		return errors.New("nats: timeout")
+	}
+	return j.MemJournal.Append(room, seq, entry)
+}
+
+// In a cluster, an append the store does not answer is tried again: the
+// move goes through once the store answers, and the room goes on.
+func TestRoomTriesAnUnansweredAppendAgain(t *testing.T) {
+	j := &flakyJournal{MemJournal: NewMemJournal()}
+	_, r, a, b := leasedGame(t, newTestLease(), j)
+	before := len(j.Log(r.Code()))
+	j.fails.Store(3)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := r.ActNow(ctx, b, 1, 1); err != nil {
+		t.Fatalf("the move after 3 unanswered appends: %v", err)
+	}
+	if got := len(j.Log(r.Code())); got != before+1 {
+		t.Fatalf("log has %d entries, want %d", got, before+1)
+	}
+	if err := r.ActNow(ctx, a, 2, 1); err != nil {
+		t.Fatalf("the next move: %v", err)
 	}
 }
 

@@ -5,7 +5,9 @@ package table
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"time"
 
 	"bivouac/game"
 )
@@ -111,10 +113,10 @@ func (r *Room) applyAs(seat game.Seat, a game.Action, standIn bool) error {
 // is not on disk: a failed append halts the room.
 func (r *Room) journal(entry []byte) error {
 	if !r.owns() {
-		return ErrClosed
+		return ErrBusy // the lease is suspended: nothing changes; try again
 	}
 	if r.cfg.Journal != nil {
-		if err := r.cfg.Journal.Append(r.cfg.Code, uint64(r.logged+1), entry); err != nil {
+		if err := r.append(entry); err != nil {
 			if errors.Is(err, ErrNotOwner) {
 				r.log.Warn("another node appended to the room's log first; stopping", "err", err)
 				r.closeAll(Moved)
@@ -127,6 +129,35 @@ func (r *Room) journal(entry []byte) error {
 	}
 	r.logged++
 	return nil
+}
+
+// appendPatience is how long, in a cluster, the actor keeps trying an
+// append the store did not answer: the log's replicated stream may be
+// electing a leader after losing a node (4–9 s in NATS). Trying again is
+// safe: the store takes the same entry at the same number as done, and
+// refuses any other (ErrNotOwner).
+const appendPatience = 20 * time.Second
+
+func (r *Room) append(entry []byte) error {
+	seq := uint64(r.logged + 1)
+	err := r.cfg.Journal.Append(r.cfg.Code, seq, entry)
+	if err == nil || r.cfg.Lease == nil || errors.Is(err, ErrNotOwner) {
+		return err
+	}
+	r.log.Warn("the store did not take a move; trying again", "err", err)
+	for deadline := time.Now().Add(appendPatience); time.Now().Before(deadline); {
+		select {
+		case <-r.cfg.Lease.Lost():
+			return fmt.Errorf("%w: the lease was lost (%v)", ErrNotOwner, err)
+		case <-r.ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+		if err = r.cfg.Journal.Append(r.cfg.Code, seq, entry); err == nil || errors.Is(err, ErrNotOwner) {
+			return err
+		}
+	}
+	return err
 }
 
 func (r *Room) say(c command) error {

@@ -449,14 +449,28 @@ func (r *Room) handleSafely(c command) (ok bool) {
 	return r.closed == Open
 }
 
-// owns reports whether this node may still change the room: always on a
-// single node; in a cluster, while its lease is valid. A room that finds it
-// does not is stopped (Moved).
+// owns reports whether this node may change the room now: always on a
+// single node; in a cluster, while its lease is valid. A lease may be
+// suspended for a while (the cluster electing a leader after losing a
+// node): the room then refuses changes (ErrBusy) and goes on, and stops
+// only when the lease is lost (run).
 func (r *Room) owns() bool {
-	if r.cfg.Lease == nil || r.cfg.Lease.Valid() {
+	return r.cfg.Lease == nil || r.cfg.Lease.Valid()
+}
+
+// suspendedRetry is how soon a step the room makes by itself (a timed
+// step, a bot's move, a turn clock) is tried again while its lease is
+// suspended.
+const suspendedRetry = 250 * time.Millisecond
+
+// madeByItself reports the commands the room gives itself (timers, bots),
+// which a suspended lease postpones rather than refuses: no player is
+// there to try again.
+func (c command) madeByItself() bool {
+	switch c.kind {
+	case cmdBotAct, cmdBotSay, cmdTimer, cmdTakeover, cmdTurnClock, cmdIdle, cmdAbandon:
 		return true
 	}
-	r.closeAll(Moved)
 	return false
 }
 
@@ -468,6 +482,10 @@ func leaseErr(l Lease) any {
 }
 
 func (r *Room) handle(c command) {
+	if c.madeByItself() && !r.owns() {
+		r.clock.AfterFunc(suspendedRetry, func() { r.retrySubmit(c) })
+		return
+	}
 	var err error
 	switch c.kind {
 	case cmdJoin:

@@ -57,6 +57,8 @@ func (g race) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []
 	if st.Winner >= 0 || st.Abandoned {
 		return s, nil, game.ErrGameOver
 	}
+	cp := *st // pure, as a game's rules are: a refused append must leave the state as it was
+	st = &cp
 	if a == "abandon" && seat == game.System {
 		st.Abandoned = true
 		return st, []game.Event{{Audience: game.Everyone(), Text: "The race is abandoned."}}, nil

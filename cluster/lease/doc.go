@@ -15,10 +15,17 @@
 //   - Renew, every Renew: compare-and-set on the revision of our last write.
 //     Just before sending, the holder reads its clock (s); on success it may
 //     act as owner until s + TTL − Margin ([Held.Valid]). If the set fails
-//     the entry was rewritten or deleted: the lease is lost at once. If the
-//     cluster does not answer, the holder retries and its validity simply
-//     runs out; a tenure that has run out never resumes, and [Held.Lost]
-//     closes.
+//     and the entry no longer names this holder's term, it was rewritten or
+//     deleted: the lease is lost at once. (If it still does, it is a write of
+//     ours whose answer was lost; renewal carries on from its revision.) If
+//     the cluster does not answer, the holder retries and its validity runs
+//     out: the lease is suspended, Valid is false, and the holder keeps
+//     renewing. A renewal that succeeds makes it valid again, from its own s,
+//     as any renewal does: a compare-and-set on our last revision succeeds
+//     only if nobody claimed the room since. After [Options.Suspend] without
+//     success the holder gives up and [Held.Lost] closes. (A cluster that
+//     lost a node elects new leaders for a few seconds; every holder whose
+//     renewals went to a dead leader is suspended, not stopped, meanwhile.)
 //   - Release: Valid turns false, then the entry is deleted if it still has
 //     our revision, so another node can create it at once.
 //   - [Manager.WatchLapsed] watches the whole bucket and reports rooms whose

@@ -3,9 +3,11 @@ package lease
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -50,8 +52,10 @@ func (h *Held) Token() uint64 { return h.term }
 // won the lease: the tenure began at or after it.
 func (h *Held) Since() time.Time { return h.since }
 
-// Valid reports whether this node may still act as the room's owner now.
-// Once false it stays false.
+// Valid reports whether this node may act as the room's owner now. It is
+// false while the lease is suspended (no renewal succeeded in time: the
+// cluster did not answer) and turns true again if a later renewal
+// succeeds; once the lease is lost it stays false.
 func (h *Held) Valid() bool {
 	now := h.m.opt.Clock.Now()
 	h.mu.Lock()
@@ -67,7 +71,8 @@ func (h *Held) ValidUntil() time.Time {
 	return h.until
 }
 
-// Lost is closed when the lease ends: taken over, not renewed in time, or released.
+// Lost is closed when the lease ends: taken over, released, or suspended
+// for longer than Options.Suspend.
 func (h *Held) Lost() <-chan struct{} { return h.lost }
 
 // Err says why the lease ended (ErrLostToOther, ErrExpired, ErrReleased), or
@@ -109,8 +114,7 @@ func (h *Held) renew() {
 		return
 	}
 	start := h.m.opt.Clock.Now() // before the request: the write happens later
-	if !start.Before(h.until) {
-		h.endLocked(ErrExpired)
+	if h.givenUpLocked(start) {
 		h.mu.Unlock()
 		return
 	}
@@ -119,6 +123,10 @@ func (h *Held) renew() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), h.m.opt.Renew)
 	rev, err := h.m.kv.Update(ctx, h.room, h.m.encode(h.term), revision)
+	var ours uint64 // on a conflict: the revision of an entry that is our own write
+	if isConflict(err) {
+		ours = h.ownWrite(ctx)
+	}
 	cancel()
 
 	h.mu.Lock()
@@ -131,31 +139,68 @@ func (h *Held) renew() {
 	}
 	switch {
 	case err == nil:
-		if !h.m.opt.Clock.Now().Before(h.until) {
-			// Valid has already said no; a tenure never resumes once it has.
-			h.endLocked(ErrExpired)
-			return
-		}
+		// Valid again if it had run out: nobody can have claimed the room
+		// in between, or this compare-and-set on our last revision would
+		// have failed (see the package doc).
 		h.until = h.m.opt.holdUntil(start)
 		h.err = nil
 		h.armLocked()
+	case ours != 0:
+		// An earlier renewal was written but its answer never came: carry
+		// on from that revision, at once. Validity is not extended: when
+		// that write was sent is not known.
+		h.revision = ours
+		h.renewal = h.m.opt.Clock.AfterFunc(0, h.renew)
 	case isConflict(err):
 		h.endLocked(ErrLostToOther)
+	case errors.Is(err, nats.ErrConnectionClosed):
+		// This node closed its own connection (it is stopping, or was cut
+		// off for good): no renewal can ever get through.
+		h.endLocked(fmt.Errorf("%w: %v", ErrExpired, err))
 	default:
-		// The cluster did not answer: we may still hold the lease. Retry
-		// sooner; the deadline timer ends the lease if no retry succeeds.
+		// The cluster did not answer (a replicated group electing its
+		// leader, say): we may still hold the lease. Retry sooner; if
+		// validity runs out meanwhile the lease is suspended, not lost.
 		h.err = err
 		h.renewal = h.m.opt.Clock.AfterFunc(h.m.opt.Renew/2, h.renew)
 	}
 }
 
+// ownWrite reads the room's entry after a refused renewal: if it still
+// names this node and this tenure's term, it is a write of ours whose
+// answer was lost, and ownWrite returns its revision; else 0.
+func (h *Held) ownWrite(ctx context.Context) uint64 {
+	e, err := h.m.kv.Get(ctx, h.room)
+	if err != nil {
+		return 0
+	}
+	o, err := decodeOwner(e)
+	if err != nil || o.Node != h.m.node || o.Term != h.term {
+		return 0
+	}
+	return e.Revision()
+}
+
+// givenUpLocked ends the lease if it has been suspended for longer than
+// Options.Suspend at now.
+func (h *Held) givenUpLocked(now time.Time) bool {
+	if now.Sub(h.until) < h.m.opt.Suspend {
+		return false
+	}
+	h.endLocked(ErrExpired)
+	return true
+}
+
+// expire runs at the validity's end (Valid has turned false by itself)
+// and again at the end of Options.Suspend, which ends the lease.
 func (h *Held) expire() {
 	now := h.m.opt.Clock.Now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !now.Before(h.until) {
-		h.endLocked(ErrExpired)
+	if h.ended || now.Before(h.until) || h.givenUpLocked(now) {
+		return
 	}
+	h.deadline = h.m.opt.Clock.AfterFunc(h.until.Add(h.m.opt.Suspend).Sub(now), h.expire)
 }
 
 // endLocked ends the tenure once: Valid turns false and Lost closes.

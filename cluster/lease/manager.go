@@ -23,7 +23,8 @@ var (
 	ErrNoOwner = errors.New("lease: room has no owner")
 	// ErrLostToOther says a renewal found the lease rewritten or deleted by someone else.
 	ErrLostToOther = errors.New("lease: lease taken over or deleted")
-	// ErrExpired says no renewal succeeded in time, so the lease may have been taken over.
+	// ErrExpired says no renewal succeeded for Options.Suspend after the
+	// lease ran out, so it may have been taken over.
 	ErrExpired = errors.New("lease: not renewed in time")
 	// ErrReleased says the holder released the lease.
 	ErrReleased = errors.New("lease: released")
@@ -61,6 +62,11 @@ type Options struct {
 	// Margin is cut from the holder's validity to absorb clock drift;
 	// default TTL/10, which tolerates drift rates up to about 5%.
 	Margin time.Duration
+	// Suspend is how long a holder whose validity ran out (the cluster did
+	// not answer its renewals) keeps trying to renew before it gives the
+	// room up; Valid is false meanwhile. Default 30 s: a NATS cluster
+	// that lost a node elects new leaders within about 10 s.
+	Suspend time.Duration
 	// Clock defaults to SystemClock.
 	Clock Clock
 }
@@ -74,6 +80,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Clock == nil {
 		o.Clock = SystemClock{}
+	}
+	if o.Suspend == 0 {
+		o.Suspend = 30 * time.Second
 	}
 	if o.TTL <= 0 || o.Renew <= 0 || o.Margin <= 0 || o.Renew >= o.TTL-o.Margin {
 		return o, fmt.Errorf("lease: need 0 < Renew < TTL-Margin and Margin > 0, got TTL %v Renew %v Margin %v",

@@ -9,10 +9,12 @@ import (
 )
 
 // The simulation below runs the protocol's rules (Options.holdUntil for the
-// holder, Options.takeoverAt for a claimant, and Held's "a late success never
-// revives a lease") over a linearizable register, with random message delays,
-// drifting and skewed clocks, crashes, partitions and releases, and records
-// every tenure as a real-time interval. Two tenures must never overlap.
+// holder, Options.takeoverAt for a claimant, a holder suspended when its
+// validity runs out and valid again after a renewal succeeds, and a refused
+// renewal that finds the holder's own write) over a linearizable register,
+// with random message delays, drifting and skewed clocks, crashes,
+// partitions and releases, and records every stretch of validity as a
+// real-time interval. Two nodes' intervals must never overlap.
 
 const simRoom = "ROOM"
 
@@ -38,6 +40,7 @@ type simReply struct {
 	ok      bool
 	rev     uint64
 	present bool
+	term    uint64 // of the entry, when a compare-and-set was refused
 }
 
 func (s *simServer) apply(op simOp, expect, term uint64) simReply {
@@ -50,7 +53,7 @@ func (s *simServer) apply(op simOp, expect, term uint64) simReply {
 		}
 	case opUpdate, opDelete:
 		if !s.present || s.rev != expect {
-			return simReply{}
+			return simReply{rev: s.rev, present: s.present, term: s.term}
 		}
 	}
 	s.seq++
@@ -103,10 +106,10 @@ type simNode struct {
 	epoch  int // bumped at a crash: callbacks of the old life are ignored
 	req    int // id of the request whose answer we wait for, 0 if none
 
-	holding   bool
+	holding   bool // from the claim until lost, released or given up
 	rev, term uint64
 	until     time.Time
-	ten       *tenure
+	ten       *tenure // the open stretch of validity; nil while suspended
 
 	seenRev uint64
 	seenAt  time.Time
@@ -114,16 +117,17 @@ type simNode struct {
 }
 
 type sim struct {
-	rng     *rand.Rand
-	opt     Options
-	base    time.Time
-	now     time.Duration
-	q       simQueue
-	qseq    int
-	server  simServer
-	nodes   []*simNode
-	reqs    int
-	tenures []*tenure
+	rng      *rand.Rand
+	opt      Options
+	base     time.Time
+	now      time.Duration
+	q        simQueue
+	qseq     int
+	server   simServer
+	nodes    []*simNode
+	reqs     int
+	tenures  []*tenure
+	revivals int // suspended holders that became valid again
 }
 
 func (s *sim) at(d time.Duration, fn func()) {
@@ -190,23 +194,47 @@ func (s *sim) giveUp(n *simNode, id int, done func(simReply, bool)) {
 	}
 }
 
-// expired ends n's tenure if its clock has reached the deadline.
-func (s *sim) expired(n *simNode) bool {
-	if n.holding && !s.local(n).Before(n.until) {
-		s.end(n, s.realOf(n, n.until))
+// suspended closes n's stretch of validity if its clock has reached the
+// deadline, and ends the tenure once it has been suspended for
+// Options.Suspend. It reports whether n may not act now.
+func (s *sim) suspended(n *simNode) bool {
+	if !n.holding {
 		return true
 	}
-	return false
+	now := s.local(n)
+	if now.Before(n.until) {
+		return false
+	}
+	s.closeStretch(n, s.realOf(n, n.until))
+	if now.Sub(n.until) >= s.opt.Suspend {
+		s.end(n, s.realOf(n, n.until))
+	}
+	return true
+}
+
+// closeStretch ends n's open stretch of validity at real time at, or
+// earlier if its deadline passed unnoticed: Valid reads the clock, so it
+// needs no event to turn false.
+func (s *sim) closeStretch(n *simNode, at float64) {
+	if n.ten != nil {
+		n.ten.end = min(at, float64(s.now), s.realOf(n, n.until))
+		n.ten = nil
+	}
+}
+
+// openStretch starts a stretch of validity now, if n is valid now.
+func (s *sim) openStretch(n *simNode, takeover bool) {
+	if n.ten == nil && s.local(n).Before(n.until) {
+		n.ten = &tenure{node: n.id, takeover: takeover, term: n.term, start: float64(s.now), end: inf}
+		s.tenures = append(s.tenures, n.ten)
+	}
 }
 
 // end closes n's tenure at real time at, or earlier if its deadline passed
 // unnoticed: Valid reads the clock, so it needs no event to turn false.
 func (s *sim) end(n *simNode, at float64) {
 	n.holding = false
-	if n.ten != nil {
-		n.ten.end = min(at, float64(s.now), s.realOf(n, n.until))
-		n.ten = nil
-	}
+	s.closeStretch(n, at)
 	s.idle(n)
 }
 
@@ -259,17 +287,14 @@ func (s *sim) take(n *simNode, op simOp, expect uint64) {
 		}
 		n.holding, n.rev, n.term, n.seenOK = true, r.rev, r.rev, false
 		n.until = s.opt.holdUntil(start)
-		if s.expired(n) {
-			return // the answer came too late to be of use
-		}
-		n.ten = &tenure{node: n.id, takeover: op == opUpdate, term: n.term, start: float64(s.now), end: inf}
-		s.tenures = append(s.tenures, n.ten)
+		s.openStretch(n, op == opUpdate) // not if the answer came too late: suspended from the start
 		s.afterLocal(n, s.opt.Renew, func() { s.renew(n) })
 	})
 }
 
 func (s *sim) renew(n *simNode) {
-	if !n.holding || s.expired(n) {
+	s.suspended(n)
+	if !n.holding {
 		return
 	}
 	if s.rng.IntN(50) == 0 { // release: stop at once, then free the entry
@@ -279,13 +304,22 @@ func (s *sim) renew(n *simNode) {
 	}
 	start := s.local(n)
 	s.send(n, opUpdate, n.rev, s.opt.Renew, func(r simReply, answered bool) {
-		if !n.holding || s.expired(n) {
+		s.suspended(n)
+		if !n.holding {
 			return
 		}
 		switch {
 		case answered && r.ok:
 			n.rev, n.until = r.rev, s.opt.holdUntil(start)
+			if n.ten == nil && s.local(n).Before(n.until) {
+				s.revivals++ // valid again after a suspension
+			}
+			s.openStretch(n, false)
 			s.afterLocal(n, s.opt.Renew, func() { s.renew(n) })
+		case answered && r.present && r.term == n.term:
+			// Our own earlier write, whose answer was lost: carry on from it.
+			n.rev = r.rev
+			s.afterLocal(n, 0, func() { s.renew(n) })
 		case answered:
 			s.end(n, float64(s.now)) // lost to another
 		default:
@@ -312,7 +346,7 @@ var inf = float64(1 << 62)
 
 // runSim plays one random schedule and returns the pairs of tenures that
 // overlap and how many tenures began by taking over a lapsed lease.
-func runSim(t *testing.T, seed uint64, opt Options, drift float64) (overlaps []string, takeovers int) {
+func runSim(t *testing.T, seed uint64, opt Options, drift float64) (overlaps []string, takeovers, revivals int) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		t.Fatal(err)
@@ -348,8 +382,8 @@ func runSim(t *testing.T, seed uint64, opt Options, drift float64) (overlaps []s
 		s.now = e.at
 		e.fn()
 	}
-	for _, n := range s.nodes { // close open tenures at their deadline or the end
-		if n.holding {
+	for _, n := range s.nodes { // close open stretches at their deadline or the end
+		if n.ten != nil {
 			n.ten.end = min(s.realOf(n, n.until), float64(s.now))
 		}
 	}
@@ -358,7 +392,7 @@ func runSim(t *testing.T, seed uint64, opt Options, drift float64) (overlaps []s
 			takeovers++
 		}
 		for _, b := range s.tenures[i+1:] {
-			if a.start < b.end && b.start < a.end {
+			if a.node != b.node && a.start < b.end && b.start < a.end {
 				overlaps = append(overlaps, fmt.Sprintf("node %d term %d [%.0f,%.0f) and node %d term %d [%.0f,%.0f)",
 					a.node, a.term, a.start, a.end, b.node, b.term, b.start, b.end))
 			}
@@ -367,24 +401,25 @@ func runSim(t *testing.T, seed uint64, opt Options, drift float64) (overlaps []s
 	if len(s.tenures) < 10 {
 		t.Fatalf("seed %d: only %d tenures: the schedule exercised nothing", seed, len(s.tenures))
 	}
-	return overlaps, takeovers
+	return overlaps, takeovers, s.revivals
 }
 
 func TestSimulatedSchedulesNeverHaveTwoValidHolders(t *testing.T) {
 	opt := Options{TTL: 300 * time.Millisecond, Renew: 100 * time.Millisecond, Margin: 30 * time.Millisecond}
 	// Margin TTL/10 covers drift up to 0.1/1.9 ≈ 5.3% (see the package doc).
-	takeovers := 0
+	takeovers, revivals := 0, 0
 	for seed := range uint64(300) {
-		o, n := runSim(t, seed, opt, 0.05)
+		o, n, r := runSim(t, seed, opt, 0.05)
 		if len(o) > 0 {
 			t.Fatalf("seed %d: two valid holders at once: %s", seed, o[0])
 		}
 		takeovers += n
+		revivals += r
 	}
-	if takeovers < 1000 {
-		t.Fatalf("only %d takeovers of lapsed leases in 300 schedules", takeovers)
+	if takeovers < 1000 || revivals < 100 {
+		t.Fatalf("only %d takeovers of lapsed leases and %d suspended holders valid again in 300 schedules", takeovers, revivals)
 	}
-	t.Logf("%d takeovers of lapsed leases, none overlapping", takeovers)
+	t.Logf("%d takeovers of lapsed leases, %d suspended holders valid again, none overlapping", takeovers, revivals)
 }
 
 // The same schedules with more drift than the margin covers do find overlaps:
@@ -393,7 +428,7 @@ func TestSimulationFindsOverlapsWhenDriftExceedsMargin(t *testing.T) {
 	opt := Options{TTL: 300 * time.Millisecond, Renew: 100 * time.Millisecond, Margin: 30 * time.Millisecond}
 	found := 0
 	for seed := range uint64(100) {
-		if o, _ := runSim(t, seed, opt, 0.15); len(o) > 0 {
+		if o, _, _ := runSim(t, seed, opt, 0.15); len(o) > 0 {
 			found++
 		}
 	}

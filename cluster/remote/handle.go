@@ -359,3 +359,13 @@ func (h *Handle) keepalive(s *localSession) {
 		return
 	}
 }
+
+// Served reports whether some node answers for room code now: its actor
+// runs there, whether or not its lease is valid at this moment (a lease
+// suspended while the cluster elects a leader). A node that died answers
+// nothing.
+func Served(ctx context.Context, nc *nats.Conn, code string) bool {
+	b, _ := json.Marshal(request{})
+	m, err := nc.RequestWithContext(ctx, roomSubject(code, opSummary), b)
+	return err == nil && m != nil
+}

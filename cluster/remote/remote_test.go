@@ -212,6 +212,9 @@ func testOwnerLost(t *testing.T, cl *natstest.Cluster) {
 	}
 	defer owner.Close()
 	local := join(t, ctx, room, "p0")
+	if !Served(ctx, a, room.Code()) {
+		t.Fatal("a room its owner serves is not Served")
+	}
 	onA, onC := dial(t, ctx, a, room, fast), dial(t, ctx, c, room, fast)
 	alice := join(t, ctx, onA, "p1")
 	carol := join(t, ctx, onC, "p2")
@@ -231,6 +234,9 @@ func testOwnerLost(t *testing.T, cl *natstest.Cluster) {
 	}
 	if _, err := Dial(ctx, a, room.Code(), games, fast); !errors.Is(err, table.ErrClosed) {
 		t.Fatalf("dialling a room nobody serves: %v, want ErrClosed", err)
+	}
+	if Served(ctx, a, room.Code()) {
+		t.Fatal("a room whose owner died is Served")
 	}
 }
 

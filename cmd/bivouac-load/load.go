@@ -66,6 +66,8 @@ type loadOpts struct {
 	profiles string // where to save the children's heap and goroutine profiles
 	keep     bool
 	verbose  bool
+	nodes    int // > 1: a cluster of that many nodes instead of one server (load_cluster.go)
+	kills    int // with nodes: kill -9 a node this many times, one after another
 
 	stdout, stderr io.Writer
 }
@@ -96,6 +98,8 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profile over the idle window, in this directory (needs -pprof)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
+	fs.IntVar(&o.nodes, "nodes", 1, "run a cluster of this many nodes (bivouac serve --cluster) instead of one server, the players dialling them in turn; no baseline")
+	fs.IntVar(&o.kills, "kills", 0, "with -nodes 3 or more: after playing, kill -9 a node this many times (each started again before the next) and time its tables' failover")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -130,6 +134,9 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		o.logf("built %s", o.bivouac)
 	}
 
+	if o.nodes > 1 {
+		return runClusterLoad(ctx, o)
+	}
 	start := time.Now()
 	res := []*loadResult{}
 	r, err := runLoadTarget(ctx, "bivouac", o)
@@ -166,6 +173,10 @@ func (o *loadOpts) check() error {
 		return errors.New("load: -profiles needs -pprof")
 	case o.limit <= 0 || o.limit > 2*time.Hour:
 		return errors.New("load: -limit must be positive and at most 2h")
+	case o.nodes < 1 || o.nodes > 9:
+		return errors.New("load: -nodes must be 1..9")
+	case o.kills < 0 || o.kills > 100 || o.kills > 0 && o.nodes < 3:
+		return errors.New("load: -kills must be 0..100, and needs -nodes 3 or more (a cluster keeps its quorum)")
 	case o.parallel < 1:
 		o.parallel = 1
 	}
@@ -202,6 +213,8 @@ type loadResult struct {
 	keyFew      []time.Duration // the same with only o.few sessions typing
 	connectWall time.Duration   // from the first dial to the last first screen
 	moveKey     []time.Duration // a move's key → the mover's screen changes (through the room)
+	moveKeyHome []time.Duration // the same, the mover on the node that runs the table
+	moveKeyAway []time.Duration // the same, the mover on another node of a cluster
 	fanout      []time.Duration // a move's key → the last other seat's screen changes
 	fanoutSeat  []time.Duration // a move's key → one other seat's screen changes
 	errs        map[string]int
@@ -260,22 +273,15 @@ type loadChild struct {
 	addr  string
 	log   string
 	done  chan struct{}
+	found chan string // where it listens, once it says
 }
 
 var listenRe = regexp.MustCompile(`listening on (\S+)`)
 
 func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChild, error) {
-	logPath := dir + "/server.log"
-	logf, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
 	// The real server, as an operator runs it, with the caps raised: all
 	// the players come from one address.
-	bin, caps := o.bivouac, fmt.Sprint(o.sessions+64)
-	args := []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
-		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1"}
+	bin, args := o.bivouac, serveArgs(o, dir)
 	if kind != "bivouac" {
 		bin = o.self
 		args = []string{"baseline", "-kind", kind, "-addr", "127.0.0.1:0", "-data", dir, "-limit", o.limit.String()}
@@ -283,6 +289,33 @@ func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChi
 	if o.pprof != "" {
 		args = append(args, "--pprof", o.pprof)
 	}
+	c, err := launchLoadChild(bin, args, dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.await(ctx, kind); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// serveArgs runs `bivouac serve` on loopback with data in dir and the caps
+// raised: all the players come from a few addresses.
+func serveArgs(o loadOpts, dir string) []string {
+	caps := fmt.Sprint(o.sessions + 64)
+	return []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
+		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1"}
+}
+
+// launchLoadChild starts bin with args, its log in dir/server.log; await
+// waits until it says where it listens.
+func launchLoadChild(bin string, args []string, dir string) (*loadChild, error) {
+	logPath := dir + "/server.log"
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = os.Environ()
 	// BIVOUAC_CHILD_GOGC sets GOGC for the servers under test (Bivouac and
@@ -304,36 +337,41 @@ func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChi
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	c := &loadChild{cmd: cmd, stdin: stdin, log: logPath, done: make(chan struct{})}
+	c := &loadChild{cmd: cmd, stdin: stdin, log: logPath, done: make(chan struct{}), found: make(chan string, 1)}
 	go func() { cmd.Wait(); close(c.done) }()
-	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if m := listenRe.FindStringSubmatch(sc.Text()); m != nil {
 				select {
-				case found <- m[1]:
+				case c.found <- m[1]:
 				default:
 				}
 			}
 		}
 	}()
+	return c, nil
+}
+
+// await waits until the child says where it listens (a cluster's node
+// only once the others' JetStream answers).
+func (c *loadChild) await(ctx context.Context, kind string) error {
 	select {
-	case c.addr = <-found:
+	case c.addr = <-c.found:
 	case <-c.done:
-		return nil, fmt.Errorf("load: the %s server exited at start (see %s)", kind, logPath)
-	case <-time.After(30 * time.Second):
+		return fmt.Errorf("load: the %s server exited at start (see %s)", kind, c.log)
+	case <-time.After(60 * time.Second):
 		c.stop()
-		return nil, fmt.Errorf("load: the %s server did not say where it listens", kind)
+		return fmt.Errorf("load: the %s server did not say where it listens", kind)
 	case <-ctx.Done():
 		c.stop()
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 	if err := loopbackOnly(c.addr); err != nil {
 		c.stop()
-		return nil, err
+		return err
 	}
-	return c, nil
+	return nil
 }
 
 // stop ends the child: SIGTERM (it shuts down cleanly), SIGKILL after 10 s.
@@ -372,7 +410,7 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	r.rssBase = procRSS(child.pid())
 
 	t0 := time.Now()
-	clients := loadConnect(ctx, o, child.addr, kind, r)
+	clients := loadConnect(ctx, o, []string{child.addr}, kind, r)
 	r.connectWall = time.Since(t0)
 	defer func() {
 		var wg sync.WaitGroup
@@ -533,8 +571,9 @@ func selfCPU() float64 {
 }
 
 // loadConnect dials every player, o.parallel at a time, and waits for each
-// first screen.
-func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResult) []*loadClient {
+// first screen. Player i dials addrs[i % len(addrs)] (a cluster's nodes in
+// turn).
+func loadConnect(ctx context.Context, o loadOpts, addrs []string, kind string, r *loadResult) []*loadClient {
 	clients := make([]*loadClient, o.sessions)
 	firstText := "Bivouac"
 	if strings.HasPrefix(kind, "baseline") {
@@ -547,12 +586,14 @@ func loadConnect(ctx context.Context, o loadOpts, addr, kind string, r *loadResu
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				c, hs, err := loadDial(addr, loadSource(i), fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
+				node := i % len(addrs)
+				c, hs, err := loadDial(addrs[node], loadSource(i), fmt.Sprintf("p%04d", i), 20*time.Second, 80, 24)
 				if err != nil {
 					r.fail("connect", err)
 					continue
 				}
 				r.add(&r.handshake, hs)
+				c.node = node
 				t0 := time.Now()
 				if at, _, err := c.WaitText(firstText, 20*time.Second); err != nil {
 					r.fail("first screen", err)
@@ -957,6 +998,11 @@ func playTable(ctx context.Context, o loadOpts, tb *loadTable, r *loadResult) {
 			d := max(0, at.Sub(t0))
 			if i == mover {
 				r.add(&r.moveKey, d)
+				if c.node == tb.seats[0].node { // the host's node runs the table
+					r.add(&r.moveKeyHome, d)
+				} else {
+					r.add(&r.moveKeyAway, d)
+				}
 				continue
 			}
 			r.add(&r.fanoutSeat, d)

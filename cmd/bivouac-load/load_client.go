@@ -18,6 +18,7 @@ import (
 // screen change, so a waiter can tell when output first followed a key.
 type loadClient struct {
 	name  string
+	node  int // which of a cluster's nodes it dialled (0 for one server)
 	conn  *gossh.Client
 	sess  *gossh.Session
 	stdin io.WriteCloser

@@ -1,0 +1,497 @@
+package main
+
+// The cluster run (-nodes N): N `bivouac serve --cluster` children on
+// loopback, the players dialling them in turn, so a table of four has
+// seats on three nodes and its host's node runs it. It measures a move's
+// key to the mover's own screen for movers on the table's node and on
+// another one, the fan-out to every seat, and, with -kills K, K kill -9s
+// of a node: how long each of its tables takes to serve again elsewhere.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"bivouac/cluster/lease"
+	"bivouac/cluster/natsnode"
+)
+
+// clusterNodeProc is one node of the cluster run: its child process and
+// what starts it again after a kill.
+type clusterNodeProc struct {
+	*loadChild
+	id       string
+	dir      string
+	args     []string
+	natsAddr string
+}
+
+// failoverResult is what the kills measured.
+type failoverResult struct {
+	kills    int
+	perRoom  []time.Duration // kill → the room serving on another node
+	perKill  []time.Duration // kill → the last of the node's rooms serving again
+	expected int             // rooms the killed nodes held
+	taken    int             // of which served again within the wait
+	notes    []string
+}
+
+func runClusterLoad(ctx context.Context, o loadOpts) error {
+	start := time.Now()
+	root, err := os.MkdirTemp("", "bivouac-load-cluster-")
+	if err != nil {
+		return err
+	}
+	if o.keep {
+		fmt.Fprintf(o.stderr, "load: the nodes' data and logs kept in %s\n", root)
+	} else {
+		defer os.RemoveAll(root)
+	}
+	nodes, err := startClusterNodes(ctx, o, root)
+	defer func() {
+		for _, n := range nodes {
+			if n != nil && n.loadChild != nil {
+				n.stop()
+			}
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	var addrs []string
+	for _, n := range nodes {
+		addrs = append(addrs, n.addr)
+		o.logf("node %s pid %d: ssh %s, nats %s", n.id, n.pid(), n.addr, n.natsAddr)
+	}
+	r := &loadResult{kind: "cluster", sessions: o.sessions}
+	t0 := time.Now()
+	clients := loadConnect(ctx, o, addrs, "bivouac", r)
+	r.connectWall = time.Since(t0)
+	defer func() {
+		var wg sync.WaitGroup
+		for _, c := range clients {
+			if c != nil {
+				wg.Go(c.Close)
+			}
+		}
+		wg.Wait()
+	}()
+	o.logf("cluster: %d/%d connected", r.connected, o.sessions)
+	r.rssConnected = clusterRSS(nodes)
+	quiet := harnessGCOff()
+	loadProbe(ctx, o, "bivouac", clients, r, &r.key)
+	quiet()
+	var tables []*loadTable
+	if o.tables > 0 && ctx.Err() == nil {
+		tables = loadSeat(ctx, o, clients, r)
+		o.logf("cluster: %d tables seated, %d started", r.tables, r.started)
+		if ctx.Err() == nil {
+			cpu0, t0 := clusterCPU(nodes), time.Now()
+			loadPlay(ctx, o, tables, r)
+			r.playTime = time.Since(t0)
+			r.playCPU = 100 * (clusterCPU(nodes) - cpu0) / r.playTime.Seconds()
+			r.rssPlay = clusterRSS(nodes)
+		}
+	}
+	var fo *failoverResult
+	if o.kills > 0 && ctx.Err() == nil {
+		fo = killNodes(ctx, o, nodes)
+	}
+	for _, n := range nodes {
+		n.stop()
+		e, sample := countServerErrors(n.log)
+		r.serverErrors += e
+		r.serverErrSample = append(r.serverErrSample, sample...)
+	}
+	printClusterReport(o.stdout, o, r, fo, time.Since(start))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if e := r.errorCount(); e > 0 {
+		return fmt.Errorf("load: %d errors against the cluster", e)
+	}
+	return nil
+}
+
+// startClusterNodes starts o.nodes nodes: the first makes the cluster's
+// NATS credentials, which the others get a copy of (as scripts/cluster-demo
+// does); each says where it listens once the cluster's JetStream answers.
+func startClusterNodes(ctx context.Context, o loadOpts, root string) ([]*clusterNodeProc, error) {
+	routes, err := freeLoopbackAddrs(o.nodes)
+	if err != nil {
+		return nil, err
+	}
+	natsAddrs, err := freeLoopbackAddrs(o.nodes)
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]*clusterNodeProc, o.nodes)
+	for i := range nodes {
+		n := &clusterNodeProc{id: fmt.Sprintf("n%d", i+1), dir: filepath.Join(root, fmt.Sprintf("n%d", i+1)), natsAddr: natsAddrs[i]}
+		if err := os.MkdirAll(n.dir, 0o700); err != nil {
+			return nodes, err
+		}
+		n.args = append(serveArgs(o, n.dir), "--cluster", "load", "--node", n.id, "--peers", strings.Join(routes, ","),
+			"--nats-addr", natsAddrs[i], "--cluster-addr", routes[i])
+		nodes[i] = n
+	}
+	if nodes[0].loadChild, err = launchLoadChild(o.bivouac, nodes[0].args, nodes[0].dir); err != nil {
+		return nodes, err
+	}
+	creds := filepath.Join(nodes[0].dir, natsnode.CredentialsFile)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if st, err := os.Stat(creds); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nodes, fmt.Errorf("load: node n1 made no NATS credentials (see %s)", nodes[0].log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b, err := os.ReadFile(creds)
+	if err != nil {
+		return nodes, err
+	}
+	for _, n := range nodes[1:] {
+		if err := os.WriteFile(filepath.Join(n.dir, natsnode.CredentialsFile), b, 0o600); err != nil {
+			return nodes, err
+		}
+		if n.loadChild, err = launchLoadChild(o.bivouac, n.args, n.dir); err != nil {
+			return nodes, err
+		}
+	}
+	errs := make([]error, len(nodes))
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		wg.Go(func() { errs[i] = n.await(ctx, "node "+n.id) })
+	}
+	wg.Wait()
+	return nodes, errors.Join(errs...)
+}
+
+// freeLoopbackAddrs are n loopback addresses free now (held all at once,
+// so they differ).
+func freeLoopbackAddrs(n int) ([]string, error) {
+	var out []string
+	var held []net.Listener
+	defer func() {
+		for _, l := range held {
+			l.Close()
+		}
+	}()
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, l)
+		out = append(out, l.Addr().String())
+	}
+	return out, nil
+}
+
+func clusterRSS(nodes []*clusterNodeProc) int64 {
+	var sum int64
+	for _, n := range nodes {
+		sum += procRSS(n.pid())
+	}
+	return sum
+}
+
+func clusterCPU(nodes []*clusterNodeProc) float64 {
+	var sum float64
+	for _, n := range nodes {
+		sum += procCPU(n.pid())
+	}
+	return sum
+}
+
+// takenOverRe is a node's log line when it serves a room it took over.
+var takenOverRe = regexp.MustCompile(`^time=(\S+) .*msg="room taken over" room=(\S+)`)
+
+// killNodes kills -9 the cluster's nodes in turn, o.kills times. Before
+// each kill it reads from the lease bucket which rooms the victim runs;
+// after, it reads the survivors' logs for the moment each of those rooms
+// serves again; then it starts the victim again and waits until every
+// stream has caught up, so the next kill finds a whole cluster.
+func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failoverResult {
+	fo := &failoverResult{}
+	for k := range o.kills {
+		if ctx.Err() != nil {
+			break
+		}
+		victim := nodes[k%len(nodes)]
+		witness := nodes[(k+1)%len(nodes)]
+		rooms, err := roomsRunBy(ctx, witness, victim.id)
+		if err != nil {
+			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: leases not read: %v", k+1, err))
+			continue
+		}
+		offsets := map[*clusterNodeProc]int64{}
+		for _, n := range nodes {
+			if n != victim {
+				offsets[n] = logSize(n.log)
+			}
+		}
+		_ = victim.cmd.Process.Kill()
+		killed := time.Now()
+		<-victim.done
+		fo.kills++
+		fo.expected += len(rooms)
+		served := map[string]time.Time{}
+		for deadline := killed.Add(60 * time.Second); len(served) < len(rooms) && time.Now().Before(deadline) && ctx.Err() == nil; {
+			sleepCtx(ctx, 100*time.Millisecond)
+			for n, off := range offsets {
+				takenOver(n.log, off, rooms, served)
+			}
+		}
+		var last time.Duration
+		for _, at := range served {
+			d := max(0, at.Sub(killed))
+			fo.perRoom = append(fo.perRoom, d)
+			last = max(last, d)
+		}
+		fo.taken += len(served)
+		if len(served) == len(rooms) && len(rooms) > 0 {
+			fo.perKill = append(fo.perKill, last)
+		}
+		o.logf("kill %d: %s ran %d rooms; %d serve again elsewhere, the last after %v", k+1, victim.id, len(rooms), len(served), last.Round(time.Millisecond))
+		if len(served) < len(rooms) {
+			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %d of %d rooms did not serve again within 60 s", k+1, len(rooms)-len(served), len(rooms)))
+		}
+		next, err := launchLoadChild(o.bivouac, victim.args, victim.dir)
+		if err == nil {
+			victim.loadChild = next
+			err = next.await(ctx, "node "+victim.id)
+		}
+		if err == nil {
+			err = caughtUp(ctx, victim, 90*time.Second)
+		}
+		if err != nil {
+			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %s not back: %v", k+1, victim.id, err))
+			break
+		}
+	}
+	return fo
+}
+
+// natsConnect connects to a node's NATS as the nodes themselves do.
+func natsConnect(n *clusterNodeProc) (*nats.Conn, error) {
+	creds, err := natsnode.LoadCredentials(n.dir)
+	if err != nil {
+		return nil, err
+	}
+	return nats.Connect("nats://"+n.natsAddr, nats.UserInfo(creds.User, creds.Password), nats.Name("bivouac-load"))
+}
+
+// roomsRunBy lists, through witness, the rooms whose lease node holds.
+func roomsRunBy(ctx context.Context, witness *clusterNodeProc, node string) (map[string]bool, error) {
+	nc, err := natsConnect(witness)
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, lease.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	m, err := lease.NewManager(kv, "bivouac-load", lease.Options{TTL: time.Minute}) // reads only
+	if err != nil {
+		return nil, err
+	}
+	keys, err := kv.Keys(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, err
+	}
+	rooms := map[string]bool{}
+	for _, k := range keys {
+		if o, err := m.Owner(ctx, k); err == nil && o.Node == node {
+			rooms[k] = true
+		}
+	}
+	return rooms, nil
+}
+
+// caughtUp waits until every stream has a leader and all its replicas are
+// current, as n sees them.
+func caughtUp(ctx context.Context, n *clusterNodeProc, within time.Duration) error {
+	nc, err := natsConnect(n)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	for {
+		behind := ""
+		names := js.StreamNames(ctx)
+		for name := range names.Name() {
+			st, err := js.Stream(ctx, name)
+			if err != nil {
+				behind = name + ": " + err.Error()
+				continue
+			}
+			cl := st.CachedInfo().Cluster
+			if cl == nil || cl.Leader == "" {
+				behind = name + ": no leader"
+				continue
+			}
+			for _, p := range cl.Replicas {
+				if !p.Current || p.Offline {
+					behind = name + ": " + p.Name + " behind"
+				}
+			}
+		}
+		if names.Err() != nil && behind == "" {
+			behind = names.Err().Error()
+		}
+		if behind == "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not caught up: %s", behind)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+func logSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// takenOver reads a node's log from offset and notes when each of rooms
+// was taken over (the first time, in served).
+func takenOver(path string, offset int64, rooms map[string]bool, served map[string]time.Time) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		m := takenOverRe.FindStringSubmatch(sc.Text())
+		if m == nil || !rooms[m[2]] {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, m[1])
+		if err != nil {
+			continue
+		}
+		if _, ok := served[m[2]]; !ok {
+			served[m[2]] = at
+		}
+	}
+}
+
+func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResult, took time.Duration) {
+	fmt.Fprintf(w, "bivouac-load: a cluster of %d nodes, %d sessions (dialling the nodes in turn), %d tables (%d humans + %d bots), play %v, think %v; took %v\n",
+		o.nodes, o.sessions, o.tables, o.sessions/max(1, o.tables), o.bots, o.play, o.think, took.Round(time.Second))
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(w, "machine: load average at the end %s\n", strings.Join(strings.Fields(string(la))[:3], " "))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "measure\tvalue\ttarget\tmet")
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+	yes := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "NO"
+	}
+	row := func(name, v, target, met string) { fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, v, target, met) }
+	pp := func(d []time.Duration) string {
+		if len(d) == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%s / %s (%d)", ms(pct(d, 0.5)), ms(pct(d, 0.99)), len(d))
+	}
+	errs := r.errorCount()
+	row("sessions connected", fmt.Sprintf("%d/%d", r.connected, r.sessions), "", "")
+	row("errors seen by players", fmt.Sprint(errs), "0", yes(errs == 0))
+	row("error lines in the nodes' logs", fmt.Sprint(r.serverErrors), "", "")
+	row("connect wall time", ms(r.connectWall), "", "")
+	row("keypress → own screen, no room (help), p50 / p99 (n)", pp(r.key), "", "")
+	if o.tables > 0 {
+		row("tables seated / started", fmt.Sprintf("%d / %d", r.tables, r.started), fmt.Sprint(o.tables), yes(r.started == o.tables))
+		row("move → mover's screen, mover on the table's node, p50 / p99 (n)", pp(r.moveKeyHome), "", "")
+		row("move → mover's screen, mover on another node, p50 / p99 (n)", pp(r.moveKeyAway), "", "")
+		if len(r.moveKeyHome) > 0 && len(r.moveKeyAway) > 0 {
+			a, h := pct(r.moveKeyAway, 0.99), pct(r.moveKeyHome, 0.99)
+			row("  p99 another node / the table's node", fmt.Sprintf("%.2f×", float64(a)/float64(h)), "≤ 2×", yes(a <= 2*h))
+		}
+		row("move → every other seat (fan-out), p50 / p99 (n)", pp(r.fanout), "p99 ≤ 50 ms", metIf(len(r.fanout) > 0, yes(pct(r.fanout, 0.99) <= 50*time.Millisecond)))
+		mps := 0.0
+		if r.playTime > 0 {
+			mps = float64(r.moves) / r.playTime.Seconds()
+		}
+		row("moves (per second), games finished", fmt.Sprintf("%d (%.0f/s), %d", r.moves, mps, r.games), "", "")
+		row("the nodes' CPU while playing (sum)", fmt.Sprintf("%.1f%% of a core", r.playCPU), "", "")
+		row("the nodes' RSS connected / after playing (sum)", fmt.Sprintf("%d / %d MiB", r.rssConnected>>10, r.rssPlay>>10), "", "")
+	}
+	if fo != nil {
+		row("kill -9 of a node, kills", fmt.Sprint(fo.kills), fmt.Sprint(o.kills), yes(fo.kills == o.kills))
+		row("  its rooms serving again elsewhere", fmt.Sprintf("%d of %d", fo.taken, fo.expected), "all", yes(fo.taken == fo.expected))
+		if len(fo.perRoom) > 0 {
+			row("  kill → a room serving again, p50 / p99 / worst", fmt.Sprintf("%s / %s / %s", ms(pct(fo.perRoom, 0.5)), ms(pct(fo.perRoom, 0.99)), ms(pct(fo.perRoom, 1))), "≤ 10 s", yes(pct(fo.perRoom, 1) <= 10*time.Second))
+		}
+		if len(fo.perKill) > 0 {
+			var sum time.Duration
+			for _, d := range fo.perKill {
+				sum += d
+			}
+			row("  kill → all its rooms serving again, mean / worst", fmt.Sprintf("%s / %s", ms(sum/time.Duration(len(fo.perKill))), ms(pct(fo.perKill, 1))), "", "")
+		}
+	}
+	tw.Flush()
+	if fo != nil && len(fo.notes) > 0 {
+		fmt.Fprintf(w, "\nkills:\n  %s\n", strings.Join(fo.notes, "\n  "))
+	}
+	if len(r.errs) > 0 {
+		fmt.Fprintf(w, "\nerrors:\n")
+		keys := make([]string, 0, len(r.errs))
+		for k := range r.errs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %6d  %s\n", r.errs[k], k)
+		}
+	}
+	if len(r.serverErrSample) > 0 {
+		fmt.Fprintf(w, "\nthe nodes' log errors (first of %d):\n  %s\n", r.serverErrors, strings.Join(r.serverErrSample, "\n  "))
+	}
+}
