@@ -303,7 +303,7 @@ const adoptFor = 30 * time.Second
 // askWithin bounds one request to the cluster while adopting: a request
 // to a group without a leader is never answered, so a short try and
 // another are quicker than one long wait.
-const askWithin = time.Second
+const askWithin = 500 * time.Millisecond
 
 // tryAdopt is one attempt of adopt; done means there is nothing more to
 // do (the room runs here now, or elsewhere, or is over), err says why not

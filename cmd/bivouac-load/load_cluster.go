@@ -28,6 +28,8 @@ import (
 
 	"bivouac/cluster/lease"
 	"bivouac/cluster/natsnode"
+	"bivouac/persistence"
+	bivouacjs "bivouac/persistence/jetstream"
 )
 
 // clusterNodeProc is one node of the cluster run: its child process and
@@ -47,6 +49,7 @@ type failoverResult struct {
 	perKill  []time.Duration // kill → the last of the node's rooms serving again
 	expected int             // rooms the killed nodes held
 	taken    int             // of which served again within the wait
+	stopped  int             // rooms on surviving nodes that stopped (lease lost) after a kill
 	notes    []string
 }
 
@@ -259,6 +262,9 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 				takenOver(n.log, off, rooms, served)
 			}
 		}
+		for n, off := range offsets {
+			fo.stopped += countLines(n.log, off, `msg="room lease lost`)
+		}
 		var last time.Duration
 		for _, at := range served {
 			d := max(0, at.Sub(killed))
@@ -298,7 +304,9 @@ func natsConnect(n *clusterNodeProc) (*nats.Conn, error) {
 	return nats.Connect("nats://"+n.natsAddr, nats.UserInfo(creds.User, creds.Password), nats.Name("bivouac-load"))
 }
 
-// roomsRunBy lists, through witness, the rooms whose lease node holds.
+// roomsRunBy lists, through witness, the unfinished rooms whose lease node
+// holds (a finished game's room keeps its lease while players read the end
+// screen, but nobody takes it over when its node dies).
 func roomsRunBy(ctx context.Context, witness *clusterNodeProc, node string) (map[string]bool, error) {
 	nc, err := natsConnect(witness)
 	if err != nil {
@@ -319,13 +327,20 @@ func roomsRunBy(ctx context.Context, witness *clusterNodeProc, node string) (map
 	if err != nil {
 		return nil, err
 	}
+	store, err := bivouacjs.Open(ctx, nc, bivouacjs.Options{Replicas: 3})
+	if err != nil {
+		return nil, err
+	}
 	keys, err := kv.Keys(ctx)
 	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
 		return nil, err
 	}
 	rooms := map[string]bool{}
 	for _, k := range keys {
-		if o, err := m.Owner(ctx, k); err == nil && o.Node == node {
+		if o, err := m.Owner(ctx, k); err != nil || o.Node != node {
+			continue
+		}
+		if rec, err := store.Room(k); err == nil && (rec.Status == persistence.StatusWaiting || rec.Status == persistence.StatusPlaying) {
 			rooms[k] = true
 		}
 	}
@@ -378,6 +393,27 @@ func caughtUp(ctx context.Context, n *clusterNodeProc, within time.Duration) err
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// countLines counts the lines of a log from offset that contain s.
+func countLines(path string, offset int64, s string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return 0
+	}
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), s) {
+			n++
+		}
+	}
+	return n
 }
 
 func logSize(path string) int64 {
@@ -465,6 +501,7 @@ func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResu
 	if fo != nil {
 		row("kill -9 of a node, kills", fmt.Sprint(fo.kills), fmt.Sprint(o.kills), yes(fo.kills == o.kills))
 		row("  its rooms serving again elsewhere", fmt.Sprintf("%d of %d", fo.taken, fo.expected), "all", yes(fo.taken == fo.expected))
+		row("  the survivors' rooms stopped meanwhile", fmt.Sprint(fo.stopped), "0", yes(fo.stopped == 0))
 		if len(fo.perRoom) > 0 {
 			row("  kill → a room serving again, p50 / p99 / worst", fmt.Sprintf("%s / %s / %s", ms(pct(fo.perRoom, 0.5)), ms(pct(fo.perRoom, 0.99)), ms(pct(fo.perRoom, 1))), "≤ 10 s", yes(pct(fo.perRoom, 1) <= 10*time.Second))
 		}
