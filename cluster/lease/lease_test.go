@@ -110,20 +110,7 @@ func TestKilledHolderIsTakenOverWithinTTL(t *testing.T) {
 	na.nc.Close() // a dies: no more renewals, no release
 	killed := clock.Now()
 
-	claimed := make(chan *Held)
-	go func() {
-		hb, err := b.Claim(ctx, "ROOM")
-		if err != nil {
-			t.Error(err)
-		}
-		claimed <- hb
-	}()
-	clock.waitTimers(3)
-	clock.Advance(testOpt.TTL)
-	hb := <-claimed
-	if hb == nil {
-		t.FailNow()
-	}
+	hb := claimOnceLapsed(ctx, t, b, clock, "ROOM")
 	if took := clock.Now().Sub(killed); took > testOpt.TTL+testOpt.Renew {
 		t.Fatalf("takeover %v after the kill, want at most TTL+Renew", took)
 	}
@@ -542,4 +529,26 @@ func testReplicatedConflicts(t *testing.T, urls []string) {
 	if own, err := loser.Owner(ctx, "ROOM"); err != nil || own.Node != "intruder" {
 		t.Fatalf("owner %+v, %v; want the intruder untouched", own, err)
 	}
+}
+
+// claimOnceLapsed has m claim room, which another holds, and moves the
+// fake clock a TTL on once the claim waits, so it goes through if the
+// holder did not renew meanwhile.
+func claimOnceLapsed(ctx context.Context, t *testing.T, m *Manager, clock *fakeClock, room string) *Held {
+	t.Helper()
+	claimed := make(chan *Held)
+	go func() {
+		h, err := m.Claim(ctx, room)
+		if err != nil {
+			t.Error(err)
+		}
+		claimed <- h
+	}()
+	clock.waitTimers(3)
+	clock.Advance(testOpt.TTL)
+	h := <-claimed
+	if h == nil {
+		t.FailNow()
+	}
+	return h
 }

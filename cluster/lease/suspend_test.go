@@ -29,6 +29,18 @@ func (k *flakyKV) Update(ctx context.Context, key string, value []byte, revision
 	return rev, err
 }
 
+// flakyHolder is node a holding ROOM through a flakyKV, on a fake clock.
+func flakyHolder(t *testing.T) (*flakyKV, *fakeClock, *Held) {
+	t.Helper()
+	clock := newFakeClock()
+	kv := &flakyKV{KV: connect(t, startNATS(t)).kv}
+	h, err := newManager(t, kv, "a", withClock(testOpt, clock)).Claim(ctxT(t), "ROOM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kv, clock, h
+}
+
 // advanceBy moves the clock d in steps, so every renewal due meanwhile runs.
 func advanceBy(clock *fakeClock, d time.Duration) {
 	for step := testOpt.Renew / 4; d > 0; d -= step {
@@ -40,13 +52,7 @@ func advanceBy(clock *fakeClock, d time.Duration) {
 // not lost: Valid is false, and turns true again when a renewal gets
 // through, since nobody claimed the room meanwhile.
 func TestSuspendedHolderResumesWhenTheClusterAnswers(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
-	kv := &flakyKV{KV: connect(t, url).kv}
-	a := newManager(t, kv, "a", withClock(testOpt, clock))
-	h, err := a.Claim(ctx, "ROOM")
-	if err != nil {
-		t.Fatal(err)
-	}
+	kv, clock, h := flakyHolder(t)
 	kv.refuse.Store(true)
 	advanceBy(clock, testOpt.TTL+testOpt.Renew)
 	if h.Valid() {
@@ -81,20 +87,7 @@ func TestSuspendedHolderTakenOverIsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	kv.refuse.Store(true)
-	claimed := make(chan *Held)
-	go func() {
-		hb, err := b.Claim(ctx, "ROOM")
-		if err != nil {
-			t.Error(err)
-		}
-		claimed <- hb
-	}()
-	clock.waitTimers(3)
-	advanceBy(clock, testOpt.TTL)
-	hb := <-claimed
-	if hb == nil {
-		t.FailNow()
-	}
+	hb := claimOnceLapsed(ctx, t, b, clock, "ROOM")
 	if ha.Valid() || !ha.ValidUntil().Before(hb.Since()) {
 		t.Fatalf("old holder valid %v until %v, new claim sent at %v", ha.Valid(), ha.ValidUntil(), hb.Since())
 	}
@@ -117,13 +110,7 @@ func TestSuspendedHolderTakenOverIsLost(t *testing.T) {
 // compare-and-set fail; the holder finds its own write in the entry and
 // carries on from it instead of giving the room up.
 func TestRenewalWithALostAnswerIsNotALoss(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
-	kv := &flakyKV{KV: connect(t, url).kv}
-	a := newManager(t, kv, "a", withClock(testOpt, clock))
-	h, err := a.Claim(ctx, "ROOM")
-	if err != nil {
-		t.Fatal(err)
-	}
+	kv, clock, h := flakyHolder(t)
 	kv.loseAnswer.Store(true)
 	advanceBy(clock, testOpt.Renew)
 	kv.loseAnswer.Store(false)

@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -517,18 +516,5 @@ func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResu
 	if fo != nil && len(fo.notes) > 0 {
 		fmt.Fprintf(w, "\nkills:\n  %s\n", strings.Join(fo.notes, "\n  "))
 	}
-	if len(r.errs) > 0 {
-		fmt.Fprintf(w, "\nerrors:\n")
-		keys := make([]string, 0, len(r.errs))
-		for k := range r.errs {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(w, "  %6d  %s\n", r.errs[k], k)
-		}
-	}
-	if len(r.serverErrSample) > 0 {
-		fmt.Fprintf(w, "\nthe nodes' log errors (first of %d):\n  %s\n", r.serverErrors, strings.Join(r.serverErrSample, "\n  "))
-	}
+	r.printErrors(w, "the nodes'")
 }

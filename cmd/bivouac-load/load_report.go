@@ -137,24 +137,29 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 		tw.Flush()
 	}
 	for _, r := range []*loadResult{biv, base, ond} {
-		if r == nil {
-			continue
+		if r != nil {
+			r.printErrors(w, r.kind+" server")
 		}
-		if len(r.errs) > 0 {
-			fmt.Fprintf(w, "\n%s errors:\n", r.kind)
-			keys := make([]string, 0, len(r.errs))
-			for k := range r.errs {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				fmt.Fprintf(w, "  %6d  %s\n", r.errs[k], k)
-			}
+	}
+}
+
+// printErrors lists what went wrong for the players, by kind, and the
+// first error lines of the server's log (who: whose log).
+func (r *loadResult) printErrors(w io.Writer, who string) {
+	if len(r.errs) > 0 {
+		fmt.Fprintf(w, "\n%s errors:\n", r.kind)
+		keys := make([]string, 0, len(r.errs))
+		for k := range r.errs {
+			keys = append(keys, k)
 		}
-		if len(r.serverErrSample) > 0 {
-			fmt.Fprintf(w, "\n%s server log errors (first %d of %d):\n  %s\n", r.kind, len(r.serverErrSample), r.serverErrors,
-				strings.Join(r.serverErrSample, "\n  "))
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %6d  %s\n", r.errs[k], k)
 		}
+	}
+	if len(r.serverErrSample) > 0 {
+		fmt.Fprintf(w, "\n%s log errors (first %d of %d):\n  %s\n", who, len(r.serverErrSample), r.serverErrors,
+			strings.Join(r.serverErrSample, "\n  "))
 	}
 }
 
