@@ -191,3 +191,33 @@ func TestUnreachableRoomAnswersEveryCallWithWhy(t *testing.T) {
 	}
 	r.Close(Restarting) // returns: there is no actor to tell
 }
+
+// A join or a start, which the room's record keeps, is refused while the
+// lease is suspended (the record cannot be saved), and goes through after.
+func TestRoomWithASuspendedLeaseRefusesJoinsAndStarts(t *testing.T) {
+	lease := newTestLease()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Lease: lease, Journal: NewMemJournal()})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a, b := NewMailbox(), NewMailbox()
+	if _, err := r.Join(ctx, Player{ID: "alice", Name: "alice"}, a, false); err != nil {
+		t.Fatal(err)
+	}
+	lease.invalid.Store(true)
+	if _, err := r.Join(ctx, Player{ID: "bob", Name: "bob"}, b, false); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a join with a suspended lease: %v, want ErrBusy", err)
+	}
+	if err := r.Start(ctx, a); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a start with a suspended lease: %v, want ErrBusy", err)
+	}
+	if r.Summary().Status != StatusWaiting {
+		t.Fatalf("the room is %v, want still waiting", r.Summary().Status)
+	}
+	lease.invalid.Store(false)
+	if _, err := r.Join(ctx, Player{ID: "bob", Name: "bob"}, b, false); err != nil {
+		t.Fatalf("the join once the lease is valid again: %v", err)
+	}
+	if err := r.Start(ctx, a); err != nil {
+		t.Fatalf("the start once the lease is valid again: %v", err)
+	}
+}

@@ -463,6 +463,16 @@ func (r *Room) owns() bool {
 // suspended.
 const suspendedRetry = 250 * time.Millisecond
 
+// setsUp reports the commands that change what the room's record keeps
+// (who sits where, the game's setup), refused while the lease is suspended.
+func (c command) setsUp() bool {
+	switch c.kind {
+	case cmdJoin, cmdStart, cmdSetBot, cmdPick, cmdNameFirst:
+		return true
+	}
+	return false
+}
+
 // madeByItself reports the commands the room gives itself (timers, bots),
 // which a suspended lease postpones rather than refuses: no player is
 // there to try again.
@@ -484,6 +494,15 @@ func leaseErr(l Lease) any {
 func (r *Room) handle(c command) {
 	if c.madeByItself() && !r.owns() {
 		r.clock.AfterFunc(suspendedRetry, func() { r.retrySubmit(c) })
+		return
+	}
+	if c.setsUp() && !r.owns() {
+		// A join or a start is kept in the room's record, which cannot be
+		// saved while the lease is suspended: the player tries again.
+		if c.kind == cmdJoin {
+			c.seatCh <- game.NoSeat
+		}
+		r.answer(c, ErrBusy)
 		return
 	}
 	var err error
@@ -536,6 +555,12 @@ func (r *Room) handle(c command) {
 	case cmdClose:
 		r.closeAll(c.reason)
 	}
+	r.answer(c, err)
+}
+
+// answer gives c's caller err: the reply it waits for, or, to a session
+// that does not wait, a notice on its screen.
+func (r *Room) answer(c command, err error) {
 	if c.reply != nil {
 		c.reply <- err
 	} else if err != nil && c.box != nil {
