@@ -75,6 +75,7 @@ type clusterNode struct {
 	mu        sync.Mutex
 	directory map[string]table.Summary // every unfinished room in the cluster, by code
 	adopting  map[string]bool          // rooms this node is claiming now
+	quick     *jetstream.Store         // store, each call bounded to askWithin: for takeovers
 	known     []string                 // the cluster's node IDs (knownNodes)
 }
 
@@ -110,6 +111,7 @@ func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args .
 	if c.store, err = jetstream.Open(ctx, c.nc, jetstream.Options{Replicas: replicas}); err != nil {
 		return fail(err)
 	}
+	c.quick = c.store.WithTimeout(askWithin)
 	j, err := js.New(c.nc)
 	if err != nil {
 		return fail(err)
@@ -169,7 +171,7 @@ func (c *clusterNode) takeOver() error {
 		return err
 	}
 	if c.cfg.sweepOnly {
-		lapsed = make(chan string) // silent, as a watch whose stream leader died
+		lapsed = make(chan lease.Lapse) // silent, as a watch whose stream leader died
 	}
 	unfinished, err := c.store.Rooms(persistence.StatusWaiting, persistence.StatusPlaying)
 	if err != nil {
@@ -178,8 +180,12 @@ func (c *clusterNode) takeOver() error {
 	c.learnNodes()
 	for _, r := range unfinished {
 		// A room with a lease entry is someone's, or will be reported
-		// by the watch once that entry lapses.
-		if _, err := c.leases.Owner(c.ctx, r.ID); errors.Is(err, lease.ErrNoOwner) {
+		// by the watch once that entry lapses. No answer: the sweep
+		// looks again.
+		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+		_, err := c.leases.Owner(ctx, r.ID)
+		cancel()
+		if errors.Is(err, lease.ErrNoOwner) {
 			c.goAdopt(r.ID, 0)
 		}
 	}
@@ -194,15 +200,11 @@ func (c *clusterNode) takeOver() error {
 		select {
 		case <-c.ctx.Done():
 			return c.ctx.Err()
-		case code, ok := <-lapsed:
+		case l, ok := <-lapsed:
 			if !ok {
 				return errors.New("the watch stopped")
 			}
-			o, err := c.leases.Owner(c.ctx, code)
-			if err != nil {
-				o = lease.Owner{} // released: nobody to wait for
-			}
-			c.goAdopt(code, o.Revision)
+			c.goAdopt(l.Room, l.Revision)
 		case <-sweep.C:
 			c.learnNodes()
 			c.sweep(seen)
@@ -226,14 +228,18 @@ func (c *clusterNode) sweep(seen map[string]uint64) {
 		if c.s.hub.Local(code) != nil {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL)
+		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
 		o, err := c.leases.Owner(ctx, code)
 		cancel()
 		switch {
 		case errors.Is(err, lease.ErrNoOwner):
 			c.goAdopt(code, 0)
 		case err != nil:
-			continue // the cluster did not answer: next sweep
+			// The cluster does not answer (a leader being elected): the
+			// next sweep looks again, rather than this one waiting on
+			// every room in turn. The rooms seen so far count.
+			maps.Copy(seen, now)
+			return
 		case seen[code] == o.Revision:
 			c.goAdopt(code, o.Revision)
 		default:
@@ -276,10 +282,9 @@ func (c *clusterNode) goAdopt(code string, lapsed uint64) {
 // short tries, for up to adoptFor, rather than leaving the room to the
 // next sweep.
 func (c *clusterNode) adopt(code string, lapsed uint64) {
-	first := true
 	began := time.Now()
 	for {
-		done, err := c.tryAdopt(code, lapsed, first)
+		done, err := c.tryAdopt(code, lapsed)
 		if done || c.ctx.Err() != nil {
 			return
 		}
@@ -287,7 +292,6 @@ func (c *clusterNode) adopt(code string, lapsed uint64) {
 			c.s.log.Warn("could not take a room over; the next sweep tries again", "room", code, "err", err)
 			return
 		}
-		first = false
 		select {
 		case <-c.ctx.Done():
 			return
@@ -307,12 +311,14 @@ const askWithin = 500 * time.Millisecond
 
 // tryAdopt is one attempt of adopt; done means there is nothing more to
 // do (the room runs here now, or elsewhere, or is over), err says why not
-// otherwise. yield: this node may wait for the room's first adopter.
-func (c *clusterNode) tryAdopt(code string, lapsed uint64, yield bool) (done bool, err error) {
+// otherwise. A node that is not the room's first adopter waits for it at
+// every attempt that gets this far: after an election every survivor's
+// attempt gets through at once, and the first to ask must not take all.
+func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error) {
 	if c.s.hub.Local(code) != nil {
 		return true, nil
 	}
-	rec, err := c.store.Room(code)
+	rec, err := c.quick.Room(code)
 	if errors.Is(err, persistence.ErrNotFound) || err == nil && !unfinished(rec) {
 		return true, nil // gone or over: its lease was only being let go
 	}
@@ -341,19 +347,20 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64, yield bool) (done boo
 			return true, nil
 		}
 	}
-	if yield {
-		if first := adopter(code, c.knownNodes(), o.Node); first != "" && first != c.cfg.Node {
-			select {
-			case <-c.ctx.Done():
-				return true, nil
-			case <-time.After(c.cfg.LeaseTTL / 2):
-			}
-			ctx, cancel := context.WithTimeout(c.ctx, askWithin)
-			now, err := c.leases.Owner(ctx, code)
-			cancel()
-			if err == nil && now.Revision != lapsed {
-				return true, nil // the first adopter took it
-			}
+	if first := adopter(code, c.knownNodes(), o.Node); first != "" && first != c.cfg.Node {
+		select {
+		case <-c.ctx.Done():
+			return true, nil
+		case <-time.After(c.cfg.LeaseTTL / 2):
+		}
+		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+		now, err := c.leases.Owner(ctx, code)
+		cancel()
+		switch {
+		case err == nil && now.Revision != lapsed:
+			return true, nil // the first adopter took it
+		case err != nil && !errors.Is(err, lease.ErrNoOwner):
+			return false, err
 		}
 	}
 	// Claim waits out what is left of a TTL since the first sighting.
@@ -425,17 +432,29 @@ func (c *clusterNode) learnNodes() {
 // restore reads the room's record and log (after the claim: the old owner
 // can no longer change them) and starts its actor under held.
 func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) error {
-	rec, err := c.store.Room(code)
-	if err != nil {
+	// Read in short tries while the lease is ours: the groups the dead
+	// node led may still be electing their leaders.
+	ctx, cancel := context.WithTimeout(c.ctx, adoptFor)
+	defer cancel()
+	var rec persistence.RoomRecord
+	if err := jetstream.Patiently(ctx, func(context.Context) (err error) {
+		rec, err = c.quick.Room(code)
+		return err
+	}); err != nil {
 		return err
 	}
 	if !unfinished(rec) {
 		return held.Release(context.Background())
 	}
-	entries, err := c.store.Log(code)
-	if err != nil {
+	var entries [][]byte
+	logs := c.store.WithTimeout(2 * time.Second) // a long log is many reads in one call
+	if err := jetstream.Patiently(ctx, func(context.Context) (err error) {
+		entries, err = logs.Log(code)
+		return err
+	}); err != nil {
 		return err
 	}
+	var err error
 	g, ok := c.s.games.Lookup(rec.Setup.Game)
 	if !ok {
 		return fmt.Errorf("unknown game %q", rec.Setup.Game)

@@ -165,8 +165,8 @@ func TestPartitionedHolderStopsBeforeTakeover(t *testing.T) {
 			}
 			cut := time.Now()
 
-			if room := <-lapsed; room != "ROOM" {
-				t.Fatalf("lapsed %q", room)
+			if l := <-lapsed; l.Room != "ROOM" {
+				t.Fatalf("lapsed %q", l.Room)
 			}
 			hb, err := b.Claim(ctx, "ROOM")
 			if err != nil {
@@ -341,8 +341,8 @@ func TestWatchLapsedReportsDeadAndReleasedRoomsOnly(t *testing.T) {
 	if err := gone.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if room := <-lapsed; room != "GONE" {
-		t.Fatalf("first lapse %q, want the released GONE", room)
+	if l := <-lapsed; l.Room != "GONE" || l.Revision != 0 {
+		t.Fatalf("first lapse %+v, want the released GONE", l)
 	}
 	na.nc.Close() // a dies holding DEAD
 
@@ -351,9 +351,9 @@ func TestWatchLapsedReportsDeadAndReleasedRoomsOnly(t *testing.T) {
 		awaitSighting(t, c, "LIVE") // the watch has seen b's renewal
 	}
 	select {
-	case room := <-lapsed:
-		if room != "DEAD" {
-			t.Fatalf("lapsed %q, want DEAD", room)
+	case l := <-lapsed:
+		if o, err := c.Owner(ctx, "DEAD"); l.Room != "DEAD" || err != nil || l.Revision != o.Revision {
+			t.Fatalf("lapsed %+v, want DEAD at its entry's revision (%+v, %v)", l, o, err)
 		}
 	case <-ctx.Done():
 		t.Fatal("DEAD never reported")
@@ -368,8 +368,8 @@ func TestWatchLapsedReportsDeadAndReleasedRoomsOnly(t *testing.T) {
 		t.Fatal("a live lease was disturbed")
 	}
 	select {
-	case room := <-lapsed:
-		t.Fatalf("lapsed %q while every lease is live", room)
+	case l := <-lapsed:
+		t.Fatalf("lapsed %+v while every lease is live", l)
 	default:
 	}
 }
@@ -439,8 +439,8 @@ func TestReplicatedBucket(t *testing.T) {
 		}
 		servers[0].Shutdown()
 		killed := time.Now()
-		for room := range lapsed {
-			if room == "DIES" {
+		for l := range lapsed {
+			if l.Room == "DIES" {
 				break
 			}
 		}

@@ -7,22 +7,31 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// WatchLapsed sends the code of every room whose lease lapses: released, or
-// left unchanged for a TTL on this node's clock (its holder died or was cut
+// Lapse is a room whose lease lapsed, and the revision of the entry left
+// unchanged for a TTL (0: released).
+type Lapse struct {
+	Room     string
+	Revision uint64
+}
+
+// WatchLapsed sends every room whose lease lapses: released, or left
+// unchanged for a TTL on this node's clock (its holder died or was cut
 // off). A room is sent once per lapse; a Claim that follows needs no further
 // wait, as this manager remembers when it first saw the lapsed entry. The
-// channel closes when ctx ends or the watch fails.
-func (m *Manager) WatchLapsed(ctx context.Context) (<-chan string, error) {
+// timers are this node's own: a lapse is reported on time even while the
+// cluster does not answer. The channel closes when ctx ends or the watch
+// fails.
+func (m *Manager) WatchLapsed(ctx context.Context) (<-chan Lapse, error) {
 	w, err := m.kv.WatchAll(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make(chan string)
+	out := make(chan Lapse)
 	go m.watchLapsed(ctx, w, out)
 	return out, nil
 }
 
-func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out chan<- string) {
+func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out chan<- Lapse) {
 	defer close(out)
 	defer w.Stop()
 
@@ -38,11 +47,11 @@ func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out c
 			t.Stop()
 		}
 	}()
-	var queue []string // lapsed rooms not yet taken by the reader
+	var queue []Lapse // not yet taken by the reader
 
 	for {
-		var send chan<- string
-		var next string
+		var send chan<- Lapse
+		var next Lapse
 		if len(queue) > 0 {
 			send, next = out, queue[0]
 		}
@@ -66,7 +75,7 @@ func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out c
 			if e.Operation() != jetstream.KeyValuePut {
 				delete(revision, room)
 				m.forgetSighting(room)
-				queue = append(queue, room) // released: free at once
+				queue = append(queue, Lapse{Room: room}) // released: free at once
 				continue
 			}
 			rev := e.Revision()
@@ -90,7 +99,7 @@ func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out c
 			for room, rev := range lapsed {
 				if revision[room] == rev { // not renewed since the timer was set
 					delete(timers, room)
-					queue = append(queue, room)
+					queue = append(queue, Lapse{Room: room, Revision: rev})
 				}
 			}
 		}

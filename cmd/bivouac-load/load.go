@@ -215,6 +215,9 @@ type loadResult struct {
 	moveKey     []time.Duration // a move's key → the mover's screen changes (through the room)
 	moveKeyHome []time.Duration // the same, the mover on the node that runs the table
 	moveKeyAway []time.Duration // the same, the mover on another node of a cluster
+	moveTaken   []time.Duration // a move's key → the mover's screen shows it taken (not "Sent. Waiting for the table…")
+	takenHome   []time.Duration // the same, the mover on the node that runs the table
+	takenAway   []time.Duration // the same, the mover on another node of a cluster
 	fanout      []time.Duration // a move's key → the last other seat's screen changes
 	fanoutSeat  []time.Duration // a move's key → one other seat's screen changes
 	errs        map[string]int
@@ -937,6 +940,17 @@ func loadPlay(ctx context.Context, o loadOpts, tables []*loadTable, r *loadResul
 	wg.Wait()
 }
 
+// sentWaiting is what a mover's screen says between a move's key and the
+// table's answer (i18n ui.sent_waiting).
+const sentWaiting = "Sent. Waiting for the table"
+
+func pick[T any](first bool, a, b T) T {
+	if first {
+		return a
+	}
+	return b
+}
+
 func playTable(ctx context.Context, o loadOpts, tb *loadTable, r *loadResult) {
 	const wait = 10 * time.Second
 	// Spread the tables' first moves over one think time.
@@ -997,11 +1011,14 @@ func playTable(ctx context.Context, o loadOpts, tb *loadTable, r *loadResult) {
 			}
 			d := max(0, at.Sub(t0))
 			if i == mover {
+				home := c.node == tb.seats[0].node // the host's node runs the table
 				r.add(&r.moveKey, d)
-				if c.node == tb.seats[0].node { // the host's node runs the table
-					r.add(&r.moveKeyHome, d)
-				} else {
-					r.add(&r.moveKeyAway, d)
+				r.add(pick(home, &r.moveKeyHome, &r.moveKeyAway), d)
+				// The screen may first say the move was sent; then it shows it taken.
+				if at, _, err := c.WaitScreen(func(s string) bool { return !strings.Contains(s, sentWaiting) }, wait); err == nil {
+					taken := max(0, at.Sub(t0))
+					r.add(&r.moveTaken, taken)
+					r.add(pick(home, &r.takenHome, &r.takenAway), taken)
 				}
 				continue
 			}

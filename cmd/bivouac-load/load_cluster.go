@@ -255,10 +255,13 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 		fo.kills++
 		fo.expected += len(rooms)
 		served := map[string]time.Time{}
+		by := map[string]int{} // rooms taken over, by node
 		for deadline := killed.Add(60 * time.Second); len(served) < len(rooms) && time.Now().Before(deadline) && ctx.Err() == nil; {
 			sleepCtx(ctx, 100*time.Millisecond)
 			for n, off := range offsets {
+				before := len(served)
 				takenOver(n.log, off, rooms, served)
+				by[n.id] += len(served) - before
 			}
 		}
 		for n, off := range offsets {
@@ -274,7 +277,7 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 		if len(served) == len(rooms) && len(rooms) > 0 {
 			fo.perKill = append(fo.perKill, last)
 		}
-		o.logf("kill %d: %s ran %d rooms; %d serve again elsewhere, the last after %v", k+1, victim.id, len(rooms), len(served), last.Round(time.Millisecond))
+		o.logf("kill %d: %s ran %d rooms; %d serve again elsewhere %v, the last after %v", k+1, victim.id, len(rooms), len(served), by, last.Round(time.Millisecond))
 		if len(served) < len(rooms) {
 			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %d of %d rooms did not serve again within 60 s", k+1, len(rooms)-len(served), len(rooms)))
 		}
@@ -486,6 +489,12 @@ func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResu
 		row("move → mover's screen, mover on another node, p50 / p99 (n)", pp(r.moveKeyAway), "", "")
 		if len(r.moveKeyHome) > 0 && len(r.moveKeyAway) > 0 {
 			a, h := pct(r.moveKeyAway, 0.99), pct(r.moveKeyHome, 0.99)
+			row("  p99 another node / the table's node", fmt.Sprintf("%.2f×", float64(a)/float64(h)), "≤ 2×", yes(a <= 2*h))
+		}
+		row("move → mover's screen shows it taken, on the table's node", pp(r.takenHome), "", "")
+		row("move → mover's screen shows it taken, on another node", pp(r.takenAway), "", "")
+		if len(r.takenHome) > 0 && len(r.takenAway) > 0 {
+			a, h := pct(r.takenAway, 0.99), pct(r.takenHome, 0.99)
 			row("  p99 another node / the table's node", fmt.Sprintf("%.2f×", float64(a)/float64(h)), "≤ 2×", yes(a <= 2*h))
 		}
 		row("move → every other seat (fan-out), p50 / p99 (n)", pp(r.fanout), "p99 ≤ 50 ms", metIf(len(r.fanout) > 0, yes(pct(r.fanout, 0.99) <= 50*time.Millisecond)))

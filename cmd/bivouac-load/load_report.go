@@ -94,6 +94,8 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 	if o.tables > 0 {
 		durRow("move → mover's screen", biv.moveKey, nil, 0.5, "", nil)
 		durRow("move → mover's screen", biv.moveKey, nil, 0.99, "", nil)
+		durRow("move → mover's screen shows it taken", biv.moveTaken, nil, 0.5, "", nil)
+		durRow("move → mover's screen shows it taken", biv.moveTaken, nil, 0.99, "", nil)
 		durRow("move → one other seat", biv.fanoutSeat, nil, 0.5, "", nil)
 		durRow("move → every other seat (fan-out)", biv.fanout, nil, 0.5, "", nil)
 		durRow("move → every other seat (fan-out)", biv.fanout, nil, 0.99, "≤ 50 ms",

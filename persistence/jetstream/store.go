@@ -42,7 +42,16 @@ type Store struct {
 
 	rooms, players, campaigns, finished, reviews, alive *bucket
 
-	tips tipCache
+	tips *tipCache // shared with the copies WithTimeout makes
+}
+
+// WithTimeout is the same store with each call bounded to d instead: a
+// node taking rooms over while the cluster elects leaders asks in short
+// tries (a request to a group without a leader is never answered).
+func (s *Store) WithTimeout(d time.Duration) *Store {
+	c := *s
+	c.timeout = d
+	return &c
 }
 
 var _ persistence.Store = (*Store)(nil)
@@ -75,7 +84,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{name: opts.Name, js: j, timeout: opts.Timeout, now: func() time.Time { return opts.Clock().UTC() }}
+	s := &Store{name: opts.Name, js: j, timeout: opts.Timeout, now: func() time.Time { return opts.Clock().UTC() }, tips: &tipCache{}}
 	// The assets are made in parallel: in a cluster each is a replicated
 	// group of its own, and creating one waits for its leader.
 	var wg sync.WaitGroup
