@@ -418,7 +418,8 @@ func (c *clusterNode) knownNodes() []string {
 
 // learnNodes reads the node bucket's keys into known.
 func (c *clusterNode) learnNodes() {
-	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL)
+	// Briefly: the takeover loop waits, and lapses queue up behind it.
+	ctx, cancel := context.WithTimeout(c.ctx, askWithin)
 	defer cancel()
 	nodes, err := c.nodes.Keys(ctx)
 	if err != nil {
