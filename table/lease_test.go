@@ -112,11 +112,18 @@ func TestRoomWithASuspendedLeaseRefusesChangesAndGoesOn(t *testing.T) {
 	}
 }
 
-// flakyJournal does not answer the first fails appends, as a store whose
-// replicated log is electing a leader.
+// flakyJournal does not answer the first fails appends (saveFails record
+// saves), as a store whose replicated log is electing a leader.
 type flakyJournal struct {
 	*MemJournal
-	fails atomic.Int32
+	fails, saveFails atomic.Int32
+}
+
+func (j *flakyJournal) SaveRoom(rec RoomRecord) error {
+	if j.saveFails.Add(-1) >= 0 {
+		return errors.New("nats: JetStream system temporarily unavailable")
+	}
+	return j.MemJournal.SaveRoom(rec)
 }
 
 func (j *flakyJournal) Append(room string, seq uint64, entry []byte) error {
@@ -219,5 +226,29 @@ func TestRoomWithASuspendedLeaseRefusesJoinsAndStarts(t *testing.T) {
 	}
 	if err := r.Start(ctx, a); err != nil {
 		t.Fatalf("the start once the lease is valid again: %v", err)
+	}
+}
+
+// In a cluster, a record save the store did not take is tried again: a
+// join made meanwhile is in the record once the store answers.
+func TestRoomTriesAnUnansweredRecordSaveAgain(t *testing.T) {
+	j := &flakyJournal{MemJournal: NewMemJournal()}
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Lease: newTestLease(), Journal: j})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	j.saveFails.Store(3)
+	if _, err := r.Join(ctx, Player{ID: "bob", Name: "bob"}, NewMailbox(), false); err != nil {
+		t.Fatalf("a join while the store did not answer 3 saves: %v", err)
+	}
+	rec, ok := j.Room(r.Code())
+	if !ok {
+		t.Fatal("no record saved")
+	}
+	found := false
+	for _, s := range rec.Seats {
+		found = found || s.Identity == "bob"
+	}
+	if !found {
+		t.Fatalf("bob's seat is not in the saved record: %+v", rec.Seats)
 	}
 }

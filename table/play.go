@@ -131,21 +131,28 @@ func (r *Room) journal(entry []byte) error {
 	return nil
 }
 
-// appendPatience is how long, in a cluster, the actor keeps trying an
-// append the store did not answer: the log's replicated stream may be
-// electing a leader after losing a node (4–9 s in NATS). Trying again is
-// safe: the store takes the same entry at the same number as done, and
-// refuses any other (ErrNotOwner).
-const appendPatience = 20 * time.Second
+// storePatience is how long, in a cluster, the actor keeps trying a write
+// the store did not take: the replicated group behind it may be electing a
+// leader (4–9 s in NATS after a node dies; a moment when a young cluster
+// settles). Trying again is safe: the store takes the same log entry at
+// the same number as done, and refuses any other (ErrNotOwner); a record
+// is a whole snapshot.
+const storePatience = 20 * time.Second
 
 func (r *Room) append(entry []byte) error {
 	seq := uint64(r.logged + 1)
-	err := r.cfg.Journal.Append(r.cfg.Code, seq, entry)
+	return r.patiently("a move", func() error { return r.cfg.Journal.Append(r.cfg.Code, seq, entry) })
+}
+
+// patiently runs write, and in a cluster runs it again while it fails for
+// up to storePatience, unless another node runs the room now.
+func (r *Room) patiently(what string, write func() error) error {
+	err := write()
 	if err == nil || r.cfg.Lease == nil || errors.Is(err, ErrNotOwner) {
 		return err
 	}
-	r.log.Warn("the store did not take a move; trying again", "err", err)
-	for deadline := time.Now().Add(appendPatience); time.Now().Before(deadline); {
+	r.log.Warn("the store did not take "+what+"; trying again", "err", err)
+	for deadline := time.Now().Add(storePatience); time.Now().Before(deadline); {
 		select {
 		case <-r.cfg.Lease.Lost():
 			return fmt.Errorf("%w: the lease was lost (%v)", ErrNotOwner, err)
@@ -153,7 +160,7 @@ func (r *Room) append(entry []byte) error {
 			return err
 		case <-time.After(100 * time.Millisecond):
 		}
-		if err = r.cfg.Journal.Append(r.cfg.Code, seq, entry); err == nil || errors.Is(err, ErrNotOwner) {
+		if err = write(); err == nil || errors.Is(err, ErrNotOwner) {
 			return err
 		}
 	}

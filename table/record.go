@@ -29,7 +29,8 @@ func (r *Room) save() {
 	if r.cfg.Journal == nil || !r.owns() {
 		return
 	}
-	if err := r.cfg.Journal.SaveRoom(r.record0()); err != nil {
+	rec := r.record0()
+	if err := r.patiently("the room's record", func() error { return r.cfg.Journal.SaveRoom(rec) }); err != nil {
 		r.log.Error("saving room", "err", err)
 	}
 }
