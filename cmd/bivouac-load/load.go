@@ -93,7 +93,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
-	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profile over the idle window, in this directory (needs -pprof)")
+	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profiles over the idle window and the play phase, and its heap after play, in this directory (needs -pprof)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -425,13 +425,31 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 		tables := loadSeat(ctx, o, clients, r)
 		o.logf("%s: %d tables seated, %d started", kind, r.tables, r.started)
 		if ctx.Err() == nil {
+			var playProfile chan error
+			if o.profiles != "" { // where a move's CPU goes, over the whole play phase
+				playProfile = make(chan error, 1)
+				go func() {
+					playProfile <- fetchProfile(ctx, o.pprof, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(o.play.Seconds())),
+						filepath.Join(o.profiles, kind+"-play-cpu.pb.gz"))
+				}()
+			}
 			cpu0, self0, t0 := procCPU(child.pid()), selfCPU(), time.Now()
 			loadPlay(ctx, o, tables, r)
 			el := time.Since(t0)
+			if playProfile != nil {
+				if err := <-playProfile; err != nil {
+					o.logf("%s: play CPU profile not saved: %v", kind, err)
+				}
+			}
 			r.playTime = el
 			r.playCPU = 100 * (procCPU(child.pid()) - cpu0) / el.Seconds()
 			r.harnessPlayCPU = 100 * (selfCPU() - self0) / el.Seconds()
 			r.rssPlay = procRSS(child.pid())
+			if o.profiles != "" { // what the tables left in memory
+				if err := fetchProfile(ctx, o.pprof, "/debug/pprof/heap?gc=1", filepath.Join(o.profiles, kind+"-play-heap.pb.gz")); err != nil {
+					o.logf("%s: heap profile after play not saved: %v", kind, err)
+				}
+			}
 		}
 	}
 	// Still connected at the end?
