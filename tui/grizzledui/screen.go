@@ -48,6 +48,7 @@ type Screen struct {
 
 	count   uikit.Countdown  // the current timer (the speech window)
 	logBack int              // log lines scrolled back from the newest ([ and ])
+	logMemo uikit.LogMemo    // the log's lines as the last frame drew them
 	gen     int              // bumped by every Update: older tick chains stop
 	now     func() time.Time // the clock (tests replace it)
 

@@ -304,19 +304,21 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
 			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 			fit(statusSt.Render(status), 9)
-		wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")
-		if len(wrapped) > 1 && extra > 0 {
-			more := min(len(wrapped)-1, extra)
-			extra -= more
-			out = append(out, row+wrapped[0])
-			for j := 1; j <= more; j++ {
-				l := wrapped[j]
-				if j == more && more < len(wrapped)-1 {
-					l = uikit.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+		if extra > 0 && width(knocks) > max(knockW, 8) { // else it fits on the row: no need to wrap it
+			wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")
+			if len(wrapped) > 1 {
+				more := min(len(wrapped)-1, extra)
+				extra -= more
+				out = append(out, row+wrapped[0])
+				for j := 1; j <= more; j++ {
+					l := wrapped[j]
+					if j == more && more < len(wrapped)-1 {
+						l = uikit.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+					}
+					out = append(out, strings.Repeat(" ", fixed)+l)
 				}
-				out = append(out, strings.Repeat(" ", fixed)+l)
+				continue
 			}
-			continue
 		}
 		out = append(out, uikit.Trunc(row+knocks, w))
 	}
@@ -820,18 +822,25 @@ func (s *Screen) logLines(w, h int) []string {
 	th := s.th
 	var lines []string
 	p := th.Printer()
+	s.logMemo.Begin(th, w)
 	for i := range s.u.Log {
 		e := &s.u.Log[i]
-		var l string
-		switch e.Kind {
-		case game.Chat:
-			l = th.Chat.Render(s.name(e.From) + ": “" + uikit.Clean(e.Text) + "”")
-		case game.Private:
-			l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(p.Event(e))
-		default:
-			l = uikit.Clean(p.Event(e))
+		who := ""
+		if e.Kind == game.Chat {
+			who = s.name(e.From)
 		}
-		lines = append(lines, strings.Split(ansi.Wrap(l, w-2, " "), "\n")...)
+		lines = append(lines, s.logMemo.Lines(e, who, func() []string {
+			var l string
+			switch e.Kind {
+			case game.Chat:
+				l = th.Chat.Render(who + ": “" + uikit.Clean(e.Text) + "”")
+			case game.Private:
+				l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(p.Event(e))
+			default:
+				l = uikit.Clean(p.Event(e))
+			}
+			return strings.Split(ansi.Wrap(l, w-2, " "), "\n")
+		})...)
 	}
 	label := th.T("ui.log")
 	keep := max(h-1, 1)

@@ -61,6 +61,7 @@ type Screen struct {
 	showCard bool             // asleep: the card is turned up (c; kept for the game, as the player chose)
 	phaseSeq uint64           // PhaseSeq the local choices above belong to
 	logBack  int              // log lines scrolled back from the newest
+	logMemo  uikit.LogMemo    // the log's lines as the last frame drew them
 	endTop   int              // the end screen's first line shown, when it is taller than the window
 	packView bool             // the log panel shows the whole pack channel (P)
 	sentAt   time.Time        // an action went out for this Update: wait for the next

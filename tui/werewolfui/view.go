@@ -667,8 +667,14 @@ func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 	th := s.th
 	var lines []string
 	var first []bool // lines[i] begins an event
+	s.logMemo.Begin(th, w)
 	for j := range events {
-		for i, l := range s.eventLines(&events[j], w) {
+		e := &events[j]
+		who := "" // what eventLines shows besides the event: a chat line's speaker
+		if e.Kind == game.Chat {
+			who = s.speaker(e.From)
+		}
+		for i, l := range s.logMemo.Lines(e, who, func() []string { return s.eventLines(e, w) }) {
 			lines = append(lines, l)
 			first = append(first, i == 0)
 		}
