@@ -870,7 +870,7 @@ func (s *Screen) logLines(w, h int) []string {
 
 // --- text helpers ---
 
-func width(s string) int { return ansi.StringWidth(s) }
+func width(s string) int { return uikit.Width(s) }
 
 func padRight(s string, w int) string {
 	if n := width(s); n < w {

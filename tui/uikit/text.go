@@ -1,9 +1,11 @@
 package uikit
 
 import (
-	"bivouac/game"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"bivouac/game"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
@@ -11,10 +13,65 @@ import (
 
 // Trunc cuts s (which may hold styles) to w cells, with an ellipsis.
 func Trunc(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
+	if len(s) <= w || Width(s) <= w { // a cell takes at least a byte
 		return s
 	}
 	return ansi.Truncate(s, max(w, 0), "…")
+}
+
+// Width is how many cells s (which may hold styles) takes, as
+// ansi.StringWidth counts them. Text made only of characters that take
+// one cell on their own (oneCell) and colour and style sequences (ESC [ …
+// final byte) is counted here, a byte loop; anything else goes to
+// ansi.StringWidth (a parser and grapheme clustering), which measuring
+// every line of every frame made a tenth of the server's CPU while tables
+// played.
+func Width(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == '\x1b' && i+1 < len(s) && s[i+1] == '[':
+			i += 2
+			for i < len(s) && s[i] >= 0x20 && s[i] < 0x40 { // parameters and intermediates
+				i++
+			}
+			if i == len(s) || s[i] < 0x40 || s[i] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i++ // the final byte
+		case c < utf8.RuneSelf:
+			return ansi.StringWidth(s) // a control character
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !oneCell(r) {
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size
+		}
+	}
+	return n
+}
+
+// oneCells are ranges of characters that take one cell and never join the
+// character before or after them into a cluster: Latin letters and signs
+// (the soft hyphen aside), Cyrillic (its combining marks aside), general
+// punctuation, arrows, box drawing, blocks and most geometric shapes, the
+// first miscellaneous symbols (★) and the dingbats screens use (✓, ✗).
+// TestOneCellRunesAreOneCell checks each.
+var oneCells = [...][2]rune{{0xa0, 0xac}, {0xae, 0x2ff}, {0x400, 0x482}, {0x48a, 0x4ff}, {0x2010, 0x2027}, {0x2030, 0x205e},
+	{0x2190, 0x21ff}, {0x2500, 0x25fc}, {0x2600, 0x2613}, {0x2713, 0x2718}}
+
+func oneCell(r rune) bool {
+	for _, rg := range oneCells {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // Clean keeps printable text in any script, as a last guard on what players
@@ -95,7 +152,7 @@ func anyWider(s string, w int) bool {
 	for rest, more := s, true; more; {
 		var l string
 		l, rest, more = strings.Cut(rest, "\n")
-		if len(l) > w && ansi.StringWidth(l) > w {
+		if len(l) > w && Width(l) > w {
 			return true
 		}
 	}

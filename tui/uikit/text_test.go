@@ -1,6 +1,7 @@
 package uikit
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -55,5 +56,40 @@ func TestFitWidthCutsOnlyWideLines(t *testing.T) {
 	}
 	if s := "a\nb"; FitWidth(s, 20) != s {
 		t.Error("a frame that fits was rebuilt")
+	}
+}
+
+// TestWidthCountsAsAnsi: Width agrees with ansi.StringWidth for text in
+// every script the screens show, wide characters, emoji sequences,
+// combining marks, controls, broken UTF-8 and styles.
+func TestWidthCountsAsAnsi(t *testing.T) {
+	pieces := []string{"a", "Z", " ", "·", "─", "●", "○", "▶", "★", "✗", "…", "“", "ł", "ж", "ü", "é", "e\u0301", "ж\u0483",
+		"漢", "字", "ｱ", "한", "\u1100", "😀", "👍🏽", "🇵🇱", "#\ufe0f\u20e3", "©\ufe0f", "❤\ufe0f", "☀", "☀\ufe0f", "☔", "✅", "✓", "↔", "█",
+		"\u200d", "\ufe0f", "\u00ad", "\t", "\x07", "\x00", "\xff", "\xe2\x94", "\x1b[1m", "\x1b[38;5;203m", "\x1b[0m", "\x1b]8;;x\x07", "\x1b", "\x1b[", "\x1bP"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		if s := b.String(); Width(s) != ansi.StringWidth(s) {
+			t.Fatalf("Width(%q) = %d, ansi.StringWidth %d", s, Width(s), ansi.StringWidth(s))
+		}
+	}
+}
+
+// TestOneCellRunesAreOneCell: every character Width counts as one cell
+// is one cell on its own, and joins no neighbour into a cluster.
+func TestOneCellRunesAreOneCell(t *testing.T) {
+	for _, rg := range oneCells {
+		for r := rg[0]; r <= rg[1]; r++ {
+			c := string(r)
+			if w := ansi.StringWidth(c); w != 1 {
+				t.Errorf("U+%04X %q is %d cells wide", r, r, w)
+			}
+			if ansi.StringWidth("a"+c+"─") != 3 || ansi.StringWidth(c+c) != 2 {
+				t.Errorf("U+%04X %q joins a neighbour", r, r)
+			}
+		}
 	}
 }

@@ -868,7 +868,7 @@ func (s *Screen) deckLine(deck []werewolf.Role) string {
 
 // Text helpers.
 
-func width(s string) int { return ansi.StringWidth(s) }
+func width(s string) int { return uikit.Width(s) }
 
 // short cuts plain text to n cells.
 func short(s string, n int) string { return uikit.Trunc(s, n) }
