@@ -58,6 +58,12 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if _, ok := msg.(drawMsg); ok {
 		f.w.drawDue = false
 	} else {
+		if t, ok := msg.(uikit.Tick); ok && !t.Due() {
+			// A screen's timer that came before its time: the screen looks
+			// as it did (and waits for the next one); nothing to draw.
+			_, cmd = f.root.Update(msg)
+			return f, cmd
+		}
 		_, cmd = f.root.Update(msg)
 	}
 	switch ws, resized := msg.(tea.WindowSizeMsg); {

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bivouac/table"
+	"bivouac/tui/uikit"
 )
 
 // writes hands each Write to the test.
@@ -81,5 +84,28 @@ func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 	case got := <-out:
 		t.Errorf("a frame after the goodbye was written: %q", got)
 	default:
+	}
+}
+
+// A screen's timer that comes before its time draws no frame; one that is
+// due does.
+func TestEarlyTickDrawsNothing(t *testing.T) {
+	m := newRoot(testApp(t), Session{Ctx: t.Context(), Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
+	f := framed{root: m, w: newFrameWriter(t.Context(), make(writes, 16), false)}
+	t0 := time.Now()
+	var ticks uikit.Ticks
+	ticks.At(t0, t0.Add(time.Second))
+	early, _ := ticks.Next()
+	ticks.At(t0, t0.Add(3*time.Second)) // a later wish: the 1 s timer comes early
+	f.Update(early)
+	if !f.w.drawnAt.IsZero() || f.w.drawDue {
+		t.Error("an early tick drew a frame")
+	}
+	ticks.Fired(early)
+	ticks.At(t0, t0.Add(3*time.Second))
+	due, _ := ticks.Next()
+	f.Update(due)
+	if f.w.drawnAt.IsZero() {
+		t.Error("a due tick drew no frame")
 	}
 }
