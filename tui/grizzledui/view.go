@@ -820,16 +820,20 @@ func (s *Screen) logLines(w, h int) []string {
 		return nil
 	}
 	th := s.th
-	var lines []string
 	p := th.Printer()
+	keep := max(h-1, 1)
+	// Only the newest events that fill the window (and what is scrolled
+	// back) are drawn, newest first; if they run out, all of them were.
+	var events [][]string
+	n := 0
 	s.logMemo.Begin(th, w)
-	for i := range s.u.Log {
+	for i := len(s.u.Log) - 1; i >= 0 && n < keep+s.logBack; i-- {
 		e := &s.u.Log[i]
 		who := ""
 		if e.Kind == game.Chat {
 			who = s.name(e.From)
 		}
-		lines = append(lines, s.logMemo.Lines(e, who, func() []string {
+		ls := s.logMemo.Lines(e, who, func() []string {
 			var l string
 			switch e.Kind {
 			case game.Chat:
@@ -840,10 +844,15 @@ func (s *Screen) logLines(w, h int) []string {
 				l = uikit.Clean(p.Event(e))
 			}
 			return strings.Split(ansi.Wrap(l, w-2, " "), "\n")
-		})...)
+		})
+		events = append(events, ls)
+		n += len(ls)
+	}
+	lines := make([]string, 0, n)
+	for i := len(events) - 1; i >= 0; i-- {
+		lines = append(lines, events[i]...)
 	}
 	label := th.T("ui.log")
-	keep := max(h-1, 1)
 	s.logBack = min(s.logBack, max(0, len(lines)-keep))
 	if s.logBack > 0 {
 		label = th.T("ui.log_back", game.Count(s.logBack))

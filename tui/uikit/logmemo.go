@@ -11,11 +11,12 @@ import (
 // frame before: rendering their words and wrapping them again was about
 // half of what a frame cost while tables played (docs/PERFORMANCE.md).
 //
-// Events are matched by what they say, not by address, in log order: the
-// next frame's log is the last one's with old events gone from the front
-// and new ones at the end. A frame's lines are kept for the next frame
-// only, so the memo never holds more than one log. The zero value is
-// ready to use; it belongs to one screen (no locking).
+// Events are matched by what they say, not by address, in the order they
+// are asked for (the same every frame, oldest or newest first): the next
+// frame's log is the last one's with old events gone from the front and
+// new ones at the end. A frame's lines are kept for the next frame only,
+// so the memo never holds more than the events one frame showed. The zero
+// value is ready to use; it belongs to one screen (no locking).
 type LogMemo struct {
 	th        *Theme
 	tr        *i18n.Printer
@@ -45,7 +46,8 @@ func (m *LogMemo) Begin(th *Theme, w int) {
 
 // Lines are e's lines: those the last frame drew for an event saying the
 // same (with the same who), else what draw returns. Callers ask for their
-// events oldest first, once each per frame, and must not change the lines.
+// events in log order (or its reverse) every frame, once each, and must
+// not change the lines.
 func (m *LogMemo) Lines(e *game.Event, who string, draw func() []string) []string {
 	for i := m.next; i < len(m.prev); i++ {
 		if d := &m.prev[i]; d.who == who && sameEvent(&d.ev, e) {

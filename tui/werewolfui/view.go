@@ -665,16 +665,25 @@ func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 		return nil
 	}
 	th := s.th
-	var lines []string
-	var first []bool // lines[i] begins an event
+	// Only the newest events that fill the window (and what is scrolled
+	// back) are drawn, newest first; if they run out, all of them were.
+	var drawn [][]string
+	n := 0
 	s.logMemo.Begin(th, w)
-	for j := range events {
+	for j := len(events) - 1; j >= 0 && n < h+s.logBack; j-- {
 		e := &events[j]
 		who := "" // what eventLines shows besides the event: a chat line's speaker
 		if e.Kind == game.Chat {
 			who = s.speaker(e.From)
 		}
-		for i, l := range s.logMemo.Lines(e, who, func() []string { return s.eventLines(e, w) }) {
+		ls := s.logMemo.Lines(e, who, func() []string { return s.eventLines(e, w) })
+		drawn = append(drawn, ls)
+		n += len(ls)
+	}
+	lines := make([]string, 0, n)
+	first := make([]bool, 0, n) // lines[i] begins an event
+	for j := len(drawn) - 1; j >= 0; j-- {
+		for i, l := range drawn[j] {
 			lines = append(lines, l)
 			first = append(first, i == 0)
 		}
