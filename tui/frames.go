@@ -32,7 +32,7 @@ type framed struct {
 }
 
 func (f framed) Init() tea.Cmd {
-	f.w.offer(frame{text: f.root.View()})
+	f.w.offer(frame{lines: f.root.frame()})
 	return f.root.Init()
 }
 
@@ -84,9 +84,9 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	return f, cmd
 }
 
-// draw hands the root's current View to the writer.
+// draw hands the root's current frame to the writer.
 func (f framed) draw(fr frame) {
-	fr.text = f.root.View()
+	fr.lines = f.root.frame()
 	f.w.offer(fr)
 	f.w.drawnAt = time.Now()
 }
@@ -95,8 +95,8 @@ func (f framed) draw(fr frame) {
 func (f framed) View() string { return "" }
 
 type frame struct {
-	text   string
-	redraw bool // the window changed: clear and draw everything
+	lines  []string // the screen, line by line (not changed once offered)
+	redraw bool     // the window changed: clear and draw everything
 	height int
 }
 
@@ -250,9 +250,8 @@ func (w *frameWriter) draw(b []byte, f frame) []byte {
 		w.last = w.last[:0]
 	}
 	n := 0
-	for rest, more := f.text, true; more; n++ {
-		var l string
-		l, rest, more = strings.Cut(rest, "\n")
+	for ; n < len(f.lines); n++ {
+		l := f.lines[n]
 		h := maphash.String(lineSeed, l)
 		if n < len(w.last) && w.last[n] == h {
 			continue

@@ -43,16 +43,16 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 		f    frame
 		want string
 	}{
-		{frame{text: "a\nb\nc"}, enterAlt + line(1, "a") + line(2, "b") + line(3, "c")},
-		{frame{text: "a\nB\nc"}, line(2, "B")},
-		{frame{text: "a\nB"}, "\x1b[3;1H\x1b[J"},
-		{frame{text: "x\nB\nc\nd"}, line(1, "x") + line(3, "c") + line(4, "d")},
-		{frame{text: "x\nB", redraw: true, height: 2}, "\x1b[2J" + line(1, "x") + line(2, "B")},
+		{frame{lines: strings.Split("a\nb\nc", "\n")}, enterAlt + line(1, "a") + line(2, "b") + line(3, "c")},
+		{frame{lines: strings.Split("a\nB\nc", "\n")}, line(2, "B")},
+		{frame{lines: strings.Split("a\nB", "\n")}, "\x1b[3;1H\x1b[J"},
+		{frame{lines: strings.Split("x\nB\nc\nd", "\n")}, line(1, "x") + line(3, "c") + line(4, "d")},
+		{frame{lines: strings.Split("x\nB", "\n"), redraw: true, height: 2}, "\x1b[2J" + line(1, "x") + line(2, "B")},
 	}
 	for i, s := range steps {
 		w.offer(s.f)
 		if got := out.next(t); got != s.want {
-			t.Errorf("frame %d %q: wrote %q, want %q", i, s.f.text, got, s.want)
+			t.Errorf("frame %d %q: wrote %q, want %q", i, s.f.lines, got, s.want)
 		}
 	}
 	cancel()
@@ -66,7 +66,7 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 	out := make(writes, 16)
 	w := newFrameWriter(t.Context(), out, false)
-	w.offer(frame{text: "a"})
+	w.offer(frame{lines: strings.Split("a", "\n")})
 	out.next(t)
 	w.mu.Lock()
 	for w.writing { // the writer ends as soon as it has caught up
@@ -79,7 +79,7 @@ func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 	if got, want := out.next(t), leaveAlt+"bye\r\nnow\r\n"; got != want {
 		t.Errorf("goodbye wrote %q, want %q", got, want)
 	}
-	w.offer(frame{text: "late"})
+	w.offer(frame{lines: strings.Split("late", "\n")})
 	select {
 	case got := <-out:
 		t.Errorf("a frame after the goodbye was written: %q", got)

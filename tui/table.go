@@ -218,19 +218,22 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (t *tablePage) view(m *root) string {
-	if t.screen != nil {
-		view := t.screen.View()
-		if q, ok := t.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) { // a session-level problem (busy, closed) over the table
-			lines := strings.Split(view, "\n")
-			if len(lines) > 0 {
-				lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
-			}
-			view = strings.Join(lines, "\n")
-		}
-		return view
+func (t *tablePage) view(m *root) string { return strings.Join(t.lines(m), "\n") }
+
+func (t *tablePage) lines(m *root) []string {
+	if t.screen == nil {
+		return strings.Split(t.waitingView(m), "\n")
 	}
-	return t.waitingView(m)
+	var lines []string
+	if l, ok := t.screen.(uikit.Lined); ok {
+		lines = l.Lines()
+	} else {
+		lines = strings.Split(t.screen.View(), "\n")
+	}
+	if q, ok := t.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) && len(lines) > 0 { // a session-level problem (busy, closed) over the table
+		lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
+	}
+	return lines
 }
 
 func (t *tablePage) bar(m *root) string { return m.shortHelp(t.help(m)) }

@@ -108,55 +108,81 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Frame lays out a table screen of w×h cells: body's lines (asked for the
-// space left), padded to the full height, then — when helpBar is set, as for
-// a screen shown on its own — the help bar of keys. Without its own help bar
+// Frame lays out a table screen of w×h cells, as lines: body's lines
+// (asked for the space left), padded to the full height, then — when
+// helpBar is set, as for a screen shown on its own — the help bar of keys. Without its own help bar
 // the screen's window is one line taller (the session's help bar), so a
 // window under minW×minH gets TooSmall instead.
-func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) string {
+func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) []string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
 		reserved = 1
 	}
 	if w < minW || h+reserved < minH {
-		return TooSmall(th, w, h, reserved, minW, minH)
+		return strings.Split(TooSmall(th, w, h, reserved, minW, minH), "\n")
 	}
-	var foot []string
+	n := h // the body's lines
+	foot := ""
 	if helpBar {
-		foot = append(foot, Trunc(th.ShortHelp(w, keys.ShortHelp()), w))
+		foot = Trunc(th.ShortHelp(w, keys.ShortHelp()), w)
+		n--
 	}
-	lines := body(w, h-len(foot))
-	for len(lines) < h-len(foot) {
+	lines := body(w, n)
+	for len(lines) < n {
 		lines = append(lines, "")
 	}
-	return strings.Join(append(lines, foot...), "\n")
+	if helpBar {
+		lines = append(lines, foot)
+	}
+	return lines
 }
 
-// FitWidth cuts every line of s to w cells. A line past the edge wraps in
-// the terminal and shifts every line below it, which the frame writer,
-// redrawing only changed lines, would never clean up.
-func FitWidth(s string, w int) string {
-	if w <= 0 || !anyWider(s, w) {
-		return s
+// FitLinesAbove is a page's lines fitted to n (trailing empty lines
+// dropped, then cut or padded) with foot on the line below. It may reuse
+// lines' array.
+func FitLinesAbove(lines []string, n int, foot string) []string {
+	lines = splitInner(lines)
+	for len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
-	lines := strings.Split(s, "\n")
+	if n <= 0 {
+		return strings.Split(foot, "\n")
+	}
+	lines = lines[:min(len(lines), n)]
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return append(lines, strings.Split(foot, "\n")...)
+}
+
+// FitLinesWidth cuts every line to w cells, in place. A line past the edge
+// wraps in the terminal and shifts every line below it, which the frame
+// writer, redrawing only changed lines, would never clean up.
+func FitLinesWidth(lines []string, w int) []string {
+	if w <= 0 {
+		return lines
+	}
 	for i, l := range lines {
-		lines[i] = Trunc(l, w)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// anyWider reports whether a line of s is wider than w cells. A line of
-// at most w bytes cannot be, which spares measuring most of them.
-func anyWider(s string, w int) bool {
-	for rest, more := s, true; more; {
-		var l string
-		l, rest, more = strings.Cut(rest, "\n")
 		if len(l) > w && Width(l) > w {
-			return true
+			lines[i] = Trunc(l, w)
 		}
 	}
-	return false
+	return lines
+}
+
+// splitInner splits any of lines that holds a line break, so that each is
+// one line on screen.
+func splitInner(lines []string) []string {
+	for i, l := range lines {
+		if strings.IndexByte(l, '\n') >= 0 {
+			out := append([]string(nil), lines[:i]...)
+			for _, l := range lines[i:] {
+				out = append(out, strings.Split(l, "\n")...)
+			}
+			return out
+		}
+	}
+	return lines
 }
 
 // FitHeight pads or cuts s to exactly n lines. It counts rather than
@@ -170,24 +196,6 @@ func FitHeight(s string, n int) string {
 		s += strings.Repeat("\n", n-have)
 	}
 	return s
-}
-
-// FitAbove is s fitted to n lines (as FitHeight) with foot on the line
-// below: a page above its help bar, built in one allocation.
-func FitAbove(s string, n int, foot string) string {
-	if n <= 0 {
-		return foot
-	}
-	s, have := cutLines(s, n)
-	var b strings.Builder
-	b.Grow(len(s) + n - have + 1 + len(foot))
-	b.WriteString(s)
-	for ; have < n; have++ {
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-	b.WriteString(foot)
-	return b.String()
 }
 
 // cutLines drops s's trailing newlines and any lines past the nth, and

@@ -2,6 +2,7 @@ package uikit
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestFitHeight(t *testing.T) {
 	}
 }
 
-func TestFitAbove(t *testing.T) {
+func TestFitLinesAbove(t *testing.T) {
 	for _, c := range []struct {
 		in, foot string
 		n        int
@@ -36,26 +37,28 @@ func TestFitAbove(t *testing.T) {
 		{"a\nb", "k", 2, "a\nb\nk"},
 		{"a", "k", 3, "a\n\n\nk"},
 		{"a\nb\nc\n", "k", 2, "a\nb\nk"},
+		{"a\n\n", "k", 3, "a\n\n\nk"},
+		{"", "k", 2, "\n\nk"},
 		{"a", "", 1, "a\n"},
 		{"a", "k", 0, "k"},
 	} {
-		if got := FitAbove(c.in, c.n, c.foot); got != c.want {
-			t.Errorf("FitAbove(%q, %d, %q) = %q, want %q", c.in, c.n, c.foot, got, c.want)
+		// as lines, and as lines some of which hold line breaks
+		for _, in := range [][]string{strings.Split(c.in, "\n"), {c.in}} {
+			if got := strings.Join(FitLinesAbove(in, c.n, c.foot), "\n"); got != c.want {
+				t.Errorf("FitLinesAbove(%q, %d, %q) = %q, want %q", in, c.n, c.foot, got, c.want)
+			}
 		}
 	}
 }
 
-func TestFitWidthCutsOnlyWideLines(t *testing.T) {
-	in := "short\n" + strings.Repeat("ж", 30) + "\n\x1b[1mbold but short\x1b[0m"
-	got := strings.Split(FitWidth(in, 20), "\n")
-	if got[0] != "short" || got[2] != "\x1b[1mbold but short\x1b[0m" {
+func TestFitLinesWidthCutsOnlyWideLines(t *testing.T) {
+	in := []string{"short", strings.Repeat("ж", 30), "\x1b[1mbold but short\x1b[0m"}
+	got := FitLinesWidth(slices.Clone(in), 20)
+	if got[0] != in[0] || got[2] != in[2] {
 		t.Errorf("lines that fit were changed: %q", got)
 	}
 	if w := ansi.StringWidth(got[1]); w > 20 {
 		t.Errorf("a 30-cell line is still %d wide", w)
-	}
-	if s := "a\nb"; FitWidth(s, 20) != s {
-		t.Error("a frame that fits was rebuilt")
 	}
 }
 

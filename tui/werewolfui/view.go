@@ -20,7 +20,10 @@ import (
 )
 
 // View draws the table in the area given by SetSize.
-func (s *Screen) View() string {
+func (s *Screen) View() string { return strings.Join(s.Lines(), "\n") }
+
+// Lines is View as lines (uikit.Lined).
+func (s *Screen) Lines() []string {
 	return uikit.Frame(s.th, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
