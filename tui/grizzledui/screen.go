@@ -114,7 +114,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 // engine would refuse now are disabled.
 func (s *Screen) Keys() help.KeyMap {
 	s.sync()
-	return s.keys
+	return &s.keys // not a copy: a key map in an interface is 1 KB allocated per frame
 }
 
 // Update handles keys, its own countdown ticks, and an UpdateMsg: a root
@@ -324,7 +324,19 @@ func (s *Screen) legalOf(kinds ...grizzled.ActionKind) []grizzled.Action {
 	return out
 }
 
-func (s *Screen) has(kind grizzled.ActionKind) bool { return len(s.legalOf(kind)) > 0 }
+// has is len(legalOf(kind)) > 0 without building the list (sync asks on
+// every frame).
+func (s *Screen) has(kind grizzled.ActionKind) bool {
+	if !s.playing() || s.waiting() {
+		return false
+	}
+	for _, a := range s.v.Legal {
+		if a.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
 
 // sync enables exactly the bindings that do something now.
 func (s *Screen) sync() {

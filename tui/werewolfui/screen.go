@@ -138,7 +138,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 // engine would refuse now are disabled.
 func (s *Screen) Keys() help.KeyMap {
 	s.sync()
-	return s.keys
+	return &s.keys // not a copy: a key map in an interface is 1 KB allocated per frame
 }
 
 // Update handles keys, its own ticks, and an UpdateMsg (a root passing
