@@ -621,13 +621,13 @@ func (m *root) frame() []string {
 		return uikit.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width)
 	}
 	if m.showHelp {
-		return strings.Split(m.fullHelp(), "\n")
+		return uikit.SplitLines(m.fullHelp())
 	}
 	var body []string
 	if p, ok := m.page.(linedPage); ok {
 		body = p.lines(m)
 	} else {
-		body = strings.Split(m.page.view(m), "\n")
+		body = uikit.SplitLines(m.page.view(m))
 	}
 	bottom := m.page.bar(m)
 	if m.input != nil {

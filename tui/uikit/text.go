@@ -149,10 +149,30 @@ func FitLinesAbove(lines []string, n int, foot string) []string {
 		return strings.Split(foot, "\n")
 	}
 	lines = lines[:min(len(lines), n)]
+	if cap(lines) < n+1 { // room for the padding and the foot, once
+		lines = append(make([]string, 0, n+1), lines...)
+	}
 	for len(lines) < n {
 		lines = append(lines, "")
 	}
+	if strings.IndexByte(foot, '\n') < 0 {
+		return append(lines, foot)
+	}
 	return append(lines, strings.Split(foot, "\n")...)
+}
+
+// SplitLines is strings.Split(s, "\n") with room for one line more (a
+// help bar under it).
+func SplitLines(s string) []string {
+	out := make([]string, 0, strings.Count(s, "\n")+2)
+	for {
+		l, rest, more := strings.Cut(s, "\n")
+		out = append(out, l)
+		if !more {
+			return out
+		}
+		s = rest
+	}
 }
 
 // FitLinesWidth cuts every line to w cells, in place. A line past the edge

@@ -51,6 +51,14 @@ func TestFitLinesAbove(t *testing.T) {
 	}
 }
 
+func TestSplitLines(t *testing.T) {
+	for _, s := range []string{"", "a", "a\n", "\n\nb", "a\nb\nc"} {
+		if got, want := SplitLines(s), strings.Split(s, "\n"); !slices.Equal(got, want) {
+			t.Errorf("SplitLines(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 func TestFitLinesWidthCutsOnlyWideLines(t *testing.T) {
 	in := []string{"short", strings.Repeat("ж", 30), "\x1b[1mbold but short\x1b[0m"}
 	got := FitLinesWidth(slices.Clone(in), 20)
