@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	rpprof "runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -64,6 +65,7 @@ type loadOpts struct {
 	self     string // this binary, which also serves the baseline
 	pprof    string
 	profiles string // where to save the children's heap and goroutine profiles
+	cpuprof  string // the harness's own CPU profile
 	keep     bool
 	verbose  bool
 
@@ -94,6 +96,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
 	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profiles over the idle window and the play phase, and its heap after play, in this directory (needs -pprof)")
+	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write the harness's own CPU profile (the clients' side of the run) to this file")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -108,6 +111,17 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.limit)
 	defer cancel()
+	if o.cpuprof != "" {
+		f, err := os.Create(o.cpuprof)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := rpprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer rpprof.StopCPUProfile()
+	}
 	if n, err := loadRaiseFiles(); err != nil {
 		o.logf("open files limit not raised: %v", err)
 	} else if n < uint64(o.sessions)+256 {
@@ -866,13 +880,17 @@ func step(c *loadClient, key string, wait time.Duration) error {
 
 // loadHelpBar is the last non-empty line of a screen: the live keys.
 func loadHelpBar(screen string) string {
-	lines := strings.Split(strings.TrimRight(screen, "\n "), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.TrimSpace(lines[i]) != "" {
-			return lines[i]
+	s := strings.TrimRight(screen, "\n ")
+	for { // from the bottom, without splitting every screen of every table
+		i := strings.LastIndexByte(s, '\n')
+		if line := s[i+1:]; strings.TrimSpace(line) != "" {
+			return line
 		}
+		if i < 0 {
+			return ""
+		}
+		s = s[:i]
 	}
-	return ""
 }
 
 // loadMove is the key a cautious player presses given the help bar: answer
