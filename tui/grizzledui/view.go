@@ -313,7 +313,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 			fit(statusSt.Render(status), 9)
 		if extra > 0 && width(knocks) > max(knockW, 8) { // else it fits on the row: no need to wrap it
-			wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")
+			wrapped := uikit.WrapWords(knocks, max(knockW, 8))
 			if len(wrapped) > 1 {
 				more := min(len(wrapped)-1, extra)
 				extra -= more
@@ -443,7 +443,7 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	out = append(out, flow(chips, w, 2)...)
 	if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
-		d := strings.Split(ansi.Wrap(s.describe(v.Hand[cursor]), w-2, " "), "\n")
+		d := uikit.WrapWords(s.describe(v.Hand[cursor]), w-2)
 		if len(d) > detail {
 			d = d[:detail]
 			d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
@@ -851,7 +851,7 @@ func (s *Screen) logLines(w, h int) []string {
 			default:
 				l = uikit.Clean(p.Event(e))
 			}
-			return strings.Split(ansi.Wrap(l, w-2, " "), "\n")
+			return uikit.WrapWords(l, w-2)
 		})
 		events = append(events, ls)
 		n += len(ls)
@@ -928,7 +928,7 @@ func flow(items []string, w, n int) []string {
 
 // wrapN word-wraps s to w cells, keeping at most n lines.
 func wrapN(s string, w, n int) []string {
-	lines := strings.Split(ansi.Wrap(s, w, " "), "\n")
+	lines := uikit.WrapWords(s, w)
 	if len(lines) > n {
 		lines = lines[:n]
 		lines[n-1] = uikit.Trunc(lines[n-1]+" …", w)

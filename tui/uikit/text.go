@@ -229,6 +229,17 @@ func cutLines(s string, n int) (string, int) {
 	return s, have
 }
 
+// WrapWords is strings.Split(ansi.Wrap(s, w, " "), "\n"): s (which may
+// hold styles) word-wrapped at spaces to lines of w cells. A line that
+// already fits (most of what screens wrap, on every frame) comes back as
+// it is without going through ansi's parser.
+func WrapWords(s string, w int) []string {
+	if w >= 1 && strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\t') < 0 && Width(s) <= w {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+}
+
 // Wrap breaks plain text into lines of at most w cells, at spaces where it
 // can (a word longer than w is cut).
 func Wrap(s string, w int) []string {

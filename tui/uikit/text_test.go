@@ -89,6 +89,24 @@ func TestWidthCountsAsAnsi(t *testing.T) {
 	}
 }
 
+// TestWrapWordsWrapsAsAnsi: WrapWords gives ansi.Wrap's lines, for lines
+// that fit and lines that do not, styled, wide, hyphenated, spaced.
+func TestWrapWordsWrapsAsAnsi(t *testing.T) {
+	pieces := []string{"a", "bc", "word", " ", "  ", "-", "·", "─", "ж", "漢", "😀", "e\u0301", "\u00a0", "\u2002",
+		"\x1b[1m", "\x1b[38;5;203m", "\x1b[0m", "\t", "\n", "…"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s, w := b.String(), rng.IntN(40)
+		if got, want := WrapWords(s, w), strings.Split(ansi.Wrap(s, w, " "), "\n"); !slices.Equal(got, want) {
+			t.Fatalf("WrapWords(%q, %d) = %q, ansi.Wrap %q", s, w, got, want)
+		}
+	}
+}
+
 // TestOneCellRunesAreOneCell: every character Width counts as one cell
 // is one cell on its own, and joins no neighbour into a cluster.
 func TestOneCellRunesAreOneCell(t *testing.T) {

@@ -17,7 +17,6 @@ import (
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the table in the area given by SetSize.
@@ -740,7 +739,7 @@ func (s *Screen) eventLines(e *game.Event, w int) []string {
 	case e.Kind == game.Private:
 		prefix, st = "» ", th.Accent
 	}
-	raw := strings.Split(ansi.Wrap(prefix+text, w-2, " "), "\n")
+	raw := uikit.WrapWords(prefix+text, w-2)
 	out := make([]string, len(raw))
 	for i, l := range raw {
 		if i > 0 {
@@ -909,7 +908,7 @@ func wrapStyled(st uikit.Ink, text string, w int) []string {
 	if text == "" {
 		return nil
 	}
-	raw := strings.Split(ansi.Wrap(text, max(w, 1), " "), "\n")
+	raw := uikit.WrapWords(text, max(w, 1))
 	for i, l := range raw {
 		raw[i] = st.Render(uikit.Trunc(strings.TrimRight(l, " "), w))
 	}
