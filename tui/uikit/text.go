@@ -110,10 +110,11 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 
 // Frame lays out a table screen of w×h cells, as lines: body's lines
 // (asked for the space left), padded to the full height, then — when
-// helpBar is set, as for a screen shown on its own — the help bar of keys. Without its own help bar
+// helpBar is set, as for a screen shown on its own — the help bar of keys
+// (asked for only then). Without its own help bar
 // the screen's window is one line taller (the session's help bar), so a
 // window under minW×minH gets TooSmall instead.
-func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) []string {
+func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) []string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
 		reserved = 1
@@ -124,7 +125,7 @@ func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body
 	n := h // the body's lines
 	foot := ""
 	if helpBar {
-		foot = Trunc(th.ShortHelp(w, keys.ShortHelp()), w)
+		foot = Trunc(th.ShortHelp(w, keys().ShortHelp()), w)
 		n--
 	}
 	lines := body(w, n)

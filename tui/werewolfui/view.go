@@ -15,8 +15,6 @@ import (
 	"bivouac/game/werewolf"
 	"bivouac/table"
 	"bivouac/tui/uikit"
-
-	"github.com/charmbracelet/bubbles/help"
 )
 
 // View draws the table in the area given by SetSize.
@@ -24,11 +22,7 @@ func (s *Screen) View() string { return strings.Join(s.Lines(), "\n") }
 
 // Lines is View as lines (uikit.Lined).
 func (s *Screen) Lines() []string {
-	var keys help.KeyMap // the session draws the help bar unless the screen is on its own
-	if s.helpBar {
-		keys = s.Keys()
-	}
-	return uikit.Frame(s.th, keys, s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
+	return uikit.Frame(s.th, s.Keys, s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
 // body is everything but the help bar: at most h lines of at most w cells.
