@@ -58,13 +58,15 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if _, ok := msg.(drawMsg); ok {
 		f.w.drawDue = false
 	} else {
-		if t, ok := msg.(uikit.Tick); ok && !t.Due() {
-			// A screen's timer that came before its time: the screen looks
-			// as it did (and waits for the next one); nothing to draw.
-			_, cmd = f.root.Update(msg)
+		// A screen's timer that comes before its time leaves the screen as
+		// it was (it only waits for the next): asked before the screen
+		// takes the tick and wishes again.
+		t, tick := msg.(uikit.Tick)
+		early := tick && !t.Due()
+		_, cmd = f.root.Update(msg)
+		if early {
 			return f, cmd
 		}
-		_, cmd = f.root.Update(msg)
 	}
 	switch ws, resized := msg.(tea.WindowSizeMsg); {
 	case resized:
