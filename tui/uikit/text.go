@@ -22,10 +22,10 @@ func Trunc(s string, w int) string {
 // Width is how many cells s (which may hold styles) takes, as
 // ansi.StringWidth counts them. Text made only of characters that take
 // one cell on their own (oneCell) and colour and style sequences (ESC [ …
-// final byte) is counted here, a byte loop; anything else goes to
-// ansi.StringWidth (a parser and grapheme clustering), which measuring
-// every line of every frame made a tenth of the server's CPU while tables
-// played.
+// final byte) is counted here, in a byte loop; anything else goes to
+// ansi.StringWidth (a parser and grapheme clustering): measuring every
+// line of every frame with it was a tenth of the server's CPU while
+// tables played.
 func Width(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
@@ -111,9 +111,9 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 // Frame lays out a table screen of w×h cells, as lines: body's lines
 // (asked for the space left), padded to the full height, then — when
 // helpBar is set, as for a screen shown on its own — the help bar of keys
-// (asked for only then). Without its own help bar
-// the screen's window is one line taller (the session's help bar), so a
-// window under minW×minH gets TooSmall instead.
+// (asked for only then). Without its own help bar the screen's window is
+// one line taller (the session's help bar), so a window under minW×minH
+// gets TooSmall instead.
 func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) []string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
