@@ -20,10 +20,10 @@ import (
 // program 60 times a second on a ticker, changed or not; at 2,000 idle
 // sessions those wake-ups were nearly half a core (docs/PERFORMANCE.md).
 // Here the program runs WithoutRenderer: after each Update the session's
-// frame goes to a frameWriter, one goroutine that sleeps on a one-slot
-// channel (newest frame wins, like the room mailboxes) and rewrites only the
-// lines that changed. Nothing runs while nothing changes, and a client that
-// stops reading blocks only its own writer, never the program.
+// frame goes to a frameWriter (newest frame wins, like the room mailboxes),
+// which rewrites only the lines that changed. Nothing runs while nothing
+// changes, and a client that stops reading blocks only its own writer,
+// never the program.
 
 // framed wraps the session's root so every Update hands its View to w.
 type framed struct {
@@ -105,11 +105,12 @@ type frame struct {
 // frameWriter draws frames on the alternate screen of one session.
 //
 // It has no goroutine of its own while nothing is to be written: offer
-// starts one when a frame comes and none is running, and it ends when it
-// has caught up. Ten thousand idle sessions used to keep ten thousand
-// writer goroutines (and their stacks) asleep on a channel; now a session
-// costs a goroutine only while its screen is being written, and a client
-// that stops reading still blocks only its own writes, never the program.
+// hands it to a write goroutine when a frame comes and none is writing it
+// (see wake), which leaves it when it has caught up. Ten thousand idle
+// sessions used to keep ten thousand writer goroutines (and their stacks)
+// asleep on a channel; now a session costs a goroutine only while its
+// screen is being written, and a client that stops reading still blocks
+// only its own writes, never the program.
 type frameWriter struct {
 	out   io.Writer
 	ascii bool          // draw every line in ASCII (Session.ASCII)
@@ -163,11 +164,43 @@ func (w *frameWriter) offer(f frame) {
 	w.wake()
 }
 
-// wake starts the write goroutine if none runs (w.mu held).
+// wake starts the write goroutine if none runs (w.mu held): one that has
+// just caught up with another session's frames if one waits, else a new
+// one.
 func (w *frameWriter) wake() {
 	if !w.writing {
 		w.writing = true
-		go w.write()
+		select {
+		case idleWriters <- w:
+		default:
+			go writeFrames(w)
+		}
+	}
+}
+
+// idleWriters hands a session's frames to a write goroutine that has just
+// caught up with another's. A goroutine started per frame began with a
+// small stack and grew it in every SSH write (the cipher's padding reads
+// crypto/rand deep down): 5% of the server's CPU while tables played. A
+// write goroutine waits writerLinger for more work, then ends, so an idle
+// server keeps none.
+var idleWriters = make(chan *frameWriter)
+
+const writerLinger = time.Second
+
+// writeFrames writes w's frames, then any other session's handed to it
+// through idleWriters, until none comes for writerLinger.
+func writeFrames(w *frameWriter) {
+	linger := time.NewTimer(writerLinger)
+	defer linger.Stop()
+	for {
+		w.write()
+		linger.Reset(writerLinger)
+		select {
+		case w = <-idleWriters:
+		case <-linger.C:
+			return
+		}
 	}
 }
 
