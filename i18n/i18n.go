@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -120,11 +119,6 @@ type Printer struct {
 	messages map[string]*message // this language's catalog, compiled
 	fallback map[string]*message // English, for a key the catalog lacks
 	forms    [countCache]uint8   // plural form of 0..countCache-1 (index into formNames)
-
-	events struct { // see Event
-		m atomic.Pointer[sync.Map] // *game.Event → string; read without a lock
-		n atomic.Int32             // entries in m, to start again past eventMemoMax
-	}
 }
 
 var printers = sync.OnceValue(func() map[Lang]*Printer {
@@ -297,33 +291,12 @@ func (p *Printer) join(parts []string) string {
 }
 
 // Event is what a log line says to this printer's readers: a narration in
-// their language, or a chat line as its speaker typed it. A table's events
-// are shared by every session at it, so the words are kept per event (by
-// address: an event is never changed once published) and each line is
-// rendered once per language rather than once per frame per session.
+// their language, or a chat line as its speaker typed it. Screens keep the
+// lines they drew from one frame to the next (uikit.LogMemo), so an event
+// is rendered once per session that shows it, not once per frame.
 func (p *Printer) Event(e *game.Event) string {
 	if e.Msg.IsZero() {
 		return e.Text
 	}
-	// No lock on the way: every frame of every session at a table reads
-	// its log lines here, and at 10,000 sessions one mutex per language
-	// queued hundreds of screens behind it (docs/PERFORMANCE.md).
-	m := p.events.m.Load()
-	if m != nil {
-		if s, ok := m.Load(e); ok {
-			return s.(string)
-		}
-	}
-	s := p.Msg(e.Msg)
-	if m == nil || p.events.n.Add(1) > eventMemoMax {
-		m = new(sync.Map)
-		p.events.m.Store(m)
-		p.events.n.Store(0)
-	}
-	m.Store(e, s)
-	return s
+	return p.Msg(e.Msg)
 }
-
-// eventMemoMax bounds the words kept per language: a few hundred busy
-// tables' logs; past it the memo starts again.
-const eventMemoMax = 1 << 14

@@ -2,7 +2,6 @@ package i18n
 
 import (
 	"strings"
-	"sync"
 	"testing"
 
 	"bivouac/game"
@@ -81,29 +80,19 @@ func TestMessagesRender(t *testing.T) {
 	}
 }
 
-// TestEventWordsAreKeptPerEvent: the second reading of an event costs
-// nothing, and concurrent readings agree.
-func TestEventWordsAreKeptPerEvent(t *testing.T) {
-	p := For(English)
+// TestEventSaysItsWords: a narration in the printer's language, a chat
+// line as typed.
+func TestEventSaysItsWords(t *testing.T) {
 	e := &game.Event{Msg: game.M("grizzled.turn_of", game.Text("Player", "Ann"))}
-	first := p.Event(e)
-	if allocs := testing.AllocsPerRun(100, func() { p.Event(e) }); allocs != 0 {
-		t.Errorf("a known event costs %v allocations", allocs)
+	if got, want := For(English).Event(e), For(English).Msg(e.Msg); got != want || got == "" {
+		t.Errorf("narration: %q, want %q", got, want)
 	}
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 100 {
-				if p.Event(e) != first || p.Event(&game.Event{Text: "hi"}) != "hi" {
-					t.Error("event words changed")
-					return
-				}
-			}
-		}()
+	if got, want := For(German).Event(e), For(German).Msg(e.Msg); got != want || got == For(English).Event(e) {
+		t.Errorf("narration in German: %q, want %q", got, want)
 	}
-	wg.Wait()
+	if got := For(Polish).Event(&game.Event{Kind: game.Chat, Text: "hi"}); got != "hi" {
+		t.Errorf("chat: %q", got)
+	}
 }
 
 func BenchmarkRenderEvent(b *testing.B) {

@@ -226,3 +226,39 @@ func TestPublicLogIsTheSameForEverySeat(t *testing.T) {
 		}
 	}
 }
+
+// Updates share the room's recent events instead of each carrying a copy:
+// an Update still says what it said after the room has logged many more
+// (and dropped the oldest), and a reader appending to its log changes
+// nothing for the room or anyone else.
+func TestUpdatesKeepTheirLogWhileTheRoomGoesOn(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, LogSize: 3})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	type kept struct {
+		u    Update
+		said []string
+	}
+	var got []kept
+	for i := range 12 {
+		line := fmt.Sprintf("line %d", i)
+		if err := r.Say(alice, line); err != nil {
+			t.Fatal(err)
+		}
+		u := waitFor(t, bob, line, func(u Update) bool { return len(u.Log) > 0 && u.Log[len(u.Log)-1].Text == line })
+		if len(u.Log) > 3 {
+			t.Fatalf("an Update carries %d events, LogSize is 3", len(u.Log))
+		}
+		got = append(got, kept{u, said(u)})
+		u.Log = append(u.Log, game.Event{Kind: game.Chat, Channel: "table", Text: "written by a reader"})
+	}
+	for i, k := range got {
+		if now := said(k.u); !slices.Equal(now, k.said) {
+			t.Errorf("Update %d said %q, now %q", i, k.said, now)
+		}
+	}
+	last := waitFor(t, alice, "line 11", func(u Update) bool { return len(u.Log) > 0 && u.Log[len(u.Log)-1].Text == "line 11" })
+	if want := []string{"table:line 9", "table:line 10", "table:line 11"}; !slices.Equal(said(last), want) {
+		t.Errorf("alice's log %q, want %q", said(last), want)
+	}
+}

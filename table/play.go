@@ -223,12 +223,21 @@ func (r *Room) record(events []game.Event) {
 	}
 }
 
+// appendLog adds e to a seat's recent events, dropping the oldest past
+// LogSize. The events' array is only ever appended to, never written below
+// its length, so the Updates already sent keep their events while sharing
+// it (see shared).
 func (r *Room) appendLog(l []game.Event, e game.Event) []game.Event {
 	if len(l) >= r.cfg.LogSize {
-		l = slices.Delete(l, 0, len(l)-r.cfg.LogSize+1)
+		l = l[len(l)-r.cfg.LogSize+1:]
 	}
 	return append(l, e)
 }
+
+// shared is a seat's recent events as an Update carries them: the room's
+// own array, capped so that a reader's append copies it. Each Update used
+// to carry a copy (4.8 KB per seat per move at 40 events).
+func shared(l []game.Event) []game.Event { return l[:len(l):len(l)] }
 
 func (r *Room) narrate(m game.Msg) {
 	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat, Msg: m}})

@@ -72,7 +72,7 @@ func (r *Room) seatInfos() []SeatInfo {
 // computed once per seat.
 func (r *Room) publish() {
 	views := map[game.Seat]game.View{}
-	seats, public := r.seatInfos(), slices.Clone(r.logs[game.Spectator])
+	seats, public := r.seatInfos(), shared(r.logs[game.Spectator])
 	for box := range r.members {
 		r.put(box, views, seats, public)
 	}
@@ -80,7 +80,7 @@ func (r *Room) publish() {
 
 func (r *Room) publishTo(box *Mailbox) {
 	if _, ok := r.members[box]; ok {
-		r.put(box, map[game.Seat]game.View{}, r.seatInfos(), slices.Clone(r.logs[game.Spectator]))
+		r.put(box, map[game.Seat]game.View{}, r.seatInfos(), shared(r.logs[game.Spectator]))
 	}
 }
 
@@ -88,7 +88,7 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 	m := r.members[box]
 	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
 		Seats: seats, Notice: r.notices[box].current(r.seq), Started: r.started, Over: r.over, Result: r.result,
-		Log: slices.Clone(r.logs[m.seat]), LogEnd: r.logEnds[m.seat], Public: public}
+		Log: shared(r.logs[m.seat]), LogEnd: r.logEnds[m.seat], Public: public}
 	if r.started {
 		v, ok := views[m.seat]
 		if !ok {

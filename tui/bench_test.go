@@ -15,7 +15,8 @@ import (
 
 // BenchmarkHelpKey is what the load harness's keypress probe costs the
 // server: in the lobby at 80×24 in 256 colours, ? opens the help and the
-// next ? closes it, each drawing the whole screen.
+// next ? closes it, each drawing the whole screen as a session does (its
+// lines, for the frame writer).
 func BenchmarkHelpKey(b *testing.B) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
@@ -28,6 +29,6 @@ func BenchmarkHelpKey(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Update(help)
-		_ = m.View()
+		_ = m.frame()
 	}
 }

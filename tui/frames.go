@@ -20,10 +20,10 @@ import (
 // program 60 times a second on a ticker, changed or not; at 2,000 idle
 // sessions those wake-ups were nearly half a core (docs/PERFORMANCE.md).
 // Here the program runs WithoutRenderer: after each Update the session's
-// frame goes to a frameWriter, one goroutine that sleeps on a one-slot
-// channel (newest frame wins, like the room mailboxes) and rewrites only the
-// lines that changed. Nothing runs while nothing changes, and a client that
-// stops reading blocks only its own writer, never the program.
+// frame goes to a frameWriter (newest frame wins, like the room mailboxes),
+// which rewrites only the lines that changed. Nothing runs while nothing
+// changes, and a client that stops reading blocks only its own writer,
+// never the program.
 
 // framed wraps the session's root so every Update hands its View to w.
 type framed struct {
@@ -32,7 +32,7 @@ type framed struct {
 }
 
 func (f framed) Init() tea.Cmd {
-	f.w.offer(frame{text: f.root.View()})
+	f.w.offer(frame{lines: f.root.frame()})
 	return f.root.Init()
 }
 
@@ -58,7 +58,15 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if _, ok := msg.(drawMsg); ok {
 		f.w.drawDue = false
 	} else {
+		// A screen's timer that comes before its time leaves the screen as
+		// it was (it only waits for the next): asked before the screen
+		// takes the tick and wishes again.
+		t, tick := msg.(uikit.Tick)
+		early := tick && !t.Due()
 		_, cmd = f.root.Update(msg)
+		if early {
+			return f, cmd
+		}
 	}
 	switch ws, resized := msg.(tea.WindowSizeMsg); {
 	case resized:
@@ -78,9 +86,9 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	return f, cmd
 }
 
-// draw hands the root's current View to the writer.
+// draw hands the root's current frame to the writer.
 func (f framed) draw(fr frame) {
-	fr.text = f.root.View()
+	fr.lines = f.root.frame()
 	f.w.offer(fr)
 	f.w.drawnAt = time.Now()
 }
@@ -89,19 +97,20 @@ func (f framed) draw(fr frame) {
 func (f framed) View() string { return "" }
 
 type frame struct {
-	text   string
-	redraw bool // the window changed: clear and draw everything
+	lines  []string // the screen, line by line (not changed once offered)
+	redraw bool     // the window changed: clear and draw everything
 	height int
 }
 
 // frameWriter draws frames on the alternate screen of one session.
 //
 // It has no goroutine of its own while nothing is to be written: offer
-// starts one when a frame comes and none is running, and it ends when it
-// has caught up. Ten thousand idle sessions used to keep ten thousand
-// writer goroutines (and their stacks) asleep on a channel; now a session
-// costs a goroutine only while its screen is being written, and a client
-// that stops reading still blocks only its own writes, never the program.
+// hands it to a write goroutine when a frame comes and none is writing it
+// (see wake), which leaves it when it has caught up. Ten thousand idle
+// sessions used to keep ten thousand writer goroutines (and their stacks)
+// asleep on a channel; now a session costs a goroutine only while its
+// screen is being written, and a client that stops reading still blocks
+// only its own writes, never the program.
 type frameWriter struct {
 	out   io.Writer
 	ascii bool          // draw every line in ASCII (Session.ASCII)
@@ -155,11 +164,43 @@ func (w *frameWriter) offer(f frame) {
 	w.wake()
 }
 
-// wake starts the write goroutine if none runs (w.mu held).
+// wake starts the write goroutine if none runs (w.mu held): one that has
+// just caught up with another session's frames if one waits, else a new
+// one.
 func (w *frameWriter) wake() {
 	if !w.writing {
 		w.writing = true
-		go w.write()
+		select {
+		case idleWriters <- w:
+		default:
+			go writeFrames(w)
+		}
+	}
+}
+
+// idleWriters hands a session's frames to a write goroutine that has just
+// caught up with another's. A goroutine started per frame began with a
+// small stack and grew it in every SSH write (the cipher's padding reads
+// crypto/rand deep down): 5% of the server's CPU while tables played. A
+// write goroutine waits writerLinger for more work, then ends, so an idle
+// server keeps none.
+var idleWriters = make(chan *frameWriter)
+
+const writerLinger = time.Second
+
+// writeFrames writes w's frames, then any other session's handed to it
+// through idleWriters, until none comes for writerLinger.
+func writeFrames(w *frameWriter) {
+	linger := time.NewTimer(writerLinger)
+	defer linger.Stop()
+	for {
+		w.write()
+		linger.Reset(writerLinger)
+		select {
+		case w = <-idleWriters:
+		case <-linger.C:
+			return
+		}
 	}
 }
 
@@ -244,9 +285,8 @@ func (w *frameWriter) draw(b []byte, f frame) []byte {
 		w.last = w.last[:0]
 	}
 	n := 0
-	for rest, more := f.text, true; more; n++ {
-		var l string
-		l, rest, more = strings.Cut(rest, "\n")
+	for ; n < len(f.lines); n++ {
+		l := f.lines[n]
 		h := maphash.String(lineSeed, l)
 		if n < len(w.last) && w.last[n] == h {
 			continue

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bivouac/table"
+	"bivouac/tui/uikit"
 )
 
 // writes hands each Write to the test.
@@ -40,16 +43,16 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 		f    frame
 		want string
 	}{
-		{frame{text: "a\nb\nc"}, enterAlt + line(1, "a") + line(2, "b") + line(3, "c")},
-		{frame{text: "a\nB\nc"}, line(2, "B")},
-		{frame{text: "a\nB"}, "\x1b[3;1H\x1b[J"},
-		{frame{text: "x\nB\nc\nd"}, line(1, "x") + line(3, "c") + line(4, "d")},
-		{frame{text: "x\nB", redraw: true, height: 2}, "\x1b[2J" + line(1, "x") + line(2, "B")},
+		{frame{lines: strings.Split("a\nb\nc", "\n")}, enterAlt + line(1, "a") + line(2, "b") + line(3, "c")},
+		{frame{lines: strings.Split("a\nB\nc", "\n")}, line(2, "B")},
+		{frame{lines: strings.Split("a\nB", "\n")}, "\x1b[3;1H\x1b[J"},
+		{frame{lines: strings.Split("x\nB\nc\nd", "\n")}, line(1, "x") + line(3, "c") + line(4, "d")},
+		{frame{lines: strings.Split("x\nB", "\n"), redraw: true, height: 2}, "\x1b[2J" + line(1, "x") + line(2, "B")},
 	}
 	for i, s := range steps {
 		w.offer(s.f)
 		if got := out.next(t); got != s.want {
-			t.Errorf("frame %d %q: wrote %q, want %q", i, s.f.text, got, s.want)
+			t.Errorf("frame %d %q: wrote %q, want %q", i, s.f.lines, got, s.want)
 		}
 	}
 	cancel()
@@ -63,7 +66,7 @@ func TestFrameWriterRewritesChangedLines(t *testing.T) {
 func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 	out := make(writes, 16)
 	w := newFrameWriter(t.Context(), out, false)
-	w.offer(frame{text: "a"})
+	w.offer(frame{lines: strings.Split("a", "\n")})
 	out.next(t)
 	w.mu.Lock()
 	for w.writing { // the writer ends as soon as it has caught up
@@ -76,10 +79,33 @@ func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 	if got, want := out.next(t), leaveAlt+"bye\r\nnow\r\n"; got != want {
 		t.Errorf("goodbye wrote %q, want %q", got, want)
 	}
-	w.offer(frame{text: "late"})
+	w.offer(frame{lines: strings.Split("late", "\n")})
 	select {
 	case got := <-out:
 		t.Errorf("a frame after the goodbye was written: %q", got)
 	default:
+	}
+}
+
+// A screen's timer that comes before its time draws no frame; one that is
+// due does.
+func TestEarlyTickDrawsNothing(t *testing.T) {
+	m := newRoot(testApp(t), Session{Ctx: t.Context(), Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
+	f := framed{root: m, w: newFrameWriter(t.Context(), make(writes, 16), false)}
+	t0 := time.Now()
+	var ticks uikit.Ticks
+	ticks.At(t0, t0.Add(time.Second))
+	early, _ := ticks.Next()
+	ticks.At(t0, t0.Add(3*time.Second)) // a later wish: the 1 s timer comes early
+	f.Update(early)
+	if !f.w.drawnAt.IsZero() || f.w.drawDue {
+		t.Error("an early tick drew a frame")
+	}
+	ticks.Fired(early)
+	ticks.At(t0, t0.Add(3*time.Second))
+	due, _ := ticks.Next()
+	f.Update(due)
+	if f.w.drawnAt.IsZero() {
+		t.Error("a due tick drew no frame")
 	}
 }

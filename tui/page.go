@@ -24,6 +24,12 @@ type page interface {
 	keys(m *root) [][]key.Binding
 }
 
+// linedPage is a page that gives its view as lines (a game screen's, see
+// uikit.Lined), which root.frame takes as they are.
+type linedPage interface {
+	lines(m *root) []string
+}
+
 // resizer is a page that holds a game screen, which must know its size.
 type resizer interface {
 	resize(w, h int)

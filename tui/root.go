@@ -605,20 +605,30 @@ func (m *root) rename(value string) {
 }
 
 // View draws the page, then the prompt or help bar on the last line.
-func (m *root) View() string {
+func (m *root) View() string { return strings.Join(m.frame(), "\n") }
+
+// frame is the screen as lines, View's lines: the session's frames are
+// drawn from them (framed), and a table's screen gives its lines without
+// joining them first (uikit.Lined).
+func (m *root) frame() []string {
 	if m.closed != "" {
-		return m.closed + "\n"
+		return strings.Split(m.closed+"\n", "\n")
 	}
 	if m.width < MinWidth || m.height < MinHeight {
-		return tooSmall(m.th, m.width, m.height)
+		return strings.Split(tooSmall(m.th, m.width, m.height), "\n")
 	}
 	if m.rules != nil {
-		return uikit.FitWidth(m.rules.view(m.th, m.width, m.height), m.width)
+		return uikit.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width)
 	}
 	if m.showHelp {
-		return m.fullHelp()
+		return uikit.SplitLines(m.fullHelp())
 	}
-	body := m.page.view(m)
+	var body []string
+	if p, ok := m.page.(linedPage); ok {
+		body = p.lines(m)
+	} else {
+		body = uikit.SplitLines(m.page.view(m))
+	}
 	bottom := m.page.bar(m)
 	if m.input != nil {
 		bottom = m.input.View()
@@ -626,7 +636,7 @@ func (m *root) View() string {
 	if m.idleNote != "" {
 		bottom = m.th.Notice.Render(" " + uikit.Trunc(m.idleNote, m.width-2) + " ")
 	}
-	return uikit.FitWidth(uikit.FitAbove(body, m.height-1, bottom), m.width)
+	return uikit.FitLinesWidth(uikit.FitLinesAbove(body, m.height-1, bottom), m.width)
 }
 
 // tooSmall is what every page shows in a window under 80×24.

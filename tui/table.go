@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"bivouac/game"
 	"bivouac/table"
@@ -218,33 +219,47 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (t *tablePage) view(m *root) string {
-	if t.screen != nil {
-		view := t.screen.View()
-		if q, ok := t.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) { // a session-level problem (busy, closed) over the table
-			lines := strings.Split(view, "\n")
-			if len(lines) > 0 {
-				lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
-			}
-			view = strings.Join(lines, "\n")
-		}
-		return view
+func (t *tablePage) view(m *root) string { return strings.Join(t.lines(m), "\n") }
+
+func (t *tablePage) lines(m *root) []string {
+	if t.screen == nil {
+		return strings.Split(t.waitingView(m), "\n")
 	}
-	return t.waitingView(m)
+	var lines []string
+	if l, ok := t.screen.(uikit.Lined); ok {
+		lines = l.Lines()
+	} else {
+		lines = strings.Split(t.screen.View(), "\n")
+	}
+	if q, ok := t.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) && len(lines) > 0 { // a session-level problem (busy, closed) over the table
+		lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
+	}
+	return lines
 }
 
-func (t *tablePage) bar(m *root) string { return m.shortHelp(t.help(m)) }
+// bar builds the keys in a pooled buffer: a table's help bar is drawn on
+// every frame, and its 17 bindings were a kilobyte and a half each time.
+func (t *tablePage) bar(m *root) string {
+	bp := helpKeys.Get().(*[]key.Binding)
+	keys := t.help(m, (*bp)[:0])
+	bar := m.shortHelp(keys)
+	*bp = keys
+	helpKeys.Put(bp)
+	return bar
+}
+
+var helpKeys = sync.Pool{New: func() any { return new([]key.Binding) }}
 
 func (t *tablePage) keys(m *root) [][]key.Binding {
 	var groups [][]key.Binding
 	if t.screen != nil {
 		groups = append(groups, t.screen.Keys().FullHelp()...)
 	}
-	return append(groups, t.global(m))
+	return append(groups, t.global(m, nil))
 }
 
-// global are the session's keys at a table, beside the screen's own.
-func (t *tablePage) global(m *root) []key.Binding {
+// global appends the session's keys at a table, beside the screen's own.
+func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 	k := m.keys
 	talk := k.Talk
 	talk.SetEnabled(t.upd.Seat >= 0)
@@ -257,7 +272,7 @@ func (t *tablePage) global(m *root) []key.Binding {
 		pre := t.prelude(m)
 		pick.SetEnabled(pre != nil && t.upd.Seat >= 0)
 		first.SetEnabled(host && pre != nil && pre.NamesFirst())
-		return []key.Binding{k.Up, start, bot, pick, first, talk, k.Lobby, k.Help, k.Rules, k.LeaveSeat, k.LogUp}
+		return append(keys, k.Up, start, bot, pick, first, talk, k.Lobby, k.Help, k.Rules, k.LeaveSeat, k.LogUp)
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
@@ -265,14 +280,15 @@ func (t *tablePage) global(m *root) []key.Binding {
 	review, hint := k.Review, k.Hint
 	review.SetEnabled(t.canReview(m))
 	hint.SetEnabled(t.hints())
-	return []key.Binding{hint, review, talk, giveUp, k.Help, k.Rules}
+	return append(keys, hint, review, talk, giveUp, k.Help, k.Rules)
 }
 
-func (t *tablePage) help(m *root) []key.Binding {
-	if t.screen == nil {
-		return t.global(m)
+// help appends the help bar's keys: the screen's, then the session's.
+func (t *tablePage) help(m *root, keys []key.Binding) []key.Binding {
+	if t.screen != nil {
+		keys = append(keys, t.screen.Keys().ShortHelp()...)
 	}
-	return append(t.screen.Keys().ShortHelp(), t.global(m)...)
+	return t.global(m, keys)
 }
 
 // waitingView is the table before the game starts: who sits where, the

@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	rpprof "runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -64,6 +65,7 @@ type loadOpts struct {
 	self     string // this binary, which also serves the baseline
 	pprof    string
 	profiles string // where to save the children's heap and goroutine profiles
+	cpuprof  string // the harness's own CPU profile
 	keep     bool
 	verbose  bool
 	nodes    int // > 1: a cluster of that many nodes instead of one server (load_cluster.go)
@@ -95,7 +97,8 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
-	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profile over the idle window, in this directory (needs -pprof)")
+	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profiles over the idle window and the play phase, and its heap after play, in this directory (needs -pprof)")
+	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write the harness's own CPU profile (the clients' side of the run) to this file")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	fs.IntVar(&o.nodes, "nodes", 1, "run a cluster of this many nodes (bivouac serve --cluster) instead of one server, the players dialling them in turn; no baseline")
@@ -112,6 +115,17 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.limit)
 	defer cancel()
+	if o.cpuprof != "" {
+		f, err := os.Create(o.cpuprof)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := rpprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer rpprof.StopCPUProfile()
+	}
 	if n, err := loadRaiseFiles(); err != nil {
 		o.logf("open files limit not raised: %v", err)
 	} else if n < uint64(o.sessions)+256 {
@@ -466,13 +480,31 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 		tables := loadSeat(ctx, o, clients, r)
 		o.logf("%s: %d tables seated, %d started", kind, r.tables, r.started)
 		if ctx.Err() == nil {
+			var playProfile chan error
+			if o.profiles != "" { // where a move's CPU goes, over the whole play phase
+				playProfile = make(chan error, 1)
+				go func() {
+					playProfile <- fetchProfile(ctx, o.pprof, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(o.play.Seconds())),
+						filepath.Join(o.profiles, kind+"-play-cpu.pb.gz"))
+				}()
+			}
 			cpu0, self0, t0 := procCPU(child.pid()), selfCPU(), time.Now()
 			loadPlay(ctx, o, tables, r)
 			el := time.Since(t0)
+			if playProfile != nil {
+				if err := <-playProfile; err != nil {
+					o.logf("%s: play CPU profile not saved: %v", kind, err)
+				}
+			}
 			r.playTime = el
 			r.playCPU = 100 * (procCPU(child.pid()) - cpu0) / el.Seconds()
 			r.harnessPlayCPU = 100 * (selfCPU() - self0) / el.Seconds()
 			r.rssPlay = procRSS(child.pid())
+			if o.profiles != "" { // what the tables left in memory
+				if err := fetchProfile(ctx, o.pprof, "/debug/pprof/heap?gc=1", filepath.Join(o.profiles, kind+"-play-heap.pb.gz")); err != nil {
+					o.logf("%s: heap profile after play not saved: %v", kind, err)
+				}
+			}
 		}
 	}
 	// Still connected at the end?
@@ -892,13 +924,17 @@ func step(c *loadClient, key string, wait time.Duration) error {
 
 // loadHelpBar is the last non-empty line of a screen: the live keys.
 func loadHelpBar(screen string) string {
-	lines := strings.Split(strings.TrimRight(screen, "\n "), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.TrimSpace(lines[i]) != "" {
-			return lines[i]
+	s := strings.TrimRight(screen, "\n ")
+	for { // from the bottom, without splitting every screen of every table
+		i := strings.LastIndexByte(s, '\n')
+		if line := s[i+1:]; strings.TrimSpace(line) != "" {
+			return line
 		}
+		if i < 0 {
+			return ""
+		}
+		s = s[:i]
 	}
-	return ""
 }
 
 // loadMove is the key a cautious player presses given the help bar: answer

@@ -121,6 +121,9 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 		}
 		row("moves (per second), games finished", fmt.Sprintf("%d (%.0f/s), %d", biv.moves, mps, biv.games), "", "", "", "")
 		row("server CPU while playing", fmt.Sprintf("%.1f%% of a core", biv.playCPU), "", "", "", "")
+		if biv.moves > 0 { // CPU-seconds over the phase / moves: what one move costs the server, all seats drawn
+			row("server CPU per move", fmt.Sprintf("%.2f ms", 10*biv.playCPU*biv.playTime.Seconds()/float64(biv.moves)), "", "", "", "")
+		}
 		row("harness CPU while playing", fmt.Sprintf("%.1f%%", biv.harnessPlayCPU), "", "", "", "")
 		row("server RSS after playing", fmt.Sprintf("%d MiB", biv.rssPlay>>10), "", "", "", "")
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -26,6 +25,7 @@ type vt struct {
 	// parser state
 	st     int
 	params []byte // CSI parameter bytes
+	ps     []int  // the parsed parameters of the sequence at hand (nums)
 	str    []byte // OSC string
 	utf    []byte // an incomplete UTF-8 sequence
 }
@@ -66,13 +66,15 @@ func (t *vt) Screen() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line := make([]rune, 0, len(row))
-		for _, r := range row {
+		end := len(row) // trailing spaces are left out
+		for end > 0 && (row[end-1] == ' ' || row[end-1] == 0) {
+			end--
+		}
+		for _, r := range row[:end] {
 			if r != 0 {
-				line = append(line, r)
+				b.WriteRune(r)
 			}
 		}
-		b.WriteString(strings.TrimRight(string(line), " "))
 	}
 	return b.String()
 }
@@ -233,20 +235,29 @@ func (t *vt) scrollDown(n int) {
 
 // nums parses the CSI parameters; private marks a leading '?', '>' or '='.
 func (t *vt) nums() (ps []int, private byte) {
-	s := string(t.params)
-	if len(s) > 0 && (s[0] == '?' || s[0] == '>' || s[0] == '=') {
-		private, s = s[0], s[1:]
+	p := t.params
+	if len(p) > 0 && (p[0] == '?' || p[0] == '>' || p[0] == '=') {
+		private, p = p[0], p[1:]
 	}
-	if s == "" {
+	if len(p) == 0 {
 		return nil, private
 	}
-	for _, f := range strings.Split(s, ";") {
-		if i := strings.IndexByte(f, ':'); i >= 0 {
-			f = f[:i]
+	// In place, without strings: the harness parses every colour of every
+	// frame of thousands of screens. Sub-parameters (after ':') are skipped.
+	ps = t.ps[:0]
+	n, sub := 0, false
+	for _, c := range p {
+		switch {
+		case c == ';':
+			ps, n, sub = append(ps, n), 0, false
+		case c == ':':
+			sub = true
+		case c >= '0' && c <= '9' && !sub:
+			n = n*10 + int(c-'0')
 		}
-		n, _ := strconv.Atoi(f)
-		ps = append(ps, n)
 	}
+	ps = append(ps, n)
+	t.ps = ps
 	return ps, private
 }
 

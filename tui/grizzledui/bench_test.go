@@ -1,9 +1,14 @@
 package grizzledui
 
 import (
+	"encoding/json"
 	"io"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"bivouac/game"
+	"bivouac/game/grizzled"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 
@@ -11,13 +16,17 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// BenchmarkView draws the table as a session at 80×24 in 256 colours does
-// after every update: the server's main cost while tables play.
-func BenchmarkView(b *testing.B) {
+func benchTheme() *uikit.Theme {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
 	r.SetHasDarkBackground(true)
-	th := uikit.New(r)
+	return uikit.New(r)
+}
+
+// BenchmarkView draws the table as a session at 80×24 in 256 colours does
+// after every update: the server's main cost while tables play.
+func BenchmarkView(b *testing.B) {
+	th := benchTheme()
 	for _, c := range []struct {
 		name string
 		u    table.Update
@@ -32,4 +41,60 @@ func BenchmarkView(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPlay is one seat's frame per move while a five-seat table plays
+// the real engine: each op takes the next Update (with the newest 40
+// events) and draws it. Unlike BenchmarkView, what a frame can keep from
+// the last one is measured too.
+func BenchmarkPlay(b *testing.B) {
+	updates := playUpdates(b, 7, 5, 0)
+	s := New(benchTheme())
+	s.SetSize(80, 23)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		s.SetUpdate(updates[i%len(updates)])
+		_ = s.View()
+		i++
+	}
+}
+
+// playUpdates plays a seeded game of n seats, each move a random legal one,
+// and returns the Updates seat would get after every move.
+func playUpdates(tb testing.TB, seed uint64, n int, seat game.Seat) []table.Update {
+	g := grizzled.Game{}
+	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:n]
+	seats := make([]table.SeatInfo, n)
+	for i, name := range names {
+		seats[i] = table.SeatInfo{Seat: game.Seat(i), Name: name, Connected: true}
+	}
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
+	st, log, err := g.New(game.Setup{Game: "grizzled", Names: names, Options: opts}, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out []table.Update
+	for step := 0; step < 2000; step++ {
+		_, over := g.Result(st)
+		if len(log) > 40 {
+			log = log[len(log)-40:]
+		}
+		v := g.View(st, seat).(grizzled.SeatView)
+		out = append(out, table.Update{Room: "K7QX", Title: game.Raw("The Grizzled · standard"), Game: "grizzled",
+			Seat: seat, Seq: v.Seq, View: v, Log: slices.Clone(log), Seats: seats, Started: true, Over: over})
+		if over {
+			break
+		}
+		waiting := g.Waiting(st)
+		who := waiting[rng.IntN(len(waiting))]
+		legal := g.View(st, who).(grizzled.SeatView).Legal
+		var evs []game.Event
+		if st, evs, err = g.Apply(st, who, legal[rng.IntN(len(legal))]); err != nil {
+			tb.Fatal(err)
+		}
+		log = append(log, evs...)
+	}
+	return out
 }

@@ -123,3 +123,28 @@ func isLegal(legal []grizzled.Action, a grizzled.Action) bool {
 	}
 	return false
 }
+
+// TestKeptLinesDrawAsNew: a screen that drew every Update of a game (and
+// keeps what it can from frame to frame) draws each one exactly as a fresh
+// screen does, before and after a resize.
+func TestKeptLinesDrawAsNew(t *testing.T) {
+	th := benchTheme()
+	for seed := uint64(1); seed <= 4; seed++ {
+		updates := playUpdates(t, seed, 5, 2)
+		kept := New(th)
+		for i, u := range updates {
+			w, h := 100, 40 // room for a long log
+			if i > len(updates)/2 {
+				w, h = 80, 23
+			}
+			kept.SetSize(w, h)
+			kept.SetUpdate(u)
+			fresh := New(th)
+			fresh.SetSize(w, h)
+			fresh.SetUpdate(u)
+			if got, want := kept.View(), fresh.View(); got != want {
+				t.Fatalf("seed %d, update %d at %d×%d: the kept screen draws\n%s\nwant\n%s", seed, i, w, h, got, want)
+			}
+		}
+	}
+}

@@ -278,14 +278,25 @@ func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
 	if out := flat(); !strings.Contains(out, "(9 s left)") {
 		t.Errorf("countdown did not move:\n%s", out)
 	}
-	if cmd := s.Update(tickMsg{gen: s.gen}); cmd == nil {
-		t.Error("a current tick with time left should tick again")
+	first, ok := s.ticks.Next()
+	if !ok {
+		t.Fatal("no tick on its way")
 	}
-	if cmd := s.Update(tickMsg{gen: s.gen - 1}); cmd != nil {
-		t.Error("a tick from an older update should stop")
+	if cmd := s.Update(first); cmd == nil {
+		t.Error("a tick with time left should tick again")
+	}
+	second, _ := s.ticks.Next()
+	if first.Due() {
+		t.Error("a tick that came again, before the one on its way, should draw nothing")
+	}
+	if cmd := s.Update(first); cmd != nil {
+		t.Error("a tick that came again, before the one on its way, started another")
 	}
 	clock = clock.Add(10 * time.Second)
-	if cmd := s.Update(tickMsg{gen: s.gen}); cmd != nil {
+	if !second.Due() {
+		t.Error("the timer's last tick should draw")
+	}
+	if cmd := s.Update(second); cmd != nil {
 		t.Error("an expired timer should stop ticking")
 	}
 	if out := flat(); strings.Contains(out, "s left)") {

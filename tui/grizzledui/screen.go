@@ -47,8 +47,9 @@ type Screen struct {
 	sentAt time.Time       // an action went out for this Update: wait for the next (see waiting)
 
 	count   uikit.Countdown  // the current timer (the speech window)
+	ticks   uikit.Ticks      // wakes the screen when the countdown's number changes
 	logBack int              // log lines scrolled back from the newest ([ and ])
-	gen     int              // bumped by every Update: older tick chains stop
+	logMemo uikit.LogMemo    // the log's lines as the last frame drew them
 	now     func() time.Time // the clock (tests replace it)
 
 	threatW struct { // threatNameW's answer for this theme
@@ -61,9 +62,6 @@ type Screen struct {
 		text string
 	}
 }
-
-// tickMsg refreshes the countdown once a second while a timer runs.
-type tickMsg struct{ gen int }
 
 var _ uikit.Screen = (*Screen)(nil)
 
@@ -99,7 +97,6 @@ func (s *Screen) SetUpdate(u table.Update) {
 		}
 	}
 	s.sentAt = time.Time{}
-	s.gen++
 	s.count.Set(u.Deadline, s.now(), false)
 	// Keep the cursor on the same card if it is still in hand.
 	if i := slices.Index(s.v.Hand, s.selID); s.hasView && s.selID != grizzled.NoCard && i >= 0 {
@@ -117,7 +114,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 // engine would refuse now are disabled.
 func (s *Screen) Keys() help.KeyMap {
 	s.sync()
-	return s.keys
+	return &s.keys // not a copy: a key map in an interface is 1 KB allocated per frame
 }
 
 // Update handles keys, its own countdown ticks, and an UpdateMsg: a root
@@ -128,11 +125,12 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case uikit.UpdateMsg:
 		s.SetUpdate(msg.Update)
 		return s.tick()
-	case tickMsg:
-		if msg.gen == s.gen && s.secondsLeft() > 0 {
-			return s.tick()
+	case uikit.Tick:
+		if !msg.Of(&s.ticks) {
+			return nil
 		}
-		return nil
+		s.ticks.Fired(msg)
+		return s.tick()
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			// Keys typed quickly can arrive as one message ("2p"): take
@@ -154,14 +152,15 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// tick schedules the redraw of the countdown when its number changes.
+// tick wishes the screen woken when the countdown's number changes (and
+// not at all when no timer runs).
 func (s *Screen) tick() tea.Cmd {
-	every := s.count.Next(s.now())
-	if every == 0 {
-		return nil
+	now := s.now()
+	var at time.Time
+	if every := s.count.Next(now); every > 0 {
+		at = now.Add(every)
 	}
-	gen := s.gen
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+	return s.ticks.At(now, at)
 }
 
 // secondsLeft on the current timer, rounded up; 0 when none runs.
@@ -325,7 +324,19 @@ func (s *Screen) legalOf(kinds ...grizzled.ActionKind) []grizzled.Action {
 	return out
 }
 
-func (s *Screen) has(kind grizzled.ActionKind) bool { return len(s.legalOf(kind)) > 0 }
+// has is len(legalOf(kind)) > 0 without building the list (sync asks on
+// every frame).
+func (s *Screen) has(kind grizzled.ActionKind) bool {
+	if !s.playing() || s.waiting() {
+		return false
+	}
+	for _, a := range s.v.Legal {
+		if a.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
 
 // sync enables exactly the bindings that do something now.
 func (s *Screen) sync() {

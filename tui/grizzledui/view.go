@@ -18,8 +18,11 @@ import (
 )
 
 // View draws the table in the area given by SetSize.
-func (s *Screen) View() string {
-	return uikit.Frame(s.th, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
+func (s *Screen) View() string { return strings.Join(s.Lines(), "\n") }
+
+// Lines is View as lines (uikit.Lined).
+func (s *Screen) Lines() []string {
+	return uikit.Frame(s.th, s.Keys, s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
 // body is everything but the help bar, at most h lines of at most w cells.
@@ -304,19 +307,21 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
 			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 			fit(statusSt.Render(status), 9)
-		wrapped := strings.Split(ansi.Wrap(knocks, max(knockW, 8), " "), "\n")
-		if len(wrapped) > 1 && extra > 0 {
-			more := min(len(wrapped)-1, extra)
-			extra -= more
-			out = append(out, row+wrapped[0])
-			for j := 1; j <= more; j++ {
-				l := wrapped[j]
-				if j == more && more < len(wrapped)-1 {
-					l = uikit.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+		if extra > 0 && width(knocks) > max(knockW, 8) { // else it fits on the row: no need to wrap it
+			wrapped := uikit.WrapWords(knocks, max(knockW, 8))
+			if len(wrapped) > 1 {
+				more := min(len(wrapped)-1, extra)
+				extra -= more
+				out = append(out, row+wrapped[0])
+				for j := 1; j <= more; j++ {
+					l := wrapped[j]
+					if j == more && more < len(wrapped)-1 {
+						l = uikit.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+					}
+					out = append(out, strings.Repeat(" ", fixed)+l)
 				}
-				out = append(out, strings.Repeat(" ", fixed)+l)
+				continue
 			}
-			continue
 		}
 		out = append(out, uikit.Trunc(row+knocks, w))
 	}
@@ -433,7 +438,7 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	out = append(out, flow(chips, w, 2)...)
 	if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
-		d := strings.Split(ansi.Wrap(s.describe(v.Hand[cursor]), w-2, " "), "\n")
+		d := uikit.WrapWords(s.describe(v.Hand[cursor]), w-2)
 		if len(d) > detail {
 			d = d[:detail]
 			d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
@@ -818,23 +823,39 @@ func (s *Screen) logLines(w, h int) []string {
 		return nil
 	}
 	th := s.th
-	var lines []string
 	p := th.Printer()
-	for i := range s.u.Log {
+	keep := max(h-1, 1)
+	// Only the newest events that fill the window (and what is scrolled
+	// back) are drawn, newest first; if they run out, all of them were.
+	var events [][]string
+	n := 0
+	s.logMemo.Begin(th, w)
+	for i := len(s.u.Log) - 1; i >= 0 && n < keep+s.logBack; i-- {
 		e := &s.u.Log[i]
-		var l string
-		switch e.Kind {
-		case game.Chat:
-			l = th.Chat.Render(s.name(e.From) + ": “" + uikit.Clean(e.Text) + "”")
-		case game.Private:
-			l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(p.Event(e))
-		default:
-			l = uikit.Clean(p.Event(e))
+		who := ""
+		if e.Kind == game.Chat {
+			who = s.name(e.From)
 		}
-		lines = append(lines, strings.Split(ansi.Wrap(l, w-2, " "), "\n")...)
+		ls := s.logMemo.Lines(e, who, func() []string {
+			var l string
+			switch e.Kind {
+			case game.Chat:
+				l = th.Chat.Render(who + ": “" + uikit.Clean(e.Text) + "”")
+			case game.Private:
+				l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(p.Event(e))
+			default:
+				l = uikit.Clean(p.Event(e))
+			}
+			return uikit.WrapWords(l, w-2)
+		})
+		events = append(events, ls)
+		n += len(ls)
+	}
+	lines := make([]string, 0, n)
+	for i := len(events) - 1; i >= 0; i-- {
+		lines = append(lines, events[i]...)
 	}
 	label := th.T("ui.log")
-	keep := max(h-1, 1)
 	s.logBack = min(s.logBack, max(0, len(lines)-keep))
 	if s.logBack > 0 {
 		label = th.T("ui.log_back", game.Count(s.logBack))
@@ -861,7 +882,7 @@ func (s *Screen) logLines(w, h int) []string {
 
 // --- text helpers ---
 
-func width(s string) int { return ansi.StringWidth(s) }
+func width(s string) int { return uikit.Width(s) }
 
 func padRight(s string, w int) string {
 	if n := width(s); n < w {
@@ -902,7 +923,7 @@ func flow(items []string, w, n int) []string {
 
 // wrapN word-wraps s to w cells, keeping at most n lines.
 func wrapN(s string, w, n int) []string {
-	lines := strings.Split(ansi.Wrap(s, w, " "), "\n")
+	lines := uikit.WrapWords(s, w)
 	if len(lines) > n {
 		lines = lines[:n]
 		lines[n-1] = uikit.Trunc(lines[n-1]+" …", w)

@@ -1,9 +1,11 @@
 package uikit
 
 import (
-	"bivouac/game"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"bivouac/game"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
@@ -11,10 +13,65 @@ import (
 
 // Trunc cuts s (which may hold styles) to w cells, with an ellipsis.
 func Trunc(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
+	if len(s) <= w || Width(s) <= w { // a cell takes at least a byte
 		return s
 	}
 	return ansi.Truncate(s, max(w, 0), "…")
+}
+
+// Width is how many cells s (which may hold styles) takes, as
+// ansi.StringWidth counts them. Text made only of characters that take
+// one cell on their own (oneCell) and colour and style sequences (ESC [ …
+// final byte) is counted here, in a byte loop; anything else goes to
+// ansi.StringWidth (a parser and grapheme clustering): measuring every
+// line of every frame with it was a tenth of the server's CPU while
+// tables played.
+func Width(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == '\x1b' && i+1 < len(s) && s[i+1] == '[':
+			i += 2
+			for i < len(s) && s[i] >= 0x20 && s[i] < 0x40 { // parameters and intermediates
+				i++
+			}
+			if i == len(s) || s[i] < 0x40 || s[i] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i++ // the final byte
+		case c < utf8.RuneSelf:
+			return ansi.StringWidth(s) // a control character
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !oneCell(r) {
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size
+		}
+	}
+	return n
+}
+
+// oneCells are ranges of characters that take one cell and never join the
+// character before or after them into a cluster: Latin letters and signs
+// (the soft hyphen aside), Cyrillic (its combining marks aside), general
+// punctuation, arrows, box drawing, blocks and most geometric shapes, the
+// first miscellaneous symbols (★) and the dingbats screens use (✓, ✗).
+// TestOneCellRunesAreOneCell checks each.
+var oneCells = [...][2]rune{{0xa0, 0xac}, {0xae, 0x2ff}, {0x400, 0x482}, {0x48a, 0x4ff}, {0x2010, 0x2027}, {0x2030, 0x205e},
+	{0x2190, 0x21ff}, {0x2500, 0x25fc}, {0x2600, 0x2613}, {0x2713, 0x2718}}
+
+func oneCell(r rune) bool {
+	for _, rg := range oneCells {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // Clean keeps printable text in any script, as a last guard on what players
@@ -51,55 +108,102 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Frame lays out a table screen of w×h cells: body's lines (asked for the
-// space left), padded to the full height, then — when helpBar is set, as for
-// a screen shown on its own — the help bar of keys. Without its own help bar
-// the screen's window is one line taller (the session's help bar), so a
-// window under minW×minH gets TooSmall instead.
-func Frame(th *Theme, keys help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) string {
+// Frame lays out a table screen of w×h cells, as lines: body's lines
+// (asked for the space left), padded to the full height, then — when
+// helpBar is set, as for a screen shown on its own — the help bar of keys
+// (asked for only then). Without its own help bar the screen's window is
+// one line taller (the session's help bar), so a window under minW×minH
+// gets TooSmall instead.
+func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) []string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
 		reserved = 1
 	}
 	if w < minW || h+reserved < minH {
-		return TooSmall(th, w, h, reserved, minW, minH)
+		return strings.Split(TooSmall(th, w, h, reserved, minW, minH), "\n")
 	}
-	var foot []string
+	n := h // the body's lines
+	foot := ""
 	if helpBar {
-		foot = append(foot, Trunc(th.ShortHelp(w, keys.ShortHelp()), w))
+		foot = Trunc(th.ShortHelp(w, keys().ShortHelp()), w)
+		n--
 	}
-	lines := body(w, h-len(foot))
-	for len(lines) < h-len(foot) {
+	lines := body(w, n)
+	for len(lines) < n {
 		lines = append(lines, "")
 	}
-	return strings.Join(append(lines, foot...), "\n")
+	if helpBar {
+		lines = append(lines, foot)
+	}
+	return lines
 }
 
-// FitWidth cuts every line of s to w cells. A line past the edge wraps in
-// the terminal and shifts every line below it, which the frame writer,
-// redrawing only changed lines, would never clean up.
-func FitWidth(s string, w int) string {
-	if w <= 0 || !anyWider(s, w) {
-		return s
+// FitLinesAbove is a page's lines fitted to n (trailing empty lines
+// dropped, then cut or padded) with foot on the line below. It may reuse
+// lines' array.
+func FitLinesAbove(lines []string, n int, foot string) []string {
+	lines = splitInner(lines)
+	for len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
-	lines := strings.Split(s, "\n")
+	if n <= 0 {
+		return strings.Split(foot, "\n")
+	}
+	lines = lines[:min(len(lines), n)]
+	if cap(lines) < n+1 { // room for the padding and the foot, once
+		lines = append(make([]string, 0, n+1), lines...)
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	if strings.IndexByte(foot, '\n') < 0 {
+		return append(lines, foot)
+	}
+	return append(lines, strings.Split(foot, "\n")...)
+}
+
+// SplitLines is strings.Split(s, "\n") with room for one line more (a
+// help bar under it).
+func SplitLines(s string) []string {
+	out := make([]string, 0, strings.Count(s, "\n")+2)
+	for {
+		l, rest, more := strings.Cut(s, "\n")
+		out = append(out, l)
+		if !more {
+			return out
+		}
+		s = rest
+	}
+}
+
+// FitLinesWidth cuts every line to w cells, in place. A line past the edge
+// wraps in the terminal and shifts every line below it, which the frame
+// writer, redrawing only changed lines, would never clean up.
+func FitLinesWidth(lines []string, w int) []string {
+	if w <= 0 {
+		return lines
+	}
 	for i, l := range lines {
-		lines[i] = Trunc(l, w)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// anyWider reports whether a line of s is wider than w cells. A line of
-// at most w bytes cannot be, which spares measuring most of them.
-func anyWider(s string, w int) bool {
-	for rest, more := s, true; more; {
-		var l string
-		l, rest, more = strings.Cut(rest, "\n")
-		if len(l) > w && ansi.StringWidth(l) > w {
-			return true
+		if len(l) > w && Width(l) > w {
+			lines[i] = Trunc(l, w)
 		}
 	}
-	return false
+	return lines
+}
+
+// splitInner splits any of lines that holds a line break, so that each is
+// one line on screen.
+func splitInner(lines []string) []string {
+	for i, l := range lines {
+		if strings.IndexByte(l, '\n') >= 0 {
+			out := append([]string(nil), lines[:i]...)
+			for _, l := range lines[i:] {
+				out = append(out, strings.Split(l, "\n")...)
+			}
+			return out
+		}
+	}
+	return lines
 }
 
 // FitHeight pads or cuts s to exactly n lines. It counts rather than
@@ -115,24 +219,6 @@ func FitHeight(s string, n int) string {
 	return s
 }
 
-// FitAbove is s fitted to n lines (as FitHeight) with foot on the line
-// below: a page above its help bar, built in one allocation.
-func FitAbove(s string, n int, foot string) string {
-	if n <= 0 {
-		return foot
-	}
-	s, have := cutLines(s, n)
-	var b strings.Builder
-	b.Grow(len(s) + n - have + 1 + len(foot))
-	b.WriteString(s)
-	for ; have < n; have++ {
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-	b.WriteString(foot)
-	return b.String()
-}
-
 // cutLines drops s's trailing newlines and any lines past the nth, and
 // says how many lines are left.
 func cutLines(s string, n int) (string, int) {
@@ -142,6 +228,17 @@ func cutLines(s string, n int) (string, int) {
 		s = s[:strings.LastIndexByte(s, '\n')]
 	}
 	return s, have
+}
+
+// WrapWords is strings.Split(ansi.Wrap(s, w, " "), "\n"): s (which may
+// hold styles) word-wrapped at spaces to lines of w cells. A line that
+// already fits (most of what screens wrap, on every frame) comes back as
+// it is without going through ansi's parser.
+func WrapWords(s string, w int) []string {
+	if w >= 1 && strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\t') < 0 && Width(s) <= w {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, w, " "), "\n")
 }
 
 // Wrap breaks plain text into lines of at most w cells, at spaces where it

@@ -59,6 +59,13 @@ type Screen interface {
 	Keys() help.KeyMap
 }
 
+// Lined is a Screen that also gives its View as lines: the session builds
+// its frames from lines, and joining a screen only to split it again cost
+// two copies of every frame.
+type Lined interface {
+	Lines() []string
+}
+
 // Guide is a Screen with a short summary of its game's rules and a key to
 // its symbols, which the help page shows at the table.
 type Guide interface {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"bivouac/game"
 	"bivouac/game/werewolf"
@@ -137,5 +138,85 @@ func TestRealGames(t *testing.T) {
 			}
 			t.Logf("%d actions from keys, %d timer expiries", actions, ticks)
 		})
+	}
+}
+
+// TestKeptLinesDrawAsNew: a seat's screen that drew every Update of a game
+// (and keeps its log's lines from frame to frame) draws each one exactly as
+// it would with nothing kept, chat lines of the pack and the table included.
+func TestKeptLinesDrawAsNew(t *testing.T) {
+	g := werewolf.Game{}
+	const n = 10
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("P%02d", i+1)
+	}
+	st, log, err := g.New(game.Setup{Game: werewolf.ID, Names: names, Options: werewolf.DefaultOptions().Encode()}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 7))
+	var kept [2]*Screen // a wolf's screen and a villager's
+	var seats [2]game.Seat
+	for i := range n {
+		j := 1
+		if g.View(st, game.Seat(i)).(werewolf.SeatView).Card == werewolf.RoleWerewolf {
+			j = 0
+		}
+		if kept[j] == nil {
+			kept[j], seats[j] = New(asciiTheme()), game.Seat(i)
+			kept[j].now = func() time.Time { return clock0 }
+			kept[j].SetSize(100, 40)
+		}
+	}
+	chats := 0
+	for step := 0; step < 6000; step++ {
+		if _, over := g.Result(st); over {
+			break
+		}
+		if len(log) > 40 {
+			log = log[len(log)-40:]
+		}
+		for j, s := range kept {
+			var mine []game.Event
+			for _, e := range log {
+				if e.Audience.Includes(seats[j]) {
+					mine = append(mine, e)
+				}
+			}
+			v := g.View(st, seats[j]).(werewolf.SeatView)
+			u := table.Update{Room: "TEST", Game: werewolf.ID, Seat: seats[j], Seq: step, View: v, Log: mine, Started: true, Deadline: v.Deadline}
+			s.SetUpdate(u)
+			afresh := *s // the same screen, its log drawn from nothing
+			afresh.logMemo = uikit.LogMemo{}
+			if want, got := afresh.View(), s.View(); got != want {
+				t.Fatalf("step %d, seat %d: the kept screen draws\n%s\nwant\n%s", step, seats[j], got, want)
+			}
+		}
+		seat := game.Seat(rng.IntN(n))
+		var evs []game.Event
+		if rng.IntN(8) == 0 { // a chat line, on whichever channel the seat speaks in now
+			line := fmt.Sprintf("line %d", step)
+			if a, ok := g.ChatAction(st, seat, line); ok {
+				st, evs, err = g.Apply(st, seat, a)
+			} else {
+				evs, err = g.Say(st, seat, line)
+			}
+			if err == nil {
+				chats++
+			}
+			err = nil // the seat may not speak now
+		} else if legal := g.View(st, seat).(werewolf.SeatView).Legal; len(legal) > 0 {
+			st, evs, err = g.Apply(st, seat, legal[rng.IntN(len(legal))])
+		} else if tm, ok := g.Timer(st); ok && rng.IntN(2) == 0 {
+			st, evs, err = g.Apply(st, game.System, tm.Action)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, evs...)
+	}
+	if _, over := g.Result(st); !over || chats == 0 {
+		t.Fatalf("the game did not end, or nobody spoke (%d chat lines)", chats)
 	}
 }

@@ -61,6 +61,7 @@ type Screen struct {
 	showCard bool             // asleep: the card is turned up (c; kept for the game, as the player chose)
 	phaseSeq uint64           // PhaseSeq the local choices above belong to
 	logBack  int              // log lines scrolled back from the newest
+	logMemo  uikit.LogMemo    // the log's lines as the last frame drew them
 	endTop   int              // the end screen's first line shown, when it is taller than the window
 	packView bool             // the log panel shows the whole pack channel (P)
 	sentAt   time.Time        // an action went out for this Update: wait for the next
@@ -70,12 +71,9 @@ type Screen struct {
 	revealStep time.Duration // the pause between its ballots (revealEvery or less)
 
 	count uikit.Countdown  // the current phase's timer
-	gen   int              // bumped by every Update: older tick chains stop
+	ticks uikit.Ticks      // wakes the screen while the countdown or a reveal moves
 	now   func() time.Time // the clock (tests replace it)
 }
-
-// tickMsg refreshes the countdown (and a vote reveal) while they run.
-type tickMsg struct{ gen int }
 
 var _ uikit.Screen = (*Screen)(nil)
 
@@ -110,7 +108,6 @@ func (s *Screen) SetUpdate(u table.Update) {
 		}
 	}
 	s.sentAt = time.Time{}
-	s.gen++
 	samePhase := s.hasView && s.v.PhaseSeq == s.phaseSeq
 	// Within one phase the countdown keeps its own clock (uikit.Countdown):
 	// an Update caused by someone's hidden action (the seer looking, a wolf
@@ -141,7 +138,7 @@ func (s *Screen) SetUpdate(u table.Update) {
 // engine would refuse now are disabled.
 func (s *Screen) Keys() help.KeyMap {
 	s.sync()
-	return s.keys
+	return &s.keys // not a copy: a key map in an interface is 1 KB allocated per frame
 }
 
 // Update handles keys, its own ticks, and an UpdateMsg (a root passing
@@ -151,11 +148,12 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case uikit.UpdateMsg:
 		s.SetUpdate(msg.Update)
 		return s.tick()
-	case tickMsg:
-		if msg.gen == s.gen {
-			return s.tick()
+	case uikit.Tick:
+		if !msg.Of(&s.ticks) {
+			return nil
 		}
-		return nil
+		s.ticks.Fired(msg)
+		return s.tick()
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			// Keys typed quickly arrive together: take them one at a time.
@@ -182,15 +180,16 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 // countdown (once a second) or a vote being revealed (faster). Nothing
 // ticks on a still screen.
 func (s *Screen) tick() tea.Cmd {
-	every := s.count.Next(s.now())
+	now := s.now()
+	every := s.count.Next(now)
 	if s.revealing() {
 		every = s.pace()
 	}
-	if every == 0 {
-		return nil
+	var at time.Time
+	if every > 0 {
+		at = now.Add(every)
 	}
-	gen := s.gen
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+	return s.ticks.At(now, at)
 }
 
 // secondsLeft on the current timer, rounded up; 0 when none runs.

@@ -15,13 +15,14 @@ import (
 	"bivouac/game/werewolf"
 	"bivouac/table"
 	"bivouac/tui/uikit"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the table in the area given by SetSize.
-func (s *Screen) View() string {
-	return uikit.Frame(s.th, s.Keys(), s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
+func (s *Screen) View() string { return strings.Join(s.Lines(), "\n") }
+
+// Lines is View as lines (uikit.Lined).
+func (s *Screen) Lines() []string {
+	return uikit.Frame(s.th, s.Keys, s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
 }
 
 // body is everything but the help bar: at most h lines of at most w cells.
@@ -665,10 +666,25 @@ func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 		return nil
 	}
 	th := s.th
-	var lines []string
-	var first []bool // lines[i] begins an event
-	for j := range events {
-		for i, l := range s.eventLines(&events[j], w) {
+	// Only the newest events that fill the window (and what is scrolled
+	// back) are drawn, newest first; if they run out, all of them were.
+	var drawn [][]string
+	n := 0
+	s.logMemo.Begin(th, w)
+	for j := len(events) - 1; j >= 0 && n < h+s.logBack; j-- {
+		e := &events[j]
+		who := "" // what eventLines shows besides the event: a chat line's speaker
+		if e.Kind == game.Chat {
+			who = s.speaker(e.From)
+		}
+		ls := s.logMemo.Lines(e, who, func() []string { return s.eventLines(e, w) })
+		drawn = append(drawn, ls)
+		n += len(ls)
+	}
+	lines := make([]string, 0, n)
+	first := make([]bool, 0, n) // lines[i] begins an event
+	for j := len(drawn) - 1; j >= 0; j-- {
+		for i, l := range drawn[j] {
 			lines = append(lines, l)
 			first = append(first, i == 0)
 		}
@@ -717,7 +733,7 @@ func (s *Screen) eventLines(e *game.Event, w int) []string {
 	case e.Kind == game.Private:
 		prefix, st = "» ", th.Accent
 	}
-	raw := strings.Split(ansi.Wrap(prefix+text, w-2, " "), "\n")
+	raw := uikit.WrapWords(prefix+text, w-2)
 	out := make([]string, len(raw))
 	for i, l := range raw {
 		if i > 0 {
@@ -862,7 +878,7 @@ func (s *Screen) deckLine(deck []werewolf.Role) string {
 
 // Text helpers.
 
-func width(s string) int { return ansi.StringWidth(s) }
+func width(s string) int { return uikit.Width(s) }
 
 // short cuts plain text to n cells.
 func short(s string, n int) string { return uikit.Trunc(s, n) }
@@ -886,7 +902,7 @@ func wrapStyled(st uikit.Ink, text string, w int) []string {
 	if text == "" {
 		return nil
 	}
-	raw := strings.Split(ansi.Wrap(text, max(w, 1), " "), "\n")
+	raw := uikit.WrapWords(text, max(w, 1))
 	for i, l := range raw {
 		raw[i] = st.Render(uikit.Trunc(strings.TrimRight(l, " "), w))
 	}
