@@ -54,6 +54,9 @@ func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *tes
 	}
 	c.startAll()
 	t.Cleanup(c.closeAll)
+	// A young cluster may still move leaders about for a moment ("JetStream
+	// system temporarily unavailable"): start once it has settled.
+	c.caughtUp(0, time.Minute)
 	return c
 }
 

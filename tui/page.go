@@ -25,9 +25,10 @@ type page interface {
 }
 
 // linedPage is a page that gives its view as lines (a game screen's, see
-// uikit.Lined), which root.frame takes as they are.
+// uikit.Lined), which root.frame takes as they are. The method's name is
+// its own so no page gives frame lines by accident.
 type linedPage interface {
-	lines(m *root) []string
+	frameLines(m *root) []string
 }
 
 // resizer is a page that holds a game screen, which must know its size.

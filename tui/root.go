@@ -625,7 +625,7 @@ func (m *root) frame() []string {
 	}
 	var body []string
 	if p, ok := m.page.(linedPage); ok {
-		body = p.lines(m)
+		body = p.frameLines(m)
 	} else {
 		body = uikit.SplitLines(m.page.view(m))
 	}

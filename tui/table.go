@@ -219,9 +219,11 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (t *tablePage) view(m *root) string { return strings.Join(t.lines(m), "\n") }
+var _ linedPage = (*tablePage)(nil)
 
-func (t *tablePage) lines(m *root) []string {
+func (t *tablePage) view(m *root) string { return strings.Join(t.frameLines(m), "\n") }
+
+func (t *tablePage) frameLines(m *root) []string {
 	if t.screen == nil {
 		return strings.Split(t.waitingView(m), "\n")
 	}
