@@ -55,9 +55,28 @@ func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *tes
 	c.startAll()
 	t.Cleanup(c.closeAll)
 	// A young cluster may still move leaders about for a moment ("JetStream
-	// system temporarily unavailable"): start once it has settled.
+	// system temporarily unavailable", a lobby watch stalled until its
+	// consumer is made again): start once it has settled and every lobby
+	// hears of a new table.
 	c.caughtUp(0, time.Minute)
+	c.lobbiesLive(time.Minute)
 	return c
+}
+
+// lobbiesLive waits until every node lists a table made on node 1 (left
+// waiting: nobody sits at it).
+func (c *testCluster) lobbiesLive(within time.Duration) {
+	c.t.Helper()
+	probe := newGrizzledRoom(c.t, c.nodes[0], "fp-probe")
+	deadline := time.Now().Add(within)
+	for i := 1; i < len(c.nodes); i++ {
+		for !listed(c.nodes[i], probe.Code()) {
+			if time.Now().After(deadline) {
+				c.t.Fatalf("node %d never listed a new table", i+1)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 }
 
 // startAll starts every node at once: each waits for the others' JetStream.
@@ -272,8 +291,8 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	alice := table.Player{ID: "fp-alice", Name: "alice"}
 	bob := table.Player{ID: "fp-bob", Name: "bob"}
 
-	made := time.Now() // from before the create: the record is saved before it returns
 	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
+	made := time.Now() // the record is saved when Create returns: the lobby's lag counts from here
 	code := room.Code()
 	for _, i := range []int{1, 2} {
 		for !listed(c.nodes[i], code) {

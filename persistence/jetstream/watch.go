@@ -2,6 +2,7 @@ package jetstream
 
 import (
 	"context"
+	"time"
 
 	js "github.com/nats-io/nats.go/jetstream"
 
@@ -28,12 +29,30 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 	go func() {
 		defer close(out)
 		defer w.Stop()
+		check := time.NewTicker(watchCheck)
+		defer check.Stop()
+		var seen, behind uint64 // the last revision delivered; the stream's last one it lagged at the last check
 		for {
 			var e js.KeyValueEntry
 			var ok bool
 			select {
 			case <-ctx.Done():
 				return
+			case <-check.C:
+				// A watch can stall for good when the bucket's leader moves
+				// as it is made (a young cluster): nothing more arrives.
+				// If the bucket is past what came and was already past it
+				// at the last check, end the watch: its reader makes
+				// another, which sends everything again.
+				last := s.lastRevision(ctx)
+				if last > seen && behind > seen {
+					return
+				}
+				behind = 0
+				if last > seen {
+					behind = last
+				}
+				continue
 			case e, ok = <-w.Updates():
 			}
 			if !ok {
@@ -42,6 +61,7 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 			if e == nil {
 				continue // the end of the initial values
 			}
+			seen = max(seen, e.Revision())
 			var c RoomChange
 			if e.Operation() == js.KeyValuePut {
 				r, err := persistence.Decode[persistence.RoomRecord](e.Value())
@@ -64,4 +84,18 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 		}
 	}()
 	return out, nil
+}
+
+// watchCheck is how often a watch of the rooms checks it is not stalled.
+const watchCheck = 2 * time.Second
+
+// lastRevision is the rooms bucket's last revision (0 if it cannot be read).
+func (s *Store) lastRevision(ctx context.Context) uint64 {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	info, err := s.rooms.stream.Info(ctx)
+	if err != nil {
+		return 0
+	}
+	return info.State.LastSeq
 }
