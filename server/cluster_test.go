@@ -72,7 +72,13 @@ func (c *testCluster) lobbiesLive(within time.Duration) {
 	for i := 1; i < len(c.nodes); i++ {
 		for !listed(c.nodes[i], probe.Code()) {
 			if time.Now().After(deadline) {
-				c.t.Fatalf("node %d never listed a new table", i+1)
+				cl := c.nodes[i].srv.cluster
+				cl.mu.Lock()
+				_, inDir := cl.directory[probe.Code()]
+				size := len(cl.directory)
+				cl.mu.Unlock()
+				c.t.Fatalf("node %d never listed a new table (in its directory: %v, of %d rooms; hub lists %d)",
+					i+1, inDir, size, len(c.nodes[i].srv.hub.List()))
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
