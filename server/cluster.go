@@ -182,9 +182,7 @@ func (c *clusterNode) takeOver() error {
 		// A room with a lease entry is someone's, or will be reported
 		// by the watch once that entry lapses. No answer: the sweep
 		// looks again.
-		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
-		_, err := c.leases.Owner(ctx, r.ID)
-		cancel()
+		_, err := c.owner(r.ID)
 		if errors.Is(err, lease.ErrNoOwner) {
 			c.goAdopt(r.ID, 0)
 		}
@@ -228,9 +226,7 @@ func (c *clusterNode) sweep(seen map[string]uint64) {
 		if c.s.hub.Local(code) != nil {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
-		o, err := c.leases.Owner(ctx, code)
-		cancel()
+		o, err := c.owner(code)
 		switch {
 		case errors.Is(err, lease.ErrNoOwner):
 			c.goAdopt(code, 0)
@@ -325,9 +321,7 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 	if err != nil {
 		return false, err
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, askWithin)
-	o, err := c.leases.Owner(ctx, code) // also the sighting Claim counts its TTL from
-	cancel()
+	o, err := c.owner(code) // also the sighting Claim counts its TTL from
 	switch {
 	case errors.Is(err, lease.ErrNoOwner):
 		o = lease.Owner{}
@@ -353,9 +347,7 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 			return true, nil
 		case <-time.After(c.cfg.LeaseTTL / 2):
 		}
-		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
-		now, err := c.leases.Owner(ctx, code)
-		cancel()
+		now, err := c.owner(code)
 		switch {
 		case err == nil && now.Revision != lapsed:
 			return true, nil // the first adopter took it
@@ -364,7 +356,7 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 		}
 	}
 	// Claim waits out what is left of a TTL since the first sighting.
-	ctx, cancel = context.WithTimeout(c.ctx, c.cfg.LeaseTTL+askWithin)
+	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL+askWithin)
 	held, err := c.leases.Claim(ctx, code)
 	cancel()
 	switch {
@@ -381,6 +373,13 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 		return false, fmt.Errorf("restore: %w", err)
 	}
 	return true, nil
+}
+
+// owner reads who holds code's lease, in one short try (askWithin).
+func (c *clusterNode) owner(code string) (lease.Owner, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+	defer cancel()
+	return c.leases.Owner(ctx, code)
 }
 
 // adopter is the node that takes a room over first when its lease lapses:

@@ -1076,22 +1076,14 @@ func playTable(ctx context.Context, o loadOpts, tb *loadTable, r *loadResult) {
 // Wish's own "app exit with error ... context canceled" at each disconnect
 // is an ordinary end of session (see sshserver.Deps.Log), not counted.
 func countServerErrors(path string) (int, []string) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, nil
-	}
-	defer f.Close()
 	n := 0
 	var sample []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	scanLog(path, 0, func(line string) {
 		if !strings.Contains(line, "level=ERROR") && !strings.Contains(line, "ERRO") && !strings.Contains(line, "panic") {
-			continue
+			return
 		}
 		if strings.Contains(line, "app exit with error") && strings.Contains(line, "context canceled") {
-			continue
+			return
 		}
 		n++
 		if len(sample) < 5 {
@@ -1100,8 +1092,26 @@ func countServerErrors(path string) (int, []string) {
 			}
 			sample = append(sample, line)
 		}
-	}
+	})
 	return n, sample
+}
+
+// scanLog hands each line of a child's log from offset on to line (none
+// if the log cannot be read).
+func scanLog(path string, offset int64, line func(string)) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line(sc.Text())
+	}
 }
 
 // runBaselineChild is `bivouac-load baseline`: the bare wish + Bubble Tea

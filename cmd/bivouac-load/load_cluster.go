@@ -8,7 +8,6 @@ package main
 // of a node: how long each of its tables takes to serve again elsewhere.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -399,22 +398,12 @@ func caughtUp(ctx context.Context, n *clusterNodeProc, within time.Duration) err
 
 // countLines counts the lines of a log from offset that contain s.
 func countLines(path string, offset int64, s string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return 0
-	}
 	n := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), s) {
+	scanLog(path, offset, func(line string) {
+		if strings.Contains(line, s) {
 			n++
 		}
-	}
+	})
 	return n
 }
 
@@ -429,29 +418,19 @@ func logSize(path string) int64 {
 // takenOver reads a node's log from offset and notes when each of rooms
 // was taken over (the first time, in served).
 func takenOver(path string, offset int64, rooms map[string]bool, served map[string]time.Time) {
-	f, err := os.Open(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		m := takenOverRe.FindStringSubmatch(sc.Text())
+	scanLog(path, offset, func(line string) {
+		m := takenOverRe.FindStringSubmatch(line)
 		if m == nil || !rooms[m[2]] {
-			continue
+			return
 		}
 		at, err := time.Parse(time.RFC3339Nano, m[1])
 		if err != nil {
-			continue
+			return
 		}
 		if _, ok := served[m[2]]; !ok {
 			served[m[2]] = at
 		}
-	}
+	})
 }
 
 func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResult, took time.Duration) {
