@@ -212,10 +212,11 @@ func testOwnerLost(t *testing.T, cl *natstest.Cluster) {
 	}
 	defer owner.Close()
 	local := join(t, ctx, room, "p0")
+	onA, onC := dial(t, ctx, a, room, fast), dial(t, ctx, c, room, fast)
+	// Asked once the owner's interest has reached node A (the dial waited for it).
 	if !Served(ctx, a, room.Code()) {
 		t.Fatal("a room its owner serves is not Served")
 	}
-	onA, onC := dial(t, ctx, a, room, fast), dial(t, ctx, c, room, fast)
 	alice := join(t, ctx, onA, "p1")
 	carol := join(t, ctx, onC, "p2")
 
