@@ -66,13 +66,19 @@ func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 		job.review.Seats = append(job.review.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
 	}
 	if raw, err := rv.store.Review(rm.ID); err == nil {
-		if err := json.Unmarshal(raw, &job.review.Coach); err == nil {
+		err := json.Unmarshal(raw, &job.review.Coach)
+		switch {
+		case err == nil && job.review.Coach.Version >= grizzbot.ReviewVersion:
 			job.total.Store(int32(len(job.review.Coach.Decisions)))
 			job.n.Store(job.total.Load())
 			close(job.done)
 			return job, nil
+		case err == nil: // made before the coach said what it leaves out and why
+			rv.log.Info("stored review outdated: computing it again", "room", rm.Code, "version", job.review.Coach.Version)
+		default:
+			rv.log.Error("stored review unreadable: computing it again", "room", rm.Code)
 		}
-		rv.log.Error("stored review unreadable: computing it again", "room", rm.Code)
+		job.review.Coach = grizzbot.GameReview{}
 	}
 	rv.mu.Lock()
 	defer rv.mu.Unlock()

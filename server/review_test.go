@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bivouac/game/grizzled/grizzbot"
+	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
 )
 
@@ -86,6 +87,55 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	said := strings.Join(ann.do("review"), "\n")
 	if !strings.Contains(said, "Mission 1: the team's chances") || !strings.Contains(said, "ann · decisions: ") || strings.ContainsAny(said, "█┤") {
 		t.Fatalf("plain review:\n%s", said)
+	}
+}
+
+// A player who gave their seat to a bot at once made no decision of their
+// own: the review says the bot that stood in for them made them, not that
+// every move was forced, even where a review stored by an older coach (that
+// did not count the stand-in's decisions) said otherwise.
+func TestTheReviewSaysABotDecidedForWhoeverGaveTheirSeatUp(t *testing.T) {
+	srv, addr := startGameServer(t, "a whole game over SSH")
+	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16}
+	annKey := sshtest.NewKey(t)
+	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
+	code := regexp.MustCompile(`Table ([A-Z0-9]{4})`).FindStringSubmatch(strings.Join(ann.do("new grizzled 2 1"), "\n"))
+	if code == nil {
+		t.Fatal("no table made")
+	}
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+	full := sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+code[1]))
+	full.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	full.Type("L")
+	full.ExpectScreen(t, `Give your seat to a bot`, 5*time.Second)
+	full.Type("y")
+	full.ExpectScreen(t, `A bot plays your seat`, 5*time.Second)
+
+	var rm persistence.RoomRecord
+	for deadline := time.Now().Add(time.Minute); rm.Status != persistence.StatusFinished; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bots did not finish the game: %s", rm.Status)
+		}
+		var err error
+		if rm, err = srv.store.Room(code[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := srv.store.PutReview(rm.ID, []byte(`{"decisions":[],"missions":3,"samples":16}`)); err != nil {
+		t.Fatal(err)
+	}
+	c := sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("review "+code[1]))
+	if status := c.Wait(t, time.Minute); status != 0 {
+		t.Fatalf("review: exit %d\n%s", status, c.Transcript())
+	}
+	text := strings.Join(strings.Fields(string(c.Transcript())), " ")
+	if !strings.Contains(text, "ann · nothing to review: every decision was made by the bot that stood in for them") || strings.Contains(text, "forced") {
+		t.Errorf("the review does not say a bot decided for ann:\n%s", c.Transcript())
+	}
+	raw, err := srv.store.Review(rm.ID)
+	if err != nil || !strings.Contains(string(raw), `"stand_ins":{"0":`) {
+		t.Errorf("the outdated review was not replaced: %s, %v", raw, err)
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 // The coach's review of a finished game, drawn for one reader: the team's
 // chances after each decision as a chart (with the moments the game turned
 // marked), then each person's one-line summary and three costliest
-// decisions with what the coach would have done.
+// decisions with what the coach would have done. Decisions a bot made in a
+// person's place are not theirs: the review says so rather than rate them.
 
 // chartRows is the chart's height in lines (eighths of a line each).
 const chartRows = 6
@@ -28,7 +29,13 @@ func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo,
 	s := reviewScreen(th, seats)
 	var out []string
 	if len(r.Decisions) == 0 {
-		return []string{th.T("grizzledui.review.nothing")}
+		if len(r.StandIns) == 0 {
+			return []string{th.T("grizzledui.review.nothing")}
+		}
+		for _, seat := range reviewedSeats(r) { // a bot made every choice
+			out = append(out, s.playerLines(r, seat, width)...)
+		}
+		return out
 	}
 	turns := r.Turns(3)
 	if plain {
@@ -80,12 +87,18 @@ func (s *Screen) decided(d grizzbot.Decision, a grizzled.Action) string {
 	return s.coachLabel(a)
 }
 
-// reviewedSeats are the seats with rated decisions, in seat order.
+// reviewedSeats are the seats with rated decisions or decisions a bot
+// made in their place, in seat order.
 func reviewedSeats(r grizzbot.GameReview) []game.Seat {
 	var out []game.Seat
 	for _, d := range r.Decisions {
 		if !slices.Contains(out, d.Seat) {
 			out = append(out, d.Seat)
+		}
+	}
+	for seat := range r.StandIns {
+		if !slices.Contains(out, seat) {
+			out = append(out, seat)
 		}
 	}
 	slices.Sort(out)
@@ -99,9 +112,11 @@ func margin(e grizzbot.Estimate) int { return max(1, int(math.Ceil(100*(e.Hi-e.L
 // pct is a chance in whole percent.
 func pct(p float64) int { return int(math.Round(100 * p)) }
 
-// playerLines is one person's summary and costliest decisions.
+// playerLines is one person's summary and costliest decisions, and how
+// many of their decisions a bot made for them.
 func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
 	th := s.th
+	standIns := r.StandIns[seat]
 	decisions, agree, mistakes := 0, 0, 0
 	cost := 0.0
 	for _, d := range r.Decisions {
@@ -117,8 +132,14 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 			cost += d.Cost.P
 		}
 	}
+	if decisions == 0 {
+		return styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.stood_in", game.Text("Player", s.name(seat))), width))
+	}
 	out := styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.summary", game.Text("Player", s.name(seat)),
 		game.Num("Decisions", decisions), game.Num("Agree", agree), game.Num("Mistakes", mistakes), game.Num("Cost", pct(cost))), width))
+	if standIns > 0 {
+		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.stood_in_some", game.Count(standIns)), width))...)
+	}
 	worst := r.Costliest(seat, 3)
 	if len(worst) == 0 {
 		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)

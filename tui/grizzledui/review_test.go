@@ -94,3 +94,40 @@ func TestReviewTilesPointFromTheirPlayer(t *testing.T) {
 		}
 	}
 }
+
+// A person whose decisions a bot made (they gave their seat up, or the
+// turn clock ran out) is told so, in every language, not that every move
+// was forced; one who made some of their own hears how many were the bot's.
+func TestReviewSaysWhenABotDecidedForAPerson(t *testing.T) {
+	seats := []table.SeatInfo{{Seat: 0, Name: "ann"}, {Seat: 1, Name: "bob"}}
+	allBot := grizzbot.GameReview{Samples: 96, Missions: 2, StandIns: map[game.Seat]int{0: 7}}
+	mixed, _ := sampleReview()
+	mixed.StandIns = map[game.Seat]int{1: 3}
+	forced := grizzbot.GameReview{Samples: 96, Missions: 2}
+	for _, lang := range i18n.Langs {
+		th := uikit.New(nil)
+		th.SetLang(lang)
+		nothing := th.T("grizzledui.review.nothing")
+		text := strings.Join(ReviewLines(th, allBot, seats, 40, true), "\n")
+		if want := th.T("grizzledui.review.stood_in", game.Text("Player", "ann")); strings.Contains(text, nothing) ||
+			strings.Join(strings.Fields(text), " ") != want || strings.Contains(text, "bob") {
+			t.Errorf("%s: a game whose only person gave their seat up:\n%s\nwant %q", lang, text, want)
+		}
+		text = strings.Join(ReviewLines(th, mixed, seats, 80, true), "\n")
+		if want := th.T("grizzledui.review.stood_in_some", game.Count(3)); !strings.Contains(text, want) {
+			t.Errorf("%s: bob's 3 decisions by a bot are not said (%q):\n%s", lang, want, text)
+		}
+		if got := ReviewLines(th, forced, seats, 80, true); len(got) != 1 || got[0] != nothing {
+			t.Errorf("%s: a game of forced moves: %q", lang, got)
+		}
+	}
+	en := strings.Join(strings.Fields(strings.Join(ReviewLines(uikit.New(nil), allBot, seats, 80, true), "\n")), " ")
+	if !strings.Contains(en, "ann · nothing to review: every decision was made by the bot that stood in for them") {
+		t.Errorf("English:\n%s", en)
+	}
+	mixedEN := strings.Join(ReviewLines(uikit.New(nil), mixed, seats, 80, true), "\n")
+	bob, left := strings.Index(mixedEN, "bob · decisions: 15"), strings.Index(mixedEN, "\n  Left out: 3 decisions made by the bot that stood in for them.")
+	if bob < 0 || left < bob {
+		t.Errorf("English, some decisions by a bot:\n%s", mixedEN)
+	}
+}

@@ -261,17 +261,28 @@ type Decision struct {
 // GameReview is the coach's reading of a whole game.
 type GameReview struct {
 	Decisions []Decision `json:"decisions"`
-	Missions  int        `json:"missions"`
-	Won       bool       `json:"won"`
-	Samples   int        `json:"samples"` // the budget per decision
+	// StandIns counts, per reviewed seat, the decisions (moves with a
+	// choice) a bot made in the person's place: left out of Decisions, but
+	// the reason a person has fewer of them, or none.
+	StandIns map[game.Seat]int `json:"stand_ins,omitempty"`
+	Missions int               `json:"missions"`
+	Won      bool              `json:"won"`
+	Samples  int               `json:"samples"` // the budget per decision
+	Version  int               `json:"version,omitempty"`
 }
+
+// ReviewVersion is the Version of a review ReviewGame makes today: a
+// stored review of an older one lacks what it added and is made again.
+// 1: StandIns.
+const ReviewVersion = 1
 
 // ErrStopped is ReviewGame's answer when its progress function asked it to stop.
 var ErrStopped = errors.New("grizzbot: review stopped")
 
 // ReviewGame replays moves from start and rates every decision of a seat
 // for which review is true (the people at the table; bots need no coach),
-// but for the moves a bot made in a person's place.
+// but for the moves a bot made in a person's place, which it counts in
+// StandIns when they were choices.
 // progress, if not nil, hears after each rated decision how many of the
 // total are done, and returns false to stop the review (ErrStopped).
 // start is consumed.
@@ -283,9 +294,15 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 			total++
 		}
 	}
-	out := GameReview{Samples: cfg.Samples}
+	out := GameReview{Samples: cfg.Samples, Version: ReviewVersion}
 	s, done := start, 0
 	for i, m := range moves {
+		if m.ByBot && review(m.Seat) && len(s.View(m.Seat).Legal) > 1 {
+			if out.StandIns == nil {
+				out.StandIns = map[game.Seat]int{}
+			}
+			out.StandIns[m.Seat]++
+		}
 		if rated(m) {
 			v := s.View(m.Seat)
 			if a, ok := Assess(v, m.Action, cfg, mix(seed, uint64(i))); ok {

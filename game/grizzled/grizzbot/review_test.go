@@ -200,20 +200,26 @@ func TestHintNamesTheBestLegalAction(t *testing.T) {
 
 // Moves a bot made in a person's place (the turn clock ran out, or the
 // seat was given up) are not the person's decisions: the review rates
-// seat 0's own moves only, and counts only them in its progress.
+// seat 0's own moves only, counts only them in its progress, and counts
+// the bot's choices for seat 0 apart (forced moves are nobody's decision).
 func TestReviewSkipsMovesABotMadeForThePlayer(t *testing.T) {
 	const seed = 3
 	moves, _ := playRecorded(t, newGame(t, 2, g.Standard, seed), seed, nil)
-	own, total := map[int]bool{}, 0
+	own, total, botChoices := map[int]bool{}, 0, 0
+	s := newGame(t, 2, g.Standard, seed)
 	for i := range moves {
-		if moves[i].Seat != 0 {
-			continue
+		if moves[i].Seat == 0 {
+			moves[i].ByBot = total%2 == 1 // every other one of seat 0's moves
+			if !moves[i].ByBot {
+				own[i+1] = true
+			} else if len(s.View(0).Legal) > 1 {
+				botChoices++
+			}
+			total++
 		}
-		moves[i].ByBot = total%2 == 1 // every other one of seat 0's moves
-		if !moves[i].ByBot {
-			own[i+1] = true
+		if err := s.Step(moves[i].Seat, moves[i].Action); err != nil {
+			t.Fatal(err)
 		}
-		total++
 	}
 	cheap := ReviewConfig{Samples: 4}
 	lastTotal := 0
@@ -234,5 +240,11 @@ func TestReviewSkipsMovesABotMadeForThePlayer(t *testing.T) {
 	}
 	if len(r.Decisions) == 0 {
 		t.Fatal("nothing rated")
+	}
+	if botChoices == 0 || !reflect.DeepEqual(r.StandIns, map[game.Seat]int{0: botChoices}) {
+		t.Errorf("stand-in decisions %v, want seat 0's %d", r.StandIns, botChoices)
+	}
+	if r.Version != ReviewVersion {
+		t.Errorf("version %d, want %d", r.Version, ReviewVersion)
 	}
 }
