@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game"
 )
 
 // A table without stand-ins keeps an absent player's seat for them, and
 // says so.
 func TestNoTakeoverKeepsTheSeatWaiting(t *testing.T) {
-	clk := newFakeClock()
+	clk := clocktest.New()
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy",
 		TakeoverAfter: 2 * time.Minute, NoTakeover: true})
 	alice, _ := join(t, r, "alice")
@@ -50,7 +51,7 @@ func TestADesertedGameEnds(t *testing.T) {
 		rule bool
 	}{{"without a rule", race{}, false}, {"with the game's rule", endsRace{}, true}} {
 		t.Run(c.name, func(t *testing.T) {
-			clk, j := newFakeClock(), NewMemJournal()
+			clk, j := clocktest.New(), NewMemJournal()
 			_, r := newTestRoom(t, c.g, RoomConfig{Seats: 2, Clock: clk, Journal: j, AbandonAfter: 10 * time.Minute})
 			alice, _ := join(t, r, "alice")
 			bob, _ := join(t, r, "bob")
@@ -58,12 +59,12 @@ func TestADesertedGameEnds(t *testing.T) {
 			waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
 			r.Detach(alice)
 			r.Detach(bob)
-			clk.waitAlarm(t)
+			clk.WaitTimers(t, 1)
 			clk.Advance(9 * time.Minute)
 			bob2, _ := join(t, r, "bob") // back in time: the count stops
 			waitFor(t, bob2, "bob back", func(u Update) bool { return u.Started })
 			r.Detach(bob2)
-			clk.waitAlarm(t)
+			clk.WaitTimers(t, 1)
 			clk.Advance(9 * time.Minute)
 			time.Sleep(20 * time.Millisecond)
 			if s := r.Summary().Status; s != StatusPlaying {

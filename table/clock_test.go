@@ -2,95 +2,11 @@ package table
 
 import (
 	"context"
-	"slices"
-	"sync"
 	"testing"
 	"time"
+
+	"bivouac/clock/clocktest"
 )
-
-// fakeClock is a Clock that moves only when the test says.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	alarms []*fakeAlarm
-}
-
-type fakeAlarm struct {
-	c    *fakeClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_700_000_000, 0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) Alarm {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a := &fakeAlarm{c: c, at: c.now.Add(d), f: f}
-	c.alarms = append(c.alarms, a)
-	return a
-}
-
-func (a *fakeAlarm) Stop() bool {
-	a.c.mu.Lock()
-	defer a.c.mu.Unlock()
-	was := !a.done
-	a.done = true
-	return was
-}
-
-// Advance moves the clock by d and sets off the alarms that are due, each
-// on its own goroutine as time.AfterFunc does.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeAlarm
-	c.alarms = slices.DeleteFunc(c.alarms, func(a *fakeAlarm) bool {
-		if !a.done && !a.at.After(c.now) {
-			a.done = true
-			due = append(due, a)
-		}
-		return a.done
-	})
-	c.mu.Unlock()
-	for _, a := range due {
-		go a.f()
-	}
-}
-
-// live counts the alarms set and not stopped.
-func (c *fakeClock) live() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, a := range c.alarms {
-		if !a.done {
-			n++
-		}
-	}
-	return n
-}
-
-// waitAlarm waits (in real time, briefly) until an alarm is set and not
-// stopped.
-func (c *fakeClock) waitAlarm(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if c.live() > 0 {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatal("no alarm was set")
-}
 
 // stillAt reads box for a moment (real time) and fails if the table moved
 // past seq: a timer went off too early.
@@ -112,13 +28,13 @@ func stillAt(t *testing.T, box *Mailbox, seq int, what string) {
 // The game's timers run on the room's clock: each expiry is one System
 // action, and nothing happens until the clock gets there.
 func TestRoomTimersRunOnTheRoomsClock(t *testing.T) {
-	clk := newFakeClock()
+	clk := clocktest.New()
 	_, r := newTestRoom(t, race{turn: time.Minute}, RoomConfig{Seats: 2, Clock: clk})
 	alice, _ := join(t, r, "alice")
 	join(t, r, "bob")
 	r.Start(context.Background(), alice)
 	waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
-	clk.waitAlarm(t)
+	clk.WaitTimers(t, 1)
 	clk.Advance(59 * time.Second)
 	stillAt(t, alice, 0, "a timer went off a second early")
 	var u Update
@@ -126,7 +42,7 @@ func TestRoomTimersRunOnTheRoomsClock(t *testing.T) {
 		clk.Advance(time.Minute)
 		u = waitFor(t, alice, "the next expiry", func(u Update) bool { return u.Seq == i })
 		if !u.Over {
-			clk.waitAlarm(t)
+			clk.WaitTimers(t, 1)
 		}
 	}
 	if !u.Over || u.View.(raceView).Counter != 10 || u.Seq != 10 {
@@ -137,7 +53,7 @@ func TestRoomTimersRunOnTheRoomsClock(t *testing.T) {
 // An absent player's seat goes to a bot after TakeoverAfter on the room's
 // clock, not before.
 func TestRoomTakeoverWaitsForTheClock(t *testing.T) {
-	clk := newFakeClock()
+	clk := clocktest.New()
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy",
 		TakeoverAfter: 2 * time.Minute})
 	alice, _ := join(t, r, "alice")
@@ -145,7 +61,7 @@ func TestRoomTakeoverWaitsForTheClock(t *testing.T) {
 	r.Start(context.Background(), alice)
 	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
 	r.Detach(alice)
-	clk.waitAlarm(t)
+	clk.WaitTimers(t, 1)
 	clk.Advance(time.Minute)
 	time.Sleep(20 * time.Millisecond)
 	if r.Summary().Seats[0].Bot != "" {
@@ -167,28 +83,27 @@ func TestTimedStepResumesWithTheTimeItHadLeft(t *testing.T) {
 		left    time.Duration
 	}{{"12 s left", 48 * time.Second, 12 * time.Second}, {"overdue", 70 * time.Second, 0}} {
 		t.Run(c.name, func(t *testing.T) {
-			clk, j := newFakeClock(), NewMemJournal()
+			clk, j := clocktest.New(), NewMemJournal()
 			_, r := newTestRoom(t, race{turn: time.Minute}, RoomConfig{Seats: 2, Clock: clk, Journal: j})
 			alice, _ := join(t, r, "alice")
 			join(t, r, "bob")
 			r.Start(context.Background(), alice)
 			waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
-			clk.waitAlarm(t)
+			clk.WaitTimers(t, 1)
 			rec, _ := j.Room(r.Code())
 			if rec.Timer == nil || !rec.Timer.Deadline.Equal(clk.Now().Add(time.Minute)) {
 				t.Fatalf("saved timer %+v, want the step's deadline a minute from now", rec.Timer)
 			}
 			stopped := clk.Now().Add(c.elapsed)
 
-			clk2 := newFakeClock()
-			clk2.now = stopped.Add(10 * time.Minute) // a long outage
+			clk2 := clocktest.NewAt(stopped.Add(10 * time.Minute)) // a long outage
 			r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{turn: time.Minute}, Journal: j, Clock: clk2, Stopped: stopped}, rec, j.Log(r.Code()))
 			if err != nil {
 				t.Fatal(err)
 			}
 			a2, _ := join(t, r2, "alice")
 			u := waitFor(t, a2, "restored", func(u Update) bool { return u.Started })
-			clk2.waitAlarm(t)
+			clk2.WaitTimers(t, 1)
 			if want := int((c.left + RestartGrace).Seconds()); u.Deadline != want && u.Deadline != 0 {
 				t.Errorf("the restored step shows %d s, want %d", u.Deadline, want)
 			}

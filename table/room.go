@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bivouac/clock"
 	"bivouac/game"
 )
 
@@ -102,7 +103,7 @@ type RoomConfig struct {
 	Logger *slog.Logger
 	// Clock times the game's steps, takeovers and idle closing (nil: the
 	// real clock).
-	Clock Clock
+	Clock clock.Clock
 	// Stopped, for a restored room, is when the server that ran it was
 	// last known to be alive: a timed step resumes with the time it had
 	// left then, plus RestartGrace. Zero: the deadline is taken as saved.
@@ -184,7 +185,7 @@ type member struct {
 // talk to it through Submit-style methods that never block the actor, and
 // hear back through their Mailbox.
 type Room struct {
-	clock Clock // cfg.Clock, never nil
+	clock clock.Clock // cfg.Clock, never nil
 	cfg   RoomConfig
 	inbox chan command
 	ctx   context.Context
@@ -213,13 +214,13 @@ type Room struct {
 	legalKey  map[game.Seat]string // encoding of those legal actions
 	botAsked  map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
 	botSaid   map[game.Seat]string // a bot's last chat line
-	timer     Alarm
+	timer     clock.Timer
 	timerID   uint64
 	timerEnd  time.Time
 	resume    *TimerRecord // a restored room's saved step deadline, until the timer is armed
-	idleTimer Alarm
-	abandon   Alarm             // every human is away from the game: ends it at AbandonAfter
-	turnClock Alarm             // the turn clock for the decision at turnSeq
+	idleTimer clock.Timer
+	abandon   clock.Timer       // every human is away from the game: ends it at AbandonAfter
+	turnClock clock.Timer       // the turn clock for the decision at turnSeq
 	turnSeq   int               // the decision (r.seq) the clock runs for
 	turnEnd   time.Time         // when it runs out
 	timeouts  map[game.Seat]int // the clock ran out on a seat this many times in a row
@@ -240,7 +241,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = realClock{}
+		cfg.Clock = clock.System{}
 	}
 	ctx, stop := context.WithCancel(ctx)
 	r := &Room{

@@ -5,13 +5,15 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"bivouac/clock/clocktest"
 )
 
 // A person who leaves a decision past the turn clock has a bot make it
 // once; the second time in a row a bot plays their seat until they act
 // again. Everyone sees the clock count down (issue 18 item 6).
 func TestTurnClockKeepsTheTableMoving(t *testing.T) {
-	clk, j := newFakeClock(), NewMemJournal()
+	clk, j := clocktest.New(), NewMemJournal()
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy", TurnClock: time.Minute, Journal: j})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
@@ -20,7 +22,7 @@ func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 	if u.Deadline != 60 {
 		t.Fatalf("bob sees %d s on alice's clock, want 60", u.Deadline)
 	}
-	clk.waitAlarm(t)
+	clk.WaitTimers(t, 1)
 	clk.Advance(59 * time.Second)
 	stillAt(t, bob, 0, "the clock ran out a second early")
 	clk.Advance(time.Second)
@@ -35,7 +37,7 @@ func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 	// bob plays in time; alice lets it run out again: a bot takes her seat.
 	r.Act(bob, 1, 1)
 	waitFor(t, bob, "bob's move", func(u Update) bool { return u.Seq == 2 })
-	clk.waitAlarm(t)
+	clk.WaitTimers(t, 1)
 	clk.Advance(time.Minute)
 	u = waitFor(t, bob, "the bot takes alice's seat", func(u Update) bool { return u.Seq == 3 })
 	if lastWith(u, "alice let the clock run out again") == "" || u.Seats[0].Bot == "" {
@@ -64,7 +66,7 @@ func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 
 // No clock while the game's own timer runs, nor when only bots are waited on.
 func TestTurnClockStaysOutOfTheGamesTimers(t *testing.T) {
-	clk := newFakeClock()
+	clk := clocktest.New()
 	_, r := newTestRoom(t, race{turn: 30 * time.Second}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, TurnClock: time.Minute})
 	alice, _ := join(t, r, "alice")
 	join(t, r, "bob")
@@ -73,8 +75,8 @@ func TestTurnClockStaysOutOfTheGamesTimers(t *testing.T) {
 	if u.Deadline != 30 {
 		t.Fatalf("the game's 30 s timer shows as %d", u.Deadline)
 	}
-	clk.waitAlarm(t)
-	if live := clk.live(); live != 1 {
+	clk.WaitTimers(t, 1)
+	if live := clk.Live(); live != 1 {
 		t.Fatalf("%d alarms set, want only the game's timer", live)
 	}
 }

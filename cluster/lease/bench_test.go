@@ -4,11 +4,13 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"bivouac/clock"
 )
 
 // BenchmarkValid is the check made before every accepted move.
 func BenchmarkValid(b *testing.B) {
-	m := &Manager{opt: Options{TTL: 3 * time.Second, Margin: 300 * time.Millisecond, Clock: SystemClock{}}}
+	m := &Manager{opt: Options{TTL: 3 * time.Second, Margin: 300 * time.Millisecond, Clock: clock.System{}}}
 	h := newHeld(m, "ROOM", 1, time.Now())
 	b.ReportAllocs()
 	for b.Loop() {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"bivouac/clock"
 )
 
 // Held is a lease this node holds on one room. Check Valid before accepting
@@ -29,8 +31,8 @@ type Held struct {
 	err      error     // why the lease ended, or the latest renewal failure
 	ended    bool
 	lost     chan struct{}
-	renewal  Timer
-	deadline Timer
+	renewal  clock.Timer
+	deadline clock.Timer
 }
 
 func newHeld(m *Manager, room string, revision uint64, start time.Time) *Held {

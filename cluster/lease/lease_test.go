@@ -8,6 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bivouac/clock"
+	"bivouac/clock/clocktest"
 )
 
 // Every test here runs against a real embedded JetStream server. Those with a
@@ -15,7 +18,7 @@ import (
 
 var testOpt = Options{TTL: 3 * time.Second, Renew: time.Second, Margin: 300 * time.Millisecond}
 
-func withClock(o Options, c Clock) Options { o.Clock = c; return o }
+func withClock(o Options, c clock.Clock) Options { o.Clock = c; return o }
 
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -24,7 +27,7 @@ func ctxT(t *testing.T) context.Context {
 }
 
 func TestClaimRenewRelease(t *testing.T) {
-	ctx, clock := ctxT(t), newFakeClock()
+	ctx, clock := ctxT(t), clocktest.New()
 	a := newManager(t, connect(t, startNATS(t)).kv, "a", withClock(testOpt, clock))
 
 	h, err := a.Claim(ctx, "ROOM")
@@ -71,7 +74,7 @@ func TestClaimRenewRelease(t *testing.T) {
 }
 
 func TestLiveLeaseCannotBeClaimed(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	a := newManager(t, connect(t, url).kv, "a", withClock(testOpt, clock))
 	b := newManager(t, connect(t, url).kv, "b", withClock(testOpt, clock))
 	h, err := a.Claim(ctx, "ROOM")
@@ -83,7 +86,7 @@ func TestLiveLeaseCannotBeClaimed(t *testing.T) {
 		_, err := b.Claim(ctx, "ROOM")
 		claimed <- err
 	}()
-	clock.waitTimers(3) // a's renewal and deadline, b's wait
+	clock.WaitTimers(t, 3) // a's renewal and deadline, b's wait
 	clock.Advance(testOpt.TTL)
 	if err := <-claimed; !errors.Is(err, ErrHeld) {
 		t.Fatalf("claim of a live lease: %v, want ErrHeld", err)
@@ -98,7 +101,7 @@ func TestLiveLeaseCannotBeClaimed(t *testing.T) {
 }
 
 func TestKilledHolderIsTakenOverWithinTTL(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	na := connect(t, url)
 	a := newManager(t, na.kv, "a", withClock(testOpt, clock))
 	b := newManager(t, connect(t, url).kv, "b", withClock(testOpt, clock))
@@ -205,7 +208,7 @@ func (p *partitionable) Update(ctx context.Context, key string, value []byte, re
 }
 
 func TestRacingClaimantsExactlyOneWins(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	seed := connect(t, url)
 	var racers []*Manager
 	for i := range 4 {
@@ -241,7 +244,7 @@ func TestRacingClaimantsExactlyOneWins(t *testing.T) {
 			})
 		}
 		if lapsedEntry {
-			clock.waitTimers(len(racers))
+			clock.WaitTimers(t, len(racers))
 			clock.Advance(testOpt.TTL)
 		}
 		wg.Wait()
@@ -269,7 +272,7 @@ func TestRacingClaimantsExactlyOneWins(t *testing.T) {
 }
 
 func TestReleaseLetsAnotherClaimAtOnce(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	a := newManager(t, connect(t, url).kv, "a", withClock(testOpt, clock))
 	b := newManager(t, connect(t, url).kv, "b", withClock(testOpt, clock))
 	ha, err := a.Claim(ctx, "ROOM")
@@ -292,7 +295,7 @@ func TestReleaseLetsAnotherClaimAtOnce(t *testing.T) {
 // Someone deletes the entry behind the holder's back (an operator, or a
 // bug): the holder's next renewal finds out, and it stops at once.
 func TestRenewalThatFindsTheEntryGoneLosesTheLease(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	other := connect(t, url)
 	a := newManager(t, connect(t, url).kv, "a", withClock(testOpt, clock))
 	h, err := a.Claim(ctx, "ROOM")
@@ -317,7 +320,7 @@ func TestRenewalThatFindsTheEntryGoneLosesTheLease(t *testing.T) {
 }
 
 func TestWatchLapsedReportsDeadAndReleasedRoomsOnly(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	na, nb := connect(t, url), connect(t, url)
 	a := newManager(t, na.kv, "a", withClock(testOpt, clock))
 	b := newManager(t, nb.kv, "b", withClock(testOpt, clock))
@@ -471,7 +474,7 @@ func claimThroughElection(ctx context.Context, t *testing.T, m *Manager, room st
 }
 
 func testReplicatedConflicts(t *testing.T, urls []string) {
-	ctx, clock := ctxT(t), newFakeClock()
+	ctx, clock := ctxT(t), clocktest.New()
 	var nodes []node
 	var ms []*Manager
 	for i, u := range urls {
@@ -534,7 +537,7 @@ func testReplicatedConflicts(t *testing.T, urls []string) {
 // claimOnceLapsed has m claim room, which another holds, and moves the
 // fake clock a TTL on once the claim waits, so it goes through if the
 // holder did not renew meanwhile.
-func claimOnceLapsed(ctx context.Context, t *testing.T, m *Manager, clock *fakeClock, room string) *Held {
+func claimOnceLapsed(ctx context.Context, t *testing.T, m *Manager, clock *clocktest.Manual, room string) *Held {
 	t.Helper()
 	claimed := make(chan *Held)
 	go func() {
@@ -544,7 +547,7 @@ func claimOnceLapsed(ctx context.Context, t *testing.T, m *Manager, clock *fakeC
 		}
 		claimed <- h
 	}()
-	clock.waitTimers(3)
+	clock.WaitTimers(t, 3)
 	clock.Advance(testOpt.TTL)
 	h := <-claimed
 	if h == nil {

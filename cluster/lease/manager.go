@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"bivouac/clock"
 )
 
 // Bucket is the name of the KV bucket that holds the leases, one key per room code.
@@ -67,8 +69,10 @@ type Options struct {
 	// room up; Valid is false meanwhile. Default 30 s: a NATS cluster
 	// that lost a node elects new leaders within about 10 s.
 	Suspend time.Duration
-	// Clock defaults to SystemClock.
-	Clock Clock
+	// Clock is the node's own clock; default clock.System. The protocol only
+	// ever subtracts two readings of the same clock, so it needs a
+	// monotonic clock, not a synchronised one.
+	Clock clock.Clock
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -79,7 +83,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Margin = o.TTL / 10
 	}
 	if o.Clock == nil {
-		o.Clock = SystemClock{}
+		o.Clock = clock.System{}
 	}
 	if o.Suspend == 0 {
 		o.Suspend = 30 * time.Second

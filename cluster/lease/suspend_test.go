@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"bivouac/clock/clocktest"
 )
 
 // flakyKV answers a holder's renewals as a cluster electing a leader does:
@@ -30,9 +32,9 @@ func (k *flakyKV) Update(ctx context.Context, key string, value []byte, revision
 }
 
 // flakyHolder is node a holding ROOM through a flakyKV, on a fake clock.
-func flakyHolder(t *testing.T) (*flakyKV, *fakeClock, *Held) {
+func flakyHolder(t *testing.T) (*flakyKV, *clocktest.Manual, *Held) {
 	t.Helper()
-	clock := newFakeClock()
+	clock := clocktest.New()
 	kv := &flakyKV{KV: connect(t, startNATS(t)).kv}
 	h, err := newManager(t, kv, "a", withClock(testOpt, clock)).Claim(ctxT(t), "ROOM")
 	if err != nil {
@@ -42,7 +44,7 @@ func flakyHolder(t *testing.T) (*flakyKV, *fakeClock, *Held) {
 }
 
 // advanceBy moves the clock d in steps, so every renewal due meanwhile runs.
-func advanceBy(clock *fakeClock, d time.Duration) {
+func advanceBy(clock *clocktest.Manual, d time.Duration) {
 	for step := testOpt.Renew / 4; d > 0; d -= step {
 		clock.Advance(min(step, d))
 	}
@@ -78,7 +80,7 @@ func TestSuspendedHolderResumesWhenTheClusterAnswers(t *testing.T) {
 // holder learns it at its next renewal that gets an answer, and never
 // becomes valid again.
 func TestSuspendedHolderTakenOverIsLost(t *testing.T) {
-	ctx, clock, url := ctxT(t), newFakeClock(), startNATS(t)
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
 	kv := &flakyKV{KV: connect(t, url).kv}
 	a := newManager(t, kv, "a", withClock(testOpt, clock))
 	b := newManager(t, connect(t, url).kv, "b", withClock(testOpt, clock))

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"bivouac/clock"
 )
 
 // Lapse is a room whose lease lapsed, and the revision of the entry left
@@ -41,7 +43,7 @@ func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out c
 	due := map[string]uint64{} // room → revision whose TTL ran out
 	wake := make(chan struct{}, 1)
 	revision := map[string]uint64{}
-	timers := map[string]Timer{}
+	timers := map[string]clock.Timer{}
 	defer func() {
 		for _, t := range timers {
 			t.Stop()
