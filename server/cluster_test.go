@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/cluster/natsnode"
 	"bivouac/cluster/natsnode/natstest"
 	"bivouac/game"
 	"bivouac/game/grizzled"
@@ -44,7 +45,10 @@ func startTestCluster(t testing.TB, n int) *testCluster {
 func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *testCluster {
 	t.Helper()
 	dirs := natstest.DataDirs(t, n)
-	routes := natstest.FreeAddrs(t, n)
+	routes, err := natsnode.FreeLoopbackAddrs(n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := &testCluster{t: t}
 	for i := range n {
 		c.cfgs = append(c.cfgs, Config{Addr: "127.0.0.1:0", DataDir: dirs[i], Guests: true, Log: testLog(i),
@@ -464,36 +468,18 @@ func testLog(i int) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, nil)).With("node", i+1)
 }
 
-// caughtUp waits until every stream has a leader and all its replicas are
-// current, as seen from node i: a node that just came back must catch up
-// before losing another one leaves a majority.
+// caughtUp waits until node i sees every stream caught up
+// (natsnode.CaughtUp): a node that just came back must catch up before
+// losing another one leaves a majority.
 func (c *testCluster) caughtUp(i int, within time.Duration) {
 	c.t.Helper()
 	j, err := jetstream.New(c.nodes[i].srv.cluster.nc)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		ok := true
-		streams := j.ListStreams(ctx)
-		for info := range streams.Info() {
-			cl := info.Cluster
-			if cl == nil || cl.Leader == "" || len(cl.Replicas) < min(3, len(c.nodes))-1 {
-				ok = false
-				continue
-			}
-			for _, r := range cl.Replicas {
-				ok = ok && r.Current && !r.Offline
-			}
-		}
-		ok = ok && streams.Err() == nil
-		cancel()
-		if ok {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	if err := natsnode.CaughtUp(ctx, j, min(3, len(c.nodes))-1); err != nil {
+		c.t.Fatalf("node %d after %v: %v", i+1, within, err)
 	}
-	c.t.Fatalf("node %d's streams not caught up after %v", i+1, within)
 }

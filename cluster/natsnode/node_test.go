@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -175,6 +176,35 @@ func TestThreeNodesReplicate(t *testing.T) {
 	}
 	if info := st.(*jetstream.KeyValueBucketStatus).StreamInfo(); info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
 		t.Fatalf("bucket cluster info %+v; want a leader and 2 replicas", info.Cluster)
+	}
+
+	// Node 3 sees the bucket's stream caught up with its 2 followers, and
+	// never with 3 it does not have.
+	if err := natsnode.CaughtUp(ctx, js, 2); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := natsnode.CaughtUp(short, js, 3); err == nil || !strings.Contains(err.Error(), "KV_probe: 2 of 3 replicas") {
+		t.Fatalf("caught up with a follower short: %v", err)
+	}
+}
+
+// The free addresses are distinct loopback ports that can be listened on.
+func TestFreeLoopbackAddrs(t *testing.T) {
+	addrs, err := natsnode.FreeLoopbackAddrs(4)
+	if err != nil || len(addrs) != 4 {
+		t.Fatalf("%v, %v", addrs, err)
+	}
+	for i, a := range addrs {
+		if slices.Contains(addrs[:i], a) || !strings.HasPrefix(a, "127.0.0.1:") {
+			t.Fatalf("addresses %v", addrs)
+		}
+		l, err := net.Listen("tcp", a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
 	}
 }
 

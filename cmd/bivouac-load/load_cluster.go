@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -132,11 +131,11 @@ func runClusterLoad(ctx context.Context, o loadOpts) error {
 // NATS credentials, which the others get a copy of (as scripts/cluster-demo
 // does); each says where it listens once the cluster's JetStream answers.
 func startClusterNodes(ctx context.Context, o loadOpts, root string) ([]*clusterNodeProc, error) {
-	routes, err := freeLoopbackAddrs(o.nodes)
+	routes, err := natsnode.FreeLoopbackAddrs(o.nodes)
 	if err != nil {
 		return nil, err
 	}
-	natsAddrs, err := freeLoopbackAddrs(o.nodes)
+	natsAddrs, err := natsnode.FreeLoopbackAddrs(o.nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -182,27 +181,6 @@ func startClusterNodes(ctx context.Context, o loadOpts, root string) ([]*cluster
 	}
 	wg.Wait()
 	return nodes, errors.Join(errs...)
-}
-
-// freeLoopbackAddrs are n loopback addresses free now (held all at once,
-// so they differ).
-func freeLoopbackAddrs(n int) ([]string, error) {
-	var out []string
-	var held []net.Listener
-	defer func() {
-		for _, l := range held {
-			l.Close()
-		}
-	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		held = append(held, l)
-		out = append(out, l.Addr().String())
-	}
-	return out, nil
 }
 
 func clusterRSS(nodes []*clusterNodeProc) int64 {
@@ -286,7 +264,7 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 			err = next.await(ctx, "node "+victim.id)
 		}
 		if err == nil {
-			err = caughtUp(ctx, victim, 90*time.Second)
+			err = caughtUp(ctx, victim, min(3, o.nodes)-1, 90*time.Second)
 		}
 		if err != nil {
 			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %s not back: %v", k+1, victim.id, err))
@@ -348,9 +326,10 @@ func roomsRunBy(ctx context.Context, witness *clusterNodeProc, node string) (map
 	return rooms, nil
 }
 
-// caughtUp waits until every stream has a leader and all its replicas are
-// current, as n sees them.
-func caughtUp(ctx context.Context, n *clusterNodeProc, within time.Duration) error {
+// caughtUp waits until n sees every stream caught up (natsnode.CaughtUp):
+// the node just started again must catch up before the next kill leaves
+// a majority.
+func caughtUp(ctx context.Context, n *clusterNodeProc, followers int, within time.Duration) error {
 	nc, err := natsConnect(n)
 	if err != nil {
 		return err
@@ -362,38 +341,7 @@ func caughtUp(ctx context.Context, n *clusterNodeProc, within time.Duration) err
 	}
 	ctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
-	for {
-		behind := ""
-		names := js.StreamNames(ctx)
-		for name := range names.Name() {
-			st, err := js.Stream(ctx, name)
-			if err != nil {
-				behind = name + ": " + err.Error()
-				continue
-			}
-			cl := st.CachedInfo().Cluster
-			if cl == nil || cl.Leader == "" {
-				behind = name + ": no leader"
-				continue
-			}
-			for _, p := range cl.Replicas {
-				if !p.Current || p.Offline {
-					behind = name + ": " + p.Name + " behind"
-				}
-			}
-		}
-		if names.Err() != nil && behind == "" {
-			behind = names.Err().Error()
-		}
-		if behind == "" {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("not caught up: %s", behind)
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
+	return natsnode.CaughtUp(ctx, js, followers)
 }
 
 // countLines counts the lines of a log from offset that contain s.

@@ -4,7 +4,6 @@ package natstest
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -31,7 +30,10 @@ type Cluster struct {
 func Start(t testing.TB, n int, configure func(i int, c *natsnode.Config)) *Cluster {
 	t.Helper()
 	dirs := DataDirs(t, n)
-	routes := FreeAddrs(t, n)
+	routes, err := natsnode.FreeLoopbackAddrs(n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := &Cluster{t: t}
 	for i := range n {
 		cfg := natsnode.Config{DataDir: dirs[i], Name: fmt.Sprintf("n%d", i+1), ClientAddr: "127.0.0.1:0"}
@@ -110,26 +112,4 @@ func DataDirs(t testing.TB, n int) []string {
 		}
 	}
 	return dirs
-}
-
-// FreeAddrs finds n free loopback ports. The listeners close before the
-// nodes bind, so another process could take one in between; on a test
-// machine's loopback that is rare enough, and routes must be known before
-// any node starts.
-func FreeAddrs(t testing.TB, n int) []string {
-	t.Helper()
-	var out []string
-	var ls []net.Listener
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, l)
-		out = append(out, l.Addr().String())
-	}
-	for _, l := range ls {
-		l.Close()
-	}
-	return out
 }
