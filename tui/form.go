@@ -25,7 +25,9 @@ func (k formKeys) short() []key.Binding {
 	return []key.Binding{k.Up, k.Left, k.Create, k.Back}
 }
 
-func newFormKeys(th *uikit.Theme) formKeys {
+func newFormKeys(th *uikit.Theme) formKeys { return formKeysByLang.Get(th) }
+
+var formKeysByLang = uikit.PerLang[formKeys]{Make: func(th *uikit.Theme) formKeys {
 	return formKeys{
 		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab"), key.WithHelp("↑/↓", th.T("ui.key.field"))),
 		Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", th.T("ui.key.next_field"))),
@@ -34,7 +36,7 @@ func newFormKeys(th *uikit.Theme) formKeys {
 		Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("ui.key.create_table"))),
 		Back:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", th.T("ui.key.back"))),
 	}
-}
+}}
 
 func openForm(m *root) {
 	if len(m.app.Games) == 0 {

@@ -18,8 +18,11 @@ type globalKeys struct {
 	Rules, Learn, Review, Hint                            key.Binding
 }
 
-// newGlobalKeys are the session's bindings with help in its language.
-func newGlobalKeys(th *uikit.Theme) globalKeys {
+// newGlobalKeys are the session's bindings with help in its language,
+// built once per language (uikit.PerLang).
+func newGlobalKeys(th *uikit.Theme) globalKeys { return globalKeysByLang.Get(th) }
+
+var globalKeysByLang = uikit.PerLang[globalKeys]{Make: func(th *uikit.Theme) globalKeys {
 	return globalKeys{
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.select"))),
 		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("ui.key.down"))),
@@ -47,4 +50,4 @@ func newGlobalKeys(th *uikit.Theme) globalKeys {
 		Review:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", th.T("ui.key.review"))),
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", th.T("ui.key.hint"))),
 	}
-}
+}}

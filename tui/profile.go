@@ -18,7 +18,9 @@ type pagesKeys struct {
 	Up, Down, Open, Back, New, Join, Play, Step, Prev, First, Last key.Binding
 }
 
-func newPagesKeys(th *uikit.Theme) pagesKeys {
+func newPagesKeys(th *uikit.Theme) pagesKeys { return pagesKeysByLang.Get(th) }
+
+var pagesKeysByLang = uikit.PerLang[pagesKeys]{Make: func(th *uikit.Theme) pagesKeys {
 	return pagesKeys{
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.select"))),
 		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("ui.key.down"))),
@@ -32,7 +34,7 @@ func newPagesKeys(th *uikit.Theme) pagesKeys {
 		First: key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", th.T("ui.key.start_end"))),
 		Last:  key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", th.T("ui.key.end"))),
 	}
-}
+}}
 
 // moveCursor moves a list's cursor for ↑/↓ and reports whether k was one.
 func (k pagesKeys) moveCursor(msg tea.KeyMsg, cur *int, n int) bool {

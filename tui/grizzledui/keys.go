@@ -27,8 +27,11 @@ type keyMap struct {
 	LogDown    key.Binding // and forward again
 }
 
-// defaultKeys are the bindings with their help in the session's language.
-func defaultKeys(th *uikit.Theme) keyMap {
+// defaultKeys are the screen's bindings in th's language, built once per
+// language (uikit.PerLang).
+func defaultKeys(th *uikit.Theme) keyMap { return keysByLang.Get(th) }
+
+var keysByLang = uikit.PerLang[keyMap]{Make: func(th *uikit.Theme) keyMap {
 	return keyMap{
 		Prev:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", th.T("grizzledui.key.select"))),
 		Next:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", th.T("grizzledui.key.next"))),
@@ -46,7 +49,7 @@ func defaultKeys(th *uikit.Theme) keyMap {
 		LogUp:    key.NewBinding(key.WithKeys("pgup", "["), key.WithHelp("[/]", th.T("grizzledui.key.log_up"))),
 		LogDown:  key.NewBinding(key.WithKeys("pgdown", "]"), key.WithHelp("]", th.T("grizzledui.key.log_down"))),
 	}
-}
+}}
 
 // ShortHelp is the help bar, most useful first; bubbles/help drops the
 // disabled bindings. Next is left out (Prev's help says "←/→") and so is

@@ -31,8 +31,11 @@ type keyMap struct {
 	Leave    key.Binding // leave the table for the lobby (the seat is kept)
 }
 
-// defaultKeys are the bindings with their help in the session's language.
-func defaultKeys(th *uikit.Theme) keyMap {
+// defaultKeys are the bindings with their help in the session's language,
+// built once per language (uikit.PerLang).
+func defaultKeys(th *uikit.Theme) keyMap { return keysByLang.Get(th) }
+
+var keysByLang = uikit.PerLang[keyMap]{Make: func(th *uikit.Theme) keyMap {
 	return keyMap{
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("werewolfui.key.player"))),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("werewolfui.key.next_player"))),
@@ -51,7 +54,7 @@ func defaultKeys(th *uikit.Theme) keyMap {
 		Pack:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", th.T("werewolfui.key.pack"))),
 		Leave:   key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", th.T("werewolfui.key.leave"))),
 	}
-}
+}}
 
 // ShortHelp is the help bar, most useful first; bubbles/help drops the
 // disabled bindings. Down and LogDown are left out (their partners' help
