@@ -246,7 +246,9 @@ func (w *frameWriter) write() {
 	for {
 		w.mu.Lock()
 		f, has, ending, final := w.pending, w.has, w.ending, w.final
-		w.has = false
+		// The frame is let go once taken: kept, every idle session held
+		// its last screen's lines (two dozen strings the collector marks).
+		w.pending, w.has = frame{}, false
 		if !has && !ending {
 			w.writing = false
 			w.mu.Unlock()

@@ -74,7 +74,11 @@ func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 		runtime.Gosched()
 		w.mu.Lock()
 	}
+	kept := w.pending.lines
 	w.mu.Unlock()
+	if kept != nil { // an idle session keeps no screen: only its lines' hashes
+		t.Errorf("the writer kept the frame it drew: %q", kept)
+	}
 	w.finish("bye\nnow")
 	if got, want := out.next(t), leaveAlt+"bye\r\nnow\r\n"; got != want {
 		t.Errorf("goodbye wrote %q, want %q", got, want)
