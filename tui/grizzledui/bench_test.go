@@ -60,9 +60,41 @@ func BenchmarkPlay(b *testing.B) {
 	}
 }
 
+// BenchmarkTableMove is what a move costs the screens of a five-seat
+// table: every seat takes its Update and draws it, as the sessions at a
+// table do one after another after each move.
+func BenchmarkTableMove(b *testing.B) {
+	steps := playTable(b, 7, 5)
+	th := benchTheme()
+	screens := make([]*Screen, 5)
+	for i := range screens {
+		screens[i] = New(th)
+		screens[i].SetSize(80, 23)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		for seat, s := range screens {
+			s.SetUpdate(steps[i%len(steps)][seat])
+			_ = s.Lines() // as the session takes it (frameLines)
+		}
+		i++
+	}
+}
+
 // playUpdates plays a seeded game of n seats, each move a random legal one,
 // and returns the Updates seat would get after every move.
 func playUpdates(tb testing.TB, seed uint64, n int, seat game.Seat) []table.Update {
+	var out []table.Update
+	for _, step := range playTable(tb, seed, n) {
+		out = append(out, step[seat])
+	}
+	return out
+}
+
+// playTable plays a seeded game of n seats, each move a random legal one,
+// and returns the Updates every seat would get after every move.
+func playTable(tb testing.TB, seed uint64, n int) [][]table.Update {
 	g := grizzled.Game{}
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:n]
 	seats := make([]table.SeatInfo, n)
@@ -75,15 +107,19 @@ func playUpdates(tb testing.TB, seed uint64, n int, seat game.Seat) []table.Upda
 		tb.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
-	var out []table.Update
+	var out [][]table.Update
 	for step := 0; step < 2000; step++ {
 		_, over := g.Result(st)
 		if len(log) > 40 {
 			log = log[len(log)-40:]
 		}
-		v := g.View(st, seat).(grizzled.SeatView)
-		out = append(out, table.Update{Room: "K7QX", Title: game.Raw("The Grizzled · standard"), Game: "grizzled",
-			Seat: seat, Seq: v.Seq, View: v, Log: slices.Clone(log), Seats: seats, Started: true, Over: over})
+		var us []table.Update
+		for seat := range n {
+			v := g.View(st, game.Seat(seat)).(grizzled.SeatView)
+			us = append(us, table.Update{Room: "K7QX", Title: game.Raw("The Grizzled · standard"), Game: "grizzled",
+				Seat: game.Seat(seat), Seq: v.Seq, View: v, Log: slices.Clone(log), Seats: seats, Started: true, Over: over})
+		}
+		out = append(out, us)
 		if over {
 			break
 		}

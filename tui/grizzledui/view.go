@@ -17,6 +17,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// sharedLines holds the parts of a frame that the seats of a table draw
+// alike, for all sessions: 2,000 tables playing a move each 2 s put about
+// 10,000 parts a second in it, so a table's five seats, drawn within a few
+// milliseconds of each other, nearly always find the first one's.
+var sharedLines = uikit.NewSharedLines(8192)
+
 // View draws the table in the area given by SetSize.
 func (s *Screen) View() string { return strings.Join(s.Lines(), "\n") }
 
@@ -88,7 +94,19 @@ func (s *Screen) body(w, h int) []string {
 
 func (s *Screen) over() bool { return s.u.Over || s.v.Over || s.v.Phase == grizzled.PhaseOver }
 
+// titleLine is the header line: the table's name and the team's numbers,
+// the same for every seat (shared between them, see sharedLines).
 func (s *Screen) titleLine(w int) string {
+	k := uikit.NewKey(s.th, "title", w)
+	k.Msg(s.u.Title).Str(s.u.Room).Int(s.v.Round).Int(s.v.Trials).Int(s.v.Morale).Int(s.v.SpeechSupply)
+	key := k.Sum()
+	if l, ok := sharedLines.Get(key); ok {
+		return l[0]
+	}
+	return sharedLines.Put(key, []string{s.drawTitle(w)})[0]
+}
+
+func (s *Screen) drawTitle(w int) string {
 	th := s.th
 	title := uikit.Clean(th.Msg(s.u.Title))
 	if title == "" {
@@ -122,7 +140,31 @@ func (s *Screen) titleLine(w int) string {
 }
 
 // nmlLines: No Man's Land grouped by threat, with the active counts (F-1).
+// Every seat sees the same: drawn once per move and theme (sharedLines).
 func (s *Screen) nmlLines(w int, tall bool) []string {
+	v := &s.v
+	k := uikit.NewKey(s.th, "nml", w)
+	k.Bool(tall).Bool(v.Failed).Int(len(v.NML))
+	for _, id := range v.NML {
+		k.Int(int(id))
+	}
+	for _, n := range v.Counts {
+		k.Int(n)
+	}
+	for _, p := range v.Players { // the hard knocks that show a threat, by owner
+		k.Bool(p.Withdrawn).Str(p.Name).Int(len(p.HardKnocks))
+		for _, id := range p.HardKnocks {
+			k.Int(int(id))
+		}
+	}
+	key := k.Sum()
+	if l, ok := sharedLines.Get(key); ok {
+		return l
+	}
+	return sharedLines.Put(key, s.drawNML(w, tall))
+}
+
+func (s *Screen) drawNML(w int, tall bool) []string {
 	th := s.th
 	v := s.v
 	head := th.Header.Render(th.T("grizzledui.nml")) + th.Muted.Render(" "+th.T("grizzledui.n_cards", game.Count(len(v.NML))))
@@ -250,63 +292,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 	}
 	out := []string{s.head.text}
 	for _, p := range s.v.Players {
-		mark := " "
-		if s.waitsOn(p.Seat) {
-			mark = th.Accent.Render("▶")
-		}
-		if p.Seat == s.v.Leader && !p.Chaplain {
-			mark += th.Title.Render("★")
-		} else {
-			mark += " "
-		}
-		name := uikit.Clean(p.Name)
-		suffix := ""
-		switch {
-		case p.Chaplain:
-			name = th.T("grizzled.chaplain")
-		case p.Seat == s.u.Seat:
-			suffix = " " + th.T("ui.tag.you")
-		default:
-			for _, si := range s.u.Seats {
-				if si.Seat == p.Seat {
-					if si.Bot != "" && !strings.Contains(name, "(bot") { // bots' names say so already
-						suffix = " " + th.T("ui.tag.bot")
-					} else if si.Bot == "" && !si.Connected {
-						suffix = " " + th.T("ui.tag.away")
-					}
-				}
-			}
-		}
-		nameSt := th.Base
-		if p.Seat == s.u.Seat {
-			nameSt = th.Accent
-		}
-		nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
-		char := ""
-		if charW > 0 {
-			char = fit(uikit.Clean(p.Character), charW)
-		}
-		charm := s.threatTag(p.Charm) + " " + th.Good.Render(th.T("grizzledui.charm_ready"))
-		if !p.CharmAvailable {
-			charm = s.threatTag(p.Charm) + " " + th.Muted.Render(th.T("grizzledui.charm_used"))
-		}
-		hand := strconv.Itoa(p.HandSize)
-		status, statusSt := th.T("grizzledui.status.in"), th.Base
-		switch {
-		case p.Answered:
-			status, statusSt = th.T("grizzledui.status.answered"), th.Muted
-		case p.Withdrawn && p.PlacedTile:
-			status, statusSt = th.T("grizzledui.status.out_tile"), th.Muted
-		case p.Withdrawn || p.Chaplain:
-			status, statusSt = th.T("grizzledui.status.out"), th.Muted
-		}
-		if p.Chaplain {
-			hand = "-"
-		}
-		knocks := s.knockText(p)
-		row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
-			padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
-			fit(statusSt.Render(status), 9)
+		row, knocks, line := s.soldierRow(p, w, nameW, charW)
 		if extra > 0 && width(knocks) > max(knockW, 8) { // else it fits on the row: no need to wrap it
 			wrapped := uikit.WrapWords(knocks, max(knockW, 8))
 			if len(wrapped) > 1 {
@@ -323,9 +309,90 @@ func (s *Screen) soldierLines(w, extra int) []string {
 				continue
 			}
 		}
-		out = append(out, uikit.Trunc(row+knocks, w))
+		out = append(out, line)
 	}
 	return out
+}
+
+// soldierRow is a soldier's row up to the hard knocks, the hard knocks,
+// and the two on one line as wide as the screen.
+// The seats of a table draw the same rows but their own: each row is drawn
+// once per move for the soldier's own seat and once for the others
+// (sharedLines), keyed by all it shows.
+func (s *Screen) soldierRow(p grizzled.PlayerView, w, nameW, charW int) (row, knocks, line string) {
+	th := s.th
+	waits, leads, mine := s.waitsOn(p.Seat), p.Seat == s.v.Leader && !p.Chaplain, p.Seat == s.u.Seat
+	bot, away := "", false
+	for _, si := range s.u.Seats {
+		if si.Seat == p.Seat {
+			bot, away = si.Bot, si.Bot == "" && !si.Connected
+		}
+	}
+	k := uikit.NewKey(th, "soldier", w)
+	k.Int(nameW).Int(charW).Bool(waits).Bool(leads).Bool(mine).Str(bot).Bool(away)
+	k.Int(int(p.Seat)).Str(p.Name).Str(p.Character).Int(int(p.Charm)).Bool(p.CharmAvailable).Bool(p.Chaplain)
+	k.Int(p.HandSize).Int(p.Tiles).Int(p.Weight).Int(p.SpeechTokens).Bool(p.Withdrawn).Bool(p.PlacedTile).Bool(p.Answered)
+	k.Int(len(p.HardKnocks))
+	for _, id := range p.HardKnocks {
+		k.Int(int(id))
+	}
+	key := k.Sum()
+	if l, ok := sharedLines.Get(key); ok {
+		return l[0], l[1], l[2]
+	}
+	mark := " "
+	if waits {
+		mark = th.Accent.Render("▶")
+	}
+	if leads {
+		mark += th.Title.Render("★")
+	} else {
+		mark += " "
+	}
+	name := uikit.Clean(p.Name)
+	suffix := ""
+	switch {
+	case p.Chaplain:
+		name = th.T("grizzled.chaplain")
+	case mine:
+		suffix = " " + th.T("ui.tag.you")
+	case bot != "" && !strings.Contains(name, "(bot"): // bots' names say so already
+		suffix = " " + th.T("ui.tag.bot")
+	case away:
+		suffix = " " + th.T("ui.tag.away")
+	}
+	nameSt := th.Base
+	if mine {
+		nameSt = th.Accent
+	}
+	nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
+	char := ""
+	if charW > 0 {
+		char = fit(uikit.Clean(p.Character), charW)
+	}
+	charm := s.threatTag(p.Charm) + " " + th.Good.Render(th.T("grizzledui.charm_ready"))
+	if !p.CharmAvailable {
+		charm = s.threatTag(p.Charm) + " " + th.Muted.Render(th.T("grizzledui.charm_used"))
+	}
+	hand := strconv.Itoa(p.HandSize)
+	status, statusSt := th.T("grizzledui.status.in"), th.Base
+	switch {
+	case p.Answered:
+		status, statusSt = th.T("grizzledui.status.answered"), th.Muted
+	case p.Withdrawn && p.PlacedTile:
+		status, statusSt = th.T("grizzledui.status.out_tile"), th.Muted
+	case p.Withdrawn || p.Chaplain:
+		status, statusSt = th.T("grizzledui.status.out"), th.Muted
+	}
+	if p.Chaplain {
+		hand = "-"
+	}
+	knocks = s.knockText(p)
+	row = mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
+		padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
+		fit(statusSt.Render(status), 9)
+	l := sharedLines.Put(key, []string{row, knocks, uikit.Trunc(row+knocks, w)})
+	return l[0], l[1], l[2]
 }
 
 // knockText is "weight: names" of a soldier's hard knocks.

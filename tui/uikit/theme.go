@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"bivouac/game"
 	"bivouac/i18n"
@@ -57,6 +58,7 @@ type Theme struct {
 	// ThreatMark is a distinct two-letter mark per threat, same order.
 	ThreatMark [6]string
 
+	id      uint64        // tells themes apart in SharedLines keys (nextThemeID)
 	tr      *i18n.Printer // the session's language (SetLang)
 	wrapped sync.Map      // wrapKey → a catalog text wrapped to a width (Wrapped)
 
@@ -64,6 +66,10 @@ type Theme struct {
 	help      help.Model // the template NewHelp copies
 	helpMemo  helpMemo   // help bars and pages already drawn (help.go)
 }
+
+// nextThemeID numbers themes: a theme's address could be reused by a later
+// one with other colours, its number is not.
+var nextThemeID atomic.Uint64
 
 // New builds a theme from a session's renderer. A nil renderer means an
 // Ascii renderer with no output (handy in tests).
@@ -97,6 +103,7 @@ func New(r *lipgloss.Renderer) *Theme {
 	t := &Theme{
 		Renderer: r,
 		NoColor:  r.ColorProfile() == termenv.Ascii,
+		id:       nextThemeID.Add(1),
 	}
 	t.Base = NewInk(st())
 	t.Title = NewInk(st().Bold(true).Foreground(c("#5A3E1B", "#E8C07D")))

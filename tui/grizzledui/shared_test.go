@@ -1,0 +1,56 @@
+package grizzledui
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"bivouac/i18n"
+	"bivouac/tui/uikit"
+)
+
+// The parts of a frame shared between seats (title, No Man's Land, the
+// soldiers' rows) must draw exactly what the seat would draw alone: every
+// seat of whole games, at two sizes and in two languages, with seats
+// turning bot and going away, is drawn once with one memo shared by all
+// and once from scratch, and the frames must be the same. A key that
+// missed an input would show one seat's row, or an old No Man's Land, to
+// another.
+func TestSharedPartsDrawWhatEachSeatWould(t *testing.T) {
+	saved := sharedLines
+	defer func() { sharedLines = saved }()
+	shared := uikit.NewSharedLines(64) // small: slots are also taken over by other parts
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Russian} {
+		for _, size := range [][2]int{{80, 23}, {120, 40}} {
+			for seed := uint64(1); seed <= 3; seed++ {
+				t.Run(fmt.Sprintf("%s/%dx%d/seed%d", lang, size[0], size[1], seed), func(t *testing.T) {
+					th := benchTheme()
+					th.SetLang(lang)
+					alone, together := make([]*Screen, 5), make([]*Screen, 5)
+					for i := range alone {
+						alone[i], together[i] = New(th), New(th)
+						alone[i].SetSize(size[0], size[1])
+						together[i].SetSize(size[0], size[1])
+					}
+					for step, us := range playTable(t, seed, 5) {
+						for seat, u := range us {
+							u.Seats = slices.Clone(u.Seats)
+							u.Seats[(step/7)%5].Connected = step%3 == 0 // someone comes and goes
+							if step%11 < 4 {
+								u.Seats[(step/11)%5].Bot = "easy"
+							}
+							sharedLines = shared
+							together[seat].SetUpdate(u)
+							got := together[seat].View()
+							sharedLines = uikit.NewSharedLines(64) // nothing remembered
+							alone[seat].SetUpdate(u)
+							if want := alone[seat].View(); got != want {
+								t.Fatalf("step %d seat %d: with the shared parts\n%s\nalone\n%s", step, seat, got, want)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
