@@ -46,11 +46,12 @@ type Screen struct {
 	optOf  askKind         // which chooser opt belongs to
 	sentAt time.Time       // an action went out for this Update: wait for the next (see waiting)
 
-	count   uikit.Countdown  // the current timer (the speech window)
-	ticks   uikit.Ticks      // wakes the screen when the countdown's number changes
-	logBack int              // log lines scrolled back from the newest ([ and ])
-	logMemo uikit.LogMemo    // the log's lines as the last frame drew them
-	now     func() time.Time // the clock (tests replace it)
+	count     uikit.Countdown  // the current timer (the speech window)
+	ticks     uikit.Ticks      // wakes the screen when the countdown's number changes
+	logBack   int              // log lines scrolled back from the newest ([ and ])
+	logMemo   uikit.LogMemo    // the log's lines as the last frame drew them
+	logEvents [][]string       // logLines' scratch list, kept empty between frames
+	now       func() time.Time // the clock (tests replace it)
 
 	threatW struct { // threatNameW's answer for this theme
 		th *uikit.Theme

@@ -894,7 +894,8 @@ func (s *Screen) logLines(w, h int) []string {
 	keep := max(h-1, 1)
 	// Only the newest events that fill the window (and what is scrolled
 	// back) are drawn, newest first; if they run out, all of them were.
-	var events [][]string
+	events := s.logEvents[:0] // reused: a frame allocates no list of them
+	defer func() { clear(events); s.logEvents = events[:0] }()
 	n := 0
 	s.logMemo.Begin(th, w)
 	for i := len(s.u.Log) - 1; i >= 0 && n < keep+s.logBack; i-- {
@@ -913,7 +914,11 @@ func (s *Screen) logLines(w, h int) []string {
 			default:
 				l = uikit.Clean(p.Event(e))
 			}
-			return uikit.WrapWords(l, w-2)
+			wrapped := uikit.WrapWords(l, w-2)
+			for i, l := range wrapped { // indented once, here, not on every frame
+				wrapped[i] = "  " + l
+			}
+			return wrapped
 		})
 		events = append(events, ls)
 		n += len(ls)
@@ -922,29 +927,41 @@ func (s *Screen) logLines(w, h int) []string {
 	for i := len(events) - 1; i >= 0; i-- {
 		lines = append(lines, events[i]...)
 	}
-	label := th.T("ui.log")
 	s.logBack = min(s.logBack, max(0, len(lines)-keep))
-	if s.logBack > 0 {
-		label = th.T("ui.log_back", game.Count(s.logBack))
-	}
-	rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
+	rule := s.logRule(w)
 	if h == 1 {
 		rule = ""
 		h = 2
 	}
 	end := len(lines) - s.logBack
 	lines = lines[max(0, end-keep):end]
-	out := []string{uikit.Trunc(rule, w)}
+	out := make([]string, 1, max(h, len(lines)+1))
+	out[0] = rule
 	for len(out)+len(lines) < h {
 		out = append(out, "")
 	}
-	for _, l := range lines {
-		out = append(out, "  "+l)
-	}
+	out = append(out, lines...)
 	if rule == "" {
 		out = out[1:]
 	}
 	return out
+}
+
+// logRule is the log's heading, "── Log ───…", or how far it is scrolled
+// back; the same at every table (sharedLines).
+func (s *Screen) logRule(w int) string {
+	k := uikit.NewKey(s.th, "logrule", w)
+	key := k.Int(s.logBack).Sum()
+	if l, ok := sharedLines.Get(key); ok {
+		return l[0]
+	}
+	th := s.th
+	label := th.T("ui.log")
+	if s.logBack > 0 {
+		label = th.T("ui.log_back", game.Count(s.logBack))
+	}
+	rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
+	return sharedLines.Put(key, []string{uikit.Trunc(rule, w)})[0]
 }
 
 // --- text helpers ---
