@@ -488,8 +488,31 @@ func (s *Screen) handLines(w, detail int) []string {
 	if detail < 0 {
 		return append(out, s.handList(w, cursor, usable)...)
 	}
-	chips := make([]string, len(v.Hand))
-	for i, id := range v.Hand {
+	out = append(out, s.handChips(w, cursor, usable)...)
+	if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
+		out = append(out, s.cardDetail(v.Hand[cursor], w, detail)...)
+	}
+	return out
+}
+
+// handChips is the hand as a row of numbered cards, the one under the
+// cursor marked and those that cannot be chosen now muted. It is drawn
+// from nothing but those (sharedLines): a seat whose hand did not change
+// in a move finds it as it was.
+func (s *Screen) handChips(w, cursor int, usable func(grizzled.CardID) bool) []string {
+	th := s.th
+	hand := s.v.Hand
+	k := uikit.NewKey(th, "hand", w)
+	k.Int(cursor).Int(len(hand))
+	for _, id := range hand {
+		k.Int(int(id)).Bool(usable(id))
+	}
+	key := k.Sum()
+	if l, ok := sharedLines.Get(key); ok {
+		return l
+	}
+	chips := make([]string, len(hand))
+	for i, id := range hand {
 		num := "·"
 		if i < 9 {
 			num = strconv.Itoa(i + 1)
@@ -503,18 +526,30 @@ func (s *Screen) handLines(w, detail int) []string {
 		}
 		chips[i] = s.chip(num, label, i == cursor)
 	}
-	out = append(out, flow(chips, w, 2)...)
-	if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
-		d := uikit.WrapWords(s.describe(v.Hand[cursor]), w-2)
-		if len(d) > detail {
-			d = d[:detail]
-			d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
-		}
-		for _, l := range d {
-			out = append(out, "  "+l)
-		}
+	return sharedLines.Put(key, flow(chips, w, 2))
+}
+
+// cardDetail is a card's text under the hand, at most detail lines.
+func (s *Screen) cardDetail(id grizzled.CardID, w, detail int) []string {
+	fatal := s.fatal(id) // the warning in front of the text
+	k := uikit.NewKey(s.th, "detail", w)
+	k.Int(int(id)).Int(detail).Int(len(fatal))
+	for _, f := range fatal {
+		k.Str(f)
 	}
-	return out
+	key := k.Sum()
+	if l, ok := sharedLines.Get(key); ok {
+		return l
+	}
+	d := uikit.WrapWords(s.describe(id), w-2)
+	if len(d) > detail {
+		d = d[:detail]
+		d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
+	}
+	for i, l := range d {
+		d[i] = "  " + l
+	}
+	return sharedLines.Put(key, d)
 }
 
 // handList is the hand one card a line: mark, number, card, its text.
