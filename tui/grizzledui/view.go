@@ -940,6 +940,13 @@ func (s *Screen) logLines(w, h int) []string {
 			who = s.name(e.From)
 		}
 		ls := s.logMemo.Lines(e, who, func() []string {
+			// The seats that hear an event draw it alike: the first
+			// draws it for all (sharedLines).
+			k := uikit.NewKey(th, "event", w)
+			key := k.Int(int(e.Kind)).Str(who).Str(e.Text).Msg(e.Msg).Sum()
+			if l, ok := sharedLines.Get(key); ok {
+				return l
+			}
 			var l string
 			switch e.Kind {
 			case game.Chat:
@@ -953,7 +960,7 @@ func (s *Screen) logLines(w, h int) []string {
 			for i, l := range wrapped { // indented once, here, not on every frame
 				wrapped[i] = "  " + l
 			}
-			return wrapped
+			return sharedLines.Put(key, wrapped)
 		})
 		events = append(events, ls)
 		n += len(ls)
