@@ -53,7 +53,8 @@ type Screen struct {
 	logEvents [][]string       // logLines' scratch list, kept empty between frames
 	now       func() time.Time // the clock (tests replace it)
 
-	threatW struct { // threatNameW's answer for this theme
+	parts   shownParts // the shared parts this screen drew last
+	threatW struct {   // threatNameW's answer for this theme
 		th *uikit.Theme
 		w  int
 	}
@@ -62,6 +63,12 @@ type Screen struct {
 		w    int
 		text string
 	}
+}
+
+// shownParts are the shared parts a screen drew last (see sharedLines).
+type shownParts struct {
+	title, nml, hand, detail, logRule uikit.Part
+	soldiers                          [6]uikit.Part // by the soldier's place in the view
 }
 
 var _ uikit.Screen = (*Screen)(nil)

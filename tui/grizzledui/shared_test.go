@@ -43,6 +43,7 @@ func TestSharedPartsDrawWhatEachSeatWould(t *testing.T) {
 							together[seat].SetUpdate(u)
 							got := together[seat].View()
 							sharedLines = uikit.NewSharedLines(64) // nothing remembered
+							alone[seat].parts = shownParts{}
 							alone[seat].SetUpdate(u)
 							if want := alone[seat].View(); got != want {
 								t.Fatalf("step %d seat %d: with the shared parts\n%s\nalone\n%s", step, seat, got, want)

@@ -100,10 +100,10 @@ func (s *Screen) titleLine(w int) string {
 	k := uikit.NewKey(s.th, "title", w)
 	k.Msg(s.u.Title).Str(s.u.Room).Int(s.v.Round).Int(s.v.Trials).Int(s.v.Morale).Int(s.v.SpeechSupply)
 	key := k.Sum()
-	if l, ok := sharedLines.Get(key); ok {
+	if l, ok := sharedLines.Get(&s.parts.title, key); ok {
 		return l[0]
 	}
-	return sharedLines.Put(key, []string{s.drawTitle(w)})[0]
+	return sharedLines.Put(&s.parts.title, key, []string{s.drawTitle(w)})[0]
 }
 
 func (s *Screen) drawTitle(w int) string {
@@ -158,10 +158,10 @@ func (s *Screen) nmlLines(w int, tall bool) []string {
 		}
 	}
 	key := k.Sum()
-	if l, ok := sharedLines.Get(key); ok {
+	if l, ok := sharedLines.Get(&s.parts.nml, key); ok {
 		return l
 	}
-	return sharedLines.Put(key, s.drawNML(w, tall))
+	return sharedLines.Put(&s.parts.nml, key, s.drawNML(w, tall))
 }
 
 func (s *Screen) drawNML(w int, tall bool) []string {
@@ -291,8 +291,12 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(uikit.Trunc(head, w))
 	}
 	out := []string{s.head.text}
-	for _, p := range s.v.Players {
-		row, knocks, line := s.soldierRow(p, w, nameW, charW)
+	for i, p := range s.v.Players {
+		var part *uikit.Part
+		if i < len(s.parts.soldiers) {
+			part = &s.parts.soldiers[i]
+		}
+		row, knocks, line := s.soldierRow(part, p, w, nameW, charW)
 		if extra > 0 && width(knocks) > max(knockW, 8) { // else it fits on the row: no need to wrap it
 			wrapped := uikit.WrapWords(knocks, max(knockW, 8))
 			if len(wrapped) > 1 {
@@ -319,7 +323,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 // The seats of a table draw the same rows but their own: each row is drawn
 // once per move for the soldier's own seat and once for the others
 // (sharedLines), keyed by all it shows.
-func (s *Screen) soldierRow(p grizzled.PlayerView, w, nameW, charW int) (row, knocks, line string) {
+func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, charW int) (row, knocks, line string) {
 	th := s.th
 	waits, leads, mine := s.waitsOn(p.Seat), p.Seat == s.v.Leader && !p.Chaplain, p.Seat == s.u.Seat
 	bot, away := "", false
@@ -337,7 +341,7 @@ func (s *Screen) soldierRow(p grizzled.PlayerView, w, nameW, charW int) (row, kn
 		k.Int(int(id))
 	}
 	key := k.Sum()
-	if l, ok := sharedLines.Get(key); ok {
+	if l, ok := sharedLines.Get(part, key); ok {
 		return l[0], l[1], l[2]
 	}
 	mark := " "
@@ -391,7 +395,7 @@ func (s *Screen) soldierRow(p grizzled.PlayerView, w, nameW, charW int) (row, kn
 	row = mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
 		padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 		fit(statusSt.Render(status), 9)
-	l := sharedLines.Put(key, []string{row, knocks, uikit.Trunc(row+knocks, w)})
+	l := sharedLines.Put(part, key, []string{row, knocks, uikit.Trunc(row+knocks, w)})
 	return l[0], l[1], l[2]
 }
 
@@ -508,7 +512,7 @@ func (s *Screen) handChips(w, cursor int, usable func(grizzled.CardID) bool) []s
 		k.Int(int(id)).Bool(usable(id))
 	}
 	key := k.Sum()
-	if l, ok := sharedLines.Get(key); ok {
+	if l, ok := sharedLines.Get(&s.parts.hand, key); ok {
 		return l
 	}
 	chips := make([]string, len(hand))
@@ -526,7 +530,7 @@ func (s *Screen) handChips(w, cursor int, usable func(grizzled.CardID) bool) []s
 		}
 		chips[i] = s.chip(num, label, i == cursor)
 	}
-	return sharedLines.Put(key, flow(chips, w, 2))
+	return sharedLines.Put(&s.parts.hand, key, flow(chips, w, 2))
 }
 
 // cardDetail is a card's text under the hand, at most detail lines.
@@ -538,7 +542,7 @@ func (s *Screen) cardDetail(id grizzled.CardID, w, detail int) []string {
 		k.Str(f)
 	}
 	key := k.Sum()
-	if l, ok := sharedLines.Get(key); ok {
+	if l, ok := sharedLines.Get(&s.parts.detail, key); ok {
 		return l
 	}
 	d := uikit.WrapWords(s.describe(id), w-2)
@@ -549,7 +553,7 @@ func (s *Screen) cardDetail(id grizzled.CardID, w, detail int) []string {
 	for i, l := range d {
 		d[i] = "  " + l
 	}
-	return sharedLines.Put(key, d)
+	return sharedLines.Put(&s.parts.detail, key, d)
 }
 
 // handList is the hand one card a line: mark, number, card, its text.
@@ -944,7 +948,7 @@ func (s *Screen) logLines(w, h int) []string {
 			// draws it for all (sharedLines).
 			k := uikit.NewKey(th, "event", w)
 			key := k.Int(int(e.Kind)).Str(who).Str(e.Text).Msg(e.Msg).Sum()
-			if l, ok := sharedLines.Get(key); ok {
+			if l, ok := sharedLines.Get(nil, key); ok {
 				return l
 			}
 			var l string
@@ -960,7 +964,7 @@ func (s *Screen) logLines(w, h int) []string {
 			for i, l := range wrapped { // indented once, here, not on every frame
 				wrapped[i] = "  " + l
 			}
-			return sharedLines.Put(key, wrapped)
+			return sharedLines.Put(nil, key, wrapped)
 		})
 		events = append(events, ls)
 		n += len(ls)
@@ -994,7 +998,7 @@ func (s *Screen) logLines(w, h int) []string {
 func (s *Screen) logRule(w int) string {
 	k := uikit.NewKey(s.th, "logrule", w)
 	key := k.Int(s.logBack).Sum()
-	if l, ok := sharedLines.Get(key); ok {
+	if l, ok := sharedLines.Get(&s.parts.logRule, key); ok {
 		return l[0]
 	}
 	th := s.th
@@ -1003,7 +1007,7 @@ func (s *Screen) logRule(w int) string {
 		label = th.T("ui.log_back", game.Count(s.logBack))
 	}
 	rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
-	return sharedLines.Put(key, []string{uikit.Trunc(rule, w)})[0]
+	return sharedLines.Put(&s.parts.logRule, key, []string{uikit.Trunc(rule, w)})[0]
 }
 
 // --- text helpers ---

@@ -37,21 +37,37 @@ func NewSharedLines(n int) *SharedLines {
 	return &SharedLines{slots: make([]atomic.Pointer[sharedEntry], size)}
 }
 
-// Get returns the lines drawn for key, if they are still held. The slice
-// is shared: append to it copies, but it must not be written to.
-func (c *SharedLines) Get(key uint64) ([]string, bool) {
+// Part is where a screen keeps the lines it drew last for one part of
+// its frame: the next frame finds them there if the part did not change,
+// even after their slot went to another table's lines (under load a
+// session's frames are seconds apart, and tens of thousands of parts
+// passed through the slots meanwhile). A nil Part keeps nothing.
+type Part struct{ last *sharedEntry }
+
+// Get returns the lines drawn for key, from p or the shared slots. The
+// slice is shared: append to it copies, but it must not be written to.
+func (c *SharedLines) Get(p *Part, key uint64) ([]string, bool) {
+	if p != nil && p.last != nil && p.last.key == key {
+		return p.last.lines, true
+	}
 	if e := c.slots[key&uint64(len(c.slots)-1)].Load(); e != nil && e.key == key {
+		if p != nil {
+			p.last = e
+		}
 		return e.lines, true
 	}
 	return nil, false
 }
 
-// Put keeps lines as drawn for key and returns them capped (an append to
-// them copies), to be used as Get's would be.
-func (c *SharedLines) Put(key uint64, lines []string) []string {
-	lines = lines[:len(lines):len(lines)]
-	c.slots[key&uint64(len(c.slots)-1)].Store(&sharedEntry{key: key, lines: lines})
-	return lines
+// Put keeps lines as drawn for key, in p and the shared slots, and returns
+// them capped (an append to them copies), to be used as Get's would be.
+func (c *SharedLines) Put(p *Part, key uint64, lines []string) []string {
+	e := &sharedEntry{key: key, lines: lines[:len(lines):len(lines)]}
+	c.slots[key&uint64(len(c.slots)-1)].Store(e)
+	if p != nil {
+		p.last = e
+	}
+	return e.lines
 }
 
 var sharedSeed = maphash.MakeSeed()
