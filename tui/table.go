@@ -288,7 +288,11 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 // help appends the help bar's keys: the screen's, then the session's.
 func (t *tablePage) help(m *root, keys []key.Binding) []key.Binding {
 	if t.screen != nil {
-		keys = append(keys, t.screen.Keys().ShortHelp()...)
+		if a, ok := t.screen.Keys().(uikit.ShortHelpAppender); ok {
+			keys = a.AppendShortHelp(keys)
+		} else {
+			keys = append(keys, t.screen.Keys().ShortHelp()...)
+		}
 	}
 	return t.global(m, keys)
 }

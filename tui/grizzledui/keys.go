@@ -55,9 +55,12 @@ var keysByLang = uikit.PerLang[keyMap]{Make: func(th *uikit.Theme) keyMap {
 // disabled bindings. Next is left out (Prev's help says "←/→") and so is
 // Pick (the numbers are on the cards), so that the busiest bar, a free
 // turn, still fits 80 columns with the root's "t talk • ? help".
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Prev, k.Play, k.Confirm, k.Pass, k.Restore, k.Decline,
-		k.Charm, k.Speech, k.Withdraw, k.Back, k.Leave}
+func (k keyMap) ShortHelp() []key.Binding { return k.AppendShortHelp(nil) }
+
+// AppendShortHelp adds ShortHelp's bindings to dst (uikit.ShortHelpAppender).
+func (k *keyMap) AppendShortHelp(dst []key.Binding) []key.Binding {
+	return append(dst, k.Prev, k.Play, k.Confirm, k.Pass, k.Restore, k.Decline,
+		k.Charm, k.Speech, k.Withdraw, k.Back, k.Leave)
 }
 
 // FullHelp groups the bindings for a full help view.

@@ -11,6 +11,7 @@ import (
 	"bivouac/table"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -57,6 +58,13 @@ type Screen interface {
 	// Keys lists the screen's bindings for the help bar; disabled bindings
 	// (moves the game would refuse now) are left out by bubbles/help.
 	Keys() help.KeyMap
+}
+
+// ShortHelpAppender is a key map that can add its help bar's bindings to
+// a slice the caller keeps: ShortHelp makes a new slice on every frame (a
+// kilobyte for a table's bar).
+type ShortHelpAppender interface {
+	AppendShortHelp(dst []key.Binding) []key.Binding
 }
 
 // Lined is a Screen that also gives its View as lines: the session builds

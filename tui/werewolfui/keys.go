@@ -59,9 +59,12 @@ var keysByLang = uikit.PerLang[keyMap]{Make: func(th *uikit.Theme) keyMap {
 // ShortHelp is the help bar, most useful first; bubbles/help drops the
 // disabled bindings. Down and LogDown are left out (their partners' help
 // names both directions).
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Choose, k.Poison, k.Heal, k.Peek, k.Take, k.Pass, k.Ready, k.Stand,
-		k.Up, k.Back, k.Card, k.Leave}
+func (k keyMap) ShortHelp() []key.Binding { return k.AppendShortHelp(nil) }
+
+// AppendShortHelp adds ShortHelp's bindings to dst (uikit.ShortHelpAppender).
+func (k *keyMap) AppendShortHelp(dst []key.Binding) []key.Binding {
+	return append(dst, k.Choose, k.Poison, k.Heal, k.Peek, k.Take, k.Pass, k.Ready, k.Stand,
+		k.Up, k.Back, k.Card, k.Leave)
 }
 
 // FullHelp groups the bindings for the full help page.
