@@ -52,6 +52,14 @@ type ask struct {
 // current works out the chooser from the mode and SeatView.Legal. Every
 // choice is an action the engine listed, passed on unchanged.
 func (s *Screen) current() ask {
+	if s.drawing {
+		return s.drawnAsk
+	}
+	return s.askNow()
+}
+
+// askNow works out current's answer from the view and the open chooser.
+func (s *Screen) askNow() ask {
 	if !s.playing() {
 		return ask{}
 	}

@@ -53,8 +53,13 @@ type Screen struct {
 	logEvents [][]string       // logLines' scratch list, kept empty between frames
 	now       func() time.Time // the clock (tests replace it)
 
-	parts   shownParts // the shared parts this screen drew last
-	threatW struct {   // threatNameW's answer for this theme
+	parts shownParts // the shared parts this screen drew last
+
+	// While a frame is drawn (body) the question asked does not change:
+	// worked out once, not by every part that shows it.
+	drawing  bool
+	drawnAsk ask
+	threatW  struct { // threatNameW's answer for this theme
 		th *uikit.Theme
 		w  int
 	}
@@ -67,8 +72,8 @@ type Screen struct {
 
 // shownParts are the shared parts a screen drew last (see sharedLines).
 type shownParts struct {
-	title, nml, hand, detail, logRule uikit.Part
-	soldiers                          [6]uikit.Part // by the soldier's place in the view
+	title, nml, handHead, hand, detail, logRule uikit.Part
+	soldiers                                    [6]uikit.Part // by the soldier's place in the view
 }
 
 var _ uikit.Screen = (*Screen)(nil)

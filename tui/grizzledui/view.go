@@ -41,9 +41,10 @@ func (s *Screen) body(w, h int) []string {
 	if !s.hasView {
 		return []string{th.Title.Render(th.T("grizzled.title")), "", th.Muted.Render(th.T("ui.waiting_table"))}
 	}
+	s.drawnAsk, s.drawing = s.askNow(), true
+	defer func() { s.drawnAsk, s.drawing = ask{}, false }()
 	tall := h >= 30
-	top := []string{s.titleLine(w)}
-	top = append(top, s.nmlLines(w, tall)...)
+	title, nml := s.titleLine(w), s.nmlLines(w, tall)
 	mid := s.supportLines(w)
 	bottomOf := func(detail int) []string {
 		var b []string
@@ -56,7 +57,7 @@ func (s *Screen) body(w, h int) []string {
 	}
 	// With room to spare the hand is a list, one card a line with its text;
 	// else a row of cards with the one under the cursor described.
-	fixed := len(top) + len(mid) + 1 + len(s.v.Players) + 3
+	fixed := 1 + len(nml) + len(mid) + 1 + len(s.v.Players) + 3
 	var bottom []string
 	spare := -1
 	// The list takes at least a line per card and its heading: don't draw
@@ -76,7 +77,8 @@ func (s *Screen) body(w, h int) []string {
 		spare = h - fixed - len(bottom)
 	}
 	sold := s.soldierLines(w, max(spare, 0))
-	out := append(top, sold...)
+	out := make([]string, 0, max(h, 1+len(nml)+len(sold)+len(mid)+len(bottom))) // one frame, one list
+	out = append(append(append(out, title), nml...), sold...)
 	logH := h - len(out) - len(mid) - len(bottom)
 	if coach := s.coachLines(w); len(coach) > 0 { // the guided mission's lesson, over the log
 		coach = coach[:min(len(coach), max(logH, 2))]
@@ -449,19 +451,7 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	v := s.v
 	a := s.current()
-	head := th.Header.Render(th.T("grizzledui.your_hand")) + th.Muted.Render(" "+th.T("grizzledui.n_cards", game.Count(len(v.Hand))))
-	if s.hasTrap() {
-		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = "+th.T("grizzledui.trap"))
-	}
-	tiles := make([]string, len(v.MyTiles))
-	for i, t := range v.MyTiles {
-		tiles[i] = s.tileName(t)
-	}
-	right := th.Muted.Render(th.T("grizzledui.your_tiles")+" ") + th.Strong.Render(orDash(strings.Join(tiles, " ")))
-	if v.PlacedTile != grizzled.NoTile {
-		right += th.Muted.Render(" · "+th.T("grizzledui.placed")+" ") + th.Strong.Render(s.tileName(v.PlacedTile))
-	}
-	out := []string{spread(head, right, w)}
+	out := []string{s.handHead(w)}
 	if len(v.Hand) == 0 {
 		if me := s.me(); v.Phase == grizzled.PhaseTurn && me >= 0 && !v.Players[me].Withdrawn {
 			return append(out, th.Muted.Render("  "+th.T("grizzledui.no_cards_withdraw")))
@@ -497,6 +487,35 @@ func (s *Screen) handLines(w, detail int) []string {
 		out = append(out, s.cardDetail(v.Hand[cursor], w, detail)...)
 	}
 	return out
+}
+
+// handHead is the line over the hand: how many cards, whether one is a
+// trap, the support tiles held and the one placed (a shared part).
+func (s *Screen) handHead(w int) string {
+	th, v := s.th, &s.v
+	trap := s.hasTrap()
+	k := uikit.NewKey(th, "handhead", w)
+	k.Int(len(v.Hand)).Bool(trap).Int(int(v.PlacedTile)).Int(len(v.MyTiles))
+	for _, t := range v.MyTiles {
+		k.Int(int(t))
+	}
+	key := k.Sum()
+	if l, ok := sharedLines.Get(&s.parts.handHead, key); ok {
+		return l[0]
+	}
+	head := th.Header.Render(th.T("grizzledui.your_hand")) + th.Muted.Render(" "+th.T("grizzledui.n_cards", game.Count(len(v.Hand))))
+	if trap {
+		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = "+th.T("grizzledui.trap"))
+	}
+	tiles := make([]string, len(v.MyTiles))
+	for i, t := range v.MyTiles {
+		tiles[i] = s.tileName(t)
+	}
+	right := th.Muted.Render(th.T("grizzledui.your_tiles")+" ") + th.Strong.Render(orDash(strings.Join(tiles, " ")))
+	if v.PlacedTile != grizzled.NoTile {
+		right += th.Muted.Render(" · "+th.T("grizzledui.placed")+" ") + th.Strong.Render(s.tileName(v.PlacedTile))
+	}
+	return sharedLines.Put(&s.parts.handHead, key, []string{spread(head, right, w)})[0]
 }
 
 // handChips is the hand as a row of numbered cards, the one under the
