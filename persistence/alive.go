@@ -15,7 +15,7 @@ var keyAlive = []byte("alive")
 
 // MarkAlive records t as the last moment the server was known to run.
 func (s *Bolt) MarkAlive(t time.Time) error {
-	return s.db.Batch(func(tx *bolt.Tx) error {
+	return s.writes.do(func(tx *bolt.Tx) error {
 		return tx.Bucket(bktMeta).Put(keyAlive, u64be(uint64(t.UnixNano())))
 	})
 }

@@ -37,8 +37,9 @@
 // The actor calls Append for each accepted action and publishes views
 // only after Append returns: by then the action is durable (on Bolt,
 // fsynced; on JetStream, held by a majority of replicas). Appends from
-// many tables at once share one transaction and one fsync (bbolt's
-// DB.Batch); see DefaultBatchDelay for the latency this costs a lone table.
+// many tables at once share one transaction and one fsync: those that come
+// while a commit runs all go into the next (groupCommit); a lone table's
+// Append commits at once.
 //
 // # Usage
 //
@@ -109,7 +110,7 @@
 //
 //   - Append is durable when it returns nil, and idempotent: repeating
 //     (room, seq, same bytes) succeeds without change, so it is safe under
-//     Batch's reruns and caller retries. A gap is ErrSeq, a different
+//     the group commit's reruns and caller retries. A gap is ErrSeq, a different
 //     payload for a stored number ErrFenced. The room must exist (PutRoom
 //     first).
 //   - Each of PutRoom, UpdatePlayer, CreateCampaign, UpdateCampaign and

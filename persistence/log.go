@@ -18,7 +18,7 @@ import (
 // else ErrNotFound; entry must not be empty.
 //
 // Concurrent Appends, for many rooms, share one transaction and one fsync
-// (bbolt's DB.Batch). Each room must have a single writer (its actor): two
+// (groupCommit). Each room must have a single writer (its actor): two
 // goroutines racing on one room's next number would see ErrSeq.
 func (s *Bolt) Append(roomID string, seq uint64, entry []byte) error {
 	if err := CheckKey("room id", roomID); err != nil {
@@ -30,7 +30,7 @@ func (s *Bolt) Append(roomID string, seq uint64, entry []byte) error {
 	if len(entry) == 0 {
 		return fmt.Errorf("%w: room %s action %d: empty entry", ErrInvalid, roomID, seq)
 	}
-	return s.db.Batch(func(tx *bolt.Tx) error {
+	return s.writes.do(func(tx *bolt.Tx) error {
 		// Idempotent by construction: a rerun finds either nothing (the
 		// earlier attempt rolled back) or the identical entry.
 		return appendTx(tx, roomID, seq, entry)

@@ -118,10 +118,10 @@ func (s *Bolt) PutRoom(rec RoomRecord) (RoomRecord, error) {
 		return RoomRecord{}, err
 	}
 	// Many tables save at once (2,000 seating their players): they share
-	// one transaction and one fsync, as Appends do. Batch may run fn again
+	// one transaction and one fsync, as Appends do. The commit may run fn again
 	// in a fresh transaction, so it starts from a copy each time.
 	stored := rec
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.writes.do(func(tx *bolt.Tx) error {
 		stored = rec
 		return s.putRoom(tx, &stored)
 	})

@@ -92,25 +92,17 @@ func addReviews(tx *bolt.Tx) error {
 // of migrations.
 func schemaVersion() uint64 { return uint64(len(migrations)) + 1 }
 
-// DefaultBatchDelay replaces bbolt's 10 ms default. Each table has at most
-// one Append in flight (its actor waits for it), so a batch can never hold
-// more calls than there are busy tables and fills within about one fsync;
-// waiting longer only adds latency. Measured on a shared VM's SSD, 64
-// tables (BenchmarkAppendBatched): 1 ms gave 6,000-13,000 actions/s over
-// several runs, 10 ms 2,800-4,300.
-const DefaultBatchDelay = time.Millisecond
-
 // Options configures Open. The zero value is fine.
 type Options struct {
 	// Timeout bounds the wait for the file lock; after it Open fails with
 	// ErrInUse. Default 1 s.
 	Timeout time.Duration
-	// BatchDelay is how long a batch of Appends waits for company before
-	// it commits (bbolt's MaxBatchDelay); a lone Append takes about this
-	// long plus one fsync. Default DefaultBatchDelay.
+	// BatchDelay is how long a write that finds no commit under way waits
+	// for company before it commits. Default 0: writes that come while a
+	// commit runs share the next one anyway (see groupCommit), so a wait
+	// only slows a lone table.
 	BatchDelay time.Duration
-	// BatchSize commits a batch early once it holds this many calls
-	// (bbolt's MaxBatchSize). Zero keeps bbolt's default, 1000.
+	// BatchSize is the most writes one transaction takes. Default 1000.
 	BatchSize int
 	// Clock stamps Created/Updated and history times. Default time.Now.
 	Clock func() time.Time
@@ -126,9 +118,10 @@ const checkSayAbove = 64 << 20
 // Bolt is the single-machine Store: one bbolt file. Its methods are safe for
 // concurrent use.
 type Bolt struct {
-	db   *bolt.DB
-	path string
-	now  func() time.Time
+	db     *bolt.DB
+	writes *groupCommit // Append, PutRoom and MarkAlive share its commits
+	path   string
+	now    func() time.Time
 }
 
 // Open opens the Bivouac database at path, creating it when no file exists.
@@ -147,8 +140,8 @@ func Open(path string, opts Options) (*Bolt, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	if opts.BatchDelay <= 0 {
-		opts.BatchDelay = DefaultBatchDelay
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 1000
 	}
 	fi, err := os.Stat(path)
 	switch {
@@ -170,10 +163,6 @@ func Open(path string, opts Options) (*Bolt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", path, classify(err, nil))
 	}
-	db.MaxBatchDelay = opts.BatchDelay
-	if opts.BatchSize > 0 {
-		db.MaxBatchSize = opts.BatchSize
-	}
 	// Read the version again under the exclusive lock: it is what counts.
 	var version uint64
 	err = db.View(func(tx *bolt.Tx) error {
@@ -187,11 +176,12 @@ func Open(path string, opts Options) (*Bolt, error) {
 		db.Close()
 		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
 	}
-	return &Bolt{db: db, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
+	writes := &groupCommit{db: db, max: opts.BatchSize, delay: opts.BatchDelay}
+	return &Bolt{db: db, writes: writes, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
 }
 
 // Close releases the file. It waits for a running write transaction, but
-// Appends still gathering in a batch then fail: stop the actors first.
+// writes still waiting for the next commit then fail: stop the actors first.
 func (s *Bolt) Close() error { return s.db.Close() }
 
 // Path is the database file.

@@ -1,0 +1,113 @@
+package persistence
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// groupCommit runs the store's frequent writes (Append, PutRoom,
+// MarkAlive) in shared transactions, one fsync for many: a write that comes
+// while a commit is under way goes into the next one, with every other
+// write that came meanwhile (group commit). A lone write commits at once.
+//
+// It replaces bbolt's DB.Batch, which closes a batch after a fixed delay
+// and starts a new one each delay while the last still waits for the
+// writer lock. When a commit was slow (a garbage collection marking ten
+// thousand sessions), a new batch was closed every millisecond behind it,
+// each with a handful of writes and its own commit and fsync: a convoy in
+// which a move waited up to two seconds to be stored. Here the writes
+// that pile up behind a slow commit all go into the one after it.
+//
+// Like DB.Batch, a write whose function fails is run again alone to give
+// its caller its own error, and the others are run again without it; so a
+// function may run more than once and must be idempotent.
+type groupCommit struct {
+	db    *bolt.DB
+	max   int           // most writes in one transaction
+	delay time.Duration // how long a commit waits for company (0: none)
+
+	mu      sync.Mutex
+	pending []commitCall
+	running bool // a goroutine is committing; it takes pending when done
+}
+
+type commitCall struct {
+	fn   func(*bolt.Tx) error
+	done chan error
+}
+
+// do runs fn in a shared write transaction and returns once that is
+// committed (fsync included), or with fn's own error.
+func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
+	done := make(chan error, 1)
+	g.mu.Lock()
+	g.pending = append(g.pending, commitCall{fn: fn, done: done})
+	if !g.running {
+		g.running = true
+		go g.commitAll()
+	}
+	g.mu.Unlock()
+	return <-done
+}
+
+// commitAll commits what is pending until nothing is.
+func (g *groupCommit) commitAll() {
+	if g.delay > 0 {
+		time.Sleep(g.delay)
+	}
+	for {
+		g.mu.Lock()
+		calls := g.pending
+		if len(calls) > g.max {
+			calls = calls[:g.max:g.max]
+		}
+		g.pending = g.pending[len(calls):]
+		if len(calls) == 0 {
+			g.pending, g.running = nil, false
+			g.mu.Unlock()
+			return
+		}
+		g.mu.Unlock()
+		g.commit(calls)
+	}
+}
+
+// commit runs calls in one transaction; a failing call is taken out and
+// run alone, and the rest run again.
+func (g *groupCommit) commit(calls []commitCall) {
+	for len(calls) > 0 {
+		failed := -1
+		err := g.db.Update(func(tx *bolt.Tx) error {
+			for i, c := range calls {
+				if err := safely(c.fn, tx); err != nil {
+					failed = i
+					return err
+				}
+			}
+			return nil
+		})
+		if failed < 0 { // committed, or the commit itself failed for all
+			for _, c := range calls {
+				c.done <- err
+			}
+			return
+		}
+		c := calls[failed]
+		calls = append(calls[:failed:failed], calls[failed+1:]...)
+		c.done <- g.db.Update(func(tx *bolt.Tx) error { return safely(c.fn, tx) })
+	}
+}
+
+// safely turns a panic in fn into its error: the committer serves every
+// table and must not die with one write.
+func safely(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("persistence: a write panicked: %v", p)
+		}
+	}()
+	return fn(tx)
+}

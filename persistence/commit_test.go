@@ -1,0 +1,133 @@
+package persistence
+
+import (
+	"errors"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func openCommitTest(t *testing.T) (*bolt.DB, *groupCommit) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "c.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("b")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return db, &groupCommit{db: db, max: 1000}
+}
+
+func put(key string) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error { return tx.Bucket([]byte("b")).Put([]byte(key), []byte("v")) }
+}
+
+// Writes that come while a commit is under way all go into the next one:
+// one commit for the writes that piled up, not one each (the convoy that
+// bbolt's DB.Batch made behind a slow commit).
+func TestGroupCommitTakesWhatPiledUpInOne(t *testing.T) {
+	db, g := openCommitTest(t)
+	slow, release := make(chan struct{}), make(chan struct{})
+	go g.do(func(tx *bolt.Tx) error { close(slow); <-release; return nil })
+	<-slow // the first commit is under way and holds the writer
+	const n = 50
+	txs := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := g.do(func(tx *bolt.Tx) error { txs[i] = tx.ID(); return put(string(rune('a' + i)))(tx) }); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	for { // all n are waiting for the next commit
+		g.mu.Lock()
+		waiting := len(g.pending)
+		g.mu.Unlock()
+		if waiting == n {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	for i, id := range txs {
+		if id != txs[0] {
+			t.Fatalf("write %d committed in transaction %d, write 0 in %d: the pile was split", i, id, txs[0])
+		}
+	}
+	err := db.View(func(tx *bolt.Tx) error {
+		if got := tx.Bucket([]byte("b")).Stats().KeyN; got != n {
+			t.Errorf("%d keys stored, want %d", got, n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A write that fails, or panics, gets its own error; the writes that
+// shared its transaction are stored all the same.
+func TestGroupCommitGivesAFailingWriteItsOwnError(t *testing.T) {
+	db, g := openCommitTest(t)
+	slow, release := make(chan struct{}), make(chan struct{})
+	go g.do(func(tx *bolt.Tx) error { close(slow); <-release; return nil })
+	<-slow
+	bad := errors.New("refused")
+	fns := []func(*bolt.Tx) error{
+		put("x"),
+		func(tx *bolt.Tx) error { put("never")(tx); return bad },
+		put("y"),
+		func(*bolt.Tx) error { panic("boom") },
+		put("z"),
+	}
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = g.do(fn) }()
+	}
+	for {
+		g.mu.Lock()
+		waiting := len(g.pending)
+		g.mu.Unlock()
+		if waiting == len(fns) {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if !errors.Is(errs[1], bad) {
+		t.Errorf("the refused write got %v", errs[1])
+	}
+	if errs[3] == nil || !strings.Contains(errs[3].Error(), "panicked") {
+		t.Errorf("the panicking write got %v", errs[3])
+	}
+	for _, i := range []int{0, 2, 4} {
+		if errs[i] != nil {
+			t.Errorf("write %d failed with its neighbours: %v", i, errs[i])
+		}
+	}
+	db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("b"))
+		for _, k := range []string{"x", "y", "z"} {
+			if b.Get([]byte(k)) == nil {
+				t.Errorf("%s was not stored", k)
+			}
+		}
+		if b.Get([]byte("never")) != nil {
+			t.Error("the refused write's change was kept")
+		}
+		return nil
+	})
+}
