@@ -230,7 +230,8 @@ type themeKey struct {
 	lang    i18n.Lang
 }
 
-// pump is the only caller of p.Send for this session. It also keeps the
+// pump is the only caller of p.Send for this session. It keeps the table
+// screen's alarm (sessionAlarm) on a runtime timer, and the
 // idle clock: one runtime timer that, when it fires, looks at when input
 // last came (nothing ticks, and a key wakes nobody), and when the session
 // ends it tells the session's table, which keeps the seat. Without input
@@ -251,6 +252,11 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 		idle.Reset(quietFor)
 	}
 	defer idle.Stop()
+	// The table screen's alarm: one runtime timer, set from the program.
+	alarm := time.NewTimer(time.Hour)
+	alarm.Stop()
+	defer alarm.Stop()
+	var due uikit.Tick
 	warned, lastAtWarning := false, int64(0)
 	// Each session hears of the server's shutdown on a channel of its own:
 	// ten thousand pumps selecting on one shared channel queued on its lock
@@ -267,6 +273,14 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 			closing = nil // said once; the session ends by itself now
 		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
+		case <-m.alarm.changed:
+			due = m.alarm.take()
+			alarm.Stop()
+			if !due.When().IsZero() {
+				alarm.Reset(time.Until(due.When()))
+			}
+		case <-alarm.C:
+			p.Send(due)
 		case <-dropped:
 			p.Send(keysDroppedMsg{})
 		case <-lobby:

@@ -37,6 +37,8 @@ type root struct {
 	th   *uikit.Theme
 	keys globalKeys
 	box  *table.Mailbox
+	// alarm is the table screen's timer, kept by the pump (uikit.Alarm).
+	alarm *sessionAlarm
 
 	width, height int
 	page          page       // what is on screen
@@ -67,7 +69,7 @@ type root struct {
 }
 
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
-	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(th), box: table.NewMailbox(),
+	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(th), box: table.NewMailbox(), alarm: newSessionAlarm(),
 		width: MinWidth, height: MinHeight, notice: s.Notice,
 		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
 	m.lobby = &lobbyPage{rooms: a.Hub.List()}

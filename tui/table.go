@@ -35,6 +35,9 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 	if u.Started && t.screen == nil {
 		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
 			t.screen = g.Screen(m.th)
+			if a, ok := t.screen.(uikit.Alarmed); ok {
+				a.UseAlarm(m.alarm)
+			}
 			if c, ok := t.screen.(uikit.Coached); ok && u.Title.Key == uikit.LearnTitle {
 				c.StartCoach()
 			}

@@ -78,6 +78,10 @@ type shownParts struct {
 
 var _ uikit.Screen = (*Screen)(nil)
 
+// UseAlarm sends the screen's timers through the session's alarm
+// (uikit.Alarmed).
+func (s *Screen) UseAlarm(a uikit.Alarm) { s.ticks.Use(a) }
+
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
 	s := &Screen{th: th, keys: defaultKeys(th), w: MinWidth, h: MinHeight - 1, now: time.Now}

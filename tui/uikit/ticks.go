@@ -21,7 +21,24 @@ import (
 type Ticks struct {
 	due     time.Time // when the screen next changes by itself (zero: it does not)
 	pending time.Time // when the earliest timer on its way fires (zero: none)
+	alarm   Alarm     // the session's timer (Use); nil: a tea.Tick per timer
 }
+
+// Alarm is a session's one timer: Set replaces the tick it will deliver
+// (a zero tick: none). A session that has one spares a goroutine asleep
+// per countdown (tea.Tick's) for as long as the countdown shows: ten
+// thousand of them while tables play, each started anew at every step.
+type Alarm interface {
+	Set(Tick)
+}
+
+// Alarmed is a screen whose timers can go through the session's Alarm.
+type Alarmed interface {
+	UseAlarm(Alarm)
+}
+
+// Use sends t's timers through a instead of a tea.Tick each.
+func (t *Ticks) Use(a Alarm) { t.alarm = a }
 
 // Tick is the message of a Ticks timer.
 type Tick struct {
@@ -31,7 +48,8 @@ type Tick struct {
 
 // At wishes the screen woken at at (zero: not at all), in place of the last
 // wish. It returns the timer to start, or nil when one on its way comes
-// soon enough or nothing is wished. A timer whose time has passed counts
+// soon enough or nothing is wished (and always nil with an Alarm, which
+// is set instead). A timer whose time has passed counts
 // as lost (its tick may have gone elsewhere, as to the chat line while it
 // is open).
 func (t *Ticks) At(now, at time.Time) tea.Cmd {
@@ -41,6 +59,10 @@ func (t *Ticks) At(now, at time.Time) tea.Cmd {
 	}
 	t.pending = at
 	m := Tick{of: t, at: at}
+	if t.alarm != nil {
+		t.alarm.Set(m)
+		return nil
+	}
 	return tea.Tick(at.Sub(now), func(time.Time) tea.Msg { return m })
 }
 
@@ -55,6 +77,9 @@ func (t *Ticks) Fired(m Tick) {
 // Next is the tick of the timer on its way, as it will come (for tests,
 // which do not wait for it).
 func (t *Ticks) Next() (Tick, bool) { return Tick{of: t, at: t.pending}, !t.pending.IsZero() }
+
+// When is when m is set to come.
+func (m Tick) When() time.Time { return m.at }
 
 // Of reports whether m is one of t's ticks.
 func (m Tick) Of(t *Ticks) bool { return m.of == t }
