@@ -677,7 +677,7 @@ func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 		if e.Kind == game.Chat {
 			who = s.speaker(e.From)
 		}
-		ls := s.logMemo.Lines(e, who, func() []string { return s.eventLines(e, w) })
+		ls := s.logMemo.Lines(e, who, func() []string { return s.sharedEventLines(e, who, w) })
 		drawn = append(drawn, ls)
 		n += len(ls)
 	}
@@ -714,6 +714,22 @@ func (s *Screen) speaker(seat game.Seat) string {
 // eventLines formats one log event; chat channels are marked, not only
 // coloured: [pack] the wolves' channel, [dead] the graveyard, [glimpse] the
 // little girl's relay, » a private line.
+// sharedLines holds the log lines that the seats of a table draw alike:
+// an event heard by eighteen villagers is drawn once per theme, not once
+// per seat (uikit.SharedLines).
+var sharedLines = uikit.NewSharedLines(8192)
+
+// sharedEventLines is eventLines, drawn once for all the seats that hear
+// e; who is the speaker's name as drawn (chat lines only).
+func (s *Screen) sharedEventLines(e *game.Event, who string, w int) []string {
+	k := uikit.NewKey(s.th, "event", w)
+	key := k.Int(int(e.Kind)).Str(e.Channel).Str(who).Str(e.Text).Msg(e.Msg).Sum()
+	if l, ok := sharedLines.Get(nil, key); ok {
+		return l
+	}
+	return sharedLines.Put(nil, key, s.eventLines(e, w))
+}
+
 func (s *Screen) eventLines(e *game.Event, w int) []string {
 	th := s.th
 	text := uikit.Clean(th.Printer().Event(e))
