@@ -453,6 +453,8 @@ func (m *root) show(p page) {
 	m.page = p
 	if p == page(m.lobby) {
 		m.lobby.refresh(m)
+	} else {
+		m.lobby.forget()
 	}
 	m.sizeScreen()
 }

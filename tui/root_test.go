@@ -313,6 +313,27 @@ func TestLobbyCreateJoinPlay(t *testing.T) {
 	bob.pump(`over: true`)
 }
 
+// Off screen, the lobby holds no room list (seated players kept the list
+// as it was when they sat down: hundreds of versions at 10,000 players);
+// it is read again on the way back.
+func TestTheLobbyLetsGoOfItsListAtATable(t *testing.T) {
+	a := testApp(t)
+	if _, err := a.Hub.Create(table.RoomConfig{Code: "K7QX", Game: coin{}, Title: game.Raw("Coin · 2"), Seats: 2, Host: "fp-x"}); err != nil {
+		t.Fatal(err)
+	}
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n")
+	alice.keys("enter")
+	code := codeRe.FindStringSubmatch(alice.pump(`Table [A-Z0-9]{4}`))[1]
+	if alice.m.lobby.rooms != nil {
+		t.Fatalf("alice's lobby kept its room list at the table: %d rooms", len(alice.m.lobby.rooms))
+	}
+	alice.keys("Q")
+	if lobby := alice.m.View(); !strings.Contains(lobby, code) {
+		t.Fatalf("back in the lobby, alice does not see her table %s:\n%s", code, lobby)
+	}
+}
+
 func TestJoinByCodeAndUnknownCode(t *testing.T) {
 	a := testApp(t)
 	alice := newSession(t, a, "fp-alice", "alice")
