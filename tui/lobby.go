@@ -37,12 +37,12 @@ type lobbyPage struct {
 // refresh reads the hub's room list again.
 func (p *lobbyPage) refresh(m *root) { p.refreshSince(m, time.Now()) }
 
-// forget lets go of the room list while the lobby is off screen (it is
-// read again when the lobby comes back). Kept, every seated player held
+// forget lets go of the room list (and the help bar's scratch) while the
+// lobby is off screen (it is read again when the lobby comes back). Kept, every seated player held
 // the list as it was when they sat down: hundreds of versions of a
 // 2,000-room list at 10,000 players, 9% of the live heap while tables
 // played.
-func (p *lobbyPage) forget() { p.rooms, p.vis, p.visFor = nil, nil, nil }
+func (p *lobbyPage) forget() { p.rooms, p.vis, p.visFor, p.helpKeys = nil, nil, nil, nil }
 
 // refreshSince takes the hub's room list as it was at since or later.
 func (p *lobbyPage) refreshSince(m *root, since time.Time) {
