@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/nats-io/nats.go/jetstream"
 	"log/slog"
@@ -99,11 +100,9 @@ func (c *testCluster) startAll() {
 		wg.Go(func() { errs[i] = c.start(i) })
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			c.closeAll()
-			c.t.Fatal(err)
-		}
+	if err := errors.Join(errs...); err != nil {
+		c.closeAll()
+		c.t.Fatal(err) // every node's: one that never started leaves the others waiting
 	}
 }
 

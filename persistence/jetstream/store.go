@@ -174,12 +174,18 @@ type bucket struct {
 // openBucket opens a KV bucket, creating it if needed, with direct gets
 // off: a direct get may be answered by a replica that has not applied the
 // latest write yet, and a store must read its own writes.
+//
+// The bucket is bound only once its stream has direct gets off. A handle
+// keeps the setting it was bound with, and nodes open the store at once:
+// one bound while another node's new bucket still had them on would ask
+// for direct gets for good, which nobody answers once they are off (every
+// read "no responders"; that node's rooms never reached the directory).
 func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (*bucket, error) {
-	kv, err := j.KeyValue(ctx, cfg.Bucket)
+	_, err := j.KeyValue(ctx, cfg.Bucket)
 	if errors.Is(err, js.ErrBucketNotFound) {
-		kv, err = j.CreateKeyValue(ctx, cfg)
+		_, err = j.CreateKeyValue(ctx, cfg)
 		if errors.Is(err, js.ErrBucketExists) { // another node made it first
-			kv, err = j.KeyValue(ctx, cfg.Bucket)
+			err = nil
 		}
 	}
 	if err != nil {
@@ -194,9 +200,10 @@ func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (*bu
 		if st, err = j.UpdateStream(ctx, sc); err != nil {
 			return nil, err
 		}
-		if kv, err = j.KeyValue(ctx, cfg.Bucket); err != nil { // binds again, now without direct gets
-			return nil, err
-		}
+	}
+	kv, err := j.KeyValue(ctx, cfg.Bucket)
+	if err != nil {
+		return nil, err
 	}
 	return &bucket{KeyValue: kv, stream: st, prefix: "$KV." + cfg.Bucket + "."}, nil
 }

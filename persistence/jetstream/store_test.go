@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -135,5 +136,35 @@ func TestFullClusterRestartKeepsEverything(t *testing.T) {
 	after.Check(t, s)
 	if alive, err := s.LastAlive(); err != nil || !alive.Equal(time.Date(2026, 11, 25, 11, 0, 0, 7, time.UTC)) {
 		t.Fatalf("LastAlive after the restart = %v, %v", alive, err)
+	}
+}
+
+// Nodes open the store at once as a cluster starts. Each of them reads
+// every bucket afterwards: one that bound a bucket while another node's
+// new bucket still had direct gets on asked for direct gets for good, and
+// got "no responders" once they were off (a node's rooms never reached
+// the others' lobbies). Without the fix about one open in four did.
+func TestStoresOpenedAtOnceAllRead(t *testing.T) {
+	c := natstest.Start(t, 1, nil)
+	for round := range 10 {
+		stores := make([]*jetstream.Store, 4)
+		var wg sync.WaitGroup
+		for i := range stores {
+			nc := connect(t, c, 0)
+			wg.Go(func() { stores[i] = open(t, nc, jetstream.Options{Name: fmt.Sprintf("at-once-%d", round)}) })
+		}
+		wg.Wait()
+		for i, s := range stores {
+			reads := map[string]error{}
+			_, reads["room"] = s.Room("NONE")
+			_, reads["player"] = s.Player("SHA256:none")
+			_, reads["campaign"] = s.Campaign("none")
+			_, reads["review"] = s.Review("NONE")
+			for what, err := range reads {
+				if !errors.Is(err, persistence.ErrNotFound) {
+					t.Errorf("round %d, store %d: reading a %s nobody stored: %v, want ErrNotFound", round, i, what, err)
+				}
+			}
+		}
 	}
 }

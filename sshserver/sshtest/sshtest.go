@@ -367,6 +367,19 @@ func (c *Client) ExpectScreen(t testing.TB, pattern string, timeout time.Duratio
 	return got
 }
 
+// NextScreen waits until the screen differs from last and returns it. It
+// looks at each piece of output as it arrives, so a screen a reader must
+// act on is not left to the luck of a sampling interval.
+func (c *Client) NextScreen(t testing.TB, last string, timeout time.Duration) string {
+	t.Helper()
+	var screen string
+	c.waitFor(t, "a screen other than the last", timeout, func() bool {
+		screen = c.term.screen()
+		return screen != last
+	})
+	return screen
+}
+
 func submatches(b []byte, m []int) []string {
 	out := make([]string, len(m)/2)
 	for i := range out {
