@@ -22,6 +22,7 @@ var _ uikit.Coached = (*Screen)(nil)
 
 type coach struct {
 	queue  []lesson        // lessons not yet dismissed; the first is shown
+	shown  string          // the lesson last shown (Lesson), which space dismisses
 	seen   map[string]bool // lessons given
 	logEnd int             // events already read
 	done   bool            // the last lesson was given
@@ -53,14 +54,24 @@ func (s *Screen) Lesson() (text string, more int) {
 	if s.coach == nil || len(s.coach.queue) == 0 {
 		return "", 0
 	}
+	s.coach.shown = s.coach.queue[0].id
 	return s.coach.queue[0].text, len(s.coach.queue) - 1
 }
 
-// NextLesson dismisses the lesson on show.
+// NextLesson dismisses the lesson on show: the one the player last saw,
+// not whichever is first when the key comes. A lesson about a decision
+// goes to the front as soon as the decision is asked, and a space meant
+// for the lesson on screen dismissed it unseen.
 func (s *Screen) NextLesson() {
-	if s.coach != nil && len(s.coach.queue) > 0 {
-		s.coach.queue = s.coach.queue[1:]
+	c := s.coach
+	if c == nil || len(c.queue) == 0 {
+		return
 	}
+	if c.shown == "" { // nothing shown yet: the first
+		c.queue = c.queue[1:]
+		return
+	}
+	c.queue = slices.DeleteFunc(c.queue, func(l lesson) bool { return l.id == c.shown })
 }
 
 // CoachDone reports whether the guided mission has given its last lesson.
