@@ -212,7 +212,8 @@ func paired(a, b []bool) (gain, onlyB, onlyA int) {
 // ORACLE=team every sample has the true hands and tiles but the trials
 // and morale piles shuffled together and a fresh RNG (all a player could
 // ever infer, and more). ORACLE=intensity cheats as team does only when
-// choosing the intensity, ORACLE=play at every other decision.
+// choosing the intensity, ORACLE=play at every other decision;
+// ORACLE=tiles samples the cards fairly but knows every tile.
 func TestStrongCell(t *testing.T) {
 	variant, n, games, seed := cellFromEnv(t, "CELL", true)
 	tuned := DefaultTuned
@@ -227,8 +228,8 @@ func TestStrongCell(t *testing.T) {
 		cfg.Gate = x
 	}
 	oracle := os.Getenv("ORACLE")
-	if !slices.Contains([]string{"", "real", "team", "intensity", "play"}, oracle) {
-		t.Fatalf("ORACLE=%s: want real, team, intensity or play", oracle)
+	if !slices.Contains([]string{"", "real", "team", "intensity", "play", "tiles"}, oracle) {
+		t.Fatalf("ORACLE=%s: want real, team, intensity, play or tiles", oracle)
 	}
 	t.Logf("%+v oracle=%q", *cfg, oracle)
 	newBot := func(truth *g.State) game.Bot {
@@ -238,6 +239,8 @@ func TestStrongCell(t *testing.T) {
 			b.deal = func(*g.SeatView, uint64) *g.State { return truth.Clone() }
 		case "team":
 			b.deal = func(_ *g.SeatView, seed uint64) *g.State { return reshuffled(truth, seed) }
+		case "tiles":
+			b.deal = func(v *g.SeatView, seed uint64) *g.State { return trueTiles(g.Determinize(*v, seed), truth) }
 		case "intensity", "play":
 			b.deal = func(v *g.SeatView, seed uint64) *g.State {
 				if (v.Phase == g.PhaseIntensity) == (oracle == "intensity") {
@@ -305,6 +308,54 @@ func reshuffled(s *g.State, seed uint64) *g.State {
 		}
 	}
 	if b, err = json.Marshal(snap); err != nil {
+		panic(err)
+	}
+	c, err := g.DecodeState(b)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// trueTiles is the sample s with every tile where it lies in truth (tiles
+// and cards are dealt independently, so the result is a consistent game).
+func trueTiles(s, truth *g.State) *g.State {
+	if s == nil {
+		return nil
+	}
+	var snap, real map[string]json.RawMessage
+	var players, realPlayers []map[string]json.RawMessage
+	for _, x := range []struct {
+		st   *g.State
+		snap *map[string]json.RawMessage
+		ps   *[]map[string]json.RawMessage
+	}{{s, &snap, &players}, {truth, &real, &realPlayers}} {
+		b, err := g.EncodeState(x.st)
+		if err != nil {
+			panic(err)
+		}
+		if err := json.Unmarshal(b, x.snap); err != nil {
+			panic(err)
+		}
+		if err := json.Unmarshal((*x.snap)["players"], x.ps); err != nil {
+			panic(err)
+		}
+	}
+	snap["box"] = real["box"]
+	for i := range players {
+		for _, key := range []string{"tiles", "placed", "hidden"} {
+			delete(players[i], key)
+			if x, ok := realPlayers[i][key]; ok {
+				players[i][key] = x
+			}
+		}
+	}
+	var err error
+	if snap["players"], err = json.Marshal(players); err != nil {
+		panic(err)
+	}
+	b, err := json.Marshal(snap)
+	if err != nil {
 		panic(err)
 	}
 	c, err := g.DecodeState(b)
