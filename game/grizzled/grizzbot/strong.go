@@ -65,6 +65,10 @@ var DefaultTuned = Tuned{
 type Strong struct {
 	cfg   StrongConfig
 	tuned *Tuned // when set, the budget for the table's size
+	// deal, when set, draws a sample's full state in place of
+	// g.Determinize. Only tests set it (to measure a bot that sees the
+	// hidden cards); a real table never can.
+	deal func(v *g.SeatView, seed uint64) *g.State
 }
 
 // NewStrong returns a strong bot with the given budget (Samples < 1 means 1).
@@ -235,7 +239,12 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 // writes each outcome to scores[j]. It reports false if the view cannot
 // be determinized.
 func (b *Strong) sample(v *g.SeatView, cfg StrongConfig, cands []int, scores []float64, dseed, rseed uint64) bool {
-	base := g.Determinize(*v, dseed)
+	var base *g.State
+	if b.deal != nil {
+		base = b.deal(v, dseed)
+	} else {
+		base = g.Determinize(*v, dseed)
+	}
 	if base == nil {
 		return false
 	}

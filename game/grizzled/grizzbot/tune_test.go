@@ -1,7 +1,10 @@
 package grizzbot
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,14 +128,15 @@ func policySteps(n int) []policyStep {
 // easyWins plays deals 0..deals-1 of the rule set with the easy level in
 // every seat and reports which were won.
 func easyWins(t *testing.T, variant g.Variant, n, deals int) []bool {
-	return playDeals(t, variant, n, deals, func() game.Bot { return NewEasy() },
+	return playDeals(t, variant, n, deals, func(*g.State) game.Bot { return NewEasy() },
 		func(i int) (uint64, uint64) { return uint64(5_000_000 + i), uint64(i) })
 }
 
 // playDeals plays deals 0..deals-1 of the rule set on two goroutines, a
-// bot from newBot in every seat, deal i from the seeds seeds(i) gives (of
-// the deal, of the bots' decisions), and reports which were won.
-func playDeals(t *testing.T, variant g.Variant, n, deals int, newBot func() game.Bot, seeds func(i int) (deal, play uint64)) []bool {
+// bot from newBot(the game's live state) in every seat, deal i from the
+// seeds seeds(i) gives (of the deal, of the bots' decisions), and reports
+// which were won.
+func playDeals(t *testing.T, variant g.Variant, n, deals int, newBot func(truth *g.State) game.Bot, seeds func(i int) (deal, play uint64)) []bool {
 	won := make([]bool, deals)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -141,9 +145,6 @@ func playDeals(t *testing.T, variant g.Variant, n, deals int, newBot func() game
 		go func() {
 			defer wg.Done()
 			bots := make([]game.Bot, max(n, 3))
-			for j := range bots {
-				bots[j] = newBot()
-			}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= deals {
@@ -154,6 +155,9 @@ func playDeals(t *testing.T, variant g.Variant, n, deals int, newBot func() game
 				if err != nil {
 					t.Error(err)
 					return
+				}
+				for j := range bots {
+					bots[j] = newBot(s)
 				}
 				if _, err := Play(s, bots, play); err != nil {
 					t.Error(err)
@@ -199,6 +203,17 @@ func paired(a, b []bool) (gain, onlyB, onlyA int) {
 // size. It only runs when asked:
 //
 //	CELL=veteran/5/200/7 GATE=1 WINS=/tmp/a go test -run StrongCell -v -timeout 1h
+//
+// ORACLE makes the search cheat (for every seat), to measure how much
+// better sampling of the hidden cards could gain at most: with
+// ORACLE=real every sample is the game's true state (hands, tiles, the
+// piles in order, even the RNG that will shuffle a failed mission's cards
+// back), so the samples differ only in the policy's tie-breaks; with
+// ORACLE=team every sample has the true hands and tiles but the trials
+// and morale piles shuffled together and a fresh RNG (all a player could
+// ever infer, and more). ORACLE=intensity cheats as team does only when
+// choosing the intensity, ORACLE=play at every other decision;
+// ORACLE=tiles samples the cards fairly but knows every tile.
 func TestStrongCell(t *testing.T) {
 	variant, n, games, seed := cellFromEnv(t, "CELL", true)
 	tuned := DefaultTuned
@@ -212,8 +227,31 @@ func TestStrongCell(t *testing.T) {
 	if x, err := strconv.ParseFloat(os.Getenv("GATE"), 64); err == nil {
 		cfg.Gate = x
 	}
-	t.Logf("%+v", *cfg)
-	won := playDeals(t, variant, n, games, func() game.Bot { return NewTuned(tuned) }, func(i int) (uint64, uint64) {
+	oracle := os.Getenv("ORACLE")
+	if !slices.Contains([]string{"", "real", "team", "intensity", "play", "tiles"}, oracle) {
+		t.Fatalf("ORACLE=%s: want real, team, intensity, play or tiles", oracle)
+	}
+	t.Logf("%+v oracle=%q", *cfg, oracle)
+	newBot := func(truth *g.State) game.Bot {
+		b := NewTuned(tuned)
+		switch oracle {
+		case "real":
+			b.deal = func(*g.SeatView, uint64) *g.State { return truth.Clone() }
+		case "team":
+			b.deal = func(_ *g.SeatView, seed uint64) *g.State { return reshuffled(truth, seed) }
+		case "tiles":
+			b.deal = func(v *g.SeatView, seed uint64) *g.State { return trueTiles(g.Determinize(*v, seed), truth) }
+		case "intensity", "play":
+			b.deal = func(v *g.SeatView, seed uint64) *g.State {
+				if (v.Phase == g.PhaseIntensity) == (oracle == "intensity") {
+					return reshuffled(truth, seed)
+				}
+				return g.Determinize(*v, seed)
+			}
+		}
+		return b
+	}
+	won := playDeals(t, variant, n, games, newBot, func(i int) (uint64, uint64) {
 		// The seed of `bivouac sim`'s game i, for the deal and the decisions.
 		z := seed + uint64(i+1)*0x9e3779b97f4a7c15
 		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
@@ -234,4 +272,95 @@ func TestStrongCell(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// reshuffled is a copy of s whose trials and morale piles are shuffled
+// together (and dealt back to piles of the same sizes) and whose RNG, what
+// it will shuffle and draw at random from now on, is seeded from seed. It
+// panics if the snapshot does not round-trip (it runs on playDeals'
+// goroutines, where t.Fatal cannot).
+func reshuffled(s *g.State, seed uint64) *g.State {
+	b, err := g.EncodeState(s)
+	if err != nil {
+		panic(err)
+	}
+	var snap map[string]json.RawMessage
+	if err := json.Unmarshal(b, &snap); err != nil {
+		panic(err)
+	}
+	pcg := rand.NewPCG(seed, ^seed)
+	rng, err := pcg.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	var trials, morale []g.CardID
+	if err := json.Unmarshal(snap["trials"], &trials); err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal(snap["morale"], &morale); err != nil {
+		panic(err)
+	}
+	all := append(trials, morale...)
+	rand.New(pcg).Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	for key, x := range map[string]any{"rng": rng, "trials": all[:len(trials)], "morale": all[len(trials):]} {
+		if snap[key], err = json.Marshal(x); err != nil {
+			panic(err)
+		}
+	}
+	if b, err = json.Marshal(snap); err != nil {
+		panic(err)
+	}
+	c, err := g.DecodeState(b)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// trueTiles is the sample s with every tile where it lies in truth (tiles
+// and cards are dealt independently, so the result is a consistent game).
+func trueTiles(s, truth *g.State) *g.State {
+	if s == nil {
+		return nil
+	}
+	var snap, real map[string]json.RawMessage
+	var players, realPlayers []map[string]json.RawMessage
+	for _, x := range []struct {
+		st   *g.State
+		snap *map[string]json.RawMessage
+		ps   *[]map[string]json.RawMessage
+	}{{s, &snap, &players}, {truth, &real, &realPlayers}} {
+		b, err := g.EncodeState(x.st)
+		if err != nil {
+			panic(err)
+		}
+		if err := json.Unmarshal(b, x.snap); err != nil {
+			panic(err)
+		}
+		if err := json.Unmarshal((*x.snap)["players"], x.ps); err != nil {
+			panic(err)
+		}
+	}
+	snap["box"] = real["box"]
+	for i := range players {
+		for _, key := range []string{"tiles", "placed", "hidden"} {
+			delete(players[i], key)
+			if x, ok := realPlayers[i][key]; ok {
+				players[i][key] = x
+			}
+		}
+	}
+	var err error
+	if snap["players"], err = json.Marshal(players); err != nil {
+		panic(err)
+	}
+	b, err := json.Marshal(snap)
+	if err != nil {
+		panic(err)
+	}
+	c, err := g.DecodeState(b)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
