@@ -12,7 +12,7 @@ func TestSpaceDismissesTheLessonOnShow(t *testing.T) {
 		t.Fatalf("on show: %q", text)
 	}
 	s.coach.teach("turn", "Your turn: play a card or withdraw.") // asked now: goes first
-	s.NextLesson()                                                // the key meant for the lesson on screen
+	s.NextLesson()                                               // the key meant for the lesson on screen
 	if text, more := s.Lesson(); text != "Your turn: play a card or withdraw." || more != 0 {
 		t.Fatalf("after space: %q (%d more), want the turn lesson, unseen until now", text, more)
 	}
