@@ -122,3 +122,20 @@ func TestNoColourOverSSH(t *testing.T) {
 		t.Fatalf("a colour under NO_COLOR: %q", m)
 	}
 }
+
+// A window's new sizes reach the screen over SSH (the session's pump
+// passes them on, sshserver.ClaimWindowChanges): too small a window says
+// so, and a larger one is drawn to its width.
+func TestResizesReachTheScreen(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	c := sshtest.Dial(t, addr, sshtest.WithUser("rita"), sshtest.WithPTY(80, 24))
+	c.ExpectScreen(t, `Tables`, 10*time.Second)
+	c.Resize(20, 5)
+	c.ExpectScreen(t, `have\s+20×5`, 10*time.Second)
+	c.Resize(110, 30)
+	c.ExpectScreen(t, `─{110}`, 10*time.Second) // the lobby's rule spans the new width
+	c.Type("q")
+	if code := c.Wait(t, 10*time.Second); code != 0 {
+		t.Fatalf("quitting ended with status %d", code)
+	}
+}

@@ -201,7 +201,9 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		return nil
 	}
 	term := sshserver.NewTerminal(sess)
+	sizes, _ := sshserver.ClaimWindowChanges(ctx) // the pump passes them on: no goroutine of its own
 	return s.app.NewProgram(tui.Session{
+		Sizes:    sizes,
 		Ctx:      ctx,
 		Player:   p,
 		Renderer: term.Renderer,

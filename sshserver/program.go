@@ -3,6 +3,7 @@ package sshserver
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
@@ -33,32 +34,63 @@ func (s *Server) program(next ssh.Handler) ssh.Handler {
 		}
 		ctx, cancel := context.WithCancel(sess.Context())
 		defer cancel()
-		p := s.deps.Programs(ctx, sess)
+		claim := &winchClaim{ch: winch}
+		p := s.deps.Programs(context.WithValue(ctx, winchKey{}, claim), sess)
 		if p == nil {
 			s.noProgramFor.Store(sess, true)
 			next(sess)
 			return
 		}
-		go func() {
-			for {
-				select {
-				case <-ctx.Done():
-					p.Quit()
-					return
-				case w, open := <-winch:
-					if !open { // the session's channel is gone
-						cancel()
-						p.Quit()
-						return
-					}
-					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-				}
-			}
-		}()
+		if !claim.claimed.Load() { // else the program's builder delivers the sizes
+			go forwardSizes(ctx, cancel, p, winch)
+		}
 		if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 			s.log.Warn("program ended with an error", "session", shortID(sess), "err", err)
 		}
 		p.Kill() // restores the terminal if the program did not get to
 		next(sess)
 	}
+}
+
+// forwardSizes sends the session's window sizes to p until the session's
+// channel or ctx ends, then quits p.
+func forwardSizes(ctx context.Context, cancel context.CancelFunc, p *tea.Program, winch <-chan ssh.Window) {
+	for {
+		select {
+		case <-ctx.Done():
+			p.Quit()
+			return
+		case w, open := <-winch:
+			if !open { // the session's channel is gone
+				cancel()
+				p.Quit()
+				return
+			}
+			p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+		}
+	}
+}
+
+// winchClaim offers a session's window sizes to the builder of its
+// program (ClaimWindowChanges).
+type winchClaim struct {
+	ch      <-chan ssh.Window
+	claimed atomic.Bool
+}
+
+type winchKey struct{}
+
+// ClaimWindowChanges hands the session's window sizes to the caller of
+// Deps.Programs, with the context Programs was given: the first is the
+// PTY's, and the channel closes when the session's channel does. The
+// caller then sends each size to the program (tea.WindowSizeMsg) and ends
+// the program when the channel closes, and the session spares the
+// goroutine that would do it (ten thousand of them at ten thousand
+// players). ok is false for any other context, or once claimed.
+func ClaimWindowChanges(ctx context.Context) (sizes <-chan ssh.Window, ok bool) {
+	c, _ := ctx.Value(winchKey{}).(*winchClaim)
+	if c == nil || c.ch == nil || !c.claimed.CompareAndSwap(false, true) {
+		return nil, false
+	}
+	return c.ch, true
 }

@@ -24,6 +24,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
 	"github.com/muesli/termenv"
 )
 
@@ -175,6 +176,11 @@ type Session struct {
 	// ASCII: the terminal shows only ASCII (sshserver.WantsASCII); every
 	// frame is drawn in ASCII of the same width (uikit.AppendASCII).
 	ASCII bool
+	// Sizes are the terminal's sizes, the first its size at the start
+	// (sshserver.ClaimWindowChanges): the pump hands each to the program,
+	// and quits the program when the channel closes (the session's channel
+	// is gone). nil: whoever runs the program sends its sizes.
+	Sizes <-chan ssh.Window
 }
 
 // NewProgram builds the session's program and starts its pump. The pump
@@ -230,9 +236,9 @@ type themeKey struct {
 	lang    i18n.Lang
 }
 
-// pump is the only caller of p.Send for this session. It keeps the table
-// screen's alarm (sessionAlarm) on a runtime timer, and the
-// idle clock: one runtime timer that, when it fires, looks at when input
+// pump is the only caller of p.Send for this session. It passes on the
+// terminal's sizes (Session.Sizes), keeps the table screen's alarm
+// (sessionAlarm) on a runtime timer, and the idle clock: one runtime timer that, when it fires, looks at when input
 // last came (nothing ticks, and a key wakes nobody), and when the session
 // ends it tells the session's table, which keeps the seat. Without input
 // it can see (idleClock false) it keeps no idle clock: it would close a
@@ -257,6 +263,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 	alarm.Stop()
 	defer alarm.Stop()
 	var due uikit.Tick
+	sizes := m.sess.Sizes
 	warned, lastAtWarning := false, int64(0)
 	// Each session hears of the server's shutdown on a channel of its own:
 	// ten thousand pumps selecting on one shared channel queued on its lock
@@ -273,6 +280,13 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 			closing = nil // said once; the session ends by itself now
 		case u := <-m.box.C():
 			p.Send(uikit.UpdateMsg{Update: u})
+		case w, open := <-sizes:
+			if !open { // the session's channel is gone: so is the program
+				sizes = nil
+				p.Quit()
+				continue
+			}
+			p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 		case <-m.alarm.changed:
 			due = m.alarm.take()
 			alarm.Stop()
