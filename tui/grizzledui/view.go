@@ -101,11 +101,7 @@ func (s *Screen) over() bool { return s.u.Over || s.v.Over || s.v.Phase == grizz
 func (s *Screen) titleLine(w int) string {
 	k := uikit.NewKey(s.th, "title", w)
 	k.Msg(s.u.Title).Str(s.u.Room).Int(s.v.Round).Int(s.v.Trials).Int(s.v.Morale).Int(s.v.SpeechSupply)
-	key := k.Sum()
-	if l, ok := sharedLines.Get(&s.parts.title, key); ok {
-		return l[0]
-	}
-	return sharedLines.Put(&s.parts.title, key, []string{s.drawTitle(w)})[0]
+	return sharedLines.Lines(&s.parts.title, k.Sum(), func() []string { return []string{s.drawTitle(w)} })[0]
 }
 
 func (s *Screen) drawTitle(w int) string {
@@ -159,11 +155,7 @@ func (s *Screen) nmlLines(w int, tall bool) []string {
 			k.Int(int(id))
 		}
 	}
-	key := k.Sum()
-	if l, ok := sharedLines.Get(&s.parts.nml, key); ok {
-		return l
-	}
-	return sharedLines.Put(&s.parts.nml, key, s.drawNML(w, tall))
+	return sharedLines.Lines(&s.parts.nml, k.Sum(), func() []string { return s.drawNML(w, tall) })
 }
 
 func (s *Screen) drawNML(w int, tall bool) []string {
@@ -326,31 +318,40 @@ func (s *Screen) soldierLines(w, extra int) []string {
 // once per move for the soldier's own seat and once for the others
 // (sharedLines), keyed by all it shows.
 func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, charW int) (row, knocks, line string) {
-	th := s.th
-	waits, leads, mine := s.waitsOn(p.Seat), p.Seat == s.v.Leader && !p.Chaplain, p.Seat == s.u.Seat
-	bot, away := "", false
+	look := soldierLook{waits: s.waitsOn(p.Seat), leads: p.Seat == s.v.Leader && !p.Chaplain, mine: p.Seat == s.u.Seat}
 	for _, si := range s.u.Seats {
 		if si.Seat == p.Seat {
-			bot, away = si.Bot, si.Bot == "" && !si.Connected
+			look.bot, look.away = si.Bot, si.Bot == "" && !si.Connected
 		}
 	}
-	k := uikit.NewKey(th, "soldier", w)
-	k.Int(nameW).Int(charW).Bool(waits).Bool(leads).Bool(mine).Str(bot).Bool(away)
+	k := uikit.NewKey(s.th, "soldier", w)
+	k.Int(nameW).Int(charW).Bool(look.waits).Bool(look.leads).Bool(look.mine).Str(look.bot).Bool(look.away)
 	k.Int(int(p.Seat)).Str(p.Name).Str(p.Character).Int(int(p.Charm)).Bool(p.CharmAvailable).Bool(p.Chaplain)
 	k.Int(p.HandSize).Int(p.Tiles).Int(p.Weight).Int(p.SpeechTokens).Bool(p.Withdrawn).Bool(p.PlacedTile).Bool(p.Answered)
 	k.Int(len(p.HardKnocks))
 	for _, id := range p.HardKnocks {
 		k.Int(int(id))
 	}
-	key := k.Sum()
-	if l, ok := sharedLines.Get(part, key); ok {
-		return l[0], l[1], l[2]
-	}
+	l := sharedLines.Lines(part, k.Sum(), func() []string { return s.drawSoldierRow(p, look, w, nameW, charW) })
+	return l[0], l[1], l[2]
+}
+
+// soldierLook is what a soldier's row shows besides the soldier: whose
+// move it is, who leads, whose row it is, and the seat's bot or absence.
+type soldierLook struct {
+	waits, leads, mine bool
+	bot                string
+	away               bool
+}
+
+// drawSoldierRow draws soldierRow's three lines.
+func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, nameW, charW int) []string {
+	th := s.th
 	mark := " "
-	if waits {
+	if look.waits {
 		mark = th.Accent.Render("▶")
 	}
-	if leads {
+	if look.leads {
 		mark += th.Title.Render("★")
 	} else {
 		mark += " "
@@ -360,15 +361,15 @@ func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, c
 	switch {
 	case p.Chaplain:
 		name = th.T("grizzled.chaplain")
-	case mine:
+	case look.mine:
 		suffix = " " + th.T("ui.tag.you")
-	case bot != "" && !strings.Contains(name, "(bot"): // bots' names say so already
+	case look.bot != "" && !strings.Contains(name, "(bot"): // bots' names say so already
 		suffix = " " + th.T("ui.tag.bot")
-	case away:
+	case look.away:
 		suffix = " " + th.T("ui.tag.away")
 	}
 	nameSt := th.Base
-	if mine {
+	if look.mine {
 		nameSt = th.Accent
 	}
 	nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
@@ -393,12 +394,11 @@ func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, c
 	if p.Chaplain {
 		hand = "-"
 	}
-	knocks = s.knockText(p)
-	row = mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
+	knocks := s.knockText(p)
+	row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
 		padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
 		fit(statusSt.Render(status), 9)
-	l := sharedLines.Put(part, key, []string{row, knocks, uikit.Trunc(row+knocks, w)})
-	return l[0], l[1], l[2]
+	return []string{row, knocks, uikit.Trunc(row+knocks, w)}
 }
 
 // knockText is "weight: names" of a soldier's hard knocks.
@@ -499,10 +499,11 @@ func (s *Screen) handHead(w int) string {
 	for _, t := range v.MyTiles {
 		k.Int(int(t))
 	}
-	key := k.Sum()
-	if l, ok := sharedLines.Get(&s.parts.handHead, key); ok {
-		return l[0]
-	}
+	return sharedLines.Lines(&s.parts.handHead, k.Sum(), func() []string { return []string{s.drawHandHead(w, trap)} })[0]
+}
+
+func (s *Screen) drawHandHead(w int, trap bool) string {
+	th, v := s.th, &s.v
 	head := th.Header.Render(th.T("grizzledui.your_hand")) + th.Muted.Render(" "+th.T("grizzledui.n_cards", game.Count(len(v.Hand))))
 	if trap {
 		head += th.Muted.Render(" · ") + th.Warning.Render("!") + th.Muted.Render(" = "+th.T("grizzledui.trap"))
@@ -515,7 +516,7 @@ func (s *Screen) handHead(w int) string {
 	if v.PlacedTile != grizzled.NoTile {
 		right += th.Muted.Render(" · "+th.T("grizzledui.placed")+" ") + th.Strong.Render(s.tileName(v.PlacedTile))
 	}
-	return sharedLines.Put(&s.parts.handHead, key, []string{spread(head, right, w)})[0]
+	return spread(head, right, w)
 }
 
 // handChips is the hand as a row of numbered cards, the one under the
@@ -530,10 +531,11 @@ func (s *Screen) handChips(w, cursor int, usable func(grizzled.CardID) bool) []s
 	for _, id := range hand {
 		k.Int(int(id)).Bool(usable(id))
 	}
-	key := k.Sum()
-	if l, ok := sharedLines.Get(&s.parts.hand, key); ok {
-		return l
-	}
+	return sharedLines.Lines(&s.parts.hand, k.Sum(), func() []string { return s.drawHandChips(w, cursor, usable) })
+}
+
+func (s *Screen) drawHandChips(w, cursor int, usable func(grizzled.CardID) bool) []string {
+	th, hand := s.th, s.v.Hand
 	chips := make([]string, len(hand))
 	for i, id := range hand {
 		num := "·"
@@ -549,7 +551,7 @@ func (s *Screen) handChips(w, cursor int, usable func(grizzled.CardID) bool) []s
 		}
 		chips[i] = s.chip(num, label, i == cursor)
 	}
-	return sharedLines.Put(&s.parts.hand, key, flow(chips, w, 2))
+	return flow(chips, w, 2)
 }
 
 // cardDetail is a card's text under the hand, at most detail lines.
@@ -560,19 +562,17 @@ func (s *Screen) cardDetail(id grizzled.CardID, w, detail int) []string {
 	for _, f := range fatal {
 		k.Str(f)
 	}
-	key := k.Sum()
-	if l, ok := sharedLines.Get(&s.parts.detail, key); ok {
-		return l
-	}
-	d := uikit.WrapWords(s.describe(id), w-2)
-	if len(d) > detail {
-		d = d[:detail]
-		d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
-	}
-	for i, l := range d {
-		d[i] = "  " + l
-	}
-	return sharedLines.Put(&s.parts.detail, key, d)
+	return sharedLines.Lines(&s.parts.detail, k.Sum(), func() []string {
+		d := uikit.WrapWords(s.describe(id), w-2)
+		if len(d) > detail {
+			d = d[:detail]
+			d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
+		}
+		for i, l := range d {
+			d[i] = "  " + l
+		}
+		return d
+	})
 }
 
 // handList is the hand one card a line: mark, number, card, its text.
@@ -948,7 +948,6 @@ func (s *Screen) logLines(w, h int) []string {
 		return nil
 	}
 	th := s.th
-	p := th.Printer()
 	keep := max(h-1, 1)
 	// Only the newest events that fill the window (and what is scrolled
 	// back) are drawn, newest first; if they run out, all of them were.
@@ -967,23 +966,7 @@ func (s *Screen) logLines(w, h int) []string {
 			// draws it for all (sharedLines).
 			k := uikit.NewKey(th, "event", w)
 			key := k.Int(int(e.Kind)).Str(who).Str(e.Text).Msg(e.Msg).Sum()
-			if l, ok := sharedLines.Get(nil, key); ok {
-				return l
-			}
-			var l string
-			switch e.Kind {
-			case game.Chat:
-				l = th.Chat.Render(who + ": “" + uikit.Clean(e.Text) + "”")
-			case game.Private:
-				l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(p.Event(e))
-			default:
-				l = uikit.Clean(p.Event(e))
-			}
-			wrapped := uikit.WrapWords(l, w-2)
-			for i, l := range wrapped { // indented once, here, not on every frame
-				wrapped[i] = "  " + l
-			}
-			return sharedLines.Put(nil, key, wrapped)
+			return sharedLines.Lines(nil, key, func() []string { return s.drawEvent(e, who, w) })
 		})
 		events = append(events, ls)
 		n += len(ls)
@@ -1012,21 +995,38 @@ func (s *Screen) logLines(w, h int) []string {
 	return out
 }
 
+// drawEvent is a log event's lines, indented once here, not on every frame.
+func (s *Screen) drawEvent(e *game.Event, who string, w int) []string {
+	th := s.th
+	var l string
+	switch e.Kind {
+	case game.Chat:
+		l = th.Chat.Render(who + ": “" + uikit.Clean(e.Text) + "”")
+	case game.Private:
+		l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(th.Printer().Event(e))
+	default:
+		l = uikit.Clean(th.Printer().Event(e))
+	}
+	wrapped := uikit.WrapWords(l, w-2)
+	for i, l := range wrapped {
+		wrapped[i] = "  " + l
+	}
+	return wrapped
+}
+
 // logRule is the log's heading, "── Log ───…", or how far it is scrolled
 // back; the same at every table (sharedLines).
 func (s *Screen) logRule(w int) string {
 	k := uikit.NewKey(s.th, "logrule", w)
-	key := k.Int(s.logBack).Sum()
-	if l, ok := sharedLines.Get(&s.parts.logRule, key); ok {
-		return l[0]
-	}
-	th := s.th
-	label := th.T("ui.log")
-	if s.logBack > 0 {
-		label = th.T("ui.log_back", game.Count(s.logBack))
-	}
-	rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
-	return sharedLines.Put(&s.parts.logRule, key, []string{uikit.Trunc(rule, w)})[0]
+	return sharedLines.Lines(&s.parts.logRule, k.Int(s.logBack).Sum(), func() []string {
+		th := s.th
+		label := th.T("ui.log")
+		if s.logBack > 0 {
+			label = th.T("ui.log_back", game.Count(s.logBack))
+		}
+		rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
+		return []string{uikit.Trunc(rule, w)}
+	})[0]
 }
 
 // --- text helpers ---

@@ -44,9 +44,9 @@ func NewSharedLines(n int) *SharedLines {
 // passed through the slots meanwhile). A nil Part keeps nothing.
 type Part struct{ last *sharedEntry }
 
-// Get returns the lines drawn for key, from p or the shared slots. The
+// get returns the lines drawn for key, from p or the shared slots. The
 // slice is shared: append to it copies, but it must not be written to.
-func (c *SharedLines) Get(p *Part, key uint64) ([]string, bool) {
+func (c *SharedLines) get(p *Part, key uint64) ([]string, bool) {
 	if p != nil && p.last != nil && p.last.key == key {
 		return p.last.lines, true
 	}
@@ -59,9 +59,19 @@ func (c *SharedLines) Get(p *Part, key uint64) ([]string, bool) {
 	return nil, false
 }
 
-// Put keeps lines as drawn for key, in p and the shared slots, and returns
-// them capped (an append to them copies), to be used as Get's would be.
-func (c *SharedLines) Put(p *Part, key uint64, lines []string) []string {
+// Lines returns the lines drawn for key, from p or the shared slots, else
+// those draw returns, kept there for the next one to ask. The slice is
+// shared: append to it copies, but it must not be written to.
+func (c *SharedLines) Lines(p *Part, key uint64, draw func() []string) []string {
+	if l, ok := c.get(p, key); ok {
+		return l
+	}
+	return c.put(p, key, draw())
+}
+
+// put keeps lines as drawn for key, in p and the shared slots, and returns
+// them capped (an append to them copies), to be used as get's would be.
+func (c *SharedLines) put(p *Part, key uint64, lines []string) []string {
 	e := &sharedEntry{key: key, lines: lines[:len(lines):len(lines)]}
 	c.slots[key&uint64(len(c.slots)-1)].Store(e)
 	if p != nil {

@@ -10,21 +10,21 @@ import (
 func TestSharedLinesSlotsAndParts(t *testing.T) {
 	c := NewSharedLines(3) // 4 slots: keys 1 and 5 share one
 	var p Part
-	a := c.Put(&p, 1, []string{"a", "b"})
-	if got, ok := c.Get(nil, 1); !ok || !slices.Equal(got, a) {
+	a := c.put(&p, 1, []string{"a", "b"})
+	if got, ok := c.get(nil, 1); !ok || !slices.Equal(got, a) {
 		t.Fatalf("Get(1) = %q, %v", got, ok)
 	}
 	if len(a) != cap(a) {
 		t.Errorf("lines handed out with room to append into: len %d cap %d", len(a), cap(a))
 	}
-	c.Put(nil, 5, []string{"other table"})
-	if _, ok := c.Get(nil, 1); ok {
+	c.put(nil, 5, []string{"other table"})
+	if _, ok := c.get(nil, 1); ok {
 		t.Fatal("key 1 still in its slot after key 5 took it")
 	}
-	if got, ok := c.Get(&p, 1); !ok || !slices.Equal(got, a) {
+	if got, ok := c.get(&p, 1); !ok || !slices.Equal(got, a) {
 		t.Fatalf("the part lost what it drew: %q, %v", got, ok)
 	}
-	if _, ok := c.Get(&p, 2); ok {
+	if _, ok := c.get(&p, 2); ok {
 		t.Fatal("a part answered for a key it never held")
 	}
 }

@@ -724,10 +724,7 @@ var sharedLines = uikit.NewSharedLines(8192)
 func (s *Screen) sharedEventLines(e *game.Event, who string, w int) []string {
 	k := uikit.NewKey(s.th, "event", w)
 	key := k.Int(int(e.Kind)).Str(e.Channel).Str(who).Str(e.Text).Msg(e.Msg).Sum()
-	if l, ok := sharedLines.Get(nil, key); ok {
-		return l
-	}
-	return sharedLines.Put(nil, key, s.eventLines(e, w))
+	return sharedLines.Lines(nil, key, func() []string { return s.eventLines(e, w) })
 }
 
 func (s *Screen) eventLines(e *game.Event, w int) []string {
