@@ -238,11 +238,12 @@ type themeKey struct {
 
 // pump is the only caller of p.Send for this session. It passes on the
 // terminal's sizes (Session.Sizes), keeps the table screen's alarm
-// (sessionAlarm) on a runtime timer, and the idle clock: one runtime timer that, when it fires, looks at when input
-// last came (nothing ticks, and a key wakes nobody), and when the session
-// ends it tells the session's table, which keeps the seat. Without input
-// it can see (idleClock false) it keeps no idle clock: it would close a
-// session whose player is typing.
+// (sessionAlarm) on a runtime timer, and keeps the idle clock: one runtime
+// timer that, when it fires, looks at when input last came (nothing
+// ticks, and a key wakes nobody). When the session ends it tells the
+// session's table, which keeps the seat. Without input it can see
+// (idleClock false) it keeps no idle clock: it would close a session whose
+// player is typing.
 func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool, dropped <-chan struct{}) {
 	lobby, stop := a.watchLobby()
 	defer stop()
@@ -288,9 +289,9 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 			}
 			p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 		case <-m.alarm.changed:
-			due = m.alarm.take()
-			alarm.Stop()
-			if !due.When().IsZero() {
+			if due = m.alarm.take(); due.When().IsZero() {
+				alarm.Stop()
+			} else {
 				alarm.Reset(time.Until(due.When()))
 			}
 		case <-alarm.C:
@@ -356,7 +357,7 @@ type goodbyeMsg struct{ key string }
 // until ctx ends, for each to leave its terminal clean with that line on
 // it. Sessions that start afterwards are told at once.
 func (a *App) Shutdown(ctx context.Context) {
-	a.closing()
+	a.closing() // makes closeAll if no session has asked yet
 	a.closeAll()
 	a.live.waitZero(ctx)
 }
