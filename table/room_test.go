@@ -309,7 +309,7 @@ func TestRoomViewsNeverCarryAnotherSeatsSecret(t *testing.T) {
 func watcherPeek(b *Mailbox) (Update, bool) {
 	select {
 	case u := <-b.C():
-		return u, true
+		return *u, true
 	default:
 		return Update{}, false
 	}

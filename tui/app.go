@@ -280,7 +280,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 			p.Send(goodbyeMsg{key: restartGoodbye})
 			closing = nil // said once; the session ends by itself now
 		case u := <-m.box.C():
-			p.Send(uikit.UpdateMsg{Update: u})
+			p.Send(updateArrived{u}) // pointer-shaped: sent without allocating
 		case w, open := <-sizes:
 			if !open { // the session's channel is gone: so is the program
 				sizes = nil
@@ -415,6 +415,11 @@ func (a *App) logger() *slog.Logger {
 
 // keysDroppedMsg: keys came faster than anyone types and some were dropped.
 type keysDroppedMsg struct{}
+
+// updateArrived is a room's Update on its way from the pump to the root: a
+// struct of one pointer, which goes into a tea.Msg without an allocation
+// (see table.Mailbox).
+type updateArrived struct{ u *table.Update }
 
 // idleMsg warns that the session will end for lack of typing (warning > 0),
 // or ends it.

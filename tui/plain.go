@@ -105,7 +105,7 @@ func (a *App) RunPlain(s PlainSession) int {
 				p.ed.prompt()
 			}
 		case u := <-p.box.C():
-			p.onUpdate(u)
+			p.onUpdate(*u)
 		case <-s.Dropped:
 			// said once a flood, not once a dropped read
 			if now := time.Now(); now.Sub(p.droppedSaid) > 5*time.Second {
@@ -552,7 +552,7 @@ func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
 	for p.room != nil && p.upd.Room != r.Code() {
 		select {
 		case u := <-p.box.C():
-			p.onUpdate(u)
+			p.onUpdate(*u)
 		case <-timeout.C:
 			return
 		case <-p.s.Ctx.Done():
@@ -768,7 +768,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 	}
 	select { // the view after the move (the mailbox keeps only the newest)
 	case u := <-p.box.C():
-		p.onUpdate(u)
+		p.onUpdate(*u)
 	default:
 	}
 }

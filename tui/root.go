@@ -199,6 +199,8 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case lobbyChangedMsg:
 		m.lobby.refreshSince(m, msg.at)
 		return m, nil
+	case updateArrived:
+		return m, m.onUpdate(*msg.u)
 	case uikit.UpdateMsg:
 		return m, m.onUpdate(msg.Update)
 	case joinMsg:

@@ -240,7 +240,7 @@ func (s *session) pump(re string) string {
 		}
 		select {
 		case u := <-s.m.box.C():
-			s.send(uikit.UpdateMsg{Update: u})
+			s.send(updateArrived{u})
 		case <-deadline:
 			s.t.Fatalf("screen never matched %q:\n%s", re, s.m.View())
 		}

@@ -289,7 +289,7 @@ func (o *Owner) forward(s *remoteSession) {
 				o.publish(s, s.sent.last)
 			}
 		case u := <-s.box.C():
-			o.publish(s, u)
+			o.publish(s, *u)
 			if u.Closed != table.Open {
 				o.drop(s)
 				return
@@ -303,7 +303,7 @@ func (o *Owner) forward(s *remoteSession) {
 func (o *Owner) drainClosed(s *remoteSession) {
 	select {
 	case u := <-s.box.C():
-		o.publish(s, u)
+		o.publish(s, *u)
 		if u.Closed != table.Open {
 			return
 		}

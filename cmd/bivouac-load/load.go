@@ -480,6 +480,11 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 		tables := loadSeat(ctx, o, clients, r)
 		o.logf("%s: %d tables seated, %d started", kind, r.tables, r.started)
 		if ctx.Err() == nil {
+			if o.profiles != "" { // the heap as play starts: the base for what play allocates
+				if err := fetchProfile(ctx, o.pprof, "/debug/pprof/heap", filepath.Join(o.profiles, kind+"-seated-heap.pb.gz")); err != nil {
+					o.logf("%s: heap profile before play not saved: %v", kind, err)
+				}
+			}
 			var playProfile chan error
 			if o.profiles != "" { // where a move's CPU goes, over the whole play phase
 				playProfile = make(chan error, 1)
@@ -488,9 +493,13 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 						filepath.Join(o.profiles, kind+"-play-cpu.pb.gz"))
 				}()
 			}
+			quietPlay := harnessGCOff() // as for the probes: only the server's collector is measured
+			gcs := harnessGCs()
 			cpu0, self0, t0 := procCPU(child.pid()), selfCPU(), time.Now()
 			loadPlay(ctx, o, tables, r)
 			el := time.Since(t0)
+			o.logf("%s: the harness collected %d times while playing", kind, harnessGCs()-gcs)
+			quietPlay()
 			if playProfile != nil {
 				if err := <-playProfile; err != nil {
 					o.logf("%s: play CPU profile not saved: %v", kind, err)
@@ -564,11 +573,12 @@ func fetchProfile(ctx context.Context, addr, path, file string) error {
 }
 
 // harnessGCOff keeps the harness's own garbage collector out of the
-// keypress numbers: it collects now, then not again (short of a memory
-// limit 1 GiB above what it holds) until the returned func is called. The
-// harness's 2,000 clients make a heap whose collection takes ~100 ms of
-// mark, and a collection landing in the few seconds of probing delayed
-// whichever answers it met, for Bivouac and the baseline alike. The
+// keypress and move numbers: it collects now, then not again (short of a
+// memory limit 1 GiB above what it holds) until the returned func is
+// called. The harness's 2,000 clients make a heap whose collection takes
+// ~100 ms of mark, and a collection landing in the few seconds of probing
+// delayed whichever answers it met, for Bivouac and the baseline alike; at
+// 10,000 clients the heap is 1.2 GB and play allocates ~50 MB in 30 s. The
 // servers' collectors are untouched: they are part of what is measured.
 func harnessGCOff() (restore func()) {
 	runtime.GC()
@@ -580,6 +590,14 @@ func harnessGCOff() (restore func()) {
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// harnessGCs is how many collections the harness has run (harnessGCOff's
+// memory limit can still force one).
+func harnessGCs() uint32 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.NumGC
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
