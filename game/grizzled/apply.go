@@ -782,6 +782,7 @@ func (s *State) removeTileOf(p int, t Tile) {
 	pl := &s.players[p]
 	pl.Tiles = removeTile(pl.Tiles, t)
 	s.box = append(s.box, t)
+	pl.Known = forgetOneOfEach(pl.Known) // nobody else sees which tile went
 	if s.loud {
 		s.pub("grizzled.absent_removes", named(pl.Name))
 		s.priv(p, "grizzled.you_remove_tile", game.Term("Tile", t.Key()))
@@ -927,6 +928,7 @@ func (s *State) endMission() {
 	for _, t := range rev.Tiles {
 		s.players[t.From].Placed, s.players[t.From].Hidden = NoTile, false
 		s.players[t.To].Tiles = append(s.players[t.To].Tiles, t.Tile)
+		knowTiles(&s.players[t.From], &s.players[t.To], t.Tile)
 	}
 	// SU-4: strict majority.
 	best, top, tie := -1, 0, false

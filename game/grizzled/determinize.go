@@ -14,14 +14,17 @@ import (
 //     in v) from the cards that are in no hand of the viewer, not in NML, not
 //     in front of anyone and not removed;
 //   - other players' tiles and every face-down placed tile the viewer does
-//     not know, from the tiles not held or placed by the viewer;
+//     not know: each player's known tiles (PlayerView.KnownTiles) are
+//     theirs, the rest are drawn from the tiles neither the viewer nor
+//     anyone's known tiles account for, and a placed tile is one of the
+//     player's tiles picked at random;
 //   - the RNG of the returned state (seeded from seed).
 //
 // During a speech the sampled hands agree with who was asked: every other
 // eligible seat holds a card showing the named threat and every other seat
 // still in the mission holds none (cards are swapped with the piles to make
-// it so). Limits: seats that have already answered are taken to have
-// passed, and tiles seen at the last support reveal are not tracked.
+// it so). Limit: seats that have already answered are taken to have
+// passed.
 // A spectator's view is determinized too (every hand is unseen).
 //
 // The result is an ordinary State: Step, Legal, Waiting and Over play it
@@ -170,6 +173,16 @@ func Determinize(v SeatView, seed uint64) *State {
 			drop(v.PlacedTile)
 		}
 	}
+	// Everybody's known tiles are where everybody knows them to be; only
+	// the rest is drawn.
+	for i, pv := range v.Players {
+		s.players[i].Known = slices.Clone(pv.KnownTiles)
+		if i != me {
+			for _, t := range pv.KnownTiles {
+				drop(t)
+			}
+		}
+	}
 	shuffle(s, pool)
 	takeTile := func() Tile {
 		if len(pool) == 0 {
@@ -181,15 +194,28 @@ func Determinize(v SeatView, seed uint64) *State {
 	}
 	for i, pv := range v.Players {
 		p := &s.players[i]
-		if i != me {
-			for range pv.Tiles {
-				p.Tiles = append(p.Tiles, takeTile())
+		if i == me {
+			if pv.PlacedTile && p.Placed == NoTile { // Panicked: placed, not shown
+				p.Placed, p.Hidden = takeTile(), true
 			}
+			continue
 		}
-		if pv.PlacedTile && p.Placed == NoTile {
-			p.Placed = takeTile()
-			p.Hidden = p.Chaplain || p.owns(Panicked)
+		// The known tiles and the drawn ones, then the placed tile (if
+		// any) picked among them at random.
+		all := slices.Clone(pv.KnownTiles)
+		placed := 0
+		if pv.PlacedTile {
+			placed = 1
 		}
+		for len(all) < pv.Tiles+placed {
+			all = append(all, takeTile())
+		}
+		if pv.PlacedTile {
+			j := s.intn(len(all))
+			p.Placed, p.Hidden = all[j], p.Chaplain || p.owns(Panicked)
+			all = slices.Delete(all, j, j+1)
+		}
+		p.Tiles = all
 	}
 	s.box = append(s.box, pool...)
 	if s.startTrials == 0 {
@@ -205,6 +231,14 @@ func Determinize(v SeatView, seed uint64) *State {
 }
 
 // Seat-indexed accessors for bots that play a State forward.
+
+// Tiles is a copy of the tiles seat holds, not counting a placed one.
+func (s *State) Tiles(seat game.Seat) []Tile {
+	if int(seat) < 0 || int(seat) >= len(s.players) {
+		return nil
+	}
+	return slices.Clone(s.players[seat].Tiles)
+}
 
 // Hand is a copy of seat's hand.
 func (s *State) Hand(seat game.Seat) []CardID {

@@ -83,6 +83,7 @@ func build(t testing.TB, f fixture) *State {
 			take(tl)
 		}
 		p.Placed, p.Hidden = NoTile, false
+		p.Known = nil // a fixture's tiles came from no setup anyone saw
 		if tl, ok := f.placed[i]; ok {
 			take(tl)
 			p.Placed = tl

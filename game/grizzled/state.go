@@ -29,6 +29,10 @@ type player struct {
 	Placed    Tile     `json:"placed,omitempty"` // face-down tile this mission
 	Hidden    bool     `json:"hidden,omitempty"` // Placed was picked at random (Panicked, chaplain)
 
+	// Known is what everybody knows of Tiles and Placed together (a part
+	// of them): see PlayerView.KnownTiles and knowTiles.
+	Known []Tile `json:"known,omitempty"`
+
 	// Speech response window (A3).
 	Eligible bool   `json:"eligible,omitempty"`
 	Answered bool   `json:"answered,omitempty"`
@@ -305,6 +309,7 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 	shuffle(s, pool)
 	for i := range s.players {
 		s.players[i].Tiles = []Tile{TileL, TileR, pool[i]}
+		s.players[i].Known = []Tile{TileL, TileR}
 	}
 	s.box = append(s.box, pool[seats:]...)
 	// S3: piles.
@@ -374,7 +379,7 @@ func (s *State) Clone() *State {
 	for i := range s.players {
 		p := &s.players[i]
 		nc += len(p.Hand) + len(p.Knocks) + 2*room
-		nt += len(p.Tiles) + room
+		nt += len(p.Tiles) + len(p.Known) + 2*room
 		na += len(p.Arrival) + room
 	}
 	cs := arena[CardID]{buf: make([]CardID, 0, nc)}
@@ -387,6 +392,7 @@ func (s *State) Clone() *State {
 		q.Hand = cs.copy(p.Hand, room)
 		q.Knocks = cs.copy(p.Knocks, room)
 		q.Tiles = ts.copy(p.Tiles, room)
+		q.Known = ts.copy(p.Known, room)
 		q.Arrival = as.copy(p.Arrival, room)
 	}
 	c.trials = cs.copy(s.trials, room)
@@ -537,6 +543,9 @@ func (s *State) Check() error {
 		tiles += len(p.Tiles)
 		if p.Placed != NoTile {
 			tiles++
+		}
+		if !knownHeld(p) {
+			return fmt.Errorf("%s: the tiles known to be held are not all held", p.Name)
 		}
 	}
 	for i, cs := range [4][]CardID{s.trials, s.morale, s.nml, s.removed} {

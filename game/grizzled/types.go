@@ -145,6 +145,13 @@ type PlayerView struct {
 	PlacedTile     bool      `json:"placed_tile"` // a tile lies face down on the card
 	Mute           bool      `json:"mute,omitempty"`
 
+	// KnownTiles are tiles everybody knows this player holds (or has
+	// placed this mission): the L and R every player takes at the setup
+	// and each tile received at a support, less each tile seen given.
+	// Anyone who remembers the reveals knows as much (§7); the rest of
+	// the player's tiles are private.
+	KnownTiles []Tile `json:"known_tiles,omitempty"`
+
 	// Added by the engine: arrival stamps of HardKnocks (same order; G-6 needs them).
 	Arrivals []uint32 `json:"arrivals,omitempty"`
 	// Answered: in PhaseSpeech, this eligible seat has answered (what it chose stays hidden).

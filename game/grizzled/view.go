@@ -76,6 +76,7 @@ func (s *State) View(seat game.Seat) SeatView {
 			SpeechTokens:   p.Tokens,
 			Withdrawn:      p.Withdrawn,
 			PlacedTile:     p.Placed != NoTile,
+			KnownTiles:     slices.Clone(p.Known),
 			Mute:           p.owns(Mute),
 			Answered:       p.Eligible && p.Answered,
 		}

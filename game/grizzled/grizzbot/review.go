@@ -273,8 +273,9 @@ type GameReview struct {
 
 // ReviewVersion is the Version of a review ReviewGame makes today: a
 // stored review of an older one lacks what it added and is made again.
-// 1: StandIns.
-const ReviewVersion = 1
+// 1: StandIns. 2: the samples give every player the tiles everybody
+// knows they hold (grizzled.PlayerView.KnownTiles).
+const ReviewVersion = 2
 
 // ErrStopped is ReviewGame's answer when its progress function asked it to stop.
 var ErrStopped = errors.New("grizzbot: review stopped")

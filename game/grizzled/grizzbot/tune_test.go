@@ -214,6 +214,9 @@ func paired(a, b []bool) (gain, onlyB, onlyA int) {
 // ever infer, and more). ORACLE=intensity cheats as team does only when
 // choosing the intensity, ORACLE=play at every other decision;
 // ORACLE=tiles samples the cards fairly but knows every tile.
+// ORACLE=blind knows less than a player: it forgets which tiles
+// everybody knows each player holds (PlayerView.KnownTiles), as the bot
+// did before the view said.
 func TestStrongCell(t *testing.T) {
 	variant, n, games, seed := cellFromEnv(t, "CELL", true)
 	tuned := DefaultTuned
@@ -228,8 +231,8 @@ func TestStrongCell(t *testing.T) {
 		cfg.Gate = x
 	}
 	oracle := os.Getenv("ORACLE")
-	if !slices.Contains([]string{"", "real", "team", "intensity", "play", "tiles"}, oracle) {
-		t.Fatalf("ORACLE=%s: want real, team, intensity, play or tiles", oracle)
+	if !slices.Contains([]string{"", "real", "team", "intensity", "play", "tiles", "blind"}, oracle) {
+		t.Fatalf("ORACLE=%s: want real, team, intensity, play, tiles or blind", oracle)
 	}
 	t.Logf("%+v oracle=%q", *cfg, oracle)
 	newBot := func(truth *g.State) game.Bot {
@@ -241,6 +244,8 @@ func TestStrongCell(t *testing.T) {
 			b.deal = func(_ *g.SeatView, seed uint64) *g.State { return reshuffled(truth, seed) }
 		case "tiles":
 			b.deal = func(v *g.SeatView, seed uint64) *g.State { return trueTiles(g.Determinize(*v, seed), truth) }
+		case "blind":
+			b.deal = func(v *g.SeatView, seed uint64) *g.State { return g.Determinize(forgetKnownTiles(*v), seed) }
 		case "intensity", "play":
 			b.deal = func(v *g.SeatView, seed uint64) *g.State {
 				if (v.Phase == g.PhaseIntensity) == (oracle == "intensity") {
@@ -272,6 +277,15 @@ func TestStrongCell(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// forgetKnownTiles is v without the tiles everybody knows who holds.
+func forgetKnownTiles(v g.SeatView) g.SeatView {
+	v.Players = slices.Clone(v.Players)
+	for i := range v.Players {
+		v.Players[i].KnownTiles = nil
+	}
+	return v
 }
 
 // reshuffled is a copy of s whose trials and morale piles are shuffled
