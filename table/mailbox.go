@@ -11,7 +11,7 @@ import "context"
 // it on without allocating: a goroutine that allocates while the collector
 // marks must first help it mark, 64 KB of scanning at the least, and the
 // pumps of thousands of seats were thousands of such helpers
-// (docs/PERFORMANCE.md, "Why the collector's marks stall").
+// (docs/PERFORMANCE.md, "why the collector stalls a move").
 type Mailbox struct {
 	ch chan *Update
 }

@@ -201,8 +201,6 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case updateArrived:
 		return m, m.onUpdate(*msg.u)
-	case uikit.UpdateMsg:
-		return m, m.onUpdate(msg.Update)
 	case joinMsg:
 		if msg.typed && !m.mayGuess() {
 			return m, nil

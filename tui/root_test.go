@@ -477,7 +477,7 @@ func TestJoiningRunsOffUpdate(t *testing.T) {
 	if !ok {
 		t.Fatal("the table sent nothing")
 	}
-	bob.send(uikit.UpdateMsg{Update: u})
+	bob.send(updateArrived{&u})
 	bob.send(joined)
 	if v := bob.m.View(); !regexp.MustCompile(`bob \(you\)`).MatchString(v) {
 		t.Fatalf("after joining, the table's first update is on screen:\n%s", v)

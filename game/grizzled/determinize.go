@@ -232,14 +232,6 @@ func Determinize(v SeatView, seed uint64) *State {
 
 // Seat-indexed accessors for bots that play a State forward.
 
-// Tiles is a copy of the tiles seat holds, not counting a placed one.
-func (s *State) Tiles(seat game.Seat) []Tile {
-	if int(seat) < 0 || int(seat) >= len(s.players) {
-		return nil
-	}
-	return slices.Clone(s.players[seat].Tiles)
-}
-
 // Hand is a copy of seat's hand.
 func (s *State) Hand(seat game.Seat) []CardID {
 	if int(seat) < 0 || int(seat) >= len(s.players) {

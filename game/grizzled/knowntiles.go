@@ -38,16 +38,34 @@ func forgetOneOfEach(known []Tile) []Tile {
 }
 
 // knownHeld reports whether p's known tiles are all among the tiles p
-// holds or has placed (State.Check).
+// holds or has placed (State.Check, for every sample a bot draws: it
+// allocates nothing).
 func knownHeld(p *player) bool {
-	var have [numTileKinds]int
-	for _, t := range p.Tiles {
-		have[t]++
-	}
-	if p.Placed != NoTile {
+	have := countTiles(p.Tiles)
+	if p.Placed.Valid() {
 		have[p.Placed]++
 	}
-	for _, t := range p.Known {
+	return within(p.Known, have)
+}
+
+// amongTiles reports whether every tile of some is a valid tile found in
+// all, as often as it comes in some.
+func amongTiles(some, all []Tile) bool { return within(some, countTiles(all)) }
+
+// countTiles counts the valid tiles of ts by kind.
+func countTiles(ts []Tile) (n [numTileKinds]int) {
+	for _, t := range ts {
+		if t.Valid() {
+			n[t]++
+		}
+	}
+	return n
+}
+
+// within reports whether some fits in the counts have: every tile valid,
+// no kind more often than have holds it.
+func within(some []Tile, have [numTileKinds]int) bool {
+	for _, t := range some {
 		if !t.Valid() {
 			return false
 		}
