@@ -8,26 +8,28 @@ import (
 
 // Waiting lists the seats the game waits on now, in seat order. During
 // PhaseSpeech these are the eligible seats that have not answered yet.
-func (s *State) Waiting() []game.Seat {
+func (s *State) Waiting() []game.Seat { return s.appendWaiting(nil) }
+
+// appendWaiting appends Waiting's seats to dst.
+func (s *State) appendWaiting(dst []game.Seat) []game.Seat {
 	switch s.phase {
 	case PhaseIntensity:
-		return []game.Seat{game.Seat(s.leader)}
+		return append(dst, game.Seat(s.leader))
 	case PhaseTurn:
-		return []game.Seat{game.Seat(s.active)}
+		return append(dst, game.Seat(s.active))
 	case PhaseSpeech:
-		var w []game.Seat
 		for i := range s.players {
 			if s.players[i].Eligible && !s.players[i].Answered {
-				w = append(w, game.Seat(i))
+				dst = append(dst, game.Seat(i))
 			}
 		}
-		return w
+		return dst
 	case PhaseDecision:
-		return []game.Seat{game.Seat(s.decider)}
+		return append(dst, game.Seat(s.decider))
 	case PhaseBenefit:
-		return []game.Seat{game.Seat(s.beneficiary)}
+		return append(dst, game.Seat(s.beneficiary))
 	}
-	return nil
+	return dst
 }
 
 // WaitsOn reports whether the game waits on seat now (no allocation).

@@ -10,11 +10,22 @@ import (
 // aliases s. game.Spectator (or any seat that is not a player) gets the
 // public view: no hand, no tiles, no legal actions.
 func (s *State) View(seat game.Seat) SeatView {
+	var v SeatView
+	s.ViewInto(seat, &v)
+	return v
+}
+
+// ViewInto makes *v the View of seat, reusing the storage of v's slices
+// (bots playing thousands of moves a decision build a view for each; most
+// of that time went to allocating them). v never aliases s; what v held
+// before is overwritten. On a zero v it makes exactly what View makes.
+func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 	me := int(seat)
 	if me < 0 || me >= len(s.players) || s.players[me].Chaplain {
 		me = -1
 	}
-	v := SeatView{
+	old := *v
+	*v = SeatView{
 		Seat:         seat,
 		Seq:          s.seq,
 		Options:      s.opts,
@@ -24,19 +35,20 @@ func (s *State) View(seat game.Seat) SeatView {
 		MaxIntensity: s.MaxIntensity(),
 		Leader:       game.Seat(s.leader),
 		Active:       game.Seat(s.active),
-		Waiting:      s.Waiting(),
+		Waiting:      s.appendWaiting(reuse(old.Waiting)),
 		Trials:       len(s.trials),
 		Morale:       len(s.morale),
 		SpeechSupply: s.supply,
-		NML:          slices.Clone(s.nml),
+		NML:          cloneInto(old.NML, s.nml),
 		Counts:       s.Counts(),
 		Failed:       s.failed,
 		Speaker:      -1,
-		Players:      make([]PlayerView, len(s.players)),
+		Players:      resize(old.Players, len(s.players)),
 		Over:         s.phase == PhaseOver,
 		Won:          s.won,
 		LossReason:   s.loss,
-		Removed:      slices.Clone(s.removed),
+		Removed:      cloneInto(old.Removed, s.removed),
+		Eligible:     reuse(old.Eligible),
 	}
 	if v.NML == nil {
 		v.NML = []CardID{}
@@ -54,32 +66,40 @@ func (s *State) View(seat game.Seat) SeatView {
 		v.MustWithdraw, v.CanWithdraw, v.WhyNoWithdraw = s.TurnStatus(s.active)
 	}
 	if s.last != nil {
-		l := *s.last
-		l.Tiles = slices.Clone(s.last.Tiles)
-		v.LastSupport = &l
+		l := old.LastSupport
+		if l == nil {
+			l = new(SupportReveal)
+		}
+		tiles := l.Tiles
+		*l = *s.last
+		l.Tiles = cloneInto(tiles, s.last.Tiles)
+		v.LastSupport = l
 	}
 	for i := range s.players {
 		p := &s.players[i]
 		c := Characters[p.Character]
-		v.Players[i] = PlayerView{
-			Seat:           game.Seat(i),
-			Name:           p.Name,
-			Character:      c.Name,
-			Charm:          c.Charm,
-			CharmAvailable: !p.CharmUsed,
-			Chaplain:       p.Chaplain,
-			HandSize:       len(p.Hand),
-			Tiles:          len(p.Tiles),
-			HardKnocks:     slices.Clone(p.Knocks),
-			Arrivals:       slices.Clone(p.Arrival),
-			Weight:         p.weight(),
-			SpeechTokens:   p.Tokens,
-			Withdrawn:      p.Withdrawn,
-			PlacedTile:     p.Placed != NoTile,
-			KnownTiles:     slices.Clone(p.Known),
-			Mute:           p.owns(Mute),
-			Answered:       p.Eligible && p.Answered,
-		}
+		// Field by field rather than one composite literal: a reused view
+		// lives on the heap, where copying a whole struct of pointers
+		// costs a bulk write barrier while the collector runs. Every field
+		// is set (TestViewIntoReusesCleanly catches one forgotten).
+		pv := &v.Players[i]
+		pv.Seat = game.Seat(i)
+		pv.Name = p.Name
+		pv.Character = c.Name
+		pv.Charm = c.Charm
+		pv.CharmAvailable = !p.CharmUsed
+		pv.Chaplain = p.Chaplain
+		pv.HandSize = len(p.Hand)
+		pv.Tiles = len(p.Tiles)
+		pv.HardKnocks = cloneInto(pv.HardKnocks, p.Knocks)
+		pv.Arrivals = cloneInto(pv.Arrivals, p.Arrival)
+		pv.Weight = p.weight()
+		pv.SpeechTokens = p.Tokens
+		pv.Withdrawn = p.Withdrawn
+		pv.PlacedTile = p.Placed != NoTile
+		pv.KnownTiles = cloneInto(pv.KnownTiles, p.Known)
+		pv.Mute = p.owns(Mute)
+		pv.Answered = p.Eligible && p.Answered
 		if v.Players[i].HardKnocks == nil {
 			v.Players[i].HardKnocks = []CardID{}
 		}
@@ -89,13 +109,33 @@ func (s *State) View(seat game.Seat) SeatView {
 	}
 	if me >= 0 {
 		p := &s.players[me]
-		v.Hand = slices.Clone(p.Hand)
-		v.MyTiles = slices.Clone(p.Tiles)
+		v.Hand = cloneInto(old.Hand, p.Hand)
+		v.MyTiles = cloneInto(old.MyTiles, p.Tiles)
 		slices.Sort(v.MyTiles) // L, R, DL, DR: a stable order on screen
 		if !p.Hidden {
 			v.PlacedTile = p.Placed
 		}
-		v.Legal = s.Legal(seat)
+		v.Legal = s.AppendLegal(reuse(old.Legal), seat)
 	}
-	return v
+}
+
+// cloneInto is slices.Clone(src) in dst's storage when dst has any (so a
+// reused view keeps its buffers), else exactly slices.Clone(src).
+func cloneInto[S ~[]E, E any](dst, src S) S {
+	if dst == nil {
+		return slices.Clone(src)
+	}
+	return append(dst[:0], src...)
+}
+
+// reuse is dst emptied, keeping its storage (nil stays nil).
+func reuse[S ~[]E, E any](dst S) S { return dst[:0] }
+
+// resize is a slice of n zero-or-reused elements in dst's storage when it
+// is large enough, else a fresh one.
+func resize[S ~[]E, E any](dst S, n int) S {
+	if cap(dst) >= n {
+		return dst[:n]
+	}
+	return make(S, n)
 }

@@ -269,3 +269,100 @@ func TestViewJSONIsReadable(t *testing.T) {
 		t.Fatalf("decode: %v %v", err, v.Hand)
 	}
 }
+
+// TestViewIntoReusesCleanly: ViewInto into a view last filled for another
+// seat, another moment or another table size makes the same view as View
+// (an empty slice where View has none is the only difference allowed), so
+// nothing stale survives reuse. And every field of a view is set in some
+// view of these games (a field ViewInto forgot would stay zero in both).
+func TestViewIntoReusesCleanly(t *testing.T) {
+	var reused SeatView
+	views := 0
+	set := map[string]bool{}
+	mark := func(prefix string, x reflect.Value) {
+		for i := range x.NumField() {
+			if !x.Field(i).IsZero() {
+				set[prefix+x.Type().Field(i).Name] = true
+			}
+		}
+	}
+	for i := range 24 {
+		humans := []int{5, 2, 4, 3}[i%4]
+		o := Options{Variant: []Variant{Standard, Veteran, Beginner}[i%3], Leader: game.NoSeat}
+		randomGame(t, humans, o, uint64(300+i), false, func(s *State) {
+			for seat := range game.Seat(len(s.players) + 1) {
+				if int(seat) == len(s.players) {
+					seat = game.Spectator
+				}
+				s.ViewInto(seat, &reused)
+				fresh := s.View(seat)
+				if !reflect.DeepEqual(emptyToNil(reflect.ValueOf(fresh)), emptyToNil(reflect.ValueOf(reused))) {
+					t.Fatalf("seat %d, seq %d: ViewInto on a reused view\n%+v\nView\n%+v", seat, s.seq, reused, fresh)
+				}
+				views++
+				mark("", reflect.ValueOf(fresh))
+				for _, p := range fresh.Players {
+					mark("Players.", reflect.ValueOf(p))
+				}
+			}
+		})
+	}
+	if views < 1000 {
+		t.Fatalf("only %d views compared", views)
+	}
+	// Random play never wins; a won game's view says so all the same.
+	won, _ := randomGame(t, 3, Options{Leader: game.NoSeat}, 1, false, nil)
+	won.won, won.loss = true, LossNone
+	mark("", reflect.ValueOf(won.View(0)))
+	for _, prefix := range []string{"", "Players."} {
+		x := reflect.TypeOf(SeatView{})
+		if prefix != "" {
+			x = reflect.TypeOf(PlayerView{})
+		}
+		for i := range x.NumField() {
+			if name := prefix + x.Field(i).Name; !set[name] {
+				t.Errorf("%s is zero in every view of these games", name)
+			}
+		}
+	}
+}
+
+// emptyToNil is a copy of v (a struct, pointer, slice or value) with every
+// empty slice made nil, as a comparable interface.
+func emptyToNil(v reflect.Value) any {
+	out := reflect.New(v.Type()).Elem()
+	out.Set(v)
+	var walk func(reflect.Value)
+	walk = func(x reflect.Value) {
+		switch x.Kind() {
+		case reflect.Slice:
+			if x.Len() == 0 {
+				if x.CanSet() {
+					x.Set(reflect.Zero(x.Type()))
+				}
+				return
+			}
+			c := reflect.MakeSlice(x.Type(), x.Len(), x.Len())
+			reflect.Copy(c, x)
+			x.Set(c)
+			for i := range c.Len() {
+				walk(c.Index(i))
+			}
+		case reflect.Pointer:
+			if !x.IsNil() {
+				c := reflect.New(x.Elem().Type())
+				c.Elem().Set(x.Elem())
+				x.Set(c)
+				walk(c.Elem())
+			}
+		case reflect.Struct:
+			for i := range x.NumField() {
+				if x.Field(i).CanSet() {
+					walk(x.Field(i))
+				}
+			}
+		}
+	}
+	walk(out)
+	return out.Interface()
+}

@@ -1,6 +1,7 @@
 package grizzbot
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -77,6 +78,7 @@ func BenchmarkStrongDecisionTimes(b *testing.B) {
 		b.Fatal(err)
 	}
 	var times, cpu []time.Duration
+	var bySize [6][]time.Duration // times by number of soldiers
 	i := uint64(0)
 	for b.Loop() {
 		players := 2 + int(i%4)
@@ -98,6 +100,7 @@ func BenchmarkStrongDecisionTimes(b *testing.B) {
 				start, cpu0 := time.Now(), cpuTime()
 				a, _ := bot.Act(s.View(seat), mix(i, uint64(n)))
 				times = append(times, time.Since(start))
+				bySize[players] = append(bySize[players], times[len(times)-1])
 				cpu = append(cpu, cpuTime()-cpu0)
 				act = a.(g.Action)
 			}
@@ -113,6 +116,12 @@ func BenchmarkStrongDecisionTimes(b *testing.B) {
 	b.ReportMetric(at(times, 0.5), "p50-ms")
 	b.ReportMetric(at(times, 0.99), "p99-ms")
 	b.ReportMetric(at(times, 1), "max-ms")
+	for n, ts := range bySize {
+		if len(ts) > 0 {
+			slices.Sort(ts)
+			b.ReportMetric(at(ts, 0.99), fmt.Sprintf("p99-ms-%dp", n))
+		}
+	}
 	if cpu[len(cpu)-1] > 0 { // 0 where the platform does not tell
 		b.ReportMetric(at(cpu, 0.5), "cpu-p50-ms")
 		b.ReportMetric(at(cpu, 0.99), "cpu-p99-ms")

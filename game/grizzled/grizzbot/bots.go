@@ -107,17 +107,19 @@ func Play(s *g.State, bots []game.Bot, seed uint64) (int, error) {
 }
 
 // playOut finishes s with the rule-based policy for every seat (the
-// strong bot's rollouts). It stops early after limit actions.
-func playOut(s *g.State, seed uint64, limit int) {
-	playUntil(s, seed, limit, -1)
+// strong bot's rollouts). It stops early after limit actions. v is
+// scratch space for the views (see playUntil).
+func playOut(s *g.State, v *g.SeatView, seed uint64, limit int) {
+	playUntil(s, v, seed, limit, -1)
 }
 
 // playUntil plays s on with the rule-based policy for every seat until
 // the game is over, limit actions have been applied, or (if endRound >= 0)
-// the game waits for the intensity of mission endRound.
-func playUntil(s *g.State, seed uint64, limit, endRound int) {
+// the game waits for the intensity of mission endRound. Each move's view
+// is built in *v, whose storage one search reuses from playout to playout:
+// allocating a view per move was most of a playout's time.
+func playUntil(s *g.State, v *g.SeatView, seed uint64, limit, endRound int) {
 	p := paramsFor(s.Humans())
-	var buf []g.Action
 	for n := 0; n < limit; n++ {
 		if _, over := s.Over(); over {
 			return
@@ -129,12 +131,12 @@ func playUntil(s *g.State, seed uint64, limit, endRound int) {
 		if seat < 0 {
 			return
 		}
-		var act g.Action
-		if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
-			act = buf[0]
+		s.ViewInto(seat, v)
+		act := g.Action{}
+		if len(v.Legal) == 1 {
+			act = v.Legal[0]
 		} else {
-			v := s.View(seat)
-			i := choose(&v, mix(seed, uint64(n)), p)
+			i := choose(v, mix(seed, uint64(n)), p)
 			if i < 0 {
 				return
 			}

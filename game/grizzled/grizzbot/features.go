@@ -11,12 +11,13 @@ const numFeatures = 16
 
 // features describes a game between two missions (or at any point, less
 // precisely) for the value estimate: what is left to clear, the morale
-// left, hard-knock weights, charms, speech tokens, and the table.
-func features(s *g.State, f *[numFeatures]float64) {
+// left, hard-knock weights, charms, speech tokens, and the table. The
+// public view it reads is built in *v (scratch space, see playUntil).
+func features(s *g.State, v *g.SeatView, f *[numFeatures]float64) {
 	*f = [numFeatures]float64{}
 	left, hands, maxW, sumW, heavy, charms := s.TrialsLeft(), 0, 0, 0, 0, 0
 	humans := s.Humans()
-	v := s.View(game.Spectator)
+	s.ViewInto(game.Spectator, v)
 	tokens := v.SpeechSupply
 	bad := 0
 	for i := range v.Players {

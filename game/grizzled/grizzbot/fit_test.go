@@ -169,7 +169,7 @@ func fitGame(t *testing.T, i int) ([][numFeatures]float64, []float64) {
 		}
 		if s.Phase() == g.PhaseIntensity {
 			var f [numFeatures]float64
-			features(s, &f)
+			features(s, new(g.SeatView), &f)
 			snaps = append(snaps, f)
 		}
 		seat := firstWaiting(s)

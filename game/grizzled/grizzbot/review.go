@@ -193,6 +193,7 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 		horizon = max(1, NewTuned(DefaultTuned).config(v).Horizon)
 	}
 	out := make([]float64, 0, samples*k)
+	var scratch g.SeatView
 	for it := range samples {
 		if cfg.TimeCap > 0 && it >= max(cfg.MinSamples, 1) && time.Now().After(deadline) {
 			break
@@ -211,8 +212,8 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 				out = append(out, 0) // the sample disagrees with the view
 				continue
 			}
-			playMissions(s, rseed, horizon)
-			out = append(out, chance(s))
+			playMissions(s, &scratch, rseed, horizon)
+			out = append(out, chance(s, &scratch))
 		}
 	}
 	if len(out) == 0 {
@@ -226,7 +227,8 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 // any game still going: the search once gave a lost game a little for the
 // cards it had cleared, and then preferred losing at once to a game it
 // judged nearly hopeless (veteran rules at 2 soldiers: 7.5% → 11.5% won).
-func chance(s *g.State) float64 {
+// v is scratch space for the value model's view.
+func chance(s *g.State, v *g.SeatView) float64 {
 	won, over := s.Over()
 	switch {
 	case won:
@@ -234,7 +236,7 @@ func chance(s *g.State) float64 {
 	case over:
 		return 0
 	}
-	return value(s)
+	return value(s, v)
 }
 
 // SameAction reports whether a and b are the same move.

@@ -121,10 +121,11 @@ func (b *Strong) Act(v game.View, seed uint64) (game.Action, bool) {
 // policy (all player counts, standard rules).
 var valueWeights = [numFeatures]float64{2.9616, -5.1643, 1.7892, 0.1684, -0.0286, -1.9396, -0.4405, 0.6822, 0.8788, -0.0291, 0.0124, -0.4233, 0.6679, -1.8147, 0.2805, -0.2044}
 
-// value estimates the chance of winning from an unfinished state.
-func value(s *g.State) float64 {
+// value estimates the chance of winning from an unfinished state (v is
+// scratch space for its view).
+func value(s *g.State, v *g.SeatView) float64 {
 	var f [numFeatures]float64
-	features(s, &f)
+	features(s, v, &f)
 	z := 0.0
 	for i, x := range f {
 		z += valueWeights[i] * x
@@ -197,11 +198,12 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	scores := make([]float64, len(cands))
 	all := make([]float64, 0, cfg.Samples*len(cands)) // every sample's scores, for the gate
 	done := 0
+	var scratch g.SeatView
 	for it := range cfg.Samples {
 		if late(it) {
 			break
 		}
-		if !b.sample(v, cfg, cands, scores, mix(seed, uint64(2*it)), mix(seed, uint64(2*it+1))) {
+		if !b.sample(v, &scratch, cfg, cands, scores, mix(seed, uint64(2*it)), mix(seed, uint64(2*it+1))) {
 			return fallback
 		}
 		for j := range cands {
@@ -238,9 +240,9 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 }
 
 // sample plays every action v.Legal[cands[j]] in one determinization and
-// writes each outcome to scores[j]. It reports false if the view cannot
-// be determinized.
-func (b *Strong) sample(v *g.SeatView, cfg StrongConfig, cands []int, scores []float64, dseed, rseed uint64) bool {
+// writes each outcome to scores[j] (scratch is the playouts' view
+// storage). It reports false if the view cannot be determinized.
+func (b *Strong) sample(v, scratch *g.SeatView, cfg StrongConfig, cands []int, scores []float64, dseed, rseed uint64) bool {
 	var base *g.State
 	if b.deal != nil {
 		base = b.deal(v, dseed)
@@ -260,11 +262,11 @@ func (b *Strong) sample(v *g.SeatView, cfg StrongConfig, cands []int, scores []f
 			continue
 		}
 		if cfg.Horizon > 0 {
-			playMissions(s, rseed, cfg.Horizon)
+			playMissions(s, scratch, rseed, cfg.Horizon)
 		} else {
-			playOut(s, rseed, MaxActions)
+			playOut(s, scratch, rseed, MaxActions)
 		}
-		scores[j] = chance(s)
+		scores[j] = chance(s, scratch)
 	}
 	return true
 }
@@ -296,7 +298,8 @@ func (p *pairStats) sure(z float64) bool {
 }
 
 // playMissions plays s on with the rule-based policy until n missions have
-// ended (the game is then waiting for an intensity again) or the game is over.
-func playMissions(s *g.State, seed uint64, n int) {
-	playUntil(s, seed, MaxActions, s.Round()+n)
+// ended (the game is then waiting for an intensity again) or the game is
+// over; v is scratch space (see playUntil).
+func playMissions(s *g.State, v *g.SeatView, seed uint64, n int) {
+	playUntil(s, v, seed, MaxActions, s.Round()+n)
 }
