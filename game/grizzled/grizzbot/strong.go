@@ -29,12 +29,16 @@ type StrongConfig struct {
 	// Tiles also searches which support tile to place when withdrawing
 	// (else the rule-based choice stands).
 	Tiles bool
+	// Playouts, when positive, caps Samples × candidates: a choice among
+	// many moves takes fewer samples, so that no decision costs much more
+	// than that many playouts.
+	Playouts int
 }
 
 // DefaultStrong is a one-size budget: 24 samples, each candidate played
 // to the start of the next mission and scored there by the value model,
 // overriding the rule-based choice only when the search is at least one
-// standard error sure. About 5 ms per decision on one core. The "strong"
+// standard error sure. A few ms per decision on one core. The "strong"
 // level uses DefaultTuned instead.
 var DefaultStrong = StrongConfig{Samples: 24, Horizon: 1, Gate: 1}
 
@@ -50,11 +54,13 @@ type Tuned [6]StrongConfig
 // 52.5%), and so does searching which support tile to place (2 players
 // 55% → 65%; 4 players 52% → 60%). Half a standard error of sureness
 // overrides the rule-based choice; at 2 soldiers a whole one (veteran
-// rules: 59 → 98 wins of 400 paired deals, standard unchanged).
-// Decisions stay within 50 ms p99 on one core
+// rules: 59 → 98 wins of 400 paired deals, standard unchanged). Once
+// playouts got twice as fast, 2 soldiers take 192 samples, up to 1,536
+// playouts a decision (veteran rules: 231 → 253 wins of 1,000 deals).
+// Decisions stay within 50 ms p99 on one core at every size
 // (BenchmarkStrongDecisionTimes).
 var DefaultTuned = Tuned{
-	2: {Samples: 48, Horizon: 2, Gate: 1, Tiles: true},
+	2: {Samples: 192, Horizon: 2, Gate: 1, Tiles: true, Playouts: 1536},
 	3: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
 	4: {Samples: 48, Horizon: 2, Gate: 0.5, Tiles: true},
 	5: {Samples: 96, Horizon: 2, Gate: 0.5, Tiles: true},
@@ -197,9 +203,13 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	sums := make([]float64, len(cands))
 	scores := make([]float64, len(cands))
 	all := make([]float64, 0, cfg.Samples*len(cands)) // every sample's scores, for the gate
+	samples := cfg.Samples
+	if cfg.Playouts > 0 {
+		samples = min(samples, max(cfg.Playouts/len(cands), 2))
+	}
 	done := 0
 	var scratch g.SeatView
-	for it := range cfg.Samples {
+	for it := range samples {
 		if late(it) {
 			break
 		}

@@ -227,6 +227,9 @@ func TestStrongCell(t *testing.T) {
 	if x, err := strconv.Atoi(os.Getenv("HORIZON")); err == nil {
 		cfg.Horizon = x
 	}
+	if x, err := strconv.Atoi(os.Getenv("PLAYOUTS")); err == nil {
+		cfg.Playouts = x
+	}
 	if x, err := strconv.ParseFloat(os.Getenv("GATE"), 64); err == nil {
 		cfg.Gate = x
 	}
