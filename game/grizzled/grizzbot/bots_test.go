@@ -138,3 +138,43 @@ func TestStrongKeepsMerryChristmasForAKnock(t *testing.T) {
 		t.Fatalf("MC alone in hand: candidates %v, want it", c)
 	}
 }
+
+// Playouts caps samples × candidates: a choice among k moves takes
+// Playouts/k samples (at least 2), and without the cap every sample is
+// drawn.
+func TestStrongPlayoutsCapSamples(t *testing.T) {
+	s := newGame(t, 2, g.Veteran, 5)
+	var v g.SeatView
+	for range 200 { // on to a turn with a choice among at least 3 moves
+		seat := firstWaiting(s)
+		v = s.View(seat)
+		if v.Phase == g.PhaseTurn && len(v.Legal) >= 3 {
+			break
+		}
+		a, _ := NewEasy().Act(v, 1)
+		if err := s.Step(seat, a.(g.Action)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v.Phase != g.PhaseTurn || len(v.Legal) < 3 {
+		t.Fatal("no turn with three moves to choose from")
+	}
+	const seed = 9
+	count := func(cfg StrongConfig) (draws, moves int) {
+		b := NewStrong(cfg)
+		b.deal = func(v *g.SeatView, seed uint64) *g.State { draws++; return g.Determinize(*v, seed) }
+		cands := b.candidates(&v, nil)
+		if !slices.Contains(cands, choose(&v, seed, paramsFor(soldiers(&v)))) {
+			cands = append(cands, -1) // the rule-based choice is searched too
+		}
+		b.choose(&v, seed)
+		return draws, len(cands)
+	}
+	if draws, _ := count(StrongConfig{Samples: 40, Horizon: 1, Gate: 1}); draws != 40 {
+		t.Fatalf("no cap: %d samples drawn, want 40", draws)
+	}
+	draws, moves := count(StrongConfig{Samples: 40, Horizon: 1, Gate: 1, Playouts: 12})
+	if want := max(12/moves, 2); draws != want {
+		t.Fatalf("12 playouts among %d moves: %d samples drawn, want %d", moves, draws, want)
+	}
+}

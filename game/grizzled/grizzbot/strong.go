@@ -200,13 +200,13 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 		cands = append(cands, fallback)
 		fb = len(cands) - 1
 	}
-	sums := make([]float64, len(cands))
-	scores := make([]float64, len(cands))
-	all := make([]float64, 0, cfg.Samples*len(cands)) // every sample's scores, for the gate
 	samples := cfg.Samples
 	if cfg.Playouts > 0 {
 		samples = min(samples, max(cfg.Playouts/len(cands), 2))
 	}
+	sums := make([]float64, len(cands))
+	scores := make([]float64, len(cands))
+	all := make([]float64, 0, samples*len(cands)) // every sample's scores, for the gate
 	done := 0
 	var scratch g.SeatView
 	for it := range samples {
