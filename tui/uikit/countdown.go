@@ -3,13 +3,16 @@ package uikit
 import "time"
 
 // Countdown is the time left on a table's timer as every game screen shows
-// it: above 20 s in fives ("90 s", "85 s"), then second by second; redrawn
-// only when the number shown changes, and nothing scheduled while no timer
-// runs. (Every screen at a table shows the clock: redrawing hundreds of
-// them each second for a number nobody needs exact cost a sixth of a core
-// at 500 players.)
+// it: above 30 s in tens ("90 s", "80 s"), then in fives to 20 s, then
+// second by second; redrawn only when the number shown changes, and
+// nothing scheduled while no timer runs. (Every screen at a table shows
+// the clock: redrawing hundreds of them each second for a number nobody
+// needs exact cost a sixth of a core at 500 players; at 10,000 players the
+// redraws in fives still cost a quarter of the CPU a person's pace of play
+// takes, and set the tail of every move's fan-out.)
 type Countdown struct {
 	deadline time.Time
+	set      int // the seconds left when deadline was taken: never shown more
 }
 
 // Set reads an Update's Deadline: the seconds left when the room published
@@ -25,7 +28,7 @@ func (c *Countdown) Set(seconds int, now time.Time, sameStep bool) {
 	if sameStep && !d.IsZero() && !c.deadline.IsZero() && absDur(d.Sub(c.deadline)) < 2*time.Second {
 		return
 	}
-	c.deadline = d
+	c.deadline, c.set = d, seconds
 }
 
 // Stop clears the countdown (the game is over).
@@ -43,17 +46,29 @@ func (c *Countdown) Left(now time.Time) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// coarseAbove is where the count goes from fives to seconds.
-const coarseAbove = 20
-
-// Shown is the number a screen shows: Left, in fives above 20 s (rounded
-// up, so a step shows its whole window when it begins).
-func (c *Countdown) Shown(now time.Time) int {
-	n := c.Left(now)
-	if n > coarseAbove {
-		n = (n + 4) / 5 * 5
+// step is how coarsely n seconds left are shown: tens above 30 s, fives
+// above 20 s, else seconds.
+func step(n int) int {
+	switch {
+	case n > 30:
+		return 10
+	case n > 20:
+		return 5
 	}
-	return n
+	return 1
+}
+
+// Shown is the number a screen shows: Left, in steps (rounded up, so a
+// step shows its whole window when it begins), and never more than the
+// timer had when it was read (a 45 s timer starts at 45, not 50).
+func (c *Countdown) Shown(now time.Time) int {
+	return min(c.upTo(c.Left(now)), c.set)
+}
+
+// upTo is n seconds rounded up to its step.
+func (c *Countdown) upTo(n int) int {
+	st := step(n)
+	return (n + st - 1) / st * st
 }
 
 // Next is how long until the number shown changes (on the deadline's whole
@@ -65,9 +80,9 @@ func (c *Countdown) Next(now time.Time) time.Duration {
 		return 0
 	}
 	d := c.deadline.Sub(now)
-	if n > coarseAbove {
-		// Shown drops by five once no more than Shown-5 seconds are left.
-		return d - time.Duration(c.Shown(now)-5)*time.Second + 5*time.Millisecond
+	if st := step(n); st > 1 {
+		// Shown drops once no more than the step below are left.
+		return d - time.Duration(c.upTo(n)-st)*time.Second + 5*time.Millisecond
 	}
 	every := d % time.Second
 	if every <= 0 {

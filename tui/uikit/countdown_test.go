@@ -44,8 +44,9 @@ func TestCountdown(t *testing.T) {
 	}
 }
 
-// Above 20 s the count goes in fives, and redraws only when it drops.
-func TestCountdownInFivesAbove20s(t *testing.T) {
+// Above 30 s the count goes in tens, above 20 s in fives, and it redraws
+// only when it drops.
+func TestCountdownInStepsAbove20s(t *testing.T) {
 	t0 := time.Unix(2000, 0)
 	var c Countdown
 	c.Set(90, t0, false)
@@ -54,9 +55,12 @@ func TestCountdownInFivesAbove20s(t *testing.T) {
 		shown int
 		next  time.Duration
 	}{
-		{0, 90, 5*time.Second + 5*time.Millisecond},
-		{3 * time.Second, 90, 2*time.Second + 5*time.Millisecond},
-		{5 * time.Second, 85, 5*time.Second + 5*time.Millisecond},
+		{0, 90, 10*time.Second + 5*time.Millisecond},
+		{3 * time.Second, 90, 7*time.Second + 5*time.Millisecond},
+		{5 * time.Second, 90, 5*time.Second + 5*time.Millisecond},
+		{10 * time.Second, 80, 10*time.Second + 5*time.Millisecond},
+		{59 * time.Second, 40, time.Second + 5*time.Millisecond},
+		{60 * time.Second, 30, 5*time.Second + 5*time.Millisecond},
 		{67 * time.Second, 25, 3*time.Second + 5*time.Millisecond},
 		{70 * time.Second, 20, time.Second + 5*time.Millisecond},
 		{70500 * time.Millisecond, 20, 500*time.Millisecond + 5*time.Millisecond},
@@ -65,6 +69,25 @@ func TestCountdownInFivesAbove20s(t *testing.T) {
 		now := t0.Add(tc.at)
 		if s, n := c.Shown(now), c.Next(now); s != tc.shown || n != tc.next {
 			t.Errorf("at +%v: shows %d, next in %v; want %d and %v", tc.at, s, n, tc.shown, tc.next)
+		}
+	}
+	// Redraws over a whole 90 s timer: 6 in tens, 2 in fives, 20 in seconds.
+	redraws, at := 0, t0
+	for next := c.Next(at); next > 0; next = c.Next(at) {
+		at = at.Add(next)
+		redraws++
+	}
+	if redraws != 28 {
+		t.Errorf("%d redraws over 90 s, want 28", redraws)
+	}
+	// A timer is never shown with more than it had: 45 s starts at 45.
+	c.Set(45, t0, false)
+	for _, tc := range []struct {
+		at    time.Duration
+		shown int
+	}{{0, 45}, {4 * time.Second, 45}, {5 * time.Second, 40}, {15 * time.Second, 30}} {
+		if s := c.Shown(t0.Add(tc.at)); s != tc.shown {
+			t.Errorf("45 s timer at +%v: shows %d, want %d", tc.at, s, tc.shown)
 		}
 	}
 }
