@@ -35,7 +35,7 @@ func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 		MaxIntensity: s.MaxIntensity(),
 		Leader:       game.Seat(s.leader),
 		Active:       game.Seat(s.active),
-		Waiting:      s.appendWaiting(reuse(old.Waiting)),
+		Waiting:      s.appendWaiting(old.Waiting[:0]),
 		Trials:       len(s.trials),
 		Morale:       len(s.morale),
 		SpeechSupply: s.supply,
@@ -48,7 +48,7 @@ func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 		Won:          s.won,
 		LossReason:   s.loss,
 		Removed:      cloneInto(old.Removed, s.removed),
-		Eligible:     reuse(old.Eligible),
+		Eligible:     old.Eligible[:0],
 	}
 	if v.NML == nil {
 		v.NML = []CardID{}
@@ -100,8 +100,8 @@ func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 		pv.KnownTiles = cloneInto(pv.KnownTiles, p.Known)
 		pv.Mute = p.owns(Mute)
 		pv.Answered = p.Eligible && p.Answered
-		if v.Players[i].HardKnocks == nil {
-			v.Players[i].HardKnocks = []CardID{}
+		if pv.HardKnocks == nil {
+			pv.HardKnocks = []CardID{}
 		}
 		if p.Eligible {
 			v.Eligible = append(v.Eligible, game.Seat(i))
@@ -115,7 +115,7 @@ func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 		if !p.Hidden {
 			v.PlacedTile = p.Placed
 		}
-		v.Legal = s.AppendLegal(reuse(old.Legal), seat)
+		v.Legal = s.AppendLegal(old.Legal[:0], seat)
 	}
 }
 
@@ -127,9 +127,6 @@ func cloneInto[S ~[]E, E any](dst, src S) S {
 	}
 	return append(dst[:0], src...)
 }
-
-// reuse is dst emptied, keeping its storage (nil stays nil).
-func reuse[S ~[]E, E any](dst S) S { return dst[:0] }
 
 // resize is a slice of n zero-or-reused elements in dst's storage when it
 // is large enough, else a fresh one.

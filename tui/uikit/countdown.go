@@ -62,11 +62,11 @@ func step(n int) int {
 // step shows its whole window when it begins), and never more than the
 // timer had when it was read (a 45 s timer starts at 45, not 50).
 func (c *Countdown) Shown(now time.Time) int {
-	return min(c.upTo(c.Left(now)), c.set)
+	return min(upTo(c.Left(now)), c.set)
 }
 
 // upTo is n seconds rounded up to its step.
-func (c *Countdown) upTo(n int) int {
+func upTo(n int) int {
 	st := step(n)
 	return (n + st - 1) / st * st
 }
@@ -82,7 +82,7 @@ func (c *Countdown) Next(now time.Time) time.Duration {
 	d := c.deadline.Sub(now)
 	if st := step(n); st > 1 {
 		// Shown drops once no more than the step below are left.
-		return d - time.Duration(c.upTo(n)-st)*time.Second + 5*time.Millisecond
+		return d - time.Duration(upTo(n)-st)*time.Second + 5*time.Millisecond
 	}
 	every := d % time.Second
 	if every <= 0 {

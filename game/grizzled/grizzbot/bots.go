@@ -132,17 +132,13 @@ func playUntil(s *g.State, v *g.SeatView, seed uint64, limit, endRound int) {
 			return
 		}
 		s.ViewInto(seat, v)
-		act := g.Action{}
-		if len(v.Legal) == 1 {
-			act = v.Legal[0]
-		} else {
-			i := choose(v, mix(seed, uint64(n)), p)
-			if i < 0 {
+		i := 0 // a single legal action needs no choosing
+		if len(v.Legal) != 1 {
+			if i = choose(v, mix(seed, uint64(n)), p); i < 0 {
 				return
 			}
-			act = v.Legal[i]
 		}
-		if s.Step(seat, act) != nil {
+		if s.Step(seat, v.Legal[i]) != nil {
 			return
 		}
 	}
