@@ -245,7 +245,7 @@ type themeKey struct {
 // (idleClock false) it keeps no idle clock: it would close a session whose
 // player is typing.
 func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool, dropped <-chan struct{}) {
-	lobby, stop := a.watchLobby()
+	lobby, stop := a.watchLobby(func() bool { return m.current.Load() == nil })
 	defer stop()
 	defer func() {
 		if r := m.current.Load(); r != nil {

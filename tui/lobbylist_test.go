@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,15 +94,24 @@ func TestSharedRoomsAsksTheHubOncePerChange(t *testing.T) {
 	}
 }
 
-// Lobby sessions hear of a change through the app's one hub watcher, and
-// the teller stops with the last of them.
+// Lobby sessions hear of a change through the app's one hub watcher, a
+// session away from the lobby (at a table) is not woken for it, and the
+// teller stops with the last of them.
 func TestLobbyWatchersHearOfChanges(t *testing.T) {
 	a := testApp(t)
-	ch1, stop1 := a.watchLobby()
-	ch2, stop2 := a.watchLobby()
-	if _, err := a.create(a.Games[0], TableSpec{Seats: 2, Title: game.Raw("t")}, table.Player{ID: "h", Name: "h"}); err != nil {
-		t.Fatal(err)
+	inLobby := func() bool { return true }
+	var away atomic.Bool
+	away.Store(true)
+	ch1, stop1 := a.watchLobby(inLobby)
+	ch2, stop2 := a.watchLobby(inLobby)
+	ch3, stop3 := a.watchLobby(func() bool { return !away.Load() })
+	open := func(title string) {
+		t.Helper()
+		if _, err := a.create(a.Games[0], TableSpec{Seats: 2, Title: game.Raw(title)}, table.Player{ID: "h", Name: "h"}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	open("t")
 	for i, ch := range []<-chan struct{}{ch1, ch2} {
 		select {
 		case <-ch:
@@ -109,8 +119,25 @@ func TestLobbyWatchersHearOfChanges(t *testing.T) {
 			t.Fatalf("watcher %d never heard that a table opened", i)
 		}
 	}
+	// The teller tells everyone under its lock: once we hold it, it has
+	// been through the list, and the session at a table was passed over.
+	a.lobbyWatch.mu.Lock()
+	a.lobbyWatch.mu.Unlock() // empty on purpose: it waits out the telling
+	select {
+	case <-ch3:
+		t.Fatal("a session away from the lobby was woken for a lobby change")
+	default:
+	}
+	away.Store(false) // back in the lobby: the next change reaches it
+	open("u")
+	select {
+	case <-ch3:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a session back in the lobby never heard of a change")
+	}
 	stop1()
 	stop2()
+	stop3()
 	a.lobbyWatch.mu.Lock()
 	defer a.lobbyWatch.mu.Unlock()
 	if a.lobbyWatch.quit != nil || len(a.lobbyWatch.watchers) != 0 {
