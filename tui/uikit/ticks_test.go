@@ -61,3 +61,54 @@ func TestTicksKeepOneTimer(t *testing.T) {
 		t.Error("a tick is not told apart by its Ticks")
 	}
 }
+
+// recordAlarm keeps the ticks set on it, as a session's alarm would.
+type recordAlarm struct{ set []Tick }
+
+func (a *recordAlarm) Set(t Tick) { a.set = append(a.set, t) }
+
+// TestTicksFollowTheWishWithAnAlarm: with the session's alarm a wish moves
+// the one timer to itself, later or earlier, so the alarm rings only when
+// the screen has something new to show: a table moving every 2 s under a
+// clock that steps every 10 s gets no tick at all.
+func TestTicksFollowTheWishWithAnAlarm(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	sec := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Second) }
+	var a recordAlarm
+	var tk Ticks
+	tk.Use(&a)
+	for move := 0; move < 5; move++ {
+		now := sec(2 * move)
+		if tk.At(now, now.Add(10*time.Second)) != nil {
+			t.Fatal("a wish started a tea.Tick with an alarm in use")
+		}
+		if n := len(a.set); n != move+1 || !a.set[n-1].When().Equal(now.Add(10*time.Second)) {
+			t.Fatalf("after move %d the alarm holds %d ticks, the last for %v; want it at the wish", move, n, a.set[n-1].When())
+		}
+		if !a.set[len(a.set)-1].Due() {
+			t.Fatalf("the tick set for move %d's wish would draw nothing", move)
+		}
+	}
+	// The same wish again leaves the alarm alone; an earlier one moves it.
+	tk.At(sec(9), sec(18))
+	if len(a.set) != 5 {
+		t.Errorf("the same wish set the alarm again (%d sets)", len(a.set))
+	}
+	tk.At(sec(9), sec(12))
+	if last := a.set[len(a.set)-1]; !last.When().Equal(sec(12)) || !last.Due() {
+		t.Errorf("an earlier wish left the alarm at %v", last.When())
+	}
+	// No wish: the alarm is stopped with a zero tick.
+	tk.At(sec(10), time.Time{})
+	if last := a.set[len(a.set)-1]; !last.When().IsZero() {
+		t.Errorf("withdrawing the wish left the alarm at %v", last.When())
+	}
+	// Once a tick has come nothing is on its way: no wish sets nothing.
+	tk.At(sec(10), sec(20))
+	tk.Fired(a.set[len(a.set)-1])
+	n := len(a.set)
+	tk.At(sec(20), time.Time{})
+	if len(a.set) != n {
+		t.Errorf("with nothing on its way a withdrawn wish set the alarm")
+	}
+}
