@@ -57,7 +57,7 @@ func (p *replayPage) showStep() {
 	if u.Over {
 		u.Result = r.End
 	}
-	p.screen.Update(uikit.UpdateMsg{Update: u})
+	p.screen.Update(uikit.UpdateMsg{Update: &u})
 }
 
 func (p *replayPage) key(m *root, k tea.KeyMsg) tea.Cmd {

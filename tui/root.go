@@ -220,11 +220,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case uikit.ActMsg:
-		if m.at != nil {
-			if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {
-				m.notice = m.th.Err(err)
-			}
-		}
+		m.act(msg)
 		return m, nil
 	case uikit.SayMsg:
 		m.say(msg.Text)
@@ -424,6 +420,17 @@ func (m *root) onJoined(msg joinedMsg) tea.Cmd {
 		return m.onUpdate(early)
 	}
 	return nil
+}
+
+// act sends a screen's action to the table (it never blocks); a refusal
+// is said in the notice line.
+func (m *root) act(msg uikit.ActMsg) {
+	if m.at == nil {
+		return
+	}
+	if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {
+		m.notice = m.th.Err(err)
+	}
 }
 
 // leaveRoom detaches from the current table; forGood gives the seat up.

@@ -77,12 +77,16 @@ func (coin) DecodeAction(b []byte) (game.Action, error) {
 	return s, json.Unmarshal(b, &s)
 }
 
-// coinScreen is a table screen: "f" flips.
+// coinScreen is a table screen: "f" flips. Its flips go straight to the
+// session (uikit.Direct), as the games' screens' do.
 type coinScreen struct {
 	u     table.Update
 	w, h  int
 	quiet bool // a screen every seat must see alike (uikit.Quiet)
+	acts  uikit.Actions
 }
+
+func (s *coinScreen) SendActionsTo(submit func(uikit.ActMsg)) { s.acts.To(submit) }
 
 func (s *coinScreen) Quiet() bool { return s.quiet }
 
@@ -90,11 +94,10 @@ func (s *coinScreen) SetUpdate(u table.Update) { s.u = u }
 func (s *coinScreen) SetSize(w, h int)         { s.w, s.h = w, h }
 func (s *coinScreen) Update(msg tea.Msg) tea.Cmd {
 	if u, ok := msg.(uikit.UpdateMsg); ok {
-		s.u = u.Update
+		s.u = *u.Update
 	}
 	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "f" {
-		seq := s.u.Seq
-		return func() tea.Msg { return uikit.ActMsg{Seq: seq, Action: "flip"} }
+		return s.acts.Send(uikit.ActMsg{Seq: s.u.Seq, Action: "flip"})
 	}
 	return nil
 }
@@ -304,7 +307,10 @@ func TestLobbyCreateJoinPlay(t *testing.T) {
 	bob.pump(`flips: 0`)
 	bob.keys("f") // not bob's turn
 	bob.pump(`notice: it is not your turn`)
-	alice.keys("f")
+	// The screen's flip goes straight to the room, with no command to run.
+	if cmd := alice.m.at.screen.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")}); cmd != nil {
+		t.Fatal("the flip went out as a command, not straight to the room")
+	}
 	bob.pump(`flips: 1`)
 	bob.keys("f")
 	alice.pump(`flips: 2`)

@@ -38,6 +38,9 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 			if a, ok := t.screen.(uikit.Alarmed); ok {
 				a.UseAlarm(m.alarm)
 			}
+			if d, ok := t.screen.(uikit.Direct); ok {
+				d.SendActionsTo(m.act)
+			}
 			if c, ok := t.screen.(uikit.Coached); ok && u.Title.Key == uikit.LearnTitle {
 				c.StartCoach()
 			}
@@ -47,7 +50,7 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 	if t.screen != nil {
 		// Through Update rather than SetUpdate: a screen with a countdown
 		// starts its tick there (only while a timer runs).
-		return t.screen.Update(uikit.UpdateMsg{Update: u})
+		return t.screen.Update(uikit.UpdateMsg{Update: &t.upd})
 	}
 	return nil
 }

@@ -266,7 +266,7 @@ func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
 	s.now = func() time.Time { return clock }
 	u := speechAnswer()
 	u.Deadline = 30
-	cmd := s.Update(uikit.UpdateMsg{Update: u})
+	cmd := s.Update(uikit.UpdateMsg{Update: &u})
 	if cmd == nil {
 		t.Fatal("an Update with a deadline should start the countdown")
 	}
@@ -302,7 +302,8 @@ func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
 	if out := flat(); strings.Contains(out, "s left)") {
 		t.Error("an expired timer is still shown")
 	}
-	if cmd := s.Update(uikit.UpdateMsg{Update: midMission()}); cmd != nil {
+	mid := midMission()
+	if cmd := s.Update(uikit.UpdateMsg{Update: &mid}); cmd != nil {
 		t.Error("no timer, no tick")
 	}
 }

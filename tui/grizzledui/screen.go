@@ -1,6 +1,6 @@
 // Package grizzledui is the table screen of The Grizzled: it draws one
 // seat's view (grizzled.SeatView inside an table.Update) and turns keys
-// into uikit.ActMsg commands. It never talks to a room and never decides
+// into uikit.ActMsg actions (uikit.Actions). It never talks to a room and never decides
 // what is legal: every move it offers comes from SeatView.Legal.
 package grizzledui
 
@@ -48,6 +48,7 @@ type Screen struct {
 
 	count     uikit.Countdown  // the current timer (the speech window)
 	ticks     uikit.Ticks      // wakes the screen when the countdown's number changes
+	acts      uikit.Actions    // where its actions go
 	logBack   int              // log lines scrolled back from the newest ([ and ])
 	logMemo   uikit.LogMemo    // the log's lines as the last frame drew them
 	logEvents [][]string       // logLines' scratch list, kept empty between frames
@@ -81,6 +82,10 @@ var _ uikit.Screen = (*Screen)(nil)
 // UseAlarm sends the screen's timers through the session's alarm
 // (uikit.Alarmed).
 func (s *Screen) UseAlarm(a uikit.Alarm) { s.ticks.Use(a) }
+
+// SendActionsTo sends the screen's actions straight to submit
+// (uikit.Direct).
+func (s *Screen) SendActionsTo(submit func(uikit.ActMsg)) { s.acts.To(submit) }
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
@@ -140,7 +145,7 @@ func (s *Screen) Keys() help.KeyMap {
 func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case uikit.UpdateMsg:
-		s.SetUpdate(msg.Update)
+		s.SetUpdate(*msg.Update)
 		return s.tick()
 	case uikit.Tick:
 		if !msg.Of(&s.ticks) {
@@ -302,8 +307,7 @@ func (s *Screen) act(a grizzled.Action) tea.Cmd {
 	a.Cards = slices.Clone(a.Cards)
 	s.sentAt = s.now()
 	s.mode = askNone
-	msg := uikit.ActMsg{Seq: s.u.Seq, Action: a}
-	return func() tea.Msg { return msg }
+	return s.acts.Send(uikit.ActMsg{Seq: s.u.Seq, Action: a})
 }
 
 // resendAfter is how long keys wait for the Update that answers an action.

@@ -23,15 +23,44 @@ type ActMsg struct {
 	Action game.Action
 }
 
+// Actions sends a screen's actions: straight to the session once it says
+// where (Direct), else as a command that yields the ActMsg (tests and tools
+// that drive a screen on its own). Straight, a move skips two trips through
+// Bubble Tea on its way to the room: a new goroutine for the command, then
+// the event loop again for its message.
+type Actions struct{ direct func(ActMsg) }
+
+// Send sends m: it returns the command that carries it, or nil when m
+// went straight to the session.
+func (a *Actions) Send(m ActMsg) tea.Cmd {
+	if a.direct != nil {
+		a.direct(m)
+		return nil
+	}
+	return func() tea.Msg { return m }
+}
+
+// To sends every later action to submit, called on the program's goroutine
+// within the screen's Update.
+func (a *Actions) To(submit func(ActMsg)) { a.direct = submit }
+
+// Direct is a screen whose actions can go straight to the session.
+type Direct interface {
+	SendActionsTo(submit func(ActMsg))
+}
+
 // SayMsg asks the session to send a chat line to its room.
 type SayMsg struct{ Text string }
 
 // LeaveMsg asks the session to leave the table for the lobby.
 type LeaveMsg struct{}
 
-// UpdateMsg carries the newest room Update into a program (sent by the
-// session's pump, the only caller of Program.Send).
-type UpdateMsg struct{ table.Update }
+// UpdateMsg carries the newest room Update to a screen. It holds a
+// pointer so that it goes into a tea.Msg without being copied to the heap:
+// a seat's program takes a table's Update without allocating (the first
+// allocation of a goroutine while the collector marks costs it an assist).
+// The screen copies what it keeps before Update returns.
+type UpdateMsg struct{ *table.Update }
 
 // Quiet is implemented by screens that must sometimes look the same for
 // every seat (a sleeping village, Werewolves §11.2): while Quiet is true
@@ -52,7 +81,9 @@ type Screen interface {
 	// SetSize is the area the screen may draw in.
 	SetSize(width, height int)
 	// Update handles a message (UpdateMsg, keys while the table has focus,
-	// its own ticks) and may return a command producing ActMsg or LeaveMsg.
+	// its own ticks) and may return a command producing ActMsg or LeaveMsg
+	// (actions go straight to the session instead once it says where:
+	// Direct).
 	Update(msg tea.Msg) tea.Cmd
 	View() string
 	// Keys lists the screen's bindings for the help bar; disabled bindings

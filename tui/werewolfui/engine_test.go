@@ -87,7 +87,7 @@ func TestRealGames(t *testing.T) {
 					screens[seat] = s
 				}
 				u, v := upd(seat)
-				s.Update(uikit.UpdateMsg{Update: u})
+				s.Update(uikit.UpdateMsg{Update: &u})
 				out := s.View()
 				checkFits(t, out, W, H)
 				if s.asleep() && !s.showCard && strings.Contains(out, "Your card:") {

@@ -1,8 +1,8 @@
 // Package werewolfui is the table screen of The Werewolves of Millers
 // Hollow: it draws one seat's view (werewolf.SeatView inside an
-// table.Update) and turns keys into uikit.ActMsg commands. The server is
-// the narrator; the screen never decides what is legal: every move it
-// offers comes from SeatView.Legal.
+// table.Update) and turns keys into uikit.ActMsg actions (uikit.Actions).
+// The server is the narrator; the screen never decides what is legal:
+// every move it offers comes from SeatView.Legal.
 //
 // Anti-leak by layout (spec §11.2): a living player with nothing to do in
 // a night step is "asleep". Whatever their card, sleepers get one and the
@@ -72,6 +72,7 @@ type Screen struct {
 
 	count uikit.Countdown  // the current phase's timer
 	ticks uikit.Ticks      // wakes the screen while the countdown or a reveal moves
+	acts  uikit.Actions    // where its actions go
 	now   func() time.Time // the clock (tests replace it)
 }
 
@@ -80,6 +81,10 @@ var _ uikit.Screen = (*Screen)(nil)
 // UseAlarm sends the screen's timers through the session's alarm
 // (uikit.Alarmed).
 func (s *Screen) UseAlarm(a uikit.Alarm) { s.ticks.Use(a) }
+
+// SendActionsTo sends the screen's actions straight to submit
+// (uikit.Direct).
+func (s *Screen) SendActionsTo(submit func(uikit.ActMsg)) { s.acts.To(submit) }
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
@@ -150,7 +155,7 @@ func (s *Screen) Keys() help.KeyMap {
 func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case uikit.UpdateMsg:
-		s.SetUpdate(msg.Update)
+		s.SetUpdate(*msg.Update)
 		return s.tick()
 	case uikit.Tick:
 		if !msg.Of(&s.ticks) {
@@ -355,8 +360,7 @@ func (s *Screen) act(a werewolf.Action) tea.Cmd {
 	if a.Kind == werewolf.KindCupidLink {
 		s.first = -1
 	}
-	msg := uikit.ActMsg{Seq: s.u.Seq, Action: a}
-	return func() tea.Msg { return msg }
+	return s.acts.Send(uikit.ActMsg{Seq: s.u.Seq, Action: a})
 }
 
 // resendAfter is how long keys wait for the Update that answers an action.

@@ -336,7 +336,7 @@ func TestVoteRevealedVoterByVoter(t *testing.T) {
 	}
 	// The reveal ticks while it runs, and the tick chain stops after.
 	s.now = func() time.Time { return clock0 }
-	if cmd := s.Update(uikit.UpdateMsg{Update: u}); cmd == nil {
+	if cmd := s.Update(uikit.UpdateMsg{Update: &u}); cmd == nil {
 		t.Error("no tick while revealing")
 	}
 }
@@ -347,20 +347,20 @@ func TestCountdownTicksOnlyWhileATimerRuns(t *testing.T) {
 	if !strings.Contains(s.View(), "0:45 left") {
 		t.Errorf("countdown missing:\n%s", s.View())
 	}
-	cmd := s.Update(uikit.UpdateMsg{Update: u})
+	cmd := s.Update(uikit.UpdateMsg{Update: &u})
 	if cmd == nil {
 		t.Fatal("no tick with a timer running")
 	}
-	if cmd := s.Update(uikit.UpdateMsg{Update: u}); cmd != nil {
+	if cmd := s.Update(uikit.UpdateMsg{Update: &u}); cmd != nil {
 		t.Error("a second Update of the same phase started a second timer")
 	}
 	u.Deadline = 0
-	if cmd := s.Update(uikit.UpdateMsg{Update: u}); cmd != nil {
+	if cmd := s.Update(uikit.UpdateMsg{Update: &u}); cmd != nil {
 		t.Error("ticking without a timer")
 	}
 	over := starterOver(t).update(0)
 	over.Deadline = 12
-	if cmd := s.Update(uikit.UpdateMsg{Update: over}); cmd != nil {
+	if cmd := s.Update(uikit.UpdateMsg{Update: &over}); cmd != nil {
 		t.Error("ticking after the game")
 	}
 }
@@ -454,7 +454,7 @@ func TestHiddenActionsDoNotMoveTheCountdown(t *testing.T) {
 		t.Errorf("the seer's action changed Ann's screen\n--- before ---\n%s\n--- after ---\n%s", before, after)
 	}
 	// The tick comes when the number changes: 0.6 s later, not 1 s after the Update.
-	s.Update(uikit.UpdateMsg{Update: u})
+	s.Update(uikit.UpdateMsg{Update: &u})
 	if d := s.count.Next(now); d != 605*time.Millisecond {
 		t.Errorf("the next redraw is in %v, want 0.6 s (on the whole second)", d)
 	}
@@ -569,7 +569,8 @@ func TestTurnedUpCardStaysUp(t *testing.T) {
 	}
 	tb.do(2, werewolf.Action{Kind: werewolf.KindSeerInspect, Target: 4})
 	tb.until(werewolf.PhaseWitch) // through the wolves' step to another sleep
-	s.Update(uikit.UpdateMsg{Update: tb.update(1)})
+	first := tb.update(1)
+	s.Update(uikit.UpdateMsg{Update: &first})
 	if !strings.Contains(s.View(), "WEREWOLF") {
 		t.Fatalf("the card flipped back at the phase change:\n%s", s.View())
 	}
