@@ -196,7 +196,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}
 	opts = append(opts, tea.WithoutRenderer())
-	p := tea.NewProgram(framed{root: m, w: newFrameWriter(s.Ctx, s.Output, s.ASCII)}, opts...)
+	p := tea.NewProgram(newFramed(m, newFrameWriter(s.Ctx, s.Output, s.ASCII)), opts...)
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)

@@ -26,12 +26,23 @@ import (
 // never the program.
 
 // framed wraps the session's root so every Update hands its View to w.
+// Its methods take a pointer: a struct of two pointers returned as a
+// tea.Model would be boxed anew at every Update.
 type framed struct {
 	root *root
 	w    *frameWriter
+
+	// A frame is drawn by a drawer (see draw) while the program waits.
+	job    frame         // the frame to draw, lines not yet filled
+	drawn  chan struct{} // the drawer is done with job (one slot)
+	failed *drawPanic    // the drawer's panic, to raise on the program's goroutine
 }
 
-func (f framed) Init() tea.Cmd {
+func newFramed(m *root, w *frameWriter) *framed {
+	return &framed{root: m, w: w, drawn: make(chan struct{}, 1)}
+}
+
+func (f *framed) Init() tea.Cmd {
 	f.w.offer(frame{lines: f.root.frame()})
 	return f.root.Init()
 }
@@ -45,7 +56,7 @@ const minFrameGap = 15 * time.Millisecond
 // drawMsg asks for the frame put off by minFrameGap.
 type drawMsg struct{}
 
-func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+func (f *framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer func() {
 		// A bug in a screen ends this session alone, with the terminal
 		// given back whole, instead of a stack trace on the player's screen.
@@ -86,15 +97,77 @@ func (f framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	return f, cmd
 }
 
-// draw hands the root's current frame to the writer.
-func (f framed) draw(fr frame) {
-	fr.lines = f.root.frame()
-	f.w.offer(fr)
+// draw hands the root's current frame to the writer. A drawer builds it
+// while the program waits, so the screen is read by one goroutine at a
+// time as before. Why not the program's own goroutine: a frame's lines
+// are the one thing a seat's program allocates for a move, and a goroutine
+// that allocates while the collector marks first owes it an assist of at
+// least 64 KB of marking (the runtime's floor), whatever it allocates. At
+// 10,000 players every seat's program paid that at every move during a
+// mark; a few drawers, busy and long-lived, pay it once each per cycle.
+func (f *framed) draw(fr frame) {
+	f.job = fr
+	select {
+	case idleDrawers <- f:
+	default:
+		go drawFrames(f)
+	}
+	<-f.drawn
+	if p := f.failed; p != nil {
+		f.failed = nil
+		panic(p) // in Update, whose recover ends this session alone
+	}
 	f.w.drawnAt = time.Now()
 }
 
+// drawPanic is a panic raised while drawing, with the drawer's stack.
+type drawPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *drawPanic) String() string { return fmt.Sprintf("%v (while drawing)\n%s", p.value, p.stack) }
+
+// idleDrawers hands a frame to a drawer that has just finished another
+// session's; a drawer waits drawerLinger for more, then ends, so an idle
+// server keeps none.
+var idleDrawers = make(chan *framed)
+
+const drawerLinger = time.Second
+
+// drawFrames draws f's frame, then any other session's handed to it,
+// until none comes for drawerLinger.
+func drawFrames(f *framed) {
+	linger := time.NewTimer(drawerLinger)
+	defer linger.Stop()
+	for {
+		f.drawJob()
+		linger.Reset(drawerLinger)
+		select {
+		case f = <-idleDrawers:
+		case <-linger.C:
+			return
+		}
+	}
+}
+
+// drawJob fills f.job's lines and offers it to the writer, then lets the
+// program go on; a panic goes back to the program with its stack.
+func (f *framed) drawJob() {
+	defer func() {
+		if p := recover(); p != nil {
+			f.failed = &drawPanic{value: p, stack: debug.Stack()}
+		}
+		f.drawn <- struct{}{}
+	}()
+	fr := f.job
+	f.job = frame{}
+	fr.lines = f.root.frame()
+	f.w.offer(fr)
+}
+
 // View is empty: there is no standard renderer to draw it.
-func (f framed) View() string { return "" }
+func (f *framed) View() string { return "" }
 
 type frame struct {
 	lines  []string // the screen, line by line (not changed once offered)

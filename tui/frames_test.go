@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"log/slog"
 	"runtime"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 
 	"bivouac/table"
 	"bivouac/tui/uikit"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // writes hands each Write to the test.
@@ -95,7 +98,7 @@ func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 // due does.
 func TestEarlyTickDrawsNothing(t *testing.T) {
 	m := newRoot(testApp(t), Session{Ctx: t.Context(), Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
-	f := framed{root: m, w: newFrameWriter(t.Context(), make(writes, 16), false)}
+	f := newFramed(m, newFrameWriter(t.Context(), make(writes, 16), false))
 	t0 := time.Now()
 	var ticks uikit.Ticks
 	ticks.At(t0, t0.Add(time.Second))
@@ -111,5 +114,51 @@ func TestEarlyTickDrawsNothing(t *testing.T) {
 	f.Update(due)
 	if f.w.drawnAt.IsZero() {
 		t.Error("a due tick drew no frame")
+	}
+}
+
+// brokenPage panics when drawn.
+type brokenPage struct{ *lobbyPage }
+
+func (brokenPage) view(*root) string { panic("a bug in a page") }
+
+// A page that panics while a drawer draws it ends its own session only:
+// the panic comes back to the program, which quits with the terminal
+// given back (the goodbye on the normal screen), and the log has the
+// drawer's stack. The server, and the drawer, go on.
+func TestAPanicWhileDrawingEndsTheSessionAlone(t *testing.T) {
+	a := testApp(t)
+	var log strings.Builder
+	a.Log = slog.New(slog.NewTextHandler(&log, nil))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
+	out := make(writes, 16)
+	f := newFramed(m, newFrameWriter(ctx, out, false))
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if first := out.next(t); !strings.Contains(first, enterAlt) {
+		t.Fatalf("first write %q", first)
+	}
+	m.page = brokenPage{m.lobby}
+	f.w.drawnAt = time.Time{} // past the least gap between frames: drawn at once
+	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	if cmd == nil {
+		t.Fatal("the session went on after a panic")
+	}
+	if _, quit := cmd().(tea.QuitMsg); !quit {
+		t.Fatal("the session did not quit after a panic")
+	}
+	if bye := out.next(t); !strings.Contains(bye, leaveAlt) {
+		t.Errorf("after the panic the writer wrote %q, want the alternate screen left", bye)
+	}
+	if !strings.Contains(log.String(), "a bug in a page (while drawing)") || !strings.Contains(log.String(), "drawJob") {
+		t.Errorf("the log lacks the panic or the drawer's stack:\n%s", log.String())
+	}
+	// Another session draws on as before.
+	other := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "k2", Name: "Bob"}}, uikit.New(nil))
+	out2 := make(writes, 16)
+	newFramed(other, newFrameWriter(ctx, out2, false)).Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if got := out2.next(t); !strings.Contains(got, enterAlt) {
+		t.Errorf("another session's first frame: %q", got)
 	}
 }
