@@ -93,6 +93,75 @@ func TestKeepAliveDropsVanishedClient(t *testing.T) {
 	live.ExpectScreen(t, `size 81x24`, wait)
 }
 
+// The server asks only a client it has not heard from for an interval, as
+// OpenSSH's ClientAliveInterval does: a client that keeps talking (here with
+// its own keepalives, as ssh -o ServerAliveInterval does) is never asked;
+// once it falls silent it is asked again, every interval.
+func TestKeepAliveAsksOnlyASilentClient(t *testing.T) {
+	const every = 100 * time.Millisecond
+	srv := start(t, Config{KeepAliveInterval: every, KeepAliveCountMax: 3})
+	raw, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	cc := &gossh.ClientConfig{User: "talker", Auth: []gossh.AuthMethod{gossh.PublicKeys(sshtest.NewKey(t))},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: wait}
+	conn, chans, reqs, err := gossh.NewClientConn(raw, srv.addr, cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := gossh.NewClient(conn, chans, nil)
+	defer client.Close()
+	var mu sync.Mutex
+	asked := 0
+	go func() {
+		for req := range reqs {
+			if req.Type == "keepalive@openssh.com" {
+				mu.Lock()
+				asked++
+				mu.Unlock()
+			}
+			if req.WantReply {
+				_ = req.Reply(false, nil) // as OpenSSH answers: any answer is one
+			}
+		}
+	}()
+	count := func() int { mu.Lock(); defer mu.Unlock(); return asked }
+	sess, err := client.NewSession() // a session, so the connection is kept
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+
+	talking := time.Now()
+	for time.Since(talking) < 8*every {
+		if _, _, err := client.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(every / 10)
+	}
+	// One request may slip in if the machine stalled this loop past an
+	// interval; one at every interval would be eight.
+	if n := count(); n > 1 {
+		t.Fatalf("the server asked a talking client %d times in 8 intervals", n)
+	}
+	before := count()
+	deadline := time.Now().Add(wait)
+	for count() < before+3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a silent client was asked %d times in %v", count()-before, wait)
+		}
+		time.Sleep(every / 4)
+	}
+}
+
 func TestConnectionWithoutSessionIsClosed(t *testing.T) {
 	srv := startTuned(t, Config{KeepAliveInterval: 20 * time.Millisecond},
 		func(s *Server) { s.noSessionTimeout = 100 * time.Millisecond })

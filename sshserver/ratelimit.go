@@ -29,7 +29,8 @@ import (
 // burst wait until its rate has paid for them.
 type limitedConn struct {
 	net.Conn
-	lim *rate.Limiter
+	lim   *rate.Limiter
+	reads atomic.Uint64 // reads that brought bytes: the client was heard (keepalives)
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -45,6 +46,7 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 	}
 	n, err := c.Conn.Read(p)
 	if n > 0 {
+		c.reads.Add(1)
 		if d := c.lim.ReserveN(time.Now(), n).Delay(); d > 0 {
 			t := time.NewTimer(d)
 			select {

@@ -32,13 +32,15 @@ type Config struct {
 	MaxTimeout       time.Duration // close any connection after this long; default 12h
 	HandshakeTimeout time.Duration // TCP accept to authenticated (passphrase typing included); default 60s
 
-	// KeepAliveInterval is how often the server asks a client whether it is
-	// still there (a keepalive@openssh.com request); a client that has not
-	// answered KeepAliveCountMax of them in a row is disconnected, so a
-	// vanished laptop frees its seat in a minute and a half. Default 30s
-	// and 2: every round trip is a request each way through the cipher,
-	// and at 15s they were most of the server's idle CPU with 10,000
-	// players connected (docs/PERFORMANCE.md).
+	// KeepAliveInterval is how long the server waits to hear from a client
+	// before it asks whether it is still there (a keepalive@openssh.com
+	// request), as OpenSSH's ClientAliveInterval does: a client that typed,
+	// resized or answered within the interval is not asked. One that has not
+	// answered KeepAliveCountMax requests in a row is disconnected, so a
+	// vanished laptop frees its seat within two minutes. Default 30s and 2:
+	// every round trip is a request each way through the cipher, and at 15s
+	// they were most of the server's idle CPU with 10,000 players connected
+	// (docs/PERFORMANCE.md).
 	// Keepalives are traffic: with them on, IdleTimeout only ends
 	// connections whose client stopped answering at the SSH level; a player
 	// who just stopped typing is the TUI's business.
