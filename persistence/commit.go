@@ -31,8 +31,16 @@ type groupCommit struct {
 
 	mu      sync.Mutex
 	pending []commitCall
-	running bool // a goroutine is committing; it takes pending when done
+	running bool          // the committer runs; it takes pending when done
+	wake    chan struct{} // tells a waiting committer that writes came (one slot)
 }
+
+// committerLinger is how long the committer waits for more writes once
+// it has caught up, before it ends (an idle store keeps no goroutine). A
+// committer started anew for every burst of writes was a new goroutine
+// many times a second under load, each paying the collector's assist
+// floor (64 KB of marking) at its first allocation while a mark ran.
+const committerLinger = time.Second
 
 type commitCall struct {
 	fn   func(*bolt.Tx) error
@@ -47,31 +55,59 @@ func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
 	g.pending = append(g.pending, commitCall{fn: fn, done: done})
 	if !g.running {
 		g.running = true
+		if g.wake == nil {
+			g.wake = make(chan struct{}, 1)
+		}
 		go g.commitAll()
+	} else {
+		select {
+		case g.wake <- struct{}{}:
+		default: // already told
+		}
 	}
 	g.mu.Unlock()
 	return <-done
 }
 
-// commitAll commits what is pending until nothing is.
+// commitAll commits what is pending until nothing is, then waits up to
+// committerLinger for more.
 func (g *groupCommit) commitAll() {
-	if g.delay > 0 {
-		time.Sleep(g.delay)
-	}
+	linger := time.NewTimer(committerLinger)
+	defer linger.Stop()
+	wait := g.delay > 0 // the first write waits for company
 	for {
+		if wait {
+			time.Sleep(g.delay)
+		}
 		g.mu.Lock()
 		calls := g.pending
 		if len(calls) > g.max {
 			calls = calls[:g.max:g.max]
 		}
 		g.pending = g.pending[len(calls):]
-		if len(calls) == 0 {
-			g.pending, g.running = nil, false
+		if len(calls) > 0 {
 			g.mu.Unlock()
-			return
+			g.commit(calls)
+			wait = false // writes that came during the commit go next, at once
+			continue
 		}
+		g.pending = nil
 		g.mu.Unlock()
-		g.commit(calls)
+		linger.Reset(committerLinger)
+		select {
+		case <-g.wake:
+			wait = g.delay > 0 // a lone write after a pause waits for company, as the first
+			continue
+		case <-linger.C:
+		}
+		g.mu.Lock()
+		if len(g.pending) > 0 { // came as the timer fired: its wake is in the slot
+			g.mu.Unlock()
+			continue
+		}
+		g.running = false
+		g.mu.Unlock()
+		return
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -130,4 +131,36 @@ func TestGroupCommitGivesAFailingWriteItsOwnError(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// The committer stays for writes that come soon after (one goroutine under
+// load, not one per burst), commits them at once, and ends once writes
+// stop for committerLinger, so an idle store keeps no goroutine.
+func TestGroupCommitterLingersThenEnds(t *testing.T) {
+	_, g := openCommitTest(t)
+	running := func() bool { g.mu.Lock(); defer g.mu.Unlock(); return g.running }
+	if err := g.do(put("a")); err != nil {
+		t.Fatal(err)
+	}
+	if !running() {
+		t.Fatal("the committer ended at once after a write")
+	}
+	time.Sleep(committerLinger / 4)
+	start := time.Now()
+	if err := g.do(put("b")); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited > committerLinger/2 {
+		t.Errorf("a write to a waiting committer took %v", waited)
+	}
+	deadline := time.Now().Add(committerLinger + 5*time.Second)
+	for running() {
+		if time.Now().After(deadline) {
+			t.Fatal("the committer never ended once writes stopped")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := g.do(put("c")); err != nil { // a new committer starts
+		t.Fatal(err)
+	}
 }
