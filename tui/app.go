@@ -3,7 +3,8 @@
 // help). One tea.Program per session; all of a session's screens live in it.
 //
 // Data flow: the session's pump goroutine is the only caller of
-// Program.Send. It forwards the newest room Update from the session's
+// Program.Send but for the frame gap's timer (an empty drawMsg, frames.go).
+// It forwards the newest room Update from the session's
 // one-slot mailbox and lobby-change signals from the hub. Keys become room
 // commands (Act, Say, Start), which never block.
 package tui
@@ -196,7 +197,9 @@ func (a *App) NewProgram(s Session) *tea.Program {
 		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}
 	opts = append(opts, tea.WithoutRenderer())
-	p := tea.NewProgram(newFramed(m, newFrameWriter(s.Ctx, s.Output, s.ASCII)), opts...)
+	f := newFramed(m, newFrameWriter(s.Ctx, s.Output, s.ASCII))
+	p := tea.NewProgram(f, opts...)
+	f.send = p.Send
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)

@@ -36,6 +36,12 @@ type framed struct {
 	job    frame         // the frame to draw, lines not yet filled
 	drawn  chan struct{} // the drawer is done with job (one slot)
 	failed *drawPanic    // the drawer's panic, to raise on the program's goroutine
+
+	// send is the program's Send (nil: drawLater's frames come by a
+	// tea.Tick command); gap is the timer that sends a put-off frame's
+	// drawMsg, made at the first and reset after.
+	send func(tea.Msg)
+	gap  *time.Timer
 }
 
 func newFramed(m *root, w *frameWriter) *framed {
@@ -91,10 +97,26 @@ func (f *framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		f.draw(frame{})
 	default:
 		f.w.drawDue = true
-		wait := minFrameGap - time.Since(f.w.drawnAt)
-		cmd = tea.Batch(cmd, tea.Tick(wait, func(time.Time) tea.Msg { return drawMsg{} }))
+		cmd = tea.Batch(cmd, f.drawLater(minFrameGap-time.Since(f.w.drawnAt)))
 	}
 	return f, cmd
+}
+
+// drawLater has a drawMsg come after wait, on the session's one gap timer:
+// a mover's screen puts off the room's answer this way at every move, and
+// a tea.Tick for it was a new goroutine each time that allocated its timer
+// (and owed the collector an assist for it while a mark ran). The timer's
+// goroutine only sends an empty message, which allocates nothing.
+func (f *framed) drawLater(wait time.Duration) tea.Cmd {
+	if f.send == nil {
+		return tea.Tick(wait, func(time.Time) tea.Msg { return drawMsg{} })
+	}
+	if f.gap == nil {
+		f.gap = time.AfterFunc(wait, func() { f.send(drawMsg{}) })
+	} else {
+		f.gap.Reset(wait)
+	}
+	return nil
 }
 
 // draw hands the root's current frame to the writer. A drawer builds it

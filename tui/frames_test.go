@@ -162,3 +162,44 @@ func TestAPanicWhileDrawingEndsTheSessionAlone(t *testing.T) {
 		t.Errorf("another session's first frame: %q", got)
 	}
 }
+
+// A frame put off by the least gap between frames comes by the session's
+// one gap timer (no command, no goroutine per frame): the drawMsg is sent
+// to the program once the gap has passed, and the frame is drawn then.
+func TestAPutOffFrameComesByTheGapTimer(t *testing.T) {
+	m := newRoot(testApp(t), Session{Ctx: t.Context(), Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
+	out := make(writes, 16)
+	f := newFramed(m, newFrameWriter(t.Context(), out, false))
+	sent := make(chan tea.Msg, 4)
+	f.send = func(msg tea.Msg) { sent <- msg }
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	out.next(t)
+	for range 3 { // within the gap: put off, and only once (three ? leave the help open)
+		if _, cmd := f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}); cmd != nil {
+			t.Fatal("a put-off frame came by a command, not the gap timer")
+		}
+		if !f.w.drawDue {
+			t.Fatal("the frame was drawn within the gap")
+		}
+	}
+	select {
+	case msg := <-sent:
+		if _, ok := msg.(drawMsg); !ok {
+			t.Fatalf("the gap timer sent %T", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the gap timer never sent the put-off frame")
+	}
+	f.Update(drawMsg{})
+	if f.w.drawDue {
+		t.Error("the put-off frame was not drawn when its message came")
+	}
+	if got := out.next(t); !strings.Contains(got, "Help") && !strings.Contains(got, "help") {
+		t.Errorf("the put-off frame did not show the help: %q", got)
+	}
+	select {
+	case <-sent:
+		t.Error("keys within the gap sent more than one frame")
+	case <-time.After(50 * time.Millisecond):
+	}
+}
