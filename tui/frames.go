@@ -129,11 +129,7 @@ func (f *framed) drawLater(wait time.Duration) tea.Cmd {
 // mark; a few drawers, busy and long-lived, pay it once each per cycle.
 func (f *framed) draw(fr frame) {
 	f.job = fr
-	select {
-	case idleDrawers <- f:
-	default:
-		go drawFrames(f)
-	}
+	drawers.hand(f)
 	<-f.drawn
 	if p := f.failed; p != nil {
 		f.failed = nil
@@ -150,28 +146,9 @@ type drawPanic struct {
 
 func (p *drawPanic) String() string { return fmt.Sprintf("%v (while drawing)\n%s", p.value, p.stack) }
 
-// idleDrawers hands a frame to a drawer that has just finished another
-// session's; a drawer waits drawerLinger for more, then ends, so an idle
-// server keeps none.
-var idleDrawers = make(chan *framed)
-
-const drawerLinger = time.Second
-
-// drawFrames draws f's frame, then any other session's handed to it,
-// until none comes for drawerLinger.
-func drawFrames(f *framed) {
-	linger := time.NewTimer(drawerLinger)
-	defer linger.Stop()
-	for {
-		f.drawJob()
-		linger.Reset(drawerLinger)
-		select {
-		case f = <-idleDrawers:
-		case <-linger.C:
-			return
-		}
-	}
-}
+// drawers draw frames for every session: a drawer that has just finished
+// a session's frame takes the next one handed over.
+var drawers = lingerPool[*framed]{idle: make(chan *framed), run: (*framed).drawJob}
 
 // drawJob fills f.job's lines and offers it to the writer, then lets the
 // program go on; a panic goes back to the program with its stack.
@@ -265,34 +242,44 @@ func (w *frameWriter) offer(f frame) {
 func (w *frameWriter) wake() {
 	if !w.writing {
 		w.writing = true
-		select {
-		case idleWriters <- w:
-		default:
-			go writeFrames(w)
-		}
+		writers.hand(w)
 	}
 }
 
-// idleWriters hands a session's frames to a write goroutine that has just
-// caught up with another's. A goroutine started per frame began with a
-// small stack and grew it in every SSH write (the cipher's padding reads
-// crypto/rand deep down): 5% of the server's CPU while tables played. A
-// write goroutine waits writerLinger for more work, then ends, so an idle
-// server keeps none.
-var idleWriters = make(chan *frameWriter)
+// writers write frames for every session. A goroutine started per frame
+// began with a small stack and grew it in every SSH write (the cipher's
+// padding reads crypto/rand deep down): 5% of the server's CPU while tables
+// played. A writer that has caught up with one session's frames takes the
+// next session's.
+var writers = lingerPool[*frameWriter]{idle: make(chan *frameWriter), run: (*frameWriter).write}
 
-const writerLinger = time.Second
+// lingerPool runs jobs on goroutines that outlive them: a goroutine that
+// has done a job waits a second for another, then ends, so an idle server
+// keeps none and a busy one keeps a few, long-lived.
+type lingerPool[T any] struct {
+	idle chan T  // to a goroutine waiting for a job
+	run  func(T) // the job
+}
 
-// writeFrames writes w's frames, then any other session's handed to it
-// through idleWriters, until none comes for writerLinger.
-func writeFrames(w *frameWriter) {
-	linger := time.NewTimer(writerLinger)
+const poolLinger = time.Second
+
+// hand runs job on a waiting goroutine, or a new one.
+func (p *lingerPool[T]) hand(job T) {
+	select {
+	case p.idle <- job:
+	default:
+		go p.serve(job)
+	}
+}
+
+func (p *lingerPool[T]) serve(job T) {
+	linger := time.NewTimer(poolLinger)
 	defer linger.Stop()
 	for {
-		w.write()
-		linger.Reset(writerLinger)
+		p.run(job)
+		linger.Reset(poolLinger)
 		select {
-		case w = <-idleWriters:
+		case job = <-p.idle:
 		case <-linger.C:
 			return
 		}
