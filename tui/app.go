@@ -239,7 +239,8 @@ type themeKey struct {
 	lang    i18n.Lang
 }
 
-// pump is the only caller of p.Send for this session. It passes on the
+// pump is the caller of p.Send for this session (but for the frame gap's
+// timer, which sends an empty drawMsg). It passes on the
 // terminal's sizes (Session.Sizes), keeps the table screen's alarm
 // (sessionAlarm) on a runtime timer, and keeps the idle clock: one runtime
 // timer that, when it fires, looks at when input last came (nothing
