@@ -297,10 +297,11 @@ func wantedEnv(payload []byte) bool {
 // is not asked: at 10,000 players a round every 30 s was 333 requests a
 // second, each a goroutine and a packet each way that allocate (and pay
 // the collector's assist floor while it marks), for players whose own
-// keys already said they were there. At most one request is outstanding; its goroutine ends when
-// the answer comes or the connection closes. Between requests nothing
-// waits: a runtime timer calls tick, so an idle connection has no
-// keepalive goroutine (10,000 of them were 10,000 sleeping stacks).
+// keys already said they were there. At most one request is outstanding;
+// its goroutine ends when the answer comes or the connection closes.
+// Between requests nothing waits: a runtime timer calls tick, so an idle
+// connection has no keepalive goroutine (10,000 of them were 10,000
+// sleeping stacks).
 //
 // Since answered keepalives are traffic that keeps IdleTimeout away, it also
 // closes a connection that has had no session open for noSessionTimeout
