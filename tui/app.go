@@ -249,7 +249,8 @@ type themeKey struct {
 // (idleClock false) it keeps no idle clock: it would close a session whose
 // player is typing.
 func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool, dropped <-chan struct{}) {
-	lobby, stop := a.watchLobby(func() bool { return m.current.Load() == nil })
+	inLobby := func() bool { return m.current.Load() == nil } // at a table the lobby is not on screen
+	lobby, stop := a.watchLobby(inLobby)
 	defer stop()
 	defer func() {
 		if r := m.current.Load(); r != nil {
@@ -303,7 +304,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 		case <-dropped:
 			p.Send(keysDroppedMsg{})
 		case <-lobby:
-			if m.current.Load() == nil { // at a table the lobby is not on screen
+			if inLobby() { // still: the session may have sat down since it was told
 				p.Send(lobbyChangedMsg{at: time.Now()})
 			}
 		case <-idle.C:

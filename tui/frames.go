@@ -19,8 +19,9 @@ import (
 // Drawing without Bubble Tea's standard renderer. That renderer wakes every
 // program 60 times a second on a ticker, changed or not; at 2,000 idle
 // sessions those wake-ups were nearly half a core (docs/PERFORMANCE.md).
-// Here the program runs WithoutRenderer: after each Update the session's
-// frame goes to a frameWriter (newest frame wins, like the room mailboxes),
+// Here the program runs WithoutRenderer: after each Update a drawer builds
+// the session's frame while the program waits (see draw), and the frame
+// goes to a frameWriter (newest frame wins, like the room mailboxes),
 // which rewrites only the lines that changed. Nothing runs while nothing
 // changes, and a client that stops reading blocks only its own writer,
 // never the program.

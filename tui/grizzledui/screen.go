@@ -1,7 +1,8 @@
 // Package grizzledui is the table screen of The Grizzled: it draws one
 // seat's view (grizzled.SeatView inside an table.Update) and turns keys
-// into uikit.ActMsg actions (uikit.Actions). It never talks to a room and never decides
-// what is legal: every move it offers comes from SeatView.Legal.
+// into uikit.ActMsg actions (uikit.Actions). It never talks to a room and
+// never decides what is legal: every move it offers comes from
+// SeatView.Legal.
 package grizzledui
 
 import (
