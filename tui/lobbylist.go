@@ -114,8 +114,23 @@ func (s *sharedRooms) find(rooms []table.Summary) *roomSplit {
 	return nil
 }
 
+// newSplit splits a hub list. When every room in it is public and open,
+// as while tables play, the public part is the hub's list itself: a copy
+// of 2,000 summaries for each change of the lobby was 7% of what the
+// server allocated while playing (docs/PERFORMANCE.md).
 func newSplit(rooms []table.Summary) *roomSplit {
 	sp := &roomSplit{from: rooms}
+	public := 0
+	for _, r := range rooms {
+		if r.Status != table.StatusClosed && !r.Private {
+			public++
+		}
+	}
+	if public == len(rooms) {
+		sp.public = rooms[:len(rooms):len(rooms)]
+		return sp
+	}
+	sp.public = make([]table.Summary, 0, public)
 	for _, r := range rooms {
 		switch {
 		case r.Status == table.StatusClosed:

@@ -41,6 +41,20 @@ func TestSharedRoomsSplitsOncePerList(t *testing.T) {
 	}
 }
 
+// A list of open public rooms only (tables at play) is its own public
+// part: no copy of every summary at each change of the lobby.
+func TestSharedRoomsKeepsAnAllPublicListWhole(t *testing.T) {
+	rooms := []table.Summary{{Code: "AAAA", Status: table.StatusWaiting}, {Code: "DDDD", Status: table.StatusPlaying}}
+	var s sharedRooms
+	pub, priv := s.split(rooms)
+	if len(pub) != 2 || &pub[0] != &rooms[0] || len(priv) != 0 {
+		t.Fatalf("public = %v (copied: %v), private = %v", pub, len(pub) > 0 && &pub[0] != &rooms[0], priv)
+	}
+	if cap(pub) != len(pub) {
+		t.Error("a reader's append could write into the hub's list")
+	}
+}
+
 func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
 	rooms := []table.Summary{{Code: "AAAA", Status: table.StatusWaiting}}
 	var s sharedRooms
