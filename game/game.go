@@ -100,6 +100,16 @@ type Event struct {
 	Text     string    `json:"text,omitempty"` // a player's words (chat only)
 }
 
+// Refs points to each of events, in order: a log as table.Update carries
+// it, where one event is shared by every log that holds it.
+func Refs(events []Event) []*Event {
+	refs := make([]*Event, len(events))
+	for i := range events {
+		refs[i] = &events[i]
+	}
+	return refs
+}
+
 // Result is how a game ended.
 type Result struct {
 	Outcome string `json:"outcome"` // game-specific: "win"/"loss", "village"/"wolves"/"lovers"

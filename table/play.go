@@ -207,13 +207,18 @@ func (r *Room) sayInGame(seat game.Seat, text string) error {
 	return nil
 }
 
-// record files events into each audience member's recent log.
+// record files events into each audience member's recent log. An event is
+// kept once and its audience's logs point to it: each seat's log used to
+// hold its own copy of every event it saw, a sixth of the live heap at
+// 2,000 tables (docs/PERFORMANCE.md).
 func (r *Room) record(events []game.Event) {
-	for _, e := range events {
-		for i := range r.seats {
-			if e.Audience.Includes(game.Seat(i)) {
-				r.logs[game.Seat(i)] = r.appendLog(r.logs[game.Seat(i)], e)
-				r.logEnds[game.Seat(i)]++
+	kept := slices.Clone(events) // the game's slice is not ours to keep
+	for i := range kept {
+		e := &kept[i]
+		for s := range r.seats {
+			if e.Audience.Includes(game.Seat(s)) {
+				r.logs[game.Seat(s)] = r.appendLog(r.logs[game.Seat(s)], e)
+				r.logEnds[game.Seat(s)]++
 			}
 		}
 		if e.Audience.All {
@@ -224,10 +229,10 @@ func (r *Room) record(events []game.Event) {
 }
 
 // appendLog adds e to a seat's recent events, dropping the oldest past
-// LogSize. The events' array is only ever appended to, never written below
+// LogSize. The log's array is only ever appended to, never written below
 // its length, so the Updates already sent keep their events while sharing
 // it (see shared).
-func (r *Room) appendLog(l []game.Event, e game.Event) []game.Event {
+func (r *Room) appendLog(l []*game.Event, e *game.Event) []*game.Event {
 	if len(l) >= r.cfg.LogSize {
 		l = l[len(l)-r.cfg.LogSize+1:]
 	}
@@ -237,7 +242,7 @@ func (r *Room) appendLog(l []game.Event, e game.Event) []game.Event {
 // shared is a seat's recent events as an Update carries them: the room's
 // own array, capped so that a reader's append copies it. Each Update used
 // to carry a copy (4.8 KB per seat per move at 40 events).
-func shared(l []game.Event) []game.Event { return l[:len(l):len(l)] }
+func shared(l []*game.Event) []*game.Event { return l[:len(l):len(l)] }
 
 func (r *Room) narrate(m game.Msg) {
 	r.record([]game.Event{{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat, Msg: m}})

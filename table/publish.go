@@ -84,7 +84,7 @@ func (r *Room) publishTo(box *Mailbox) {
 	}
 }
 
-func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo, public []game.Event) {
+func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo, public []*game.Event) {
 	m := r.members[box]
 	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
 		Seats: seats, Notice: r.notices[box].current(r.seq), Started: r.started, Over: r.over, Result: r.result,

@@ -207,8 +207,8 @@ type Room struct {
 	logged    int        // entries in the journal: actions and chat lines
 	seats     []seatState
 	members   map[*Mailbox]member
-	logs      map[game.Seat][]game.Event // recent events per seat; Spectator for watchers
-	logEnds   map[game.Seat]int          // events ever filed in each seat's log (Update.LogEnd)
+	logs      map[game.Seat][]*game.Event // recent events per seat; Spectator for watchers
+	logEnds   map[game.Seat]int           // events ever filed in each seat's log (Update.LogEnd)
 	notices   map[*Mailbox]notice
 	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[game.Seat]string // encoding of those legal actions
@@ -252,7 +252,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		stop:     stop,
 		done:     make(chan struct{}),
 		members:  map[*Mailbox]member{},
-		logs:     map[game.Seat][]game.Event{},
+		logs:     map[game.Seat][]*game.Event{},
 		logEnds:  map[game.Seat]int{},
 		notices:  map[*Mailbox]notice{},
 		legalSeq: map[game.Seat]int{},

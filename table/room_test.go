@@ -453,7 +453,7 @@ func TestRoomHostLeavingHandsTheTableOn(t *testing.T) {
 			r.Detach(alice)
 		}
 		waitFor(t, bob, "bob told he is host", func(u Update) bool {
-			return slices.ContainsFunc(u.Log, func(e game.Event) bool { return strings.Contains(evText(e), "bob is the host now") })
+			return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), "bob is the host now") })
 		})
 		if h := r.Summary().Host; h != "bob" {
 			t.Fatalf("%s: host is %q", how, h)
@@ -469,7 +469,7 @@ func TestRoomHostLeavingHandsTheTableOn(t *testing.T) {
 // announced only if one will play.
 func TestRoomSaysTrulyWhatHappensToAnAbsentSeat(t *testing.T) {
 	logHas := func(u Update, s string) bool {
-		return slices.ContainsFunc(u.Log, func(e game.Event) bool { return strings.Contains(evText(e), s) })
+		return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), s) })
 	}
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Bots: raceBots{}, BotLevel: "easy", TakeoverAfter: 2 * time.Minute})
 	alice, _ := join(t, r, "alice")
@@ -509,7 +509,7 @@ func lastWith(u Update, s string) string {
 func noticeText(m game.Msg) string { return i18n.For(i18n.English).Msg(m) }
 
 // evText is an event as an English reader reads it.
-func evText(e game.Event) string {
+func evText(e *game.Event) string {
 	if !e.Msg.IsZero() {
 		return i18n.For(i18n.English).Msg(e.Msg)
 	}

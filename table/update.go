@@ -18,13 +18,13 @@ type SeatInfo struct {
 // recent log too), so a mailbox may drop an older Update for a newer one
 // without losing anything the screen needs.
 type Update struct {
-	Room  string       `json:"room"`  // room code
-	Title game.Msg     `json:"title"` // game title and variant, for the header
-	Game  string       `json:"game"`  // Game.ID()
-	Seat  game.Seat    `json:"seat"`  // the viewer's seat, or Spectator
-	Seq   int          `json:"seq"`   // actions applied; a key pressed on Seq n never applies to n+1
-	View  game.View    `json:"view"`  // the game's own view type for this seat
-	Log   []game.Event `json:"log"`   // recent events this seat may see, oldest first
+	Room  string        `json:"room"`  // room code
+	Title game.Msg      `json:"title"` // game title and variant, for the header
+	Game  string        `json:"game"`  // Game.ID()
+	Seat  game.Seat     `json:"seat"`  // the viewer's seat, or Spectator
+	Seq   int           `json:"seq"`   // actions applied; a key pressed on Seq n never applies to n+1
+	View  game.View     `json:"view"`  // the game's own view type for this seat
+	Log   []*game.Event `json:"log"`   // recent events this seat may see, oldest first; shared: read only
 	// LogEnd counts the events ever filed in this seat's log since the room
 	// started (or was restored): the last of Log is event LogEnd. A reader
 	// that must not miss or repeat a line (plain mode) prints the new ones.
@@ -33,13 +33,13 @@ type Update struct {
 	// what a screen that must look alike for everyone draws (a sleeping
 	// village), kept apart from Log so a seat's private lines never push
 	// public ones out of it. Shared between the sessions: read only.
-	Public  []game.Event `json:"public,omitempty"`
-	Seats   []SeatInfo   `json:"seats"`   // who sits where
-	Notice  game.Msg     `json:"notice"`  // why this seat's last action was refused (zero if none)
-	Started bool         `json:"started"` // false while the table waits for players
-	Over    bool         `json:"over"`
-	Result  *game.Result `json:"result,omitempty"`
-	Closed  CloseReason  `json:"closed,omitempty"` // not Open: the room is gone, and why
+	Public  []*game.Event `json:"public,omitempty"`
+	Seats   []SeatInfo    `json:"seats"`   // who sits where
+	Notice  game.Msg      `json:"notice"`  // why this seat's last action was refused (zero if none)
+	Started bool          `json:"started"` // false while the table waits for players
+	Over    bool          `json:"over"`
+	Result  *game.Result  `json:"result,omitempty"`
+	Closed  CloseReason   `json:"closed,omitempty"` // not Open: the room is gone, and why
 	// Deadline is the time left on the current timer in whole seconds when
 	// this update was made (0: none). Screens count down locally while visible.
 	Deadline int `json:"deadline,omitempty"`

@@ -597,7 +597,7 @@ func (p *plain) onUpdate(u table.Update) {
 		}
 		pr := th.Printer()
 		for i := len(u.Log) - n; i < len(u.Log); i++ {
-			e := &u.Log[i]
+			e := u.Log[i]
 			text := pr.Event(e)
 			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(u.Seats) {
 				text = u.Seats[e.From].Name + ": " + text

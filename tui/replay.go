@@ -53,7 +53,7 @@ func (p *replayPage) showStep() {
 	}
 	last := p.step == len(r.Steps)-1
 	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: game.Spectator, Seq: p.step,
-		View: r.Steps[p.step].View, Log: log, Seats: r.Seats, Started: true, Over: last && r.End != nil}
+		View: r.Steps[p.step].View, Log: game.Refs(log), Seats: r.Seats, Started: true, Over: last && r.End != nil}
 	if u.Over {
 		u.Result = r.End
 	}

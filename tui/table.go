@@ -389,7 +389,7 @@ func (t *tablePage) waitingView(m *root) string {
 	var lines []string // long lines wrap: nobody's words are cut off
 	p := th.Printer()
 	for i := range u.Log {
-		e := &u.Log[i]
+		e := u.Log[i]
 		text, style := uikit.Clean(p.Event(e)), th.Muted
 		if e.Kind == game.Chat {
 			style = th.Chat

@@ -19,7 +19,7 @@ import (
 // overlap is the largest keep such that cur[:keep] is the last keep
 // events of prev: then cur is prev's last keep events and cur[keep:]. It
 // checks what it substitutes, so it is right whatever the events are.
-func overlap(prev, cur []game.Event) int {
+func overlap(prev, cur []*game.Event) int {
 	for keep := min(len(prev), len(cur)); keep > 0; keep-- {
 		if reflect.DeepEqual(cur[:keep], prev[len(prev)-keep:]) {
 			return keep
@@ -32,8 +32,8 @@ func overlap(prev, cur []game.Event) int {
 type sent struct {
 	n      uint64 // deliveries sent
 	full   bool   // the session asked for a whole Update
-	log    []game.Event
-	public []game.Event
+	log    []*game.Event
+	public []*game.Event
 	last   table.Update // to send whole again
 }
 

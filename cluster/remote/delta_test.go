@@ -16,7 +16,7 @@ import (
 func TestDeltaRebuildsLogs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var all, pub []game.Event
-	window := func(evs []game.Event, n int) []game.Event { return evs[max(0, len(evs)-n):] }
+	window := func(evs []game.Event, n int) []*game.Event { return game.Refs(evs[max(0, len(evs)-n):]) }
 	var out sent
 	var in received
 	for step := range 400 {

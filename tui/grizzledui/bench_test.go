@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"bivouac/game"
@@ -117,7 +116,7 @@ func playTable(tb testing.TB, seed uint64, n int) [][]table.Update {
 		for seat := range n {
 			v := g.View(st, game.Seat(seat)).(grizzled.SeatView)
 			us = append(us, table.Update{Room: "K7QX", Title: game.Raw("The Grizzled · standard"), Game: "grizzled",
-				Seat: game.Seat(seat), Seq: v.Seq, View: v, Log: slices.Clone(log), Seats: seats, Started: true, Over: over})
+				Seat: game.Seat(seat), Seq: v.Seq, View: v, Log: game.Refs(log), Seats: seats, Started: true, Over: over})
 		}
 		out = append(out, us)
 		if over {

@@ -105,7 +105,7 @@ func (s *Screen) observe() {
 		n = len(s.u.Log)
 	}
 	for i := len(s.u.Log) - n; i < len(s.u.Log); i++ {
-		e := &s.u.Log[i]
+		e := s.u.Log[i]
 		switch e.Msg.Key {
 		case "grizzled.three_threats":
 			c.teach("failed", th.T("learn.failed"))

@@ -52,7 +52,7 @@ func TestRealGames(t *testing.T) {
 			upd := func(seat game.Seat) (table.Update, grizzled.SeatView) {
 				v := g.View(st, seat).(grizzled.SeatView)
 				_, over := g.Result(st)
-				return table.Update{Room: "TEST", Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true, Over: over}, v
+				return table.Update{Room: "TEST", Seat: seat, Seq: v.Seq, View: v, Log: game.Refs(log), Started: true, Over: over}, v
 			}
 			keysPressed := 0
 			for step := 0; step < 5000; step++ {

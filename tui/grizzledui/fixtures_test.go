@@ -44,7 +44,7 @@ func update(seat game.Seat, v grizzled.SeatView, log ...game.Event) table.Update
 	v.Seat = seat
 	return table.Update{
 		Room: "K7QX", Title: game.Raw("The Grizzled · standard"), Game: "grizzled", Seat: seat, Seq: v.Seq,
-		View: v, Log: log, Seats: seats4(), Started: true, Over: v.Over,
+		View: v, Log: game.Refs(log), Seats: seats4(), Started: true, Over: v.Over,
 	}
 }
 

@@ -43,7 +43,7 @@ func TestLongNamesAt80x24(t *testing.T) {
 				s := New(asciiTheme())
 				s.SetSize(80, 23) // the session's help bar is the 24th line
 				s.SetUpdate(table.Update{Room: "TEST", Title: game.Raw("The Grizzled · campaign Верденская-мясорубка · 28 trials"),
-					Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true})
+					Seat: seat, Seq: v.Seq, View: v, Log: game.Refs(log), Started: true})
 				out := s.View()
 				checkFits(t, out, 80, 23)
 				head := strings.SplitN(out, "\n", 2)[0]
@@ -100,7 +100,7 @@ func TestLogScrollsBack(t *testing.T) {
 	v := g.View(st, 0).(grizzled.SeatView)
 	s := New(asciiTheme())
 	s.SetSize(80, 23)
-	s.SetUpdate(table.Update{Room: "TEST", Seat: 0, Seq: v.Seq, View: v, Log: log, Started: true})
+	s.SetUpdate(table.Update{Room: "TEST", Seat: 0, Seq: v.Seq, View: v, Log: game.Refs(log), Started: true})
 	newest := s.View()
 	last := log[len(log)-1].Text
 	if !strings.Contains(newest, string([]rune(last)[:min(20, len([]rune(last)))])) {
@@ -144,7 +144,7 @@ func TestTurnClockOnTheStatusLine(t *testing.T) {
 		s := New(asciiTheme())
 		s.now = func() time.Time { return time.Unix(0, 0) }
 		s.SetSize(80, 23)
-		s.SetUpdate(table.Update{Room: "T", Seat: seat, Seq: v.Seq, View: v, Log: log, Started: true, Deadline: 90})
+		s.SetUpdate(table.Update{Room: "T", Seat: seat, Seq: v.Seq, View: v, Log: game.Refs(log), Started: true, Deadline: 90})
 		if out := s.View(); !strings.Contains(out, "(90 s left)") {
 			t.Fatalf("seat %d does not see the turn clock:\n%s", seat, out)
 		}

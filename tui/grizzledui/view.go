@@ -956,7 +956,7 @@ func (s *Screen) logLines(w, h int) []string {
 	n := 0
 	s.logMemo.Begin(th, w)
 	for i := len(s.u.Log) - 1; i >= 0 && n < keep+s.logBack; i-- {
-		e := &s.u.Log[i]
+		e := s.u.Log[i]
 		who := ""
 		if e.Kind == game.Chat {
 			who = s.name(e.From)

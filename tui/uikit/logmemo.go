@@ -6,12 +6,13 @@ import (
 )
 
 // LogMemo keeps the lines a screen drew for each event of its log from one
-// frame to the next. Every Update carries the table's last few dozen events
-// (a fresh copy for each session), and all but the newest were drawn on the
-// frame before: rendering their words and wrapping them again was about
-// half of what a frame cost while tables played (docs/PERFORMANCE.md).
+// frame to the next. Every Update carries the table's last few dozen events,
+// and all but the newest were drawn on the frame before: rendering their
+// words and wrapping them again was about half of what a frame cost while
+// tables played (docs/PERFORMANCE.md).
 //
-// Events are matched by what they say, not by address, in the order they
+// Events are matched by address (the room keeps each event once and every
+// Update points to it), else by what they say, in the order they
 // are asked for (the same every frame, oldest or newest first): the next
 // frame's log is the last one's with old events gone from the front and
 // new ones at the end. A frame's lines are kept for the next frame only,
@@ -26,8 +27,8 @@ type LogMemo struct {
 }
 
 type drawnEvent struct {
-	ev    game.Event
-	who   string // what else the lines show of the event: the speaker's name as drawn
+	ev    *game.Event // read only: shared with the Update it came in
+	who   string      // what else the lines show of the event: the speaker's name as drawn
 	lines []string
 }
 
@@ -50,14 +51,14 @@ func (m *LogMemo) Begin(th *Theme, w int) {
 // not change the lines.
 func (m *LogMemo) Lines(e *game.Event, who string, draw func() []string) []string {
 	for i := m.next; i < len(m.prev); i++ {
-		if d := &m.prev[i]; d.who == who && sameEvent(&d.ev, e) {
+		if d := &m.prev[i]; d.who == who && (d.ev == e || sameEvent(d.ev, e)) {
 			m.cur = append(m.cur, *d)
 			m.next = i + 1
 			return d.lines
 		}
 	}
 	lines := draw()
-	m.cur = append(m.cur, drawnEvent{ev: *e, who: who, lines: lines})
+	m.cur = append(m.cur, drawnEvent{ev: e, who: who, lines: lines})
 	return lines
 }
 
@@ -68,9 +69,9 @@ func sameEvent(a, b *game.Event) bool {
 		len(a.Msg.Args) != len(b.Msg.Args) {
 		return false
 	}
-	// Every Update's log is a copy of the room's, whose events share their
-	// arguments with it: the same arguments are the same backing array,
-	// which spares comparing them one by one on every frame.
+	// An event made again from the same one (a replay's step, a screen's
+	// own list) shares its arguments with it: the same backing array spares
+	// comparing them one by one on every frame.
 	if len(a.Msg.Args) == 0 || &a.Msg.Args[0] == &b.Msg.Args[0] {
 		return true
 	}

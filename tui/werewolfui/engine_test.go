@@ -3,7 +3,6 @@ package werewolfui
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +70,7 @@ func TestRealGames(t *testing.T) {
 				v := g.View(st, seat).(werewolf.SeatView)
 				_, over := g.Result(st)
 				return table.Update{Room: "TEST", Game: werewolf.ID, Seat: seat, Seq: seq, View: v,
-					Log: slices.Clone(logs[seat]), Started: true, Over: over, Deadline: v.Deadline}, v
+					Log: game.Refs(logs[seat]), Started: true, Over: over, Deadline: v.Deadline}, v
 			}
 			actions, ticks := 0, 0
 			for step := 0; step < 6000; step++ {
@@ -179,10 +178,10 @@ func TestKeptLinesDrawAsNew(t *testing.T) {
 			log = log[len(log)-40:]
 		}
 		for j, s := range kept {
-			var mine []game.Event
+			var mine []*game.Event
 			for _, e := range log {
 				if e.Audience.Includes(seats[j]) {
-					mine = append(mine, e)
+					mine = append(mine, &e) // a copy: matched by what it says
 				}
 			}
 			v := g.View(st, seats[j]).(werewolf.SeatView)

@@ -1,6 +1,7 @@
 package werewolfui
 
 import (
+	"slices"
 	"testing"
 
 	"bivouac/game"
@@ -121,7 +122,7 @@ func (tb *tableFx) update(seat game.Seat) table.Update {
 	}
 	res, over := tb.g.Result(tb.st)
 	u := table.Update{Room: "W0LF", Title: game.Raw("Werewolves · starter · 8 players"), Game: werewolf.ID, Seat: seat,
-		Seq: tb.seq, View: v, Log: append([]game.Event(nil), log...), Public: append([]game.Event(nil), public...),
+		Seq: tb.seq, View: v, Log: game.Refs(slices.Clone(log)), Public: game.Refs(slices.Clone(public)),
 		Seats: seats, Started: true, Over: over, Deadline: v.Deadline}
 	if over {
 		u.Result = &res

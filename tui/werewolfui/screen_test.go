@@ -405,7 +405,7 @@ func TestEighteenPlayers(t *testing.T) {
 	g := werewolf.Game{}
 	v := g.View(st, 0).(werewolf.SeatView)
 	u := table.Update{Room: "BIG1", Title: game.Raw("Werewolves · classic · 18 players"), Game: werewolf.ID, Seat: 0, View: v,
-		Log: evs, Started: true, Deadline: v.Deadline}
+		Log: game.Refs(evs), Started: true, Deadline: v.Deadline}
 	out := newScreen(u, 80, 24).View()
 	checkFits(t, out, 80, 24)
 	for _, n := range []string{"Ann", "Quin", "Rosalind-Lo"} {

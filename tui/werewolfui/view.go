@@ -567,7 +567,7 @@ func (s *Screen) dawnNews() []string {
 	var out []string
 	p := s.th.Printer()
 	for i := start + 1; i < len(s.u.Log); i++ {
-		if e := &s.u.Log[i]; e.Kind == game.Narration && e.Audience.All {
+		if e := s.u.Log[i]; e.Kind == game.Narration && e.Audience.All {
 			out = append(out, uikit.Clean(p.Event(e)))
 		}
 	}
@@ -661,7 +661,7 @@ func (s *Screen) logLines(w, h int) []string {
 
 // eventsLines draws the newest events that fit in h lines (minus the lines
 // scrolled back).
-func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
+func (s *Screen) eventsLines(events []*game.Event, w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -672,7 +672,7 @@ func (s *Screen) eventsLines(events []game.Event, w, h int) []string {
 	n := 0
 	s.logMemo.Begin(th, w)
 	for j := len(events) - 1; j >= 0 && n < h+s.logBack; j-- {
-		e := &events[j]
+		e := events[j]
 		who := "" // what eventLines shows besides the event: a chat line's speaker
 		if e.Kind == game.Chat {
 			who = s.speaker(e.From)
@@ -845,10 +845,10 @@ func (s *Screen) endBody(w, h int) []string {
 
 // endEvents are the night log (from the view, so a long chat cannot push
 // it out of the room's short log) and the chat since the game ended.
-func (s *Screen) endEvents() []game.Event {
-	var evs []game.Event
+func (s *Screen) endEvents() []*game.Event {
+	var evs []*game.Event
 	for _, h := range s.v.History {
-		evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: h})
+		evs = append(evs, &game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: h})
 	}
 	from := -1
 	for i, e := range s.u.Log {
@@ -925,16 +925,16 @@ func wrapStyled(st uikit.Ink, text string, w int) []string {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // packEvents is the whole wolves' channel as log lines, marked by night.
-func (s *Screen) packEvents() []game.Event {
-	evs := make([]game.Event, 0, len(s.v.Pack))
+func (s *Screen) packEvents() []*game.Event {
+	evs := make([]*game.Event, 0, len(s.v.Pack))
 	night := 0
 	for _, l := range s.v.Pack {
 		if l.Night != night {
 			night = l.Night
-			evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
+			evs = append(evs, &game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
 				Msg: game.M("werewolfui.pack_night", game.Num("N", night))})
 		}
-		evs = append(evs, game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
+		evs = append(evs, &game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
 	}
 	return evs
 }
