@@ -203,3 +203,104 @@ func TestAPutOffFrameComesByTheGapTimer(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// A move's key draws no frame of its own: the frame waits for the table's
+// answer and shows the move taken. Only when no answer comes within
+// answerGrace is the move shown as sent first.
+func TestAMoveIsDrawnWithTheTablesAnswer(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n")
+	alice.keys("enter")
+	code := codeRe.FindStringSubmatch(alice.pump(`Table [A-Z0-9]{4}`))[1]
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.send(joinMsg{code: code})
+	bob.pump(`bob \(you\)`)
+	alice.pump(`bob  ● here`)
+	alice.keys("s")
+	alice.pump(`flips: 0`)
+
+	out := make(writes, 16)
+	f := newFramed(alice.m, newFrameWriter(t.Context(), out, false))
+	timer := make(chan tea.Msg, 4)
+	f.send = func(msg tea.Msg) { timer <- msg }
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	out.next(t)
+	noWrite := func(why string) {
+		t.Helper()
+		select {
+		case got := <-out:
+			t.Fatalf("%s: a frame was written: %q", why, got)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	answer := func() {
+		t.Helper()
+		select {
+		case u := <-alice.m.box.C():
+			f.Update(updateArrived{u})
+		case <-time.After(5 * time.Second):
+			t.Fatal("the table never answered")
+		}
+	}
+	drawDue := func() {
+		t.Helper()
+		select {
+		case msg := <-timer:
+			f.Update(msg)
+		case <-time.After(5 * time.Second):
+			t.Fatal("no frame came by the timer")
+		}
+	}
+
+	for drained := false; !drained; { // the table's news from before the game
+		select {
+		case u := <-alice.m.box.C():
+			f.Update(updateArrived{u})
+		case <-time.After(50 * time.Millisecond):
+			drained = true
+		}
+	}
+	for len(out) > 0 {
+		<-out
+	}
+
+	// The answer comes within the grace: one frame, with the move taken.
+	time.Sleep(minFrameGap)
+	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
+	noWrite("the flip's key")
+	answer()
+	if got := out.next(t); !strings.Contains(got, "flips: 1") {
+		t.Fatalf("the answer's frame: %q", got)
+	}
+	if f.awaiting || f.w.drawDue {
+		t.Error("the frame after the answer is still put off")
+	}
+
+	bob.pump(`flips: 1`)
+	bob.keys("f")
+	answer() // bob's flip: drawn at once, or after the gap
+	if f.w.drawDue {
+		drawDue()
+	}
+	if got := out.next(t); !strings.Contains(got, "flips: 2") {
+		t.Fatalf("bob's flip: %q", got)
+	}
+
+	// No answer within the grace: the frame comes by the timer, then the
+	// answer's.
+	time.Sleep(minFrameGap)
+	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
+	noWrite("the last flip's key")
+	drawDue()
+	if f.awaiting {
+		t.Error("still waiting for the answer after the grace")
+	}
+	answer()
+	if f.w.drawDue {
+		drawDue()
+	}
+	for got := ""; !strings.Contains(got, "over: true"); {
+		got = out.next(t)
+	}
+}

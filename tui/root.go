@@ -65,6 +65,10 @@ type root struct {
 	sitting bool
 	early   table.Update
 
+	// sent: this Update sent an action to the table, whose answer usually
+	// follows within a millisecond (see framed's answerGrace).
+	sent bool
+
 	closed string // the session is ending: why
 }
 
@@ -430,7 +434,9 @@ func (m *root) act(msg uikit.ActMsg) {
 	}
 	if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {
 		m.notice = m.th.Err(err)
+		return
 	}
+	m.sent = true
 }
 
 // leaveRoom detaches from the current table; forGood gives the seat up.
