@@ -77,7 +77,8 @@ func (s *Screen) body(w, h int) []string {
 		spare = h - fixed - len(bottom)
 	}
 	sold := s.soldierLines(w, max(spare, 0))
-	out := make([]string, 0, max(h, 1+len(nml)+len(sold)+len(mid)+len(bottom))) // one frame, one list
+	// One frame, one list, with room for the session's bar under it.
+	out := make([]string, 0, max(h, 1+len(nml)+len(sold)+len(mid)+len(bottom))+1)
 	out = append(append(append(out, title), nml...), sold...)
 	logH := h - len(out) - len(mid) - len(bottom)
 	if coach := s.coachLines(w); len(coach) > 0 { // the guided mission's lesson, over the log
@@ -284,7 +285,8 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
 		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(uikit.Trunc(head, w))
 	}
-	out := []string{s.head.text}
+	out := make([]string, 1, 1+len(s.v.Players)+min(extra, 8))
+	out[0] = s.head.text
 	for i, p := range s.v.Players {
 		var part *uikit.Part
 		if i < len(s.parts.soldiers) {
