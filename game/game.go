@@ -140,6 +140,16 @@ type Talker interface {
 	Talk(v View, seed uint64) (string, bool)
 }
 
+// Views is implemented by games that make several seats' views of one
+// state at once, sharing between them what every seat sees alike (in The
+// Grizzled, each soldier's public row). The room asks for all its members'
+// views this way after each change: one copy of the public part per move
+// instead of one per seat. Views(s, seats)[i] must equal View(s, seats[i])
+// (the conformance suite checks it); the views are read only.
+type Views interface {
+	Views(s State, seats []Seat) []View
+}
+
 // Presence is implemented by games where not everyone may hear that a
 // player came back or went away. In Werewolves the dead must not signal
 // the living by leaving and rejoining, so only the dead hear about the dead.

@@ -71,11 +71,33 @@ func (r *Room) seatInfos() []SeatInfo {
 // publish puts a fresh Update in every attached session's mailbox. Views are
 // computed once per seat.
 func (r *Room) publish() {
-	views := map[game.Seat]game.View{}
+	views := r.viewsOfMembers()
 	seats, public := r.seatInfos(), shared(r.logs[game.Spectator])
 	for box := range r.members {
 		r.put(box, views, seats, public)
 	}
+}
+
+// viewsOfMembers starts a publish's views: every member's seat's at once
+// if the game makes them together (game.Views), sharing what all see
+// alike; put makes any other as it goes.
+func (r *Room) viewsOfMembers() map[game.Seat]game.View {
+	views := map[game.Seat]game.View{}
+	vs, ok := r.cfg.Game.(game.Views)
+	if !ok || !r.started {
+		return views
+	}
+	var seats []game.Seat
+	for _, m := range r.members {
+		if !slices.Contains(seats, m.seat) {
+			seats = append(seats, m.seat)
+		}
+	}
+	made := vs.Views(r.state, seats)
+	for i := range min(len(made), len(seats)) {
+		views[seats[i]] = made[i]
+	}
+	return views
 }
 
 func (r *Room) publishTo(box *Mailbox) {

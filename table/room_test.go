@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -269,6 +270,60 @@ func TestRoomRefusalGoesOnlyToTheActingSeat(t *testing.T) {
 	a := waitFor(t, alice, "chat", func(u Update) bool { return len(u.Log) > 0 && u.Log[len(u.Log)-1].Text == "hello" })
 	if !a.Notice.IsZero() {
 		t.Fatalf("alice saw bob's notice %q", a.Notice)
+	}
+}
+
+// raceTogether makes its members' views at once (game.Views) and counts
+// how it was asked.
+type raceTogether struct {
+	race
+	together, alone *atomic.Int32
+}
+
+func (g raceTogether) View(s game.State, seat game.Seat) game.View {
+	g.alone.Add(1)
+	return g.race.View(s, seat)
+}
+
+func (g raceTogether) Views(s game.State, seats []game.Seat) []game.View {
+	g.together.Add(1)
+	out := make([]game.View, len(seats))
+	for i, seat := range seats {
+		out[i] = g.race.View(s, seat)
+	}
+	return out
+}
+
+// A game that makes its views together is asked once per change for all
+// the members' seats, the watchers' included, and each member still gets
+// its own seat's view.
+func TestRoomAsksForTheViewsTogether(t *testing.T) {
+	g := raceTogether{together: new(atomic.Int32), alone: new(atomic.Int32)}
+	_, r := newTestRoom(t, g, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	watcher := NewMailbox()
+	if _, err := r.Join(context.Background(), Player{ID: "carol", Name: "carol"}, watcher, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background(), alice); err != nil {
+		t.Fatal(err)
+	}
+	u := waitFor(t, alice, "started", func(u Update) bool { return u.Started })
+	if err := r.Act(alice, u.Seq, 1); err != nil {
+		t.Fatal(err)
+	}
+	a := waitFor(t, alice, "the move", func(u Update) bool { return u.View.(raceView).Counter == 1 })
+	b := waitFor(t, bob, "the move", func(u Update) bool { return u.Started && u.View.(raceView).Counter == 1 })
+	w := waitFor(t, watcher, "the move", func(u Update) bool { return u.Started && u.View.(raceView).Counter == 1 })
+	if !strings.HasPrefix(a.View.(raceView).Secret, "SECRET-0-") {
+		t.Errorf("alice's view: %+v", a.View)
+	}
+	if !strings.HasPrefix(b.View.(raceView).Secret, "SECRET-1-") || w.View.(raceView).Secret != "" {
+		t.Errorf("bob's view %+v, the watcher's %+v", b.View, w.View)
+	}
+	if g.together.Load() < 2 || g.alone.Load() != 0 {
+		t.Errorf("views made together %d times, one by one %d times", g.together.Load(), g.alone.Load())
 	}
 }
 

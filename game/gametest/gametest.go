@@ -153,12 +153,14 @@ func (h *harness) play() {
 		if _, over := g.Result(s); over {
 			h.checkOver(s)
 			h.checkViewCodec(s)
+			h.checkViewsTogether(s)
 			h.final = h.snapshot(s)
 			return
 		}
 		before := h.snapshot(s)
 		h.checkViews(s, before)
 		h.checkViewCodec(s)
+		h.checkViewsTogether(s)
 		h.checkLegal(s, before)
 		h.checkHostile(s, before)
 		if !bytes.Equal(before, h.snapshot(s)) {
@@ -410,6 +412,27 @@ func (h *harness) checkViewCodec(s game.State) {
 		again, err := vc.EncodeView(back)
 		if err != nil || !bytes.Equal(again, b) {
 			h.fatalf("seat %d's decoded view encodes differently (%v):\n%s\n%s", seat, err, b, again)
+		}
+	}
+}
+
+// checkViewsTogether: a game that makes several seats' views at once
+// (game.Views), as the room asks after each change, makes each one the
+// same as View of its seat, the spectator's included.
+func (h *harness) checkViewsTogether(s game.State) {
+	vs, ok := h.c.Game.(game.Views)
+	if !ok {
+		return
+	}
+	seats := append(h.seats(), game.Spectator)
+	var got []game.View
+	h.safely("Views", func() { got = vs.Views(s, seats) })
+	if len(got) != len(seats) {
+		h.fatalf("Views of %d seats made %d views", len(seats), len(got))
+	}
+	for i, seat := range seats {
+		if want := h.c.Game.View(s, seat); !reflect.DeepEqual(got[i], want) {
+			h.fatalf("seat %d's view made with the others differs from its View:\n%+v\n%+v", seat, got[i], want)
 		}
 	}
 }

@@ -100,6 +100,16 @@ func (Game) Waiting(s game.State) []game.Seat { return state(s).Waiting() }
 // View is seat's SeatView.
 func (Game) View(s game.State, seat game.Seat) game.View { return state(s).View(seat) }
 
+// Views are seats' views, sharing the soldiers' rows (game.Views).
+func (Game) Views(s game.State, seats []game.Seat) []game.View {
+	views := state(s).Views(seats)
+	out := make([]game.View, len(views))
+	for i := range views {
+		out[i] = views[i]
+	}
+	return out
+}
+
 // Timer is the speech response window (A3): when it fires, every seat that
 // has not answered passes. Nothing else in The Grizzled is timed.
 func (Game) Timer(s game.State) (game.Timer, bool) { return state(s).Timer() }

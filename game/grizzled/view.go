@@ -19,7 +19,26 @@ func (s *State) View(seat game.Seat) SeatView {
 // (bots playing thousands of moves a decision build a view for each; most
 // of that time went to allocating them). v never aliases s; what v held
 // before is overwritten. On a zero v it makes exactly what View makes.
-func (s *State) ViewInto(seat game.Seat, v *SeatView) {
+func (s *State) ViewInto(seat game.Seat, v *SeatView) { s.viewInto(seat, v, nil, nil) }
+
+// Views are the views of seats, made together: they share one list of
+// the soldiers' public rows (and of the seats still to answer), read only.
+// Each equals View of its seat.
+func (s *State) Views(seats []game.Seat) []SeatView {
+	views := make([]SeatView, len(seats))
+	if len(seats) == 0 {
+		return views
+	}
+	s.viewInto(seats[0], &views[0], nil, nil)
+	for i := 1; i < len(seats); i++ {
+		s.viewInto(seats[i], &views[i], views[0].Players, views[0].Eligible)
+	}
+	return views
+}
+
+// viewInto is ViewInto; with players (and eligible) given, the view takes
+// them as they are instead of making its own.
+func (s *State) viewInto(seat game.Seat, v *SeatView, players []PlayerView, eligible []game.Seat) {
 	me := int(seat)
 	if me < 0 || me >= len(s.players) || s.players[me].Chaplain {
 		me = -1
@@ -43,12 +62,15 @@ func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 		Counts:       s.Counts(),
 		Failed:       s.failed,
 		Speaker:      -1,
-		Players:      resize(old.Players, len(s.players)),
+		Players:      players,
 		Over:         s.phase == PhaseOver,
 		Won:          s.won,
 		LossReason:   s.loss,
 		Removed:      cloneInto(old.Removed, s.removed),
-		Eligible:     old.Eligible[:0],
+		Eligible:     eligible,
+	}
+	if players == nil {
+		v.Players, v.Eligible = resize(old.Players, len(s.players)), old.Eligible[:0]
 	}
 	if v.NML == nil {
 		v.NML = []CardID{}
@@ -76,6 +98,9 @@ func (s *State) ViewInto(seat game.Seat, v *SeatView) {
 		v.LastSupport = l
 	}
 	for i := range s.players {
+		if players != nil {
+			break // given: the same rows every seat sees
+		}
 		p := &s.players[i]
 		c := Characters[p.Character]
 		// Field by field rather than one composite literal: a reused view
