@@ -212,6 +212,16 @@ func join(t *testing.T, r *Room, id string) (*Mailbox, game.Seat) {
 	return box, seat
 }
 
+// watch has id watch the table, and returns the watcher's mailbox.
+func watch(t *testing.T, r *Room, id string) *Mailbox {
+	t.Helper()
+	box := NewMailbox()
+	if _, err := r.Join(context.Background(), Player{ID: id, Name: id}, box, true); err != nil {
+		t.Fatal(err)
+	}
+	return box
+}
+
 func TestRoomPlaysToTheEndWithBots(t *testing.T) {
 	j := NewMemJournal()
 	_, r := newTestRoom(t, race{}, RoomConfig{Bots: raceBots{}, BotLevel: "easy", Journal: j})
@@ -302,10 +312,7 @@ func TestRoomAsksForTheViewsTogether(t *testing.T) {
 	_, r := newTestRoom(t, g, RoomConfig{Seats: 2})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
-	watcher := NewMailbox()
-	if _, err := r.Join(context.Background(), Player{ID: "carol", Name: "carol"}, watcher, true); err != nil {
-		t.Fatal(err)
-	}
+	watcher := watch(t, r, "carol")
 	if err := r.Start(context.Background(), alice); err != nil {
 		t.Fatal(err)
 	}
@@ -330,10 +337,7 @@ func TestRoomAsksForTheViewsTogether(t *testing.T) {
 func TestRoomViewsNeverCarryAnotherSeatsSecret(t *testing.T) {
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy"})
 	alice, _ := join(t, r, "alice")
-	watcher := NewMailbox()
-	if _, err := r.Join(context.Background(), Player{ID: "carol", Name: "carol"}, watcher, true); err != nil {
-		t.Fatal(err)
-	}
+	watcher := watch(t, r, "carol")
 	if err := r.Start(context.Background(), alice); err != nil {
 		t.Fatal(err)
 	}
