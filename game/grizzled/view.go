@@ -69,8 +69,9 @@ func (s *State) viewInto(seat game.Seat, v *SeatView, players []PlayerView, elig
 		Removed:      cloneInto(old.Removed, s.removed),
 		Eligible:     eligible,
 	}
-	if players == nil {
+	if players == nil { // else given: the same rows every seat sees
 		v.Players, v.Eligible = resize(old.Players, len(s.players)), old.Eligible[:0]
+		s.playerRows(v)
 	}
 	if v.NML == nil {
 		v.NML = []CardID{}
@@ -97,10 +98,22 @@ func (s *State) viewInto(seat game.Seat, v *SeatView, players []PlayerView, elig
 		l.Tiles = cloneInto(tiles, s.last.Tiles)
 		v.LastSupport = l
 	}
-	for i := range s.players {
-		if players != nil {
-			break // given: the same rows every seat sees
+	if me >= 0 {
+		p := &s.players[me]
+		v.Hand = cloneInto(old.Hand, p.Hand)
+		v.MyTiles = cloneInto(old.MyTiles, p.Tiles)
+		slices.Sort(v.MyTiles) // L, R, DL, DR: a stable order on screen
+		if !p.Hidden {
+			v.PlacedTile = p.Placed
 		}
+		v.Legal = s.AppendLegal(old.Legal[:0], seat)
+	}
+}
+
+// playerRows fills v.Players (sized to the soldiers) with each soldier's
+// public row, and v.Eligible with the seats still to answer.
+func (s *State) playerRows(v *SeatView) {
+	for i := range s.players {
 		p := &s.players[i]
 		c := Characters[p.Character]
 		// Field by field rather than one composite literal: a reused view
@@ -131,16 +144,6 @@ func (s *State) viewInto(seat game.Seat, v *SeatView, players []PlayerView, elig
 		if p.Eligible {
 			v.Eligible = append(v.Eligible, game.Seat(i))
 		}
-	}
-	if me >= 0 {
-		p := &s.players[me]
-		v.Hand = cloneInto(old.Hand, p.Hand)
-		v.MyTiles = cloneInto(old.MyTiles, p.Tiles)
-		slices.Sort(v.MyTiles) // L, R, DL, DR: a stable order on screen
-		if !p.Hidden {
-			v.PlacedTile = p.Placed
-		}
-		v.Legal = s.AppendLegal(old.Legal[:0], seat)
 	}
 }
 
