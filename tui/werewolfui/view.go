@@ -846,10 +846,11 @@ func (s *Screen) endBody(w, h int) []string {
 // endEvents are the night log (from the view, so a long chat cannot push
 // it out of the room's short log) and the chat since the game ended.
 func (s *Screen) endEvents() []*game.Event {
-	var evs []*game.Event
-	for _, h := range s.v.History {
-		evs = append(evs, &game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: h})
+	night := make([]game.Event, len(s.v.History)) // one array for the night's lines, not one each
+	for i, h := range s.v.History {
+		night[i] = game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: h}
 	}
+	evs := game.Refs(night)
 	from := -1
 	for i, e := range s.u.Log {
 		if e.Kind == game.Narration && e.Msg.Key == werewolf.CardsRevealKey {
@@ -926,15 +927,15 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // packEvents is the whole wolves' channel as log lines, marked by night.
 func (s *Screen) packEvents() []*game.Event {
-	evs := make([]*game.Event, 0, len(s.v.Pack))
+	evs := make([]game.Event, 0, len(s.v.Pack)) // one array, not an event each
 	night := 0
 	for _, l := range s.v.Pack {
 		if l.Night != night {
 			night = l.Night
-			evs = append(evs, &game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
+			evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
 				Msg: game.M("werewolfui.pack_night", game.Num("N", night))})
 		}
-		evs = append(evs, &game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
+		evs = append(evs, game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
 	}
-	return evs
+	return game.Refs(evs)
 }
