@@ -18,6 +18,7 @@ type Profile struct {
 	VeteranSince time.Time  `json:"veteran_since,omitzero"`
 	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
 	Lang         string     `json:"lang,omitempty"`      // the language chosen in the lobby (i18n.Lang)
+	Relations               // the players this one ignores and blocks (relations.go)
 }
 
 // StatLine counts games of one kind: game, variant and number of seats.

@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"PlayerRoundTripAndUpdate", testPlayerRoundTripAndUpdate},
 		{"ConcurrentUpdatesLoseNothing", testConcurrentUpdatesLoseNothing},
 		{"EachPlayerVisitsEveryProfile", testEachPlayerVisitsEveryProfile},
+		{"RelationsRoundTrip", testRelationsRoundTrip},
 		{"CampaignsMembershipAndUpdate", testCampaignsMembershipAndUpdate},
 		{"RecordCampaignResult", testRecordCampaignResult},
 		{"AliveMarks", testAliveMarks},
