@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bivouac/access"
 	"bivouac/i18n"
 	"context"
 	"encoding/json"
@@ -47,6 +48,9 @@ type Config struct {
 	// Cluster makes this server one node of a cluster on NATS JetStream;
 	// nil: a single node keeping everything in one bbolt file.
 	Cluster *ClusterConfig
+	// Access is who may come in and who administers (package access):
+	// its Log is filled in.
+	Access access.Config
 }
 
 // Server is the assembled process: store, rooms, session programs, SSH.
@@ -69,6 +73,7 @@ type Server struct {
 	guestNames guestNames
 	names      nameBook
 	reviews    *reviewer
+	access     *access.Policy // admins, allowlist, invites
 }
 
 // New assembles a server on cfg.DataDir: host key, database, restored
@@ -102,6 +107,10 @@ func New(cfg Config) (*Server, error) {
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
 	s.games = Registry()
+	if err := s.openAccess(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.reviews = newReviewer(hubCtx, s)
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
@@ -363,6 +372,9 @@ func (s *Server) Close() {
 		s.cluster.stopTakingOver() // before the rooms stop and let their leases go
 	}
 	s.stop()
+	if s.access != nil {
+		s.access.Close()
+	}
 	s.beating.Wait()
 	s.reviews.wait()
 	s.store.Close()

@@ -9,10 +9,15 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
+	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"bivouac/access"
 
 	"bivouac/cluster/natsnode"
 
@@ -43,6 +48,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tlsCert := fs.String("tls-cert", envOr("BIVOUAC_TLS_CERT", ""), "PEM certificate of this node, for TLS between nodes (env BIVOUAC_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envOr("BIVOUAC_TLS_KEY", ""), "PEM key of that certificate (env BIVOUAC_TLS_KEY)")
 	tlsCA := fs.String("tls-ca", envOr("BIVOUAC_TLS_CA", ""), "PEM CA that signed every node's certificate (env BIVOUAC_TLS_CA)")
+	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,10 +78,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
 		SSH:     sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP},
-		Cluster: cluster})
+		Cluster: cluster,
+		Access:  access.Config{AdminsFile: *admins}})
 	if err != nil {
 		return err
 	}
+	stopHUP := reloadOnHangup(srv.ReloadAccess)
+	defer stopHUP()
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		srv.Close()
@@ -106,6 +115,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// reloadOnHangup calls reload on every SIGHUP until stop is called: the
+// operator's key files are read again at once instead of within a poll.
+func reloadOnHangup(reload func()) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				reload()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
 }
 
 // servePprof serves Go's profiles on a loopback address until stop is

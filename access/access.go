@@ -1,0 +1,146 @@
+// Package access decides who may come into a Bivouac server and who
+// administers it: the operators' keys (--admins), the allowlist (--allow),
+// invites that admit a newcomer's key for good, whether keyless guests may
+// play, and the server's name and message of the day.
+//
+// The key files are OpenSSH authorized_keys files, read again when they
+// change (polled on the clock every PollEvery) or when Reload is called
+// (on SIGHUP). Keys are compared by their SHA256 fingerprint, the form
+// sshserver.Identity.ID takes for a key holder.
+package access
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+
+	"bivouac/clock"
+)
+
+// PollEvery is how often the files are checked for changes: an edit of
+// the allowlist takes effect within this long without a signal.
+const PollEvery = 2 * time.Second
+
+// Config is what an operator sets. Zero values: no admins, no allowlist
+// (everyone with a key may come in), guests as AllowGuests says.
+type Config struct {
+	AdminsFile string // operators' keys; "" none
+	AllowFile  string // only these keys (and admins, and invited keys) may come in; "" anyone
+
+	Clock clock.Clock // polls the files; nil: clock.System
+	Log   *slog.Logger
+}
+
+// Policy is the server's one record of who may come in and who is an
+// admin. Its methods are safe for concurrent use.
+type Policy struct {
+	cfg   Config
+	log   *slog.Logger
+	clock clock.Clock
+
+	admins *KeyFile // nil: none named
+	allow  *KeyFile // nil: no allowlist
+
+	mu     sync.Mutex
+	timer  clock.Timer
+	closed bool
+}
+
+// New reads the files cfg names. A file that cannot be read is an error;
+// bad lines are logged and skipped. Call Watch to follow later changes.
+func New(cfg Config) (*Policy, error) {
+	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	if p.clock == nil {
+		p.clock = clock.System{}
+	}
+	var err error
+	if cfg.AdminsFile != "" {
+		if p.admins, err = OpenKeyFile(cfg.AdminsFile, "admins", p.log); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.AllowFile != "" {
+		if p.allow, err = OpenKeyFile(cfg.AllowFile, "allow", p.log); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// NoAdminsHint is the start-up log line of a server without --admins.
+const NoAdminsHint = "no admins: name the operators' SSH public keys in a file in authorized_keys form " +
+	"and start with --admins FILE (env BIVOUAC_ADMINS); a player's key fingerprint is in their profile"
+
+// IsAdmin reports whether fp (a key fingerprint, "SHA256:…") is one of
+// the admins' keys. Guests are never admins.
+func (p *Policy) IsAdmin(fp string) bool { return p != nil && p.admins.Has(fp) }
+
+// Admins is the admins' keys in file order.
+func (p *Policy) Admins() []Key {
+	if p == nil {
+		return nil
+	}
+	return p.admins.Keys()
+}
+
+// HasAdmins reports whether an admins file was named.
+func (p *Policy) HasAdmins() bool { return p != nil && p.admins != nil }
+
+// Watch checks the files every PollEvery on the clock until Close.
+func (p *Policy) Watch() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.timer != nil {
+		return
+	}
+	p.timer = p.clock.AfterFunc(PollEvery, p.poll)
+}
+
+func (p *Policy) poll() {
+	p.Check()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		p.timer = p.clock.AfterFunc(PollEvery, p.poll)
+	}
+}
+
+// Check reads again each file that changed since it was last read.
+func (p *Policy) Check() {
+	for _, f := range p.files() {
+		f.Check()
+	}
+}
+
+// Reload reads every file again now, changed or not (SIGHUP). A file that
+// cannot be read keeps its last version; the errors are logged.
+func (p *Policy) Reload() {
+	for _, f := range p.files() {
+		if err := f.Load(); err != nil {
+			p.log.Warn("key file cannot be read: its last version stays in force", "err", err)
+		}
+	}
+}
+
+func (p *Policy) files() []*KeyFile {
+	var out []*KeyFile
+	for _, f := range []*KeyFile{p.admins, p.allow} {
+		if f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Close stops watching the files.
+func (p *Policy) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+}
