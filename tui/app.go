@@ -10,6 +10,7 @@
 package tui
 
 import (
+	"bivouac/clock"
 	"bivouac/i18n"
 	"context"
 	"io"
@@ -137,6 +138,9 @@ type App struct {
 	// per ChatEvery (0: defaults of 5 and 2 s).
 	ChatBurst int
 	ChatEvery time.Duration
+	// Clock times what waits for a pause (a language choice is stored
+	// after one); nil: the system's.
+	Clock clock.Clock
 
 	lobbyRooms sharedRooms   // the lobby's list and lines, made once for every session
 	lobbyWatch lobbyWatchers // the hub's changes, passed on to lobby sessions at a pace
@@ -200,6 +204,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	f := newFramed(m, newFrameWriter(s.Ctx, s.Output, s.ASCII))
 	p := tea.NewProgram(f, opts...)
 	f.send = p.Send
+	m.send = p.Send
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)
@@ -252,6 +257,7 @@ func (a *App) pump(ctx context.Context, p *tea.Program, m *root, idleClock bool,
 	inLobby := func() bool { return m.current.Load() == nil } // at a table the lobby is not on screen
 	lobby, stop := a.watchLobby(inLobby)
 	defer stop()
+	defer m.flushLang() // before the session counts as gone: Shutdown then closes the store
 	defer func() {
 		if r := m.current.Load(); r != nil {
 			(*r).Detach(m.box)

@@ -69,6 +69,7 @@ type plain struct {
 	droppedSaid time.Time  // when the player was last told keys were dropped
 	last        string     // the last line said
 	started     bool
+	langs       *langSave // the language choice waiting to be stored (nil: none made)
 }
 
 // maxPlainLine is the longest command line read; the rest of a longer one
@@ -82,6 +83,9 @@ func (a *App) RunPlain(s PlainSession) int {
 	defer func() {
 		if p.room != nil {
 			p.room.Detach(p.box)
+		}
+		if p.langs != nil {
+			p.langs.flush()
 		}
 	}()
 	lines := make(chan string)
@@ -279,7 +283,11 @@ func (p *plain) command(line string) {
 			}
 			p.say(p.th.T("ui.lang.now", game.Text("Lang", p.th.T("ui.lang.name"))))
 			if p.app.Records != nil && !p.s.Player.Guest {
-				_ = p.app.Records.SetLang(p.s.Player.ID, l)
+				if p.langs == nil { // stored after a pause or at the end, as the lobby's l
+					id, rec := p.s.Player.ID, p.app.Records
+					p.langs = newLangSave(p.app.Clock, func(l i18n.Lang) error { return rec.SetLang(id, l) })
+				}
+				p.langs.choose(l)
 			}
 		} else {
 			p.say(p.th.T("plain.langs"))

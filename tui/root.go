@@ -53,6 +53,8 @@ type root struct {
 	lastInput atomic.Int64                     // when input last came (unix ns), stamped by activityReader for the pump's idle clock
 	chat      chatLimit
 	idleNote  string
+	langs     *langSave     // the language choice waiting to be stored (nil: none made)
+	send      func(tea.Msg) // the program's Send, for news from other goroutines (nil in tests)
 
 	// The prompt line: a one-line text entry over the page (a name, a
 	// code, a chat line); input is nil while none is open, and submit gets
@@ -89,11 +91,38 @@ func (m *root) switchLang(l i18n.Lang) {
 	m.keys = newGlobalKeys(m.th)
 	m.notice = m.th.T("ui.lang.now", game.Text("Lang", m.th.T("ui.lang.name")))
 	if m.app.Records != nil && !m.sess.Player.Guest {
-		if err := m.app.Records.SetLang(m.sess.Player.ID, l); err != nil {
-			m.notice = m.th.T("ui.err.save_lang", game.Text("Err", m.th.Err(err)))
-		}
+		m.langSaver().choose(l)
 	}
 }
+
+// langSaver is the session's langSave, made at its first choice: it
+// stores after a pause or when the session ends, and a failure comes back
+// to the program as langSaveFailed.
+func (m *root) langSaver() *langSave {
+	if m.langs == nil {
+		id, rec, send, log := m.sess.Player.ID, m.app.Records, m.send, m.app.logger()
+		m.langs = newLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(id, l) })
+		m.langs.failed = func(err error) {
+			if send == nil {
+				log.Warn("language choice not saved", "err", err)
+				return
+			}
+			send(langSaveFailed{err})
+		}
+		context.AfterFunc(m.sess.Ctx, m.langs.flush)
+	}
+	return m.langs
+}
+
+// flushLang stores a language choice still waiting (the session ends).
+func (m *root) flushLang() {
+	if m.langs != nil {
+		m.langs.flush()
+	}
+}
+
+// langSaveFailed: the language choice could not be stored.
+type langSaveFailed struct{ err error }
 
 // inputWidth is how wide the prompt's text may run after its label, so
 // the line (label, text, cursor) fits the window.
@@ -217,6 +246,9 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onJoined(msg)
 	case noticeMsg:
 		m.notice = string(msg)
+		return m, nil
+	case langSaveFailed:
+		m.notice = m.th.T("ui.err.save_lang", game.Text("Err", m.th.Err(msg.err)))
 		return m, nil
 	case uikit.HintMsg:
 		if m.at != nil {

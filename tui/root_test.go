@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game"
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -640,10 +642,13 @@ func TestEveryPageFitsInEveryLanguage(t *testing.T) {
 	}
 }
 
-// TestTheLanguageKeySwitchesAtOnce: l in the lobby cycles the languages,
-// redraws the lobby in the next one and keeps the choice for a keyed player.
+// TestTheLanguageKeySwitchesAtOnce: l in the lobby cycles the languages
+// and redraws the lobby in the next one at once; the choice is kept for a
+// keyed player once the presses pause (langsave_test.go).
 func TestTheLanguageKeySwitchesAtOnce(t *testing.T) {
 	a := testApp(t)
+	clk := clocktest.New()
+	a.Clock = clk
 	recs := &langRecords{}
 	a.Records = recs
 	s := newSession(t, a, "fp-alice", "alice")
@@ -652,22 +657,39 @@ func TestTheLanguageKeySwitchesAtOnce(t *testing.T) {
 		if !strings.Contains(s.m.View(), i18n.For(want).T("ui.lobby.tables")) || s.m.th.Lang() != want {
 			t.Fatalf("after l: %s, want %s:\n%s", s.m.th.Lang(), want, s.m.View())
 		}
-		if recs.id != "fp-alice" || recs.lang != want {
-			t.Fatalf("saved %q %q, want %s", recs.id, recs.lang, want)
-		}
+	}
+	clk.Advance(langSavePause)
+	if id, lang, n := recs.saved(); id != "fp-alice" || lang != i18n.English || n != 1 {
+		t.Fatalf("saved %q %q %d times, want %s once", id, lang, n, i18n.English)
 	}
 }
 
-// langRecords is Records that only remembers languages.
+// langRecords is Records that only remembers languages, and counts the
+// times it was asked to.
 type langRecords struct {
 	Records
-	id   string
-	lang i18n.Lang
+	mu     sync.Mutex
+	id     string
+	lang   i18n.Lang
+	writes int
+	err    error
 }
 
 func (r *langRecords) SetLang(id string, l i18n.Lang) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.writes++
+	if r.err != nil {
+		return r.err
+	}
 	r.id, r.lang = id, l
 	return nil
+}
+
+func (r *langRecords) saved() (string, i18n.Lang, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.id, r.lang, r.writes
 }
 
 // R opens the rules over a table (here its waiting room), typing searches
