@@ -1,9 +1,9 @@
 package persistence
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,41 +24,19 @@ func (s *Bolt) Backup(w io.Writer) (int64, error) {
 	return n, err
 }
 
-// BackupFile writes a backup to path atomically: into a temporary file in
-// the same directory (mode 0600), synced, then renamed over path. A crash
-// leaves either the old file at path or the complete new one.
-func (s *Bolt) BackupFile(path string) (err error) {
-	if fi, err := os.Stat(path); err == nil {
-		if live, err := os.Stat(s.path); err == nil && os.SameFile(fi, live) {
-			return fmt.Errorf("persistence: backup to %s: that is the live database", path)
-		}
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("persistence: backup: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("persistence: backup to %s: %w", path, err)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
+// BackupFile writes a backup to path atomically with WriteBackupFile:
+// into a temporary file beside path (mode 0600), synced, then renamed over
+// path. It refuses the live database under any name, any file in the live
+// database's directory (the data directory) and any existing file that is
+// not a regular file (CheckBackupTarget). A crash leaves either the old
+// file at path or the complete new one.
+func (s *Bolt) BackupFile(path string) error {
+	err := WriteBackupFile(path, filepath.Dir(s.path), s.path, func(w io.Writer) error {
+		_, err := s.Backup(w)
 		return err
+	}, nil)
+	if err != nil && !errors.Is(err, ErrRefusedTarget) {
+		return fmt.Errorf("persistence: %w", err)
 	}
-	if _, err = s.Backup(f); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return err
 }

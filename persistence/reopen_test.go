@@ -55,7 +55,7 @@ func TestBackupOpensWithSameData(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	copyPath := filepath.Join(dir, "backup.db")
+	copyPath := filepath.Join(t.TempDir(), "backup.db") // never beside the live file: that is the data directory
 	if err := os.WriteFile(copyPath, []byte("an older backup"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +73,11 @@ func TestBackupOpensWithSameData(t *testing.T) {
 		t.Fatal("BackupFile over the live database succeeded")
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 3 {
-		t.Errorf("directory after backups: %v; want live, streamed, backup only", entries)
+	if len(entries) != 2 {
+		t.Errorf("directory after backups: %v; want live and streamed only", entries)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(copyPath)); len(entries) != 1 {
+		t.Errorf("backup's directory after the backup: %v; want the backup only", entries)
 	}
 
 	// Both copies open (while the live store stays open) with the same data.

@@ -16,7 +16,10 @@ import (
 
 // runBackup writes a consistent copy of the database: from the running
 // server through its admin socket, or straight from the file if no server
-// holds it.
+// holds it. Either way the target is checked first and refused, with
+// nothing touched, if it is in the data directory, is the live database
+// under any name, or exists and is not a regular file
+// (persistence.CheckBackupTarget).
 func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -28,19 +31,26 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errors.New("usage: bivouac backup [--data DIR] FILE")
 	}
 	dest := fs.Arg(0)
+	live := filepath.Join(*data, "bivouac.db")
+	if _, err := persistence.CheckBackupTarget(dest, *data, live); err != nil {
+		return err
+	}
 	var d net.Dialer
 	if c, err := d.DialContext(ctx, "unix", filepath.Join(*data, server.AdminSocket)); err == nil {
 		defer c.Close()
-		if _, err := io.WriteString(c, "backup\n"); err != nil {
-			return err
-		}
-		if err := writeAtomically(dest, c); err != nil {
+		if err := persistence.WriteBackupFile(dest, *data, live, fromServer(c), openable); err != nil {
+			if errors.Is(err, persistence.ErrRefusedTarget) {
+				return err
+			}
 			return fmt.Errorf("backup from the running server: %w", err)
 		}
 		fmt.Fprintf(stdout, "backup of the running server written to %s\n", dest)
 		return nil
 	}
-	store, err := persistence.Open(filepath.Join(*data, "bivouac.db"), persistence.Options{})
+	if _, err := os.Stat(live); err != nil {
+		return fmt.Errorf("no database to back up: %w", err)
+	}
+	store, err := persistence.Open(live, persistence.Options{})
 	if err != nil {
 		return err
 	}
@@ -52,32 +62,26 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// writeAtomically copies r into path through a temporary file (0600), so a
-// failed copy never leaves a half file where a backup is expected. The copy
-// is checked by opening it as a Bivouac database.
-func writeAtomically(path string, r io.Reader) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".bivouac-backup-*")
-	if err != nil {
+// fromServer asks the server on the admin connection c for a backup and
+// copies it to w.
+func fromServer(c net.Conn) func(w io.Writer) error {
+	return func(w io.Writer) error {
+		if _, err := io.WriteString(c, "backup\n"); err != nil {
+			return err
+		}
+		n, err := io.Copy(w, c)
+		if err == nil && n == 0 {
+			err = errors.New("the server sent nothing")
+		}
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, r)
-	if err == nil && n == 0 {
-		err = errors.New("the server sent nothing")
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	check, err := persistence.Open(tmp.Name(), persistence.Options{})
+}
+
+// openable checks a copy by opening it as a Bivouac database.
+func openable(path string) error {
+	check, err := persistence.Open(path, persistence.Options{})
 	if err != nil {
 		return fmt.Errorf("the copy does not open: %w", err)
 	}
-	check.Close()
-	return os.Rename(tmp.Name(), path)
+	return check.Close()
 }

@@ -1,0 +1,176 @@
+package persistence
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrRefusedTarget: a backup was not written because its target is a place
+// a backup must never go (see CheckBackupTarget). Nothing was touched.
+var ErrRefusedTarget = errors.New("backup refused")
+
+// refused is an ErrRefusedTarget saying which target and why.
+func refused(target, why string, args ...any) error {
+	return fmt.Errorf("%w: %s %s; nothing was written", ErrRefusedTarget, target, fmt.Sprintf(why, args...))
+}
+
+// CheckBackupTarget returns the file a backup to target would replace (the
+// target with its symbolic links and ".." resolved), or an ErrRefusedTarget
+// saying why it must not be written:
+//
+//   - it is the live database (live), under any name: same device and
+//     inode, so a symlink, a ".." path or a hard link to it is refused;
+//   - it lies inside the data directory (dataDir, compared by device and
+//     inode at every level, so bind mounts and symlinked parents count):
+//     that directory holds the live database, the host key and the admin
+//     socket, and a rename there replaces them;
+//   - it exists and is not a regular file (a directory, FIFO, device or
+//     socket, or a symlink to one), or it is a symlink to nothing: a
+//     rename would turn a device node or pipe into a regular file.
+//
+// An empty dataDir or live skips that check. The answer holds only until
+// the file system changes: WriteBackupFile checks again before its rename.
+func CheckBackupTarget(target, dataDir, live string) (string, error) {
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %v", ErrRefusedTarget, target, err)
+	}
+	real, err := resolveTarget(abs)
+	if err != nil {
+		return "", refused(target, "%v", err)
+	}
+	if err := checkTargetFile(target, real, live); err != nil {
+		return "", err
+	}
+	if dataDir == "" {
+		return real, nil
+	}
+	data, err := os.Stat(dataDir)
+	if err != nil {
+		return "", refused(target, "cannot be checked against the data directory %s: %v", dataDir, err)
+	}
+	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
+		if fi, err := os.Stat(dir); err == nil && os.SameFile(fi, data) {
+			return "", refused(target, "is inside the data directory %s, which holds the live database, the host key and the admin socket: write the backup somewhere else", dataDir)
+		}
+		if dir == filepath.Dir(dir) {
+			return real, nil
+		}
+	}
+}
+
+// resolveTarget resolves every symbolic link in abs: in its directories
+// (which must exist) and, if abs is itself a link, to the file it names.
+func resolveTarget(abs string) (string, error) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", fmt.Errorf("has no directory to be written in (%v)", err)
+	}
+	path := filepath.Join(dir, filepath.Base(abs))
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
+		return path, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("is a symbolic link to nothing (%v)", err)
+	}
+	return real, nil
+}
+
+// checkTargetFile refuses real (the resolved target) if it exists and is
+// not a regular file, or is the live database.
+func checkTargetFile(target, real, live string) error {
+	fi, err := os.Lstat(real)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return refused(target, "cannot be checked: %v", err)
+	}
+	if kind := notRegular(fi.Mode()); kind != "" {
+		return refused(target, "is %s, not a regular file: a backup replaces only a regular file or creates a new one", kind)
+	}
+	if live == "" {
+		return nil
+	}
+	if lfi, err := os.Stat(live); err == nil && os.SameFile(fi, lfi) {
+		return refused(target, "is the live database %s (the same file under another name): replacing it would lose every later move", live)
+	}
+	return nil
+}
+
+// notRegular names what a file of mode m is, or "" for a regular file.
+func notRegular(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
+}
+
+// WriteBackupFile writes a backup to target, refused as CheckBackupTarget
+// says. fill writes the copy; verify (may be nil) checks the finished
+// temporary file before it takes target's place. The copy goes into a
+// temporary file beside the resolved target (mode 0600), is synced, checked
+// again for a refused target, and renamed over it: a crash leaves the old
+// file or the complete new one, and a refused target is never touched.
+func WriteBackupFile(target, dataDir, live string, fill func(w io.Writer) error, verify func(tmp string) error) (err error) {
+	real, err := CheckBackupTarget(target, dataDir, live)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(real)
+	f, err := os.CreateTemp(dir, ".bivouac-backup-*")
+	if err != nil {
+		return fmt.Errorf("backup to %s: %w", target, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		return fmt.Errorf("backup to %s: %w", target, err)
+	}
+	if err = fill(f); err != nil {
+		return fmt.Errorf("backup to %s: %w", target, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("backup to %s: %w", target, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("backup to %s: %w", target, err)
+	}
+	if verify != nil {
+		if err = verify(f.Name()); err != nil {
+			return fmt.Errorf("backup to %s: %w", target, err)
+		}
+	}
+	// The target may have changed while the copy was written.
+	if err = checkTargetFile(target, real, live); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), real); err != nil {
+		return fmt.Errorf("backup to %s: %w", target, err)
+	}
+	return syncDir(dir)
+}
