@@ -555,6 +555,9 @@ func (r *Room) handle(c command) {
 		r.afterChange()
 	case cmdClose:
 		r.closeAll(c.reason)
+		if c.reason == ClosedByAdmin {
+			r.save() // closed for good: not restored after a restart
+		}
 	}
 	r.answer(c, err)
 }

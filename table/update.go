@@ -57,6 +57,7 @@ const (
 	InternalError                    // the table hit a bug and closed; the game so far is saved
 	Abandoned                        // the table stood empty too long
 	Moved                            // this node lost the table's lease: another node of the cluster runs it now
+	ClosedByAdmin                    // an admin ended the table (admin close); it is not restored
 )
 
 // Text is the reason in English.
@@ -76,6 +77,8 @@ func (c CloseReason) Key() string {
 		return "table.closed.abandoned"
 	case Moved:
 		return "table.closed.moved"
+	case ClosedByAdmin:
+		return "table.closed.by_admin"
 	}
 	return "table.closed.open"
 }

@@ -42,6 +42,8 @@ type Store struct {
 
 	rooms, players, campaigns, finished, reviews, alive *bucket
 
+	sanctions, audit, reports *bucket // moderation.go
+
 	tips *tipCache // shared with the copies WithTimeout makes
 }
 
@@ -125,6 +127,9 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 		{&s.finished, "finished", "index: fingerprint.room ID → when the room finished"},
 		{&s.reviews, "reviews", "room ID → the coach's review of a finished game"},
 		{&s.alive, "alive", "the last moment the server was known to run"},
+		{&s.sanctions, "sanctions", "bans and mutes: kind/subject → sanction"},
+		{&s.audit, "audit", "moderation audit log: ID → action"},
+		{&s.reports, "reports", "players' reports: ID → report"},
 	} {
 		do(func(ctx context.Context) error {
 			var err error

@@ -45,6 +45,9 @@ func Run(t *testing.T, open Opener) {
 		{"CampaignsMembershipAndUpdate", testCampaignsMembershipAndUpdate},
 		{"RecordCampaignResult", testRecordCampaignResult},
 		{"AliveMarks", testAliveMarks},
+		{"SanctionsPutReplaceDelete", testSanctionsPutReplaceDelete},
+		{"AuditKeepsEveryActionInOrder", testAuditKeepsEveryActionInOrder},
+		{"ReportsAreKept", testReportsAreKept},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })

@@ -1,0 +1,309 @@
+package moderation
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"bivouac/clock"
+	"bivouac/game"
+	"bivouac/persistence"
+	"bivouac/sanitize"
+)
+
+// Admins says who may moderate (the access package's admins file).
+type Admins interface{ IsAdmin(fp string) bool }
+
+// The records, as the store keeps them.
+type (
+	Sanction = persistence.Sanction
+	Entry    = persistence.AuditEntry
+	Report   = persistence.Report
+)
+
+// Sanction kinds.
+const (
+	Ban  = persistence.SanctionBan
+	Mute = persistence.SanctionMute
+)
+
+// Person is a player as moderation sees them: their identity (a key's
+// fingerprint or a guest ID), display name, and address (a banned guest's
+// is kept).
+type Person struct {
+	ID    string
+	Name  string
+	Addr  string
+	Guest bool
+}
+
+// Errors an admin or reporter reads (catalog messages).
+var (
+	ErrNotPermitted = game.NewError("moderation.err.not_permitted")
+	ErrAdminImmune  = game.NewError("moderation.err.admin_immune")
+	ErrNotBanned    = game.NewError("moderation.err.not_banned")
+	ErrNotMuted     = game.NewError("moderation.err.not_muted")
+	ErrNoReason     = game.NewError("moderation.err.no_reason")
+	ErrSelf         = game.NewError("moderation.err.self")
+)
+
+// Limits on what a report or a sanction carries: a reason is one line,
+// evidence a few lines of chat.
+const (
+	MaxReason        = 200
+	MaxEvidenceLines = 20
+	MaxEvidenceLine  = 300
+)
+
+// Options configures New.
+type Options struct {
+	Store  persistence.Moderation
+	Admins Admins      // nil: nobody is an admin
+	Clock  clock.Clock // nil: clock.System
+	// Refresh is how old this node's view of the sanctions may get before
+	// a check reads the store again, and how often Watch looks for bans
+	// made on other nodes. Default 2 s.
+	Refresh time.Duration
+	Log     *slog.Logger
+}
+
+// Service is one node's moderation. Its methods are safe for concurrent use.
+type Service struct {
+	store   persistence.Moderation
+	admins  Admins
+	clock   clock.Clock
+	refresh time.Duration
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	view    []Sanction // the store's sanctions as last read
+	readAt  time.Time  // when; zero: never (or made stale by a change)
+	readErr error
+}
+
+// New makes a node's moderation service on its store.
+func New(o Options) *Service {
+	if o.Clock == nil {
+		o.Clock = clock.System{}
+	}
+	if o.Refresh <= 0 {
+		o.Refresh = 2 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log}
+}
+
+// SetAdmins replaces who counts as an admin.
+func (s *Service) SetAdmins(a Admins) {
+	s.mu.Lock()
+	s.admins = a
+	s.mu.Unlock()
+}
+
+// IsAdmin reports whether the identity may moderate (guests never may).
+func (s *Service) IsAdmin(id string) bool {
+	s.mu.Lock()
+	a := s.admins
+	s.mu.Unlock()
+	return a != nil && id != "" && a.IsAdmin(id)
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.clock.Now() }
+
+// FileReport puts a player's report in the admins' queue: the reason is
+// one line (required), the evidence a few cleaned lines of chat.
+func (s *Service) FileReport(r Report) (Report, error) {
+	r.Reason = sanitize.Line(r.Reason, MaxReason)
+	if r.Reason == "" {
+		return r, ErrNoReason
+	}
+	if len(r.Evidence) > MaxEvidenceLines {
+		r.Evidence = r.Evidence[len(r.Evidence)-MaxEvidenceLines:]
+	}
+	ev := make([]string, 0, len(r.Evidence))
+	for _, l := range r.Evidence {
+		if l = sanitize.Line(l, MaxEvidenceLine); l != "" {
+			ev = append(ev, l)
+		}
+	}
+	r.Evidence = ev
+	if r.At.IsZero() {
+		r.At = s.clock.Now()
+	}
+	return s.store.FileReport(r)
+}
+
+// Reports is the admins' queue, oldest first.
+func (s *Service) Reports() ([]Report, error) { return s.store.Reports() }
+
+// Log is the last limit moderation actions, oldest first.
+func (s *Service) Log(limit int) ([]Entry, error) { return s.store.Audit(limit) }
+
+// Ban keeps who out for d (0: for good): by key, or for a guest by its
+// identity and address. Admins cannot be banned.
+func (s *Service) Ban(by, who Person, d time.Duration, reason string) (Sanction, error) {
+	return s.sanction(Ban, by, who, d, reason)
+}
+
+// Mute keeps who silent for d (0: for good). Admins cannot be muted.
+func (s *Service) Mute(by, who Person, d time.Duration, reason string) (Sanction, error) {
+	return s.sanction(Mute, by, who, d, reason)
+}
+
+func (s *Service) sanction(kind string, by, who Person, d time.Duration, reason string) (Sanction, error) {
+	if who.ID == by.ID {
+		return Sanction{}, ErrSelf
+	}
+	if s.IsAdmin(who.ID) {
+		return Sanction{}, ErrAdminImmune
+	}
+	now := s.clock.Now().UTC()
+	sn := Sanction{Kind: kind, Subject: who.ID, Name: who.Name, Reason: sanitize.Line(reason, MaxReason),
+		By: by.ID, ByName: by.Name, At: now}
+	if d > 0 {
+		sn.Until = now.Add(d)
+	}
+	if kind == Ban && who.Guest {
+		sn.Addr = who.Addr
+	}
+	if err := s.store.PutSanction(sn); err != nil {
+		return sn, err
+	}
+	s.stale()
+	s.audit(Entry{At: now, By: by.ID, ByName: by.Name, Action: kind, Subject: who.ID, SubjectName: who.Name,
+		Reason: sn.Reason, Until: sn.Until})
+	return sn, nil
+}
+
+// Unban lifts a ban on the identity (ErrNotBanned if none).
+func (s *Service) Unban(by Person, subject string) (Sanction, error) {
+	return s.lift(Ban, "unban", ErrNotBanned, by, subject)
+}
+
+// Unmute lifts a mute on the identity (ErrNotMuted if none).
+func (s *Service) Unmute(by Person, subject string) (Sanction, error) {
+	return s.lift(Mute, "unmute", ErrNotMuted, by, subject)
+}
+
+func (s *Service) lift(kind, action string, none error, by Person, subject string) (Sanction, error) {
+	sn, err := s.store.DeleteSanction(kind, subject)
+	if errors.Is(err, persistence.ErrNotFound) || (err == nil && !sn.InForceAt(s.clock.Now())) {
+		return sn, none
+	}
+	if err != nil {
+		return sn, err
+	}
+	s.stale()
+	s.audit(Entry{By: by.ID, ByName: by.Name, Action: action, Subject: subject, SubjectName: sn.Name})
+	return sn, nil
+}
+
+// Record keeps an action that is not a sanction in the audit log: a kick,
+// a table closed, a notice said, an invite made.
+func (s *Service) Record(by Person, action, subject, subjectName, reason string) {
+	s.audit(Entry{By: by.ID, ByName: by.Name, Action: action, Subject: subject, SubjectName: subjectName,
+		Reason: sanitize.Line(reason, MaxReason)})
+}
+
+func (s *Service) audit(e Entry) {
+	if e.At.IsZero() {
+		e.At = s.clock.Now().UTC()
+	}
+	if _, err := s.store.AppendAudit(e); err != nil {
+		s.log.Error("moderation: the audit log could not keep an action", "action", e.Action, "by", e.By, "err", err)
+	}
+}
+
+// Banned returns the ban in force on an identity, or on a guest's address.
+func (s *Service) Banned(id, addr string) (Sanction, bool) {
+	return s.find(func(sn Sanction) bool {
+		return sn.Kind == Ban && (sn.Subject == id || (sn.Addr != "" && sn.Addr == addr))
+	})
+}
+
+// Muted returns the mute in force on an identity.
+func (s *Service) Muted(id string) (Sanction, bool) {
+	return s.find(func(sn Sanction) bool { return sn.Kind == Mute && sn.Subject == id })
+}
+
+// InForce is every sanction in force, bans first.
+func (s *Service) InForce() ([]Sanction, error) {
+	all, err := s.current()
+	now := s.clock.Now()
+	return slices.DeleteFunc(slices.Clone(all), func(sn Sanction) bool { return !sn.InForceAt(now) }), err
+}
+
+func (s *Service) find(match func(Sanction) bool) (Sanction, bool) {
+	all, _ := s.current() // a store that cannot be read lets people in: the view it had stays
+	now := s.clock.Now()
+	for _, sn := range all {
+		if match(sn) && sn.InForceAt(now) {
+			return sn, true
+		}
+	}
+	return Sanction{}, false
+}
+
+// current is the sanctions, read again once the view is older than Refresh.
+func (s *Service) current() ([]Sanction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	if !s.readAt.IsZero() && now.Sub(s.readAt) < s.refresh && now.Sub(s.readAt) >= 0 {
+		return s.view, s.readErr
+	}
+	view, err := s.store.Sanctions()
+	s.readAt, s.readErr = now, err
+	if err == nil {
+		s.view = view
+	} else {
+		s.log.Warn("moderation: sanctions could not be read; the last ones read still hold", "err", err)
+	}
+	return s.view, err
+}
+
+func (s *Service) stale() {
+	s.mu.Lock()
+	s.readAt = time.Time{}
+	s.mu.Unlock()
+}
+
+// Watch calls onBan with each ban in force it has not seen before, checking
+// every Refresh until ctx ends: a node ends the sessions of a player banned
+// on another node. The bans in force when it starts are seen already.
+func (s *Service) Watch(ctx context.Context, onBan func(Sanction)) {
+	seen := map[string]time.Time{}
+	look := func(tell bool) {
+		all, err := s.InForce()
+		if err != nil {
+			return
+		}
+		for _, sn := range all {
+			if sn.Kind != Ban || seen[sn.Subject].Equal(sn.At) {
+				continue
+			}
+			seen[sn.Subject] = sn.At
+			if tell {
+				onBan(sn)
+			}
+		}
+	}
+	look(false)
+	for {
+		done := make(chan struct{})
+		t := s.clock.AfterFunc(s.refresh, func() { close(done) })
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-done:
+			look(true)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package moderation_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"bivouac/clock/clocktest"
+	"bivouac/game"
+	"bivouac/i18n"
+	"bivouac/moderation"
+	"bivouac/persistence"
+)
+
+type admins map[string]bool
+
+func (a admins) IsAdmin(fp string) bool { return a[fp] }
+
+var (
+	ada   = moderation.Person{ID: "SHA256:ada", Name: "Ada"}
+	troll = moderation.Person{ID: "SHA256:troll", Name: "Troll", Addr: "198.51.100.9"}
+	guest = moderation.Person{ID: "guest:7", Name: "Guest-7", Addr: "192.0.2.7", Guest: true}
+)
+
+func newService(t *testing.T) (*moderation.Service, *clocktest.Manual, *persistence.Bolt) {
+	t.Helper()
+	st, err := persistence.Open(filepath.Join(t.TempDir(), "b.db"), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clk := clocktest.New()
+	return moderation.New(moderation.Options{Store: st, Admins: admins{ada.ID: true}, Clock: clk}), clk, st
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"30m": 30 * time.Minute, "2h": 2 * time.Hour, "7d": 7 * 24 * time.Hour, "2W": 14 * 24 * time.Hour, " 1m ": time.Minute,
+		"3650d": moderation.MaxDuration,
+	} {
+		if got, err := moderation.ParseDuration(in); err != nil || got != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "m", "7", "0d", "-2h", "2x", "1.5h", "3651d", "99999999999999999999d", "h2"} {
+		if _, err := moderation.ParseDuration(bad); !errors.Is(err, moderation.ErrDuration) {
+			t.Errorf("ParseDuration(%q) = %v; want ErrDuration", bad, err)
+		}
+	}
+	for s, want := range map[string]bool{"7x": true, "30m": true, "idiot": false, "2": false, "x7": false} {
+		if moderation.LooksLikeDuration(s) != want {
+			t.Errorf("LooksLikeDuration(%q) = %v", s, !want)
+		}
+	}
+}
+
+func TestBanHoldsUntilItExpiresAndIsAudited(t *testing.T) {
+	s, clk, _ := newService(t)
+	sn, err := s.Ban(ada, troll, 2*time.Hour, "insults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Banned(troll.ID, "203.0.113.1"); !ok || got.Reason != "insults" || !got.Until.Equal(sn.Until) {
+		t.Fatalf("Banned = %+v, %v; want the 2h ban", got, ok)
+	}
+	if _, ok := s.Banned("SHA256:someone", troll.Addr); ok {
+		t.Fatal("a key holder's ban held their address: everyone behind it would be out")
+	}
+	en := i18n.For(i18n.English)
+	if got := en.Msg(moderation.Explain(sn, clk.Now().Add(30*time.Minute))); got != "You are banned from this server for 2 hours, until 2026-01-01 02:00 UTC. Reason: insults" {
+		t.Errorf("explained as %q", got)
+	}
+	clk.Advance(2*time.Hour + time.Second)
+	if _, ok := s.Banned(troll.ID, ""); ok {
+		t.Fatal("the ban still holds after it expired")
+	}
+	log, err := s.Log(0)
+	if err != nil || len(log) != 1 || log[0].Action != "ban" || log[0].ByName != "Ada" || log[0].SubjectName != "Troll" || log[0].Reason != "insults" {
+		t.Fatalf("audit log = %+v, %v", log, err)
+	}
+}
+
+func TestGuestBanHoldsItsAddress(t *testing.T) {
+	s, _, _ := newService(t)
+	if _, err := s.Ban(ada, guest, 0, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Banned("guest:new-code", guest.Addr); !ok {
+		t.Fatal("a banned guest came back under a new code from the same address")
+	}
+	sn, ok := s.Banned(guest.ID, "")
+	if !ok || !sn.Permanent() {
+		t.Fatalf("Banned = %+v, %v; want a ban for good", sn, ok)
+	}
+	if got := i18n.For(i18n.Polish).Msg(moderation.Explain(sn, time.Now())); got != "Masz bana na tym serwerze." {
+		t.Errorf("explained in Polish as %q", got)
+	}
+}
+
+func TestAdminsAndSelfCannotBeSanctioned(t *testing.T) {
+	s, _, _ := newService(t)
+	other := moderation.Person{ID: "SHA256:bob", Name: "Bob"}
+	s.SetAdmins(admins{ada.ID: true, other.ID: true})
+	if _, err := s.Ban(ada, other, 0, ""); !errors.Is(err, moderation.ErrAdminImmune) {
+		t.Errorf("banning an admin: %v", err)
+	}
+	if _, err := s.Mute(ada, other, 0, ""); !errors.Is(err, moderation.ErrAdminImmune) {
+		t.Errorf("muting an admin: %v", err)
+	}
+	if _, err := s.Ban(ada, ada, 0, ""); !errors.Is(err, moderation.ErrSelf) {
+		t.Errorf("banning oneself: %v", err)
+	}
+	if got, _ := s.InForce(); len(got) != 0 {
+		t.Fatalf("sanctions in force: %+v", got)
+	}
+}
+
+func TestMuteAndUnmute(t *testing.T) {
+	s, clk, _ := newService(t)
+	if _, err := s.Mute(ada, troll, 30*time.Minute, ""); err != nil {
+		t.Fatal(err)
+	}
+	sn, ok := s.Muted(troll.ID)
+	if !ok {
+		t.Fatal("not muted")
+	}
+	var ge *game.Error
+	if err := moderation.MutedError(sn, clk.Now()); !errors.As(err, &ge) || ge.Msg.Key != "moderation.mute.for" {
+		t.Fatalf("MutedError = %v", err)
+	}
+	if _, ok := s.Banned(troll.ID, ""); ok {
+		t.Fatal("a mute bans")
+	}
+	if _, err := s.Unmute(ada, troll.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Muted(troll.ID); ok {
+		t.Fatal("still muted after unmute")
+	}
+	if _, err := s.Unmute(ada, troll.ID); !errors.Is(err, moderation.ErrNotMuted) {
+		t.Fatalf("unmuting again: %v", err)
+	}
+	if _, err := s.Unban(ada, troll.ID); !errors.Is(err, moderation.ErrNotBanned) {
+		t.Fatalf("unbanning who is not banned: %v", err)
+	}
+	if log, _ := s.Log(0); len(log) != 2 || log[1].Action != "unmute" {
+		t.Fatalf("audit log = %+v; want mute, unmute", log)
+	}
+}
+
+// A ban written by another node (straight into the shared store) holds
+// here once the view is older than Refresh, and Watch reports it.
+func TestBanFromAnotherNodeHoldsWithinRefresh(t *testing.T) {
+	s, clk, st := newService(t)
+	if _, ok := s.Banned(troll.ID, ""); ok {
+		t.Fatal("banned before anything happened")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan moderation.Sanction, 1)
+	go s.Watch(ctx, func(sn moderation.Sanction) { got <- sn })
+	clk.WaitTimers(t, 1)
+	other := moderation.New(moderation.Options{Store: st, Clock: clk})
+	if _, err := other.Ban(ada, troll, 0, "spam"); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(2 * time.Second)
+	select {
+	case sn := <-got:
+		if sn.Subject != troll.ID {
+			t.Fatalf("Watch told of %+v", sn)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Watch did not tell of the ban made elsewhere")
+	}
+	if _, ok := s.Banned(troll.ID, ""); !ok {
+		t.Fatal("the ban made elsewhere does not hold here")
+	}
+}
+
+func TestFileReportCleansAndRequiresAReason(t *testing.T) {
+	s, _, _ := newService(t)
+	if _, err := s.FileReport(moderation.Report{Reporter: ada.ID, Subject: troll.ID, Reason: "  "}); !errors.Is(err, moderation.ErrNoReason) {
+		t.Fatalf("a report without a reason: %v", err)
+	}
+	var ev []string
+	for range moderation.MaxEvidenceLines + 5 {
+		ev = append(ev, "Troll: \x1b[2Jboo")
+	}
+	r, err := s.FileReport(moderation.Report{Reporter: ada.ID, ReporterName: "Ada", Subject: troll.ID, SubjectName: "Troll",
+		Table: "K7QX", Reason: "insults\nand more", Evidence: ev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Evidence) != moderation.MaxEvidenceLines || r.Evidence[0] != "Troll: boo" || r.Reason != "insults and more" {
+		t.Fatalf("report kept as %+v", r)
+	}
+	if all, err := s.Reports(); err != nil || len(all) != 1 || all[0].ID != r.ID {
+		t.Fatalf("Reports = %+v, %v", all, err)
+	}
+}

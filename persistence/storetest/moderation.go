@@ -1,0 +1,110 @@
+package storetest
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"bivouac/persistence"
+)
+
+// moderation is the store's moderation part: every store has one.
+func moderation(t *testing.T, s persistence.Store) persistence.Moderation {
+	t.Helper()
+	m, ok := s.(persistence.Moderation)
+	if !ok {
+		t.Fatalf("%T keeps no sanctions, audit log or reports (persistence.Moderation)", s)
+	}
+	return m
+}
+
+func testSanctionsPutReplaceDelete(t *testing.T, open Opener) {
+	m := moderation(t, open(t, tickClock()))
+	if got, err := m.Sanctions(); err != nil || len(got) != 0 {
+		t.Fatalf("a new store's sanctions = %v, %v; want none", got, err)
+	}
+	at := time.Date(2026, 11, 27, 21, 0, 0, 0, time.UTC)
+	ban := persistence.Sanction{Kind: persistence.SanctionBan, Subject: "SHA256:troll", Name: "Troll",
+		Reason: "insults", By: "SHA256:admin", ByName: "Ada", At: at, Until: at.Add(2 * time.Hour)}
+	guest := persistence.Sanction{Kind: persistence.SanctionBan, Subject: "guest:abc", Name: "Guest-7",
+		Addr: "192.0.2.7", By: "SHA256:admin", ByName: "Ada", At: at} // for good
+	mute := persistence.Sanction{Kind: persistence.SanctionMute, Subject: "SHA256:troll", Name: "Troll",
+		By: "SHA256:admin", ByName: "Ada", At: at, Until: at.Add(30 * time.Minute)}
+	for _, s := range []persistence.Sanction{mute, ban, guest} {
+		if err := m.PutSanction(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []persistence.Sanction{ban, guest, mute} // by kind, then subject
+	if got, err := m.Sanctions(); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("Sanctions = %+v, %v;\nwant %+v", got, err, want)
+	}
+	longer := ban
+	longer.Until, longer.Reason = time.Time{}, "again"
+	if err := m.PutSanction(longer); err != nil {
+		t.Fatal(err)
+	}
+	want = []persistence.Sanction{longer, guest, mute}
+	if got, err := m.Sanctions(); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("after a second ban of the same player: %+v, %v;\nwant %+v", got, err, want)
+	}
+	if got, err := m.DeleteSanction(persistence.SanctionBan, "SHA256:troll"); err != nil || !reflect.DeepEqual(got, longer) {
+		t.Fatalf("DeleteSanction = %+v, %v; want the ban removed", got, err)
+	}
+	if _, err := m.DeleteSanction(persistence.SanctionBan, "SHA256:troll"); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("deleting it again: %v; want ErrNotFound", err)
+	}
+	if got, err := m.Sanctions(); err != nil || !reflect.DeepEqual(got, []persistence.Sanction{guest, mute}) {
+		t.Fatalf("after unban: %+v, %v; want the guest's ban and the mute", got, err)
+	}
+	for _, bad := range []persistence.Sanction{{Kind: "exile", Subject: "SHA256:x"}, {Kind: persistence.SanctionBan}} {
+		if err := m.PutSanction(bad); !errors.Is(err, persistence.ErrInvalid) {
+			t.Errorf("PutSanction(%+v) = %v; want ErrInvalid", bad, err)
+		}
+	}
+}
+
+func testAuditKeepsEveryActionInOrder(t *testing.T, open Opener) {
+	m := moderation(t, open(t, tickClock()))
+	var made []persistence.AuditEntry
+	for i, what := range []string{"ban", "mute", "kick", "unban", "close"} {
+		e, err := m.AppendAudit(persistence.AuditEntry{By: "SHA256:admin", ByName: "Ada", Action: what,
+			Subject: "SHA256:troll", SubjectName: "Troll", Reason: string(rune('a' + i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.ID == "" || e.At.IsZero() {
+			t.Fatalf("AppendAudit returned %+v; want an ID and a time", e)
+		}
+		made = append(made, e)
+	}
+	if got, err := m.Audit(0); err != nil || !reflect.DeepEqual(got, made) {
+		t.Fatalf("Audit(0) = %+v, %v;\nwant %+v", got, err, made)
+	}
+	if got, err := m.Audit(2); err != nil || !reflect.DeepEqual(got, made[3:]) {
+		t.Fatalf("Audit(2) = %+v, %v; want the last two, oldest first", got, err)
+	}
+}
+
+func testReportsAreKept(t *testing.T, open Opener) {
+	m := moderation(t, open(t, tickClock()))
+	r, err := m.FileReport(persistence.Report{Reporter: "SHA256:victim", ReporterName: "Vic", Subject: "SHA256:troll",
+		SubjectName: "Troll", Table: "K7QX", Reason: "insults everyone", Evidence: []string{"Troll: you all stink", "Vic: stop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := m.FileReport(persistence.Report{Reporter: "SHA256:other", Subject: "SHA256:troll", Reason: "spam"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID == "" || r.At.IsZero() || r.ID == r2.ID {
+		t.Fatalf("reports got IDs %q, %q and time %v; want distinct IDs and a time", r.ID, r2.ID, r.At)
+	}
+	if got, err := m.Reports(); err != nil || !reflect.DeepEqual(got, []persistence.Report{r, r2}) {
+		t.Fatalf("Reports = %+v, %v; want both, in order", got, err)
+	}
+	if _, err := m.FileReport(persistence.Report{Subject: "SHA256:troll"}); !errors.Is(err, persistence.ErrInvalid) {
+		t.Fatalf("a report with no reporter: %v; want ErrInvalid", err)
+	}
+}
