@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,5 +109,61 @@ func TestReadingADamagedPageIsAnError(t *testing.T) {
 	}
 	if corrupt == 0 {
 		t.Fatal("no read met the damaged pages")
+	}
+}
+
+// A flipped data page is named in Open's error, with what to do about it,
+// never as a Go runtime error (issue 28 item 10: "database is corrupt:
+// runtime error: slice bounds out of range").
+func TestOpenNamesAFlippedPageAndSaysToRestore(t *testing.T) {
+	_, good := bivouacFile(t)
+	leaves := leafPages(t, badFile(t, good))
+	damage := map[string]func(p []byte, r *rand.Rand){
+		"every bit past the header flipped": func(p []byte, _ *rand.Rand) {
+			for i := 16; i < len(p); i++ {
+				p[i] ^= 0xff
+			}
+		},
+		"random bytes past the header": func(p []byte, r *rand.Rand) {
+			for i := 16; i < len(p); i++ {
+				p[i] = byte(r.IntN(256))
+			}
+		},
+		"every bit flipped": func(p []byte, _ *rand.Rand) {
+			for i := range p {
+				p[i] ^= 0xff
+			}
+		},
+		"an entry's position flipped": func(p []byte, _ *rand.Rand) {
+			p[16+4+3] ^= 0x80
+		},
+	}
+	for name, flip := range damage {
+		for _, leaf := range leaves {
+			b := bytes.Clone(good)
+			flip(b[leaf*pageSize:(leaf+1)*pageSize], rand.New(rand.NewPCG(uint64(leaf), 28)))
+			path := badFile(t, b)
+			s, err := Open(path, Options{Timeout: 200 * time.Millisecond})
+			if err == nil {
+				s.Close()
+				t.Fatalf("%s, page %d: the file opened", name, leaf)
+			}
+			msg := err.Error()
+			var dp *DamagedPage
+			if !errors.As(err, &dp) || dp.Page != uint64(leaf) || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("%s, page %d: %v; want page %d named as damaged", name, leaf, err, leaf)
+			}
+			for _, want := range []string{fmt.Sprintf("page %d is damaged", leaf), "left untouched", "a backup made with `bivouac backup`"} {
+				if !strings.Contains(msg, want) {
+					t.Fatalf("%s, page %d: %q lacks %q", name, leaf, msg, want)
+				}
+			}
+			if strings.Contains(msg, "runtime error") {
+				t.Fatalf("%s, page %d: %q", name, leaf, msg)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, b) {
+				t.Fatalf("%s, page %d: Open changed the damaged file", name, leaf)
+			}
+		}
 	}
 }

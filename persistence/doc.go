@@ -121,7 +121,9 @@
 //   - Every byte slice returned is a copy (bbolt's memory dies with its
 //     transaction).
 //   - Backup is a consistent hot copy (a read transaction's WriteTo);
-//     BackupFile writes it atomically (temporary file, fsync, rename, 0600).
+//     BackupFile writes it atomically (temporary file, fsync, rename, 0600)
+//     and refuses the data directory, the live file under any name and
+//     non-regular files (CheckBackupTarget).
 //
 // # Caveats
 //
@@ -130,10 +132,13 @@
 //   - The functions given to UpdatePlayer and UpdateCampaign run inside the
 //     write transaction, which blocks every other writer: no I/O in them.
 //     Other stores may run them more than once (Store's doc).
-//   - Open checks the file's structure cheaply (meta pages, size, meta
-//     bucket). Damage deeper inside, such as a zeroed page in the middle,
-//     can still make bbolt panic later; Bolt.Check walks every page and
-//     is meant for operators (e.g. after a backup), not for start-up.
+//   - Open checks the whole file before it writes: meta pages, size, the
+//     structure of every page in the tree (pages.go: a damaged page is a
+//     DamagedPage naming it, never a runtime error) and every key and
+//     value. Every ErrCorrupt it returns ends with what to do: restore a
+//     backup made with `bivouac backup`; the file is left untouched.
+//     Damage that happens while the server runs costs the reads that meet
+//     it an ErrCorrupt; Bolt.Check walks every page for operators.
 //   - Rooms() with no status decodes every room ever stored; pass statuses.
 //   - Long read transactions (a Backup to a slow writer) delay the file's
 //     growth for writers; bbolt remaps only when no reader holds the map.

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -156,6 +157,9 @@ func Open(path string, opts Options) (*Bolt, error) {
 	}
 
 	if err := inspect(path, opts); err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return nil, fmt.Errorf("persistence: open %s: %w; %s", path, err, restoreAdvice)
+		}
 		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
 	}
 
@@ -257,6 +261,11 @@ func inspect(path string, opts Options) error {
 		if want := tx.Size(); want > fi.Size() {
 			return fmt.Errorf("%w: truncated: %d bytes, the database needs %d", ErrCorrupt, fi.Size(), want)
 		}
+		// Check the pages' structure from the file first, so a damaged
+		// page is named rather than met by bbolt, out of its bounds.
+		if err := checkFilePages(path, tx); err != nil {
+			return err
+		}
 		return guard(func() error {
 			if _, err := readVersion(tx); err != nil {
 				return err
@@ -355,7 +364,12 @@ func migrate(tx *bolt.Tx, steps []migration) error {
 func guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
-		if r := recover(); r != nil {
+		switch r := recover().(type) {
+		case nil:
+		case runtime.Error:
+			// A Go runtime error says nothing to an operator.
+			err = fmt.Errorf("%w: a damaged page stopped the read", ErrCorrupt)
+		default:
 			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
 		}
 	}()
