@@ -25,12 +25,17 @@
 //
 // # Limits
 //
-// Caps count TCP connections when they are accepted (Config.MaxSessions in
-// all, Config.MaxPerIP per IPv4 address or IPv6 /64). A connection over a
-// cap may still finish its handshake so it can be told why, then it is
-// ended; only a few such refused connections may be open at once, beyond
-// which connections are closed unanswered. Config.HandshakeTimeout limits
-// accept-to-authenticated, Config.MaxChannelsPerConn the sessions one
+// A connection that has not authenticated holds no player's place: it
+// waits in a gate (Config.MaxStartups in all, as OpenSSH's MaxStartups with
+// random early drop, and Config.MaxStartupsPerIP per address), where a
+// newcomer takes the place of the oldest connection that has not said a
+// word, and it must send its version line within Config.VersionTimeout and
+// authenticate within Config.HandshakeTimeout. The caps count authenticated
+// connections (Config.MaxSessions in all, Config.MaxPerIP per IPv4 address
+// or IPv6 /64). A connection over a cap may still open its session so it
+// can be told why, then it is ended; only a few such refused connections
+// may be open at once, beyond which connections are closed unanswered.
+// Config.MaxChannelsPerConn limits the sessions one
 // connection may open at once, IdleTimeout and MaxTimeout the connection's
 // life. Server keepalives (Config.KeepAliveInterval; wish v1.4.7 has no
 // option for them, so they are sent here) go to a client not heard from

@@ -85,6 +85,23 @@ func verifiedKey(_ gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permiss
 
 var errKeyMismatch = errors.New("sshserver: verified key differs from the offered one")
 
+// keyLogin is the connection's VerifiedPublicKeyCallback: verifiedKey, then
+// the connection is authenticated (which may still refuse it).
+func (s *Server) keyLogin(ctx ssh.Context) func(gossh.ConnMetadata, gossh.PublicKey, *gossh.Permissions, string) (*gossh.Permissions, error) {
+	return func(m gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permissions, alg string) (*gossh.Permissions, error) {
+		out, err := verifiedKey(m, key, perms, alg)
+		if err != nil {
+			return nil, err
+		}
+		if !s.authenticated(ctx) {
+			return nil, errRefused
+		}
+		return out, nil
+	}
+}
+
+var errRefused = errors.New("sshserver: connection refused")
+
 // guestLogin is the keyboard-interactive handler when guests are allowed: no
 // prompts. A user name in reclaim-code form is that guest again, if the
 // code is one the server knows (handed out by this process, or seated at a
@@ -94,6 +111,9 @@ var errKeyMismatch = errors.New("sshserver: verified key differs from the offere
 func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool {
 	code, reclaim := ParseGuestCode(ctx.User())
 	if !reclaim {
+		if !s.authenticated(ctx) {
+			return false
+		}
 		code = NewGuestCode()
 		s.issued.add(GuestID(code), time.Now())
 		setExt(ctx.Permissions(), extGuest, code)
@@ -110,6 +130,9 @@ func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChalleng
 		wait := s.guesses.Wrong(addr)
 		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait)
 		sleepAtMost(ctx, wait)
+		return false
+	}
+	if !s.authenticated(ctx) {
 		return false
 	}
 	s.issued.add(id, time.Now())

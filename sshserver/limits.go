@@ -14,15 +14,22 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// Admission of a TCP connection, decided when it is accepted.
+// Admission of a connection happens twice.
 //
-// A connection within the caps is admitted and holds its slot until it
-// closes. One over a cap is not cut at once: it may finish the handshake so
-// the player can be told why (the caps middleware prints the reason), but it
-// holds no slot, is closed after refusedLifetime whatever happens, and only a
-// few such refused connections may exist per address and in all; past those
-// the TCP connection is closed without a word. That keeps a flood of
-// connections from costing more than a few handshakes.
+// At accept, the connection enters the gate (startups.go): it may wait to
+// authenticate if the budget of unauthenticated connections allows, per
+// address and in all. It must send its version line within
+// Config.VersionTimeout and authenticate within Config.HandshakeTimeout.
+//
+// Once authenticated, it counts against the player caps (limiter): in all
+// and per address. A connection within the caps is admitted and holds its
+// place until it closes. One over a cap is not cut at once: its session
+// may start so the player can be told why (the caps middleware prints the
+// reason), but it holds no place, is closed after refusedLifetime whatever
+// happens, and only a few such refused connections may exist per address
+// and in all; past those the connection is closed without a word. Only
+// authenticated connections are counted, so connections that never log in
+// cannot take a player's place.
 const (
 	refusedPerIP    = 2
 	refusedTotal    = 32
@@ -125,8 +132,9 @@ func hostKey(s string) string {
 
 type refusalKey struct{}
 
-// refusalOf returns why a connection was refused at accept (zero if it
-// was not); it is said in the session's language once the session exists.
+// refusalOf returns why a connection was refused at authentication (zero
+// if it was not); it is said in the session's language once the session
+// exists.
 func refusalOf(ctx context.Context) game.Msg {
 	m, _ := ctx.Value(refusalKey{}).(game.Msg)
 	return m
@@ -137,9 +145,41 @@ type channelCountKey struct{}
 // typingKey holds the connection's address's typing limiter (nil: none).
 type typingKey struct{}
 
+// passageKey holds the connection's *passage.
+type passageKey struct{}
+
+// passage is one connection's way from accepted to authenticated, and the
+// places it holds on the way.
+type passage struct {
+	key     string
+	conn    *limitedConn
+	startup *startup
+
+	mu      sync.Mutex
+	authed  bool
+	closed  bool
+	release func()      // the player's place (nil before authentication)
+	refused *time.Timer // ends a connection refused by the caps
+}
+
+// done gives back everything the connection holds; it closed.
+func (p *passage) done(g *gate) {
+	g.leave(p.startup)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.release != nil {
+		p.release()
+	}
+	if p.refused != nil {
+		p.refused.Stop()
+	}
+}
+
 // onConn is the ssh.Server ConnCallback: every TCP connection passes here
-// before its handshake. It applies the caps, arms the handshake timeout and
-// registers the connection so Shutdown can close it even mid-handshake.
+// before its handshake. It lets the connection through the gate of
+// unauthenticated connections, arms the version and handshake deadlines
+// and registers the connection so Shutdown can close it even mid-handshake.
 func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 	// Everything below closes the wrapper, which also wakes a throttled Read.
 	conn := newLimitedConn(raw, s.cfg.MaxInputRate, s.cfg.MaxInputBurst)
@@ -147,26 +187,27 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 		return nil // shutting down
 	}
 	key := ipKey(conn.RemoteAddr())
-	v, release := s.limits.admit(key)
-	if v == dropped {
+	st, ok := s.gate.enter(key, conn)
+	if !ok {
 		s.trackConn(conn, false)
-		s.log.Warn("connection dropped: too many refused connections",
+		s.log.Warn("connection dropped: too many connections logging in",
 			"remote", conn.RemoteAddr().String())
 		return nil
 	}
-	switch v {
-	case refusedIP:
-		ctx.SetValue(refusalKey{}, game.M("ssh.too_many_from_ip", game.Num("N", s.cfg.MaxPerIP)))
-	case refusedFull:
-		ctx.SetValue(refusalKey{}, game.M("ssh.full", game.Num("N", s.cfg.MaxSessions)))
-	}
+	p := &passage{key: key, conn: conn, startup: st}
+	ctx.SetValue(passageKey{}, p)
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
 	ctx.SetValue(typingKey{}, s.typing.forAddr(key, time.Now()))
 	ctx.SetValue(rawChannelKey{}, new(rawChannelSlot))
 
 	var timers []*time.Timer
-	if v != admitted {
-		timers = append(timers, time.AfterFunc(refusedLifetime+s.cfg.HandshakeTimeout, func() { conn.Close() }))
+	if d := s.cfg.VersionTimeout; d > 0 {
+		timers = append(timers, time.AfterFunc(d, func() {
+			if !conn.spoke.Load() {
+				s.log.Info("no version line in time", "remote", conn.RemoteAddr().String())
+				conn.Close()
+			}
+		}))
 	}
 	if d := s.cfg.HandshakeTimeout; d > 0 {
 		timers = append(timers, time.AfterFunc(d, func() {
@@ -184,10 +225,47 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 		for _, t := range timers {
 			t.Stop()
 		}
-		release()
+		p.done(s.gate)
 		s.trackConn(conn, false)
 	})
 	return conn
+}
+
+// authenticated runs when a connection has proved who it is (a verified
+// key, or a guest login): it leaves the gate and takes a player's place,
+// within the caps or refused by them (see limiter). Every successful
+// authentication passes here and nowhere else, so a check of who may come
+// in belongs here, before the place is taken. False: the connection is
+// refused (and closed when the refusal is final).
+func (s *Server) authenticated(ctx ssh.Context) bool {
+	p, _ := ctx.Value(passageKey{}).(*passage)
+	if p == nil {
+		return false // every connection comes through onConn
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.authed || p.closed {
+		return p.authed && !p.closed
+	}
+	s.gate.leave(p.startup)
+	v, release := s.limits.admit(p.key)
+	if v == dropped {
+		s.log.Warn("connection dropped: too many refused connections",
+			"remote", p.conn.RemoteAddr().String())
+		p.conn.Close()
+		return false
+	}
+	p.authed, p.release = true, release
+	switch v {
+	case refusedIP:
+		ctx.SetValue(refusalKey{}, game.M("ssh.too_many_from_ip", game.Num("N", s.cfg.MaxPerIP)))
+	case refusedFull:
+		ctx.SetValue(refusalKey{}, game.M("ssh.full", game.Num("N", s.cfg.MaxSessions)))
+	}
+	if v != admitted {
+		p.refused = time.AfterFunc(refusedLifetime, func() { p.conn.Close() })
+	}
+	return true
 }
 
 // sessionChannel wraps the default "session" channel handler with a cap on

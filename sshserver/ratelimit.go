@@ -1,6 +1,7 @@
 package sshserver
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"sync"
@@ -31,6 +32,7 @@ type limitedConn struct {
 	net.Conn
 	lim   *rate.Limiter
 	reads atomic.Uint64 // reads that brought bytes: the client was heard (keepalives)
+	spoke atomic.Bool   // a line end came: the client's version line (see gate)
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -47,6 +49,11 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n > 0 {
 		c.reads.Add(1)
+		// The SSH layer reads the version line a byte at a time, so this
+		// looks at one byte a read until the line is in, then never again.
+		if !c.spoke.Load() && bytes.IndexByte(p[:n], '\n') >= 0 {
+			c.spoke.Store(true)
+		}
 		if d := c.lim.ReserveN(time.Now(), n).Delay(); d > 0 {
 			t := time.NewTimer(d)
 			select {

@@ -31,6 +31,10 @@ type Config struct {
 	IdleTimeout      time.Duration // close a connection with no traffic either way; default 30m
 	MaxTimeout       time.Duration // close any connection after this long; default 12h
 	HandshakeTimeout time.Duration // TCP accept to authenticated (passphrase typing included); default 60s
+	// VersionTimeout is TCP accept to the client's version line, which a
+	// real client sends at once; default 10s. A connection that says
+	// nothing is closed then, long before HandshakeTimeout.
+	VersionTimeout time.Duration
 
 	// KeepAliveInterval is how long the server waits to hear from a client
 	// before it asks whether it is still there (a keepalive@openssh.com
@@ -47,8 +51,15 @@ type Config struct {
 	KeepAliveInterval time.Duration
 	KeepAliveCountMax int
 
-	MaxSessions        int // connections in all (the global cap); default 2000
-	MaxPerIP           int // connections per IPv4 address or IPv6 /64; default 16
+	MaxSessions int // authenticated connections in all (the global cap); default 2000
+	MaxPerIP    int // authenticated connections per IPv4 address or IPv6 /64; default 16
+	// MaxStartups bounds the connections that have not authenticated yet,
+	// in all, as OpenSSH's option of that name (see Startups); default
+	// 10:30:100. MaxStartupsPerIP bounds them per address group; default 8.
+	// They hold no player's place (MaxSessions and MaxPerIP count only
+	// authenticated connections).
+	MaxStartups        Startups
+	MaxStartupsPerIP   int
 	MaxChannelsPerConn int // simultaneous SSH sessions on one connection; default 4
 
 	// MaxInputRate is the bytes a second one connection may send, after a
@@ -84,6 +95,7 @@ func (c *Config) defaults() {
 	dur(&c.IdleTimeout, 30*time.Minute)
 	dur(&c.MaxTimeout, 12*time.Hour)
 	dur(&c.HandshakeTimeout, 60*time.Second)
+	dur(&c.VersionTimeout, 10*time.Second)
 	dur(&c.KeepAliveInterval, 30*time.Second)
 	if c.KeepAliveCountMax <= 0 {
 		c.KeepAliveCountMax = 2
@@ -93,6 +105,14 @@ func (c *Config) defaults() {
 	}
 	if c.MaxPerIP <= 0 {
 		c.MaxPerIP = 16
+	}
+	if c.MaxStartups.Start <= 0 {
+		c.MaxStartups = Startups{Start: 10, Rate: 30, Full: 100}
+	}
+	c.MaxStartups.Full = max(c.MaxStartups.Full, c.MaxStartups.Start)
+	c.MaxStartups.Rate = min(max(c.MaxStartups.Rate, 0), 100)
+	if c.MaxStartupsPerIP <= 0 {
+		c.MaxStartupsPerIP = 8
 	}
 	if c.MaxChannelsPerConn <= 0 {
 		c.MaxChannelsPerConn = 4
@@ -153,7 +173,8 @@ type Server struct {
 	srv  *ssh.Server
 
 	hostKeyFP string
-	limits    *limiter
+	limits    *limiter // authenticated connections
+	gate      *gate    // connections not authenticated yet
 	handlers  inflight
 	channels  inflight // session channels not yet closed on both sides
 	guesses   *Guesses // wrong reclaim codes by address (see Guesses)
@@ -181,9 +202,9 @@ type Server struct {
 //  1. logging: connect/disconnect with duration, refused sessions too;
 //  2. recovery: a panic below is logged with its stack and ends only that
 //     session;
-//  3. caps: a connection that was over the per-IP or global cap when it was
-//     accepted is told so and ended (the caps are counted in onConn, per
-//     connection, before the handshake);
+//  3. caps: a connection that was over the per-IP or global cap when it
+//     authenticated is told so and ended (the caps are counted per
+//     connection, in authenticated; before that the gate bounds it);
 //  4. identity: re-verify the key against what auth recorded, or accept the
 //     guest login, and store the Identity; anything else is refused. Nothing
 //     below runs without a verified identity;
@@ -207,6 +228,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		log:       deps.Log,
 		hostKeyFP: fp,
 		limits:    newLimiter(cfg.MaxSessions, cfg.MaxPerIP),
+		gate:      newGate(cfg.MaxStartups, cfg.MaxStartupsPerIP),
 		guesses:   NewGuesses(nil),
 		typing:    typingBudgets{perIP: rate.Limit(max(cfg.MaxTypingPerIP, 0))},
 		conns:     map[net.Conn]struct{}{},
@@ -227,8 +249,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		ssh.EmulatePty(), // no kernel PTY per session: /dev/pts is finite
 		ssh.WrapConn(s.onConn),
 		func(srv *ssh.Server) error {
-			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
-				return &gossh.ServerConfig{VerifiedPublicKeyCallback: verifiedKey}
+			srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+				return &gossh.ServerConfig{VerifiedPublicKeyCallback: s.keyLogin(ctx)}
 			}
 			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 			srv.RequestHandlers = map[string]ssh.RequestHandler{}     // no port forwarding

@@ -317,11 +317,14 @@ func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChi
 }
 
 // serveArgs runs `bivouac serve` on loopback with data in dir and the caps
-// raised: all the players come from a few addresses.
+// raised: all the players come from a few addresses, o.parallel of them
+// logging in at once.
 func serveArgs(o loadOpts, dir string) []string {
 	caps := fmt.Sprint(o.sessions + 64)
+	startups := fmt.Sprint(o.parallel + 64)
 	return []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
-		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1"}
+		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1",
+		"--max-startups", startups + ":30:" + startups, "--max-startups-per-ip", startups}
 }
 
 // launchLoadChild starts bin with args, its log in dir/server.log; await

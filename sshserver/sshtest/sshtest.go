@@ -98,6 +98,7 @@ type config struct {
 	neverRead bool
 	env       [][2]string
 	timeout   time.Duration
+	from      string
 }
 
 // Option configures Dial.
@@ -136,6 +137,10 @@ func WithEnv(key, value string) Option {
 
 // WithTimeout bounds the TCP dial and SSH handshake (default 5 s).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// From dials from this local IP address (on loopback, any of 127.0.0.0/8
+// works on Linux): a player from another address.
+func From(ip string) Option { return func(c *config) { c.from = ip } }
 
 // NeverRead makes a client that never reads its channel: the server's
 // writes fill the SSH window and then block, as with a stalled player.
@@ -199,7 +204,11 @@ func DialE(t testing.TB, addr string, opts ...Option) (*Client, error) {
 		cc.Auth = []gossh.AuthMethod{gossh.PublicKeys(cfg.signers...)}
 	}
 
-	nc, err := net.DialTimeout("tcp", addr, cfg.timeout)
+	d := net.Dialer{Timeout: cfg.timeout}
+	if cfg.from != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(cfg.from)}
+	}
+	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
