@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +39,11 @@ type ClusterConfig struct {
 	// peers' routes connect (default natsnode.DefaultClusterAddr).
 	NATSAddr, ClusterAddr string
 	TLS                   *natsnode.TLSFiles // nil: no TLS between nodes
+	// InsecureRoutes accepts routes without TLS to or from an address that
+	// is not loopback (`--insecure-routes`): the cluster's password and
+	// every hand then cross the network in clear. Without it such a node
+	// does not start; with it, it warns once at start.
+	InsecureRoutes bool
 	// LeaseTTL is how long a room's lease lives unrenewed: a dead node's
 	// rooms run elsewhere about this long after it died. The same on every
 	// node. Default DefaultLeaseTTL.
@@ -79,9 +86,24 @@ type clusterNode struct {
 	known     []string                 // the cluster's node IDs (knownNodes)
 }
 
+// checkRoutes refuses a node whose routes would leave the machine without
+// TLS, unless the operator accepted it; then it warns, once, at start.
+func checkRoutes(cfg natsnode.Config, log *slog.Logger) error {
+	clear := cfg.RoutesInClear()
+	switch {
+	case len(clear) == 0:
+		return nil
+	case !cfg.InsecureRoutes:
+		return fmt.Errorf("%w (%s): give --tls-cert, --tls-key and --tls-ca, or --insecure-routes to accept this on a network you trust",
+			natsnode.ErrRoutesInClear, strings.Join(clear, ", "))
+	}
+	log.Warn("cluster routes without TLS (--insecure-routes): the cluster password and every hand cross the network in clear", "routes", strings.Join(clear, ", "))
+	return nil
+}
+
 // startCluster starts the node's NATS server, waits for JetStream, and
 // opens the store, the lease bucket and the node directory.
-func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args ...any)) (*clusterNode, error) {
+func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*clusterNode, error) {
 	if cfg.Name == "" || cfg.Node == "" {
 		return nil, errors.New("a cluster node needs a cluster name and a node ID")
 	}
@@ -91,14 +113,19 @@ func startCluster(cfg ClusterConfig, dataDir string, log func(msg string, args .
 	if cfg.ReadyWithin == 0 {
 		cfg.ReadyWithin = 2 * time.Minute
 	}
-	n, err := natsnode.Start(natsnode.Config{DataDir: dataDir, Name: cfg.Node, Cluster: cfg.Name,
-		ClientAddr: cfg.NATSAddr, ClusterAddr: cfg.ClusterAddr, Peers: cfg.Peers, TLS: cfg.TLS})
+	ncfg := natsnode.Config{DataDir: dataDir, Name: cfg.Node, Cluster: cfg.Name,
+		ClientAddr: cfg.NATSAddr, ClusterAddr: cfg.ClusterAddr, Peers: cfg.Peers, TLS: cfg.TLS,
+		InsecureRoutes: cfg.InsecureRoutes}
+	if err := checkRoutes(ncfg, log); err != nil {
+		return nil, err
+	}
+	n, err := natsnode.Start(ncfg)
 	if err != nil {
 		return nil, err
 	}
 	c := &clusterNode{cfg: cfg, nats: n, directory: map[string]table.Summary{}}
 	fail := func(err error) (*clusterNode, error) { c.close(); return nil, err }
-	log("waiting for the cluster's JetStream", "node", cfg.Node, "peers", len(cfg.Peers))
+	log.Info("waiting for the cluster's JetStream", "node", cfg.Node, "peers", len(cfg.Peers))
 	if err := n.Ready(cfg.ReadyWithin); err != nil {
 		return fail(err)
 	}

@@ -96,7 +96,7 @@ func New(cfg Config) (*Server, error) {
 	var store persistence.Store
 	var cluster *clusterNode
 	if cfg.Cluster != nil {
-		cluster, err = startCluster(*cfg.Cluster, cfg.DataDir, cfg.Log.Info)
+		cluster, err = startCluster(*cfg.Cluster, cfg.DataDir, cfg.Log)
 		if err != nil {
 			return nil, err
 		}

@@ -49,6 +49,11 @@ type Config struct {
 	Peers []string
 	// TLS, when set, encrypts client and route connections.
 	TLS *TLSFiles
+	// InsecureRoutes lets a cluster node without TLS route to or from an
+	// address that is not loopback (RoutesInClear): the shared password
+	// and every hand then cross the network in clear. Without it Start
+	// refuses such a node with ErrRoutesInClear.
+	InsecureRoutes bool
 	// SyncAlways fsyncs every write before it is acknowledged. Off,
 	// JetStream syncs its files every two minutes and a write is safe
 	// once a majority of replicas hold it: a process crash loses nothing,
@@ -85,6 +90,9 @@ func Start(cfg Config) (*Node, error) {
 	}
 	if cfg.ClusterAddr == "" {
 		cfg.ClusterAddr = DefaultClusterAddr
+	}
+	if clear := cfg.RoutesInClear(); len(clear) > 0 && !cfg.InsecureRoutes {
+		return nil, fmt.Errorf("natsnode: %w (%s): set up TLS, or set InsecureRoutes on a network you trust", ErrRoutesInClear, strings.Join(clear, ", "))
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, err

@@ -50,6 +50,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tlsCert := fs.String("tls-cert", envOr("BIVOUAC_TLS_CERT", ""), "PEM certificate of this node, for TLS between nodes (env BIVOUAC_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envOr("BIVOUAC_TLS_KEY", ""), "PEM key of that certificate (env BIVOUAC_TLS_KEY)")
 	tlsCA := fs.String("tls-ca", envOr("BIVOUAC_TLS_CA", ""), "PEM CA that signed every node's certificate (env BIVOUAC_TLS_CA)")
+	insecureRoutes := fs.Bool("insecure-routes", envOr("BIVOUAC_INSECURE_ROUTES", "") == "1", "let a cluster node without TLS route off loopback: the cluster password and every hand cross the network in clear (env BIVOUAC_INSECURE_ROUTES=1)")
 	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -68,6 +69,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cluster, err := clusterConfig(*clusterName, *node, *peers, *natsAddr, *clusterAddr, *tlsCert, *tlsKey, *tlsCA)
 	if err != nil {
 		return err
+	}
+	if cluster != nil {
+		cluster.InsecureRoutes = *insecureRoutes
 	}
 	level := slog.LevelInfo
 	if *debugLog {
