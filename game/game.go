@@ -90,14 +90,15 @@ const (
 
 // Event is one line of what happened, safe to show to its audience.
 // Narration is a Msg each viewer reads in their own language; a chat line
-// is the speaker's own words, in Text.
+// is the speaker's own words, in Text, or a bot's line, a Msg like a
+// narration (Talker).
 type Event struct {
 	Audience Audience  `json:"audience"`
 	Kind     EventKind `json:"kind"`
 	From     Seat      `json:"from"`    // speaker of a chat line; else -1
 	Channel  string    `json:"channel"` // chat channel ("table", "wolves", "dead"); "" for narration
 	Msg      Msg       `json:"msg,omitzero"`
-	Text     string    `json:"text,omitempty"` // a player's words (chat only)
+	Text     string    `json:"text,omitempty"` // a player's words (chat only; a bot's line is Msg)
 }
 
 // Refs points to each of events, in order: a log as table.Update carries
@@ -135,9 +136,20 @@ type Bot interface {
 }
 
 // Talker is a Bot that also speaks at the table now and then (a claim, a
-// suspicion). The room passes its line to Game.Say like a player's.
+// suspicion). Its line is a Msg, which each viewer reads in their own
+// language; the room passes it to the game's BotChat, as a player's words
+// go to Say.
 type Talker interface {
-	Talk(v View, seed uint64) (string, bool)
+	Talk(v View, seed uint64) (Msg, bool)
+}
+
+// BotChat is implemented by games whose bots talk (Talker). BotLine is
+// Say and ChatActions for a bot's line: the events it makes, as Say would
+// (the state unchanged), and, when the line changes the state (see
+// ChatActions), the action that says it, which the room applies instead.
+// A line the game refuses (a key that is not a bot's line) is an error.
+type BotChat interface {
+	BotLine(s State, seat Seat, line Msg) (Action, []Event, error)
 }
 
 // Views is implemented by games that make several seats' views of one

@@ -61,6 +61,12 @@ func Joined(name, sep string, ms ...Msg) Arg {
 	return Arg{Name: name, Kind: ArgList, Str: sep, Msgs: ms}
 }
 
+// BotMark ends the name of a seat a bot plays ("Ada (bot)"). A name a
+// player chooses cannot hold it (names have no brackets), and screens
+// write it in the viewer's language (i18n's Printer.Name): it is a mark,
+// never shown as it is.
+const BotMark = " (bot)"
+
 // IsZero reports whether m says nothing.
 func (m Msg) IsZero() bool { return m.Key == "" }
 

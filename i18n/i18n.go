@@ -153,6 +153,15 @@ func (p *Printer) Lang() Lang { return p.lang }
 // renders as itself (the catalog tests keep that from happening).
 func (p *Printer) T(key string, args ...game.Arg) string { return p.render(key, args) }
 
+// Name is a player's name as this printer's readers see it: a bot's name
+// (ending in game.BotMark) is marked in their language.
+func (p *Printer) Name(s string) string {
+	if base, ok := strings.CutSuffix(s, game.BotMark); ok {
+		return p.T("name.bot", game.Text("Name", base))
+	}
+	return s
+}
+
 // Msg renders a message.
 func (p *Printer) Msg(m game.Msg) string {
 	if m.Key == "" {
@@ -217,7 +226,7 @@ func (p *Printer) writeArg(b *strings.Builder, a game.Arg) {
 		var buf [20]byte
 		b.Write(strconv.AppendInt(buf[:0], int64(a.Num), 10))
 	case game.ArgText:
-		b.WriteString(a.Str)
+		b.WriteString(p.Name(a.Str))
 	case game.ArgTerm:
 		b.WriteString(p.T(a.Str))
 	case game.ArgMsg:

@@ -140,3 +140,26 @@ func TestOneEventReadsInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A bot's name is marked in the reader's language, wherever it stands: in
+// a message's arguments as in a list of seats (Printer.Name).
+func TestBotNamesAreMarkedInTheReadersLanguage(t *testing.T) {
+	msg := game.M("werewolf.bot.suspect", game.Text("Player", "Ewa"+game.BotMark))
+	for l, want := range map[Lang][2]string{
+		English: {"Ewa (bot)", "I suspect Ewa (bot)."},
+		Polish:  {"Ewa (bot)", "Podejrzewam gracza Ewa (bot)."},
+		Russian: {"Ewa (бот)", "Я подозреваю игрока Ewa (бот)."},
+		German:  {"Ewa (Bot)", "Ich verdächtige Ewa (Bot)."},
+	} {
+		p := For(l)
+		if got := p.Name("Ewa" + game.BotMark); got != want[0] {
+			t.Errorf("%s: Name = %q, want %q", l, got, want[0])
+		}
+		if got := p.Msg(msg); got != want[1] {
+			t.Errorf("%s: %q, want %q", l, got, want[1])
+		}
+		if got := p.Name("Anna"); got != "Anna" {
+			t.Errorf("%s: a player's name became %q", l, got)
+		}
+	}
+}

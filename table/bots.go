@@ -72,7 +72,7 @@ func (r *Room) runBot(bot game.Bot, seat game.Seat, view game.View, seq int, leg
 	}
 	if t, ok := bot.(game.Talker); ok {
 		if line, ok := t.Talk(view, seed); ok {
-			r.retrySubmit(command{kind: cmdBotSay, seat: seat, seq: seq, text: line})
+			r.retrySubmit(command{kind: cmdBotSay, seat: seat, seq: seq, line: line})
 		}
 	}
 	if d := r.cfg.BotDelay - time.Since(start); d > 0 {
@@ -85,7 +85,8 @@ func (r *Room) runBot(bot game.Bot, seat game.Seat, view game.View, seq int, leg
 	r.retrySubmit(command{kind: cmdBotAct, seat: seat, seq: seq, action: a})
 }
 
-// botSay passes a bot's line to the game's chat rules, as for a player.
+// botSay passes a bot's line to the game's rules for bots' lines
+// (game.BotChat), as a player's words go to Say.
 func (r *Room) botSay(c command) {
 	if !r.started || r.over || int(c.seat) >= len(r.seats) || c.seq != r.seq {
 		return
@@ -93,13 +94,28 @@ func (r *Room) botSay(c command) {
 	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
 		return
 	}
-	if r.botSaid[c.seat] == c.text {
+	said := c.line.String()
+	if r.botSaid[c.seat] == said {
 		return // a bot asked again after a refused move repeats itself: say it once
 	}
-	r.botSaid[c.seat] = c.text
+	r.botSaid[c.seat] = said
+	bc, ok := r.cfg.Game.(game.BotChat)
+	if !ok {
+		return
+	}
 	// A refusal means the phase moved on (no talking now): the line is
 	// simply not said.
-	_ = r.sayInGame(c.seat, c.text)
+	a, events, err := bc.BotLine(r.state, c.seat, c.line)
+	switch {
+	case err != nil:
+	case a != nil:
+		_ = r.apply(c.seat, a) // a line that changes the game is a move
+	default:
+		if r.journal(EncodeBotLine(c.seat, c.line)) == nil {
+			r.record(events)
+			r.publish()
+		}
+	}
 }
 
 // botAct applies a bot's choice if the table is still where the bot saw it

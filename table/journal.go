@@ -3,6 +3,7 @@ package table
 import (
 	"bivouac/game"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -85,6 +86,7 @@ const (
 const (
 	chatInGame = 0 // said through the game's Say: it decides who hears it
 	chatBefore = 1 // said before the game began: plain talk, for everyone
+	chatBot    = 2 // a bot's line (game.BotChat): a game.Msg as JSON
 )
 
 // Entry is one decoded log entry.
@@ -92,6 +94,9 @@ type Entry struct {
 	Seat   game.Seat
 	Action []byte // the game's encoded action; nil for a chat line
 	Chat   string // a chat line (Action is nil)
+	// Line is a bot's chat line (Action is nil, Chat empty): a message
+	// each viewer reads in their own language.
+	Line game.Msg
 	// Before marks a chat line said before the game began, which no game
 	// rule heard: everyone at the table saw it.
 	Before bool
@@ -130,17 +135,32 @@ func EncodeChat(seat game.Seat, before bool, text string) []byte {
 	return append(b, text...)
 }
 
-// DecodeEntry reads a log entry made by EncodeEntry or EncodeChat.
+// EncodeBotLine frames a bot's chat line said in the game.
+func EncodeBotLine(seat game.Seat, line game.Msg) []byte {
+	js, _ := json.Marshal(line) // a Msg always encodes
+	b := binary.AppendVarint(append(make([]byte, 0, len(js)+4), chatMark, chatBot), int64(seat))
+	return append(b, js...)
+}
+
+// DecodeEntry reads a log entry made by EncodeEntry, EncodeChat or EncodeBotLine.
 func DecodeEntry(entry []byte) (Entry, error) {
 	if len(entry) > 0 && entry[0] == chatMark {
-		if len(entry) < 2 || entry[1] > chatBefore {
+		if len(entry) < 2 || entry[1] > chatBot {
 			return Entry{}, errors.New("log entry: bad chat line")
 		}
 		v, n := binary.Varint(entry[2:])
 		if n <= 0 {
 			return Entry{}, errors.New("log entry: bad chat seat")
 		}
-		return Entry{Seat: game.Seat(v), Chat: string(entry[2+n:]), Before: entry[1] == chatBefore}, nil
+		e := Entry{Seat: game.Seat(v), Before: entry[1] == chatBefore}
+		if entry[1] != chatBot {
+			e.Chat = string(entry[2+n:])
+			return e, nil
+		}
+		if err := json.Unmarshal(entry[2+n:], &e.Line); err != nil || e.Line.IsZero() {
+			return Entry{}, errors.New("log entry: bad bot line")
+		}
+		return e, nil
 	}
 	standIn := len(entry) > 0 && entry[0] == standInMark
 	if standIn {

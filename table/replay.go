@@ -2,6 +2,7 @@ package table
 
 import (
 	"bivouac/game"
+	"errors"
 	"fmt"
 )
 
@@ -80,6 +81,14 @@ func chatBeforeStart(entries [][]byte) ([]game.Event, [][]byte, error) {
 func chatEvents(g game.Game, st game.State, e Entry) ([]game.Event, error) {
 	if e.Before {
 		return []game.Event{tableTalk(e.Seat, e.Chat)}, nil
+	}
+	if !e.Line.IsZero() {
+		bc, ok := g.(game.BotChat)
+		if !ok {
+			return nil, errors.New("a bot's line in a game whose bots do not talk")
+		}
+		_, events, err := bc.BotLine(st, e.Seat, e.Line)
+		return events, err
 	}
 	return g.Say(st, e.Seat, e.Chat)
 }

@@ -162,6 +162,7 @@ type command struct {
 	seq    int
 	action game.Action
 	text   string
+	line   game.Msg // a bot's chat line (cmdBotSay)
 	reason CloseReason
 	level  string
 	id     uint64
@@ -213,7 +214,7 @@ type Room struct {
 	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[game.Seat]string // encoding of those legal actions
 	botAsked  map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
-	botSaid   map[game.Seat]string // a bot's last chat line
+	botSaid   map[game.Seat]string // a bot's last chat line (its Msg.String)
 	timer     clock.Timer
 	timerID   uint64
 	timerEnd  time.Time

@@ -264,9 +264,10 @@ var botNames = []string{"Ada", "Bruno", "Celine", "Dmitri", "Ewa", "Fabien", "Gr
 	"Kasia", "Louis", "Marta", "Nils", "Olga", "Pierre", "Quentin", "Rosa"}
 
 // botName is a bot's name at a table: a name that reads in every
-// language, marked as a bot (screens show its level beside it).
+// language, with game.BotMark, which each screen writes in its viewer's
+// language (screens show its level beside it).
 func botName(seat game.Seat) string {
-	return botNames[int(seat)%len(botNames)] + " (bot)"
+	return botNames[int(seat)%len(botNames)] + game.BotMark
 }
 
 // admits reports whether id may take a seat: anyone, or for a campaign's

@@ -244,7 +244,7 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	var names []string
 	for _, s := range r.Seats {
 		if s.Name != "" {
-			n := s.Name
+			n := th.Name(s.Name)
 			n += badgeMark(s.Badge)
 			names = append(names, n)
 		}

@@ -338,7 +338,7 @@ func (p *plain) lobby() {
 		var names []string
 		for _, s := range r.Seats {
 			if s.Name != "" {
-				names = append(names, s.Name)
+				names = append(names, th.Name(s.Name))
 			}
 		}
 		status := th.T("cmd.rooms.status." + string(r.Status))
@@ -608,7 +608,7 @@ func (p *plain) onUpdate(u table.Update) {
 			e := u.Log[i]
 			text := pr.Event(e)
 			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(u.Seats) {
-				text = u.Seats[e.From].Name + ": " + text
+				text = th.Name(u.Seats[e.From].Name) + ": " + text
 			}
 			p.say(text)
 		}
@@ -655,7 +655,7 @@ func (p *plain) waitingRoom() {
 	th, u := p.th, p.upd
 	p.say(th.T("ui.table.seats") + ":")
 	for i, s := range u.Seats {
-		who := s.Name
+		who := th.Name(s.Name)
 		switch {
 		case s.Bot != "":
 			who += " · " + th.T("bot.level."+s.Bot)

@@ -334,7 +334,7 @@ func (t *tablePage) waitingView(m *root) string {
 		var who string
 		switch {
 		case s.Bot != "":
-			who = th.Muted.Render(s.Name + " · " + th.T("bot.level."+s.Bot))
+			who = th.Muted.Render(th.Name(s.Name) + " · " + th.T("bot.level."+s.Bot))
 		case s.Name == "":
 			who = th.Muted.Render(th.T("ui.table.open_seat"))
 		default:
@@ -394,7 +394,7 @@ func (t *tablePage) waitingView(m *root) string {
 		if e.Kind == game.Chat {
 			style = th.Chat
 			if int(e.From) >= 0 && int(e.From) < len(u.Seats) {
-				text = u.Seats[e.From].Name + ": " + text
+				text = th.Name(u.Seats[e.From].Name) + ": " + text
 			}
 		}
 		for _, l := range uikit.Wrap(text, m.width-2) {

@@ -77,7 +77,7 @@ func TestCarefulGamesWinSometimes(t *testing.T) {
 			seat := w[r.IntN(len(w))]
 			a := careful(s, seat, r, buf)
 			if _, err := s.Apply(seat, a); err != nil {
-				t.Fatalf("%s: %v", a.Describe(), err)
+				t.Fatalf("%s: %v", a.String(), err)
 			}
 			if err := s.Check(); err != nil {
 				t.Fatal(err)

@@ -90,7 +90,7 @@
 //   - Bots: Determinize, plus Hand, HandSize, TrialsLeft, MoraleLeft,
 //     Weight, Failed.
 //   - Server: Game (game.Game), EncodeAction/DecodeAction/AppendAction,
-//     Action.Describe, CampaignStart/CampaignNext.
+//     Action.String (for logs), CampaignStart/CampaignNext.
 //   - Errors: ErrNotYourTurn, ErrGameOver, ErrBadAction (the engine's),
 //     ErrWrongPhase, ErrStale, ErrIntensityTooLow, ErrNoSuchCard, ErrForced,
 //     ErrCharmUsed, ErrNoCharmTarget, ErrNoSpeechToken, ErrMute,

@@ -140,10 +140,10 @@ func do(t testing.TB, s *State, seat int, a Action) []game.Event {
 	t.Helper()
 	evs, err := s.Apply(game.Seat(seat), a)
 	if err != nil {
-		t.Fatalf("seat %d %s: %v", seat, a.Describe(), err)
+		t.Fatalf("seat %d %s: %v", seat, a.String(), err)
 	}
 	if err := s.Check(); err != nil {
-		t.Fatalf("after seat %d %s: %v", seat, a.Describe(), err)
+		t.Fatalf("after seat %d %s: %v", seat, a.String(), err)
 	}
 	return evs
 }
@@ -155,13 +155,13 @@ func refused(t testing.TB, s *State, seat game.Seat, a Action, want error) error
 	before := s.Clone()
 	evs, err := s.Apply(seat, a)
 	if !errors.Is(err, want) {
-		t.Fatalf("seat %d %s: err = %v, want %v", seat, a.Describe(), err, want)
+		t.Fatalf("seat %d %s: err = %v, want %v", seat, a.String(), err, want)
 	}
 	if len(evs) != 0 {
 		t.Fatalf("refused action returned %d events", len(evs))
 	}
 	if !reflect.DeepEqual(before, s) {
-		t.Fatalf("refused action %s changed the state", a.Describe())
+		t.Fatalf("refused action %s changed the state", a.String())
 	}
 	if err.Error() == "" {
 		t.Fatal("empty error message")

@@ -130,7 +130,7 @@ func TestActionCodecRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				if len(b) > 4 && a.Kind != ActBenefitDiscard {
-					t.Errorf("%s takes %d bytes", a.Describe(), len(b))
+					t.Errorf("%s takes %d bytes", a.String(), len(b))
 				}
 				d, err := DecodeAction(b)
 				if err != nil || !reflect.DeepEqual(a, d) {

@@ -72,7 +72,7 @@ func (Game) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []ga
 	st := state(s)
 	act, ok := action(a)
 	if !ok {
-		return s, nil, refuse(ErrBadAction, fmt.Sprintf("not a Grizzled action: %T", a))
+		return s, nil, ErrBadAction
 	}
 	evs, err := st.Apply(seat, act)
 	return st, evs, err
@@ -136,13 +136,13 @@ func (Game) Say(s game.State, seat game.Seat, text string) ([]game.Event, error)
 func (s *State) Say(seat game.Seat, text string) ([]game.Event, error) {
 	p := int(seat)
 	if p < 0 || p >= len(s.players) {
-		return nil, refuse(ErrNotYourTurn, "only players at this table can talk")
+		return nil, refuse(ErrNotYourTurn, "grizzled.err.not_playing")
 	}
 	if s.players[p].Chaplain {
 		return nil, ErrChaplainSilent
 	}
 	if s.players[p].owns(Mute) {
-		return nil, refuse(ErrChatMuted, "you are Mute: you may not communicate with the other players") // H08
+		return nil, ErrChatMuted // H08
 	}
 	if len(text) > 4*MaxChat {
 		text = text[:4*MaxChat] // bound the work on a huge paste
@@ -192,7 +192,7 @@ func (s *State) Result() (game.Result, bool) {
 func (Game) EncodeAction(a game.Action) ([]byte, error) {
 	act, ok := action(a)
 	if !ok {
-		return nil, refuse(ErrBadAction, fmt.Sprintf("not a Grizzled action: %T", a))
+		return nil, ErrBadAction
 	}
 	return EncodeAction(act)
 }
@@ -228,7 +228,7 @@ func AppendAction(b []byte, a Action) ([]byte, error) {
 		b = binary.AppendVarint(b, int64(a.Target))
 	case ActBenefitDiscard:
 		if len(a.Cards) > 255 {
-			return nil, refuse(ErrBadAction, "too many cards in one action")
+			return nil, ErrBadAction
 		}
 		b = append(b, byte(len(a.Cards)))
 		for _, c := range a.Cards {
@@ -236,12 +236,12 @@ func AppendAction(b []byte, a Action) ([]byte, error) {
 		}
 	case ActSpeechPass, ActWithdraw, ActBenefitCharm, ActBenefitDecline, ActTimeout:
 	default:
-		return nil, refuse(ErrBadAction, fmt.Sprintf("unknown action kind %d", a.Kind))
+		return nil, refuse(ErrBadAction, "grizzled.err.unknown_action", game.Num("Kind", int(a.Kind)))
 	}
 	return b, nil
 }
 
-var errDecode = refuse(ErrBadAction, "cannot decode that action")
+var errDecode = ErrBadAction
 
 // DecodeAction: see Game.DecodeAction. Trailing bytes are an error.
 func DecodeAction(b []byte) (Action, error) {
@@ -317,42 +317,43 @@ func DecodeAction(b []byte) (Action, error) {
 	return a, nil
 }
 
-// Describe is a one-line English description of an action, for help bars
-// and logs ("play T04 Night+Shell").
-func (a Action) Describe() string {
+// String is an action in the compact form logs and test failures use
+// ("play(T04)", "discard(T04,seat 2)"); what a player reads is the
+// screen's, in their language.
+func (a Action) String() string {
 	switch a.Kind {
 	case ActIntensity:
-		return fmt.Sprintf("set the intensity to %d", a.K)
+		return fmt.Sprintf("intensity(%d)", a.K)
 	case ActPlay:
-		return "play " + a.Card.String()
+		return "play(" + a.Card.String() + ")"
 	case ActCharm:
-		return "use the lucky charm on " + a.Card.String()
+		return "charm(" + a.Card.String() + ")"
 	case ActSpeech:
-		return "make a speech about " + a.Threat.String()
+		return "speech(" + a.Threat.String() + ")"
 	case ActSpeechDiscard:
-		return "discard " + a.Card.String()
+		return "speech_discard(" + a.Card.String() + ")"
 	case ActSpeechPass:
-		return "pass"
+		return "speech_pass"
 	case ActWithdraw:
 		return "withdraw"
 	case ActRemoveTile:
-		return "remove the " + a.Tile.String() + " tile from the game"
+		return "remove_tile(" + a.Tile.String() + ")"
 	case ActPlaceTile:
-		return "place the " + a.Tile.String() + " tile"
+		return "place_tile(" + a.Tile.String() + ")"
 	case ActDiscardHardKnock:
-		return fmt.Sprintf("discard %s in front of seat %d", a.Card, a.Target)
+		return fmt.Sprintf("discard_knock(%s,seat %d)", a.Card, a.Target)
 	case ActBenefitDiscard:
 		parts := make([]string, len(a.Cards))
 		for i, c := range a.Cards {
 			parts[i] = c.String()
 		}
-		return "discard " + strings.Join(parts, ", ")
+		return "benefit_discard(" + strings.Join(parts, ",") + ")"
 	case ActBenefitCharm:
-		return "turn the lucky charm back"
+		return "benefit_charm"
 	case ActBenefitDecline:
-		return "take no benefit"
+		return "benefit_decline"
 	case ActTimeout:
-		return "time out"
+		return "timeout"
 	}
 	return fmt.Sprintf("action(%d)", a.Kind)
 }

@@ -39,7 +39,7 @@ const (
 	KindBallot      Kind = "ballot"       // sheriff vote, runoff, lynch vote: Target
 	KindAbstain     Kind = "abstain"      //
 	KindTiebreak    Kind = "tiebreak"     // sheriff: Target among the tied
-	KindSay         Kind = "say"          // a chat line (Text); see Game.Say
+	KindSay         Kind = "say"          // a chat line (Text, or a bot's Line); see Game.Say
 )
 
 // Action is everything a seat (or System) can submit.
@@ -50,6 +50,10 @@ type Action struct {
 	On     bool   `json:"on,omitempty"`
 	Seq    uint64 `json:"seq,omitempty"`
 	Text   string `json:"text,omitempty"`
+	// Line is a bot's chat line (Game.BotLine): a message each viewer
+	// reads in their own language, where a player's words are Text. A
+	// pointer keeps Action comparable (legal actions are compared).
+	Line *game.Msg `json:"line,omitempty"`
 }
 
 func (a Action) String() string {
@@ -61,6 +65,9 @@ func (a Action) String() string {
 	case KindPeek, KindStand, KindReady:
 		return fmt.Sprintf("%s(%v)", a.Kind, a.On)
 	case KindSay:
+		if a.Line != nil {
+			return fmt.Sprintf("say(%s)", *a.Line)
+		}
 		return fmt.Sprintf("say(%q)", a.Text)
 	case KindThiefKeep, KindWolfClear, KindWolfDone, KindWitchHeal, KindWitchDone, KindHunterHold, KindAbstain, KindAbandon:
 		return string(a.Kind)
@@ -114,7 +121,14 @@ func (s *State) apply(seat int, a Action, out *[]game.Event) error {
 	case KindTiebreak:
 		err = s.actTiebreak(seat, a, out)
 	case KindSay:
-		err = s.chat(seat, a.Text, true, out)
+		line := chatLine{text: a.Text}
+		if a.Line != nil {
+			line.msg = *a.Line
+			if line.msg.IsZero() {
+				return game.ErrBadAction
+			}
+		}
+		err = s.chat(seat, line, true, out)
 	case KindTick, KindAbandon:
 		err = ErrNotAllowed
 	default:
@@ -215,7 +229,7 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 			return ErrNotAllowed
 		}
 		p.WolfDone = true
-		s.wolvesEvent(seat, game.Narration, "", game.M("werewolf.pack.done", s.who("Player", seat)), game.M("werewolf.relay.done"), true, out)
+		s.wolvesEvent(seat, game.Narration, chatLine{}, game.M("werewolf.pack.done", s.who("Player", seat)), game.M("werewolf.relay.done"), true, out)
 		return nil
 	}
 	if a.Kind == KindWolfClear {
@@ -223,7 +237,7 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 			return ErrNotAllowed
 		}
 		p.WolfSel = nobody
-		s.wolvesEvent(seat, game.Narration, "", game.M("werewolf.pack.clear", s.who("Player", seat)), game.M("werewolf.relay.clear"), true, out)
+		s.wolvesEvent(seat, game.Narration, chatLine{}, game.M("werewolf.pack.clear", s.who("Player", seat)), game.M("werewolf.relay.clear"), true, out)
 		return nil
 	}
 	if err := s.target(a.Target); err != nil {
@@ -237,7 +251,7 @@ func (s *State) actWolf(seat int, a Action, out *[]game.Event) error {
 	}
 	p.WolfSel = a.Target
 	t := s.who("Target", a.Target)
-	s.wolvesEvent(seat, game.Narration, "", game.M("werewolf.pack.points", s.who("Player", seat), t), game.M("werewolf.relay.points", t), true, out)
+	s.wolvesEvent(seat, game.Narration, chatLine{}, game.M("werewolf.pack.points", s.who("Player", seat), t), game.M("werewolf.relay.points", t), true, out)
 	return nil
 }
 
@@ -423,21 +437,56 @@ func CleanText(text string) string {
 // A living werewolf's lines in the wolves' step go there anyway.
 const WolvesPrefix = "/w "
 
+// chatLine is what a seat says: a player's words, or a bot's line.
+type chatLine struct {
+	text string
+	msg  game.Msg // a bot's line (text is then unused)
+}
+
+// BotLinePrefix starts the catalog key of every line a bot may say: a
+// logged line with another key is refused, so the log can make a bot say
+// nothing but a bot's line.
+const BotLinePrefix = "werewolf.bot."
+
+// botLineOK reports whether m is a line a bot may say: one of its keys,
+// with names (text) as its only arguments.
+func botLineOK(m game.Msg) bool {
+	if !strings.HasPrefix(m.Key, BotLinePrefix) || len(m.Args) > 2 {
+		return false
+	}
+	for _, a := range m.Args {
+		if a.Kind != game.ArgText || utf8.RuneCountInString(a.Str) > maxChatRunes {
+			return false
+		}
+	}
+	return true
+}
+
+// event is a chat event of the line for aud.
+func (l chatLine) event(aud game.Audience, seat int, channel string) game.Event {
+	return game.Event{Audience: aud, Kind: game.Chat, From: game.Seat(seat), Channel: channel, Text: l.text, Msg: l.msg}
+}
+
 // chat turns a line into events. With commit (the KindSay action, which is
 // logged), relay draws use the state RNG and may catch the little girl; from
 // Game.Say, which may not change the state, the draws come from a hash of
 // the state and the line, and no catch happens.
-func (s *State) chat(seat int, text string, commit bool, out *[]game.Event) error {
+func (s *State) chat(seat int, line chatLine, commit bool, out *[]game.Event) error {
 	if !s.valid(seat) {
 		return ErrNotAllowed
 	}
-	wolvesOnly := strings.HasPrefix(text, WolvesPrefix)
-	if wolvesOnly {
-		text = text[len(WolvesPrefix):]
-	}
-	text = CleanText(text)
-	if text == "" {
-		return ErrEmptyChat
+	wolvesOnly := false
+	if line.msg.IsZero() {
+		wolvesOnly = strings.HasPrefix(line.text, WolvesPrefix)
+		if wolvesOnly {
+			line.text = line.text[len(WolvesPrefix):]
+		}
+		line.text = CleanText(line.text)
+		if line.text == "" {
+			return ErrEmptyChat
+		}
+	} else if line.text = ""; !botLineOK(line.msg) {
+		return game.ErrBadAction
 	}
 	p := &s.Players[seat]
 	switch {
@@ -445,34 +494,51 @@ func (s *State) chat(seat int, text string, commit bool, out *[]game.Event) erro
 		if wolvesOnly {
 			return ErrNotAllowed
 		}
-		*out = append(*out, game.Event{Audience: game.Everyone(), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelTable, Text: text})
+		*out = append(*out, line.event(game.Everyone(), seat, ChannelTable))
 	case !p.Alive:
 		if wolvesOnly || s.lastBreath(seat) {
 			return ErrNotAllowed
 		}
-		*out = append(*out, game.Event{Audience: game.Only(seats(s.graveyard())...), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelDead, Text: text})
+		*out = append(*out, line.event(game.Only(seats(s.graveyard())...), seat, ChannelDead))
 	case s.Phase == PhaseWolves && p.Card == RoleWerewolf:
 		if commit { // a logged line: the channel keeps it for the game
-			s.Pack = append(s.Pack, PackLine{Night: s.Night, From: game.Seat(seat), Text: text})
+			s.Pack = append(s.Pack, PackLine{Night: s.Night, From: game.Seat(seat), Text: line.text, Line: line.msg})
 		}
-		s.wolvesEvent(seat, game.Chat, text, game.Msg{}, game.M("werewolf.relay.says", game.Text("Line", s.redactWolves(text))), commit, out)
+		s.wolvesEvent(seat, game.Chat, line, game.Msg{}, s.relayLine(line), commit, out)
 	case wolvesOnly:
 		return ErrNotAllowed
 	case s.Phase.Night():
 		return ErrChatClosed
 	default:
-		*out = append(*out, game.Event{Audience: game.Everyone(), Kind: game.Chat, From: game.Seat(seat), Channel: ChannelTable, Text: text})
+		*out = append(*out, line.event(game.Everyone(), seat, ChannelTable))
 	}
 	return nil
 }
 
+// relayLine is what the little girl glimpses of a wolf's line: the line
+// with the wolves' names hidden.
+func (s *State) relayLine(line chatLine) game.Msg {
+	if line.msg.IsZero() {
+		return game.M("werewolf.relay.says", game.Text("Line", s.redactWolves(line.text)))
+	}
+	m := game.Msg{Key: line.msg.Key, Args: make([]game.Arg, len(line.msg.Args))}
+	for i, a := range line.msg.Args {
+		a.Str = s.redactWolves(a.Str)
+		m.Args[i] = a
+	}
+	return game.M("werewolf.relay.says", game.Sub("Line", m))
+}
+
 // wolvesEvent emits one item of the wolves' channel and, if the little girl
 // peeks, maybe its anonymised relay (spec §5.7).
-// A chat line comes as text, a move of the pack as msg; relay is what the
+// A chat line comes as line, a move of the pack as msg; relay is what the
 // little girl may glimpse of it.
-func (s *State) wolvesEvent(from int, kind game.EventKind, text string, msg, relay game.Msg, commit bool, out *[]game.Event) {
+func (s *State) wolvesEvent(from int, kind game.EventKind, line chatLine, msg, relay game.Msg, commit bool, out *[]game.Event) {
 	aud := append(s.livingWolves(), s.watchers()...)
-	*out = append(*out, game.Event{Audience: game.Only(seats(aud)...), Kind: kind, From: game.Seat(from), Channel: ChannelWolves, Text: text, Msg: msg})
+	if msg.IsZero() {
+		msg = line.msg
+	}
+	*out = append(*out, game.Event{Audience: game.Only(seats(aud)...), Kind: kind, From: game.Seat(from), Channel: ChannelWolves, Text: line.text, Msg: msg})
 	lg := s.holder(RoleLittleGirl)
 	defer func() {
 		if commit {
@@ -486,7 +552,7 @@ func (s *State) wolvesEvent(from int, kind game.EventKind, text string, msg, rel
 	if commit {
 		u = s.rand().Float64()
 	} else {
-		u = s.hashDraw(from, text)
+		u = s.hashDraw(from, line.text+line.msg.String())
 	}
 	if u >= s.Opts.LittleGirlRelay {
 		return

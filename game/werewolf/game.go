@@ -147,7 +147,7 @@ func (Game) Say(s game.State, seat game.Seat, text string) ([]game.Event, error)
 		return nil, game.ErrBadAction
 	}
 	var out []game.Event
-	if err := st.chat(int(seat), text, false, &out); err != nil {
+	if err := st.chat(int(seat), chatLine{text: text}, false, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -207,6 +207,27 @@ func (Game) ChatAction(st game.State, seat game.Seat, text string) (game.Action,
 		return nil, false
 	}
 	return Action{Kind: KindSay, Text: text}, true
+}
+
+// BotLine implements game.BotChat: a bot's line goes where a player's
+// words would (ChatAction, then Say), as a message each viewer reads in
+// their own language.
+func (g Game) BotLine(st game.State, seat game.Seat, line game.Msg) (game.Action, []game.Event, error) {
+	s, ok := asState(st)
+	if !ok {
+		return nil, nil, game.ErrBadAction
+	}
+	if !botLineOK(line) {
+		return nil, nil, game.ErrBadAction
+	}
+	var out []game.Event
+	if err := s.chat(int(seat), chatLine{msg: line}, false, &out); err != nil {
+		return nil, nil, err
+	}
+	if _, ok := g.ChatAction(st, seat, ""); ok {
+		return Action{Kind: KindSay, Line: &line}, out, nil
+	}
+	return nil, out, nil
 }
 
 // AbandonAction implements game.Abandoner: every human left (§13).

@@ -198,6 +198,7 @@ type PackLine struct {
 	Night int       `json:"night"`
 	From  game.Seat `json:"from"`
 	Text  string    `json:"text"`
+	Line  game.Msg  `json:"line,omitzero"` // a bot's line (Text is then empty)
 }
 
 // NewState builds the initial state for the names and options, dealing with
@@ -240,7 +241,7 @@ func NewStateDealt(names []string, opts Options, seed uint64, cards []Role) (*St
 	slices.Sort(a)
 	slices.Sort(b)
 	if !slices.Equal(a, b) {
-		return nil, nil, badOpt("the dealt cards are not the deck")
+		return nil, nil, badOpt("werewolf.opt.deal")
 	}
 	s := &State{
 		Opts:      opts,

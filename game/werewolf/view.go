@@ -509,6 +509,9 @@ func (v SeatView) Describe(a Action) game.Msg {
 	case KindTiebreak:
 		return game.M("werewolf.act.lynch", name("Player", a.Target))
 	case KindSay:
+		if a.Line != nil {
+			return game.M("werewolf.act.say", game.Sub("Line", *a.Line))
+		}
 		return game.M("werewolf.act.say", game.Text("Line", a.Text))
 	}
 	return game.M("werewolf.act.unknown")

@@ -171,12 +171,12 @@ func (s *Screen) name(seat game.Seat) string {
 			return s.th.T("grizzled.chaplain") // in the reader's language
 		}
 		if p.Seat == seat && p.Name != "" {
-			return uikit.Clean(p.Name)
+			return s.th.Name(uikit.Clean(p.Name))
 		}
 	}
 	for _, si := range s.u.Seats {
 		if si.Seat == seat && si.Name != "" {
-			return uikit.Clean(si.Name)
+			return s.th.Name(uikit.Clean(si.Name))
 		}
 	}
 	if seat < 0 {

@@ -247,7 +247,7 @@ func (s *Screen) moveLabel(a grizzled.Action) string {
 	case grizzled.ActBenefitDecline:
 		return th.T("grizzledui.benefit.decline")
 	}
-	return a.Describe()
+	return th.T("grizzledui.moves.unnamed") // not a seat's move (the clock's)
 }
 
 // RulePages is the rules reference (uikit.Rules): how a turn works, the

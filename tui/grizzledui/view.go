@@ -233,7 +233,7 @@ func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 		}
 		for _, id := range p.HardKnocks {
 			if c := s.card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
-				src = append(src, c.shortName()+"("+uikit.Clean(p.Name)+")")
+				src = append(src, c.shortName()+"("+s.th.Name(uikit.Clean(p.Name))+")")
 			}
 		}
 	}
@@ -358,14 +358,14 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 	} else {
 		mark += " "
 	}
-	name := uikit.Clean(p.Name)
+	name := th.Name(uikit.Clean(p.Name))
 	suffix := ""
 	switch {
 	case p.Chaplain:
 		name = th.T("grizzled.chaplain")
 	case look.mine:
 		suffix = " " + th.T("ui.tag.you")
-	case look.bot != "" && !strings.Contains(name, "(bot"): // bots' names say so already
+	case look.bot != "" && !strings.HasSuffix(p.Name, game.BotMark): // bots' names say so already
 		suffix = " " + th.T("ui.tag.bot")
 	case look.away:
 		suffix = " " + th.T("ui.tag.away")
@@ -919,7 +919,7 @@ func (s *Screen) overLines(w int) []string {
 			var who []string
 			for _, p := range v.Players {
 				if p.Weight >= 4 {
-					who = append(who, fmt.Sprintf("%s (%d)", uikit.Clean(p.Name), p.Weight))
+					who = append(who, fmt.Sprintf("%s (%d)", s.th.Name(uikit.Clean(p.Name)), p.Weight))
 				}
 			}
 			why = th.T("grizzledui.defeat_knocks")

@@ -178,6 +178,10 @@ func (t *Theme) T(key string, args ...game.Arg) string { return t.printer().T(ke
 // Msg renders a message in the session's language.
 func (t *Theme) Msg(m game.Msg) string { return t.printer().Msg(m) }
 
+// Name is a player's name as the viewer reads it: a bot's marked in their
+// language (i18n's Printer.Name).
+func (t *Theme) Name(n string) string { return t.printer().Name(n) }
+
 // Err renders an error for the player, in the session's language.
 func (t *Theme) Err(err error) string { return t.printer().Error(err) }
 

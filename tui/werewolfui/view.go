@@ -935,7 +935,7 @@ func (s *Screen) packEvents() []*game.Event {
 			evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,
 				Msg: game.M("werewolfui.pack_night", game.Num("N", night))})
 		}
-		evs = append(evs, game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text})
+		evs = append(evs, game.Event{Kind: game.Chat, From: l.From, Channel: werewolf.ChannelWolves, Text: l.Text, Msg: l.Line})
 	}
 	return game.Refs(evs)
 }

@@ -101,7 +101,7 @@ func Play(s *g.State, bots []game.Bot, seed uint64) (int, error) {
 			}
 		}
 		if err := s.Step(seat, act); err != nil {
-			return n, fmt.Errorf("seat %d: %s: %w", seat, act.Describe(), err)
+			return n, fmt.Errorf("seat %d: %s: %w", seat, act.String(), err)
 		}
 	}
 }

@@ -48,7 +48,7 @@ func (c *legalChecker) Act(v game.View, seed uint64) (game.Action, bool) {
 	}
 	act := a.(g.Action)
 	if !slices.ContainsFunc(sv.Legal, func(l g.Action) bool { return sameAction(l, act) }) {
-		c.t.Fatalf("bot chose %s, not among the %d legal actions (phase %d)", act.Describe(), len(sv.Legal), sv.Phase)
+		c.t.Fatalf("bot chose %s, not among the %d legal actions (phase %d)", act.String(), len(sv.Legal), sv.Phase)
 	}
 	c.n++
 	return a, ok

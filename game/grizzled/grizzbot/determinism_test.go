@@ -42,7 +42,7 @@ func TestStrongDeterministic(t *testing.T) {
 		}
 		for i := range a {
 			if !sameAction(a[i], b[i]) {
-				t.Fatalf("seed %d: action %d: %s then %s", seed, i, a[i].Describe(), b[i].Describe())
+				t.Fatalf("seed %d: action %d: %s then %s", seed, i, a[i].String(), b[i].String())
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func TestNoBotThrowsTheGame(t *testing.T) {
 				t.Fatalf("%s: no answer", level)
 			}
 			if act := a.(g.Action); v.LosesAtOnce(act) {
-				t.Fatalf("%s bot (seed %d) chose %s, which loses at once", level, seed, act.Describe())
+				t.Fatalf("%s bot (seed %d) chose %s, which loses at once", level, seed, act.String())
 			}
 		}
 	}
@@ -69,7 +69,7 @@ func (n noThrow) Act(v game.View, seed uint64) (game.Action, bool) {
 	if safe && loses {
 		*n.traps++
 		if sv.LosesAtOnce(a.(g.Action)) {
-			n.t.Fatalf("%s bot threw the game: %s", n.levels, a.(g.Action).Describe())
+			n.t.Fatalf("%s bot threw the game: %s", n.levels, a.(g.Action).String())
 		}
 	}
 	return a, ok

@@ -153,7 +153,7 @@ func TestPolicyChoices(t *testing.T) {
 					t.Fatal("no action")
 				}
 				if got := a.(g.Action); !sameAction(got, tt.want) {
-					t.Fatalf("seed %d: chose %s, want %s", seed, got.Describe(), tt.want.Describe())
+					t.Fatalf("seed %d: chose %s, want %s", seed, got.String(), tt.want.String())
 				}
 			}
 		})

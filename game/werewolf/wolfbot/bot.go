@@ -10,8 +10,8 @@
 // pair, the thief takes the best card.
 //
 // Chat: bots never return chat from Act. Bot.Chat(view, seed) gives at most
-// one line per seat and phase; the room actor passes it to Game.Say for the
-// seat. Simulate runs whole bot games (the `bivouac sim` command).
+// one line per seat and phase, a catalog message; the room actor passes it
+// to Game.BotLine for the seat. Simulate runs whole bot games (the `bivouac sim` command).
 package wolfbot
 
 import (
@@ -451,22 +451,34 @@ func rank(r werewolf.Role) int {
 }
 
 // Chat returns at most one line per seat and phase (a wolf may speak again
-// when the pack's choice changes); pass it to Game.Say. The bot remembers
-// what each seat said, so calling Chat again with the same view is silent.
-// Easy bots stay silent.
+// when the pack's choice changes); pass it to Game.BotLine. A line is a
+// catalog message (werewolf.BotLinePrefix) with the players' names as
+// arguments, so each viewer reads it in their own language. The bot
+// remembers what each seat said, so calling Chat again with the same view
+// is silent. Easy bots stay silent.
 // Talk is Chat for the room actor (game.Talker): it gets the view as
 // game.View.
-func (b *Bot) Talk(v game.View, seed uint64) (string, bool) {
+func (b *Bot) Talk(v game.View, seed uint64) (game.Msg, bool) {
 	sv, ok := v.(werewolf.SeatView)
 	if !ok {
-		return "", false
+		return game.Msg{}, false
 	}
 	return b.Chat(sv, seed)
 }
 
-func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (string, bool) {
+// The lines a bot says, by catalog key.
+const (
+	lineEat     = werewolf.BotLinePrefix + "eat"     // Player: the pack's choice
+	lineWhom    = werewolf.BotLinePrefix + "whom"    // no choice yet
+	lineSeer    = werewolf.BotLinePrefix + "seer"    // Player: a werewolf the seer saw
+	lineSuspect = werewolf.BotLinePrefix + "suspect" // Player
+	lineQuiet   = werewolf.BotLinePrefix + "quiet"   // Player
+	lineVote    = werewolf.BotLinePrefix + "vote"    // Player
+)
+
+func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (game.Msg, bool) {
 	if b.level == Easy || v.Seat < 0 || v.Over {
-		return "", false
+		return game.Msg{}, false
 	}
 	// A topic is the phase, plus for wolves the victim they lean to: a wolf
 	// speaks again when the pack's choice changes.
@@ -480,25 +492,26 @@ func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (string, bool) {
 	b.mu.Lock()
 	if b.spoke[v.Seat] == topic {
 		b.mu.Unlock()
-		return "", false
+		return game.Msg{}, false
 	}
 	b.spoke[v.Seat] = topic
 	b.mu.Unlock()
 	k := newKnowledge(v)
 	r := rand.New(rand.NewPCG(seed, v.PhaseSeq))
+	name := func(seat int) game.Arg { return game.Text("Player", v.Players[seat].Name) }
 	switch {
 	case v.Phase == werewolf.PhaseWolves && v.Alive && v.Card == werewolf.RoleWerewolf:
 		for _, c := range v.Choices {
 			if c.Target >= 0 {
-				return fmt.Sprintf("Let's eat %s.", v.Players[c.Target].Name), true
+				return game.M(lineEat, name(int(c.Target))), true
 			}
 		}
-		return "Who shall we eat tonight?", true
+		return game.M(lineWhom), true
 	case v.Phase == werewolf.PhaseDiscussion && v.Alive:
 		if v.Card == werewolf.RoleSeer {
 			for _, vi := range v.Visions {
 				if vi.Card == werewolf.RoleWerewolf && v.Players[vi.Target].Alive {
-					return fmt.Sprintf("Trust me: %s is a werewolf.", v.Players[vi.Target].Name), true
+					return game.M(lineSeer, name(int(vi.Target))), true
 				}
 			}
 		}
@@ -509,10 +522,10 @@ func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (string, bool) {
 			}
 		}
 		if len(ts) == 0 {
-			return "", false
+			return game.Msg{}, false
 		}
-		lines := []string{"I suspect %s.", "%s has been very quiet…", "Why did %s vote like that?"}
-		return fmt.Sprintf(pick(r, lines), v.Players[k.consensus(ts)].Name), true
+		lines := []string{lineSuspect, lineQuiet, lineVote}
+		return game.M(pick(r, lines), name(k.consensus(ts))), true
 	}
-	return "", false
+	return game.Msg{}, false
 }

@@ -4,8 +4,10 @@ import (
 	"bivouac/i18n"
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode"
 
@@ -44,6 +46,9 @@ func (c checker) observe(s *werewolf.State, seat game.Seat, a werewolf.Action, e
 	for _, e := range evs {
 		if slices.Contains(e.Audience.Seats, game.Spectator) {
 			return fmt.Errorf("event to the spectator seat: %+v", e)
+		}
+		if err := botLineIsMessage(e); err != nil {
+			return err
 		}
 		switch e.Channel {
 		case werewolf.ChannelWolves:
@@ -109,6 +114,9 @@ func TestScenario58_BotGamesEveryTableSize(t *testing.T) {
 		t.Logf("%d wolves' lines, %d relays checked", chats, relays)
 		if relays == 0 || chats == 0 {
 			t.Error("no relay or wolves' line was exercised")
+		}
+		if botLinesSeen.Load() == 0 {
+			t.Error("no bot spoke")
 		}
 	}()
 	for n := 5; n <= 18; n++ {
@@ -222,6 +230,28 @@ func replays(g Game) error {
 }
 
 // evText is an event as an English reader reads it.
+// botLineIsMessage checks that what a bot says (every chat line here) is a
+// catalog message that reads in Russian with no Latin letter but the
+// players' names ("Name3").
+func botLineIsMessage(e game.Event) error {
+	if e.Kind != game.Chat || e.From < 0 {
+		return nil
+	}
+	botLinesSeen.Add(1)
+	if e.Text != "" || !strings.HasPrefix(e.Msg.Key, werewolf.BotLinePrefix) {
+		return fmt.Errorf("a bot said %q (%v): a bot's line is a catalog message", e.Text, e.Msg)
+	}
+	ru := i18n.For(i18n.Russian).Msg(e.Msg)
+	if rest := botNames.ReplaceAllString(ru, ""); latin.MatchString(rest) || rest == e.Msg.Key {
+		return fmt.Errorf("a bot's line %v reads %q in Russian", e.Msg, ru)
+	}
+	return nil
+}
+
+var botLinesSeen atomic.Int64
+
+var botNames, latin = regexp.MustCompile(`Name[0-9]+`), regexp.MustCompile(`[A-Za-z]`)
+
 func evText(e game.Event) string {
 	if !e.Msg.IsZero() {
 		return i18n.For(i18n.English).Msg(e.Msg)

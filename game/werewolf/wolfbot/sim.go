@@ -161,9 +161,9 @@ func play(bot *Bot, names []string, opts werewolf.Options, seed uint64, obs Obse
 			for i := range names {
 				v := g.State.View(game.Seat(i))
 				if line, ok := bot.Chat(v, r.Uint64()); ok {
-					evs, err := rules.Say(g.State, game.Seat(i), line)
+					_, evs, err := rules.BotLine(g.State, game.Seat(i), line)
 					if err == nil && obs != nil {
-						if err := obs(g.State, game.Seat(i), werewolf.Action{Kind: werewolf.KindSay, Text: line}, evs); err != nil {
+						if err := obs(g.State, game.Seat(i), werewolf.Action{Kind: werewolf.KindSay, Line: &line}, evs); err != nil {
 							return g, err
 						}
 					}
