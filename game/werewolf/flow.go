@@ -216,13 +216,13 @@ func (s *State) enterStep(p Phase, out *[]game.Event) {
 			*out = append(*out, private(game.M("werewolf.cupid_choose"), c))
 		}
 	case PhaseLovers:
+		// Lovers only look at each other and show no card (the rulebook,
+		// set-up F): each learns the partner's name and the rule for every
+		// couple, mixed or not; none is told the partner is a werewolf.
 		if s.Linked {
 			for k, l := range s.Lovers {
 				other := s.Lovers[1-k]
 				*out = append(*out, private(game.M("werewolf.in_love", s.who("Player", other)), l))
-				if s.Players[l].Team == TeamLovers {
-					*out = append(*out, private(game.M("werewolf.mixed_lovers"), l))
-				}
 			}
 		}
 	case PhaseSeer:

@@ -2,6 +2,7 @@ package werewolf
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"bivouac/game"
@@ -67,29 +68,41 @@ func TestCupidTimeoutIsNotCupidsChoice(t *testing.T) {
 	}
 }
 
-// A mixed couple learns at once that they now win only as the last two
-// alive; a couple of one side learns nothing of the kind.
-func TestMixedLoversAreToldTheirGoal(t *testing.T) {
-	x := deal(t, "C W W V V V V V", nil)
-	x.until(PhaseCupid)
-	evs := x.do(P1, Action{Kind: KindCupidLink, Target: P2, Second: P5})
-	evs = append(evs, x.until(PhaseWolves)...)
-	for _, seat := range []int{P2, P5} {
-		if !contains(to(evs, seat), "last two alive") {
-			t.Fatalf("lover %d was told %q", seat, to(evs, seat))
+// Lovers only look at each other and show no card (the rulebook, set-up
+// F): a mixed couple is told exactly what any couple is, so the villager
+// does not learn that the partner is a werewolf; the rules still score the
+// couple's goal as theirs alone.
+func TestMixedLoversAreToldWhatAnyCoupleIs(t *testing.T) {
+	told := func(a, b int) (map[int][]string, *tg) {
+		x := deal(t, "C W W V V V V V", nil)
+		x.until(PhaseCupid)
+		evs := x.do(P1, Action{Kind: KindCupidLink, Target: a, Second: b})
+		evs = append(evs, x.until(PhaseWolves)...)
+		m := map[int][]string{}
+		for _, seat := range []int{a, b} {
+			for _, line := range to(evs, seat) {
+				for _, p := range x.s.Players { // the partner's name aside
+					line = strings.ReplaceAll(line, p.Name, "NAME")
+				}
+				m[seat] = append(m[seat], line)
+			}
 		}
+		return m, x
 	}
-	for _, seat := range []int{P1, P3, P4, P6} {
-		if contains(to(evs, seat), "last two alive") {
-			t.Fatalf("seat %d learned the couple's goal", seat)
-		}
+	mixed, x := told(P2, P5)
+	plain, _ := told(P4, P5)
+	// The werewolf lover also meets the pack, as any werewolf does.
+	if !slices.Equal(mixed[P5], plain[P5]) || len(mixed[P2]) != 2 || !slices.Equal(mixed[P2][:1], plain[P4]) {
+		t.Fatalf("a mixed couple was told %q / %q, a village couple %q / %q", mixed[P2], mixed[P5], plain[P4], plain[P5])
 	}
-	y := deal(t, "C W W V V V V V", nil)
-	y.until(PhaseCupid)
-	evs = y.do(P1, Action{Kind: KindCupidLink, Target: P4, Second: P5})
-	evs = append(evs, y.until(PhaseWolves)...)
-	if contains(to(evs, P4), "last two alive") || contains(to(evs, P5), "last two alive") {
-		t.Fatal("a village couple was told it changed sides")
+	if !contains(mixed[P5], "last two alive") {
+		t.Fatalf("the lovers are not told the rule: %q", mixed[P5])
+	}
+	if v := x.view(P5); v.Players[P2].Card != RoleUnknown {
+		t.Fatalf("the villager lover sees the partner's card %v", v.Players[P2].Card)
+	}
+	if x.s.Players[P5].Team != TeamLovers || x.s.Players[P2].Team != TeamLovers {
+		t.Fatal("the couple's goal is no longer theirs alone")
 	}
 }
 
