@@ -3,6 +3,7 @@
 //	bivouac [serve] [--addr :2222] [--data ./data]   run the server (default)
 //	bivouac sim --players 4 --bot strong --games 1000 play bot-only games
 //	bivouac backup FILE                               hot copy of the database
+//	bivouac version                                   version, commit and Go of this build
 package main
 
 import (
@@ -41,6 +42,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runSim(ctx, args, stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args, stdout, stderr)
+	case "version":
+		return runVersion(stdout)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -53,6 +56,7 @@ const usage = `Usage:
   bivouac [serve] [--addr :2222] [--data ./data]    run the server (default)
   bivouac sim [--game grizzled] [--players 4] ...   play bot-only games, print statistics
   bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
+  bivouac version                                   version, commit and Go of this build
   bivouac help                                      this text
 `
 
