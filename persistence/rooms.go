@@ -89,6 +89,7 @@ type RoomRecord struct {
 	AbandonAfter time.Duration      `json:"abandon_after,omitempty"` // a game every human left this long ends
 	TurnClock    time.Duration      `json:"turn_clock,omitempty"`    // a bot decides for a person this slow
 	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
+	Removed      []string           `json:"removed,omitempty"`       // identities the host removed before the game: kept out
 }
 
 // Validate refuses a record no store accepts (ErrInvalid).

@@ -140,6 +140,7 @@ func New(cfg Config) (*Server, error) {
 		IdleAfter:   30 * time.Minute,
 		IdleWarning: time.Minute,
 	}
+	s.wirePeople()
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
 		return nil

@@ -24,6 +24,7 @@ type RoomHandle interface {
 	SetBot(ctx context.Context, box *Mailbox, seat game.Seat, level string) error
 	Pick(box *Mailbox, id string) error
 	NameFirst(box *Mailbox, seat game.Seat) error
+	Remove(ctx context.Context, box *Mailbox, seat game.Seat) error
 }
 
 var _ RoomHandle = (*Room)(nil)

@@ -149,6 +149,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	}
 	r := newRoom(h.ctx, cfg)
 	r.created, r.first, r.setup = rec.Created, game.Seat(rec.First-1), rec.Setup // First 0 (older records too): the draw
+	r.removed = rec.Removed
 	for i, s := range rec.Seats {
 		r.seats[i].rec = s
 		r.seats[i].awaySince = r.clock.Now()

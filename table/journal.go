@@ -64,6 +64,7 @@ type RoomRecord struct {
 	NoTakeover   bool          `json:"no_takeover,omitempty"`
 	AbandonAfter time.Duration `json:"abandon_after,omitempty"`
 	TurnClock    time.Duration `json:"turn_clock,omitempty"`
+	Removed      []string      `json:"removed,omitempty"` // identities the host removed before the game: kept out
 	Created      time.Time     `json:"created"`
 	Updated      time.Time     `json:"updated"`
 }

@@ -62,7 +62,7 @@ func (r *Room) seatInfos() []SeatInfo {
 		if s.takeover {
 			bot = StandIn
 		}
-		out[i] = SeatInfo{Seat: game.Seat(i), Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge,
+		out[i] = SeatInfo{Seat: game.Seat(i), ID: s.rec.Identity, Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge,
 			Pick: s.rec.Pick, First: r.first == game.Seat(i)}
 	}
 	return out

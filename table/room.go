@@ -70,6 +70,9 @@ type RoomConfig struct {
 	// afresh at each join, so a player who joined the campaign after the
 	// table opened is welcome); Allowed is then only what the lobby shows.
 	IsMember func(campaign, id string) bool
+	// Blocked, when set, keeps a player out of a table whose host has
+	// blocked them (Blocks; read afresh at each join).
+	Blocked  Blocks
 	FillBots int // a new room's last FillBots seats start with bots of BotLevel
 
 	// BotDelay is the pause before a bot acts, so people can follow it.
@@ -151,6 +154,7 @@ const (
 	cmdAbandon
 	cmdTurnClock
 	cmdClose
+	cmdRemove
 )
 
 type command struct {
@@ -227,6 +231,7 @@ type Room struct {
 	timeouts  map[game.Seat]int // the clock ran out on a seat this many times in a row
 	clockFor  map[game.Seat]int // 1 + the seq at which a bot decides for the seat this once
 	closed    CloseReason
+	removed   []string // identities the host removed before the game: kept out (relations.go)
 	created   time.Time
 	log       *slog.Logger
 }
@@ -469,7 +474,7 @@ const suspendedRetry = 250 * time.Millisecond
 // (who sits where, the game's setup), refused while the lease is suspended.
 func (c command) setsUp() bool {
 	switch c.kind {
-	case cmdJoin, cmdStart, cmdSetBot, cmdPick, cmdNameFirst:
+	case cmdJoin, cmdStart, cmdSetBot, cmdPick, cmdNameFirst, cmdRemove:
 		return true
 	}
 	return false
@@ -531,6 +536,8 @@ func (r *Room) handle(c command) {
 		err = r.start(c.box)
 	case cmdSetBot:
 		err = r.setBot(c)
+	case cmdRemove:
+		err = r.remove(c)
 	case cmdPick:
 		err = r.pick(c)
 	case cmdNameFirst:

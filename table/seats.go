@@ -43,6 +43,9 @@ func (r *Room) join(c command) (game.Seat, error) {
 			return game.Seat(i), nil
 		}
 	}
+	if err := r.keepsOut(p.ID); err != nil {
+		return game.Spectator, err
+	}
 	if !c.watch && !r.started {
 		if !r.admits(p.ID) {
 			return game.Spectator, ErrNotAllowed

@@ -5,6 +5,7 @@ import "bivouac/game"
 // SeatInfo is what everyone at a table sees of who sits where.
 type SeatInfo struct {
 	Seat      game.Seat `json:"seat"`
+	ID        string    `json:"id,omitempty"` // the seated human's identity (for a session's own lists: who it ignores); "" for a bot or an open seat
 	Name      string    `json:"name"`
 	Bot       string    `json:"bot,omitempty"` // bot level when a bot plays the seat
 	Connected bool      `json:"connected"`     // a human session is attached now
@@ -58,6 +59,7 @@ const (
 	Abandoned                        // the table stood empty too long
 	Moved                            // this node lost the table's lease: another node of the cluster runs it now
 	ClosedByAdmin                    // an admin ended the table (admin close); it is not restored
+	Removed                          // the host removed this player before the game began
 )
 
 // Text is the reason in English.
@@ -79,6 +81,8 @@ func (c CloseReason) Key() string {
 		return "table.closed.moved"
 	case ClosedByAdmin:
 		return "table.closed.by_admin"
+	case Removed:
+		return "table.people.closed_removed"
 	}
 	return "table.closed.open"
 }

@@ -51,7 +51,7 @@ func DecodeUpdate(vc game.ViewCodec, b []byte) (Update, error) {
 // network is the same value errors.Is compares with.
 var errorsByKey = func() map[string]error {
 	m := map[string]error{}
-	for _, err := range []error{ErrBusy, ErrClosed, ErrStale, ErrNotSeated, ErrFull, ErrNotHost, ErrStarted, ErrNotStarted, ErrNotAllowed,
+	for _, err := range []error{ErrBusy, ErrClosed, ErrStale, ErrNotSeated, ErrFull, ErrNotHost, ErrStarted, ErrNotStarted, ErrNotAllowed, ErrCannotJoin,
 		game.ErrNotYourTurn, game.ErrGameOver, game.ErrBadAction} {
 		var e *game.Error
 		errors.As(err, &e)

@@ -118,6 +118,11 @@ type App struct {
 	Names    Names   // nil: any name goes
 	Records  Records // nil: the server keeps no history
 	Reviews  Reviews // nil: no coach on this server
+	// Relations keeps whom players ignore and block (nil: a session's
+	// lists last as long as it does); Reports takes their reports to the
+	// admins (nil: this server takes none). See people.go.
+	Relations Relations
+	Reports   Reports
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
 	// Guesses slows down an address that keeps typing table or campaign

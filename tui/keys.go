@@ -16,6 +16,7 @@ type globalKeys struct {
 	LogUp, LogDown                                        key.Binding
 	Pick, First                                           key.Binding
 	Rules, Learn, Review, Hint                            key.Binding
+	People, Remove                                        key.Binding // the players at the table (peoplepick.go)
 }
 
 // newGlobalKeys are the session's bindings with help in its language,
@@ -49,5 +50,7 @@ var globalKeysByLang = uikit.PerLang[globalKeys]{Make: func(th *uikit.Theme) glo
 		Learn:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", th.T("ui.key.learn"))),
 		Review:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", th.T("ui.key.review"))),
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", th.T("ui.key.hint"))),
+		People:    key.NewBinding(key.WithKeys("I"), key.WithHelp("I", th.T("ui.people.key.people"))),
+		Remove:    key.NewBinding(key.WithKeys("X"), key.WithHelp("X", th.T("ui.people.key.remove"))),
 	}
 }}

@@ -70,6 +70,8 @@ type plain struct {
 	last        string     // the last line said
 	started     bool
 	langs       *langSave // the language choice waiting to be stored (nil: none made)
+	lists       lists     // the players this session ignores and blocks (plain_people.go)
+	lastReport  time.Time // when this session last reported a player
 }
 
 // maxPlainLine is the longest command line read; the rest of a longer one
@@ -294,6 +296,9 @@ func (p *plain) command(line string) {
 		}
 		return
 	}
+	if p.peopleCommand(word, rest) {
+		return
+	}
 	if p.room == nil {
 		p.lobbyCommand(word, rest)
 		return
@@ -305,9 +310,11 @@ func (p *plain) help() {
 	if p.room == nil {
 		p.say(strings.Split(p.th.T("plain.help_lobby"), "\n")...)
 		p.say(p.th.T("plain.help_review"))
+		p.say(p.th.T("plain.people.help"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
+	p.say(p.th.T("plain.people.help"))
 	if p.room.Summary().Game == "grizzled" {
 		p.say(p.th.T("plain.help_review"))
 	}
@@ -586,6 +593,11 @@ func (p *plain) onUpdate(u table.Update) {
 		return
 	}
 	th := p.th
+	if u.Closed == table.Removed {
+		p.say(th.T("ui.people.you_removed", game.Text("Code", u.Room)))
+		p.room, p.screen = nil, nil
+		return
+	}
 	if u.Closed != table.Open {
 		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", u.Closed.Key())))
 		p.room, p.screen = nil, nil
@@ -595,8 +607,9 @@ func (p *plain) onUpdate(u table.Update) {
 		p.screen = p.newScreen(u.Game)
 	}
 	p.upd = u
+	p.app.loadLists(p.s.Player, &p.lists)
 	if p.screen != nil {
-		p.screen.SetUpdate(u)
+		p.screen.SetUpdate(p.muted(u))
 	}
 	// New lines of the log, never one twice (LogEnd counts them).
 	if n := u.LogEnd - p.logEnd; n > 0 || u.LogEnd < p.logEnd {
@@ -606,6 +619,9 @@ func (p *plain) onUpdate(u table.Update) {
 		pr := th.Printer()
 		for i := len(u.Log) - n; i < len(u.Log); i++ {
 			e := u.Log[i]
+			if p.mutedLine(&u, e) {
+				continue
+			}
 			text := pr.Event(e)
 			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(u.Seats) {
 				text = th.Name(u.Seats[e.From].Name) + ": " + text
@@ -883,6 +899,8 @@ func (p *plain) profile() {
 			p.say(g.When.Format(dateTimeLayout) + " " + g.Code + " " + res + ": " + th.Msg(g.Title))
 		}
 	}
+	p.peopleCommand("ignored", "")
+	p.peopleCommand("blocked", "")
 }
 
 // mayGuess is the wrong-code budget of the session's address

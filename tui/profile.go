@@ -106,6 +106,8 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		m.show(m.lobby)
 	case key.Matches(k, pk.Open) && p.cur < len(p.games):
 		openReplay(m, p.games[p.cur].Code, p)
+	case key.Matches(k, m.keys.People):
+		openLists(m, p)
 	case key.Matches(k, m.keys.Review) && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled":
 		return openReview(m, p.games[p.cur].Code, p)
 	}
@@ -117,7 +119,9 @@ func (p *profilePage) help(m *root) []key.Binding {
 	open.SetHelp("enter", m.th.T("ui.key.replay"))
 	review := m.keys.Review
 	review.SetEnabled(m.app.Reviews != nil && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled")
-	return []key.Binding{p.bind.Up, open, review, p.bind.Back, m.keys.Help}
+	people := m.keys.People
+	people.SetHelp("I", m.th.T("ui.people.key.lists"))
+	return []key.Binding{p.bind.Up, open, review, people, p.bind.Back, m.keys.Help}
 }
 
 func (p *profilePage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
@@ -149,6 +153,8 @@ func (pp *profilePage) view(m *root) string {
 		b.WriteString("  " + pad(gameTitle(th, s.Game), 22) + " " + pad(variantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
 			game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate)) + "\n")
 	}
+	m.app.loadLists(m.sess.Player, &m.lists)
+	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
 	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")

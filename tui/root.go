@@ -48,6 +48,12 @@ type root struct {
 	rules         *rulesView // the rules reference over a table (R)
 	notice        string
 
+	// Players this session keeps away, and its picker of the players at
+	// its table (I; people.go, peoplepick.go).
+	people     *peoplePicker
+	lists      lists
+	lastReport time.Time
+
 	// session plumbing shared with the pump
 	current   atomic.Pointer[table.RoomHandle] // the table this session is at, for the pump's last Detach
 	lastInput atomic.Int64                     // when input last came (unix ns), stamped by activityReader for the pump's idle clock
@@ -308,6 +314,10 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 		m.at = nil
 		m.show(m.lobby)
 		m.notice = m.th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", u.Closed.Key()))
+		m.people = nil
+		if u.Closed == table.Removed {
+			m.notice = m.th.T("ui.people.you_removed", game.Text("Code", u.Room))
+		}
 		switch u.Closed {
 		case table.Elsewhere:
 			m.closed = m.th.T("ui.bye.elsewhere")
@@ -482,7 +492,7 @@ func (m *root) leaveRoom(forGood bool) {
 		m.at.room.StepAway(m.box)
 	}
 	m.current.Store(nil)
-	m.at = nil
+	m.at, m.people = nil, nil
 }
 
 // toLobby leaves the table (forGood gives the seat up) for the lobby.
@@ -544,6 +554,9 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 			m.rules = nil
 		}
 		return nil
+	}
+	if m.people != nil {
+		return m.people.key(m, k)
 	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
 		// Keys typed faster than a read arrive together ("jjj"): take them
@@ -668,6 +681,9 @@ func (m *root) frame() []string {
 	}
 	if m.rules != nil {
 		return uikit.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width)
+	}
+	if m.people != nil && m.at != nil && m.page == m.at {
+		return m.people.frame(m)
 	}
 	if m.showHelp {
 		return uikit.SplitLines(m.fullHelp())

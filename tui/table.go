@@ -20,7 +20,8 @@ import (
 // room until the game starts, then the game's own screen.
 type tablePage struct {
 	room          table.RoomHandle
-	upd           table.Update // the newest from the room
+	upd           table.Update // the newest from the room, without the chat of players this session ignores
+	raw           table.Update // the newest from the room as it came (the picker's players, a report's evidence)
 	screen        uikit.Screen // the game's screen, once it started
 	seatCur       int          // waiting room: the selected seat
 	talkBack      int          // waiting room: table-talk lines scrolled back
@@ -31,6 +32,10 @@ type tablePage struct {
 
 // update takes the room's newest Update.
 func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
+	t.raw = u
+	m.app.loadLists(m.sess.Player, &m.lists)
+	muted := m.lists.mutedSeats(&u)
+	u = withoutMuted(u, muted)
 	t.upd = u
 	if u.Started && t.screen == nil {
 		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
@@ -46,6 +51,9 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 			}
 			m.sizeScreen()
 		}
+	}
+	if mu, ok := t.screen.(uikit.Muting); ok {
+		mu.Mute(muted)
 	}
 	if t.screen != nil {
 		// Through Update rather than SetUpdate: a screen with a countdown
@@ -156,6 +164,9 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Rules):
 		m.rules = rulesFor(m, t)
 		return nil
+	case key.Matches(k, m.keys.People):
+		openPeople(m, t, -1, false)
+		return nil
 	case key.Matches(k, m.keys.Review) && t.canReview(m):
 		return openReview(m, t.room.Code(), t)
 	case key.Matches(k, m.keys.Hint) && t.hints():
@@ -200,6 +211,8 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 		t.talkBack += 3 // waitingView keeps it within the talk
 	case key.Matches(k, m.keys.LogDown):
 		t.talkBack = max(0, t.talkBack-3)
+	case key.Matches(k, m.keys.Remove) && t.isHost(m):
+		openPeople(m, t, t.seatCur, true)
 	case key.Matches(k, m.keys.Start) && t.isHost(m):
 		return m.roomCall(func(ctx context.Context) error { return room.Start(ctx, box) })
 	case key.Matches(k, m.keys.Bot) && t.isHost(m) && t.seatCur < len(t.upd.Seats):
@@ -280,7 +293,9 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 		pre := t.prelude(m)
 		pick.SetEnabled(pre != nil && t.upd.Seat >= 0)
 		first.SetEnabled(host && pre != nil && pre.NamesFirst())
-		return append(keys, k.Up, start, bot, pick, first, talk, k.Lobby, k.Help, k.Rules, k.LeaveSeat, k.LogUp)
+		remove := k.Remove
+		remove.SetEnabled(host)
+		return append(keys, k.Up, start, bot, pick, first, talk, k.Lobby, k.Help, k.Rules, k.LeaveSeat, k.LogUp, k.People, remove)
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
@@ -288,7 +303,7 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 	review, hint := k.Review, k.Hint
 	review.SetEnabled(t.canReview(m))
 	hint.SetEnabled(t.hints())
-	return append(keys, hint, review, talk, giveUp, k.Help, k.Rules)
+	return append(keys, hint, review, talk, giveUp, k.Help, k.Rules, k.People)
 }
 
 // help appends the help bar's keys: the screen's, then the session's.

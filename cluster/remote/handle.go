@@ -193,6 +193,12 @@ func (h *Handle) SetBot(ctx context.Context, box *table.Mailbox, seat game.Seat,
 	return h.callAs(ctx, box, opSetBot, request{Seat: seat, Level: level})
 }
 
+// Remove takes a player out of the waiting room (the host) and waits for
+// the answer.
+func (h *Handle) Remove(ctx context.Context, box *table.Mailbox, seat game.Seat) error {
+	return h.callAs(ctx, box, opRemove, request{Seat: seat})
+}
+
 func (h *Handle) session(box *table.Mailbox) *localSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -185,6 +185,9 @@ func (o *Owner) handle(m *nats.Msg) {
 	case opSetBot:
 		o.wait(m, func(ctx context.Context) error { return o.room.SetBot(ctx, s.box, req.Seat, req.Level) })
 		return
+	case opRemove:
+		o.wait(m, func(ctx context.Context) error { return o.room.Remove(ctx, s.box, req.Seat) })
+		return
 	case opLeave, opDetach, opStepAway:
 		switch op {
 		case opLeave:

@@ -25,6 +25,7 @@ const (
 	opNameFirst = "name-first"
 	opPing      = "ping"
 	opResync    = "resync"
+	opRemove    = "remove"
 )
 
 // roomSubject is where requests about room code go: bivouac.room.<code>.<op>.

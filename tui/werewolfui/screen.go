@@ -64,6 +64,7 @@ type Screen struct {
 	logMemo  uikit.LogMemo    // the log's lines as the last frame drew them
 	endTop   int              // the end screen's first line shown, when it is taller than the window
 	packView bool             // the log panel shows the whole pack channel (P)
+	muted    []game.Seat      // seats whose pack lines are not drawn: players this session ignores (Mute)
 	sentAt   time.Time        // an action went out for this Update: wait for the next
 
 	revealKey  string        // which closed vote is being revealed

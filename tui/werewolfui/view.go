@@ -930,6 +930,9 @@ func (s *Screen) packEvents() []*game.Event {
 	evs := make([]game.Event, 0, len(s.v.Pack)) // one array, not an event each
 	night := 0
 	for _, l := range s.v.Pack {
+		if s.mutedLine(l.From) {
+			continue
+		}
 		if l.Night != night {
 			night = l.Night
 			evs = append(evs, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: game.NoSeat,

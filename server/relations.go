@@ -1,0 +1,143 @@
+package server
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"bivouac/game"
+	"bivouac/moderation"
+	"bivouac/persistence"
+	"bivouac/table"
+	"bivouac/tui"
+)
+
+// relations keeps whom players ignore and block (tui.Relations): a keyed
+// player's lists in their profile, so every node of a cluster reads the
+// same; a guest, who has no profile, keeps theirs in this node's memory
+// until it restarts (and a reconnect with the same guest code finds them).
+type relations struct {
+	store persistence.Store
+	now   func() time.Time
+
+	mu     sync.Mutex
+	guests map[string]*persistence.Relations
+}
+
+// maxGuestLists is how many guests' lists a node keeps: beyond it the
+// oldest-made go first, so a flood of throwaway guests cannot fill memory.
+const maxGuestLists = 10_000
+
+var errListFull = game.Refuse(nil, game.M("ui.people.full", game.Num("N", persistence.MaxRelations)))
+
+func newRelations(store persistence.Store) *relations {
+	return &relations{store: store, now: time.Now, guests: map[string]*persistence.Relations{}}
+}
+
+func isGuest(id string) bool { return strings.HasPrefix(id, "guest:") }
+
+// Lists are p's lists as the screens need them.
+func (r *relations) Lists(p table.Player) (tui.PlayerLists, error) {
+	rel, err := r.read(p.ID)
+	if err != nil {
+		return tui.PlayerLists{}, err
+	}
+	return tui.PlayerLists{Ignored: people(rel.Ignored), Blocked: people(rel.Blocked)}, nil
+}
+
+func people(rs []persistence.Relation) []tui.Person {
+	out := make([]tui.Person, len(rs))
+	for i, r := range rs {
+		out[i] = tui.Person{ID: r.ID, Name: r.Name}
+	}
+	return out
+}
+
+// read is id's lists (none yet: empty).
+func (r *relations) read(id string) (persistence.Relations, error) {
+	if isGuest(id) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if g := r.guests[id]; g != nil {
+			return *g, nil
+		}
+		return persistence.Relations{}, nil
+	}
+	p, err := r.store.Player(id)
+	if errors.Is(err, persistence.ErrNotFound) {
+		return persistence.Relations{}, nil
+	}
+	return p.Relations, err
+}
+
+// Set puts other on p's list which (on) or takes them off it.
+func (r *relations) Set(p table.Player, which tui.RelationList, other tui.Person, on bool) error {
+	change := func(rel *persistence.Relations) error {
+		list := &rel.Ignored
+		if which == tui.BlockList {
+			list = &rel.Blocked
+		}
+		if !on {
+			persistence.RemoveRelation(list, other.ID)
+			return nil
+		}
+		err := persistence.AddRelation(list, persistence.Relation{ID: other.ID, Name: other.Name, Since: r.now()})
+		if errors.Is(err, persistence.ErrTooManyRelations) {
+			return errListFull
+		}
+		return err
+	}
+	if !isGuest(p.ID) {
+		_, err := r.store.UpdatePlayer(p.ID, func(pr *persistence.Profile) error { return change(&pr.Relations) })
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g := r.guests[p.ID]
+	if g == nil {
+		for id := range r.guests { // full: one goes (any: the map keeps no order, and none is worth more)
+			if len(r.guests) < maxGuestLists {
+				break
+			}
+			delete(r.guests, id)
+		}
+		g = &persistence.Relations{}
+		r.guests[p.ID] = g
+	}
+	next := persistence.Relations{Ignored: append([]persistence.Relation(nil), g.Ignored...), Blocked: append([]persistence.Relation(nil), g.Blocked...)}
+	if err := change(&next); err != nil {
+		return err
+	}
+	*g = next
+	return nil
+}
+
+// blocks reports whether a has blocked b (table.Blocks): asked at each
+// join of a table a hosts, and by matching.
+func (r *relations) blocks(a, b string) bool {
+	rel, err := r.read(a)
+	return err == nil && persistence.HasRelation(rel.Blocked, b)
+}
+
+// reports files players' reports in the admins' queue (tui.Reports),
+// through the moderation service's checks.
+type reports struct{ mod *moderation.Service }
+
+func (r reports) File(rep tui.Report) error {
+	_, err := r.mod.FileReport(moderation.Report{Reporter: rep.From, ReporterName: rep.FromName, Subject: rep.About,
+		SubjectName: rep.AboutName, Table: rep.Table, Reason: rep.Reason, Evidence: rep.Evidence})
+	return err
+}
+
+// wirePeople gives the sessions and the tables the players' lists and
+// the reports' queue. (A moderation service of the server's own, once
+// there is one, may take the reports instead: filing needs only the store.)
+func (s *Server) wirePeople() {
+	rel := newRelations(s.store)
+	s.app.Relations = rel
+	s.app.Room.Blocked = rel.blocks
+	if m, ok := s.store.(persistence.Moderation); ok {
+		s.app.Reports = reports{moderation.New(moderation.Options{Store: m, Log: s.log})}
+	}
+}

@@ -1,0 +1,262 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bivouac/i18n"
+	"bivouac/table"
+)
+
+// memRelations keeps lists in memory, as the server does a guest's.
+type memRelations struct {
+	mu    sync.Mutex
+	lists map[string]*PlayerLists
+}
+
+func (r *memRelations) Lists(p table.Player) (PlayerLists, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if l := r.lists[p.ID]; l != nil {
+		return *l, nil
+	}
+	return PlayerLists{}, nil
+}
+
+func (r *memRelations) Set(p table.Player, which RelationList, other Person, on bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lists == nil {
+		r.lists = map[string]*PlayerLists{}
+	}
+	l := r.lists[p.ID]
+	if l == nil {
+		l = &PlayerLists{}
+		r.lists[p.ID] = l
+	}
+	list := l.list(which)
+	if on {
+		*list = append(*list, other)
+	} else {
+		for i, q := range *list {
+			if q.ID == other.ID {
+				*list = append((*list)[:i], (*list)[i+1:]...)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func (r *memRelations) has(id string, which RelationList, other string) bool {
+	l, _ := r.Lists(table.Player{ID: id})
+	return l.has(which, other)
+}
+
+type memReports struct {
+	mu  sync.Mutex
+	got []Report
+}
+
+func (r *memReports) File(rep Report) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, rep)
+	return nil
+}
+
+func (r *memReports) all() []Report {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Report(nil), r.got...)
+}
+
+func peopleApp(t *testing.T) (*App, *memRelations, *memReports) {
+	a := testApp(t)
+	rel, rep := &memRelations{}, &memReports{}
+	a.Relations, a.Reports = rel, rep
+	a.Room.Blocked = func(x, y string) bool { return rel.has(x, BlockList, y) }
+	return a, rel, rep
+}
+
+// TestThePickerIgnoresReportsAndRemoves: at alice's waiting room bob
+// talks; alice opens the players (I), ignores bob (his lines leave her
+// screen, his sitting there does not), reports him with a reason (the
+// report carries the table and his lines), blocks him, then removes him
+// (X, y): bob is told and cannot come back.
+func TestThePickerIgnoresReportsAndRemoves(t *testing.T) {
+	a, rel, rep := peopleApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	v := alice.pump(`Table [A-Z0-9]{4}`)
+	code := codeRe.FindStringSubmatch(v)[1]
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.keys("enter")
+	bob.pump(`bob \(you\)`)
+	bob.keys("t")
+	bob.keys("buy cheap gold")
+	bob.keys("enter")
+	alice.pump(`bob: buy cheap gold`)
+
+	alice.keys("I")
+	v = alice.pump(`Players at table ` + code)
+	if !strings.Contains(v, "▸ bob") {
+		t.Fatalf("the picker does not list bob:\n%s", v)
+	}
+	alice.keys("i")
+	if !rel.has("fp-alice", IgnoreList, "fp-bob") || !strings.Contains(alice.m.View(), "ignored") {
+		t.Fatalf("bob is not ignored:\n%s", alice.m.View())
+	}
+	alice.keys("r")
+	alice.keys("spam in the chat")
+	alice.keys("enter")
+	alice.pump(`has reached the admins`)
+	reps := rep.all()
+	if len(reps) != 1 || reps[0].About != "fp-bob" || reps[0].From != "fp-alice" || reps[0].Table != code ||
+		reps[0].Reason != "spam in the chat" || len(reps[0].Evidence) != 1 || reps[0].Evidence[0] != "bob: buy cheap gold" {
+		t.Fatalf("report: %+v", reps)
+	}
+	alice.keys("r", "again", "enter")
+	alice.pump(`one report a minute`)
+	alice.keys("esc")
+	v = alice.pump(`bob  ● here`)
+	if strings.Contains(v, "buy cheap gold") {
+		t.Fatalf("bob's line is still drawn for alice, who ignores him:\n%s", v)
+	}
+	bob.keys("t", "still here", "enter")
+	alice.pump(`bob  ● here`)
+	if strings.Contains(alice.m.View(), "still here") {
+		t.Fatal("bob's new line is drawn for alice")
+	}
+
+	alice.keys("down") // the seat cursor on bob
+	alice.keys("X")
+	alice.pump(`Remove bob from the table for good\?`)
+	alice.keys("y")
+	bob.pump(`The host removed you from table ` + code)
+	if bob.m.at != nil {
+		t.Fatal("bob is still at the table")
+	}
+	bob.send(joinMsg{code: code})
+	bob.pump(`you cannot join this table`)
+}
+
+// syncBuffer is a plain session's output, read while it is written.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// plainDriver types lines into a plain session and waits for its answers.
+type plainDriver struct {
+	t   *testing.T
+	in  *io.PipeWriter
+	out *syncBuffer
+}
+
+func startPlain(t *testing.T, a *App, id, name string) *plainDriver {
+	r, w := io.Pipe()
+	d := &plainDriver{t: t, in: w, out: &syncBuffer{}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: id, Name: name}, Lang: i18n.English, In: r, Out: d.out})
+	}()
+	t.Cleanup(func() { w.Close(); <-done })
+	return d
+}
+
+// do types line and waits until the output since then contains want.
+func (d *plainDriver) do(line, want string) string {
+	d.t.Helper()
+	from := len(d.out.String())
+	io.WriteString(d.in, line+"\n")
+	return d.wait(from, want)
+}
+
+func (d *plainDriver) wait(from int, want string) string {
+	d.t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if s := d.out.String()[from:]; strings.Contains(s, want) {
+			return s
+		}
+	}
+	d.t.Fatalf("no %q in:\n%s", want, d.out.String()[from:])
+	return ""
+}
+
+// TestPlainIgnoreBlockReportRemove: the plain-mode commands do what the
+// picker does, by name.
+func TestPlainIgnoreBlockReportRemove(t *testing.T) {
+	a, rel, rep := peopleApp(t)
+	alice := startPlain(t, a, "fp-alice", "alice")
+	alice.do("new coin 2", "Table")
+	code := a.Hub.List()[0].Code
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.send(joinMsg{code: code})
+	bob.pump(`bob \(you\)`)
+	from := len(alice.out.String())
+	bob.keys("t", "hello all", "enter")
+	alice.wait(from, "bob: hello all")
+
+	alice.do("ignore nobody", "nobody called nobody sits at this table")
+	alice.do("ignore BOB", "Ignored: bob.")
+	alice.do("ignored", "Ignored: bob.")
+	from = len(alice.out.String())
+	bob.keys("t", "second line", "enter")
+	bob.keys("t", "third line", "enter")
+	alice.do("say marker", "alice: marker")
+	if strings.Contains(alice.out.String()[from:], "second line") {
+		t.Fatalf("plain mode printed the chat of an ignored player:\n%s", alice.out.String()[from:])
+	}
+	alice.do("unignore bob", "No longer ignored: bob.")
+	alice.do("block bob", "Blocked: bob.")
+	if !rel.has("fp-alice", BlockList, "fp-bob") {
+		t.Fatal("the block was not kept")
+	}
+	alice.do("blocked", "Blocked: bob.")
+	alice.do("report bob", "report NAME REASON")
+	alice.do("report bob sells gold", "has reached the admins")
+	if r := rep.all(); len(r) != 1 || r[0].Reason != "sells gold" || r[0].About != "fp-bob" {
+		t.Fatalf("reports: %+v", r)
+	}
+	alice.do("remove bob", "cannot come back")
+	bob.pump(`The host removed you`)
+	alice.do("leave", "")
+	alice.do("unblock bob", "No longer blocked: bob.")
+	alice.do("blocked", "Blocked: nobody.")
+}
+
+// TestBlockedPlayerIsRefusedAtTheBlockersTable: alice blocks bob from
+// her profile's lists (she met him before); bob's join of her next table
+// is refused with the neutral words, carol's is not.
+func TestBlockedPlayerIsRefusedAtTheBlockersTable(t *testing.T) {
+	a, rel, _ := peopleApp(t)
+	rel.Set(table.Player{ID: "fp-alice"}, BlockList, Person{ID: "fp-bob", Name: "bob"}, true)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	v := alice.pump(`Table [A-Z0-9]{4}`)
+	code := codeRe.FindStringSubmatch(v)[1]
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.send(joinMsg{code: code})
+	bob.pump(`you cannot join this table`)
+	carol := newSession(t, a, "fp-carol", "carol")
+	carol.send(joinMsg{code: code})
+	carol.pump(`carol \(you\)`)
+}

@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"bivouac/game"
+	"bivouac/sanitize"
+	"bivouac/table"
+	"bivouac/tui/uikit"
+)
+
+// Plain mode's commands about other players (people.go): ignore NAME,
+// unignore NAME, ignored; block NAME, unblock NAME, blocked; report NAME
+// REASON; remove NAME (the host, before the game). NAME is a player at
+// the table, or for unignore and unblock one on the list.
+
+// peopleCommand answers word if it is one of these, and reports whether
+// it was.
+func (p *plain) peopleCommand(word, rest string) bool {
+	th := p.th
+	p.app.loadLists(p.s.Player, &p.lists)
+	switch word {
+	case "ignore", "block":
+		which := map[string]RelationList{"ignore": IgnoreList, "block": BlockList}[word]
+		if who, ok := p.atTable(rest); ok {
+			p.say(p.app.setRelation(th, p.s.Player, &p.lists, which, Person{ID: who.ID, Name: who.Name}, true))
+			p.remute()
+		}
+	case "unignore", "unblock":
+		which := map[string]RelationList{"unignore": IgnoreList, "unblock": BlockList}[word]
+		if who, ok := p.onList(which, rest); ok {
+			p.say(p.app.setRelation(th, p.s.Player, &p.lists, which, who, false))
+			p.remute()
+		}
+	case "ignored":
+		p.sayList("ui.people.list.ignored", p.lists.Ignored)
+	case "blocked":
+		p.sayList("ui.people.list.blocked", p.lists.Blocked)
+	case "report":
+		name, reason, _ := strings.Cut(rest, " ")
+		if strings.TrimSpace(reason) == "" {
+			p.say(th.T("plain.people.report_usage"))
+			return true
+		}
+		if who, ok := p.atTable(name); ok {
+			p.say(p.app.fileReport(th, p.s.Player, &p.upd, who, reason, &p.lastReport, time.Now()))
+		}
+	case "remove":
+		if who, ok := p.atTable(rest); ok {
+			ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+			defer cancel()
+			if err := p.room.Remove(ctx, p.box, who.Seat); err != nil {
+				p.say(th.Err(err))
+			} else {
+				p.say(th.T("ui.people.removed_said", game.Text("Player", who.Name)))
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// atTable is the player called name at this session's table, or says why
+// there is none.
+func (p *plain) atTable(name string) (table.SeatInfo, bool) {
+	name = strings.TrimSpace(name)
+	switch {
+	case p.room == nil:
+		p.say(p.th.T("plain.people.at_table"))
+	case name == "":
+		p.say(p.th.T("plain.people.usage"))
+	default:
+		if who, ok := personNamed(&p.upd, p.s.Player.ID, name); ok {
+			return who, true
+		}
+		p.say(p.th.T("ui.people.no_such", game.Text("Name", sanitize.Line(name, 40))))
+	}
+	return table.SeatInfo{}, false
+}
+
+// onList is the player called name on the list which, else at the table.
+func (p *plain) onList(which RelationList, name string) (Person, bool) {
+	want := sanitize.Fold(strings.TrimSpace(name))
+	for _, q := range *p.lists.list(which) {
+		if want != "" && sanitize.Fold(q.Name) == want {
+			return q, true
+		}
+	}
+	if p.room == nil && want != "" {
+		p.say(p.th.T("ui.people.not_listed", game.Text("Player", sanitize.Line(name, 40))))
+		return Person{}, false
+	}
+	who, ok := p.atTable(name)
+	return Person{ID: who.ID, Name: who.Name}, ok
+}
+
+// sayList says one of the session's lists, by name.
+func (p *plain) sayList(key string, list []Person) {
+	names := make([]string, len(list))
+	for i, q := range list {
+		names[i] = q.Name
+	}
+	if len(names) == 0 {
+		names = []string{p.th.T("ui.people.nobody_listed")}
+	}
+	p.say(p.th.T(key, game.Text("Names", strings.Join(names, ", "))))
+}
+
+// remute gives the screen the update again, with or without the chat of
+// the players now ignored.
+func (p *plain) remute() {
+	if p.screen != nil {
+		p.screen.SetUpdate(p.muted(p.upd))
+	}
+}
+
+// muted is u as this session's screen takes it: without the chat of the
+// players it ignores (the screen's own chat too, uikit.Muting).
+func (p *plain) muted(u table.Update) table.Update {
+	seats := p.lists.mutedSeats(&u)
+	if mu, ok := p.screen.(uikit.Muting); ok {
+		mu.Mute(seats)
+	}
+	return withoutMuted(u, seats)
+}
+
+// mutedLine reports whether e, a line of u's log, is the chat of a player
+// this session ignores (plain mode does not print it).
+func (p *plain) mutedLine(u *table.Update, e *game.Event) bool {
+	return e.Kind == game.Chat && e.From >= 0 && int(e.From) < len(u.Seats) && u.Seats[e.From].ID != "" &&
+		p.lists.has(IgnoreList, u.Seats[e.From].ID)
+}
