@@ -20,6 +20,7 @@ import (
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/hostkeys"
+	"bivouac/logthrottle"
 	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
@@ -85,6 +86,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	// A flood of connections must not flood the log: lines about one
+	// client address are rate-limited, with a count of what was held back.
+	cfg.Log = slog.New(logthrottle.New(cfg.Log.Handler(), logthrottle.Options{
+		Every: time.Minute, Burst: 20, Sources: []string{"remote"}, Group: sshserver.AddressGroup}))
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, err
 	}
@@ -167,7 +172,7 @@ func New(cfg Config) (*Server, error) {
 	sshCfg := cfg.SSH
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
-		KnownGuest: s.guestSeated})
+		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb})
 	if err != nil {
 		s.Close()
 		return nil, err

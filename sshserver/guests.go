@@ -3,6 +3,7 @@ package sshserver
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,89 @@ func ParseGuestCode(user string) (string, bool) {
 	}
 	code := codes.Normalize(user[len(GuestPrefix):])
 	return code, codes.Valid(code, GuestCodeLen)
+}
+
+// LooksLikeGuestCode reports whether a user name may hold a reclaim code,
+// right or wrong: one that ParseGuestCode takes; "g" and any separator
+// (-, _, ., space) followed by 8 or more letters and digits
+// ("g_vyv7f8vacax0", "G.VYV7-F8VA"); or, without the prefix, 11 to 13
+// letters and digits mixing both, either in three groups of four
+// ("vyv7-f8va-cax0") or with a digit before the last letter
+// ("vyv7f8vacax0"). Such a name is never shown or logged: it is a reclaim
+// that failed, not a display name. Ordinary names ("kate22",
+// "john_smith_1985") do not look like codes.
+func LooksLikeGuestCode(user string) bool {
+	if _, ok := ParseGuestCode(user); ok {
+		return true
+	}
+	u := strings.ToLower(strings.TrimSpace(user))
+	if len(u) >= 2 && u[0] == 'g' && isCodeSeparator(u[1]) {
+		sh := codeShape(u[2:])
+		return sh.clean && sh.n >= 8
+	}
+	sh := codeShape(u)
+	if !sh.clean || !sh.mixed || sh.n < 11 || sh.n > 13 {
+		return false
+	}
+	return slices.Equal(sh.groups, []int{4, 4, 4}) || sh.digitFirst
+}
+
+// InvitePrefix starts the user name of a newcomer invited with a code.
+const InvitePrefix = "invite-"
+
+// SecretUser says what a user name that may hold a secret is, for the log
+// ("(guest code)", "(invite)"), or "" for an ordinary name. Such a name is
+// never a display name and never written out.
+func SecretUser(user string) string {
+	u := strings.TrimSpace(user)
+	switch {
+	case len(u) >= len(InvitePrefix) && strings.EqualFold(u[:len(InvitePrefix)], InvitePrefix):
+		return "(invite)"
+	case LooksLikeGuestCode(u):
+		return "(guest code)"
+	}
+	return ""
+}
+
+func isCodeSeparator(c byte) bool { return c == '-' || c == '_' || c == '.' || c == ' ' }
+
+// shape is a user name measured as a code (codeShape).
+type shape struct {
+	n          int   // letters and digits
+	groups     []int // their runs between separators
+	digitFirst bool  // a digit comes before the last letter
+	mixed      bool  // letters and digits both
+	clean      bool  // nothing but letters, digits and separators
+}
+
+// codeShape measures s (lower case) as a code.
+func codeShape(s string) shape {
+	var sh shape
+	letters, digits, run := 0, 0, 0
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letters++
+			sh.digitFirst = sh.digitFirst || digits > 0
+		case c >= '0' && c <= '9':
+			digits++
+		case isCodeSeparator(c):
+			if run > 0 {
+				sh.groups = append(sh.groups, run)
+			}
+			run = 0
+			continue
+		default:
+			return shape{}
+		}
+		run++
+	}
+	if run > 0 {
+		sh.groups = append(sh.groups, run)
+	}
+	sh.n, sh.mixed, sh.clean = letters+digits, letters > 0 && digits > 0, true
+	return sh
 }
 
 // FormatGuestCode is the code as its owner types it: "g-7kqm-x4tr-9pzc".

@@ -28,8 +28,8 @@ type Identity struct {
 	// (FormatGuestCode), never log it. Empty for key holders.
 	Code string
 	// User is the SSH user name cleaned with sanitize.Line (safe to print),
-	// the default display name; empty when the user name was a reclaim
-	// code. Run it through sanitize.Name before using it as a display name.
+	// the default display name; empty when the user name may hold a secret
+	// (SecretUser: a reclaim code, right or wrong, or an invite). Run it through sanitize.Name before using it as a display name.
 	User string
 	// RemoteIP is the client's IP address, without port.
 	RemoteIP string
@@ -110,6 +110,15 @@ var errRefused = errors.New("sshserver: connection refused")
 // gets a fresh code.
 func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool {
 	code, reclaim := ParseGuestCode(ctx.User())
+	if !reclaim && LooksLikeGuestCode(ctx.User()) {
+		// A mistyped code is a failed reclaim, never a fresh guest whose
+		// name would show most of the code to everyone.
+		addr := ctx.RemoteAddr().String()
+		wait := s.guesses.Wrong(addr)
+		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait)
+		sleepAtMost(ctx, wait)
+		return false
+	}
 	if !reclaim {
 		if !s.authenticated(ctx) {
 			return false
@@ -175,7 +184,7 @@ func identify(s ssh.Session, allowGuests bool) (Identity, error) {
 		ext = perms.Extensions
 	}
 	id := Identity{RemoteIP: remoteIP(s.RemoteAddr())}
-	if _, isCode := ParseGuestCode(s.User()); !isCode {
+	if SecretUser(s.User()) == "" {
 		id.User = sanitize.Line(s.User(), 64)
 	}
 	if key := s.PublicKey(); key != nil {

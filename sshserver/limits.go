@@ -111,6 +111,11 @@ func (l *limiter) counts(key string) (total, ip int) {
 // /64 (a single host usually has a whole /64 to pick addresses from).
 func ipKey(addr net.Addr) string { return hostKey(addr.String()) }
 
+// AddressGroup is the group of addresses a client's address belongs to for
+// every per-address budget: its IPv4 address, or its IPv6 /64, without the
+// port ("192.0.2.1:5678" → "192.0.2.1").
+func AddressGroup(addr string) string { return hostKey(addr) }
+
 // hostKey is ipKey for an address written out: "1.2.3.4", "1.2.3.4:5678",
 // "[2001:db8::1]:22" or "2001:db8::1".
 func hostKey(s string) string {

@@ -1,6 +1,10 @@
 package sshserver
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+
 	"bivouac/game"
 	"bivouac/i18n"
 	"fmt"
@@ -77,7 +81,7 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 			"remote", sess.RemoteAddr().String(),
 			"user", logUser(sess.User()),
 			"key", keyFP,
-			"command", sanitize.Line(sess.RawCommand(), 200),
+			"command", s.logCommand(sess.RawCommand()),
 			"pty", hasPty, "term", sanitize.Line(pty.Term, 40),
 			"width", pty.Window.Width, "height", pty.Window.Height,
 			"client", sanitize.Line(sess.Context().ClientVersion(), 80),
@@ -98,11 +102,11 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// logUser is the SSH user name as the log shows it: a guest's reclaim code
-// is a secret, so it is never written out.
+// logUser is the SSH user name as the log shows it: a reclaim code (right
+// or wrong) or an invite is a secret, so it is never written out.
 func logUser(user string) string {
-	if _, isCode := ParseGuestCode(user); isCode {
-		return "(guest code)"
+	if label := SecretUser(user); label != "" {
+		return label
 	}
 	return sanitize.Line(user, 64)
 }
@@ -182,7 +186,9 @@ func (s *Server) identity(next ssh.Handler) ssh.Handler {
 // commands answers sessions without a PTY: a command goes to Deps.Command,
 // whose result is the exit status; no command at all (plain `ssh -T host`,
 // or a client that did not get a terminal) gets a hint. PTY sessions pass
-// through to the TUI, which reads s.Command() itself (`ssh -t host join CODE`).
+// through to the TUI, which reads s.Command() itself (`ssh -t host join
+// CODE`), unless their command is not one the TUI opens (Deps.Opens): that
+// one goes to Deps.Command too, which says what is wrong with it.
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		// Splitting a command line into words (sess.Command) costs time
@@ -197,11 +203,11 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			_ = sess.Exit(s.deps.Plain(sess))
 			return
 		}
-		if _, _, ok := sess.Pty(); ok {
+		args := sess.Command()
+		if _, _, ok := sess.Pty(); ok && (len(args) == 0 || s.deps.Command == nil || s.opens(args)) {
 			next(sess)
 			return
 		}
-		args := sess.Command()
 		if len(args) == 0 || s.deps.Command == nil {
 			refuse(sess, needsTerminal(sess))
 			return
@@ -209,6 +215,41 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		code := s.deps.Command(sess, args)
 		_ = sess.Exit(code)
 	}
+}
+
+// opens: the program handles this PTY session's command (Deps.Opens).
+func (s *Server) opens(args []string) bool { return s.deps.Opens == nil || s.deps.Opens(args) }
+
+// logCommand is a command line as the log shows it: its first word if it
+// is one of the server's (Deps.Verb), and a tag for every other word, the
+// same for the same word within this process (so one code can be followed
+// through the log) and telling nothing of it. `join AH23X5QC` is logged
+// as "join <3f9a0c12>".
+func (s *Server) logCommand(raw string) string {
+	if len(raw) > MaxCommand {
+		return fmt.Sprintf("(%d bytes)", len(raw))
+	}
+	words := strings.Fields(raw)
+	for i, w := range words {
+		if i == 0 && s.verb(strings.ToLower(w)) {
+			words[i] = strings.ToLower(w)
+			continue
+		}
+		words[i] = s.tag(w)
+	}
+	return strings.Join(words, " ")
+}
+
+func (s *Server) verb(w string) bool {
+	return w == "plain" || (s.deps.Verb != nil && s.deps.Verb(w))
+}
+
+// tag names a secret in the log: 8 hex digits of an HMAC of it under the
+// process's salt. Codes are typed in any case, so the tag ignores it.
+func (s *Server) tag(secret string) string {
+	m := hmac.New(sha256.New, s.tagSalt[:])
+	m.Write([]byte(strings.ToUpper(secret)))
+	return "<" + hex.EncodeToString(m.Sum(nil)[:4]) + ">"
 }
 
 // WantsPlain reports whether a session asks for plain (screen reader)

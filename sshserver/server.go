@@ -2,6 +2,7 @@ package sshserver
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -143,6 +144,17 @@ type Deps struct {
 	// its result is the exit status. The session is its stdin/stdout
 	// (s.Stderr() for errors). nil: such sessions only get the hint.
 	Command func(s ssh.Session, args []string) int
+	// Opens reports whether a PTY session's command is one the program
+	// handles (`ssh -t host join CODE`). Any other command runs through
+	// Command even with a PTY, as without one: `ssh -t host frobnicate` is
+	// told the command is unknown instead of landing in the lobby. nil:
+	// every PTY session goes to the program.
+	Opens func(args []string) bool
+	// Verb reports whether a word is one of the server's command words,
+	// which the log may show as typed. Every other word of a command, and
+	// every word after the first, is logged as a tag (codes are secrets).
+	// nil: only "plain".
+	Verb func(word string) bool
 	// Plain runs a session in plain (screen reader) mode, with or without
 	// a PTY (WantsPlain says which sessions ask); its result is the exit
 	// status. nil: plain mode is not offered.
@@ -173,6 +185,7 @@ type Server struct {
 	srv  *ssh.Server
 
 	hostKeyFP string
+	tagSalt   [32]byte // per process: log tags of secrets (tag) match within one run only
 	limits    *limiter // authenticated connections
 	gate      *gate    // connections not authenticated yet
 	handlers  inflight
@@ -239,6 +252,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	_, _ = rand.Read(s.tagSalt[:])
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Addr),
 		wish.WithVersion(cfg.Version),

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/sshserver"
+	"bivouac/sshserver/sshtest"
+	"bivouac/table"
+)
+
+// startLogged is startServer with the server's log kept for the test.
+func startLogged(t *testing.T, ssh ...sshserver.Config) (*Server, string, *sshtest.Buffer) {
+	t.Helper()
+	logs := &sshtest.Buffer{}
+	var sshCfg sshserver.Config
+	if len(ssh) > 0 {
+		sshCfg = ssh[0]
+	}
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true, SSH: sshCfg,
+		Log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, sshtest.Start(t, srv), logs
+}
+
+// `ssh -t host frobnicate` opened the lobby as if nothing was typed
+// (issue 28 item 10): an unknown command is an error with a terminal too.
+func TestUnknownCommandIsAnErrorWithOrWithoutATerminal(t *testing.T) {
+	_, addr, _ := startLogged(t)
+	for _, opts := range [][]sshtest.Option{
+		{sshtest.WithPTY(80, 24), sshtest.WithCommand("frobnicate")},
+		{sshtest.WithoutPTY(), sshtest.WithCommand("frobnicate")},
+		{sshtest.WithPTY(80, 24), sshtest.WithCommand("join")}, // a known word, short of its code
+	} {
+		c := sshtest.Dial(t, addr, opts...)
+		if code := c.Wait(t, 5*time.Second); code == 0 {
+			t.Errorf("exit status 0:\n%s", c.Text())
+		}
+		if txt := c.Text(); strings.Contains(txt, "Bivouac ·") || !strings.Contains(txt, "join") {
+			t.Errorf("no error, or the lobby:\n%s", txt)
+		}
+	}
+	c := sshtest.Dial(t, addr, sshtest.WithPTY(80, 24), sshtest.WithEnv("LANG", "pl_PL.UTF-8"), sshtest.WithCommand("frobnicate"))
+	c.Expect(t, `frobnicate`, 5*time.Second)
+	if code := c.Wait(t, 5*time.Second); code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	// The commands a terminal opens still open it.
+	learn := sshtest.Dial(t, addr, sshtest.WithCommand("learn"), sshtest.WithPTY(80, 24))
+	learn.ExpectScreen(t, `Guided first mission`, 5*time.Second)
+	rooms := sshtest.Dial(t, addr, sshtest.WithCommand("rooms"), sshtest.WithPTY(80, 24))
+	rooms.Expect(t, `CODE\s+GAME`, 5*time.Second)
+	if code := rooms.Wait(t, 5*time.Second); code != 0 {
+		t.Errorf("rooms with a terminal: exit %d", code)
+	}
+}
+
+// Private table codes and reclaim codes were in the log as typed
+// (`command="join AH23X5QC"`): the log names them by a tag.
+func TestCodesTypedAreNotLogged(t *testing.T) {
+	srv, addr, logs := startLogged(t)
+	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: game.Raw("secret"), Seats: 2,
+		Host: "x", Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := r.Code()
+	j := sshtest.Dial(t, addr, sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+strings.ToLower(code)))
+	j.ExpectScreen(t, `secret`, 5*time.Second)
+	for _, cmd := range []string{"review " + code, "replay " + code, code, "join " + code + " extra"} {
+		c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand(cmd))
+		c.Wait(t, 5*time.Second)
+	}
+	sshtest.Dial(t, addr, sshtest.WithUser("invite-K7QX2MPA"), sshtest.WithoutPTY(), sshtest.WithCommand("rooms")).Wait(t, 5*time.Second)
+	g := sshtest.Dial(t, addr, sshtest.AsGuest(), sshtest.WithoutPTY(), sshtest.WithCommand("help"))
+	g.Wait(t, 5*time.Second)
+	text := strings.ToUpper(logs.String())
+	for _, secret := range []string{code, "K7QX2MPA"} {
+		if strings.Contains(text, secret) {
+			t.Errorf("%s is in the log:\n%s", secret, logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), `command="join <`) {
+		t.Errorf("the log does not tag the code:\n%s", logs.String())
+	}
+}
+
+// A mistyped reclaim code was shown in `rooms` as a player's name (issue
+// 28 item 5): a key holder whose user name looks like a code plays under a
+// name the server gives.
+func TestCodeShapedUserNameIsNotShown(t *testing.T) {
+	_, addr, logs := startLogged(t)
+	p := dialPlain(t, addr, "g-vyv7-f8va-cax0")
+	p.do("new grizzled 3 2")
+	rooms := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	rooms.Expect(t, `CODE\s+GAME`, 5*time.Second)
+	rooms.Wait(t, 5*time.Second)
+	for _, where := range []string{rooms.Text(), string(p.c.Transcript()), logs.String()} {
+		for _, part := range []string{"vyv7", "f8va", "cax0"} {
+			if strings.Contains(strings.ToLower(where), part) {
+				t.Errorf("%q shown:\n%s", part, where)
+			}
+		}
+	}
+}
+
+// 15,169 dropped connections in 5 s wrote 1.8 MB of warnings (issue 28
+// item 8): the server's log holds back lines about one address past a
+// budget (logthrottle).
+func TestAFloodOfRefusedConnectionsDoesNotFloodTheLog(t *testing.T) {
+	_, addr, logs := startLogged(t, sshserver.Config{MaxPerIP: 1})
+	first := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("help"))
+	_ = first
+	dropped := 0
+	for range 60 {
+		if c, err := sshtest.DialE(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("help")); err != nil {
+			dropped++
+		} else {
+			t.Cleanup(c.Close) // a refused connection held open
+		}
+	}
+	if dropped < 40 {
+		t.Fatalf("only %d of 60 connections dropped", dropped)
+	}
+	if n := strings.Count(logs.String(), "connection dropped"); n > 20 {
+		t.Errorf("%d lines about %d dropped connections from one address, want at most 20", n, dropped)
+	}
+}
