@@ -218,6 +218,7 @@ type Room struct {
 	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[game.Seat]string // encoding of those legal actions
 	botAsked  map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
+	hostSeen  bool                 // the host has been at the table (see hostIfNone)
 	botSaid   map[game.Seat]string // a bot's last chat line (its Msg.String)
 	timer     clock.Timer
 	timerID   uint64

@@ -574,3 +574,38 @@ func evText(e *game.Event) string {
 	}
 	return e.Text
 }
+
+// A waiting room whose host has gone does not wait on them: whoever comes
+// in next becomes the host and can start (issue 30 item 2), whether the
+// host left an empty room or lost the connection; the creator of a new
+// room is not passed over by someone quicker.
+func TestRoomWithoutItsHostIsTakenOverByWhoeverComes(t *testing.T) {
+	for _, how := range []string{"leave", "detach"} {
+		_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Bots: raceBots{}, BotLevel: "easy"})
+		early, _ := join(t, r, "bob")
+		if h := r.Summary().Host; h != "alice" {
+			t.Fatalf("bob, in before the creator, took the host: %q", h)
+		}
+		r.Leave(early)
+		alice, _ := join(t, r, "alice")
+		if how == "leave" {
+			r.Leave(alice)
+		} else {
+			r.Detach(alice)
+		}
+		carol, _ := join(t, r, "carol")
+		waitFor(t, carol, "carol told she is host", func(u Update) bool {
+			return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), "carol is the host now") })
+		})
+		if h := r.Summary().Host; h != "carol" {
+			t.Fatalf("%s: host is %q", how, h)
+		}
+		dave, _ := join(t, r, "dave")
+		if err := r.Start(context.Background(), dave); !errors.Is(err, ErrNotHost) {
+			t.Fatalf("%s: dave started carol's table: %v", how, err)
+		}
+		if err := r.Start(context.Background(), carol); err != nil {
+			t.Fatalf("%s: the new host cannot start: %v", how, err)
+		}
+	}
+}

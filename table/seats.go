@@ -39,6 +39,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 			}
 			r.attach(c.box, game.Seat(i), p.ID)
 			r.narrateAbout(game.Seat(i), game.M("table.back", game.Text("Player", s.rec.Name)))
+			r.hostIfNone(game.Seat(i))
 			r.afterChange()
 			return game.Seat(i), nil
 		}
@@ -56,6 +57,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Badge: p.Badge}
 				r.attach(c.box, game.Seat(i), p.ID)
 				r.narrate(game.M("table.sits_down", game.Text("Player", p.Name)))
+				r.hostIfNone(game.Seat(i))
 				r.save()
 				r.afterChange()
 				return game.Seat(i), nil
@@ -73,6 +75,9 @@ func (r *Room) join(c command) (game.Seat, error) {
 
 func (r *Room) attach(box *Mailbox, seat game.Seat, id string) {
 	r.members[box] = member{seat: seat, id: id}
+	if id == r.cfg.Host {
+		r.hostSeen = true
+	}
 	if seat >= 0 && r.abandon != nil {
 		r.abandon.Stop()
 		r.abandon = nil
@@ -153,6 +158,25 @@ func (r *Room) passHost() {
 			return
 		}
 	}
+}
+
+// hostIfNone makes seat's player the host of a waiting room whose host is
+// not there: a room never waits on someone who is not there (the host may
+// have left an empty room, or the server restarted). A new room's creator,
+// who joins just after making it, is not passed over.
+func (r *Room) hostIfNone(seat game.Seat) {
+	if r.started || !r.hostSeen && !slices.ContainsFunc(r.seats, func(s seatState) bool { return s.rec.Identity == r.cfg.Host }) {
+		return
+	}
+	for _, m := range r.members {
+		if m.id == r.cfg.Host {
+			return
+		}
+	}
+	s := &r.seats[seat]
+	r.cfg.Host = s.rec.Identity
+	r.narrate(game.M("table.new_host", game.Text("Player", s.rec.Name)))
+	r.save()
 }
 
 func (r *Room) afterDetach() {
