@@ -260,3 +260,44 @@ func TestBlockedPlayerIsRefusedAtTheBlockersTable(t *testing.T) {
 	carol.send(joinMsg{code: code})
 	carol.pump(`carol \(you\)`)
 }
+
+// TestThePickerAndListsFitInEveryLanguage: the players' picker (with a
+// notice and a confirmation up) and the profile's lists, at 80×24 in every
+// language with 20-letter Cyrillic names: no line is wider than the
+// window (every key checks it); the English picker is a golden.
+func TestThePickerAndListsFitInEveryLanguage(t *testing.T) {
+	for _, l := range i18n.Langs {
+		t.Run(string(l), func(t *testing.T) {
+			a, _, _ := peopleApp(t)
+			a.Records = profRecords{}
+			host := newSessionIn(t, a, "fp-host", "Александра Валерьевн", l)
+			host.keys("n", "enter")
+			host.pump(`Александра`)
+			guest := newSessionIn(t, a, "fp-guest", "Вениамин Константино", l)
+			guest.send(joinMsg{code: a.Hub.List()[0].Code})
+			guest.pump(`Вениамин`)
+			host.pump(`Вениамин`)
+			host.keys("I", "i", "b")
+			host.keys("x")
+			if l == i18n.English {
+				code := a.Hub.List()[0].Code
+				golden(t, "people-picker", strings.ReplaceAll(host.m.View(), code, "CODE"))
+			}
+			host.keys("n", "esc", "down", "X", "n")
+			host.keys("r", "x", "esc")
+			host.keys("L", "p", "I")
+			if v := host.m.View(); !strings.Contains(v, "Вениамин") {
+				t.Fatalf("the profile's lists:\n%s", v)
+			}
+			host.keys("enter", "enter", "esc")
+		})
+	}
+}
+
+// profRecords is a profile with no games, for the profile's pages.
+type profRecords struct{ Records }
+
+func (profRecords) Profile(id string) (Profile, error) {
+	return Profile{ID: id, Name: "Александра Валерьевн"}, nil
+}
+func (profRecords) Finished(string, int) ([]GameRecord, error) { return nil, nil }

@@ -148,8 +148,11 @@ func (pp *peoplePicker) frame(m *root) []string {
 	if t == nil {
 		return nil
 	}
-	lines := []string{th.Title.Render(th.T("ui.people.title", game.Text("Code", t.raw.Room))),
-		th.Rule.Render(strings.Repeat("─", m.width)), th.Muted.Render(uikit.Trunc(th.T("ui.people.about"), m.width)), ""}
+	lines := []string{th.Title.Render(th.T("ui.people.title", game.Text("Code", t.raw.Room))), th.Rule.Render(strings.Repeat("─", m.width))}
+	for _, l := range uikit.Wrap(th.T("ui.people.about"), m.width-1) {
+		lines = append(lines, th.Muted.Render(l))
+	}
+	lines = append(lines, "")
 	ps := people(&t.raw, m.sess.Player.ID)
 	if len(ps) == 0 {
 		lines = append(lines, th.Muted.Render("  "+th.T("ui.people.nobody")))
