@@ -70,10 +70,15 @@ var (
 	errCampaignWon   = game.NewError("campaign.err.won")
 )
 
-// SetLang remembers a keyed player's language.
-func (r records) SetLang(id string, l i18n.Lang) error {
-	_, err := r.s.store.UpdatePlayer(id, func(p *persistence.Profile) error {
+// SetLang remembers a keyed player's language: a setting, worth a
+// profile if the player has none yet (named as they play).
+func (r records) SetLang(pl table.Player, l i18n.Lang) error {
+	_, err := r.s.store.UpdatePlayer(pl.ID, func(p *persistence.Profile) error {
 		p.Lang = string(l)
+		if p.Name == "" {
+			p.Name = pl.Name
+		}
+		stampNew(p)
 		return nil
 	})
 	return err
@@ -119,6 +124,7 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 		if err != nil {
 			return tui.Campaign{}, err
 		}
+		_ = keepProfile(r.s.store, owner)
 		return r.campaign(c), nil
 	}
 }
@@ -144,6 +150,7 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 	if err != nil {
 		return tui.Campaign{}, err
 	}
+	_ = keepProfile(r.s.store, p)
 	return r.campaign(c), nil
 }
 

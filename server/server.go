@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"bivouac/clock"
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/hostkeys"
@@ -52,6 +53,12 @@ type Config struct {
 	// Access is who may come in and who administers (package access):
 	// its Log is filled in.
 	Access access.Config
+	// NewKeysPerHour is how many keys the server has never seen one
+	// address may bring in an hour (0: DefaultNewKeysPerHour; < 0: no
+	// limit, for a load test from one address). See newkeys.go.
+	NewKeysPerHour int
+	// Clock times the new-key limit (nil: the system's).
+	Clock clock.Clock
 }
 
 // Server is the assembled process: store, rooms, session programs, SSH.
@@ -73,6 +80,7 @@ type Server struct {
 
 	guestNames guestNames
 	names      nameBook
+	newKeys    *newKeys
 	reviews    *reviewer
 	access     *access.Policy // admins, allowlist, invites
 }
@@ -112,6 +120,7 @@ func New(cfg Config) (*Server, error) {
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
 	s.games = Registry()
+	s.newKeys = newNewKeys(cfg.NewKeysPerHour, cfg.Clock)
 	if err := s.openAccess(); err != nil {
 		s.Close()
 		return nil, err
@@ -274,7 +283,22 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	p.Name = name
 	lang, fromEnv := i18n.FromEnv(sess.Environ())
 	if !id.Guest {
-		if prof, err := s.store.Seen(id.ID, name); err == nil {
+		// A key with no profile stores none until it does something worth
+		// keeping (profiles.Keep); but it counts as a new key of its address.
+		prof, err := s.store.Player(id.ID)
+		if errors.Is(err, persistence.ErrNotFound) {
+			if ok, log := s.newKeys.admit(sshserver.AddressGroup(id.RemoteIP), id.ID); !ok {
+				if log {
+					s.log.Warn("sessions refused: too many new keys from one address", "addr", id.RemoteIP, "limit", s.newKeys.limit)
+				}
+				sshserver.Refuse(sess, i18n.For(lang).T("ssh.newkeys.too_many", game.Num("N", s.newKeys.limit)))
+				return id, table.Player{}, lang, "", false
+			}
+		}
+		if err == nil {
+			prof, err = s.store.Seen(id.ID, name)
+		}
+		if err == nil {
 			p.Name = prof.Name
 			if prof.Veteran {
 				p.Badge = tui.BadgeVeteran
@@ -393,8 +417,41 @@ func (s *Server) Close() {
 type profiles struct{ store persistence.Store }
 
 func (p profiles) SetName(id, name string) error {
-	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error { pr.Name = name; return nil })
+	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error {
+		pr.Name = name
+		stampNew(pr)
+		return nil
+	})
 	return err
+}
+
+// Keep stores p's profile, under the name p sits as, if none is stored.
+func (p profiles) Keep(pl table.Player) {
+	_ = keepProfile(p.store, pl)
+}
+
+// keepProfile stores a profile for keyed player p if it has none yet: the
+// first thing a key does that is worth keeping (a seat, a setting, a
+// campaign). Until then nothing of it is stored. A profile the store made
+// without a name (joining a campaign adds it to the member's) gets p's.
+func keepProfile(store persistence.Store, p table.Player) error {
+	if p.Guest {
+		return nil
+	}
+	prof, err := store.Player(p.ID)
+	if err == nil && prof.Name != "" || err != nil && !errors.Is(err, persistence.ErrNotFound) {
+		return err
+	}
+	_, err = store.Seen(p.ID, p.Name)
+	return err
+}
+
+// stampNew marks a profile being made now as seen now (UpdatePlayer stamps
+// only FirstSeen), so the name it holds counts as recently used.
+func stampNew(pr *persistence.Profile) {
+	if pr.LastSeen.IsZero() {
+		pr.LastSeen = pr.FirstSeen
+	}
 }
 
 // variantOf names a finished game's variant for stats.

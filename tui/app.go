@@ -95,6 +95,18 @@ type TableSpec struct {
 // Session.Player comes with its stored name and veteran status.)
 type Profiles interface {
 	SetName(id, name string) error
+	// Keep stores p's profile if none is stored yet: p has taken a seat,
+	// the first thing a key does that is worth keeping. A key that only
+	// looks around leaves nothing behind (a script with 500 fresh keys made
+	// 500 profiles). It may write: never call it on a program's goroutine.
+	Keep(p table.Player)
+}
+
+// seated is told that p sat down at seat (watching: game.Spectator).
+func (a *App) seated(p table.Player, seat game.Seat) {
+	if a.Profiles != nil && !p.Guest && seat >= 0 {
+		a.Profiles.Keep(p)
+	}
 }
 
 // Names keeps display names apart (one player per name, look-alikes

@@ -286,8 +286,8 @@ func (p *plain) command(line string) {
 			p.say(p.th.T("ui.lang.now", game.Text("Lang", p.th.T("ui.lang.name"))))
 			if p.app.Records != nil && !p.s.Player.Guest {
 				if p.langs == nil { // stored after a pause or at the end, as the lobby's l
-					id, rec := p.s.Player.ID, p.app.Records
-					p.langs = newLangSave(p.app.Clock, func(l i18n.Lang) error { return rec.SetLang(id, l) })
+					pl, rec := p.s.Player, p.app.Records
+					p.langs = newLangSave(p.app.Clock, func(l i18n.Lang) error { return rec.SetLang(pl, l) })
 				}
 				p.langs.choose(l)
 			}
@@ -557,6 +557,7 @@ func (p *plain) sit(r table.RoomHandle, watch bool) {
 
 // seated is plain mode at the table r just joined.
 func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
+	p.app.seated(p.s.Player, seat)
 	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
 	p.screen, p.upd = nil, table.Update{}
 	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))

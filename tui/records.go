@@ -27,8 +27,10 @@ type Records interface {
 	// CampaignTable is the table spec for the campaign's next mission.
 	CampaignTable(c Campaign, botLevel string) (GameEntry, TableSpec, error)
 	Finished(id string, limit int) ([]GameRecord, error)
-	// SetLang remembers the language a keyed player chose in the lobby.
-	SetLang(id string, l i18n.Lang) error
+	// SetLang remembers the language a keyed player chose in the lobby
+	// (a setting worth keeping: a player with no profile gets one, under
+	// p's name).
+	SetLang(p table.Player, l i18n.Lang) error
 	Replay(code string) (Replay, error)
 }
 

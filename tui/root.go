@@ -106,8 +106,8 @@ func (m *root) switchLang(l i18n.Lang) {
 // to the program as langSaveFailed.
 func (m *root) langSaver() *langSave {
 	if m.langs == nil {
-		id, rec, send, log := m.sess.Player.ID, m.app.Records, m.send, m.app.logger()
-		m.langs = newLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(id, l) })
+		p, rec, send, log := m.sess.Player, m.app.Records, m.send, m.app.logger()
+		m.langs = newLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(p, l) })
 		m.langs.failed = func(err error) {
 			if send == nil {
 				log.Warn("language choice not saved", "err", err)
@@ -421,12 +421,13 @@ func (m *root) learn() tea.Cmd { return m.sitWith(m.app.startLearning) }
 func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (table.RoomHandle, game.Seat, error)) tea.Cmd {
 	m.leaveRoom(false)
 	m.sitting = true
-	ctx, p, box, current := m.sess.Ctx, m.sess.Player, m.box, &m.current
+	ctx, p, box, current, app := m.sess.Ctx, m.sess.Player, m.box, &m.current, m.app
 	return func() tea.Msg {
 		r, seat, err := sit(ctx, p, box)
 		if err != nil {
 			return joinedMsg{err: err}
 		}
+		app.seated(p, seat)
 		// The pump detaches current when the session ends; a session that
 		// ended while this join was under way detaches here.
 		current.Store(&r)

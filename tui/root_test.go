@@ -127,6 +127,8 @@ func (k coinKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHel
 
 type memProfiles map[string]string
 
+func (p memProfiles) Keep(table.Player) {}
+
 func (p memProfiles) SetName(id, name string) error {
 	if name == "refuse" {
 		return errors.New("no")
@@ -675,14 +677,14 @@ type langRecords struct {
 	err    error
 }
 
-func (r *langRecords) SetLang(id string, l i18n.Lang) error {
+func (r *langRecords) SetLang(p table.Player, l i18n.Lang) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.writes++
 	if r.err != nil {
 		return r.err
 	}
-	r.id, r.lang = id, l
+	r.id, r.lang = p.ID, l
 	return nil
 }
 
