@@ -21,6 +21,14 @@ func (r *Room) join(c command) (game.Seat, error) {
 	for i := range r.seats {
 		s := &r.seats[i]
 		if s.rec.Identity != "" && s.rec.Identity == p.ID {
+			if s.rec.Left && r.started && !r.over {
+				// Giving the seat to a bot is final for the game: its
+				// player may watch, and is told why they do not play.
+				r.attach(c.box, game.Spectator, p.ID)
+				r.notices[c.box] = notice{msg: game.M("table.seat_given"), sticky: true}
+				r.afterChange()
+				return game.Spectator, nil
+			}
 			for box, m := range r.members {
 				if m.id == p.ID && m.seat == game.Seat(i) {
 					box.Put(Update{Room: r.cfg.Code, Closed: Elsewhere})
