@@ -132,3 +132,39 @@ func TestAFloodOfRefusedConnectionsDoesNotFloodTheLog(t *testing.T) {
 		t.Errorf("%d lines about %d dropped connections from one address, want at most 20", n, dropped)
 	}
 }
+
+// A private table's code was in every line its room logged: the log names
+// private table codes by a tag (public codes, four characters, stay).
+func TestPrivateTableCodesAreTaggedInTheLog(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := srv.app.Room
+	cfg.Game, cfg.Title, cfg.Seats, cfg.Host, cfg.Private = grizzled.Game{}, game.Raw("secret"), 2, "x", true
+	r, err := srv.app.Hub.Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := r.Code()
+	cfg.Private = false
+	pub, err := srv.app.Hub.Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	logs := &sshtest.Buffer{}
+	again, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	out := logs.String()
+	if strings.Contains(out, code) || !strings.Contains(out, `msg="room restored" room=<`) {
+		t.Errorf("the private code %s is in the log, or untagged:\n%s", code, out)
+	}
+	if !strings.Contains(out, "room="+pub.Code()) {
+		t.Errorf("the public code %s is not in the log:\n%s", pub.Code(), out)
+	}
+}

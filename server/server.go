@@ -21,6 +21,7 @@ import (
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/hostkeys"
+	"bivouac/logredact"
 	"bivouac/logthrottle"
 	"bivouac/persistence"
 	"bivouac/sanitize"
@@ -98,6 +99,12 @@ func New(cfg Config) (*Server, error) {
 	// client address are rate-limited, with a count of what was held back.
 	cfg.Log = slog.New(logthrottle.New(cfg.Log.Handler(), logthrottle.Options{
 		Every: time.Minute, Burst: 20, Sources: []string{"remote"}, Group: sshserver.AddressGroup}))
+	// Private table codes and campaign codes are secrets: the log names
+	// them by a tag (public table codes are shorter, and stay as they are).
+	tagger := logredact.NewTagger()
+	cfg.Log = slog.New(logredact.New(cfg.Log.Handler(), logredact.Options{
+		Keys: []string{"room", "code", "campaign"}, Tag: tagger.Tag,
+		Secret: func(v string) bool { return len(v) > table.PublicCodeLen }}))
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, err
 	}
@@ -181,7 +188,7 @@ func New(cfg Config) (*Server, error) {
 	sshCfg := cfg.SSH
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
-		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb})
+		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag})
 	if err != nil {
 		s.Close()
 		return nil, err

@@ -1,10 +1,6 @@
 package sshserver
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-
 	"bivouac/game"
 	"bivouac/i18n"
 	"fmt"
@@ -242,14 +238,6 @@ func (s *Server) logCommand(raw string) string {
 
 func (s *Server) verb(w string) bool {
 	return w == "plain" || (s.deps.Verb != nil && s.deps.Verb(w))
-}
-
-// tag names a secret in the log: 8 hex digits of an HMAC of it under the
-// process's salt. Codes are typed in any case, so the tag ignores it.
-func (s *Server) tag(secret string) string {
-	m := hmac.New(sha256.New, s.tagSalt[:])
-	m.Write([]byte(strings.ToUpper(secret)))
-	return "<" + hex.EncodeToString(m.Sum(nil)[:4]) + ">"
 }
 
 // WantsPlain reports whether a session asks for plain (screen reader)

@@ -2,7 +2,6 @@ package sshserver
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"bivouac/hostkeys"
+	"bivouac/logredact"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
@@ -155,6 +155,9 @@ type Deps struct {
 	// every word after the first, is logged as a tag (codes are secrets).
 	// nil: only "plain".
 	Verb func(word string) bool
+	// Tag is how the log names a secret (a code typed in a command); nil:
+	// a logredact.Tagger of the server's own.
+	Tag func(secret string) string
 	// Plain runs a session in plain (screen reader) mode, with or without
 	// a PTY (WantsPlain says which sessions ask); its result is the exit
 	// status. nil: plain mode is not offered.
@@ -185,9 +188,9 @@ type Server struct {
 	srv  *ssh.Server
 
 	hostKeyFP string
-	tagSalt   [32]byte // per process: log tags of secrets (tag) match within one run only
-	limits    *limiter // authenticated connections
-	gate      *gate    // connections not authenticated yet
+	tag       func(secret string) string // how the log names a secret
+	limits    *limiter                   // authenticated connections
+	gate      *gate                      // connections not authenticated yet
 	handlers  inflight
 	channels  inflight // session channels not yet closed on both sides
 	guesses   *Guesses // wrong reclaim codes by address (see Guesses)
@@ -252,7 +255,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	_, _ = rand.Read(s.tagSalt[:])
+	if s.tag = deps.Tag; s.tag == nil {
+		s.tag = logredact.NewTagger().Tag
+	}
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Addr),
 		wish.WithVersion(cfg.Version),
