@@ -58,6 +58,7 @@ type pageWalker struct {
 	pageSize uint64
 	pages    uint64 // the file's high-water mark: pages in use are below it
 	seen     map[uint64]bool
+	free     [][]byte // page buffers not in use (buffer)
 }
 
 // checkPages walks the tree of pages from the root bucket's page root.
@@ -69,29 +70,44 @@ func checkPages(file io.ReaderAt, pageSize int, pages, root uint64) error {
 	return w.page(root)
 }
 
-// page reads page id's header and checks it. Only its header, its table
-// of entries and its buckets' headers are read, never its keys and values:
-// a damaged overflow count costs no memory.
+// page reads page id and checks it. Only its first page is read whole;
+// beyond it, only its table of entries and its buckets' headers, never its
+// keys and values: a damaged overflow count costs no memory.
 func (w *pageWalker) page(id uint64) error {
 	w.seen[id] = true
+	buf := w.buffer()
+	defer func() { w.free = append(w.free, buf) }()
 	base := id * w.pageSize
-	var head [pageHeader]byte
-	if _, err := w.file.ReadAt(head[:], int64(base)); err != nil {
+	if _, err := w.file.ReadAt(buf, int64(base)); err != nil {
 		return damaged(id, "cannot be read (%v)", err)
 	}
-	if self := binary.LittleEndian.Uint64(head[0:]); self != id {
+	if self := binary.LittleEndian.Uint64(buf[0:]); self != id {
 		return damaged(id, "it says it is page %d", self)
 	}
-	overflow := uint64(binary.LittleEndian.Uint32(head[12:]))
+	overflow := uint64(binary.LittleEndian.Uint32(buf[12:]))
 	if id+overflow >= w.pages {
 		return damaged(id, "it runs on for %d pages, past the end of the file", overflow)
 	}
 	read := func(off, n uint64) ([]byte, error) {
+		if off+n <= uint64(len(buf)) {
+			return buf[off : off+n], nil
+		}
 		b := make([]byte, n)
 		_, err := w.file.ReadAt(b, int64(base+off))
 		return b, err
 	}
 	return w.node(id, (overflow+1)*w.pageSize, read, false)
+}
+
+// buffer is a page-sized buffer: the walk holds one per level of the tree,
+// reused from page to page.
+func (w *pageWalker) buffer() []byte {
+	if n := len(w.free); n > 0 {
+		b := w.free[n-1]
+		w.free = w.free[:n-1]
+		return b
+	}
+	return make([]byte, w.pageSize)
 }
 
 // inlineBucket is a read function over a bucket's page kept inside a value.
