@@ -134,6 +134,9 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 		return tui.Campaign{}, errGuestJoin
 	}
 	code = table.NormalizeCode(code)
+	if err := r.keptApart(p, code); err != nil {
+		return tui.Campaign{}, err
+	}
 	c, err := r.s.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
 		if slices.Contains(c.Members, p.ID) {
 			return nil

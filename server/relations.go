@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -140,4 +141,22 @@ func (s *Server) wirePeople() {
 	if m, ok := s.store.(persistence.Moderation); ok {
 		s.app.Reports = reports{moderation.New(moderation.Options{Store: m, Log: s.log})}
 	}
+}
+
+// errCampaignApart: a member of the campaign and the player keep apart
+// (one blocked the other). Neutral, as a table's refusal is.
+var errCampaignApart = game.NewError("table.people.cannot_join_campaign")
+
+// keptApart refuses p a campaign where a member blocked them or they
+// blocked a member: campaign matching never seats the two together. (A
+// block made after both joined is kept at each mission's table.)
+func (r records) keptApart(p table.Player, code string) error {
+	c, err := r.s.store.Campaign(code)
+	if err != nil || slices.Contains(c.Members, p.ID) {
+		return nil // an unknown code is answered by the join itself
+	}
+	if !r.s.app.Room.Blocked.Apart(table.Summary{Players: c.Members}, p.ID) {
+		return errCampaignApart
+	}
+	return nil
 }

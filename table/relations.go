@@ -56,7 +56,23 @@ func (r *Room) keepsOut(id string) error {
 	if r.cfg.Blocked != nil && r.cfg.Host != "" && r.cfg.Host != id && r.cfg.Blocked(r.cfg.Host, id) {
 		return ErrCannotJoin
 	}
+	if r.cfg.Campaign != "" && !r.cfg.Blocked.Apart(Summary{Players: r.seated()}, id) {
+		// A campaign's squad is matched for a run of missions: whoever
+		// opens a mission, two who keep apart never sit at it together.
+		return ErrCannotJoin
+	}
 	return nil
+}
+
+// seated are the identities of the humans holding seats.
+func (r *Room) seated() []string {
+	var ids []string
+	for _, s := range r.seats {
+		if s.rec.Identity != "" {
+			ids = append(ids, s.rec.Identity)
+		}
+	}
+	return ids
 }
 
 // remove is the host's Remove on the actor.
