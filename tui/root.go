@@ -59,8 +59,8 @@ type root struct {
 	lastInput atomic.Int64                     // when input last came (unix ns), stamped by activityReader for the pump's idle clock
 	chat      chatLimit
 	idleNote  string
-	langs     *langSave     // the language choice waiting to be stored (nil: none made)
-	send      func(tea.Msg) // the program's Send, for news from other goroutines (nil in tests)
+	langs     atomic.Pointer[langSave] // the language choice waiting to be stored (nil: none made)
+	send      func(tea.Msg)            // the program's Send, for news from other goroutines (nil in tests)
 
 	// The prompt line: a one-line text entry over the page (a name, a
 	// code, a chat line); input is nil while none is open, and submit gets
@@ -105,25 +105,28 @@ func (m *root) switchLang(l i18n.Lang) {
 // stores after a pause or when the session ends, and a failure comes back
 // to the program as langSaveFailed.
 func (m *root) langSaver() *langSave {
-	if m.langs == nil {
-		p, rec, send, log := m.sess.Player, m.app.Records, m.send, m.app.logger()
-		m.langs = newLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(p, l) })
-		m.langs.failed = func(err error) {
-			if send == nil {
-				log.Warn("language choice not saved", "err", err)
-				return
-			}
-			send(langSaveFailed{err})
-		}
-		context.AfterFunc(m.sess.Ctx, m.langs.flush)
+	if s := m.langs.Load(); s != nil {
+		return s
 	}
-	return m.langs
+	p, rec, send, log := m.sess.Player, m.app.Records, m.send, m.app.logger()
+	s := newLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(p, l) })
+	s.failed = func(err error) {
+		if send == nil {
+			log.Warn("language choice not saved", "err", err)
+			return
+		}
+		send(langSaveFailed{err})
+	}
+	context.AfterFunc(m.sess.Ctx, s.flush)
+	m.langs.Store(s)
+	return s
 }
 
-// flushLang stores a language choice still waiting (the session ends).
+// flushLang stores a language choice still waiting (the session ends). The
+// pump calls it, while the program may still be running.
 func (m *root) flushLang() {
-	if m.langs != nil {
-		m.langs.flush()
+	if s := m.langs.Load(); s != nil {
+		s.flush()
 	}
 }
 
