@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -104,13 +105,16 @@ type Report struct {
 }
 
 // NewRecordID is an audit entry's or report's ID: its time, so that IDs
-// sort as the records were made, then a random tail, so that two nodes
-// writing at the same nanosecond do not collide.
+// sort as the records were made, then this process's count of IDs (two
+// records of the same moment keep their order), then a random tail, so
+// that two nodes writing at the same moment do not collide.
 func NewRecordID(at time.Time) string {
 	var tail [3]byte
 	_, _ = rand.Read(tail[:])
-	return at.UTC().Format("20060102T150405.000000000") + "-" + hex.EncodeToString(tail[:])
+	return fmt.Sprintf("%s-%012d-%s", at.UTC().Format("20060102T150405.000000000"), recordIDs.Add(1), hex.EncodeToString(tail[:]))
 }
+
+var recordIDs atomic.Uint64
 
 // The moderation buckets are made on first write, not by a schema
 // migration: they only add to a file, and a build that does not know them

@@ -43,6 +43,8 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 			return 2
 		}
 		return s.printReplay(sess, p, args[1])
+	case "admin":
+		return s.adminCommand(sess, args[1:])
 	case "review":
 		if len(args) != 2 {
 			fmt.Fprintln(sess.Stderr(), p.T("cmd.review_usage"))

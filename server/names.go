@@ -3,6 +3,7 @@ package server
 import (
 	"bivouac/game"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -135,4 +136,32 @@ func (b *nameBook) Rename(id, old, name string) error {
 	}
 	b.hold(id, name, now, online)
 	return nil
+}
+
+// holder is the player who holds a name that reads like name, with the
+// name as they hold it.
+func (b *nameBook) holder(name string) (id, held string, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if h := b.by[sanitize.Fold(name)]; h != nil {
+		return h.id, h.name, true
+	}
+	return "", "", false
+}
+
+// beginning is up to most holders (ID and name) whose folded names begin
+// with prefix, a folded name.
+func (b *nameBook) beginning(prefix string, most int) [][2]string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out [][2]string
+	for f, h := range b.by {
+		if strings.HasPrefix(f, prefix) {
+			out = append(out, [2]string{h.id, h.name})
+			if len(out) == most {
+				break
+			}
+		}
+	}
+	return out
 }

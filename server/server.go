@@ -23,6 +23,7 @@ import (
 	"bivouac/hostkeys"
 	"bivouac/logredact"
 	"bivouac/logthrottle"
+	"bivouac/moderation"
 	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
@@ -84,6 +85,9 @@ type Server struct {
 	newKeys    *newKeys
 	reviews    *reviewer
 	access     *access.Policy // admins, allowlist, invites
+	mod        *moderation.Service
+	live       liveSessions // this node's player sessions
+	adminRates adminRates   // each admin's command budget
 }
 
 // New assembles a server on cfg.DataDir: host key, database, restored
@@ -132,6 +136,7 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
+	s.openModeration()
 	s.reviews = newReviewer(hubCtx, s)
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
@@ -155,6 +160,7 @@ func New(cfg Config) (*Server, error) {
 			IdleClose:     15 * time.Minute,
 			OnOver:        records{s}.onOver,
 			IsMember:      records{s}.isMember,
+			MayChat:       s.mayChat,
 		},
 		NewSeed:     rand.Uint64,
 		Log:         cfg.Log,
@@ -181,6 +187,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.beating.Add(1)
 	go s.heartbeat(hubCtx)
+	s.watchModeration(hubCtx)
 	if err := s.listenAdmin(); err != nil {
 		s.Close()
 		return nil, err
@@ -188,7 +195,7 @@ func New(cfg Config) (*Server, error) {
 	sshCfg := cfg.SSH
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
-		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag})
+		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag, Admit: s.admit})
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -233,7 +240,7 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	}
 	term := sshserver.NewTerminal(sess)
 	sizes, _ := sshserver.ClaimWindowChanges(ctx) // the pump passes them on: no goroutine of its own
-	return s.app.NewProgram(tui.Session{
+	prog := s.app.NewProgram(tui.Session{
 		Sizes:    sizes,
 		Ctx:      ctx,
 		Player:   p,
@@ -249,6 +256,8 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Output:   term.Output,
 		ASCII:    sshserver.WantsASCII(sess),
 	})
+	s.register(ctx, id, p, &liveSession{lang: lang, send: func(c tui.Control) { go prog.Send(c) }})
+	return prog
 }
 
 // plain runs a session in plain (screen reader) mode.
@@ -269,8 +278,17 @@ func (s *Server) plain(sess ssh.Session) int {
 		io.WriteString(out, notice+eol)
 	}
 	keys, dropped := sshserver.Keyboard(sess)
+	control := make(chan tui.Control)
+	s.register(ctx, id, p, &liveSession{lang: lang, send: func(c tui.Control) {
+		go func() {
+			select {
+			case control <- c:
+			case <-ctx.Done():
+			}
+		}()
+	}})
 	return s.app.RunPlain(tui.PlainSession{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
-		Out: out, Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id)})
+		Out: out, Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id), Control: control})
 }
 
 // player is who a verified session plays as: its name (the one it logged

@@ -168,6 +168,13 @@ func (s *Server) identity(next ssh.Handler) ssh.Handler {
 			return
 		}
 		sess.Context().SetValue(identityKey{}, id)
+		if s.deps.Admit != nil {
+			if why := s.deps.Admit(sess, id); why != "" {
+				s.markRefused(sess, "not admitted")
+				refuse(sess, why)
+				return
+			}
+		}
 		if s.deps.OnConnect != nil {
 			s.deps.OnConnect(sess, id)
 		}

@@ -174,6 +174,12 @@ type Deps struct {
 	// server knows beyond the codes this process handed out: a guest seated
 	// at a table restored after a restart. nil: only this process's codes.
 	KnownGuest func(id string) bool
+	// Admit, if set, is asked about every session with a verified identity
+	// before anything else runs for it: a non-empty answer refuses the
+	// session with that sentence (say it in the session's language) on
+	// stderr and exit status 1. It is where bans are kept out: SSH's
+	// authentication itself can refuse but cannot say why.
+	Admit func(s ssh.Session, id Identity) string
 	// OnConnect and OnDisconnect, if set, run around every session that got
 	// a verified identity (after it, on the session's goroutine).
 	OnConnect    func(s ssh.Session, id Identity)

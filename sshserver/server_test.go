@@ -716,3 +716,27 @@ func eventually(t *testing.T, cond func() bool) {
 
 var _ crypto.Signer = ed25519.PrivateKey(nil)
 var _ = rand.Reader
+
+// Admit refuses a verified identity before any program or command runs,
+// with its own sentence and exit status 1; others come in.
+func TestAdmitRefusesWithItsSentence(t *testing.T) {
+	banned := sshtest.NewKey(t)
+	ran := atomic.Bool{}
+	srv := start(t, Config{}, Deps{
+		Programs: testPrograms,
+		Command:  func(s ssh.Session, args []string) int { ran.Store(true); return testCommand(s, args) },
+		Admit: func(_ ssh.Session, id Identity) string {
+			if id.ID == sshtest.Fingerprint(banned) {
+				return "You are banned from this server."
+			}
+			return ""
+		},
+	})
+	c := sshtest.Dial(t, srv.addr, sshtest.WithKey(banned), sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	c.Expect(t, `You are banned from this server\.`, wait)
+	if code := c.Wait(t, wait); code != 1 || ran.Load() {
+		t.Fatalf("exit status %d, command ran: %v; want 1 and nothing run", code, ran.Load())
+	}
+	ok := sshtest.Dial(t, srv.addr, sshtest.WithKey(sshtest.NewKey(t)), sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	ok.Expect(t, `no rooms yet`, wait)
+}

@@ -279,3 +279,30 @@ func TestUpdatesKeepTheirLogWhileTheRoomGoesOn(t *testing.T) {
 		t.Errorf("alice's log %q, want %q", said(last), want)
 	}
 }
+
+// A player MayChat refuses (muted) says nothing, before the game or in
+// it, a line the game would take as a move included; they read why, and
+// the others at the table go on talking.
+func TestMayChatRefusesAMutedPlayersLines(t *testing.T) {
+	muted := game.NewError("moderation.mute.for_good")
+	cfg := RoomConfig{Seats: 2, MayChat: func(id string) error {
+		if id == "bob" {
+			return muted
+		}
+		return nil
+	}}
+	_, r := newTestRoom(t, loudRace{}, cfg)
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Say(bob, "before the game")
+	waitFor(t, bob, "the refusal", func(u Update) bool { return u.Notice.Key == "moderation.mute.for_good" })
+	r.Start(context.Background(), alice)
+	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	r.Say(bob, "+3")
+	r.Say(bob, "in the game")
+	r.Say(alice, "hello")
+	u := waitFor(t, alice, "alice's line", func(u Update) bool { return len(said(u)) > 0 })
+	if got := said(u); len(got) != 1 || u.Seq != 0 {
+		t.Fatalf("alice's table heard %q at seq %d; want only her own line and no move", got, u.Seq)
+	}
+}

@@ -175,6 +175,11 @@ func (r *Room) say(c command) error {
 	if seat < 0 {
 		return game.NewError("table.err.watchers_silent")
 	}
+	if r.cfg.MayChat != nil {
+		if err := r.cfg.MayChat(r.seats[seat].rec.Identity); err != nil {
+			return err
+		}
+	}
 	if !r.started {
 		// Before the game the table talk is plain: everyone hears it.
 		if err := r.journal(EncodeChat(seat, true, c.text)); err != nil {

@@ -72,7 +72,13 @@ type RoomConfig struct {
 	IsMember func(campaign, id string) bool
 	// Blocked, when set, keeps a player out of a table whose host has
 	// blocked them (Blocks; read afresh at each join).
-	Blocked  Blocks
+	Blocked Blocks
+	// MayChat, when set, is asked before a seated player's line is said,
+	// before and during the game, a line the game takes as a move too (a
+	// werewolf's word to the pack): an error (a mute) refuses the line and
+	// is the player's notice. Moves and the rules' own lines are never
+	// asked about.
+	MayChat  func(identity string) error
 	FillBots int // a new room's last FillBots seats start with bots of BotLevel
 
 	// BotDelay is the pause before a bot acts, so people can follow it.

@@ -48,6 +48,9 @@ type PlainSession struct {
 	// ASCII (uikit.ToASCII).
 	ASCII bool
 	Addr  string
+	// Control brings the server's word to this session (see Control);
+	// nil: none.
+	Control <-chan Control
 }
 
 // plain is one plain-mode session.
@@ -112,6 +115,10 @@ func (a *App) RunPlain(s PlainSession) int {
 			}
 		case u := <-p.box.C():
 			p.onUpdate(*u)
+		case c := <-s.Control:
+			if p.control(c) {
+				return 1
+			}
 		case <-s.Dropped:
 			// said once a flood, not once a dropped read
 			if now := time.Now(); now.Sub(p.droppedSaid) > 5*time.Second {

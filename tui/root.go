@@ -276,6 +276,11 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.idleNote = ""
 		return m, m.onKey(msg)
+	case Control:
+		if m.control(msg) {
+			return m, tea.Quit
+		}
+		return m, nil
 	case goodbyeMsg:
 		m.leaveRoom(false)
 		m.closed = m.th.T(msg.key)

@@ -1,0 +1,542 @@
+package server
+
+// The admin commands: `ssh host admin COMMAND …` for scripts, and
+// `ssh -t host admin` for a line-based console that runs the same
+// commands. Only commands.go's one `case "admin":` leads here.
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"bivouac/game"
+	"bivouac/i18n"
+	"bivouac/moderation"
+	"bivouac/sanitize"
+	"bivouac/sshserver"
+	"bivouac/table"
+	"bivouac/tui"
+
+	"github.com/charmbracelet/ssh"
+	"golang.org/x/time/rate"
+)
+
+// Admin command rate: a burst of adminBurst commands, then one every
+// adminEvery, per admin (all their sessions together). Far above what a
+// person types or a script needs; it stops a runaway loop from flooding
+// the store and every player's screen with notices.
+const (
+	adminBurst = 30
+	adminEvery = 200 * time.Millisecond
+)
+
+// adminLogShown is how many moderation actions `admin log` shows: the last ones.
+const adminLogShown = 50
+
+// adminCommand answers `ssh host admin …`: one command (args), or with no
+// command the console. Non-admins learn only that it is not permitted.
+func (s *Server) adminCommand(sess ssh.Session, args []string) int {
+	p := s.printer(sess)
+	id, _ := sshserver.IdentityOf(sess)
+	if id.Guest || !s.mod.IsAdmin(id.ID) {
+		fmt.Fprintln(sess.Stderr(), p.Error(moderation.ErrNotPermitted))
+		return 1
+	}
+	a := &adminSession{s: s, p: p, by: moderation.Person{ID: id.ID, Name: s.adminName(id), Addr: id.RemoteIP}}
+	if len(args) == 0 {
+		return s.adminConsole(sess, a)
+	}
+	a.out = func(lines ...string) { writeLines(sess, lines) }
+	a.fail = func(msg string) { fmt.Fprintln(sess.Stderr(), msg) }
+	if !a.run(args) {
+		return 1
+	}
+	return 0
+}
+
+func writeLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		io.WriteString(w, l+"\n")
+	}
+}
+
+// adminName is how the log names an admin: their profile's name, else
+// the one they logged in with.
+func (s *Server) adminName(id sshserver.Identity) string {
+	if prof, err := s.store.Player(id.ID); err == nil && prof.Name != "" {
+		return prof.Name
+	}
+	if n, err := sanitize.Name(id.User); err == nil {
+		return n
+	}
+	return id.ID
+}
+
+// adminConsole reads commands a line at a time, after an overview of who
+// is on, the tables, open reports and sanctions. With a PTY it echoes and
+// prompts as plain mode does.
+func (s *Server) adminConsole(sess ssh.Session, a *adminSession) int {
+	_, _, pty := sess.Pty()
+	out := sshserver.RawOutput(sess)
+	ed := tui.NewLineEditor(out, pty)
+	a.out = ed.Say
+	a.fail = func(msg string) { ed.Say(msg) }
+	keys, _ := sshserver.Keyboard(sess)
+	lines := ed.Lines(sess.Context(), keys)
+	ed.Say(a.p.T("moderation.admin.welcome"), "")
+	for _, c := range []string{"who", "tables", "reports", "bans"} {
+		a.do([]string{c}) // the overview is not the admin's to pay for
+		ed.Say("")
+	}
+	ed.Prompt()
+	for line := range lines {
+		args := splitCommand(sanitize.Line(line, sshserver.MaxCommand))
+		if len(args) > 0 && (strings.EqualFold(args[0], "quit") || strings.EqualFold(args[0], "exit")) {
+			break
+		}
+		if len(args) > 0 && strings.EqualFold(args[0], "admin") {
+			args = args[1:] // typed as on the command line
+		}
+		if len(args) > 0 {
+			a.run(args)
+		}
+		ed.Prompt()
+	}
+	ed.Say(a.p.T("moderation.admin.bye"))
+	return 0
+}
+
+// splitCommand splits a console line into words; "double quotes" keep a
+// name with spaces together.
+func splitCommand(line string) []string {
+	var out []string
+	var word strings.Builder
+	quoted, any := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, any = !quoted, true
+		case r == ' ' && !quoted:
+			if any {
+				out = append(out, word.String())
+			}
+			word.Reset()
+			any = false
+		default:
+			word.WriteRune(r)
+			any = true
+		}
+	}
+	if any {
+		out = append(out, word.String())
+	}
+	return out
+}
+
+// adminSession is one admin's commands, answered in their language.
+type adminSession struct {
+	s    *Server
+	p    *i18n.Printer
+	by   moderation.Person
+	out  func(lines ...string) // answers
+	fail func(msg string)      // refusals and errors
+}
+
+// run runs one command within the admin's budget; false: it was refused
+// or failed (the admin was told).
+func (a *adminSession) run(args []string) bool {
+	if !a.s.adminLimiter(a.by.ID).Allow() {
+		a.fail(a.p.T("moderation.err.too_fast"))
+		return false
+	}
+	return a.do(args)
+}
+
+// do runs one command.
+func (a *adminSession) do(args []string) bool {
+	cmd, rest := strings.ToLower(args[0]), args[1:]
+	var err error
+	switch cmd {
+	case "who":
+		a.who()
+	case "tables":
+		a.tables()
+	case "reports":
+		err = a.reports()
+	case "bans":
+		err = a.bans()
+	case "log":
+		err = a.log()
+	case "help":
+		a.help()
+	case "kick":
+		err = a.withName(rest, "moderation.admin.usage.kick", a.kick)
+	case "ban", "mute":
+		usage := map[string]string{"ban": "moderation.admin.usage.ban", "mute": "moderation.admin.usage.mute"}[cmd]
+		err = a.withName(rest, usage, func(who moderation.Person, more []string) error { return a.sanction(cmd, who, more) })
+	case "unban", "unmute":
+		usage := map[string]string{"unban": "moderation.admin.usage.unban", "unmute": "moderation.admin.usage.unmute"}[cmd]
+		err = a.withName(rest, usage, func(who moderation.Person, _ []string) error { return a.lift(cmd, who) })
+	case "say":
+		err = a.say(rest)
+	case "close":
+		err = a.close(rest)
+	case "invite":
+		err = moderation.ErrNoInvites
+	default:
+		a.fail(a.p.T("moderation.err.unknown", game.Text("Cmd", echoCommand(args[0]))))
+		return false
+	}
+	if err != nil {
+		a.fail(a.explain(err))
+		return false
+	}
+	return true
+}
+
+// explain is an error as the admin reads it: the catalog's words for
+// those that have them, else that the store failed (details in the log).
+func (a *adminSession) explain(err error) string {
+	var ge *game.Error
+	if errors.As(err, &ge) {
+		return a.p.Error(err)
+	}
+	a.s.log.Error("admin command failed", "by", a.by.ID, "err", err)
+	return a.p.T("moderation.err.store")
+}
+
+func usageError(key string) error {
+	return &game.Error{Msg: game.M("moderation.err.usage", game.Sub("Usage", game.M(key)))}
+}
+
+// withName resolves the first word as a player's name and runs do with
+// the rest.
+func (a *adminSession) withName(args []string, usage string, do func(moderation.Person, []string) error) error {
+	if len(args) == 0 {
+		return usageError(usage)
+	}
+	who, err := a.s.resolvePlayer(args[0])
+	if err != nil {
+		return err
+	}
+	return do(who, args[1:])
+}
+
+func (a *adminSession) who() {
+	sessions := a.s.live.list(nil)
+	if len(sessions) == 0 {
+		a.out(a.p.T("moderation.admin.who_none"))
+		return
+	}
+	lines := []string{a.p.T("moderation.admin.who_title")}
+	for _, ls := range sessions {
+		lines = append(lines, fmt.Sprintf("  %s  %s  %s  %s", ls.name, ls.id.ID, ls.id.RemoteIP, ls.since.UTC().Format("2006-01-02 15:04")))
+	}
+	a.out(lines...)
+}
+
+func (a *adminSession) tables() {
+	var rooms []table.Summary
+	for _, r := range a.s.hub.List() {
+		if r.Status != table.StatusClosed {
+			rooms = append(rooms, r)
+		}
+	}
+	if len(rooms) == 0 {
+		a.out(a.p.T("moderation.admin.tables_none"))
+		return
+	}
+	lines := []string{a.p.T("moderation.admin.tables_title")}
+	for _, r := range rooms {
+		var names []string
+		for _, st := range r.Seats {
+			if st.Name != "" {
+				names = append(names, st.Name)
+			}
+		}
+		lines = append(lines, fmt.Sprintf("  %s  %s  %d/%d  %s  %s", r.Code, sanitize.Line(a.p.Msg(r.Title), 80),
+			len(r.Seats)-r.Open, len(r.Seats), a.p.T("cmd.rooms.status."+string(r.Status)), strings.Join(names, ", ")))
+	}
+	a.out(lines...)
+}
+
+func (a *adminSession) reports() error {
+	rs, err := a.s.mod.Reports()
+	if err != nil {
+		return err
+	}
+	if len(rs) == 0 {
+		a.out(a.p.T("moderation.admin.reports_none"))
+		return nil
+	}
+	lines := []string{a.p.T("moderation.admin.reports_title")}
+	for _, r := range rs {
+		args := []game.Arg{game.Text("When", r.At.UTC().Format("2006-01-02 15:04")), game.Text("Reporter", r.ReporterName),
+			game.Text("Subject", r.SubjectName), game.Text("Reason", r.Reason)}
+		key := "moderation.admin.report_no_table"
+		if r.Table != "" {
+			key = "moderation.admin.report"
+			args = append(args, game.Text("Table", r.Table))
+		}
+		lines = append(lines, "  "+a.p.T(key, args...))
+		for _, e := range r.Evidence {
+			lines = append(lines, "      "+e)
+		}
+	}
+	a.out(lines...)
+	return nil
+}
+
+func (a *adminSession) bans() error {
+	all, err := a.s.mod.InForce()
+	if err != nil {
+		return err
+	}
+	if len(all) == 0 {
+		a.out(a.p.T("moderation.admin.sanctions_none"))
+		return nil
+	}
+	lines := []string{a.p.T("moderation.admin.sanctions_title")}
+	for _, sn := range all {
+		args := []game.Arg{game.Term("Kind", "moderation.admin.kind."+sn.Kind), game.Text("Name", sn.Name),
+			game.Text("By", sn.ByName), game.Text("Reason", sn.Reason)}
+		key := "moderation.admin.sanction_for_good"
+		if !sn.Permanent() {
+			key = "moderation.admin.sanction_for"
+			args = append(args, game.Text("Until", sn.Until.UTC().Format(moderation.UntilFormat)))
+		}
+		lines = append(lines, "  "+strings.TrimSpace(a.p.T(key, args...)))
+	}
+	a.out(lines...)
+	return nil
+}
+
+func (a *adminSession) log() error {
+	entries, err := a.s.mod.Log(adminLogShown)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		a.out(a.p.T("moderation.admin.log_none"))
+		return nil
+	}
+	lines := []string{a.p.T("moderation.admin.log_title")}
+	for _, e := range entries {
+		detail := e.Reason
+		if !e.Until.IsZero() {
+			detail = strings.TrimSpace(e.Until.UTC().Format(moderation.UntilFormat) + "  " + detail)
+		}
+		lines = append(lines, "  "+strings.TrimSpace(a.p.T("moderation.admin.log_line",
+			game.Text("When", e.At.UTC().Format("2006-01-02 15:04")), game.Text("By", e.ByName),
+			game.Term("Action", "moderation.admin.action."+e.Action), game.Text("Whom", e.SubjectName), game.Text("Detail", detail))))
+	}
+	a.out(lines...)
+	return nil
+}
+
+func (a *adminSession) help() {
+	lines := []string{a.p.T("moderation.admin.help.title")}
+	for _, c := range []struct{ syntax, help string }{
+		{"who", "moderation.admin.help.who"},
+		{"tables", "moderation.admin.help.tables"},
+		{a.p.T("moderation.admin.usage.kick"), "moderation.admin.help.kick"},
+		{a.p.T("moderation.admin.usage.mute"), "moderation.admin.help.mute"},
+		{a.p.T("moderation.admin.usage.unmute"), "moderation.admin.help.unmute"},
+		{a.p.T("moderation.admin.usage.ban"), "moderation.admin.help.ban"},
+		{a.p.T("moderation.admin.usage.unban"), "moderation.admin.help.unban"},
+		{"bans", "moderation.admin.help.bans"},
+		{a.p.T("moderation.admin.usage.say"), "moderation.admin.help.say"},
+		{a.p.T("moderation.admin.usage.close"), "moderation.admin.help.close"},
+		{a.p.T("moderation.admin.usage.invite"), "moderation.admin.help.invite"},
+		{"reports", "moderation.admin.help.reports"},
+		{"log", "moderation.admin.help.log"},
+		{"help", "moderation.admin.help.help"},
+	} {
+		lines = append(lines, "  "+c.syntax, "      "+a.p.T(c.help)) // two lines: each fits 80 columns
+	}
+	a.out(lines...)
+}
+
+// kick ends who's sessions on this node now; their seats stay theirs, as
+// after a lost connection.
+func (a *adminSession) kick(who moderation.Person, rest []string) error {
+	if who.ID == a.by.ID {
+		return moderation.ErrSelf
+	}
+	if a.s.mod.IsAdmin(who.ID) {
+		return moderation.ErrAdminImmune
+	}
+	sessions := a.s.live.of(who.ID)
+	if len(sessions) == 0 {
+		a.out(a.p.T("moderation.admin.not_on", game.Text("Name", who.Name)))
+		return nil
+	}
+	reason := sanitize.Line(strings.Join(rest, " "), moderation.MaxReason)
+	end := tui.Control{End: game.M("moderation.kicked")}
+	if reason != "" {
+		end.End = game.M("moderation.kicked_reason", game.Text("Reason", reason))
+	}
+	for _, ls := range sessions {
+		ls.send(end)
+	}
+	a.s.mod.Record(a.by, "kick", who.ID, who.Name, reason)
+	a.out(a.p.T("moderation.admin.kicked", game.Text("Name", who.Name)))
+	return nil
+}
+
+// sanction bans or mutes who: `NAME [DURATION] [REASON]`.
+func (a *adminSession) sanction(kind string, who moderation.Person, rest []string) error {
+	var d time.Duration
+	if len(rest) > 0 && moderation.LooksLikeDuration(rest[0]) {
+		var err error
+		if d, err = moderation.ParseDuration(rest[0]); err != nil {
+			return err
+		}
+		rest = rest[1:]
+	}
+	reason := strings.Join(rest, " ")
+	mk := a.s.mod.Mute
+	if kind == moderation.Ban {
+		mk = a.s.mod.Ban
+	}
+	sn, err := mk(a.by, who, d, reason)
+	if err != nil {
+		return err
+	}
+	if kind == moderation.Ban {
+		a.s.enforceBan(sn)
+	}
+	said := map[string][2]string{moderation.Ban: {"moderation.admin.banned_for", "moderation.admin.banned_for_good"},
+		moderation.Mute: {"moderation.admin.muted_for", "moderation.admin.muted_for_good"}}[kind]
+	if sn.Permanent() {
+		a.out(a.p.T(said[1], game.Text("Name", who.Name)))
+	} else {
+		a.out(a.p.T(said[0], game.Text("Name", who.Name), moderation.LeftArg(d), game.Text("Until", sn.Until.UTC().Format(moderation.UntilFormat))))
+	}
+	return nil
+}
+
+func (a *adminSession) lift(cmd string, who moderation.Person) error {
+	var err error
+	key := "moderation.admin.unbanned"
+	if cmd == "unban" {
+		_, err = a.s.mod.Unban(a.by, who.ID)
+	} else {
+		_, err = a.s.mod.Unmute(a.by, who.ID)
+		key = "moderation.admin.unmuted"
+	}
+	if err != nil {
+		return err
+	}
+	a.out(a.p.T(key, game.Text("Name", who.Name)))
+	return nil
+}
+
+// say shows a notice to every player session on this node, in the lobby
+// or at a table.
+func (a *adminSession) say(rest []string) error {
+	text := sanitize.Line(strings.Join(rest, " "), game.MaxChat)
+	if text == "" {
+		return usageError("moderation.admin.usage.say")
+	}
+	sessions := a.s.live.list(nil)
+	notice := tui.Control{Notice: game.M("moderation.notice", game.Text("Text", text))}
+	for _, ls := range sessions {
+		ls.send(notice)
+	}
+	a.s.mod.Record(a.by, "say", "", "", text)
+	a.out(a.p.T("moderation.admin.said", game.Count(len(sessions))))
+	return nil
+}
+
+// close ends a table this node runs; it is saved closed, not restored.
+func (a *adminSession) close(rest []string) error {
+	if len(rest) != 1 {
+		return usageError("moderation.admin.usage.close")
+	}
+	code := strings.ToUpper(sanitize.Line(rest[0], 20))
+	r := a.s.hub.Local(code)
+	if r == nil {
+		key := "moderation.err.no_such_table"
+		if a.s.hub.Room(code) != nil {
+			key = "moderation.err.table_elsewhere"
+		}
+		return &game.Error{Msg: game.M(key, game.Text("Code", code))}
+	}
+	r.Close(table.ClosedByAdmin)
+	a.s.mod.Record(a.by, "close", code, code, "")
+	a.out(a.p.T("moderation.admin.closed", game.Text("Code", code)))
+	return nil
+}
+
+// resolvePlayer finds a player by the name players see, case and
+// look-alikes aside: a name held now or lately, a sanctioned player's, or
+// else the only name beginning so. A name several could mean is refused
+// with the candidates.
+func (s *Server) resolvePlayer(name string) (moderation.Person, error) {
+	name = sanitize.Line(name, sanitize.MaxNameRunes+8)
+	if id, display, ok := s.names.holder(name); ok {
+		return s.person(id, display), nil
+	}
+	sanctions, _ := s.mod.InForce()
+	fold := sanitize.Fold(name)
+	for _, sn := range sanctions {
+		if sanitize.Fold(sn.Name) == fold {
+			return moderation.Person{ID: sn.Subject, Name: sn.Name, Addr: sn.Addr, Guest: strings.HasPrefix(sn.Subject, "guest:")}, nil
+		}
+	}
+	cands := s.names.beginning(fold, 6)
+	for _, sn := range sanctions {
+		if strings.HasPrefix(sanitize.Fold(sn.Name), fold) && !slices.ContainsFunc(cands, func(c [2]string) bool { return c[0] == sn.Subject }) {
+			cands = append(cands, [2]string{sn.Subject, sn.Name})
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.no_such_player", game.Text("Name", name))}
+	case 1:
+		return s.person(cands[0][0], cands[0][1]), nil
+	}
+	var names []game.Msg
+	for _, c := range cands {
+		names = append(names, game.Raw(c[1]))
+	}
+	slices.SortFunc(names, func(x, y game.Msg) int { return cmp.Compare(x.Args[0].Str, y.Args[0].Str) })
+	return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.ambiguous", game.Text("Name", name), game.List("Names", names...))}
+}
+
+// person is a player with the address and kind of their session here, if
+// they have one.
+func (s *Server) person(id, name string) moderation.Person {
+	p := moderation.Person{ID: id, Name: name, Guest: strings.HasPrefix(id, "guest:")}
+	if ls := s.live.of(id); len(ls) > 0 {
+		p.Guest, p.Addr = ls[0].id.Guest, ls[0].id.RemoteIP
+	}
+	return p
+}
+
+// adminLimiter is an admin's command budget, shared by their sessions.
+func (s *Server) adminLimiter(id string) *rate.Limiter {
+	s.adminRates.mu.Lock()
+	defer s.adminRates.mu.Unlock()
+	if s.adminRates.m == nil {
+		s.adminRates.m = map[string]*rate.Limiter{}
+	}
+	l := s.adminRates.m[id]
+	if l == nil {
+		l = rate.NewLimiter(rate.Every(adminEvery), adminBurst)
+		s.adminRates.m[id] = l // admins only: a short list
+	}
+	return l
+}
+
+// adminRates holds each admin's command budget.
+type adminRates struct {
+	mu sync.Mutex
+	m  map[string]*rate.Limiter
+}

@@ -1,0 +1,84 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"bivouac/moderation"
+	"bivouac/persistence"
+	"bivouac/sshserver"
+	"bivouac/table"
+	"bivouac/tui"
+
+	"github.com/charmbracelet/ssh"
+)
+
+// openModeration makes the node's moderation on its store, with the
+// access policy's admins; Watch ends the sessions here of a player banned
+// on another node (started by watchModeration).
+func (s *Server) openModeration() {
+	ms, _ := s.store.(persistence.Moderation) // both stores are
+	s.mod = moderation.New(moderation.Options{Store: ms, Admins: s.access, Log: s.log})
+}
+
+// watchModeration follows bans made on other nodes until ctx ends.
+func (s *Server) watchModeration(ctx context.Context) {
+	s.beating.Add(1)
+	go func() {
+		defer s.beating.Done()
+		s.mod.Watch(ctx, func(sn moderation.Sanction) { s.enforceBan(sn) })
+	}()
+}
+
+// Moderation is the node's moderation: sanctions, audit log, reports.
+func (s *Server) Moderation() *moderation.Service { return s.mod }
+
+// admit refuses a banned player at the door, in the session's language,
+// with what is left of the ban (sshserver.Deps.Admit). A guest's ban
+// holds its address too: a new guest from there is the same person.
+func (s *Server) admit(sess ssh.Session, id sshserver.Identity) string {
+	sn, ok := s.mod.Banned(id.ID, guestAddr(id))
+	if !ok || s.mod.IsAdmin(id.ID) {
+		return ""
+	}
+	return s.printer(sess).Msg(moderation.Explain(sn, s.mod.Now()))
+}
+
+func guestAddr(id sshserver.Identity) string {
+	if id.Guest {
+		return id.RemoteIP
+	}
+	return ""
+}
+
+// mayChat refuses a muted player's lines at every table (table.RoomConfig.MayChat).
+func (s *Server) mayChat(identity string) error {
+	if sn, ok := s.mod.Muted(identity); ok {
+		return moderation.MutedError(sn, s.mod.Now())
+	}
+	return nil
+}
+
+// enforceBan ends the banned player's sessions on this node, each with the
+// reason and how long the ban lasts in its own language; each gives its
+// seat up (a bot plays it, a waiting room frees it). It returns how many.
+func (s *Server) enforceBan(sn moderation.Sanction) int {
+	sessions := s.live.list(func(ls *liveSession) bool {
+		return ls.id.ID == sn.Subject || (sn.Addr != "" && ls.id.Guest && ls.id.RemoteIP == sn.Addr)
+	})
+	end := tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true}
+	for _, ls := range sessions {
+		ls.send(end)
+	}
+	return len(sessions)
+}
+
+// register puts a player's session in the node's register until ctx ends,
+// and ends it at once if its player was banned meanwhile.
+func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Player, ls *liveSession) {
+	ls.id, ls.name, ls.since = id, p.Name, time.Now()
+	context.AfterFunc(ctx, s.live.add(ls))
+	if sn, ok := s.mod.Banned(id.ID, guestAddr(id)); ok && !s.mod.IsAdmin(id.ID) {
+		ls.send(tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true})
+	}
+}
