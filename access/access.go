@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"bivouac/clock"
+	"bivouac/persistence"
 )
 
 // PollEvery is how often the files are checked for changes: an edit of
@@ -26,6 +27,10 @@ const PollEvery = 2 * time.Second
 type Config struct {
 	AdminsFile string // operators' keys; "" none
 	AllowFile  string // only these keys (and admins, and invited keys) may come in; "" anyone
+	// NoGuests turns keyless guests away (as an allowlist does).
+	NoGuests bool
+	// Store keeps invites and the keys they admitted; nil: no invites.
+	Store persistence.AccessStore
 
 	Clock clock.Clock // polls the files; nil: clock.System
 	Log   *slog.Logger
@@ -40,6 +45,7 @@ type Policy struct {
 
 	admins *KeyFile // nil: none named
 	allow  *KeyFile // nil: no allowlist
+	store  persistence.AccessStore
 
 	mu     sync.Mutex
 	timer  clock.Timer
@@ -49,7 +55,7 @@ type Policy struct {
 // New reads the files cfg names. A file that cannot be read is an error;
 // bad lines are logged and skipped. Call Watch to follow later changes.
 func New(cfg Config) (*Policy, error) {
-	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock}
+	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock, store: cfg.Store}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}

@@ -19,7 +19,7 @@ import (
 
 // namespaces are the first segments of catalog keys; a string literal in
 // the code that starts with one of them and looks like a key is one.
-var namespaces = []string{"bot", "campaign", "cmd", "form", "game", "grizzled", "grizzledui",
+var namespaces = []string{"access", "bot", "campaign", "cmd", "form", "game", "grizzled", "grizzledui",
 	"learn", "list", "moderation", "name", "plain", "replay", "review", "ssh", "table", "ui", "werewolf", "werewolfui"}
 
 var keyLike = regexp.MustCompile(`^[a-z]+(\.[A-Za-z0-9_\-]+)+\.?$`)

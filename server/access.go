@@ -2,16 +2,23 @@ package server
 
 import (
 	"bivouac/access"
+	"bivouac/game"
+	"bivouac/persistence"
+	"bivouac/sshserver"
 )
 
 // openAccess reads the operator's key files (admins, allowlist) and starts
-// following their changes. Without an admins file it says at start how to
-// name one.
+// following their changes; invites live in the store. Without an admins
+// file it says at start how to name one.
 func (s *Server) openAccess() error {
 	cfg := s.cfg.Access
 	if cfg.Log == nil {
 		cfg.Log = s.log
 	}
+	if cfg.Store == nil {
+		cfg.Store, _ = s.store.(persistence.AccessStore)
+	}
+	cfg.NoGuests = cfg.NoGuests || !s.cfg.Guests
 	p, err := access.New(cfg)
 	if err != nil {
 		return err
@@ -29,3 +36,15 @@ func (s *Server) Access() *access.Policy { return s.access }
 
 // ReloadAccess reads the operator's files again now (SIGHUP).
 func (s *Server) ReloadAccess() { s.access.Reload() }
+
+// accessGate is the Policy as the SSH server's Doorkeeper.
+type accessGate struct{ p *access.Policy }
+
+func (g accessGate) KeyEntry(fp, invite string) sshserver.KeyDecision {
+	e := g.p.KeyEntry(fp, invite)
+	return sshserver.KeyDecision{Refused: e.Refused, ByInvite: e.ByInvite, WrongCode: e.WrongCode}
+}
+
+func (g accessGate) Redeem(fp, invite string) error { return g.p.Redeem(fp, invite) }
+
+func (g accessGate) GuestEntry(invite string) (game.Msg, bool) { return g.p.GuestEntry(invite) }

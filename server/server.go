@@ -195,7 +195,8 @@ func New(cfg Config) (*Server, error) {
 	sshCfg := cfg.SSH
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
-		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag, Admit: s.admit})
+		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag, Admit: s.admit,
+		Doorkeeper: accessGate{s.access}})
 	if err != nil {
 		s.Close()
 		return nil, err

@@ -85,13 +85,17 @@ func verifiedKey(_ gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permiss
 
 var errKeyMismatch = errors.New("sshserver: verified key differs from the offered one")
 
-// keyLogin is the connection's VerifiedPublicKeyCallback: verifiedKey, then
-// the connection is authenticated (which may still refuse it).
+// keyLogin is the connection's VerifiedPublicKeyCallback: verifiedKey, the
+// invite the key came in by redeemed (see doorkeeper.go), then the
+// connection is authenticated (which may still refuse it).
 func (s *Server) keyLogin(ctx ssh.Context) func(gossh.ConnMetadata, gossh.PublicKey, *gossh.Permissions, string) (*gossh.Permissions, error) {
 	return func(m gossh.ConnMetadata, key gossh.PublicKey, perms *gossh.Permissions, alg string) (*gossh.Permissions, error) {
 		out, err := verifiedKey(m, key, perms, alg)
 		if err != nil {
 			return nil, err
+		}
+		if !s.redeem(ctx, gossh.FingerprintSHA256(key), out) {
+			return nil, errNotAdmitted
 		}
 		if !s.authenticated(ctx) {
 			return nil, errRefused

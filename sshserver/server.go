@@ -184,6 +184,9 @@ type Deps struct {
 	// a verified identity (after it, on the session's goroutine).
 	OnConnect    func(s ssh.Session, id Identity)
 	OnDisconnect func(s ssh.Session, id Identity, d time.Duration)
+	// Doorkeeper, if set, decides at authentication who may come in (see
+	// doorkeeper.go); nil: every key, and guests as Config.AllowGuests says.
+	Doorkeeper Doorkeeper
 }
 
 // Server is Bivouac's SSH front door.
@@ -227,6 +230,9 @@ type Server struct {
 //  3. caps: a connection that was over the per-IP or global cap when it
 //     authenticated is told so and ended (the caps are counted per
 //     connection, in authenticated; before that the gate bounds it);
+//     3b. doorRefusal: a client Deps.Doorkeeper turned away at
+//     authentication (see doorkeeper.go) is told why, in its language, and
+//     ended;
 //  4. identity: re-verify the key against what auth recorded, or accept the
 //     guest login, and store the Identity; anything else is refused. Nothing
 //     below runs without a verified identity;
@@ -268,7 +274,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		wish.WithAddress(cfg.Addr),
 		wish.WithVersion(cfg.Version),
 		ssh.HostKeyFile(cfg.HostKeyPath), // not wish.WithHostKeyPath: it would create a key
-		wish.WithPublicKeyAuth(acceptAnyKey),
+		wish.WithPublicKeyAuth(s.offeredKey),
 		wish.WithIdleTimeout(cfg.IdleTimeout),
 		wish.WithMaxTimeout(cfg.MaxTimeout),
 		ssh.EmulatePty(), // no kernel PTY per session: /dev/pts is finite
@@ -287,16 +293,20 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		},
 		// The LAST entry runs first: see the numbered list above.
 		wish.WithMiddleware(
-			s.noProgram, // 7
-			s.program,   // 6
-			s.commands,  // 5
-			s.identity,  // 4
-			s.caps,      // 3
-			s.recovery,  // 2
-			s.logging,   // 1
+			s.noProgram,   // 7
+			s.program,     // 6
+			s.commands,    // 5
+			s.identity,    // 4
+			s.doorRefusal, // 3b
+			s.caps,        // 3
+			s.recovery,    // 2
+			s.logging,     // 1
 		),
 	}
-	if cfg.AllowGuests {
+	switch {
+	case deps.Doorkeeper != nil:
+		opts = append(opts, wish.WithKeyboardInteractiveAuth(s.keyboardLogin))
+	case cfg.AllowGuests:
 		opts = append(opts, wish.WithKeyboardInteractiveAuth(s.guestLogin))
 	}
 	srv, err := wish.NewServer(opts...)

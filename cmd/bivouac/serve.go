@@ -52,6 +52,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tlsKey := fs.String("tls-key", envOr("BIVOUAC_TLS_KEY", ""), "PEM key of that certificate (env BIVOUAC_TLS_KEY)")
 	tlsCA := fs.String("tls-ca", envOr("BIVOUAC_TLS_CA", ""), "PEM CA that signed every node's certificate (env BIVOUAC_TLS_CA)")
 	insecureRoutes := fs.Bool("insecure-routes", envOr("BIVOUAC_INSECURE_ROUTES", "") == "1", "let a cluster node without TLS route off loopback: the cluster password and every hand cross the network in clear (env BIVOUAC_INSECURE_ROUTES=1)")
+	allow := fs.String("allow", envOr("BIVOUAC_ALLOW", ""), "file of the SSH public keys that may come in, authorized_keys form: with it only those keys, the admins' and invited keys may, and no guests; read again when it changes or on SIGHUP (env BIVOUAC_ALLOW)")
+	noGuests := fs.Bool("no-guests", envBool("BIVOUAC_NO_GUESTS"), "let no one in without an SSH key (env BIVOUAC_NO_GUESTS=1)")
 	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -86,12 +88,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer stop()
 	}
-	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests, Log: log,
+	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute, NewKeysPerHour: *newKeys,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
-		Access:  access.Config{AdminsFile: *admins}})
+		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests}})
 	if err != nil {
 		return err
 	}
@@ -127,6 +129,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// envBool is whether the environment variable says yes (1, true, yes).
+func envBool(name string) bool {
+	switch strings.ToLower(os.Getenv(name)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
 }
 
 // reloadOnHangup calls reload on every SIGHUP until stop is called: the

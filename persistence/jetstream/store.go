@@ -43,6 +43,7 @@ type Store struct {
 	rooms, players, campaigns, finished, reviews, alive *bucket
 
 	sanctions, audit, reports *bucket // moderation.go
+	access *bucket // invites and the keys they admitted (access.go)
 
 	tips *tipCache // shared with the copies WithTimeout makes
 }
@@ -130,6 +131,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 		{&s.sanctions, "sanctions", "bans and mutes: kind/subject → sanction"},
 		{&s.audit, "audit", "moderation audit log: ID → action"},
 		{&s.reports, "reports", "players' reports: ID → report"},
+		{&s.access, "access", "invite.ID → invite, key.fingerprint → a key an invite admitted"},
 	} {
 		do(func(ctx context.Context) error {
 			var err error

@@ -99,6 +99,7 @@ type config struct {
 	env       [][2]string
 	timeout   time.Duration
 	from      string
+	fallback  bool
 }
 
 // Option configures Dial.
@@ -113,6 +114,10 @@ func WithKey(signers ...gossh.Signer) Option {
 // AsGuest logs in without a key, by keyboard-interactive answering any
 // prompt with an empty string.
 func AsGuest() Option { return func(c *config) { c.guest = true; c.signers = nil } }
+
+// LikeOpenSSH offers keyboard-interactive after the keys, as OpenSSH does
+// by default: a client whose keys are all refused still gets to hear why.
+func LikeOpenSSH() Option { return func(c *config) { c.fallback = true } }
 
 // WithUser sets the SSH user name (default "player"). For a guest, a reclaim
 // code here reclaims that guest's seat.
@@ -202,6 +207,12 @@ func DialE(t testing.TB, addr string, opts ...Option) (*Client, error) {
 		}
 		first = cfg.signers[0]
 		cc.Auth = []gossh.AuthMethod{gossh.PublicKeys(cfg.signers...)}
+		if cfg.fallback {
+			cc.Auth = append(cc.Auth, gossh.KeyboardInteractive(
+				func(_, _ string, questions []string, _ []bool) ([]string, error) {
+					return make([]string, len(questions)), nil
+				}))
+		}
 	}
 
 	d := net.Dialer{Timeout: cfg.timeout}

@@ -1,0 +1,105 @@
+package access
+
+import (
+	"errors"
+
+	"bivouac/game"
+	"bivouac/persistence"
+)
+
+// Entry is the decision on a client offering a key.
+type Entry struct {
+	// Refused is why the key may not come in (zero: it may). It names no
+	// one and says nothing of who is on the lists.
+	Refused game.Msg
+	// ByInvite: the key comes in by the invite it named; call Redeem once
+	// the client proved it holds the key.
+	ByInvite bool
+	// WrongCode: the invite code named is not a live invite's; it counts
+	// as a guess against the address.
+	WrongCode bool
+}
+
+// Messages of refusals at the door.
+var (
+	msgNotAllowed  = game.M("access.not_allowed")
+	msgNoGuests    = game.M("access.no_guests")
+	msgInviteBad   = game.M("access.invite_bad")
+	msgNeedsKey    = game.M("access.invite_needs_key")
+	msgUnavailable = game.M("access.unavailable")
+)
+
+// Restricted reports whether only listed keys may come in (--allow).
+func (p *Policy) Restricted() bool { return p != nil && p.allow != nil }
+
+// KeyEntry decides on a client offering the key of fingerprint fp, with
+// the invite code its user name carried (canonical form; "" for none). It
+// changes nothing: the client has not proved it holds the key yet.
+//
+// A key an admin, the allowlist or an earlier invite let in comes in
+// whatever its user name. Otherwise a named invite decides; without one,
+// any key comes in unless there is an allowlist.
+func (p *Policy) KeyEntry(fp, code string) Entry {
+	if code == "" && !p.Restricted() {
+		return Entry{} // an open server: no need to look the key up
+	}
+	known, err := p.knownKey(fp)
+	if err != nil {
+		p.log.Error("cannot tell whether a key was admitted", "key", fp, "err", err)
+		return Entry{Refused: msgUnavailable}
+	}
+	if known {
+		return Entry{}
+	}
+	if code != "" {
+		live, err := p.liveInvite(code)
+		switch {
+		case err != nil:
+			p.log.Error("cannot read an invite", "invite", idOf(code), "err", err)
+			return Entry{Refused: msgUnavailable}
+		case !live:
+			return Entry{Refused: msgInviteBad, WrongCode: true}
+		}
+		return Entry{ByInvite: true}
+	}
+	if p.Restricted() {
+		return Entry{Refused: msgNotAllowed}
+	}
+	return Entry{}
+}
+
+// GuestEntry decides on a client without a key, whose user name carried
+// the invite code code ("" for none): why it is refused, or zero. An
+// invite needs a key; a wrong code is a guess (wrong true).
+func (p *Policy) GuestEntry(code string) (refused game.Msg, wrong bool) {
+	if code != "" {
+		live, err := p.liveInvite(code)
+		switch {
+		case err != nil:
+			p.log.Error("cannot read an invite", "invite", idOf(code), "err", err)
+			return msgUnavailable, false
+		case !live:
+			return msgInviteBad, true
+		}
+		return msgNeedsKey, false
+	}
+	if p.Restricted() || p.cfg.NoGuests {
+		return msgNoGuests, false
+	}
+	return game.Msg{}, false
+}
+
+// knownKey: an admin's key, one on the allowlist or one an invite admitted.
+func (p *Policy) knownKey(fp string) (bool, error) {
+	if p.admins.Has(fp) || p.allow.Has(fp) {
+		return true, nil
+	}
+	if p.store == nil {
+		return false, nil
+	}
+	_, err := p.store.AdmittedKey(fp)
+	if errors.Is(err, persistence.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
