@@ -90,7 +90,8 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 		Status: status, Private: r.Private, Host: r.Host, BotLevel: r.BotLevel,
 		CampaignID: r.Campaign, Allowed: r.Allowed, Seq: r.Seq,
 		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First,
-		Removed: r.Removed,
+		Removed:  r.Removed,
+		Practice: r.Practice,
 	}
 }
 
@@ -112,6 +113,7 @@ func (r RoomRecord) Engine() table.RoomRecord {
 		Seed: r.Seed, Seats: seats, Status: status, Private: r.Private, Host: r.Host,
 		BotLevel: r.BotLevel, Campaign: r.CampaignID, Allowed: r.Allowed, Seq: r.Seq,
 		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First, Created: r.Created, Updated: r.Updated,
-		Removed: r.Removed,
+		Removed:  r.Removed,
+		Practice: r.Practice,
 	}
 }

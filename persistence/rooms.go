@@ -3,6 +3,7 @@ package persistence
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -90,6 +91,7 @@ type RoomRecord struct {
 	TurnClock    time.Duration      `json:"turn_clock,omitempty"`    // a bot decides for a person this slow
 	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
 	Removed      []string           `json:"removed,omitempty"`       // identities the host removed before the game: kept out
+	Practice     bool               `json:"practice,omitempty"`      // a guided mission: closes when its player goes
 }
 
 // Validate refuses a record no store accepts (ErrInvalid).
@@ -328,4 +330,14 @@ func (s *Bolt) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Forget implements table.Forgetter: a room closed without a result (its
+// players gone) is deleted with its log, so that its record does not hold
+// its code for ever. One already gone is no error.
+func (j Journal) Forget(room string) error {
+	if err := j.Store.DeleteRoom(room); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
 }

@@ -500,12 +500,44 @@ func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) 
 	return nil
 }
 
-// claim takes a new room's lease (table.Hub.Claim).
+// claim takes a new room's lease (table.Hub.Claim). A code with a lease
+// entry is another room's (live, or its node died and it waits for an
+// adopter): table.ErrCodeTaken, at once, rather than Claim's wait for the
+// entry to lapse. Any other failure (no majority) comes back within
+// claimWithin, and Create gives up on it.
 func (c *clusterNode) claim(code string) (table.Lease, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, 3*time.Second)
+	o, err := c.owner(code)
+	switch {
+	case err == nil:
+		return nil, fmt.Errorf("%w (node %s)", table.ErrCodeTaken, o.Node)
+	case !errors.Is(err, lease.ErrNoOwner):
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, claimWithin)
 	defer cancel()
-	return c.leases.Claim(ctx, code)
+	held, err := c.leases.Claim(ctx, code)
+	if errors.Is(err, lease.ErrHeld) || errors.Is(err, lease.ErrAlreadyHeld) {
+		return nil, fmt.Errorf("%w: %w", table.ErrCodeTaken, err)
+	}
+	if err != nil {
+		if _, e := c.owner(code); e == nil {
+			// Another node made its entry between our look and our
+			// claim, and Claim waited on it.
+			return nil, fmt.Errorf("%w: %w", table.ErrCodeTaken, err)
+		}
+		return nil, err
+	}
+	return held, nil
 }
+
+// A new table's checks in a cluster: the code in the store (codeCheckWithin),
+// its lease entry (askWithin, twice at most) and the claim (claimWithin)
+// answer within 4.5 s together, so a player asking for a table when the cluster has lost
+// its majority hears so within 5 s.
+const (
+	codeCheckWithin = 1500 * time.Millisecond
+	claimWithin     = 2 * time.Second
+)
 
 // watchDirectory keeps the lobby's view of every unfinished room until
 // the watch ends.

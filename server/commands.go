@@ -2,6 +2,7 @@ package server
 
 import (
 	"bivouac/i18n"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"bivouac/sanitize"
 	"bivouac/sshserver"
 	"bivouac/table"
+	"bivouac/tui"
 	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 
@@ -198,11 +200,34 @@ func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	return 0
 }
 
-// printReplay tells a finished game's public story as text.
-func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int {
-	r, err := records{s}.Replay(code)
+// lookUpGame runs a replay's or a review's look-up of a typed code under
+// the address's wrong-code budget, the one `join` and guest codes draw on
+// (sshserver.Guesses): refused while the address must wait, and a code
+// that names no finished game counts as a wrong guess. Without it one
+// address probed 5,325 codes a second.
+func (s *Server) lookUpGame(sess ssh.Session, p *i18n.Printer, look func() error) bool {
+	id, _ := sshserver.IdentityOf(sess)
+	if s.app.Guesses != nil {
+		if w := s.app.Guesses.Wait(id.RemoteIP); w > 0 {
+			fmt.Fprintln(sess.Stderr(), p.T("ui.notice.too_many_codes", game.Num("N", int((w+time.Second-1)/time.Second))))
+			return false
+		}
+	}
+	err := look()
+	if errors.Is(err, tui.ErrNoSuchGame) && s.app.Guesses != nil {
+		s.app.Guesses.Wrong(id.RemoteIP)
+	}
 	if err != nil {
 		fmt.Fprintln(sess.Stderr(), p.Error(err))
+		return false
+	}
+	return true
+}
+
+// printReplay tells a finished game's public story as text.
+func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int {
+	var r tui.Replay
+	if !s.lookUpGame(sess, p, func() (err error) { r, err = records{s}.Replay(code); return err }) {
 		return 1
 	}
 	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, sanitize.Line(p.Msg(r.Title), 80))
@@ -230,9 +255,11 @@ func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int
 // stderr, about every tenth of the way.
 func (s *Server) printReview(sess ssh.Session, p *i18n.Printer, code string) int {
 	id, _ := sshserver.IdentityOf(sess)
-	job, err := s.reviews.Review(code, table.Player{ID: id.ID, Guest: id.Guest})
-	if err != nil {
-		fmt.Fprintln(sess.Stderr(), p.Error(err))
+	var job tui.ReviewJob
+	if !s.lookUpGame(sess, p, func() (err error) {
+		job, err = s.reviews.Review(code, table.Player{ID: id.ID, Guest: id.Guest})
+		return err
+	}) {
 		return 1
 	}
 	said := -1

@@ -115,6 +115,10 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 	if players < 2 || players > 5 {
 		return tui.Campaign{}, errCampaignSize
 	}
+	if err := r.s.campaignStarts.take(owner.ID, owner.Addr); err != nil {
+		r.s.log.Info("campaign refused: too many started lately", "err", err)
+		return tui.Campaign{}, err
+	}
 	for {
 		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: codes.New(8), Name: name, Players: players,
 			Members: []string{owner.ID}, Trials: grizzled.CampaignStart(players)})
@@ -203,16 +207,26 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 	return out, nil
 }
 
-func (r records) Replay(code string) (tui.Replay, error) {
+// finishedGame reads the finished game code names, or tui.ErrNoSuchGame
+// in words under key (replay.err.no_game, review.err.no_game): one answer
+// whether the code names nothing or a table still open (a private one
+// among them), so that a replay or a review never confirms a private
+// table's code. The caller counts it as a wrong guess (sshserver.Guesses).
+func (r records) finishedGame(code, key string) (persistence.RoomRecord, error) {
 	rm, err := r.s.store.Room(table.NormalizeCode(code))
-	if errors.Is(err, persistence.ErrNotFound) || errors.Is(err, persistence.ErrInvalid) { // garbled: no such game either
-		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.no_game", game.Text("Code", sanitize.Line(code, 20))))
+	switch {
+	case err == nil && rm.Status == persistence.StatusFinished:
+		return rm, nil
+	case err == nil, errors.Is(err, persistence.ErrNotFound), errors.Is(err, persistence.ErrInvalid): // garbled: no such game either
+		return rm, game.Refuse(tui.ErrNoSuchGame, game.M(key, game.Text("Code", sanitize.Line(code, 20))))
 	}
+	return rm, err
+}
+
+func (r records) Replay(code string) (tui.Replay, error) {
+	rm, err := r.finishedGame(code, "replay.err.no_game")
 	if err != nil {
 		return tui.Replay{}, err
-	}
-	if rm.Status != persistence.StatusFinished {
-		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.unfinished", game.Text("Code", rm.Code)))
 	}
 	g, ok := r.s.games.Lookup(rm.Setup.Game)
 	if !ok {

@@ -13,7 +13,6 @@ import (
 	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
 	"bivouac/persistence"
-	"bivouac/sanitize"
 	"bivouac/table"
 	"bivouac/tui"
 )
@@ -22,20 +21,21 @@ import (
 // a time (a review keeps one core busy for seconds; the tables keep the
 // other), each stored once done, so a game is reviewed once whoever asks.
 type reviewer struct {
-	store persistence.Store
-	games game.Registry
-	cfg   grizzbot.ReviewConfig
-	log   *slog.Logger
-	ctx   context.Context // ends with the server: running reviews stop
-	slot  chan struct{}   // held by the review being computed
-	wg    sync.WaitGroup
+	store   persistence.Store
+	records records
+	games   game.Registry
+	cfg     grizzbot.ReviewConfig
+	log     *slog.Logger
+	ctx     context.Context // ends with the server: running reviews stop
+	slot    chan struct{}   // held by the review being computed
+	wg      sync.WaitGroup
 
 	mu      sync.Mutex
 	running map[string]*reviewJob // by room ID
 }
 
 func newReviewer(ctx context.Context, s *Server) *reviewer {
-	return &reviewer{store: s.store, games: s.games, cfg: grizzbot.DefaultReview, log: s.log, ctx: ctx,
+	return &reviewer{store: s.store, records: records{s}, games: s.games, cfg: grizzbot.DefaultReview, log: s.log, ctx: ctx,
 		slot: make(chan struct{}, 1), running: map[string]*reviewJob{}}
 }
 
@@ -46,16 +46,11 @@ var (
 
 // Review implements tui.Reviews.
 func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
-	rm, err := rv.store.Room(table.NormalizeCode(code))
-	if errors.Is(err, persistence.ErrNotFound) || errors.Is(err, persistence.ErrInvalid) { // garbled: no such game either
-		return nil, game.Refuse(nil, game.M("review.err.no_game", game.Text("Code", sanitize.Line(code, 20))))
-	}
+	rm, err := rv.records.finishedGame(code, "review.err.no_game")
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case rm.Status != persistence.StatusFinished:
-		return nil, game.Refuse(nil, game.M("review.err.unfinished", game.Text("Code", rm.Code)))
 	case rm.Setup.Game != "grizzled":
 		return nil, game.Refuse(nil, game.M("review.err.not_grizzled", game.Text("Code", rm.Code)))
 	case !satIn(rm, p):

@@ -18,6 +18,7 @@ import (
 func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	srv, addr := startGameServer(t, "a whole game over SSH")
 	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16} // the estimates' quality is grizzbot's to test
+	guesses := withGuessClock(srv)
 	annKey := sshtest.NewKey(t)
 	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
 	made := strings.Join(ann.do("new grizzled 2 1"), "\n")
@@ -35,15 +36,17 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	bob.do("start")
 	bob.c.Expect(t, `Mission 1 begins`, 5*time.Second)
 	c := sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("review "+other[1]))
-	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "is not finished") {
+	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "no finished game "+other[1]) {
 		t.Fatalf("review of a game under way: exit %d\n%s", code, c.Transcript())
 	}
+	guesses.Advance(time.Hour) // a miss is a wrong guess: the next waits
 
 	// A garbled code is no game, said back cleaned.
 	c = sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("review '\x1b[2J"+strings.Repeat("Z", 300)+"'"))
-	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "no game") || strings.Contains(string(c.Transcript()), "\x1b[2J") {
+	if code := c.Wait(t, 10*time.Second); code != 1 || !strings.Contains(string(c.Transcript()), "no finished game") || strings.Contains(string(c.Transcript()), "\x1b[2J") {
 		t.Fatalf("review of a garbled code: exit %d\n%q", code, c.Transcript())
 	}
+	guesses.Advance(time.Hour)
 
 	// Someone who did not play ann's game is refused, and nothing is computed.
 	c = sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithoutPTY(), sshtest.WithCommand("review "+code[1]))

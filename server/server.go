@@ -88,6 +88,8 @@ type Server struct {
 	mod        *moderation.Service
 	live       liveSessions // this node's player sessions
 	adminRates adminRates   // each admin's command budget
+	// campaignStarts bounds the campaigns a player or an address starts.
+	campaignStarts *startLimit
 }
 
 // New assembles a server on cfg.DataDir: host key, database, restored
@@ -137,13 +139,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.openModeration()
+	s.campaignStarts = newStartLimit(nil, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
 	s.reviews = newReviewer(hubCtx, s)
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
 		port = "2222"
 	}
-	s.hub.CodeTaken = func(code string) bool { _, err := store.Room(code); return err == nil }
+	s.hub.CodeTaken = codeTaken(store)
+	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddr}
 	s.app = &tui.App{
 		Hub:      s.hub,
 		Games:    catalog(s.games),
@@ -158,6 +162,7 @@ func New(cfg Config) (*Server, error) {
 			BotDelay:      cfg.BotDelay,
 			TakeoverAfter: cfg.TakeoverAfter,
 			IdleClose:     15 * time.Minute,
+			DesertedAfter: desertedAfter,
 			OnOver:        records{s}.onOver,
 			IsMember:      records{s}.isMember,
 			MayChat:       s.mayChat,
@@ -177,6 +182,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cluster != nil {
 		s.hub.Claim, s.hub.Others, s.hub.Launched = cluster.claim, cluster, cluster.serve
+		// Bounded, so that a cluster without its majority refuses a new
+		// table within Create's 5 s (see clusterNode.claim).
+		s.hub.CodeTaken = codeTaken(cluster.store.WithTimeout(codeCheckWithin))
 		err = cluster.run(s)
 	} else {
 		err = s.restore(journal)
@@ -301,7 +309,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	if !ok {
 		return id, table.Player{}, i18n.English, "", false
 	}
-	p := table.Player{ID: id.ID, Guest: id.Guest}
+	p := table.Player{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP}
 	name, err := sanitize.Name(id.User)
 	if err != nil {
 		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code

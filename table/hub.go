@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -20,16 +22,23 @@ type Hub struct {
 	ctx context.Context
 	log *slog.Logger
 
-	mu    sync.Mutex // guards rooms
-	rooms map[string]*Room
+	mu      sync.Mutex // guards rooms and pending
+	rooms   map[string]*Room
+	pending map[string]*pendingRoom // by code: rooms Create is making
 
-	// CodeTaken reports codes used before (finished games in storage), so
-	// a new room never reuses the code, and so the log, of an old one.
-	CodeTaken func(code string) bool
+	// CodeTaken reports codes a saved room holds, so a new room never
+	// reuses the code, and so the log, of one. An error (the store does
+	// not answer) fails Create at once. It is called without the hub's
+	// lock and must answer within a few seconds.
+	CodeTaken func(code string) (bool, error)
 	// Claim, in a cluster, takes the lease of a new room's code before the
-	// room starts; an error means another node has that code. Nil: a
-	// single node, which needs no lease.
+	// room starts; an error wrapping ErrCodeTaken means another node has
+	// that code, any other fails Create at once. Nil: a single node,
+	// which needs no lease. Called without the hub's lock; it must answer
+	// within a few seconds.
 	Claim func(code string) (Lease, error)
+	// Limits bounds the open tables per player and per address.
+	Limits Limits
 	// Others, in a cluster, are the rooms other nodes run: the lobby lists
 	// them with this node's and Room finds them by code. Call Changed when
 	// they change.
@@ -65,7 +74,7 @@ func NewHub(ctx context.Context, log *slog.Logger) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{ctx: ctx, log: log, rooms: map[string]*Room{}, watchers: map[chan struct{}]struct{}{}}
+	return &Hub{ctx: ctx, log: log, rooms: map[string]*Room{}, pending: map[string]*pendingRoom{}, watchers: map[chan struct{}]struct{}{}}
 }
 
 // Table codes: a public table is listed anyway, so its code only needs to
@@ -80,9 +89,40 @@ const (
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
 func NormalizeCode(s string) string { return codes.Normalize(s) }
 
+// Errors Create gives a player.
+var (
+	// ErrCodeTaken is what Claim (or CodeTaken) says of a code another
+	// node, or a saved room, holds: Create draws another.
+	ErrCodeTaken = errors.New("table: code taken")
+	// ErrNoFreeCode: createTries codes in a row were taken.
+	ErrNoFreeCode = game.NewError("table.create.no_free_code")
+	// ErrCannotCreate: the store or the cluster did not answer Create's
+	// checks (a cluster without its majority): no table can start now.
+	ErrCannotCreate = game.NewError("table.create.cannot_create")
+)
+
+// createTries bounds the fresh codes Create draws before it gives up. A
+// draw is taken only as often as the code space is full (30^4 = 810,000
+// public codes, most of them free while finished games free theirs), so
+// 8 taken draws in a row mean something is wrong, not bad luck.
+const createTries = 8
+
+// Limits bounds the tables one player, and one address, hold open
+// (waiting or playing) at once; 0: no bound. See docs/ARCHITECTURE.md,
+// "Security limits".
+type Limits struct {
+	PerPlayer int
+	PerAddr   int
+}
+
 // Create starts a new room's actor. An empty cfg.Code gets a fresh code.
 // For a campaign whose mission table is still open, it returns that table:
 // a campaign has one mission under way at a time.
+//
+// It never holds the hub's lock while it asks the store (CodeTaken) or the
+// cluster (Claim): those may take seconds, and every lobby would wait on
+// them. A code taken elsewhere is drawn again, at most createTries times;
+// any other error from them fails at once (ErrCannotCreate).
 func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 	if cfg.Game == nil || cfg.Seats < 1 {
 		return nil, errors.New("a room needs a game and seats")
@@ -90,55 +130,191 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = h.log
 	}
+	fresh := cfg.Code == ""
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if cfg.Campaign != "" {
 		// A campaign plays one mission at a time: whoever asks for its
 		// table while one is open gets that one.
-		for _, r := range h.rooms {
-			if openMission(r.Summary(), cfg.Campaign) {
-				return r, nil
-			}
+		if r := h.missionOf(cfg.Campaign); r != nil {
+			h.mu.Unlock()
+			return r, nil
 		}
 	}
-	fresh := cfg.Code == ""
-	for {
+	if err := h.overLimit(cfg); err != nil {
+		h.mu.Unlock()
+		return nil, err
+	}
+	h.mu.Unlock()
+	for try := 0; try < createTries; try++ {
 		if fresh {
-			for cfg.Code == "" || h.rooms[cfg.Code] != nil || (h.CodeTaken != nil && h.CodeTaken(cfg.Code)) {
-				cfg.Code = codes.New(PublicCodeLen)
-				if cfg.Private {
-					cfg.Code = codes.New(PrivateCodeLen)
-				}
+			cfg.Code = codes.New(PublicCodeLen)
+			if cfg.Private {
+				cfg.Code = codes.New(PrivateCodeLen)
 			}
-		} else if h.rooms[cfg.Code] != nil {
-			return nil, fmt.Errorf("room %s exists", cfg.Code)
 		}
-		if h.Claim == nil {
-			break
+		r, err := h.createAs(cfg)
+		if errors.Is(err, ErrCodeTaken) && fresh {
+			continue
 		}
-		lease, err := h.Claim(cfg.Code)
-		if err == nil {
-			cfg.Lease = lease
-			break
-		}
-		if !fresh {
-			return nil, fmt.Errorf("room %s: %w", cfg.Code, err)
-		}
-		h.log.Info("a new room's code was taken on another node; drawing another", "code", cfg.Code, "err", err)
-		cfg.Code = ""
+		return r, err
+	}
+	h.log.Warn("no free table code after several draws", "tries", createTries)
+	return nil, ErrNoFreeCode
+}
+
+// createAs starts the room cfg describes under cfg.Code, unless the code
+// is taken (ErrCodeTaken) or cannot be checked (ErrCannotCreate).
+func (h *Hub) createAs(cfg RoomConfig) (*Room, error) {
+	code := cfg.Code
+	h.mu.Lock()
+	if h.rooms[code] != nil || h.pending[code] != nil {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("room %s: %w", code, ErrCodeTaken)
+	}
+	if cfg.Campaign != "" && h.missionPending(cfg.Campaign) {
+		h.mu.Unlock()
+		return nil, ErrBusy // its other member is making the table this moment
+	}
+	if err := h.overLimit(cfg); err != nil { // others may have made tables meanwhile
+		h.mu.Unlock()
+		return nil, err
+	}
+	h.pending[code] = &pendingRoom{host: cfg.Host, addr: AddressGroup(cfg.Addr), campaign: cfg.Campaign}
+	h.mu.Unlock()
+	unpend := func() {
+		h.mu.Lock()
+		delete(h.pending, code)
+		h.mu.Unlock()
+	}
+	if err := h.claimCode(&cfg); err != nil {
+		unpend()
+		return nil, err
 	}
 	r := newRoom(h.ctx, cfg)
 	r.save()
+	h.mu.Lock()
+	delete(h.pending, code)
 	h.launch(r)
+	h.mu.Unlock()
 	return r, nil
 }
+
+// claimCode checks cfg.Code is free in storage and, in a cluster, takes
+// its lease. It runs without the hub's lock.
+func (h *Hub) claimCode(cfg *RoomConfig) error {
+	if h.CodeTaken != nil {
+		taken, err := h.CodeTaken(cfg.Code)
+		switch {
+		case err != nil:
+			h.log.Warn("a new table's code could not be checked", "err", err)
+			return fmt.Errorf("%w: %w", ErrCannotCreate, err)
+		case taken:
+			return fmt.Errorf("room %s: %w", cfg.Code, ErrCodeTaken)
+		}
+	}
+	if h.Claim == nil {
+		return nil
+	}
+	lease, err := h.Claim(cfg.Code)
+	switch {
+	case errors.Is(err, ErrCodeTaken):
+		h.log.Info("a new room's code was taken on another node; drawing another")
+		return err
+	case err != nil:
+		h.log.Warn("a new table's lease could not be taken", "err", err)
+		return fmt.Errorf("%w: %w", ErrCannotCreate, err)
+	}
+	cfg.Lease = lease
+	return nil
+}
+
+// pendingRoom is a room Create is making: its code is being checked and
+// claimed, without the hub's lock.
+type pendingRoom struct {
+	host, addr, campaign string
+}
+
+// missionOf is the campaign's open mission table here (nil: none); h.mu is held.
+func (h *Hub) missionOf(campaign string) *Room {
+	for _, r := range h.rooms {
+		if openMission(r.Summary(), campaign) {
+			return r
+		}
+	}
+	return nil
+}
+
+// missionPending reports a table of the campaign being made; h.mu is held.
+func (h *Hub) missionPending(campaign string) bool {
+	for _, p := range h.pending {
+		if p.campaign == campaign {
+			return true
+		}
+	}
+	return false
+}
+
+// overLimit refuses a table past Limits for cfg's host or address (a
+// campaign's table that is already open is returned before this); h.mu
+// is held.
+func (h *Hub) overLimit(cfg RoomConfig) error {
+	byHost, byAddr, from := 0, 0, AddressGroup(cfg.Addr)
+	count := func(host, addr string) {
+		if cfg.Host != "" && host == cfg.Host {
+			byHost++
+		}
+		if from != "" && addr == from {
+			byAddr++
+		}
+	}
+	for _, r := range h.rooms {
+		if st := r.Summary().Status; st == StatusWaiting || st == StatusPlaying {
+			count(r.by, r.from)
+		}
+	}
+	for _, p := range h.pending {
+		count(p.host, p.addr)
+	}
+	switch {
+	case h.Limits.PerPlayer > 0 && byHost >= h.Limits.PerPlayer:
+		h.log.Info("table refused: the player's open tables are at the limit", "limit", h.Limits.PerPlayer)
+		return game.Refuse(ErrTooManyTables, game.M("table.create.too_many", game.Count(h.Limits.PerPlayer)))
+	case h.Limits.PerAddr > 0 && byAddr >= h.Limits.PerAddr:
+		h.log.Info("table refused: the address's open tables are at the limit", "limit", h.Limits.PerAddr)
+		return game.Refuse(ErrTooManyTables, game.M("table.create.too_many_here", game.Count(h.Limits.PerAddr)))
+	}
+	return nil
+}
+
+// AddressGroup is the part of a client's address that Limits counts by:
+// an IPv4 address, or an IPv6 /64 (what one household or one attacker
+// holds). Anything else is taken as it is.
+func AddressGroup(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		addr = h
+	}
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	if ip = ip.Unmap(); ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
+}
+
+// ErrTooManyTables: the player, or their address, holds Limits' number of
+// open tables already.
+var ErrTooManyTables = errors.New("table: too many open tables")
 
 // Restore rebuilds a saved room by replaying its log, then starts its actor.
 // Every seat starts disconnected; players take their seats back by joining.
 func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, error) {
 	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
 	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
-	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock
+	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock, cfg.Practice = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock, rec.Practice
 
 	cfg.FillBots = 0 // the saved seats say who sits where
 	if cfg.Title.IsZero() {
@@ -232,11 +408,9 @@ func (h *Hub) Room(code string) RoomHandle {
 // it off a session's event loop.
 func (h *Hub) CampaignTable(campaign string) RoomHandle {
 	h.mu.Lock()
-	for _, r := range h.rooms {
-		if openMission(r.Summary(), campaign) {
-			h.mu.Unlock()
-			return r
-		}
+	if r := h.missionOf(campaign); r != nil {
+		h.mu.Unlock()
+		return r
 	}
 	h.mu.Unlock()
 	if h.Others == nil {

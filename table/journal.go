@@ -64,7 +64,8 @@ type RoomRecord struct {
 	NoTakeover   bool          `json:"no_takeover,omitempty"`
 	AbandonAfter time.Duration `json:"abandon_after,omitempty"`
 	TurnClock    time.Duration `json:"turn_clock,omitempty"`
-	Removed      []string      `json:"removed,omitempty"` // identities the host removed before the game: kept out
+	Removed      []string      `json:"removed,omitempty"`  // identities the host removed before the game: kept out
+	Practice     bool          `json:"practice,omitempty"` // a guided mission (RoomConfig.Practice)
 	Created      time.Time     `json:"created"`
 	Updated      time.Time     `json:"updated"`
 }
@@ -203,6 +204,15 @@ func (j *MemJournal) SaveRoom(rec RoomRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.rooms[rec.Code] = rec
+	return nil
+}
+
+// Forget implements Forgetter.
+func (j *MemJournal) Forget(room string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.rooms, room)
+	delete(j.logs, room)
 	return nil
 }
 

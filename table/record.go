@@ -11,7 +11,7 @@ func (r *Room) record0() RoomRecord {
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
 		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
-		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed}
+		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice}
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}
@@ -54,4 +54,36 @@ func (r *Room) closeAll(reason CloseReason) {
 	r.members = map[*Mailbox]member{}
 	r.refreshSummary()
 	r.stop()
+}
+
+// closeForGood closes the room so that it is not restored after a
+// restart. A game with a result stays on record (replays, profiles); a
+// room without one is forgotten, when the journal can forget, so that its
+// record does not hold its code for ever.
+func (r *Room) closeForGood(reason CloseReason) {
+	r.closeAll(reason)
+	if r.result != nil {
+		r.save()
+		return
+	}
+	r.forget()
+}
+
+// Forgetter is a Journal that can delete a room's record and log.
+type Forgetter interface {
+	Forget(room string) error
+}
+
+func (r *Room) forget() {
+	f, ok := r.cfg.Journal.(Forgetter)
+	if !ok {
+		r.save()
+		return
+	}
+	if !r.owns() {
+		return
+	}
+	if err := r.patiently("forgetting the room", func() error { return f.Forget(r.cfg.Code) }); err != nil {
+		r.log.Error("forgetting a closed room", "err", err)
+	}
 }

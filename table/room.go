@@ -45,6 +45,9 @@ type Player struct {
 	Name  string
 	Guest bool
 	Badge Badge
+	// Addr is where the session connected from (Hub.Limits); it stays on
+	// this node (never sent to another).
+	Addr string `json:"-"`
 }
 
 // Badge is a mark a player earned away from this table (a campaign's
@@ -54,15 +57,18 @@ type Badge string
 
 // RoomConfig describes a new table.
 type RoomConfig struct {
-	Code     string // set by the Hub when empty
-	Game     game.Game
-	Bots     game.Bots // nil: no bots for this game
-	Title    game.Msg  // game title and variant, for lobby and header
-	Options  []byte    // the game's options (its codec)
-	Seats    int       // seats at the table, humans and bots
-	Private  bool      // not listed; joined by code
-	Host     string    // identity of the creator
-	BotLevel string    // level of bots that fill seats
+	Code    string // set by the Hub when empty
+	Game    game.Game
+	Bots    game.Bots // nil: no bots for this game
+	Title   game.Msg  // game title and variant, for lobby and header
+	Options []byte    // the game's options (its codec)
+	Seats   int       // seats at the table, humans and bots
+	Private bool      // not listed; joined by code
+	Host    string    // identity of the creator
+	// Addr is where the creator connected from, for Hub.Limits; not saved
+	// (a restored room counts for its host only).
+	Addr     string
+	BotLevel string // level of bots that fill seats
 	Seed     uint64
 	Campaign string
 	Allowed  []string // identities who may sit; empty: anyone
@@ -102,6 +108,14 @@ type RoomConfig struct {
 	// IdleClose closes a room nobody is attached to after this long, unless
 	// a game is in progress (its players come back to it). 0: never.
 	IdleClose time.Duration
+	// DesertedAfter ends a game in progress no human player has been at
+	// this long, as AbandonAfter does, for a game that sets no AbandonAfter
+	// of its own: players come back to a game they stepped away from, but
+	// not to one nobody has attended for this long (0: never).
+	DesertedAfter time.Duration
+	// Practice is a guided mission: it closes as soon as its player is
+	// gone (nobody else plays at it).
+	Practice bool
 	// LogSize is how many recent events each seat's Update carries.
 	LogSize int
 
@@ -241,6 +255,10 @@ type Room struct {
 	removed   []string // identities the host removed before the game: kept out (relations.go)
 	created   time.Time
 	log       *slog.Logger
+
+	// by and from are who made the room and from where (Hub.Limits):
+	// set before the actor starts and never changed, unlike cfg.Host.
+	by, from string
 }
 
 func newRoom(ctx context.Context, cfg RoomConfig) *Room {
@@ -277,6 +295,8 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		clockFor: map[game.Seat]int{},
 		created:  cfg.Clock.Now(),
 		log:      cfg.Logger.With("room", cfg.Code),
+		by:       cfg.Host,
+		from:     AddressGroup(cfg.Addr),
 	}
 	r.seats = make([]seatState, cfg.Seats)
 	for i := range r.seats {
@@ -557,16 +577,17 @@ func (r *Room) handle(c command) {
 	case cmdTakeover:
 		r.takeover(c.seat)
 	case cmdIdle:
-		if len(r.members) == 0 && (!r.started || r.over) {
-			r.closeAll(Abandoned)
-			r.save() // closed for good: not restored after a restart
+		r.idleTimer = nil
+		if len(r.members) == 0 && (!r.started || r.over || r.cfg.Practice) {
+			r.closeForGood(Abandoned)
 		}
 	case cmdAbandon:
 		r.abandonIfEmpty()
 	case cmdTurnClock:
 		r.turnClockRanOut(c.seq)
-	case cmdRefresh:
+	case cmdRefresh: // a restored room, nobody at it yet: its closes are armed as for one just left
 		r.armAbandon()
+		r.armIdle()
 		r.afterChange()
 	case cmdClose:
 		r.closeAll(c.reason)

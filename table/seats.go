@@ -188,11 +188,27 @@ func (r *Room) hostIfNone(seat game.Seat) {
 }
 
 func (r *Room) afterDetach() {
+	if r.nobodyToComeBack() {
+		r.closeForGood(Abandoned)
+		return
+	}
 	r.armAbandon()
+	r.armIdle()
+	r.afterChange()
+}
+
+// armIdle starts the count to closing a room nobody is attached to (IdleClose).
+func (r *Room) armIdle() {
 	if len(r.members) == 0 && r.cfg.IdleClose > 0 && r.idleTimer == nil {
 		r.idleTimer = r.clock.AfterFunc(r.cfg.IdleClose, func() { r.retrySubmit(command{kind: cmdIdle}) })
 	}
-	r.afterChange()
+}
+
+// nobodyToComeBack reports a room that waits for nobody: a guided mission
+// its player left. (A table not started waits IdleClose for whoever
+// comes: its host may be on the way.)
+func (r *Room) nobodyToComeBack() bool {
+	return r.cfg.Practice && !r.humanConnected()
 }
 
 func (r *Room) takeover(seat game.Seat) {
@@ -317,10 +333,20 @@ func (r *Room) admits(id string) bool {
 // armAbandon starts the count to ending the game once every human player
 // is away (AbandonAfter).
 func (r *Room) armAbandon() {
-	if r.cfg.AbandonAfter <= 0 || !r.started || r.over || r.abandon != nil || r.humanConnected() {
+	after := r.abandonAfter()
+	if after <= 0 || !r.started || r.over || r.abandon != nil || r.humanConnected() {
 		return
 	}
-	r.abandon = r.clock.AfterFunc(r.cfg.AbandonAfter, func() { r.retrySubmit(command{kind: cmdAbandon}) })
+	r.abandon = r.clock.AfterFunc(after, func() { r.retrySubmit(command{kind: cmdAbandon}) })
+}
+
+// abandonAfter is how long a game waits for its absent players: the
+// game's own AbandonAfter, else the server's DesertedAfter.
+func (r *Room) abandonAfter() time.Duration {
+	if r.cfg.AbandonAfter > 0 {
+		return r.cfg.AbandonAfter
+	}
+	return r.cfg.DesertedAfter
 }
 
 // abandonIfEmpty ends the game, unfinished, if still no human is back.
@@ -329,15 +355,14 @@ func (r *Room) abandonIfEmpty() {
 	if !r.started || r.over || r.humanConnected() {
 		return
 	}
-	r.narrate(game.M("table.abandoned", waitArg(r.cfg.AbandonAfter)))
+	r.narrate(game.M("table.abandoned", waitArg(r.abandonAfter())))
 	if a, ok := r.cfg.Game.(game.Abandoner); ok {
 		if err := r.apply(game.System, a.AbandonAction(r.state)); err == nil && r.over {
 			return // over, with the game's own "abandoned" result
 		}
 	}
 	r.publish()
-	r.closeAll(Abandoned)
-	r.save() // closed for good, without a result: not restored, not counted
+	r.closeForGood(Abandoned) // without a result: not restored, not counted
 }
 
 // humanConnected reports whether any human player's seat has a session.

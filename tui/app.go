@@ -88,6 +88,7 @@ type TableSpec struct {
 	AbandonAfter time.Duration
 	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
 	Seed         uint64        // the deal (0: a fresh one)
+	Practice     bool          // a guided mission (table.RoomConfig.Practice)
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
@@ -542,9 +543,10 @@ func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (table.Room
 	cfg.Code = ""
 	cfg.Game, cfg.Bots = g.Game, g.Bots
 	cfg.Title, cfg.Options, cfg.Seats = spec.Title, spec.Options, spec.Seats
-	cfg.Private, cfg.Host, cfg.BotLevel = spec.Private, host.ID, spec.BotLevel
+	cfg.Private, cfg.Host, cfg.Addr, cfg.BotLevel = spec.Private, host.ID, host.Addr, spec.BotLevel
 	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = spec.NoTakeover, spec.AbandonAfter, spec.TurnClock
+	cfg.Practice = spec.Practice
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}
@@ -574,7 +576,9 @@ func (a *App) startLearning(ctx context.Context, p table.Player, box *table.Mail
 	if !ok {
 		return nil, game.NoSeat, errNoLearning
 	}
-	r, err := a.create(g, g.Learn(), p)
+	spec := g.Learn()
+	spec.Practice = true // it closes when its newcomer goes: nobody else plays at it
+	r, err := a.create(g, spec, p)
 	if err != nil {
 		return nil, game.NoSeat, err
 	}

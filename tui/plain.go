@@ -1032,9 +1032,12 @@ func (p *plain) review(code string) {
 		p.say(th.T("ui.err.no_coach"))
 		return
 	}
-	job, err := p.app.Reviews.Review(strings.TrimSpace(code), p.s.Player)
-	if err != nil {
-		p.say(th.Err(err))
+	var job ReviewJob
+	if said, ok := p.app.lookUpGame(th, p.s.Addr, func() (err error) {
+		job, err = p.app.Reviews.Review(strings.TrimSpace(code), p.s.Player)
+		return err
+	}); !ok {
+		p.say(said)
 		return
 	}
 	said := -1

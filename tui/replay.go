@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+
 	"bivouac/game"
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -19,14 +21,39 @@ type replayPage struct {
 	bind   pagesKeys
 }
 
+// ErrNoSuchGame is the one answer of Records.Replay and Reviews.Review to
+// a code that names no finished game, whether it names nothing or a table
+// still open: a wrong guess (App.Guesses), as a wrong table code is.
+var ErrNoSuchGame = errors.New("no finished game with that code")
+
+// lookUpGame runs a replay's or a review's look-up of code under addr's
+// wrong-code budget: refused, in words, while the address must wait; a
+// miss counts against it.
+func (a *App) lookUpGame(th *uikit.Theme, addr string, look func() error) (said string, ok bool) {
+	if wait := a.codeWait(th, addr); wait != "" {
+		return wait, false
+	}
+	err := look()
+	if errors.Is(err, ErrNoSuchGame) {
+		a.wrongCode(addr)
+	}
+	if err != nil {
+		return th.Err(err), false
+	}
+	return "", true
+}
+
 func openReplay(m *root, code string, back page) {
 	if m.app.Records == nil {
 		m.notice = m.th.T("ui.err.no_records")
 		return
 	}
-	r, err := m.app.Records.Replay(code)
-	if err != nil {
-		m.notice = m.th.Err(err)
+	var r Replay
+	if said, ok := m.app.lookUpGame(m.th, m.sess.Addr, func() (err error) {
+		r, err = m.app.Records.Replay(code)
+		return err
+	}); !ok {
+		m.notice = said
 		return
 	}
 	g, ok := m.app.Games.Lookup(r.Game)

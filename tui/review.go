@@ -37,9 +37,12 @@ func openReview(m *root, code string, back page) tea.Cmd {
 		m.notice = m.th.T("ui.err.no_coach")
 		return nil
 	}
-	job, err := m.app.Reviews.Review(code, m.sess.Player)
-	if err != nil {
-		m.notice = m.th.Err(err)
+	var job ReviewJob
+	if said, ok := m.app.lookUpGame(m.th, m.sess.Addr, func() (err error) {
+		job, err = m.app.Reviews.Review(code, m.sess.Player)
+		return err
+	}); !ok {
+		m.notice = said
 		return nil
 	}
 	p := &reviewPage{code: strings.ToUpper(code), job: job, back: back, bind: newPagesKeys(m.th)}
