@@ -48,7 +48,6 @@ var (
 	ErrNotMuted     = game.NewError("moderation.err.not_muted")
 	ErrNoReason     = game.NewError("moderation.err.no_reason")
 	ErrSelf         = game.NewError("moderation.err.self")
-	ErrNoInvites    = game.NewError("moderation.err.no_invites")
 )
 
 // Limits on what a report or a sanction carries: a reason is one line,

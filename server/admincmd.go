@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"bivouac/access"
 	"bivouac/game"
 	"bivouac/i18n"
 	"bivouac/moderation"
@@ -187,7 +189,7 @@ func (a *adminSession) do(args []string) bool {
 	case "close":
 		err = a.close(rest)
 	case "invite":
-		err = moderation.ErrNoInvites
+		err = a.invite(rest)
 	default:
 		a.fail(a.p.T("moderation.err.unknown", game.Text("Cmd", echoCommand(args[0]))))
 		return false
@@ -471,6 +473,41 @@ func (a *adminSession) close(rest []string) error {
 	r.Close(table.ClosedByAdmin)
 	a.s.mod.Record(a.by, "close", code, code, "")
 	a.out(a.p.T("moderation.admin.closed", game.Text("Code", code)))
+	return nil
+}
+
+// invite makes an invite code (access) for `[USES] [DURATION]` and shows
+// it to this admin only: the log keeps that an invite was made, never its
+// code.
+func (a *adminSession) invite(rest []string) error {
+	uses, ttl := 0, time.Duration(0)
+	for _, w := range rest {
+		var err error
+		if moderation.LooksLikeDuration(w) {
+			if ttl, err = moderation.ParseDuration(w); err != nil {
+				return err
+			}
+		} else if uses, err = strconv.Atoi(w); err != nil {
+			return usageError("moderation.admin.usage.invite")
+		} else if uses <= 0 {
+			uses = -1 // typed: CreateInvite's 0 means "one", and 0 typed is a slip it should refuse
+		}
+	}
+	code, err := a.s.access.CreateInvite(a.by.ID, uses, ttl)
+	if err != nil {
+		return err
+	}
+	if uses == 0 {
+		uses = 1
+	}
+	if ttl == 0 {
+		ttl = access.DefaultTTL
+	}
+	until := a.s.mod.Now().Add(ttl).UTC().Format(moderation.UntilFormat)
+	login := guestLogin(a.s.app.JoinHint, sshserver.InvitePrefix+access.FormatCode(code))
+	a.s.mod.Record(a.by, "invite", "", "", "")
+	a.out(a.p.T("moderation.admin.invite", game.Count(uses), game.Text("Code", access.FormatCode(code)),
+		game.Text("Until", until), game.Text("Command", login)))
 	return nil
 }
 

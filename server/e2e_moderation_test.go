@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bivouac/access"
+	"bivouac/moderation"
 	"bivouac/sshserver/sshtest"
 	"bivouac/table"
 
@@ -215,7 +216,21 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	run("close "+strings.ToLower(code), 0, `Table `+code+` is closed\.`)
 	troll.ExpectScreen(t, `an admin closed it`, 5*time.Second)
 	run("close ZZZZ", 1, `There is no table ZZZZ on this server\.`)
-	run("log", 0, `ada: muted troll`, `ada: unmuted troll`, `ada: disconnected Trolley\s+flooding`, `ada: closed table `+code, `ada: said to everyone\s+The server restarts at noon`)
+	out := run("invite 2 3d", 0, `Invite code ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]), for 2 keys, until \S+ \S+ UTC\. Each newcomer types: ssh .*invite-`)
+	invite := regexp.MustCompile(`Invite code (\S+),`).FindStringSubmatch(out)
+	run("invite 0", 1, `An invite admits from 1 to 100 keys\.`)
+	run("invite lots", 1, `Usage: invite \[USES\] \[DURATION\]`)
+
+	if _, err := srv.Moderation().FileReport(moderation.Report{Reporter: sshtest.Fingerprint(rootKey), ReporterName: "root",
+		Subject: sshtest.Fingerprint(trollKey), SubjectName: "troll", Table: code, Reason: "insults", Evidence: []string{"troll: you all stink"}}); err != nil {
+		t.Fatal(err)
+	}
+	run("reports", 0, `root reports troll at table `+code+`: insults\n\s+troll: you all stink`)
+
+	log := run("log", 0, `ada: muted troll`, `ada: unmuted troll`, `ada: disconnected Trolley\s+flooding`, `ada: closed table `+code, `ada: said to everyone\s+The server restarts at noon`, `ada: made an invite`)
+	if len(invite) < 2 || strings.Contains(log, invite[1]) || strings.Contains(log, strings.ReplaceAll(invite[1], "-", "")) {
+		t.Errorf("the log shows the invite's code (or no code was made: %q):\n%s", invite, log)
+	}
 
 	// The console: an overview first, then commands with a prompt.
 	con := sshtest.Dial(t, addr, sshtest.WithKey(adminKey), sshtest.WithUser("ada"), sshtest.WithPTY(80, 24), sshtest.WithCommand("admin"))
@@ -229,5 +244,4 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	if status := con.Wait(t, 5*time.Second); status != 0 {
 		t.Errorf("the console ended with status %d", status)
 	}
-	_ = srv
 }
