@@ -43,7 +43,7 @@ type Store struct {
 	rooms, players, campaigns, finished, reviews, alive *bucket
 
 	sanctions, audit, reports *bucket // moderation.go
-	access *bucket // invites and the keys they admitted (access.go)
+	access                    *bucket // invites and the keys they admitted (access.go)
 
 	tips *tipCache // shared with the copies WithTimeout makes
 }
