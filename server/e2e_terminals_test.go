@@ -63,7 +63,7 @@ func TestASCIITerminalsGetOnlyASCII(t *testing.T) {
 	}{
 		{"vt100", "vera", []sshtest.Option{sshtest.WithTerm("vt100")}, "vera"},
 		{"LANG=C", "carl", []sshtest.Option{sshtest.WithEnv("LANG", "C")}, "carl"},
-		{"BIVOUAC_UI=ascii", "Жанна", []sshtest.Option{sshtest.WithEnv("BIVOUAC_UI", "ascii")}, "Zanna"},
+		{"BIVOUAC_UI=ascii", "Жанна", []sshtest.Option{sshtest.WithEnv("BIVOUAC_UI", "ascii")}, "Zhanna"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startServer(t, t.TempDir())

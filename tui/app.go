@@ -209,7 +209,7 @@ type Session struct {
 // NewProgram builds the session's program and starts its pump. The pump
 // stops, and the session leaves its table (keeping the seat), when ctx ends.
 func (a *App) NewProgram(s Session) *tea.Program {
-	th := a.theme(s.Renderer, s.Lang)
+	th := a.theme(s.Renderer, s.Lang, s.ASCII)
 	m := newRoot(a, s, th)
 	// WithoutSignalHandler: a program runs inside the server, and the
 	// server's SIGTERM is for the server (which says goodbye to every
@@ -234,14 +234,16 @@ func (a *App) NewProgram(s Session) *tea.Program {
 // theme returns the Theme for a session's renderer and language. Styles
 // only read the renderer's colour profile and background, so sessions that
 // agree on those and on the language share one Theme (a Theme per session
-// was most of a session's memory).
-func (a *App) theme(r *lipgloss.Renderer, lang i18n.Lang) *uikit.Theme {
+// was most of a session's memory). ascii: the terminal shows only ASCII,
+// and the theme romanises its words before they are laid out.
+func (a *App) theme(r *lipgloss.Renderer, lang i18n.Lang, ascii bool) *uikit.Theme {
 	if r == nil {
 		th := uikit.New(nil)
 		th.SetLang(lang)
+		th.SetASCII(ascii)
 		return th
 	}
-	k := themeKey{r.ColorProfile(), r.HasDarkBackground(), lang}
+	k := themeKey{r.ColorProfile(), r.HasDarkBackground(), lang, ascii}
 	a.themeMu.Lock()
 	defer a.themeMu.Unlock()
 	if a.themes == nil {
@@ -252,6 +254,7 @@ func (a *App) theme(r *lipgloss.Renderer, lang i18n.Lang) *uikit.Theme {
 	}
 	th := uikit.New(r)
 	th.SetLang(lang)
+	th.SetASCII(ascii)
 	a.themes[k] = th
 	return th
 }
@@ -260,6 +263,7 @@ type themeKey struct {
 	profile termenv.Profile
 	dark    bool
 	lang    i18n.Lang
+	ascii   bool
 }
 
 // pump is the caller of p.Send for this session (but for the frame gap's

@@ -194,7 +194,7 @@ func (p *campaignsPage) view(m *root) string {
 		if c.Veteran {
 			vet = th.Good.Render(" ★")
 		}
-		b.WriteString(mark + pad(c.Code, 6) + " " + pad(c.Name, 20) + " " + pad(th.T("ui.n_players", game.Count(c.Players)), 11) + " " +
+		b.WriteString(mark + pad(c.Code, 6) + " " + pad(th.Text(c.Name), 20) + " " + pad(th.T("ui.n_players", game.Count(c.Players)), 11) + " " +
 			m.bar(c.Trials, c.Target, 14) + fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) +
 			th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet + "\n")
 	}

@@ -364,7 +364,7 @@ func (w *frameWriter) write() {
 		if ending {
 			msg := final
 			if w.ascii {
-				msg = uikit.ToASCII(msg)
+				msg = uikit.ToASCII(uikit.Romanize(msg))
 			}
 			if w.started {
 				msg = leaveAlt + msg

@@ -38,7 +38,7 @@ func TestTheLanguageKeyWritesOncePerPause(t *testing.T) {
 	a.Records = recs
 	ctx, end := context.WithCancel(context.Background())
 	defer end()
-	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English}, a.theme(nil, i18n.English))
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English}, a.theme(nil, i18n.English, false))
 	s := &session{t: t, m: m}
 	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	l := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}

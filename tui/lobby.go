@@ -193,7 +193,7 @@ func (lp *lobbyPage) title(m *root) string {
 	if h.text != "" && h.width == m.width && h.name == p.Name && h.badge == p.Badge && h.lang == th.Lang() {
 		return h.text
 	}
-	who := th.Muted.Render(th.T("ui.lang.key", game.Text("Lang", th.T("ui.lang.name")))+" · ") + th.Accent.Render(p.Name)
+	who := th.Muted.Render(th.T("ui.lang.key", game.Text("Lang", th.T("ui.lang.name")))+" · ") + th.Accent.Render(th.Text(p.Name))
 	if p.Badge == BadgeVeteran {
 		who += " " + th.Good.Render("★ "+th.T("ui.lobby.veteran"))
 	}

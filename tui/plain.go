@@ -84,7 +84,7 @@ const maxPlainLine = 1024
 // RunPlain runs a plain-mode session until the player quits or the
 // session ends; the result is the exit status.
 func (a *App) RunPlain(s PlainSession) int {
-	p := &plain{app: a, s: s, th: a.theme(nil, s.Lang), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
+	p := &plain{app: a, s: s, th: a.theme(nil, s.Lang, s.ASCII), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
 	defer func() {
 		if p.room != nil {
 			p.room.Detach(p.box)
@@ -144,7 +144,7 @@ func (p *plain) say(lines ...string) {
 	for _, l := range lines {
 		l = uikit.Clean(l)
 		if p.s.ASCII {
-			l = uikit.ToASCII(l)
+			l = uikit.ToASCII(uikit.Romanize(l))
 		}
 		b.WriteString(l)
 		b.WriteString(p.ed.eol)
@@ -285,7 +285,7 @@ func (p *plain) command(line string) {
 		return
 	case "lang", "language":
 		if l, ok := i18n.Parse(rest); ok {
-			p.th = p.app.theme(nil, l)
+			p.th = p.app.theme(nil, l, p.s.ASCII)
 			if p.screen != nil {
 				p.screen = p.newScreen(p.upd.Game)
 				p.screen.SetUpdate(p.upd)

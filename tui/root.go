@@ -93,7 +93,7 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 // switchLang draws the session in language l from now on, and remembers
 // the choice for a player with a key.
 func (m *root) switchLang(l i18n.Lang) {
-	m.th = m.app.theme(m.sess.Renderer, l)
+	m.th = m.app.theme(m.sess.Renderer, l, m.sess.ASCII)
 	m.keys = newGlobalKeys(m.th)
 	m.notice = m.th.T("ui.lang.now", game.Text("Lang", m.th.T("ui.lang.name")))
 	if m.app.Records != nil && !m.sess.Player.Guest {

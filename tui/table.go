@@ -353,7 +353,7 @@ func (t *tablePage) waitingView(m *root) string {
 		case s.Name == "":
 			who = th.Muted.Render(th.T("ui.table.open_seat"))
 		default:
-			who = s.Name
+			who = th.Text(s.Name)
 			if b := badgeMark(s.Badge); b != "" {
 				who += " " + th.Good.Render(b)
 			}
@@ -402,10 +402,9 @@ func (t *tablePage) waitingView(m *root) string {
 		b.WriteString(m.noticeBlock(n) + "\n")
 	}
 	var lines []string // long lines wrap: nobody's words are cut off
-	p := th.Printer()
 	for i := range u.Log {
 		e := u.Log[i]
-		text, style := uikit.Clean(p.Event(e)), th.Muted
+		text, style := uikit.Clean(th.Event(e)), th.Muted
 		if e.Kind == game.Chat {
 			style = th.Chat
 			if int(e.From) >= 0 && int(e.From) < len(u.Seats) {

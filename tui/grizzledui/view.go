@@ -1005,9 +1005,9 @@ func (s *Screen) drawEvent(e *game.Event, who string, w int) []string {
 	case game.Chat:
 		l = th.Chat.Render(who + ": “" + uikit.Clean(e.Text) + "”")
 	case game.Private:
-		l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(th.Printer().Event(e))
+		l = th.Accent.Render(th.T("ui.tag.you")+" ") + uikit.Clean(th.Event(e))
 	default:
-		l = uikit.Clean(th.Printer().Event(e))
+		l = uikit.Clean(th.Event(e))
 	}
 	wrapped := uikit.WrapWords(l, w-2)
 	for i, l := range wrapped {

@@ -59,6 +59,7 @@ type Theme struct {
 	ThreatMark [6]string
 
 	id      uint64        // tells themes apart in SharedLines keys (nextThemeID)
+	ascii   bool          // words are romanised before layout (SetASCII)
 	tr      *i18n.Printer // the session's language (SetLang)
 	wrapped sync.Map      // wrapKey → a catalog text wrapped to a width (Wrapped)
 
@@ -173,23 +174,43 @@ func (t *Theme) NewHelp(w int) help.Model {
 }
 
 // T renders a catalog key in the session's language.
-func (t *Theme) T(key string, args ...game.Arg) string { return t.printer().T(key, args...) }
+func (t *Theme) T(key string, args ...game.Arg) string { return t.Text(t.printer().T(key, args...)) }
 
 // Msg renders a message in the session's language.
-func (t *Theme) Msg(m game.Msg) string { return t.printer().Msg(m) }
+func (t *Theme) Msg(m game.Msg) string { return t.Text(t.printer().Msg(m)) }
 
 // Name is a player's name as the viewer reads it: a bot's marked in their
 // language (i18n's Printer.Name).
-func (t *Theme) Name(n string) string { return t.printer().Name(n) }
+func (t *Theme) Name(n string) string { return t.Text(t.printer().Name(n)) }
+
+// Event is what e says, in the session's language.
+func (t *Theme) Event(e *game.Event) string { return t.Text(t.printer().Event(e)) }
 
 // Err renders an error for the player, in the session's language.
-func (t *Theme) Err(err error) string { return t.printer().Error(err) }
+func (t *Theme) Err(err error) string { return t.Text(t.printer().Error(err)) }
 
 // And joins parts as the session's language lists things ("a, b and c").
-func (t *Theme) And(parts []string) string { return t.printer().And(parts) }
+func (t *Theme) And(parts []string) string { return t.Text(t.printer().And(parts)) }
 
 // Or joins alternatives ("a, b or c").
-func (t *Theme) Or(parts []string) string { return t.printer().Or(parts) }
+func (t *Theme) Or(parts []string) string { return t.Text(t.printer().Or(parts)) }
+
+// Text is words the screen shows (a name, a chat line) as this theme
+// writes them: romanised in ASCII mode, before they are measured and laid
+// out, so a romanised name that grew longer is cut like any other.
+func (t *Theme) Text(s string) string {
+	if t.ascii {
+		return Romanize(s)
+	}
+	return s
+}
+
+// SetASCII makes the theme romanise what it renders (Romanize): for a
+// terminal that shows only ASCII. Set it before the theme is shared.
+func (t *Theme) SetASCII(on bool) { t.ascii = on }
+
+// ASCII: the theme romanises what it renders.
+func (t *Theme) ASCII() bool { return t.ascii }
 
 // Lang is the session's language.
 func (t *Theme) Lang() i18n.Lang { return t.printer().Lang() }

@@ -530,13 +530,13 @@ func (s *Screen) passAction() (werewolf.Action, bool) {
 // becomes "Ada" (the players list marks bots).
 func (s *Screen) name(seat game.Seat) string {
 	if i := int(seat); i >= 0 && i < len(s.v.Players) {
-		return shortName(s.v.Players[i].Name)
+		return s.shortName(s.v.Players[i].Name)
 	}
 	return "?"
 }
 
-func shortName(n string) string {
-	n = uikit.Clean(n)
+func (s *Screen) shortName(n string) string {
+	n = s.th.Text(uikit.Clean(n))
 	if i := strings.Index(n, " (bot"); i > 0 && strings.HasSuffix(n, ")") {
 		n = n[:i]
 	}

@@ -152,7 +152,7 @@ func (s *Screen) playerLines(w, h int) []string {
 	asleep := s.asleep()
 	nameW := 4
 	for _, p := range v.Players {
-		nameW = max(nameW, width(shortName(p.Name)))
+		nameW = max(nameW, width(s.shortName(p.Name)))
 	}
 	nameW = min(nameW, 12)
 	alive := 0
@@ -185,7 +185,7 @@ func (s *Screen) playerLines(w, h int) []string {
 		if p.Seat == s.cur {
 			cursor = th.Accent.Render("▸")
 		}
-		name := pad(short(shortName(p.Name), nameW), nameW)
+		name := pad(short(s.shortName(p.Name), nameW), nameW)
 		switch {
 		case p.Seat == s.cur:
 			name = th.Selected.Render(name)
@@ -502,7 +502,7 @@ func (s *Screen) publicPhaseLines(w int) []string {
 		var cands []string
 		for _, p := range v.Players {
 			if p.Alive && p.Candidate {
-				cands = append(cands, shortName(p.Name))
+				cands = append(cands, s.shortName(p.Name))
 			}
 		}
 		if len(cands) == 0 {
@@ -565,10 +565,9 @@ func (s *Screen) dawnNews() []string {
 		return nil
 	}
 	var out []string
-	p := s.th.Printer()
 	for i := start + 1; i < len(s.u.Log); i++ {
 		if e := s.u.Log[i]; e.Kind == game.Narration && e.Audience.All {
-			out = append(out, uikit.Clean(p.Event(e)))
+			out = append(out, uikit.Clean(s.th.Event(e)))
 		}
 	}
 	return out
@@ -703,10 +702,10 @@ func (s *Screen) eventsLines(events []*game.Event, w, h int) []string {
 
 func (s *Screen) speaker(seat game.Seat) string {
 	if i := int(seat); i >= 0 && i < len(s.v.Players) {
-		return shortName(s.v.Players[i].Name)
+		return s.shortName(s.v.Players[i].Name)
 	}
 	if si, ok := s.seatInfo(seat); ok {
-		return shortName(si.Name)
+		return s.shortName(si.Name)
 	}
 	return "?"
 }
@@ -729,7 +728,7 @@ func (s *Screen) sharedEventLines(e *game.Event, who string, w int) []string {
 
 func (s *Screen) eventLines(e *game.Event, w int) []string {
 	th := s.th
-	text := uikit.Clean(th.Printer().Event(e))
+	text := uikit.Clean(th.Event(e))
 	var prefix string
 	st := th.Base
 	switch {
@@ -770,7 +769,7 @@ func (s *Screen) endBody(w, h int) []string {
 	out = append(out, wrapStyled(th.Strong, summary, w)...)
 	nameW := 6
 	for _, p := range v.Players {
-		nameW = max(nameW, width(shortName(p.Name)))
+		nameW = max(nameW, width(s.shortName(p.Name)))
 	}
 	nameW = min(nameW, 14)
 	out = append(out, th.Muted.Render("    "+pad(th.T("werewolfui.col.player"), nameW)+"  "+pad(th.T("werewolfui.col.card"), 24)+" "+
@@ -794,7 +793,7 @@ func (s *Screen) endBody(w, h int) []string {
 		if p.Lover {
 			fate += " ♥"
 		}
-		name := pad(short(shortName(p.Name), nameW), nameW)
+		name := pad(short(s.shortName(p.Name), nameW), nameW)
 		if p.Seat == s.u.Seat {
 			name = th.Accent.Render(name)
 		}
