@@ -241,14 +241,19 @@ func (r *Room) whileAway(seat game.Seat) game.Msg {
 
 // waitArg says a delay the way people do ("2 minutes", "30 seconds"), as
 // the argument Wait.
-func waitArg(d time.Duration) game.Arg {
+func waitArg(d time.Duration) game.Arg { return waitIn("table.wait.", d) }
+
+// waitIn is waitArg for a sentence whose duration takes another case than
+// table.wait's ("longer than 3 minutes"): family holds its own minutes,
+// seconds and moment.
+func waitIn(family string, d time.Duration) game.Arg {
 	switch {
 	case d >= time.Minute && d%time.Minute == 0:
-		return game.Sub("Wait", game.M("table.wait.minutes", game.Count(int(d/time.Minute))))
+		return game.Sub("Wait", game.M(family+"minutes", game.Count(int(d/time.Minute))))
 	case d >= time.Second:
-		return game.Sub("Wait", game.M("table.wait.seconds", game.Count(int((d+time.Second-1)/time.Second))))
+		return game.Sub("Wait", game.M(family+"seconds", game.Count(int((d+time.Second-1)/time.Second))))
 	}
-	return game.Sub("Wait", game.M("table.wait.moment"))
+	return game.Sub("Wait", game.M(family+"moment"))
 }
 
 // retrySubmit is for timer goroutines: it keeps trying while the inbox is

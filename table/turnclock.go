@@ -64,7 +64,7 @@ func (r *Room) turnClockRanOut(seq int) {
 			continue
 		}
 		r.clockFor[seat] = r.seq + 1
-		r.narrateAbout(seat, game.M("table.clock.once", game.Text("Player", name), waitArg(r.cfg.TurnClock)))
+		r.narrateAbout(seat, game.M("table.clock.once", game.Text("Player", name), waitIn("table.clock.longer.", r.cfg.TurnClock)))
 	}
 	r.afterChange()
 }

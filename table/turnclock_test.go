@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"bivouac/clock/clocktest"
+	"bivouac/game"
+	"bivouac/i18n"
 )
 
 // A person who leaves a decision past the turn clock has a bot make it
@@ -78,5 +80,29 @@ func TestTurnClockStaysOutOfTheGamesTimers(t *testing.T) {
 	clk.WaitTimers(t, 1)
 	if live := clk.Live(); live != 1 {
 		t.Fatalf("%d alarms set, want only the game's timer", live)
+	}
+}
+
+// The turn clock's sentence takes its duration in the case "longer than"
+// wants, with plural forms of its own (issue 30 item 5): not table.wait's,
+// which other sentences decline otherwise.
+func TestTurnClockSentenceDeclinesItsMinutes(t *testing.T) {
+	for _, c := range []struct {
+		lang i18n.Lang
+		d    time.Duration
+		want string
+	}{
+		{i18n.Polish, time.Minute, "Ann myśli dłużej niż minutę: tym razem decyduje bot."},
+		{i18n.Polish, 3 * time.Minute, "Ann myśli dłużej niż 3 minuty: tym razem decyduje bot."},
+		{i18n.Polish, 5 * time.Minute, "Ann myśli dłużej niż 5 minut: tym razem decyduje bot."},
+		{i18n.Russian, time.Minute, "Ann думает дольше 1 минуты: на этот раз решает бот."},
+		{i18n.Russian, 3 * time.Minute, "Ann думает дольше 3 минут: на этот раз решает бот."},
+		{i18n.German, time.Minute, "Ann brauchte länger als eine Minute: ein Bot entscheidet dieses eine Mal."},
+		{i18n.German, 90 * time.Second, "Ann brauchte länger als 90 Sekunden: ein Bot entscheidet dieses eine Mal."},
+	} {
+		got := i18n.For(c.lang).Msg(game.M("table.clock.once", game.Text("Player", "Ann"), waitIn("table.clock.longer.", c.d)))
+		if got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.lang, c.d, got, c.want)
+		}
 	}
 }
