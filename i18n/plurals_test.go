@@ -52,7 +52,7 @@ func TestPluralsReadAsReviewed(t *testing.T) {
 					w = wl[i]
 				}
 				if g != w {
-					t.Errorf("%s line %d:\n got  %s\n want %s", path, i+1, g, w)
+					t.Errorf("%s line %d:\n got  %s\n want %s\n(a counted message was added or changed: check its forms read right, then\n go test ./i18n -run TestPluralsReadAsReviewed -update and commit the file)", path, i+1, g, w)
 					break
 				}
 			}
