@@ -31,6 +31,10 @@ type Config struct {
 	NoGuests bool
 	// Store keeps invites and the keys they admitted; nil: no invites.
 	Store persistence.AccessStore
+	// Name is the server's name, shown in the lobby and in help; "" none.
+	Name string
+	// MOTDFile is the message of the day (see motd.go); "" none.
+	MOTDFile string
 
 	Clock clock.Clock // polls the files; nil: clock.System
 	Log   *slog.Logger
@@ -46,6 +50,7 @@ type Policy struct {
 	admins *KeyFile // nil: none named
 	allow  *KeyFile // nil: no allowlist
 	store  persistence.AccessStore
+	motd   *motdFiles // nil: none
 
 	mu     sync.Mutex
 	timer  clock.Timer
@@ -70,6 +75,11 @@ func New(cfg Config) (*Policy, error) {
 	}
 	if cfg.AllowFile != "" {
 		if p.allow, err = OpenKeyFile(cfg.AllowFile, "allow", p.log); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.MOTDFile != "" {
+		if p.motd, err = openMOTD(cfg.MOTDFile, p.log); err != nil {
 			return nil, err
 		}
 	}
@@ -126,15 +136,26 @@ func (p *Policy) Check() {
 func (p *Policy) Reload() {
 	for _, f := range p.files() {
 		if err := f.Load(); err != nil {
-			p.log.Warn("key file cannot be read: its last version stays in force", "err", err)
+			p.log.Warn("file cannot be read: its last version stays in force", "err", err)
 		}
 	}
 }
 
-func (p *Policy) files() []*KeyFile {
-	var out []*KeyFile
+// watched is a file the policy follows: a key file or a text file.
+type watched interface {
+	Load() error
+	Check() bool
+}
+
+func (p *Policy) files() []watched {
+	var out []watched
 	for _, f := range []*KeyFile{p.admins, p.allow} {
 		if f != nil {
+			out = append(out, f)
+		}
+	}
+	if p.motd != nil {
+		for _, f := range p.motd.files() {
 			out = append(out, f)
 		}
 	}

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"strings"
+
 	"bivouac/access"
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/persistence"
 	"bivouac/sshserver"
 )
@@ -48,3 +51,16 @@ func (g accessGate) KeyEntry(fp, invite string) sshserver.KeyDecision {
 func (g accessGate) Redeem(fp, invite string) error { return g.p.Redeem(fp, invite) }
 
 func (g accessGate) GuestEntry(invite string) (game.Msg, bool) { return g.p.GuestEntry(invite) }
+
+// helpHeading is what `ssh host help` says before its commands: the
+// server's name and its message of the day in the reader's language.
+func (s *Server) helpHeading(p *i18n.Printer) string {
+	var b strings.Builder
+	if name := s.access.Name(); name != "" {
+		b.WriteString(name + "\n\n")
+	}
+	if motd := s.access.MOTD(p.Lang()); motd != "" {
+		b.WriteString(motd + "\n\n")
+	}
+	return b.String()
+}

@@ -268,3 +268,50 @@ func TestExpiredInviteIsRefused(t *testing.T) {
 		t.Fatalf("expired invite told %q, want %q", got, want)
 	}
 }
+
+// The server's name and message of the day, in the reader's language: in
+// `ssh host help`, in plain mode's help and as the lobby's first screen,
+// which any key turns into the tables.
+func TestMOTDShownByLanguageInHelpAndLobby(t *testing.T) {
+	dir := t.TempDir()
+	motd := filepath.Join(dir, "motd")
+	for path, text := range map[string]string{motd: "Welcome to the Somme.\nBe kind at the table.\n",
+		motd + ".pl": "Witajcie nad Sommą.\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, addr, _ := accessServer(t, filepath.Join(dir, "data"), true, access.Config{MOTDFile: motd, Name: "Trench Nine"})
+
+	help := func(opts ...sshtest.Option) string {
+		c := sshtest.Dial(t, addr, append([]sshtest.Option{sshtest.WithoutPTY(), sshtest.WithCommand("help")}, opts...)...)
+		c.Wait(t, 5*time.Second)
+		return string(c.Transcript())
+	}
+	en, pl := help(), help(sshtest.WithEnv("LANG", "pl_PL.UTF-8"))
+	if !strings.HasPrefix(en, "Trench Nine\n") || !strings.Contains(en, "Welcome to the Somme.\nBe kind at the table.") {
+		t.Fatalf("help in English:\n%s", en)
+	}
+	if !strings.Contains(pl, "Witajcie nad Sommą.") || strings.Contains(pl, "Welcome to the Somme") {
+		t.Fatalf("help in Polish:\n%s", pl)
+	}
+
+	lobby := sshtest.Dial(t, addr, sshtest.WithEnv("LANG", "pl_PL.UTF-8"))
+	lobby.ExpectScreen(t, `Witajcie nad Sommą\.`, 5*time.Second)
+	if !strings.Contains(lobby.Screen(), "Trench Nine") {
+		t.Fatalf("the lobby does not name the server:\n%s", lobby.Screen())
+	}
+	lobby.Type(" ")
+	lobby.ExpectScreen(t, i18n.For(i18n.Polish).T("ui.lobby.tables"), 5*time.Second)
+	if strings.Contains(lobby.Screen(), "Witajcie nad Sommą") {
+		t.Fatalf("the message stays after a key:\n%s", lobby.Screen())
+	}
+
+	plain := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("plain"))
+	plain.Expect(t, `Somme`, 5*time.Second) // on arrival
+	plain.Type("help\r")
+	plain.Expect(t, `Players: ignore`, 5*time.Second)
+	if n := strings.Count(string(plain.Transcript()), "Be kind at the table."); n != 2 {
+		t.Fatalf("plain mode said the message %d times, want on arrival and with help:\n%s", n, plain.Transcript())
+	}
+}

@@ -90,6 +90,7 @@ func echoCommand(c string) string {
 func (s *Server) help(p *i18n.Printer) string {
 	ssh := s.app.JoinHint // "ssh -p 2222 games.example.org"
 	var b strings.Builder
+	b.WriteString(s.helpHeading(p))
 	b.WriteString(p.T("cmd.help.title") + "\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, l := range [][2]string{

@@ -149,13 +149,15 @@ func New(cfg Config) (*Server, error) {
 	s.hub.CodeTaken = codeTaken(store)
 	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddr}
 	s.app = &tui.App{
-		Hub:      s.hub,
-		Games:    catalog(s.games),
-		Profiles: profiles{store},
-		Names:    &s.names,
-		Records:  records{s},
-		Reviews:  s.reviews,
-		JoinHint: JoinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
+		Hub:        s.hub,
+		Games:      catalog(s.games),
+		Profiles:   profiles{store},
+		Names:      &s.names,
+		Records:    records{s},
+		Reviews:    s.reviews,
+		JoinHint:   JoinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
+		ServerName: s.access.Name(),
+		MOTD:       s.access.MOTD,
 		Room: table.RoomConfig{
 			Journal:       journal,
 			Logger:        cfg.Log,

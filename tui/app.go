@@ -138,6 +138,10 @@ type App struct {
 	Reports   Reports
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
+	// ServerName heads the lobby ("" : Bivouac's own title); MOTD is the
+	// message of the day in a language, "" for none (nil: none). See motd.go.
+	ServerName string
+	MOTD       func(i18n.Lang) string
 	// Guesses slows down an address that keeps typing table or campaign
 	// codes that do not exist (nil: no limit). The SSH server shares it for
 	// guest codes, so every kind of guess draws on one budget.

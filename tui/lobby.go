@@ -22,6 +22,8 @@ type lobbyPage struct {
 	vis    []table.Summary // visibleRooms of visFor (the hub shares rooms slices)
 	visFor []table.Summary
 	cursor int
+	// motdDone: the message of the day was shown and a key pressed (motd.go)
+	motdDone bool
 
 	// drawing scratch, reused from frame to frame
 	helpKeys []key.Binding // help's result, valid until its next call
@@ -79,6 +81,10 @@ func (p *lobbyPage) filterRooms(me string) []table.Summary {
 }
 
 func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
+	if p.motdShowing(m) && !key.Matches(k, m.keys.Quit) {
+		p.motdDone = true // any key goes on to the tables
+		return nil
+	}
 	rooms := p.visibleRooms(m)
 	switch {
 	case key.Matches(k, m.keys.Quit):
@@ -115,6 +121,9 @@ func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 }
 
 func (p *lobbyPage) view(m *root) string {
+	if p.motdShowing(m) {
+		return p.motdView(m)
+	}
 	th := m.th
 	var b strings.Builder
 	b.WriteString(p.title(m))
@@ -201,6 +210,9 @@ func (lp *lobbyPage) title(m *root) string {
 		who += th.Muted.Render(" " + th.T("ui.lobby.guest"))
 	}
 	title := th.Title.Render("Bivouac") + th.Muted.Render(" · "+th.T("ui.lobby.tagline"))
+	if name := m.app.ServerName; name != "" {
+		title = th.Title.Render(name) + th.Muted.Render(" · Bivouac")
+	}
 	gap := max(1, m.width-lipgloss.Width(title)-lipgloss.Width(who))
 	var b strings.Builder
 	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")

@@ -96,6 +96,7 @@ func (a *App) RunPlain(s PlainSession) int {
 	lines := make(chan string)
 	go p.ed.read(s.Ctx, s.In, lines)
 	p.say(p.th.T("plain.welcome"))
+	p.plainMOTD()
 	if s.Guest != "" {
 		p.say(guestHint(p.th, s.Guest, p.app.JoinHint))
 	}
@@ -315,6 +316,7 @@ func (p *plain) command(line string) {
 
 func (p *plain) help() {
 	if p.room == nil {
+		p.plainMOTD()
 		p.say(strings.Split(p.th.T("plain.help_lobby"), "\n")...)
 		p.say(p.th.T("plain.help_review"))
 		p.say(p.th.T("plain.people.help"))

@@ -54,6 +54,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	insecureRoutes := fs.Bool("insecure-routes", envOr("BIVOUAC_INSECURE_ROUTES", "") == "1", "let a cluster node without TLS route off loopback: the cluster password and every hand cross the network in clear (env BIVOUAC_INSECURE_ROUTES=1)")
 	allow := fs.String("allow", envOr("BIVOUAC_ALLOW", ""), "file of the SSH public keys that may come in, authorized_keys form: with it only those keys, the admins' and invited keys may, and no guests; read again when it changes or on SIGHUP (env BIVOUAC_ALLOW)")
 	noGuests := fs.Bool("no-guests", envBool("BIVOUAC_NO_GUESTS"), "let no one in without an SSH key (env BIVOUAC_NO_GUESTS=1)")
+	name := fs.String("name", envOr("BIVOUAC_NAME", ""), "this server's name, shown in the lobby and in help (env BIVOUAC_NAME)")
+	motd := fs.String("motd", envOr("BIVOUAC_MOTD", ""), "message of the day shown in the lobby and in help; FILE.pl, FILE.ru, FILE.de beside it are shown to players of those languages; read again when changed (env BIVOUAC_MOTD)")
 	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -93,7 +95,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
-		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests}})
+		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}})
 	if err != nil {
 		return err
 	}
