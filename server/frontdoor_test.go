@@ -168,3 +168,18 @@ func TestPrivateTableCodesAreTaggedInTheLog(t *testing.T) {
 		t.Errorf("the public code %s is not in the log:\n%s", pub.Code(), out)
 	}
 }
+
+// A guest who types their reclaim code as a new name would show it to
+// everyone: a name that looks like a code is refused, said in the
+// player's language.
+func TestRenameToACodeIsRefused(t *testing.T) {
+	_, addr, _ := startLogged(t)
+	p := dialPlain(t, addr, "ann")
+	got := strings.Join(p.do("name g-vyv7-f8va-cax0"), "\n")
+	if !strings.Contains(got, "looks like a code") {
+		t.Errorf("rename to a code: %q", got)
+	}
+	p.do("new grizzled 3 2")
+	rooms := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	rooms.Expect(t, `ann`, 5*time.Second)
+}

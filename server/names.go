@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"bivouac/sanitize"
+	"bivouac/sshserver"
 )
 
 // nameBook keeps display names apart: a name (compared by sanitize.Fold,
@@ -121,8 +122,12 @@ func (b *nameBook) logout(id string) {
 }
 
 // Rename moves id's session from old to name, unless another player holds
-// name (tui.Names).
+// name or it looks like a code (tui.Names).
 func (b *nameBook) Rename(id, old, name string) error {
+	if sshserver.SecretUser(name) != "" {
+		// A guest typing their reclaim code here would show it to all.
+		return game.Refuse(nil, game.M("ssh.gate.name_code"))
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := time.Now()
