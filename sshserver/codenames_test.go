@@ -20,7 +20,7 @@ func TestLooksLikeGuestCode(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "kate22", "alice", "john_smith_1985", "JASPER", "player", "g-kate",
-		"guest-7kqm", "marie-claire", "anna2024", "x-7kqm", "ab12"} {
+		"guest-7kqm", "invite-k7qx2m", "invite-K7QX2MPA", "marie-claire", "anna2024", "x-7kqm", "ab12"} {
 		if LooksLikeGuestCode(s) {
 			t.Errorf("%q looks like a code", s)
 		}

@@ -55,6 +55,9 @@ func LooksLikeGuestCode(user string) bool {
 		return true
 	}
 	u := strings.ToLower(strings.TrimSpace(user))
+	if strings.HasPrefix(u, InvitePrefix) {
+		return false // an invite's code (ParseInviteCode), not a reclaim
+	}
 	if len(u) >= 2 && u[0] == 'g' && isCodeSeparator(u[1]) {
 		sh := codeShape(u[2:])
 		return sh.clean && sh.n >= 8
