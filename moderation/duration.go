@@ -53,17 +53,23 @@ var units = map[byte]time.Duration{
 }
 
 // LeftArg says how long remains, as the argument Left, in the largest
-// unit and rounded up ("3 days", "2 hours", "1 minute"): what a player is
-// told about a ban or mute.
+// unit that fits ("3 days", "2 hours", "45 minutes"): minutes rounded up,
+// so a minute left is never "0", and from 60 of them hours, from 24 of
+// those days, each to the nearest (a ban of 2 h read a second later is
+// still "2 hours"; the message gives the exact end too).
 func LeftArg(d time.Duration) game.Arg {
 	const day = 24 * time.Hour
-	switch {
-	case d > day:
-		return game.Sub("Left", game.M("moderation.left.days", game.Count(ceil(d, day))))
-	case d > time.Hour:
-		return game.Sub("Left", game.M("moderation.left.hours", game.Count(ceil(d, time.Hour))))
+	minutes := max(1, ceil(d, time.Minute))
+	if minutes < 60 {
+		return game.Sub("Left", game.M("moderation.left.minutes", game.Count(minutes)))
 	}
-	return game.Sub("Left", game.M("moderation.left.minutes", game.Count(max(1, ceil(d, time.Minute)))))
+	hours := nearest(d, time.Hour)
+	if hours < 24 {
+		return game.Sub("Left", game.M("moderation.left.hours", game.Count(hours)))
+	}
+	return game.Sub("Left", game.M("moderation.left.days", game.Count(nearest(d, day))))
 }
+
+func nearest(d, unit time.Duration) int { return int((d + unit/2) / unit) }
 
 func ceil(d, unit time.Duration) int { return int((d + unit - 1) / unit) }

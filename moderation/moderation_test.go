@@ -201,3 +201,26 @@ func TestFileReportCleansAndRequiresAReason(t *testing.T) {
 		t.Fatalf("Reports = %+v, %v", all, err)
 	}
 }
+
+func TestLeftSaysTheLargestUnit(t *testing.T) {
+	en := i18n.For(i18n.English)
+	for d, want := range map[time.Duration]string{
+		time.Second:                     "1 minute",
+		30 * time.Minute:                "30 minutes",
+		59*time.Minute + 58*time.Second: "1 hour",
+		time.Hour:                       "1 hour",
+		61 * time.Minute:                "1 hour",
+		2*time.Hour - time.Second:       "2 hours",
+		23*time.Hour + 59*time.Minute:   "1 day",
+		7*24*time.Hour - time.Minute:    "7 days",
+		36 * time.Hour:                  "2 days",
+		moderation.MaxDuration:          "3650 days",
+		45*time.Minute + 10*time.Second: "46 minutes",
+		100*time.Hour + 10*time.Minute:  "4 days",
+	} {
+		arg := moderation.LeftArg(d)
+		if got := en.Msg(arg.Msgs[0]); got != want {
+			t.Errorf("LeftArg(%v) reads %q, want %q", d, got, want)
+		}
+	}
+}

@@ -514,8 +514,14 @@ func (a *adminSession) invite(rest []string) error {
 // resolvePlayer finds a player by the name players see, case and
 // look-alikes aside: a name held now or lately, a sanctioned player's, or
 // else the only name beginning so. A name several could mean is refused
-// with the candidates.
+// with the candidates. An identity (SHA256:…, guest:…) is taken as it is.
 func (s *Server) resolvePlayer(name string) (moderation.Person, error) {
+	if strings.HasPrefix(name, "SHA256:") || strings.HasPrefix(name, "guest:") {
+		// An identity as `who` shows it: a player on another node of a
+		// cluster, or one whose name this node no longer knows.
+		id := sanitize.Line(name, 128)
+		return s.person(id, id), nil
+	}
 	name = sanitize.Line(name, sanitize.MaxNameRunes+8)
 	if id, display, ok := s.names.holder(name); ok {
 		return s.person(id, display), nil

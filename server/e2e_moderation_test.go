@@ -245,3 +245,36 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 		t.Errorf("the console ended with status %d", status)
 	}
 }
+
+// A ban made on one node of a cluster ends the player's session on
+// another within seconds, and that node refuses them at the door.
+func TestClusterBanHoldsOnEveryNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2 embedded NATS nodes: about 10 s")
+	}
+	c := startTestCluster(t, 2)
+	adminKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	for _, n := range c.nodes {
+		n.srv.Moderation().SetAdmins(fixedAdmins{sshtest.Fingerprint(adminKey): true})
+	}
+	bob := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithPTY(80, 24))
+	bob.ExpectScreen(t, `bob`, 10*time.Second)
+
+	out, status := admin(t, c.nodes[0].addr, adminKey, "ban "+sshtest.Fingerprint(bobKey)+" 1h")
+	if status != 0 {
+		t.Fatalf("admin ban on node 1: status %d:\n%s", status, out)
+	}
+	bob.Wait(t, 10*time.Second)
+	if why := leftClean(bob.Transcript(), "You are banned from this server for 1 hour"); why != "" {
+		t.Errorf("bob's session on node 2: %s\n%s", why, bob.Text())
+	}
+	again := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))
+	again.Expect(t, `You are banned from this server for 1 hour`, 5*time.Second)
+	if status := again.Wait(t, 5*time.Second); status != 1 {
+		t.Errorf("a banned reconnect to node 2 ended with status %d", status)
+	}
+}
+
+type fixedAdmins map[string]bool
+
+func (a fixedAdmins) IsAdmin(fp string) bool { return a[fp] }
