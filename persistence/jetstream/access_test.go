@@ -1,11 +1,15 @@
 package jetstream_test
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"bivouac/access"
 	"bivouac/cluster/natsnode/natstest"
 	"bivouac/persistence"
 	"bivouac/persistence/jetstream"
@@ -21,4 +25,45 @@ func TestAccessContract(t *testing.T) {
 		i := int(n.Add(1))
 		return open(t, connect(t, c, i), jetstream.Options{Name: fmt.Sprintf("a%d", i), Replicas: 1, Clock: clock})
 	})
+}
+
+// In a cluster, an invite made on one node admits a key on another, and
+// the key is then let in on every node: each reads the same bucket.
+func TestInviteAcrossNodes(t *testing.T) {
+	c := natstest.Start(t, 2, nil)
+	a := open(t, connect(t, c, 0), jetstream.Options{Name: "inv"})
+	b := open(t, connect(t, c, 1), jetstream.Options{Name: "inv"})
+	onA, err := access.New(access.Config{Store: a, AllowFile: emptyFile(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onB, err := access.New(access.Config{Store: b, AllowFile: emptyFile(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := onA.CreateInvite("SHA256:admin", 1, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := onB.KeyEntry("SHA256:new", code); !e.ByInvite {
+		t.Fatalf("node B does not see node A's invite: %+v", e)
+	}
+	if err := onB.Redeem("SHA256:new", code); err != nil {
+		t.Fatal(err)
+	}
+	if e := onA.KeyEntry("SHA256:new", ""); !e.Refused.IsZero() {
+		t.Fatalf("node A refuses the key node B admitted: %+v", e)
+	}
+	if err := onA.Redeem("SHA256:other", code); !errors.Is(err, access.ErrInviteSpent) {
+		t.Fatalf("node A let a spent invite be used again: %v", err)
+	}
+}
+
+func emptyFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "allow")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
