@@ -23,6 +23,7 @@ type Store interface {
 	Room(id string) (RoomRecord, error)
 	Rooms(statuses ...Status) ([]RoomRecord, error)
 	DeleteRoom(id string) error
+	RetireRoom(id, newID string) error
 	FinishedGames(fp string, limit int) ([]RoomRecord, error)
 	Append(roomID string, seq uint64, entry []byte) error
 	Log(roomID string) ([][]byte, error)

@@ -341,3 +341,75 @@ func (j Journal) Forget(room string) error {
 	}
 	return nil
 }
+
+// RetireRoom moves a finished room, with its log, review and history
+// entries, from id to newID, so that id (its public code) can name a new
+// table while the game stays replayable under newID. The room must be
+// finished (ErrInvalid) and newID free (ErrExists). Its players' stats
+// are not counted again.
+func (s *Bolt) RetireRoom(id, newID string) error {
+	if err := CheckKey("room id", newID); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		rec, err := getRoom(tx, id)
+		if err != nil {
+			return err
+		}
+		if rec.Status != StatusFinished {
+			return fmt.Errorf("%w: room %s is %s, not finished", ErrInvalid, id, rec.Status)
+		}
+		rooms := tx.Bucket(bktRooms)
+		if rooms.Get([]byte(newID)) != nil {
+			return fmt.Errorf("room %q: %w", newID, ErrExists)
+		}
+		if err := unindexRoom(tx, &rec); err != nil {
+			return err
+		}
+		rec.ID = newID
+		if err := putJSON(rooms, newID, rec); err != nil {
+			return err
+		}
+		if err := indexRoom(tx, &rec); err != nil {
+			return err
+		}
+		if err := rooms.Delete([]byte(id)); err != nil {
+			return err
+		}
+		for _, name := range [][]byte{bktSnapshots, bktReviews} {
+			if err := moveValue(tx.Bucket(name), id, newID); err != nil {
+				return err
+			}
+		}
+		return moveLog(tx.Bucket(bktLogs), id, newID)
+	})
+}
+
+// moveValue moves b's value under id to newID, if there is one.
+func moveValue(b *bolt.Bucket, id, newID string) error {
+	v := b.Get([]byte(id))
+	if v == nil {
+		return nil
+	}
+	if err := b.Put([]byte(newID), bytes.Clone(v)); err != nil {
+		return err
+	}
+	return b.Delete([]byte(id))
+}
+
+// moveLog moves a room's log bucket from id to newID.
+func moveLog(logs *bolt.Bucket, id, newID string) error {
+	old := logs.Bucket([]byte(id))
+	if old == nil {
+		return nil
+	}
+	moved, err := logs.CreateBucket([]byte(newID))
+	if err != nil {
+		return err
+	}
+	moved.FillPercent = 0.9
+	if err := old.ForEach(func(k, v []byte) error { return moved.Put(bytes.Clone(k), bytes.Clone(v)) }); err != nil {
+		return err
+	}
+	return logs.DeleteBucket([]byte(id))
+}

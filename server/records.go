@@ -190,7 +190,9 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 	}
 	var out []tui.GameRecord
 	for _, rm := range rooms {
-		g := tui.GameRecord{Code: rm.Code, Game: rm.Setup.Game, Title: rm.Title, When: rm.Updated}
+		// Its ID: the code, or, once the code names a new table, the ID
+		// its record moved to (retiredID): what `replay` finds it by.
+		g := tui.GameRecord{Code: rm.ID, Game: rm.Setup.Game, Title: rm.Title, When: rm.Updated}
 		if rm.Result != nil {
 			g.Outcome, g.Summary = rm.Result.Outcome, rm.Result.Summary
 			for _, w := range rm.Result.Winners {
@@ -240,7 +242,7 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	if err != nil {
 		return tui.Replay{}, err
 	}
-	out := tui.Replay{Code: rm.Code, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
+	out := tui.Replay{Code: rm.ID, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
 	if rm.Result != nil && rm.Result.Summary.Key == game.RawKey {
 		// Stored before results had keys: say it again from the game, so
 		// that every reader gets it in their own language.

@@ -56,7 +56,7 @@ func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 	case !satIn(rm, p):
 		return nil, game.Refuse(nil, game.M("review.err.not_yours", game.Text("Code", rm.Code)))
 	}
-	job := &reviewJob{done: make(chan struct{}), review: tui.Review{Code: rm.Code, Title: rm.Title}}
+	job := &reviewJob{done: make(chan struct{}), review: tui.Review{Code: rm.ID, Title: rm.Title}}
 	for _, s := range rm.Seats {
 		job.review.Seats = append(job.review.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
 	}

@@ -2,10 +2,13 @@ package server
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"bivouac/game"
 	"bivouac/i18n"
+	"bivouac/persistence"
 	"bivouac/table"
 )
 
@@ -67,5 +70,64 @@ func TestTableLimitsAreSaidInWords(t *testing.T) {
 	}
 	if got := i18n.For(i18n.English).Error(table.ErrCannotCreate); got != "the server cannot start new tables right now; try again in a minute" {
 		t.Fatalf("told %q", got)
+	}
+}
+
+// A finished game gives its code up when a new table draws it: the game
+// moves to an ID of its own, where the profile and `replay` find it, and
+// the code names the new table. (Finished games kept their codes for
+// ever: one address could use up the 810,000 public codes in 19 hours.)
+func TestAFinishedGameFreesItsCode(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	srv.app.Room.BotDelay = 0
+	g, _ := srv.games.Lookup("grizzled")
+	mk := func() (*table.Room, error) {
+		cfg := srv.app.Room
+		cfg.Game, cfg.Bots, cfg.Seats, cfg.Host, cfg.Code, cfg.BotLevel, cfg.FillBots = g.Game, g.Bots, 2, "SHA256:ann", "ABCD", "easy", 1
+		cfg.Title = game.Raw("the war")
+		return srv.hub.Create(cfg)
+	}
+	old, err := mk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := table.NewMailbox()
+	if _, err := old.Join(t.Context(), table.Player{ID: "SHA256:ann", Name: "ann"}, box, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Start(t.Context(), box); err != nil {
+		t.Fatal(err)
+	}
+	old.Leave(box) // her seat to a bot: the bots play it to the end
+	var done persistence.RoomRecord
+	for deadline := time.Now().Add(20 * time.Second); done.Status != persistence.StatusFinished; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bots did not finish the game: %+v", done.Status)
+		}
+		done, _ = srv.store.Room("ABCD")
+	}
+	if _, err := mk(); !errors.Is(err, table.ErrCodeTaken) {
+		t.Fatalf("the code of a table still open was given again: %v", err)
+	}
+	old.Close(table.Abandoned)
+	<-old.Done()
+
+	if _, err := mk(); err != nil {
+		t.Fatalf("a finished game's code is not free: %v", err)
+	}
+	if rec, err := srv.store.Room("ABCD"); err != nil || rec.Status != persistence.StatusWaiting {
+		t.Fatalf("the code names %+v, %v: want the new table", rec.Status, err)
+	}
+	games, err := records{srv}.Finished("SHA256:ann", 0)
+	if err != nil || len(games) != 1 || games[0].Code == "ABCD" || !strings.HasPrefix(games[0].Code, "ABCD") {
+		t.Fatalf("ann's games %+v, %v: want the old game under an ID of its own", games, err)
+	}
+	id := games[0].Code
+	status, said := ask(t, addr, "eve", "replay "+strings.ToLower(id))
+	if status != 0 || !strings.Contains(said, id+" · the war") {
+		t.Fatalf("replay %s: exit %d\n%s", id, status, said)
+	}
+	if _, said := ask(t, addr, "eve", "replay ABCD"); !strings.Contains(said, "no finished game ABCD") {
+		t.Fatalf("replay of the new table's code: %q", said)
 	}
 }

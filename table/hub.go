@@ -27,7 +27,10 @@ type Hub struct {
 	pending map[string]*pendingRoom // by code: rooms Create is making
 
 	// CodeTaken reports codes a saved room holds, so a new room never
-	// reuses the code, and so the log, of one. An error (the store does
+	// reuses the code, and so the log, of one. It may free the code of a
+	// finished game (the server moves its record to an ID of its own) and
+	// answer false: in a cluster it is called once Claim has the code's
+	// lease, so no node runs that room any more. An error (the store does
 	// not answer) fails Create at once. It is called without the hub's
 	// lock and must answer within a few seconds.
 	CodeTaken func(code string) (bool, error)
@@ -199,33 +202,40 @@ func (h *Hub) createAs(cfg RoomConfig) (*Room, error) {
 	return r, nil
 }
 
-// claimCode checks cfg.Code is free in storage and, in a cluster, takes
-// its lease. It runs without the hub's lock.
+// claimCode takes cfg.Code's lease, in a cluster, then checks the code is
+// free in storage: in that order, so that CodeTaken may free the code of
+// a finished game nobody runs any more. It runs without the hub's lock.
 func (h *Hub) claimCode(cfg *RoomConfig) error {
-	if h.CodeTaken != nil {
-		taken, err := h.CodeTaken(cfg.Code)
+	if h.Claim != nil {
+		lease, err := h.Claim(cfg.Code)
 		switch {
+		case errors.Is(err, ErrCodeTaken):
+			h.log.Info("a new room's code was taken on another node; drawing another")
+			return err
 		case err != nil:
-			h.log.Warn("a new table's code could not be checked", "err", err)
+			h.log.Warn("a new table's lease could not be taken", "err", err)
 			return fmt.Errorf("%w: %w", ErrCannotCreate, err)
-		case taken:
-			return fmt.Errorf("room %s: %w", cfg.Code, ErrCodeTaken)
 		}
+		cfg.Lease = lease
 	}
-	if h.Claim == nil {
+	if h.CodeTaken == nil {
 		return nil
 	}
-	lease, err := h.Claim(cfg.Code)
-	switch {
-	case errors.Is(err, ErrCodeTaken):
-		h.log.Info("a new room's code was taken on another node; drawing another")
-		return err
-	case err != nil:
-		h.log.Warn("a new table's lease could not be taken", "err", err)
+	taken, err := h.CodeTaken(cfg.Code)
+	if err == nil && !taken {
+		return nil
+	}
+	if cfg.Lease != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = cfg.Lease.Release(ctx) // a lease not released lapses on its own
+		cancel()
+		cfg.Lease = nil
+	}
+	if err != nil {
+		h.log.Warn("a new table's code could not be checked", "err", err)
 		return fmt.Errorf("%w: %w", ErrCannotCreate, err)
 	}
-	cfg.Lease = lease
-	return nil
+	return fmt.Errorf("room %s: %w", cfg.Code, ErrCodeTaken)
 }
 
 // pendingRoom is a room Create is making: its code is being checked and

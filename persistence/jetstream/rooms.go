@@ -88,6 +88,13 @@ func (s *Store) countGame(rec persistence.RoomRecord) error {
 		}); err != nil {
 			return err
 		}
+	}
+	return s.listFinished(rec)
+}
+
+// listFinished lists a finished room in its keyed players' histories.
+func (s *Store) listFinished(rec persistence.RoomRecord) error {
+	for _, fp := range rec.KeyedPlayers() {
 		raw, err := persistence.Encode(finishedRef{Room: rec.ID, Finished: rec.Finished})
 		if err != nil {
 			return err
@@ -254,4 +261,58 @@ func (s *Store) Review(roomID string) (json.RawMessage, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
 	return one[json.RawMessage](ctx, s.reviews, "room id", roomID)
+}
+
+// RetireRoom moves a finished room to newID (see persistence.Bolt): the
+// log is copied entry by entry under newID, the record, history entries
+// and review follow, and only then is the room deleted under id. A crash
+// between leaves the room under both IDs, never under neither; asking
+// again finishes the move.
+func (s *Store) RetireRoom(id, newID string) error {
+	if err := persistence.CheckKey("room id", newID); err != nil {
+		return err
+	}
+	rec, err := s.Room(id)
+	if err != nil {
+		return err
+	}
+	if rec.Status != persistence.StatusFinished {
+		return fmt.Errorf("%w: room %s is %s, not finished", persistence.ErrInvalid, id, rec.Status)
+	}
+	switch there, err := s.Room(newID); {
+	case err == nil && (there.Code != rec.Code || !there.Finished.Equal(rec.Finished)):
+		return fmt.Errorf("room %q: %w", newID, persistence.ErrExists)
+	case err != nil && !errors.Is(err, persistence.ErrNotFound):
+		return err
+	}
+	entries, err := s.Log(id)
+	if err != nil {
+		return err
+	}
+	moved := rec
+	moved.ID = newID
+	// The record first: Append refuses a log without one. Written as it
+	// is, not through PutRoom, which would count the game again.
+	if _, err := update(s, s.rooms, key(newID), func(r *persistence.RoomRecord, _ bool) error { *r = moved; return nil }); err != nil {
+		return err
+	}
+	if err := s.clearLeftovers(newID); err != nil { // an earlier, unfinished move
+		return err
+	}
+	for i, e := range entries {
+		if err := s.Append(newID, uint64(i+1), e); err != nil {
+			return err
+		}
+	}
+	if err := s.listFinished(moved); err != nil {
+		return err
+	}
+	if review, err := s.Review(id); err == nil {
+		if err := s.PutReview(newID, review); err != nil {
+			return err
+		}
+	} else if !errors.Is(err, persistence.ErrNotFound) {
+		return err
+	}
+	return s.DeleteRoom(id)
 }

@@ -269,3 +269,66 @@ func testReviewsAreKeptWithFinishedRooms(t *testing.T, open Opener) {
 		t.Fatalf("review outlived its room: %v", err)
 	}
 }
+
+// A finished room retired to a new ID keeps its game there (record, log,
+// review, its players' histories, their stats counted once), and its old
+// ID, its public code, is free for a new room with a log of its own.
+func testRetiredRoomKeepsItsGame(t *testing.T, open Opener) {
+	s := open(t, tickClock())
+	if err := s.RetireRoom("none", "none-1"); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("retiring no room: %v", err)
+	}
+	mustPutRoom(t, s, testRoom("live"))
+	if err := s.RetireRoom("live", "live-1"); !errors.Is(err, persistence.ErrInvalid) {
+		t.Fatalf("retiring a game in progress: %v; want ErrInvalid", err)
+	}
+	rec := mustPutRoom(t, s, testRoom("ABCD"))
+	for i, e := range []string{"one", "two", "three"} {
+		if err := s.Append("ABCD", uint64(i+1), []byte(e)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := mustPutRoom(t, s, finished(rec, 0))
+	if err := s.PutReview("ABCD", json.RawMessage(`{"r":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	mustPutRoom(t, s, finished(testRoom("taken")))
+	if err := s.RetireRoom("ABCD", "taken"); !errors.Is(err, persistence.ErrExists) {
+		t.Fatalf("retiring onto another room: %v; want ErrExists", err)
+	}
+	if err := s.RetireRoom("ABCD", "ABCD7K2M"); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := s.Room("ABCD7K2M")
+	if err != nil || got.Code != done.Code || got.Status != persistence.StatusFinished || !got.Finished.Equal(done.Finished) {
+		t.Fatalf("retired room %+v, %v", got, err)
+	}
+	if log, err := s.Log("ABCD7K2M"); err != nil || len(log) != 3 || string(log[2]) != "three" {
+		t.Fatalf("retired log %q, %v", log, err)
+	}
+	if r, err := s.Review("ABCD7K2M"); err != nil || string(r) != `{"r":1}` {
+		t.Fatalf("retired review %s, %v", r, err)
+	}
+	games, err := s.FinishedGames("SHA256:ann", 0)
+	if err != nil || !slices.Contains(ids(games), "ABCD7K2M") || slices.Contains(ids(games), "ABCD") {
+		t.Fatalf("ann's history %v, %v", ids(games), err)
+	}
+	if p, err := s.Player("SHA256:ann"); err != nil || p.Stats[0].Played != 2 {
+		t.Fatalf("ann's stats %+v, %v: want two games, counted once each", p.Stats, err)
+	}
+
+	if _, err := s.Room("ABCD"); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("the old ID still holds a room: %v", err)
+	}
+	mustPutRoom(t, s, testRoom("ABCD"))
+	if log, err := s.Log("ABCD"); err != nil || len(log) != 0 {
+		t.Fatalf("a new room under the freed code has the old log %q, %v", log, err)
+	}
+	if err := s.Append("ABCD", 1, []byte("fresh")); err != nil {
+		t.Fatal(err)
+	}
+	if log, _ := s.Log("ABCD7K2M"); len(log) != 3 {
+		t.Fatalf("the retired log changed: %q", log)
+	}
+}

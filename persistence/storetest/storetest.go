@@ -33,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 		{"RoomsByStatusAndDelete", testRoomsByStatusAndDelete},
 		{"FinishedRoomsCountOnceAndHistory", testFinishedRoomsCountOnceAndHistory},
 		{"ReviewsAreKeptWithFinishedRooms", testReviewsAreKeptWithFinishedRooms},
+		{"RetiredRoomKeepsItsGame", testRetiredRoomKeepsItsGame},
 		{"AppendAndLogInOrder", testAppendAndLogInOrder},
 		{"ReturnedEntriesAreCopies", testReturnedEntriesAreCopies},
 		{"AppendSequenceRules", testAppendSequenceRules},
