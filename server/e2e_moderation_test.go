@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -278,3 +279,21 @@ func TestClusterBanHoldsOnEveryNode(t *testing.T) {
 type fixedAdmins map[string]bool
 
 func (a fixedAdmins) IsAdmin(fp string) bool { return a[fp] }
+
+// A banned player who is away gives up the seats they hold too: a waiting
+// room frees theirs rather than keep it for someone who cannot come back.
+func TestBanFreesTheSeatOfAnAbsentPlayer(t *testing.T) {
+	adminKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	srv, addr := startModerated(t, t.TempDir(), adminsFile)
+	bob := sshtest.Dial(t, addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithPTY(80, 24))
+	code := newTable(t, bob)
+	bob.Close()
+	r := srv.hub.Local(code)
+	waitUntil(t, "bob to be away", func() bool { return !r.Summary().Seats[0].Connected })
+	if out, status := admin(t, addr, adminKey, "ban bob"); status != 0 {
+		t.Fatalf("admin ban: %d\n%s", status, out)
+	}
+	waitUntil(t, "bob's seat to be freed", func() bool { return !slices.Contains(r.Summary().Players, sshtest.Fingerprint(bobKey)) })
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"bivouac/moderation"
@@ -69,6 +70,16 @@ func (s *Server) enforceBan(sn moderation.Sanction) int {
 	end := tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true}
 	for _, ls := range sessions {
 		ls.send(end)
+	}
+	// Seats the player holds while away would wait for them (a Werewolves
+	// table without stand-ins): given up too. A seat with a session on it
+	// is given up by that session as it ends.
+	for _, sum := range s.hub.List() {
+		if slices.Contains(sum.Players, sn.Subject) {
+			if r := s.hub.Local(sum.Code); r != nil {
+				r.GiveUpSeat(sn.Subject)
+			}
+		}
 	}
 	return len(sessions)
 }

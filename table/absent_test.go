@@ -130,3 +130,31 @@ func TestASeatGivenUpIsPlayedToTheEnd(t *testing.T) {
 	}
 	waitOver(j2, r2.Code())
 }
+
+// A seat whose player is away is given up for them (a ban): a bot plays it
+// in a game, and the game goes on; a waiting room frees it.
+func TestGiveUpSeatOfAnAbsentPlayer(t *testing.T) {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", NoTakeover: true})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	r.GiveUpSeat("alice") // her session is at the table: hers to give up
+	r.Detach(alice)
+	waitFor(t, bob, "alice's absence", func(u Update) bool { return lastWith(u, "alice lost") != "" })
+	if r.Summary().Seats[0].Bot != "" {
+		t.Fatal("a bot took a seat whose player had a session at the table")
+	}
+	r.GiveUpSeat("alice")
+	u := waitFor(t, bob, "a bot in alice's seat", func(u Update) bool { return u.Seats[0].Bot == StandIn })
+	if lastWith(u, "alice has left") == "" {
+		t.Errorf("the table was not told alice left:\n%v", u.Log)
+	}
+
+	_, w := newTestRoom(t, race{}, RoomConfig{Seats: 3})
+	host, _ := join(t, w, "host")
+	carl, _ := join(t, w, "carl")
+	w.Detach(carl)
+	w.GiveUpSeat("carl")
+	waitFor(t, host, "carl's seat freed", func(u Update) bool { return u.Seats[1].Name == "" })
+}

@@ -175,6 +175,7 @@ const (
 	cmdTurnClock
 	cmdClose
 	cmdRemove
+	cmdGiveUp
 )
 
 type command struct {
@@ -565,6 +566,8 @@ func (r *Room) handle(c command) {
 		err = r.setBot(c)
 	case cmdRemove:
 		err = r.remove(c)
+	case cmdGiveUp:
+		r.giveUp(c.text)
 	case cmdPick:
 		err = r.pick(c)
 	case cmdNameFirst:
