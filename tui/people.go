@@ -84,7 +84,17 @@ var (
 type lists struct {
 	PlayerLists
 	loaded bool
+	pace   chatLimit // changes kept: a burst, then one every changeEvery
 }
+
+// Each change to a list is a write to the player's profile: a session
+// makes a burst of changeBurst, then one every changeEvery (a script
+// pressing i thousands of times would otherwise queue as many writes
+// ahead of every table's moves).
+const (
+	changeBurst = 10
+	changeEvery = 2 * time.Second
+)
 
 // load reads p's lists the first time they are needed; without
 // App.Relations (or when reading fails) the session starts with none.
@@ -114,6 +124,12 @@ func (a *App) setRelation(th *uikit.Theme, p table.Player, l *lists, which Relat
 	i := slices.IndexFunc(*list, func(q Person) bool { return q.ID == other.ID })
 	if !on && i < 0 {
 		return th.T("ui.people.not_listed", game.Text("Player", other.Name))
+	}
+	if l.pace.burst == 0 {
+		l.pace = newChatLimit(changeBurst, changeEvery)
+	}
+	if wait := l.pace.take(time.Now()); wait > 0 {
+		return th.T("ui.people.slow", game.Count(int((wait+time.Second-1)/time.Second)))
 	}
 	if a.Relations != nil {
 		if err := a.Relations.Set(p, which, other, on); err != nil {

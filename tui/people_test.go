@@ -301,3 +301,24 @@ func (profRecords) Profile(id string) (Profile, error) {
 	return Profile{ID: id, Name: "Александра Валерьевн"}, nil
 }
 func (profRecords) Finished(string, int) ([]GameRecord, error) { return nil, nil }
+
+// TestListChangesArePaced: each change is a profile write, so a session
+// makes ten at once and then one every two seconds; the eleventh in a row
+// is refused, said, and not written.
+func TestListChangesArePaced(t *testing.T) {
+	a, rel, _ := peopleApp(t)
+	th := a.theme(nil, i18n.English, false)
+	var l lists
+	me, bob := table.Player{ID: "fp-alice", Name: "alice"}, Person{ID: "fp-bob", Name: "bob"}
+	for i := range changeBurst {
+		if said := a.setRelation(th, me, &l, IgnoreList, bob, i%2 == 0); strings.Contains(said, "not so fast") {
+			t.Fatalf("change %d refused: %s", i+1, said)
+		}
+	}
+	if said := a.setRelation(th, me, &l, IgnoreList, bob, true); !strings.Contains(said, "not so fast") {
+		t.Fatalf("the change after the burst: %q", said)
+	}
+	if rel.has("fp-alice", IgnoreList, "fp-bob") {
+		t.Fatal("the refused change was written")
+	}
+}
