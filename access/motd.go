@@ -111,18 +111,19 @@ func (f *textFile) Text() string {
 }
 
 // CleanMOTD is a message of the day as players see it: each line cleaned
-// of escapes and controls and cut to MaxMOTDWidth characters, at most
+// of escapes and controls and wrapped at MaxMOTDWidth characters, at most
 // MaxMOTDLines lines, blank lines at either end dropped, and no more than
 // one blank line in a row.
 func CleanMOTD(s string) string {
 	var out []string
 	for line := range strings.SplitSeq(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
-		l := sanitize.Line(line, MaxMOTDWidth)
+		l := sanitize.Line(line, MaxMOTDLines*MaxMOTDWidth)
 		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
 			continue
 		}
-		out = append(out, l)
-		if len(out) == MaxMOTDLines {
+		out = append(out, wrapWords(l, MaxMOTDWidth)...)
+		if len(out) >= MaxMOTDLines {
+			out = out[:MaxMOTDLines]
 			break
 		}
 	}
@@ -130,6 +131,32 @@ func CleanMOTD(s string) string {
 		out = out[:len(out)-1]
 	}
 	return strings.Join(out, "\n")
+}
+
+// wrapWords breaks a line (one space between words, as sanitize.Line
+// leaves it) into lines of at most width characters, between words where
+// it can. An empty line stays one empty line.
+func wrapWords(l string, width int) []string {
+	var out []string
+	var cur []rune
+	for _, w := range strings.Split(l, " ") {
+		word := []rune(w)
+		for len(word) > width { // longer than a line: cut it
+			if len(cur) > 0 {
+				out, cur = append(out, string(cur)), nil
+			}
+			out, word = append(out, string(word[:width])), word[width:]
+		}
+		switch {
+		case len(cur) == 0:
+			cur = word
+		case len(cur)+1+len(word) <= width:
+			cur = append(append(cur, ' '), word...)
+		default:
+			out, cur = append(out, string(cur)), word
+		}
+	}
+	return append(out, string(cur))
 }
 
 // motdFiles is FILE and its translations.

@@ -20,8 +20,17 @@ func TestCleanMOTDKeepsItPrintableAndSmall(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\x07\r") {
 		t.Fatalf("an escape or control survived: %q", got)
 	}
-	if len(lines) != MaxMOTDLines || len([]rune(lines[3])) != MaxMOTDWidth {
-		t.Fatalf("%d lines, the long one %d wide; want %d lines, %d wide", len(lines), len([]rune(lines[3])), MaxMOTDLines, MaxMOTDWidth)
+	if len(lines) != MaxMOTDLines || len([]rune(lines[3])) != MaxMOTDWidth || len(lines[5]) != 200-2*MaxMOTDWidth || lines[6] != "line" {
+		t.Fatalf("%d lines, the long one %d wide then %q; want %d lines, %d wide", len(lines), len([]rune(lines[3])), lines[6], MaxMOTDLines, MaxMOTDWidth)
+	}
+	wrapped := CleanMOTD(strings.Repeat("word ", 30))
+	for _, l := range strings.Split(wrapped, "\n") {
+		if len(l) > MaxMOTDWidth || strings.HasPrefix(l, " ") || strings.HasSuffix(l, " ") || strings.Contains(l, "wo\n") {
+			t.Fatalf("wrapped badly: %q", wrapped)
+		}
+	}
+	if strings.Count(wrapped, "word") != 30 {
+		t.Fatalf("wrapping lost words: %q", wrapped)
 	}
 }
 

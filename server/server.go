@@ -134,13 +134,13 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
 	s.games = Registry()
 	s.newKeys = newNewKeys(cfg.NewKeysPerHour, cfg.Clock)
+	s.reviews = newReviewer(hubCtx, s) // before anything that may fail: Close waits for it
 	if err := s.openAccess(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	s.openModeration()
 	s.campaignStarts = newStartLimit(nil, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
-	s.reviews = newReviewer(hubCtx, s)
 	journal := persistence.Journal{Store: store, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
