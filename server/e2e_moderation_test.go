@@ -297,3 +297,31 @@ func TestBanFreesTheSeatOfAnAbsentPlayer(t *testing.T) {
 	}
 	waitUntil(t, "bob's seat to be freed", func() bool { return !slices.Contains(r.Summary().Players, sshtest.Fingerprint(bobKey)) })
 }
+
+// In plain mode too: a muted player's line is refused with until when, a
+// notice is said, and a ban ends the session with its reason.
+func TestPlainModeHearsTheAdmins(t *testing.T) {
+	adminKey, carlKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	_, addr := startModerated(t, t.TempDir(), adminsFile)
+	carl := dialPlain(t, addr, "carl", sshtest.WithKey(carlKey))
+	carl.c.Type("new grizzled 3 2\r")
+	expectRaw(t, carl.c, `Table [A-Z0-9]{4}`, 5*time.Second)
+	if _, status := admin(t, addr, adminKey, "mute carl 2h"); status != 0 {
+		t.Fatal("mute refused")
+	}
+	carl.c.Type("say hello\r")
+	expectRaw(t, carl.c, `You are muted for 2 hours, until`, 5*time.Second)
+	if _, status := admin(t, addr, adminKey, "say Closing soon"); status != 0 {
+		t.Fatal("say refused")
+	}
+	expectRaw(t, carl.c, `Notice from the admins: Closing soon`, 5*time.Second)
+	if _, status := admin(t, addr, adminKey, "ban carl rude"); status != 0 {
+		t.Fatal("ban refused")
+	}
+	expectRaw(t, carl.c, `You are banned from this server\. Reason: rude`, 5*time.Second)
+	if status := carl.c.Wait(t, 5*time.Second); status != 1 {
+		t.Errorf("the banned plain session ended with status %d, want 1", status)
+	}
+}
