@@ -357,10 +357,17 @@ func (p *plain) lobby() {
 				names = append(names, th.Name(s.Name))
 			}
 		}
-		status := th.T("cmd.rooms.status." + string(r.Status))
-		p.say(fmt.Sprintf("%s: %s, %s, %s. %s", r.Code, th.Msg(r.Title), status,
-			th.T("ui.lobby.waiting_open", game.Num("N", r.Open)), strings.Join(names, ", ")))
+		p.say(fmt.Sprintf("%s: %s, %s. %s", r.Code, th.Msg(r.Title), plainStatus(th, r), strings.Join(names, ", ")))
 	}
+}
+
+// plainStatus is where a table is: waiting with its open seats, playing,
+// or over (only a waiting table has seats to offer).
+func plainStatus(th *uikit.Theme, r table.Summary) string {
+	if r.Status == table.StatusWaiting {
+		return th.T("ui.lobby.waiting_open", game.Num("N", r.Open))
+	}
+	return th.T("cmd.rooms.status." + string(r.Status))
 }
 
 func (p *plain) lobbyCommand(word, rest string) {
@@ -661,7 +668,7 @@ func (p *plain) onUpdate(u table.Update) {
 		}
 		if key != p.asked {
 			p.asked = key
-			if asked == p.last && len(moves) == 0 {
+			if (asked == "" || asked == p.last) && len(moves) == 0 {
 				return // the log's last line already said it ("Turn: Ann.")
 			}
 			line := asked

@@ -22,10 +22,19 @@ func (s *Screen) Asked() string {
 		return s.th.T("ui.waiting_table")
 	}
 	if s.over() {
-		return strings.Join(s.overLines(200), " ")
+		return strings.Join(s.overLines(200, s.th.T("plain.words.leave")), " ")
 	}
 	if a := s.current(); a.kind != askNone {
 		return a.prompt + s.timeLeft()
+	}
+	// The leader choosing the intensity, another soldier placing a support
+	// tile or choosing a benefit: the log has just said so ("mission 2:
+	// Ann leads", "Ann withdraws", "most support: Ann"), and a screen
+	// reader hears each thing once.
+	switch v := s.v; {
+	case v.Phase == grizzled.PhaseIntensity, v.Phase == grizzled.PhaseBenefit,
+		v.Phase == grizzled.PhaseDecision && v.Decision == grizzled.DecidePlaceTile:
+		return ""
 	}
 	return strings.TrimPrefix(s.statusLine(), "▸ ")
 }
@@ -88,25 +97,26 @@ func (s *Screen) soldierSentence(p grizzled.PlayerView) string {
 	if p.Seat == s.v.Leader && !p.Chaplain {
 		parts = append(parts, th.T("plain.leader"))
 	}
-	charm := th.T("grizzledui.charm_ready")
+	// Words, not the drawn table's column abbreviations: a screen reader
+	// reads "Żet. 3" as it is written.
+	charm := "plain.words.charm_ready"
 	if !p.CharmAvailable {
-		charm = th.T("grizzledui.charm_used")
+		charm = "plain.words.charm_used"
 	}
-	parts = append(parts, th.T("grizzledui.col.charm")+" "+s.threatName(p.Charm)+" "+charm)
+	parts = append(parts, th.T(charm, game.Text("Threat", s.threatName(p.Charm))))
 	if !p.Chaplain {
-		parts = append(parts, th.T("grizzledui.col.hand")+" "+strconv.Itoa(p.HandSize))
+		parts = append(parts, th.T("plain.words.hand", game.Count(p.HandSize)))
 	}
-	parts = append(parts, th.T("grizzledui.col.tiles")+" "+strconv.Itoa(p.Tiles),
-		th.T("grizzledui.col.speech")+" "+strconv.Itoa(p.SpeechTokens))
+	parts = append(parts, th.T("plain.words.tiles", game.Count(p.Tiles)), th.T("plain.words.speech", game.Count(p.SpeechTokens)))
 	switch {
 	case p.Answered:
-		parts = append(parts, th.T("grizzledui.status.answered"))
+		parts = append(parts, th.T("plain.words.answered"))
 	case p.Withdrawn && p.PlacedTile:
-		parts = append(parts, th.T("grizzledui.status.out_tile"))
+		parts = append(parts, th.T("plain.words.out_tile"))
 	case p.Withdrawn || p.Chaplain:
-		parts = append(parts, th.T("grizzledui.status.out"))
+		parts = append(parts, th.T("plain.words.out"))
 	default:
-		parts = append(parts, th.T("grizzledui.status.in"))
+		parts = append(parts, th.T("plain.words.in"))
 	}
 	if len(p.HardKnocks) > 0 {
 		names := make([]string, len(p.HardKnocks))

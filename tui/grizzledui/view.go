@@ -49,7 +49,7 @@ func (s *Screen) body(w, h int) []string {
 	bottomOf := func(detail int) []string {
 		var b []string
 		if s.over() {
-			b = s.overLines(w)
+			b = s.overLines(w, s.th.T("ui.q_leaves"))
 		} else {
 			b = append(s.handLines(w, detail), s.actionLines(w)...)
 		}
@@ -906,7 +906,7 @@ func (s *Screen) supportLines(w int) []string {
 	return wrapN(text, w, 3)
 }
 
-func (s *Screen) overLines(w int) []string {
+func (s *Screen) overLines(w int, leave string) []string {
 	th := s.th
 	v := s.v
 	var out []string
@@ -936,7 +936,7 @@ func (s *Screen) overLines(w int) []string {
 	if s.u.Result != nil && !s.u.Result.Summary.IsZero() {
 		out = append(out, uikit.Clean(th.Msg(s.u.Result.Summary)))
 	}
-	out = append(out, th.Muted.Render(th.T("grizzledui.game_over", game.Count(v.Round))))
+	out = append(out, th.Muted.Render(th.T("grizzledui.game_over", game.Count(v.Round))+" "+leave))
 	var lines []string
 	for _, l := range out {
 		lines = append(lines, wrapN(l, w, 2)...)
