@@ -230,3 +230,25 @@ func (p *Policy) Redeem(fp, code string) error {
 	}
 	return nil
 }
+
+// Admitted lists the keys invites admitted, in fingerprint order.
+func (p *Policy) Admitted() ([]persistence.AdmittedKey, error) {
+	if p.store == nil {
+		return nil, nil
+	}
+	return p.store.AdmittedKeys()
+}
+
+// Forget takes back the admission of a key an invite let in: with an
+// allowlist it is refused from its next login. Keys in the files are the
+// operator's to remove there.
+func (p *Policy) Forget(fp string) error {
+	if p.store == nil {
+		return ErrNoInvites
+	}
+	err := p.store.ForgetKey(fp)
+	if err == nil {
+		p.log.Info("admitted key forgotten", "key", fp)
+	}
+	return err
+}

@@ -124,3 +124,24 @@ func TestRevokedInviteAdmitsNoOne(t *testing.T) {
 		t.Fatalf("revoking twice: %v", err)
 	}
 }
+
+func TestForgottenKeyIsRefusedAgain(t *testing.T) {
+	p, _ := invitePolicy(t)
+	p.allow = &KeyFile{byFP: map[string]Key{}} // an empty allowlist
+	code, _ := p.CreateInvite("SHA256:admin", 1, time.Hour)
+	if err := p.Redeem("SHA256:a", code); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := p.Admitted(); len(keys) != 1 || keys[0].Fingerprint != "SHA256:a" {
+		t.Fatalf("admitted = %+v", keys)
+	}
+	if e := p.KeyEntry("SHA256:a", ""); !e.Refused.IsZero() {
+		t.Fatalf("an admitted key refused: %+v", e)
+	}
+	if err := p.Forget("SHA256:a"); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.KeyEntry("SHA256:a", ""); e.Refused.IsZero() {
+		t.Fatal("a forgotten key still comes in")
+	}
+}
