@@ -253,7 +253,7 @@ func (r records) Replay(code string) (tui.Replay, error) {
 		}
 	}
 	for _, s := range rm.Seats {
-		out.Seats = append(out.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
+		out.Seats = append(out.Seats, table.SeatInfo{Seat: s.Seat, ID: s.Identity, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
 	}
 	return out, nil
 }

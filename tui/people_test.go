@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/game"
 	"bivouac/i18n"
 	"bivouac/table"
 )
@@ -320,5 +321,34 @@ func TestListChangesArePaced(t *testing.T) {
 	}
 	if rel.has("fp-alice", IgnoreList, "fp-bob") {
 		t.Fatal("the refused change was written")
+	}
+}
+
+// replayRecords serves one finished coin game in which bob talked.
+type replayRecords struct{ profRecords }
+
+func (replayRecords) Replay(code string) (Replay, error) {
+	chat := game.Event{Audience: game.Everyone(), Kind: game.Chat, From: 1, Text: "buy my gold"}
+	flip := game.Event{Audience: game.Everyone(), From: game.NoSeat, Text: "flip 1"}
+	return Replay{Code: code, Title: game.Raw("Coin"), Game: "coin",
+		Seats: []table.SeatInfo{{Seat: 0, ID: "fp-alice", Name: "alice"}, {Seat: 1, ID: "fp-bob", Name: "bob"}},
+		Steps: []table.Step{{View: coinState{Seats: 2}, Events: []game.Event{chat, flip}}}}, nil
+}
+
+// TestAReplayLeavesOutIgnoredChat: the replay of a finished game does not
+// show the chat of a player this session ignores; its moves stay.
+func TestAReplayLeavesOutIgnoredChat(t *testing.T) {
+	a, rel, _ := peopleApp(t)
+	a.Records = replayRecords{}
+	for _, ignoring := range []bool{false, true} {
+		if ignoring {
+			rel.Set(table.Player{ID: "fp-alice"}, IgnoreList, Person{ID: "fp-bob", Name: "bob"}, true)
+		}
+		s := newSession(t, a, "fp-alice", "alice")
+		openReplay(s.m, "K7QX", nil)
+		v := s.m.View()
+		if !strings.Contains(v, "flip 1") || strings.Contains(v, "buy my gold") != !ignoring {
+			t.Fatalf("ignoring %v, the replay shows:\n%s", ignoring, v)
+		}
 	}
 }

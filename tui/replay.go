@@ -19,6 +19,7 @@ type replayPage struct {
 	step   int
 	back   page // where esc goes
 	bind   pagesKeys
+	muted  []game.Seat // seats of players this session ignores: their chat is not shown
 }
 
 // ErrNoSuchGame is the one answer of Records.Replay and Reviews.Review to
@@ -62,6 +63,11 @@ func openReplay(m *root, code string, back page) {
 		return
 	}
 	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys(m.th)}
+	m.app.loadLists(m.sess.Player, &m.lists)
+	p.muted = m.lists.mutedSeats(&table.Update{Seats: r.Seats})
+	if mu, ok := p.screen.(uikit.Muting); ok {
+		mu.Mute(p.muted)
+	}
 	m.show(p)
 	m.notice = ""
 	p.showStep()
@@ -84,6 +90,7 @@ func (p *replayPage) showStep() {
 	if u.Over {
 		u.Result = r.End
 	}
+	u = withoutMuted(u, p.muted)
 	p.screen.Update(uikit.UpdateMsg{Update: &u})
 }
 
