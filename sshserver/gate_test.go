@@ -54,9 +54,10 @@ func TestSilentConnectionsDoNotKeepAPlayerOut(t *testing.T) {
 	for range 16 {
 		silent = append(silent, dialFrom(t, "127.0.0.1", srv.addr))
 	}
-	eventually(t, func() bool { total, _ := srv.gate.counts("127.0.0.1"); return total == srv.cfg.MaxStartupsPerIP })
-	if open := openOnes(silent); open != srv.cfg.MaxStartupsPerIP {
-		t.Errorf("%d silent connections open, want the %d the address may have", open, srv.cfg.MaxStartupsPerIP)
+	// The oldest are closed as newer ones come, down to the address's budget.
+	eventually(t, func() bool { return openOnes(silent) == srv.cfg.MaxStartupsPerIP })
+	if total, _ := srv.gate.counts("127.0.0.1"); total != srv.cfg.MaxStartupsPerIP {
+		t.Errorf("%d connections waiting to log in, want the %d the address may have", total, srv.cfg.MaxStartupsPerIP)
 	}
 	a := sshtest.Dial(t, srv.addr)
 	a.ExpectScreen(t, `who SHA256`, wait)
@@ -74,16 +75,16 @@ func TestSilentConnectionsDoNotKeepAPlayerOut(t *testing.T) {
 // silent connections from many addresses fill the budget in all, and a
 // player from elsewhere still gets in, even with one place left.
 func TestSilentConnectionsFromManyAddressesKeepNoOneOut(t *testing.T) {
-	srv := start(t, Config{MaxSessions: 1, MaxStartups: Startups{Start: 4, Rate: 30, Full: 8}, MaxStartupsPerIP: 3})
+	srv := startTuned(t, Config{MaxSessions: 1, MaxStartups: Startups{Start: 4, Rate: 30, Full: 8}, MaxStartupsPerIP: 3},
+		func(s *Server) { s.gate.rand = func() float64 { return 0.99 } }) // refused only when full
+	var silent []net.Conn
 	for i := range 10 {
 		for range 4 {
-			dialFrom(t, fmt.Sprintf("127.0.1.%d", i+1), srv.addr)
+			silent = append(silent, dialFrom(t, fmt.Sprintf("127.0.1.%d", i+1), srv.addr))
 		}
 	}
-	eventually(t, func() bool { total, _ := srv.gate.counts(""); return total >= 4 })
-	if total, _ := srv.gate.counts(""); total > 8 {
-		t.Errorf("%d connections waiting to log in, budget 8", total)
-	}
+	// Every one was seen: all but the 8 of the budget were closed.
+	eventually(t, func() bool { return openOnes(silent) == 8 })
 	a := sshtest.Dial(t, srv.addr)
 	a.ExpectScreen(t, `who SHA256`, wait)
 }
@@ -155,5 +156,22 @@ func TestSilentConnectionIsClosedAtTheVersionDeadline(t *testing.T) {
 	}
 	if !strings.Contains(srv.logs.String(), "no version line in time") {
 		t.Errorf("not logged:\n%s", srv.logs.String())
+	}
+}
+
+// When the budget in all is spent, the flood's own places go first: the
+// silent connection given up is from the address with the most waiting.
+func TestTheCrowdedAddressGivesUpItsPlaceFirst(t *testing.T) {
+	g := newGate(Startups{Start: 3, Rate: 100, Full: 3}, 10)
+	conn := func() *limitedConn { return &limitedConn{closed: make(chan struct{})} }
+	lone, _ := g.enter("192.0.2.1", conn()) // the oldest
+	g.enter("198.51.100.7", conn())
+	g.enter("198.51.100.7", conn())
+	st := g.crowdedSilent()
+	if st == nil || st.key != "198.51.100.7" {
+		t.Fatalf("gave up %+v, want one of the crowded address's", st)
+	}
+	if g.oldestSilent("") != lone {
+		t.Fatal("the oldest is not the lone player's")
 	}
 }

@@ -14,9 +14,10 @@ import (
 // in all, a new one is let in; from Start on, it is refused with a chance
 // of Rate percent that grows linearly to 100% at Full.
 //
-// A refusal here takes the place of the oldest silent connection (one
-// whose client has not sent its version line) when there is one, rather
-// than turning the newcomer away: a real client speaks within a round trip
+// A refusal here takes the place of a silent connection (one whose client
+// has not sent its version line: the oldest of the address with the most
+// connections waiting) when there is one, rather than turning the
+// newcomer away: a real client speaks within a round trip
 // of connecting, so silent connections are the cheapest way to fill the
 // budget, and they never keep a client that talks from getting in. Only
 // connections that talk (and stall in the handshake) make newcomers wait.
@@ -96,15 +97,16 @@ func (g *gate) enter(key string, conn *limitedConn) (*startup, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.byIP[key] >= g.perIP {
+		// The newcomer takes a place of its own address's: the number
+		// waiting in all does not change.
 		v := g.oldestSilent(key)
 		if v == nil {
 			return nil, false
 		}
 		g.remove(v)
 		evicted = append(evicted, v)
-	}
-	if n := g.waiting.Len(); n >= g.budget.Start && g.rand() < g.budget.dropChance(n) {
-		v := g.oldestSilent("")
+	} else if n := g.waiting.Len(); n >= g.budget.Start && g.rand() < g.budget.dropChance(n) {
+		v := g.crowdedSilent()
 		if v == nil {
 			return nil, false
 		}
@@ -145,6 +147,20 @@ func (g *gate) oldestSilent(key string) *startup {
 		}
 	}
 	return nil
+}
+
+// crowdedSilent is the longest-waiting silent connection from the address
+// group that has the most connections waiting, or nil: a flood from a
+// few addresses gives up its own places before a lone player's.
+func (g *gate) crowdedSilent() *startup {
+	var pick *startup
+	for e := g.waiting.Front(); e != nil; e = e.Next() {
+		st := e.Value.(*startup)
+		if st.silent() && (pick == nil || g.byIP[st.key] > g.byIP[pick.key]) {
+			pick = st
+		}
+	}
+	return pick
 }
 
 // counts is the connections waiting to authenticate in all and from key.
