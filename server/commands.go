@@ -232,9 +232,14 @@ func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int
 		return 1
 	}
 	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, sanitize.Line(p.Msg(r.Title), 80))
+	id, _ := sshserver.IdentityOf(sess)
+	ignores := s.ignores(id.ID)
 	for _, st := range r.Steps {
 		for i := range st.Events {
 			e := &st.Events[i]
+			if e.Kind == game.Chat && ignores(r.Seats, e.From) {
+				continue // the chat of a player the reader ignores
+			}
 			text := sanitize.Line(p.Msg(e.Msg), 1000)
 			if e.Kind == game.Chat {
 				text = sanitize.Line(e.Text, game.MaxChat)

@@ -45,3 +45,31 @@ func TestCampaignJoinKeepsBlockedPlayersApart(t *testing.T) {
 		t.Fatalf("bob, who blocked ann, joining her campaign: %v", err)
 	}
 }
+
+// TestTextReplaysLeaveOutIgnoredChat: the check printReplay makes of each
+// chat line: bob's, whom ann ignores, goes; cid's stays; and a guest's own
+// list counts too.
+func TestTextReplaysLeaveOutIgnoredChat(t *testing.T) {
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ann, guest := table.Player{ID: "SHA256:ann", Name: "ann"}, table.Player{ID: "guest:0011", Name: "g", Guest: true}
+	bob := tui.Person{ID: "SHA256:bob", Name: "bob"}
+	for _, p := range []table.Player{ann, guest} {
+		if err := srv.app.Relations.Set(p, tui.IgnoreList, bob, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seats := []table.SeatInfo{{Seat: 0, ID: "SHA256:cid", Name: "cid"}, {Seat: 1, ID: bob.ID, Name: "bob"}, {Seat: 2, Name: "Ada (bot)", Bot: "easy"}}
+	for _, who := range []string{ann.ID, guest.ID} {
+		ignores := srv.ignores(who)
+		if !ignores(seats, 1) || ignores(seats, 0) || ignores(seats, 2) || ignores(seats, -1) {
+			t.Fatalf("%s: bob %v, cid %v, the bot %v", who, ignores(seats, 1), ignores(seats, 0), ignores(seats, 2))
+		}
+	}
+	if srv.ignores("SHA256:cid")(seats, 1) {
+		t.Fatal("cid ignores nobody, yet bob's line would go")
+	}
+}

@@ -160,3 +160,18 @@ func (r records) keptApart(p table.Player, code string) error {
 	}
 	return nil
 }
+
+// ignores is, for text told to the player id (a replay's story), whether a
+// chat line said from seat is one they ignore.
+func (s *Server) ignores(id string) func(seats []table.SeatInfo, from game.Seat) bool {
+	var lists tui.PlayerLists
+	if s.app.Relations != nil && id != "" {
+		lists, _ = s.app.Relations.Lists(table.Player{ID: id, Guest: isGuest(id)})
+	}
+	return func(seats []table.SeatInfo, from game.Seat) bool {
+		if from < 0 || int(from) >= len(seats) || seats[from].ID == "" {
+			return false
+		}
+		return slices.ContainsFunc(lists.Ignored, func(p tui.Person) bool { return p.ID == seats[from].ID })
+	}
+}
