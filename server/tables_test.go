@@ -131,3 +131,40 @@ func TestAFinishedGameFreesItsCode(t *testing.T) {
 		t.Fatalf("replay of the new table's code: %q", said)
 	}
 }
+
+// The attack as it was made: one connection in plain mode, `new`, `start`,
+// `leave`, again and again (246 started tables in 20 s), and `learn`,
+// `leave` (325 in 10 s). Now the fifth table is refused in words, and a
+// guided mission left is closed at once, so learning again is never
+// refused.
+func TestOneConnectionCannotMakeTablesWithoutEnd(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	ann := dialPlain(t, addr, "ann")
+	for i := range tablesPerPlayer {
+		made := strings.Join(ann.do("new grizzled 2 1"), "\n")
+		if !strings.Contains(made, "Table ") {
+			t.Fatalf("table %d: %q", i+1, made)
+		}
+		ann.do("start")
+		ann.do("leave")
+	}
+	refused := strings.Join(ann.do("new grizzled 2 1"), "\n")
+	if !strings.Contains(refused, "you already have 4 open tables") {
+		t.Fatalf("a fifth table: %q", refused)
+	}
+	if n := srv.hub.Running(); n != tablesPerPlayer {
+		t.Fatalf("%d tables running, want %d", n, tablesPerPlayer)
+	}
+	srv.hub.Limits.PerPlayer = tablesPerPlayer + 1 // room for one guided mission at a time
+	for i := range 5 {
+		if said := strings.Join(ann.do("learn"), "\n"); !strings.Contains(said, "Plain mode reads the coach's lessons") {
+			t.Fatalf("guided mission %d: %q", i+1, said)
+		}
+		ann.do("leave")
+	}
+	for deadline := time.Now().Add(5 * time.Second); srv.hub.Running() != tablesPerPlayer; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d tables running after 5 guided missions left, want %d", srv.hub.Running(), tablesPerPlayer)
+		}
+	}
+}
