@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -15,6 +16,7 @@ import (
 	"bivouac/persistence"
 	"bivouac/table"
 	"bivouac/tui"
+	"bivouac/tui/uikit"
 )
 
 // reviewer runs the coach's post-game reviews off the room actors: one at
@@ -170,7 +172,11 @@ func (rv *reviewer) compute(rm persistence.RoomRecord, job *reviewJob) (grizzbot
 		}
 		return false
 	}
-	return grizzbot.ReviewGame(start, moves, person, rv.cfg, rm.Seed^0x7e7e, func(done, total int) bool {
+	cfg := rv.cfg
+	if !slices.Contains(uikit.HintsTitles, rm.Title.Key) {
+		cfg.Hints = grizzbot.HintBudget{} // nobody could ask: no hint to agree with
+	}
+	return grizzbot.ReviewGame(start, moves, person, cfg, rm.Seed^0x7e7e, func(done, total int) bool {
 		job.n.Store(int32(done))
 		job.total.Store(int32(total))
 		return rv.ctx.Err() == nil

@@ -2,6 +2,7 @@ package grizzledui
 
 import (
 	"runtime"
+	"time"
 
 	"bivouac/game"
 	"bivouac/game/grizzled/grizzbot"
@@ -12,8 +13,12 @@ import (
 
 // hintSlots bounds the hints worked out at once on the whole server (each
 // keeps a core busy for a tenth of a second): half the cores, at least one.
-// A hint asked while they are all taken is refused with a word, never queued.
+// A hint asked while they are all taken waits its turn for up to hintWait
+// (a few hints ahead of it), and only then says the coach is busy.
 var hintSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+
+// hintWait is how long a hint waits for a slot: some ten hints' time.
+const hintWait = time.Second
 
 // Hint implements uikit.Hinter: the strong bot's search on this seat's own
 // view (never the hidden cards), said in one line with the chances it
@@ -31,21 +36,51 @@ func (s *Screen) Hint() tea.Cmd {
 			return uikit.HintMsg(th.T("grizzledui.hint.forced", game.Text("Action", snap.coachLabel(snap.v.Legal[0]))))
 		}
 	}
-	seed := uint64(s.v.Seq)<<8 | uint64(s.v.Seat&0xff)
 	return func() tea.Msg {
-		select {
-		case hintSlots <- struct{}{}:
-			defer func() { <-hintSlots }()
-		default:
+		if !takeHintSlot() {
 			return uikit.HintMsg(th.T("grizzledui.hint.busy"))
 		}
-		best, next, bp, np, ok := grizzbot.Hint(snap.v, grizzbot.DefaultHint, seed)
+		defer func() { <-hintSlots }()
+		// Seeded from the view, as the review of this decision is: the
+		// review searches the same samples and never calls this move a
+		// mistake.
+		ad, ok := grizzbot.Hint(snap.v, grizzbot.DefaultHint)
 		if !ok {
 			return uikit.HintMsg(th.T("grizzledui.hint.not_now"))
 		}
-		return uikit.HintMsg(th.T("grizzledui.hint.line", game.Text("Action", snap.coachLabel(best)), game.Num("P", pct(bp.P)),
-			game.Num("Margin", margin(bp)), game.Text("Next", snap.coachLabel(next)), game.Num("NextP", pct(np.P))))
+		return uikit.HintMsg(snap.adviceLine(ad))
 	}
+}
+
+// takeHintSlot takes a slot at once, or waits up to hintWait for one.
+func takeHintSlot() bool {
+	select {
+	case hintSlots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(hintWait)
+	defer t.Stop()
+	select {
+	case hintSlots <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// adviceLine says a hint: the move in the moves list's words, with the
+// team's chances (or, the game all but lost, its standing) beside the
+// next best move's.
+func (s *Screen) adviceLine(ad grizzbot.Advice) string {
+	th := s.th
+	if ad.Hopeless {
+		return th.T("grizzledui.hint.standing", game.Text("Action", s.coachLabel(ad.Best)), game.Num("P", pct(ad.BestP.P)),
+			game.Num("S", pct(ad.BestS.P)), game.Num("Margin", margin(ad.BestS)), game.Text("Next", s.coachLabel(ad.Next)),
+			game.Num("NextS", pct(ad.NextS.P)))
+	}
+	return th.T("grizzledui.hint.line", game.Text("Action", s.coachLabel(ad.Best)), game.Num("P", pct(ad.BestP.P)),
+		game.Num("Margin", margin(ad.BestP)), game.Text("Next", s.coachLabel(ad.Next)), game.Num("NextP", pct(ad.NextP.P)))
 }
 
 var _ uikit.Hinter = (*Screen)(nil)

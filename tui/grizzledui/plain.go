@@ -163,7 +163,7 @@ func (s *Screen) Moves() []uikit.Move {
 	if !s.playing() {
 		return nil
 	}
-	v := s.v
+	th, v := s.th, s.v
 	handIndex := func(c grizzled.CardID) string {
 		for i, h := range v.Hand {
 			if h == c {
@@ -180,6 +180,9 @@ func (s *Screen) Moves() []uikit.Move {
 			m.Commands = []string{"deal " + strconv.Itoa(a.K), "intensity " + strconv.Itoa(a.K)}
 		case grizzled.ActPlay:
 			m.Commands = []string{"play " + handIndex(a.Card), "play " + strings.ToLower(s.card(a.Card).code)}
+			if f := s.fatal(a.Card); len(f) > 0 { // as hand warns
+				m.Label += "; " + th.T("grizzledui.fails_short", game.Text("Threats", th.And(f)))
+			}
 		case grizzled.ActCharm:
 			m.Commands = []string{"charm " + strings.ToLower(s.card(a.Card).code)}
 		case grizzled.ActSpeech:
@@ -207,8 +210,13 @@ func (s *Screen) Moves() []uikit.Move {
 var keyMark = regexp.MustCompile(` \((\p{L}|enter)\)`)
 
 // coachLabel is an action in words without its key, as the coach says it
-// (in a review or a hint the key means nothing).
+// (in a review or a hint the key means nothing). A support tile's letter
+// is its name, not a key: the coach says "place tile: right (R) → ann"
+// as the moves list does, so a player finds the move the coach names.
 func (s *Screen) coachLabel(a grizzled.Action) string {
+	if a.Kind == grizzled.ActPlaceTile || a.Kind == grizzled.ActRemoveTile {
+		return s.moveLabel(a)
+	}
 	return keyMark.ReplaceAllString(s.moveLabel(a), "")
 }
 

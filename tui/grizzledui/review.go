@@ -27,35 +27,78 @@ const chartRows = 6
 // numbers, not bars).
 func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, width int, plain bool) []string {
 	s := reviewScreen(th, seats)
-	var out []string
+	if len(r.Decisions) == 0 && len(r.StandIns) == 0 {
+		return []string{th.T("grizzledui.review.nothing")}
+	}
+	out := styled(th.Strong, uikit.Wrap(s.outcomeLine(r), width))
 	if len(r.Decisions) == 0 {
-		if len(r.StandIns) == 0 {
-			return []string{th.T("grizzledui.review.nothing")}
-		}
 		for _, seat := range reviewedSeats(r) { // a bot made every choice
 			out = append(out, s.playerLines(r, seat, width)...)
 		}
 		return out
 	}
-	turns := r.Turns(3)
+	turns := r.Turning(3)
 	if plain {
-		out = append(out, s.missionSentences(r)...)
+		for _, l := range s.missionSentences(r) {
+			out = append(out, uikit.Wrap(l, width)...)
+		}
 	} else {
 		out = append(out, styled(th.Header, uikit.Wrap(th.T("grizzledui.review.chart_title"), width))...)
 		out = append(out, s.chart(r, turns, width)...)
 	}
-	for k, i := range turns {
-		d := r.Decisions[i]
-		out = append(out, uikit.Wrap(th.T("grizzledui.review.turn", game.Text("Mark", string(rune('A'+k))), game.Num("N", d.Index),
-			game.Num("Mission", d.Mission), game.Text("Player", s.name(d.Seat)), game.Text("Action", s.decided(d, d.Made)),
-			game.Num("From", pct(r.Decisions[i-1].MadeP.P)), game.Num("To", pct(d.MadeP.P))), width)...)
+	for k, t := range turns {
+		out = append(out, uikit.Wrap(s.turnLine(string(rune('A'+k)), t), width)...)
 	}
+	hopeless := false
 	for _, seat := range reviewedSeats(r) {
 		out = append(out, "")
 		out = append(out, s.playerLines(r, seat, width)...)
 	}
+	for _, d := range r.Decisions {
+		hopeless = hopeless || d.Hopeless
+	}
 	out = append(out, "")
+	if hopeless {
+		out = append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.standing_note", game.Num("Below", pct(grizzbot.Hopeless))), width))...)
+	}
 	return append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
+}
+
+// outcomeLine says how the game ended: won, or lost in which mission.
+func (s *Screen) outcomeLine(r grizzbot.GameReview) string {
+	if r.Won {
+		return s.th.T("grizzledui.review.won", game.Num("Mission", r.Missions))
+	}
+	return s.th.T("grizzledui.review.lost", game.Num("Mission", r.Missions))
+}
+
+// turnLine says turning point t, marked mark, with its cause.
+func (s *Screen) turnLine(mark string, t grizzbot.Turn) string {
+	th := s.th
+	args := []game.Arg{game.Text("Mark", mark), game.Num("Mission", t.Mission), game.Num("From", pct(t.From)), game.Num("To", pct(t.To))}
+	who := func() []game.Arg {
+		s.u.Seat = t.Seat
+		return append(args, game.Text("Player", s.name(t.Seat)), game.Num("Turn", t.Turn), game.Text("Action", s.coachLabel(t.Action)))
+	}
+	switch t.Cause {
+	case grizzbot.ByDecision:
+		return th.T("grizzledui.review.turn_decision", who()...)
+	case grizzbot.ByMove:
+		return th.T("grizzledui.review.turn_move", who()...)
+	case grizzbot.ByFailPlay:
+		return th.T("grizzledui.review.turn_fail_play", who()...)
+	case grizzbot.ByTrap:
+		return th.T("grizzledui.review.turn_trap", args...)
+	case grizzbot.ByOutcome:
+		switch t.Outcome {
+		case grizzbot.Succeeded:
+			return th.T("grizzledui.review.turn_succeeded", args...)
+		case grizzbot.Failed:
+			return th.T("grizzledui.review.turn_failed", args...)
+		}
+		return th.T("grizzledui.review.turn_lost", args...)
+	}
+	return th.T("grizzledui.review.turn_cards", args...)
 }
 
 // styled draws each line in ink.
@@ -129,7 +172,9 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 		}
 		if d.Mistake() {
 			mistakes++
-			cost += d.Cost.P
+			if !d.Hopeless {
+				cost += d.Cost.P
+			}
 		}
 	}
 	if decisions == 0 {
@@ -145,10 +190,14 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
 	}
 	for k, d := range worst {
-		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("N", d.Index), game.Num("Mission", d.Mission),
+		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("Turn", d.Turn), game.Num("Mission", d.Mission),
 			game.Text("Made", s.decided(d, d.Made))), width)...)
 		better := th.T("grizzledui.review.better", game.Text("Best", s.decided(d, d.Best)),
 			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)))
+		if d.Hopeless {
+			better = th.T("grizzledui.review.better_standing", game.Text("Best", s.decided(d, d.Best)),
+				game.Num("MadeS", pct(d.MadeS.P)), game.Num("BestS", pct(d.BestS.P)), game.Num("Margin", margin(d.CostS)))
+		}
 		for _, l := range uikit.Wrap(better, max(10, width-5)) {
 			out = append(out, "     "+th.Good.Render(l))
 		}
@@ -156,18 +205,35 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 	return out
 }
 
-// missionSentences says, per mission, the team's chances after its first
-// and last decision.
+// missionSentences says, per mission, the team's chances before its first
+// move and after its outcome, and how it ended.
 func (s *Screen) missionSentences(r grizzbot.GameReview) []string {
 	var out []string
-	for i := 0; i < len(r.Decisions); {
-		j := i
-		for j+1 < len(r.Decisions) && r.Decisions[j+1].Mission == r.Decisions[i].Mission {
-			j++
+	for i, l := range r.Lines {
+		end := 0.0
+		switch {
+		case i+1 < len(r.Lines):
+			end = r.Lines[i+1].Start.P
+		case r.Won:
+			end = 1
 		}
-		out = append(out, s.th.T("grizzledui.review.mission_line", game.Num("Mission", r.Decisions[i].Mission),
-			game.Num("From", pct(r.Decisions[i].MadeP.P)), game.Num("To", pct(r.Decisions[j].MadeP.P)), game.Num("Decisions", j-i+1)))
-		i = j + 1
+		rated := 0
+		for _, d := range r.Decisions {
+			if d.Mission == l.Mission {
+				rated++
+			}
+		}
+		key := "grizzledui.review.mission_unfinished"
+		switch l.Outcome {
+		case grizzbot.Succeeded:
+			key = "grizzledui.review.mission_succeeded"
+		case grizzbot.Failed:
+			key = "grizzledui.review.mission_failed"
+		case grizzbot.GameLost:
+			key = "grizzledui.review.mission_lost"
+		}
+		out = append(out, s.th.T(key, game.Num("Mission", l.Mission), game.Num("From", pct(l.Start.P)), game.Num("To", pct(end)),
+			game.Num("Decisions", rated)))
 	}
 	return out
 }
@@ -178,7 +244,7 @@ var eighths = []rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
 // chart draws the chances as columns (one per decision, or per group of
 // decisions when there are more than fit), a ruler with the missions'
 // numbers, and the turning points' marks A, B, C.
-func (s *Screen) chart(r grizzbot.GameReview, turns []int, width int) []string {
+func (s *Screen) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width int) []string {
 	th := s.th
 	n, room := len(r.Decisions), max(1, width-7)
 	cols := room // more decisions than columns: a column covers several
@@ -233,8 +299,8 @@ func (s *Screen) chart(r grizzbot.GameReview, turns []int, width int) []string {
 			copy(numbers[c:], num)
 		}
 	}
-	for k, i := range turns {
-		marks[colOf(i)] = rune('A' + k)
+	for k, t := range turns { // at the decision it is or follows
+		marks[colOf(min(n-1, max(0, t.At-1)))] = rune('A' + k)
 	}
 	out = append(out, th.Muted.Render("     └"+string(ruler)))
 	out = append(out, th.Muted.Render("      "+strings.TrimRight(string(numbers), " ")))

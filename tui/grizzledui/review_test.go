@@ -34,7 +34,16 @@ func sampleReview() (grizzbot.GameReview, []table.SeatInfo) {
 		case 9: // noise
 			a.Best, a.BestP, a.Cost = withdraw, est(0.45, 0.05), est(0.02, 0.05)
 		}
-		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: 2*i + 1, Seat: seat, Mission: 1 + i/10, Assessment: a})
+		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: 2*i + 1, Seat: seat, Mission: 1 + i/10, Turn: 1 + i%10/2, Assessment: a})
+	}
+	r.Missions = 3
+	r.Lines = []grizzbot.MissionLine{{Mission: 1, Start: est(0.5, 0.05), Index: 1, Outcome: grizzbot.Succeeded},
+		{Mission: 2, Start: est(0.4, 0.05), Index: 21, Outcome: grizzbot.Failed}, {Mission: 3, Start: est(0.3, 0.05), Index: 41, Outcome: grizzbot.GameLost}}
+	r.Turns = []grizzbot.Turn{
+		{Cause: grizzbot.ByDecision, Seat: 0, Action: r.Decisions[8].Made, Decision: 8, Mission: 1, Turn: 5, From: 0.6, To: 0.42, At: 9},
+		{Cause: grizzbot.ByTrap, Mission: 2, From: 0.38, To: 0.2, At: 15},
+		{Cause: grizzbot.ByOutcome, Outcome: grizzbot.Failed, Mission: 2, From: 0.3, To: 0.25, At: 20},
+		{Cause: grizzbot.ByMove, Seat: 1, Mission: 3, Turn: 2, Action: withdraw, From: 0.3, To: 0.29, At: 22},
 	}
 	return r, []table.SeatInfo{{Seat: 0, Name: "Александра Констант"}, {Seat: 1, Name: "bob"}, {Seat: 2, Name: "bot", Bot: "easy"}}
 }
@@ -55,13 +64,16 @@ func TestReviewLines(t *testing.T) {
 				}
 			}
 			text := strings.Join(lines, "\n")
+			flat := strings.Join(strings.Fields(text), " ") // wrapped lines read as one
 			if !strings.Contains(text, "█") || !strings.Contains(text, "Александра") {
 				t.Errorf("%s: no chart or no name:\n%s", lang, text)
 			}
 			if lang == i18n.English && width == 80 {
 				for _, want := range []string{"Александра Констант · decisions: 15 · as the coach would: 14", "clear mistakes: 1", "(−18 points)",
-					"1. move 17, mission 1: play:", "the coach: withdraw · 42% → 60% (±4)", "bob · decisions: 15", "No clear mistakes"} {
-					if !strings.Contains(text, want) {
+					"1. mission 1, move 5: play:", "the coach: withdraw · 42% → 60% (±4)",
+					"The team lost, in mission 3.", "A: mission 1, Александра Констант, move 5: play: ", "a decision: 60% with the coach's move, 42% with this one",
+					"B: mission 2: the cards — a trap drew a third threat and the mission failed (38% → 20%)", "C: mission 2 failed: its cards went back to the trials (30% → 25%)", "bob · decisions: 15", "No clear mistakes"} {
+					if !strings.Contains(flat, want) {
 						t.Errorf("the review does not say %q:\n%s", want, text)
 					}
 				}
@@ -69,8 +81,9 @@ func TestReviewLines(t *testing.T) {
 		}
 	}
 	th := uikit.New(nil)
-	plain := strings.Join(ReviewLines(th, r, seats, 80, true), "\n")
-	if strings.ContainsAny(plain, "█▁▂▃▄▅▆▇┤└┴") || !strings.Contains(plain, "Mission 2: the team's chances 40% → 31% (decisions rated: 10)") {
+	plain := strings.Join(strings.Fields(strings.Join(ReviewLines(th, r, seats, 80, true), "\n")), " ")
+	if strings.ContainsAny(plain, "█▁▂▃▄▅▆▇┤└┴") || !strings.Contains(plain, "Mission 2: the team's chances 40% before it → 30% after; it failed (decisions rated: 10)") ||
+		!strings.Contains(plain, "Mission 3: the team's chances 30% before it → 0%: the game was lost in it") {
 		t.Errorf("plain review:\n%s", plain)
 	}
 }
@@ -88,7 +101,7 @@ func TestReviewTilesPointFromTheirPlayer(t *testing.T) {
 		{Index: 2, Seat: 1, Mission: 1, Assessment: a}}}
 	seats := []table.SeatInfo{{Seat: 0, Name: "ann"}, {Seat: 1, Name: "bob"}}
 	text := strings.Join(ReviewLines(uikit.New(nil), r, seats, 80, true), "\n")
-	for _, want := range []string{"place tile: right → ann", "the coach: place tile: left → the chaplain"} {
+	for _, want := range []string{"place tile: right (R) → ann", "the coach: place tile: left (L) → the chaplain"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the review does not say %q:\n%s", want, text)
 		}
@@ -109,7 +122,7 @@ func TestReviewSaysWhenABotDecidedForAPerson(t *testing.T) {
 		th.SetLang(lang)
 		nothing := th.T("grizzledui.review.nothing")
 		text := strings.Join(ReviewLines(th, allBot, seats, 40, true), "\n")
-		if want := th.T("grizzledui.review.stood_in", game.Text("Player", "ann")); strings.Contains(text, nothing) ||
+		if want := th.T("grizzledui.review.lost", game.Num("Mission", 2)) + " " + th.T("grizzledui.review.stood_in", game.Text("Player", "ann")); strings.Contains(text, nothing) ||
 			strings.Join(strings.Fields(text), " ") != want || strings.Contains(text, "bob") {
 			t.Errorf("%s: a game whose only person gave their seat up:\n%s\nwant %q", lang, text, want)
 		}

@@ -1,7 +1,6 @@
 package grizzbot
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"time"
@@ -10,11 +9,20 @@ import (
 	g "bivouac/game/grizzled"
 )
 
-// The coach: the strong bot's search turned on a decision already made.
-// Assess rates every choice a seat had from that seat's view alone (the
-// hidden cards are drawn afresh in each sample, so what the player could
-// not know cannot move the rating); ReviewGame does it for every decision
-// of a finished game.
+// The coach: the strong bot's search turned on a decision. Assess rates
+// every choice a seat had from that seat's view alone (the hidden cards
+// are drawn afresh in each sample, so what the player could not know
+// cannot move the rating); Hint says the best of them at the table; and
+// ReviewGame rates every decision of a finished game.
+//
+// The hint and the review search the same samples of the same decision:
+// both seed it from the view (DecisionSeed), and the review draws at least
+// as many samples as a hint, so every ranking a hint could have made (cut
+// short by its time cap at any sample count from its minimum to its full
+// budget) is a ranking of the review's own first samples. The review works
+// out which moves a hint could have named there and never calls one of
+// them a mistake: a player who did what the coach said is not told it was
+// wrong.
 
 // ReviewConfig is the budget of one decision's assessment.
 type ReviewConfig struct {
@@ -22,7 +30,7 @@ type ReviewConfig struct {
 	// out once in each, so differences between choices are paired.
 	Samples int
 	// TimeCap, when positive, stops sampling once it has passed (after
-	// MinSamples). Without it the rating depends only on the view and seed.
+	// MinSamples). Without it the rating depends only on the view.
 	TimeCap time.Duration
 	// MinSamples is the least a time cap may cut a rating down to.
 	MinSamples int
@@ -30,17 +38,43 @@ type ReviewConfig struct {
 	// model judges; 0 looks as far as the strong level does at a table of
 	// that size (DefaultTuned).
 	Horizon int
+	// Hints is the budget the table's hints had (a review only): a move
+	// that a hint with this budget could have named is never a mistake.
+	// Zero: the table had no hints to agree with.
+	Hints HintBudget
 }
 
-// DefaultReview is the budget of a post-game review: 240 samples, and at
-// most a quarter of a second a decision on a slow machine. Measured on one
-// core of a 2-core VM: one person's 12-61 decisions in a standard game
-// take 0.1-1.9 s (2 to 5 soldiers), so a table of four people is reviewed
-// in a few seconds.
-var DefaultReview = ReviewConfig{Samples: 240, TimeCap: 250 * time.Millisecond, MinSamples: 48}
+// HintBudget is the part of a hint's budget a review needs to know which
+// moves the hint could have named: it ranks the first n samples, for
+// some n from MinSamples (its time cap ran out) to Samples.
+type HintBudget struct {
+	Samples, MinSamples int
+}
 
 // DefaultHint is the budget of a hint at the table: a tenth of a second.
 var DefaultHint = ReviewConfig{Samples: 120, TimeCap: 100 * time.Millisecond, MinSamples: 24}
+
+// DefaultReview is the budget of a post-game review: 240 samples, and at
+// most a quarter of a second a decision on a slow machine, but never fewer
+// samples than a hint's whole budget (so that the review sees every
+// ranking a hint could have made). Measured on one core of a 2-core VM:
+// one person's 12-61 decisions in a standard game take 0.1-1.9 s (2 to 5
+// soldiers), so a table of four people is reviewed in a few seconds.
+var DefaultReview = ReviewConfig{Samples: 240, TimeCap: 250 * time.Millisecond, MinSamples: 120,
+	Hints: DefaultHint.Budget()}
+
+// Budget is what a review needs to know of hints made with cfg.
+func (cfg ReviewConfig) Budget() HintBudget {
+	lo := max(cfg.Samples, 1)
+	if cfg.TimeCap > 0 {
+		lo = min(lo, max(cfg.MinSamples, 1))
+	}
+	return HintBudget{Samples: max(cfg.Samples, 1), MinSamples: lo}
+}
+
+// DecisionSeed seeds the coach's search at view v: the same decision is
+// searched with the same samples by a hint and by the review.
+func DecisionSeed(v *g.SeatView) uint64 { return mix(uint64(v.Seq)+0xc0ac4, uint64(v.Seat)) }
 
 // Estimate is a sampled chance with its 95% interval.
 type Estimate struct {
@@ -70,10 +104,26 @@ func estimate(xs []float64, lo, hi float64) Estimate {
 	return Estimate{P: mean, Lo: max(lo, mean-half), Hi: min(hi, mean+half), N: n}
 }
 
+// Hopeless is the team's chance of winning below which the coach judges a
+// decision by the team's standing instead: with the game all but lost no
+// choice moves the chance, but a player can still hold out longer.
+const Hopeless = 0.03
+
+// Standing, the coach's second aim, is measured where a playout's look
+// ahead ends: half of it is the missions the team survives of those it
+// looks ahead (a game lost sooner survives fewer), a quarter the morale
+// cards kept, a quarter the hard knocks kept off (the heaviest soldier's
+// weight against the four that lose the game). A won game stands at 1.
+const (
+	standMissions = 0.5
+	standMorale   = 0.25
+	standKnocks   = 0.25
+)
+
 // Assessment rates one decision.
 type Assessment struct {
 	Made g.Action `json:"made"`
-	Best g.Action `json:"best"` // the choice with the highest estimate (Made if none beats it)
+	Best g.Action `json:"best"` // the choice the coach ranks first (Made if none beats it)
 	// MadeP and BestP are the team's chances of winning after each, as the
 	// deciding seat could judge them then.
 	MadeP Estimate `json:"made_p"`
@@ -82,6 +132,16 @@ type Assessment struct {
 	// interval: a cost whose interval holds 0 is noise, not a mistake.
 	Cost    Estimate `json:"cost"`
 	Choices int      `json:"choices"` // distinct choices compared
+	// Hopeless: the best chance was under Hopeless, so Best is the choice
+	// that keeps the team standing best, and the decision is judged by
+	// CostS (the standing's paired difference) rather than Cost.
+	Hopeless bool     `json:"hopeless,omitempty"`
+	MadeS    Estimate `json:"made_s,omitzero"`
+	BestS    Estimate `json:"best_s,omitzero"`
+	CostS    Estimate `json:"cost_s,omitzero"`
+	// Hinted: a hint at this decision could have named the move made
+	// (ReviewConfig.Hints), so it is never called a mistake.
+	Hinted bool `json:"hinted,omitempty"`
 }
 
 // MinMistake is the least cost the coach calls a mistake: the value model
@@ -89,9 +149,98 @@ type Assessment struct {
 // not show, so a sure difference of a point or two is not worth naming.
 const MinMistake = 0.02
 
+// MinStandMistake is the least difference in standing the coach names
+// when the game is all but lost (a standing point is worth less than a
+// point of the chance to win).
+const MinStandMistake = 0.03
+
 // Mistake reports whether the better choice is sure and worth naming: the
-// cost's interval lies above zero and the cost is at least MinMistake.
-func (a Assessment) Mistake() bool { return a.Cost.Lo > 0 && a.Cost.P >= MinMistake }
+// cost's interval lies above zero and the cost is at least MinMistake (in
+// standing, MinStandMistake, when the game was all but lost), and no hint
+// at that decision could have named the move made.
+func (a Assessment) Mistake() bool {
+	switch {
+	case a.Hinted:
+		return false
+	case a.Hopeless:
+		return a.CostS.Lo > 0 && a.CostS.P >= MinStandMistake
+	}
+	return a.Cost.Lo > 0 && a.Cost.P >= MinMistake
+}
+
+// Loss is what the decision cost by the aim it is judged by.
+func (a Assessment) Loss() float64 {
+	if a.Hopeless {
+		return a.CostS.P
+	}
+	return a.Cost.P
+}
+
+// outcomes are a search's results: for each sample, each choice's chance
+// of winning and the team's standing, row by row.
+type outcomes struct {
+	k          int
+	win, stand []float64
+}
+
+func (o *outcomes) n() int { return len(o.win) / o.k }
+
+// col is choice j's column of xs over the first n samples.
+func (o *outcomes) col(xs []float64, j, n int) []float64 {
+	out := make([]float64, n)
+	for i := range n {
+		out[i] = xs[i*o.k+j]
+	}
+	return out
+}
+
+// ranker ranks choices on a growing prefix of the samples, as a hint
+// cut short at that many samples would.
+type ranker struct {
+	o          *outcomes
+	n          int
+	win, stand []float64 // sums over the first n samples
+}
+
+func newRanker(o *outcomes) *ranker {
+	return &ranker{o: o, win: make([]float64, o.k), stand: make([]float64, o.k)}
+}
+
+// grow adds samples up to the first n.
+func (r *ranker) grow(n int) {
+	k := r.o.k
+	for ; r.n < n; r.n++ {
+		for j := range k {
+			r.win[j] += r.o.win[r.n*k+j]
+			r.stand[j] += r.o.stand[r.n*k+j]
+		}
+	}
+}
+
+// order is the choices best first: by the chance of winning, or by the
+// standing when even the best chance is under Hopeless; ties keep
+// v.Legal's order.
+func (r *ranker) order() (order []int, hopeless bool) {
+	k := r.o.k
+	by := r.win
+	if slices.Max(r.win) < Hopeless*float64(r.n) {
+		by, hopeless = r.stand, true
+	}
+	order = make([]int, k)
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case by[a] > by[b]+1e-9:
+			return -1
+		case by[b] > by[a]+1e-9:
+			return 1
+		}
+		return 0
+	})
+	return order, hopeless
+}
 
 // Assess rates the action made from view v: every legal action is played
 // out in the same determinizations of v (playing on with the rule-based
@@ -99,101 +248,95 @@ func (a Assessment) Mistake() bool { return a.Cost.Lo > 0 && a.Cost.P >= MinMist
 // ahead at that table, scored there by the value model), and the action
 // made is compared with the best. ok is false when v offers no
 // choice or made is not one of v.Legal.
-func Assess(v g.SeatView, made g.Action, cfg ReviewConfig, seed uint64) (a Assessment, ok bool) {
+func Assess(v g.SeatView, made g.Action, cfg ReviewConfig) (a Assessment, ok bool) {
 	mi := slices.IndexFunc(v.Legal, func(l g.Action) bool { return SameAction(l, made) })
 	if len(v.Legal) < 2 || mi < 0 {
 		return Assessment{}, false
 	}
-	scores := rate(&v, cfg, seed)
-	if scores == nil {
+	o := rate(&v, cfg, DecisionSeed(&v))
+	if o == nil {
 		return Assessment{}, false
 	}
-	k := len(v.Legal)
-	n := len(scores) / k
-	col := func(j int) []float64 {
-		out := make([]float64, n)
+	n := o.n()
+	r := newRanker(o)
+	if h := cfg.Hints; h.Samples > 0 {
+		for m := max(1, h.MinSamples); m <= min(h.Samples, n); m++ {
+			r.grow(m)
+			if ord, _ := r.order(); ord[0] == mi {
+				a.Hinted = true
+				break
+			}
+		}
+	}
+	r.grow(n)
+	ord, hopeless := r.order()
+	best := ord[0]
+	if !hopeless && r.win[mi] >= r.win[best]-1e-9 || hopeless && r.stand[mi] >= r.stand[best]-1e-9 {
+		best = mi // a tie is no better choice
+	}
+	diff := func(xs []float64) []float64 {
+		d := make([]float64, n)
 		for i := range n {
-			out[i] = scores[i*k+j]
+			d[i] = xs[i*o.k+best] - xs[i*o.k+mi]
 		}
-		return out
+		return d
 	}
-	best := mi
-	sums := make([]float64, k)
-	for i := range n {
-		for j := range k {
-			sums[j] += scores[i*k+j]
-		}
+	a.Made, a.Best, a.Choices, a.Hopeless = made, v.Legal[best], o.k, hopeless
+	a.MadeP, a.BestP = estimate(o.col(o.win, mi, n), 0, 1), estimate(o.col(o.win, best, n), 0, 1)
+	a.Cost = estimate(diff(o.win), -1, 1)
+	if hopeless {
+		a.MadeS, a.BestS = estimate(o.col(o.stand, mi, n), 0, 1), estimate(o.col(o.stand, best, n), 0, 1)
+		a.CostS = estimate(diff(o.stand), -1, 1)
 	}
-	for j := range k {
-		if sums[j] > sums[best]+1e-9 {
-			best = j
-		}
-	}
-	diff := make([]float64, n)
-	for i := range n {
-		diff[i] = scores[i*k+best] - scores[i*k+mi]
-	}
-	return Assessment{Made: made, Best: v.Legal[best], MadeP: estimate(col(mi), 0, 1), BestP: estimate(col(best), 0, 1),
-		Cost: estimate(diff, -1, 1), Choices: k}, true
+	return a, true
 }
 
-// Hint is the bot's advice from view v: the action it would take and its
-// estimate, and the next best choice's for comparison (ok false: no choice).
-func Hint(v g.SeatView, cfg ReviewConfig, seed uint64) (best, next g.Action, bestP, nextP Estimate, ok bool) {
+// Advice is a hint: the move the coach would make and the next best, with
+// the team's chances after each (and, when the game is all but lost and
+// the moves are ranked by the team's standing, the standings).
+type Advice struct {
+	Best, Next   g.Action
+	BestP, NextP Estimate
+	Hopeless     bool
+	BestS, NextS Estimate
+}
+
+// Hint is the coach's advice from view v (ok false: no choice). It is
+// seeded from v (DecisionSeed), as the review of the same decision is.
+func Hint(v g.SeatView, cfg ReviewConfig) (Advice, bool) {
 	if len(v.Legal) < 2 {
-		return best, next, bestP, nextP, false
+		return Advice{}, false
 	}
-	scores := rate(&v, cfg, seed)
-	if scores == nil {
-		return best, next, bestP, nextP, false
+	o := rate(&v, cfg, DecisionSeed(&v))
+	if o == nil {
+		return Advice{}, false
 	}
-	k := len(v.Legal)
-	n := len(scores) / k
-	means := make([]float64, k)
-	for i := range n {
-		for j := range k {
-			means[j] += scores[i*k+j] / float64(n)
-		}
+	n := o.n()
+	r := newRanker(o)
+	r.grow(n)
+	ord, hopeless := r.order()
+	b, x := ord[0], ord[1]
+	ad := Advice{Best: v.Legal[b], Next: v.Legal[x], Hopeless: hopeless,
+		BestP: estimate(o.col(o.win, b, n), 0, 1), NextP: estimate(o.col(o.win, x, n), 0, 1)}
+	if hopeless {
+		ad.BestS, ad.NextS = estimate(o.col(o.stand, b, n), 0, 1), estimate(o.col(o.stand, x, n), 0, 1)
 	}
-	order := make([]int, k)
-	for j := range order {
-		order[j] = j
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case means[a] > means[b]+1e-9:
-			return -1
-		case means[b] > means[a]+1e-9:
-			return 1
-		}
-		return 0
-	})
-	col := func(j int) Estimate {
-		out := make([]float64, n)
-		for i := range n {
-			out[i] = scores[i*k+j]
-		}
-		return estimate(out, 0, 1)
-	}
-	return v.Legal[order[0]], v.Legal[order[1]], col(order[0]), col(order[1]), true
+	return ad, true
 }
 
 // rate plays every action of v.Legal in each determinization and returns
-// the scores row by row (len(v.Legal) per sample), or nil when v cannot be
-// determinized.
-func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
+// the outcomes, or nil when v cannot be determinized.
+func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) *outcomes {
 	samples := max(cfg.Samples, 1)
 	k := len(v.Legal)
 	var deadline time.Time
 	if cfg.TimeCap > 0 {
 		deadline = time.Now().Add(cfg.TimeCap)
 	}
-	horizon := cfg.Horizon
-	if horizon <= 0 {
-		horizon = max(1, NewTuned(DefaultTuned).config(v).Horizon)
-	}
-	out := make([]float64, 0, samples*k)
+	horizon := horizonOf(v, cfg)
+	o := &outcomes{k: k, win: make([]float64, 0, samples*k), stand: make([]float64, 0, samples*k)}
 	var scratch g.SeatView
+	from := standFrom{round: v.Round, morale: v.Morale, horizon: horizon}
 	for it := range samples {
 		if cfg.TimeCap > 0 && it >= max(cfg.MinSamples, 1) && time.Now().After(deadline) {
 			break
@@ -209,17 +352,54 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) []float64 {
 				s = base.Clone()
 			}
 			if err := s.Step(v.Seat, a); err != nil {
-				out = append(out, 0) // the sample disagrees with the view
+				o.win, o.stand = append(o.win, 0), append(o.stand, 0) // the sample disagrees with the view
 				continue
 			}
 			playMissions(s, &scratch, rseed, horizon)
-			out = append(out, chance(s, &scratch))
+			o.win = append(o.win, chance(s, &scratch))
+			o.stand = append(o.stand, from.standing(s, &scratch))
 		}
 	}
-	if len(out) == 0 {
+	if len(o.win) == 0 {
 		return nil
 	}
-	return out
+	return o
+}
+
+// horizonOf is how many missions a playout of cfg looks ahead from v.
+func horizonOf(v *g.SeatView, cfg ReviewConfig) int {
+	if cfg.Horizon > 0 {
+		return cfg.Horizon
+	}
+	return max(1, NewTuned(DefaultTuned).config(v).Horizon)
+}
+
+// standFrom is where a standing is measured from: the decision's mission
+// and morale, and how many missions the playouts look ahead.
+type standFrom struct{ round, morale, horizon int }
+
+// standing is the team's standing in s (the coach's second aim; v is
+// scratch space for a view).
+func (f standFrom) standing(s *g.State, v *g.SeatView) float64 {
+	won, over := s.Over()
+	if won {
+		return 1
+	}
+	survived := s.Round() - f.round
+	if over {
+		survived = max(0, survived-1) // the mission the game was lost in was not survived
+	}
+	s.ViewInto(game.Spectator, v)
+	heaviest := 0
+	for i := range v.Players {
+		heaviest = max(heaviest, v.Players[i].Weight)
+	}
+	morale := 0.0
+	if f.morale > 0 {
+		morale = min(1, float64(v.Morale)/float64(f.morale))
+	}
+	return standMissions*min(1, float64(survived)/float64(f.horizon)) + standMorale*morale +
+		standKnocks*max(0, 1-float64(heaviest)/4)
 }
 
 // chance is the team's chance of winning from s: 1 or 0 once the game is
@@ -243,134 +423,4 @@ func chance(s *g.State, v *g.SeatView) float64 {
 func SameAction(a, b g.Action) bool {
 	return a.Kind == b.Kind && a.K == b.K && a.Card == b.Card && a.Threat == b.Threat && a.Tile == b.Tile &&
 		a.Target == b.Target && slices.Equal(a.Cards, b.Cards)
-}
-
-// Move is one action of a recorded game.
-type Move struct {
-	Seat   game.Seat
-	Action g.Action
-	ByBot  bool // a bot made it for the seat's player (turn clock, takeover): nobody to coach
-}
-
-// Decision is one rated decision of a game.
-type Decision struct {
-	Index   int       `json:"index"` // 1 + the number of actions before it
-	Seat    game.Seat `json:"seat"`
-	Mission int       `json:"mission"` // 1-based
-	Assessment
-}
-
-// GameReview is the coach's reading of a whole game.
-type GameReview struct {
-	Decisions []Decision `json:"decisions"`
-	// StandIns counts, per reviewed seat, the decisions (moves with a
-	// choice) a bot made in the person's place: left out of Decisions, but
-	// the reason a person has fewer of them, or none.
-	StandIns map[game.Seat]int `json:"stand_ins,omitempty"`
-	Missions int               `json:"missions"`
-	Won      bool              `json:"won"`
-	Samples  int               `json:"samples"` // the budget per decision
-	Version  int               `json:"version,omitempty"`
-}
-
-// ReviewVersion is the Version of a review ReviewGame makes today: a
-// stored review of an older one lacks what it added and is made again.
-// 1: StandIns. 2: the samples give every player the tiles everybody
-// knows they hold (grizzled.PlayerView.KnownTiles).
-const ReviewVersion = 2
-
-// ErrStopped is ReviewGame's answer when its progress function asked it to stop.
-var ErrStopped = errors.New("grizzbot: review stopped")
-
-// ReviewGame replays moves from start and rates every decision of a seat
-// for which review is true (the people at the table; bots need no coach),
-// but for the moves a bot made in a person's place, which it counts in
-// StandIns when they were choices.
-// progress, if not nil, hears after each rated decision how many of the
-// total are done, and returns false to stop the review (ErrStopped).
-// start is consumed.
-func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg ReviewConfig, seed uint64, progress func(done, total int) bool) (GameReview, error) {
-	total := 0
-	rated := func(m Move) bool { return review(m.Seat) && !m.ByBot }
-	for _, m := range moves {
-		if rated(m) {
-			total++
-		}
-	}
-	out := GameReview{Samples: cfg.Samples, Version: ReviewVersion}
-	s, done := start, 0
-	for i, m := range moves {
-		if m.ByBot && review(m.Seat) && len(s.View(m.Seat).Legal) > 1 {
-			if out.StandIns == nil {
-				out.StandIns = map[game.Seat]int{}
-			}
-			out.StandIns[m.Seat]++
-		}
-		if rated(m) {
-			v := s.View(m.Seat)
-			if a, ok := Assess(v, m.Action, cfg, mix(seed, uint64(i))); ok {
-				out.Decisions = append(out.Decisions, Decision{Index: i + 1, Seat: m.Seat, Mission: v.Round, Assessment: a})
-			}
-			done++
-			if progress != nil && !progress(done, total) {
-				return out, ErrStopped
-			}
-		}
-		if err := s.Step(m.Seat, m.Action); err != nil {
-			return out, err
-		}
-	}
-	out.Missions = s.Round()
-	out.Won, _ = s.Over()
-	return out, nil
-}
-
-// Costliest returns up to n of seat's decisions, the most costly first,
-// that are sure mistakes (Mistake).
-func (r GameReview) Costliest(seat game.Seat, n int) []Decision {
-	var out []Decision
-	for _, d := range r.Decisions {
-		if d.Seat == seat && d.Mistake() {
-			out = append(out, d)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b Decision) int {
-		switch {
-		case a.Cost.P > b.Cost.P:
-			return -1
-		case a.Cost.P < b.Cost.P:
-			return 1
-		}
-		return 0
-	})
-	return out[:min(n, len(out))]
-}
-
-// Turns returns the indices in Decisions of up to n decisions after which
-// the estimated chance moved most from the one before (the moments where
-// the game turned), in game order.
-func (r GameReview) Turns(n int) []int {
-	type swing struct {
-		i int
-		d float64
-	}
-	var sw []swing
-	for i := 1; i < len(r.Decisions); i++ {
-		sw = append(sw, swing{i, math.Abs(r.Decisions[i].MadeP.P - r.Decisions[i-1].MadeP.P)})
-	}
-	slices.SortStableFunc(sw, func(a, b swing) int {
-		switch {
-		case a.d > b.d:
-			return -1
-		case a.d < b.d:
-			return 1
-		}
-		return 0
-	})
-	var out []int
-	for _, s := range sw[:min(n, len(sw))] {
-		out = append(out, s.i)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -136,8 +136,8 @@ func TestReviewNeverReadsHiddenCards(t *testing.T) {
 				continue // the draw happened to deal the same hidden cards: try another moment
 			}
 			ov := other.View(m.Seat)
-			a1, ok1 := Assess(v, m.Action, reviewBudget, 3)
-			a2, ok2 := Assess(ov, m.Action, reviewBudget, 3)
+			a1, ok1 := Assess(v, m.Action, reviewBudget)
+			a2, ok2 := Assess(ov, m.Action, reviewBudget)
 			if !ok1 || !ok2 || !reflect.DeepEqual(a1, a2) {
 				t.Fatalf("move %d: the rating changed with the hidden cards:\n%+v\n%+v", i, a1, a2)
 			}
@@ -158,11 +158,11 @@ func TestAssessIsReproducibleAndBounded(t *testing.T) {
 	s := newGame(t, 2, g.Standard, 21)
 	seat := firstWaiting(s)
 	v := s.View(seat)
-	a1, ok := Assess(v, v.Legal[0], reviewBudget, 9)
+	a1, ok := Assess(v, v.Legal[0], reviewBudget)
 	if !ok {
 		t.Fatal("no rating")
 	}
-	a2, _ := Assess(v, v.Legal[0], reviewBudget, 9)
+	a2, _ := Assess(v, v.Legal[0], reviewBudget)
 	if !reflect.DeepEqual(a1, a2) {
 		t.Fatalf("not reproducible:\n%+v\n%+v", a1, a2)
 	}
@@ -177,7 +177,7 @@ func TestAssessIsReproducibleAndBounded(t *testing.T) {
 	if a1.BestP.P+1e-9 < a1.MadeP.P || a1.Cost.P < -1e-9 {
 		t.Errorf("the best is worse than the move made: %+v", a1)
 	}
-	if _, ok := Assess(v, g.Action{Kind: g.ActBenefitDecline}, reviewBudget, 9); ok {
+	if _, ok := Assess(v, g.Action{Kind: g.ActBenefitDecline}, reviewBudget); ok {
 		t.Error("an illegal move was rated")
 	}
 }
@@ -186,10 +186,11 @@ func TestAssessIsReproducibleAndBounded(t *testing.T) {
 func TestHintNamesTheBestLegalAction(t *testing.T) {
 	s := newGame(t, 4, g.Standard, 5)
 	v := s.View(firstWaiting(s))
-	best, next, bp, np, ok := Hint(v, ReviewConfig{Samples: 48}, 1)
+	ad, ok := Hint(v, ReviewConfig{Samples: 48})
 	if !ok {
 		t.Fatal("no hint")
 	}
+	best, next, bp, np := ad.Best, ad.Next, ad.BestP, ad.NextP
 	if !slices.ContainsFunc(v.Legal, func(a g.Action) bool { return SameAction(a, best) }) || SameAction(best, next) {
 		t.Fatalf("hint %+v next %+v", best, next)
 	}

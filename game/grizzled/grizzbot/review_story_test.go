@@ -1,0 +1,339 @@
+package grizzbot
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"bivouac/game"
+	g "bivouac/game/grizzled"
+)
+
+// The coach's story of a game must never mislead: these tests record games
+// of two soldiers (seat 0 a person, played by a test policy; seat 1 the
+// strong bot) and check the review against an independent replay.
+
+// The budgets are small for speed; the hints rank 4 to 8 samples, a
+// fraction of the review's, so that the review often knows better.
+var (
+	storyHint   = ReviewConfig{Samples: 8, MinSamples: 4}
+	storyReview = ReviewConfig{Samples: 48, Hints: HintBudget{Samples: 8, MinSamples: 4}}
+)
+
+// chooser picks seat 0's move from its view (n counts the game's moves).
+type chooser func(s *g.State, v g.SeatView, n int) g.Action
+
+// record plays a two-soldier game: seat 0 by pick, the others by the
+// one-size strong bot.
+func record(t *testing.T, seed uint64, pick chooser) []Move {
+	t.Helper()
+	s := newGame(t, 2, g.Standard, seed)
+	bot := NewStrong(DefaultStrong)
+	var moves []Move
+	for n := 0; n < MaxActions; n++ {
+		if _, over := s.Over(); over {
+			return moves
+		}
+		seat := firstWaiting(s)
+		v := s.View(seat)
+		act := v.Legal[0]
+		switch {
+		case len(v.Legal) == 1:
+		case seat == 0:
+			act = pick(s, v, n)
+		default:
+			a, _ := bot.Act(v, mix(seed, uint64(n)))
+			act = a.(g.Action)
+		}
+		moves = append(moves, Move{Seat: seat, Action: act})
+		if err := s.Step(seat, act); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("the game did not end")
+	return nil
+}
+
+func seatZero(s game.Seat) bool { return s == 0 }
+
+// truth is what an independent replay saw at each move (1-based).
+type truth struct {
+	choice   map[int]bool // a choice of a seat other than 0
+	failPlay map[int]bool // a play by seat 1 made a third threat
+	trap     map[int]bool // the mission failed by the card a trap drew
+	ended    map[int]g.Action
+	outcome  map[int]Outcome // the mission that ended at this move
+	starts   []int           // each mission's first move
+	failed   []bool          // each mission's failure
+}
+
+func replay(t *testing.T, seed uint64, moves []Move) truth {
+	t.Helper()
+	tr := truth{choice: map[int]bool{}, failPlay: map[int]bool{}, trap: map[int]bool{}, outcome: map[int]Outcome{}}
+	s := newGame(t, 2, g.Standard, seed)
+	for i, m := range moves {
+		at := i + 1
+		if s.Phase() == g.PhaseIntensity && len(tr.starts) < s.Round() {
+			tr.starts = append(tr.starts, at)
+			tr.failed = append(tr.failed, false)
+		}
+		if m.Seat != 0 && len(s.View(m.Seat).Legal) > 1 {
+			tr.choice[at] = true
+		}
+		round, failed := s.Round(), s.Failed()
+		c := s.Clone()
+		if err := s.Step(m.Seat, m.Action); err != nil {
+			t.Fatal(err)
+		}
+		if !failed && s.Failed() {
+			tr.failed[round-1] = true
+			// a third threat by the card itself: playing it on a state
+			// without traps' draws fails too
+			byCard := false
+			if m.Action.Kind == g.ActPlay {
+				cnt := c.Counts()
+				for th := range g.NumThreats {
+					if m.Action.Card.HasThreat(g.Threat(th)) && cnt[th] == 2 {
+						byCard = true
+					}
+				}
+			}
+			switch {
+			case byCard && m.Seat != 0:
+				tr.failPlay[at] = true
+			case !byCard:
+				tr.trap[at] = true
+			}
+		}
+		if _, ok := tr.outcome[round]; !ok {
+			won, over := s.Over()
+			l := s.View(game.Spectator).LastSupport
+			switch {
+			case l != nil && l.Round == round:
+				tr.outcome[round] = map[bool]Outcome{true: Succeeded, false: Failed}[l.Success]
+			case won:
+				tr.outcome[round] = Succeeded
+			case over:
+				tr.outcome[round] = GameLost
+			}
+			if _, ok := tr.outcome[round]; ok {
+				tr.outcome[-at] = tr.outcome[round] // the move it ended at
+			}
+		}
+	}
+	return tr
+}
+
+// checkStory checks r's turning points and mission lines against the
+// replay: each names its real cause, and each mission's line starts
+// before its first decision and says how it ended.
+func checkStory(t *testing.T, seed uint64, moves []Move, r GameReview) {
+	t.Helper()
+	tr := replay(t, seed, moves)
+	next := 0
+	for k, tu := range r.Turns {
+		if k > 0 && r.Turns[k-1].Cause == ByDecision {
+			next-- // what followed a decision starts at its move
+		}
+		if k > 0 && tu.First != next {
+			t.Errorf("turn %d covers moves %d..%d, after %d", k, tu.First, tu.Last, next-1)
+		}
+		next = tu.Last + 1
+		any := func(set map[int]bool) bool {
+			for i := tu.First; i <= tu.Last; i++ {
+				if set[i] {
+					return true
+				}
+			}
+			return false
+		}
+		endedIn := Unfinished
+		for i := tu.First; i <= tu.Last; i++ {
+			if o, ok := tr.outcome[-i]; ok {
+				endedIn = o
+			}
+		}
+		switch tu.Cause {
+		case ByDecision:
+			d := r.Decisions[tu.Decision]
+			if tu.First != d.Index || tu.Last != d.Index || !SameAction(tu.Action, d.Made) ||
+				math.Abs(tu.To-tu.From+d.Cost.P) > 1e-9 {
+				t.Errorf("turn %d: decision %+v is not its own cost %+v", k, tu, d.Cost)
+			}
+		case ByFailPlay:
+			if !any(tr.failPlay) || tu.Seat == 0 {
+				t.Errorf("turn %d blames a play that did not fail the mission: %+v", k, tu)
+			}
+		case ByTrap:
+			if !any(tr.trap) || any(tr.failPlay) {
+				t.Errorf("turn %d blames a trap: %+v", k, tu)
+			}
+		case ByOutcome:
+			if endedIn == Unfinished || endedIn != tu.Outcome || any(tr.trap) || any(tr.failPlay) {
+				t.Errorf("turn %d says mission %d ended %d; the replay: %d", k, tu.Mission, tu.Outcome, endedIn)
+			}
+		case ByMove:
+			if !any(tr.choice) || any(tr.trap) || any(tr.failPlay) || endedIn != Unfinished || tu.Seat == 0 {
+				t.Errorf("turn %d blames another seat's move: %+v", k, tu)
+			}
+		case ByCards:
+			if any(tr.choice) || any(tr.trap) || any(tr.failPlay) || endedIn != Unfinished {
+				t.Errorf("turn %d blames the cards though something was decided: %+v", k, tu)
+			}
+		default:
+			t.Errorf("turn %d has no cause: %+v", k, tu)
+		}
+	}
+	if next != len(moves)+1 {
+		t.Errorf("the turns end at move %d of %d", next-1, len(moves))
+	}
+	if len(r.Lines) != len(tr.starts) {
+		t.Fatalf("%d mission lines for %d missions", len(r.Lines), len(tr.starts))
+	}
+	for i, l := range r.Lines {
+		if l.Index != tr.starts[i] || l.Mission != i+1 {
+			t.Errorf("mission %d's line starts at move %d, the mission at %d", l.Mission, l.Index, tr.starts[i])
+		}
+		for _, d := range r.Decisions {
+			if d.Mission == l.Mission && d.Index < l.Index {
+				t.Errorf("mission %d's line starts after its decision at move %d", l.Mission, d.Index)
+			}
+		}
+		if want := tr.outcome[i+1]; l.Outcome != want {
+			t.Errorf("mission %d ended %d, its line says %d", l.Mission, want, l.Outcome)
+		}
+	}
+}
+
+// hinted follows the coach's hints.
+func hinted(s *g.State, v g.SeatView, n int) g.Action {
+	ad, _ := Hint(v, storyHint)
+	return ad.Best
+}
+
+// blunders plays as the strong bot but withdraws on its first turn with
+// four cards, and once plays a card that fails the mission while other
+// moves were open.
+func blunders(seed uint64) chooser {
+	bot := NewStrong(DefaultStrong)
+	withdrew, failed := false, false
+	return func(s *g.State, v g.SeatView, n int) g.Action {
+		if v.Phase == g.PhaseTurn && !withdrew && len(v.Hand) >= 4 {
+			withdrew = true
+			if i := slices.IndexFunc(v.Legal, func(a g.Action) bool { return a.Kind == g.ActWithdraw }); i >= 0 {
+				return v.Legal[i]
+			}
+		}
+		if v.Phase == g.PhaseTurn && withdrew && !failed && v.Round > 1 {
+			for _, a := range v.Legal {
+				if a.Kind == g.ActPlay && failsMission(s, 0, a) {
+					failed = true
+					return a
+				}
+			}
+		}
+		a, _ := bot.Act(v, mix(seed, uint64(n)))
+		return a.(g.Action)
+	}
+}
+
+func review(t *testing.T, seed uint64, moves []Move) GameReview {
+	t.Helper()
+	r, err := ReviewGame(newGame(t, 2, g.Standard, seed), moves, seatZero, storyReview, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Games that follow the hints: no move a hint named is reviewed as a
+// clear mistake, though the review's larger sample would have called some
+// of them one, and the story checks out.
+func TestReviewNeverCallsAHintedMoveAMistake(t *testing.T) {
+	overruled := 0
+	for _, seed := range []uint64{7, 9} {
+		moves := record(t, seed, hinted)
+		r := review(t, seed, moves)
+		checkStory(t, seed, moves, r)
+		for _, d := range r.Decisions {
+			if !d.Hinted || d.Mistake() {
+				t.Errorf("seed %d: the hinted move %d (%+v) is reviewed hinted %v, mistake %v", seed, d.Index, d.Made, d.Hinted, d.Mistake())
+			}
+			if a := d.Assessment; a.Hinted {
+				a.Hinted = false
+				if a.Mistake() {
+					overruled++
+				}
+			}
+		}
+	}
+	if overruled == 0 {
+		t.Error("no hinted move would have been a mistake by the review's own sample: the test proves nothing")
+	}
+}
+
+// The blunders (withdrawing on the first turn with four cards; playing a
+// card that fails the mission with other moves open) are the player's
+// costliest decisions, and the mission they failed says so.
+func TestReviewBlamesTheBlunders(t *testing.T) {
+	const seed = 4
+	moves := record(t, seed, blunders(seed))
+	r := review(t, seed, moves)
+	checkStory(t, seed, moves, r)
+	var fail *Decision
+	for i, d := range r.Decisions {
+		if d.Made.Kind == g.ActPlay && d.Turn > 0 && r.Decisions[i].Mission > 1 {
+			s := newGame(t, 2, g.Standard, seed)
+			for _, m := range moves[:d.Index-1] {
+				_ = s.Step(m.Seat, m.Action)
+			}
+			if failsMission(s, 0, d.Made) {
+				fail = &r.Decisions[i]
+			}
+		}
+	}
+	if fail == nil {
+		t.Fatal("no failing play was made")
+	}
+	t.Logf("failing play: %+v", *fail)
+	if !fail.Mistake() {
+		t.Errorf("the failing play is not a mistake: %+v", fail.Assessment)
+	}
+	for _, l := range r.Lines {
+		t.Logf("mission %d: %.0f%% from move %d, outcome %d", l.Mission, 100*l.Start.P, l.Index, l.Outcome)
+	}
+	for _, tu := range r.Turning(3) {
+		t.Logf("turn: %+v", tu)
+	}
+}
+
+// A game all but lost early still teaches: once the chances are under
+// Hopeless, decisions are judged by the team's standing, and some of the
+// player's choices there are named with a better one.
+func TestReviewOfALostGameStillTeaches(t *testing.T) {
+	const seed = 4
+	moves := record(t, seed, blunders(seed))
+	r := review(t, seed, moves)
+	hopeless, named := 0, 0
+	for _, d := range r.Decisions {
+		if !d.Hopeless {
+			continue
+		}
+		hopeless++
+		if d.CostS.N == 0 || d.BestS.P+1e-9 < d.MadeS.P {
+			t.Errorf("move %d: the standing is not judged: %+v", d.Index, d.Assessment)
+		}
+		if d.Mistake() {
+			named++
+			t.Logf("move %d (mission %d): %v → %v, standing %.0f → %.0f (±%.0f)", d.Index, d.Mission, d.Made, d.Best,
+				100*d.MadeS.P, 100*d.BestS.P, 100*(d.CostS.Hi-d.CostS.P))
+		}
+	}
+	t.Logf("%d decisions, %d judged by the standing, %d named", len(r.Decisions), hopeless, named)
+	if hopeless == 0 || named == 0 {
+		t.Fatalf("a game lost early teaches nothing: %d decisions judged by the standing, %d named", hopeless, named)
+	}
+	if got := r.Costliest(0, 3); len(got) == 0 {
+		t.Fatal("no costly decision named")
+	}
+}
