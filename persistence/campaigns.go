@@ -22,6 +22,9 @@ type Campaign struct {
 	Veteran bool              `json:"veteran,omitempty"`
 	Created time.Time         `json:"created"`
 	History []CampaignMission `json:"history,omitempty"` // oldest first
+	// Table is how its members last chose to play its missions (nil: never
+	// chosen, the server's defaults); see campaign_table.go.
+	Table *CampaignTable `json:"table,omitempty"`
 }
 
 // CampaignMission is one game played in a campaign.

@@ -63,7 +63,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 		t.Fatal("a third member joined a 2-player campaign")
 	}
 	// The next mission's table is seated by the members only.
-	_, spec, err := rec.CampaignTable(c, "easy")
+	_, spec, err := rec.CampaignTable(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 	if !got.Veteran || got.Trials != 30 || got.Wins != 6 || got.Losses != 1 || len(got.History) != 7 {
 		t.Fatalf("after the win at 30: %+v", got)
 	}
-	if _, _, err := rec.CampaignTable(got, "easy"); err == nil {
+	if _, _, err := rec.CampaignTable(got); err == nil {
 		t.Fatal("a won campaign offered another mission")
 	}
 	srv.Close()
@@ -128,7 +128,7 @@ func TestCampaignPlaysOneMissionAtATime(t *testing.T) {
 	}
 	open := func(p table.Player) *table.Room {
 		t.Helper()
-		g, spec, err := rec.CampaignTable(c, "easy")
+		g, spec, err := rec.CampaignTable(c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -384,7 +384,18 @@ func TestPlainModeCampaign(t *testing.T) {
 	if got := strings.Join(bob.do("campaigns"), "\n"); !strings.Contains(got, "Verdun") {
 		t.Fatalf("campaigns: %q", got)
 	}
-	if got := strings.Join(ann.do("campaign play "+m[1]), "\n"); !regexp.MustCompile(`Table [A-Z0-9]{4,}: The Grizzled · campaign Verdun`).MatchString(got) {
+	// The next missions' options (issue 30 item 3): a level the server
+	// does not offer is refused, the strong bot and hints are kept.
+	if got := strings.Join(ann.do("campaign set "+m[1]+" bot godlike"), "\n"); !strings.Contains(got, "campaign set CODE bot easy|strong") {
+		t.Fatalf("campaign set with an unknown level: %q", got)
+	}
+	ann.do("campaign set " + m[1] + " bot strong")
+	if got := strings.Join(ann.do("campaign set "+m[1]+" hints on"), "\n"); !strings.Contains(got, "Kept for this campaign's next missions") ||
+		!strings.Contains(got, "played by a bot (strong); hints: yes") {
+		t.Fatalf("campaign set: %q", got)
+	}
+	if got := strings.Join(ann.do("campaign play "+m[1]), "\n"); !regexp.MustCompile(`Table [A-Z0-9]{4,}: The Grizzled · campaign Verdun .* hints on`).MatchString(got) ||
+		!strings.Contains(got, "bot (strong)") {
 		t.Fatalf("campaign play: %q", got)
 	}
 	for range 10 {

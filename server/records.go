@@ -58,6 +58,7 @@ func (r records) campaign(c persistence.Campaign) tui.Campaign {
 		}
 		out.History = append(out.History, mh)
 	}
+	out.Options, out.BotLevels = r.campaignOptions(c)
 	return out
 }
 
@@ -162,8 +163,9 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 }
 
 // CampaignTable is a private table for the campaign's next mission: its
-// members sit, bots (marked as such) fill the seats no member takes.
-func (r records) CampaignTable(c tui.Campaign, botLevel string) (tui.GameEntry, tui.TableSpec, error) {
+// members sit, bots (marked as such) fill the seats no member takes, and
+// the options its members chose (campaign_options.go) apply.
+func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, error) {
 	g, ok := r.s.app.Games.Lookup("grizzled")
 	if !ok {
 		return g, tui.TableSpec{}, errNoGrizzled
@@ -175,10 +177,15 @@ func (r records) CampaignTable(c tui.Campaign, botLevel string) (tui.GameEntry, 
 	if err != nil {
 		return g, tui.TableSpec{}, err
 	}
-	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: grizzledClocks[0],
-		Title: game.M("campaign.table_title", game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
+	o := c.Options
+	title := "campaign.table_title"
+	if o.Hints {
+		title = "campaign.mission.title_hints" // the title tells everyone, and turns h on
+	}
+	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock,
+		Title: game.M(title, game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
 	if g.Bots != nil {
-		spec.BotLevel = botLevel
+		spec.BotLevel = o.BotLevel
 	}
 	return g, spec, nil
 }

@@ -26,6 +26,7 @@ type campaignsPage struct {
 type campaignPage struct {
 	campaign Campaign
 	bind     pagesKeys
+	option   int // the table option under the cursor (campaign_options.go)
 }
 
 // openCampaigns shows the player's campaigns (or, with open, that one).
@@ -151,6 +152,9 @@ func joinCampaign(m *root, code string) tea.Cmd {
 }
 
 func (p *campaignPage) key(m *root, k tea.KeyMsg) tea.Cmd {
+	if ok, cmd := p.optionsKey(m, k); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(k, p.bind.Back):
 		openCampaigns(m)
@@ -160,7 +164,7 @@ func (p *campaignPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 			m.notice = m.th.Err(err)
 			return nil
 		}
-		g, spec, err := rec.CampaignTable(p.campaign, "easy")
+		g, spec, err := rec.CampaignTable(p.campaign)
 		if err != nil {
 			m.notice = m.th.Err(err)
 			return nil
@@ -171,7 +175,8 @@ func (p *campaignPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 }
 
 func (p *campaignPage) help(m *root) []key.Binding {
-	return []key.Binding{p.bind.Play, p.bind.Back, m.keys.Help}
+	ok := optionsKeysByLang.Get(m.th)
+	return []key.Binding{p.bind.Play, ok.Up, ok.Change, p.bind.Back, m.keys.Help}
 }
 
 func (p *campaignPage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
@@ -233,11 +238,13 @@ func (p *campaignPage) view(m *root) string {
 		b.WriteString(th.Muted.Render(l) + "\n")
 	}
 	b.WriteString("\n")
+	p.optionsView(m, &b)
+	b.WriteString("\n")
 	b.WriteString(th.Header.Render(th.T("ui.profile.games")) + "\n")
 	if len(c.History) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.campaign.no_games")) + "\n")
 	}
-	room := max(1, m.height-14)
+	room := max(1, m.height-18)
 	hist := c.History
 	if len(hist) > room {
 		hist = hist[len(hist)-room:]

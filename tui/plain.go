@@ -982,19 +982,22 @@ func (p *plain) campaign(args []string) {
 			p.say(th.Err(err))
 			return
 		}
-		g, spec, err := rec.CampaignTable(c, "easy")
+		g, spec, err := rec.CampaignTable(c)
 		if err != nil {
 			p.say(th.Err(err))
 			return
 		}
+		p.say(campaignOptionsLine(th, c))
 		r, err := p.app.create(g, spec, p.s.Player)
 		if err != nil {
 			p.say(th.Err(err))
 			return
 		}
 		p.sit(r, false)
+	case "set":
+		p.campaignSet(rec, args[1:])
 	default:
-		p.say(th.T("plain.campaign_usage"))
+		p.say(th.T("plain.campaign_usage"), th.T("campaign.mission.plain_usage"))
 	}
 }
 

@@ -24,8 +24,12 @@ type Records interface {
 	// JoinCampaign adds p to the campaign with that code; an unknown code is
 	// ErrNoSuchCampaign (a wrong guess).
 	JoinCampaign(p table.Player, code string) (Campaign, error)
-	// CampaignTable is the table spec for the campaign's next mission.
-	CampaignTable(c Campaign, botLevel string) (GameEntry, TableSpec, error)
+	// CampaignTable is the table spec for the campaign's next mission,
+	// played with its options (Campaign.Options).
+	CampaignTable(c Campaign) (GameEntry, TableSpec, error)
+	// SetCampaignOptions keeps how the campaign code's next missions are
+	// played, chosen by its member p; values it does not offer are refused.
+	SetCampaignOptions(p table.Player, code string, o CampaignOptions) (Campaign, error)
 	Finished(id string, limit int) ([]GameRecord, error)
 	// SetLang remembers the language a keyed player chose in the lobby
 	// (a setting worth keeping: a player with no profile gets one, under
@@ -63,6 +67,8 @@ type Campaign struct {
 	Losses    int
 	Veteran   bool
 	History   []CampaignMission
+	Options   CampaignOptions // how its next missions are played
+	BotLevels []string        // the bot levels Options may name
 }
 
 // CampaignMission is one game of a campaign.

@@ -224,6 +224,9 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case campaignRefresh:
 		return m, msg.page.refresh(m)
+	case campaignOptionsKept:
+		msg.apply(m)
+		return m, nil
 	case reviewTick:
 		return m, msg.page.tick(m)
 	case noticeExpiredMsg:

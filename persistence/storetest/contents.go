@@ -3,6 +3,7 @@ package storetest
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"bivouac/persistence"
 )
@@ -28,6 +29,12 @@ func Fill(t *testing.T, s persistence.Store) {
 		t.Fatal(err)
 	}
 	if _, err := s.RecordCampaignResult("somme", "done", 0, []string{"SHA256:ann"}, true, 30, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateCampaign("somme", func(c *persistence.Campaign) error {
+		c.Table = &persistence.CampaignTable{BotLevel: "strong", Hints: true, TurnClock: 3 * time.Minute}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.PutReview("done", json.RawMessage(`{"decisions":[1,2]}`)); err != nil {
@@ -84,6 +91,9 @@ func (d Contents) Check(t *testing.T, s persistence.Store) {
 		!d.Ann.Veteran || len(d.Ann.Stats) != 1 || len(d.Campaigns) != 1 || len(d.History) != 1 ||
 		d.Review != `{"decisions":[1,2]}` {
 		t.Fatalf("contents are missing data: %+v", d)
+	}
+	if tb := d.Campaigns[0].Table; tb == nil || *tb != (persistence.CampaignTable{BotLevel: "strong", Hints: true, TurnClock: 3 * time.Minute}) {
+		t.Fatalf("the campaign's table options are lost: %+v", tb)
 	}
 	if err := s.Append("live", 26, entry("live", 26)); err != nil {
 		t.Fatalf("the log does not continue: %v", err)

@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"RelationsRoundTrip", testRelationsRoundTrip},
 		{"CampaignsMembershipAndUpdate", testCampaignsMembershipAndUpdate},
 		{"RecordCampaignResult", testRecordCampaignResult},
+		{"CampaignTableOptions", testCampaignTableOptions},
 		{"AliveMarks", testAliveMarks},
 		{"SanctionsPutReplaceDelete", testSanctionsPutReplaceDelete},
 		{"AuditKeepsEveryActionInOrder", testAuditKeepsEveryActionInOrder},

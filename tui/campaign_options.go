@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"bivouac/game"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// CampaignOptions are the table options of a campaign's missions, the
+// ones a free table offers that fit a campaign (its seats and its rules
+// are the campaign's): kept with the campaign, so the next mission opens
+// as the members last chose.
+type CampaignOptions struct {
+	BotLevel  string        // the bot that plays the seats no member takes
+	Hints     bool          // a seated player's h asks the bot for advice
+	TurnClock time.Duration // a bot decides for a person this slow (0: none)
+}
+
+// CampaignClock is a turn clock a campaign's missions may have.
+type CampaignClock struct {
+	D    time.Duration
+	Name string // catalog key
+}
+
+// CampaignClocks are the turn clocks a mission may have, those of the
+// new-table form; the first is a new campaign's.
+var CampaignClocks = []CampaignClock{
+	{90 * time.Second, "form.grizzled.clock_90s"}, {3 * time.Minute, "form.grizzled.clock_3m"}, {0, "form.off"},
+}
+
+// ValidCampaignClock: d is one of CampaignClocks.
+func ValidCampaignClock(d time.Duration) bool {
+	return slices.ContainsFunc(CampaignClocks, func(c CampaignClock) bool { return c.D == d })
+}
+
+// campaignClockName is d's name in the catalog.
+func campaignClockName(d time.Duration) string {
+	for _, c := range CampaignClocks {
+		if c.D == d {
+			return c.Name
+		}
+	}
+	return "form.off"
+}
+
+// The rows of the campaign page's options.
+const (
+	optBot = iota
+	optClock
+	optHints
+	optRows
+)
+
+// optionsKeys move between the options and change one.
+type optionsKeys struct{ Up, Down, Change key.Binding }
+
+var optionsKeysByLang = uikit.PerLang[optionsKeys]{Make: func(th *uikit.Theme) optionsKeys {
+	return optionsKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.field"))),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab"), key.WithHelp("↓", th.T("ui.key.next_field"))),
+		Change: key.NewBinding(key.WithKeys("left", "h", "right", "l", " "), key.WithHelp("←/→", th.T("ui.key.change"))),
+	}
+}}
+
+// optionsKey moves the cursor or changes an option; it reports whether k
+// was one of its keys, and returns the command that keeps the change.
+func (p *campaignPage) optionsKey(m *root, k tea.KeyMsg) (bool, tea.Cmd) {
+	ok := optionsKeysByLang.Get(m.th)
+	switch {
+	case key.Matches(k, ok.Up):
+		p.option = (p.option + optRows - 1) % optRows
+	case key.Matches(k, ok.Down):
+		p.option = (p.option + 1) % optRows
+	case key.Matches(k, ok.Change):
+		step := 1
+		if s := k.String(); s == "left" || s == "h" {
+			step = -1
+		}
+		return true, p.changeOption(m, step)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// changeOption steps the option under the cursor and keeps it, off the
+// session's goroutine (a store write).
+func (p *campaignPage) changeOption(m *root, step int) tea.Cmd {
+	o := p.campaign.Options
+	switch p.option {
+	case optBot:
+		levels := p.campaign.BotLevels
+		if len(levels) == 0 {
+			return nil
+		}
+		i := max(0, slices.Index(levels, o.BotLevel))
+		o.BotLevel = levels[(i+step+len(levels))%len(levels)]
+	case optClock:
+		i := max(0, slices.IndexFunc(CampaignClocks, func(c CampaignClock) bool { return c.D == o.TurnClock }))
+		o.TurnClock = CampaignClocks[(i+step+len(CampaignClocks))%len(CampaignClocks)].D
+	case optHints:
+		o.Hints = !o.Hints
+	}
+	p.campaign.Options = o
+	rec, player, code := m.app.Records, m.sess.Player, p.campaign.Code
+	if rec == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		c, err := rec.SetCampaignOptions(player, code, o)
+		return campaignOptionsKept{page: p, c: c, err: err}
+	}
+}
+
+// campaignOptionsKept says how keeping a campaign's options went.
+type campaignOptionsKept struct {
+	page *campaignPage
+	c    Campaign
+	err  error
+}
+
+func (k campaignOptionsKept) apply(m *root) {
+	if k.err != nil {
+		m.notice = m.th.Err(k.err)
+		return
+	}
+	k.page.campaign.Options = k.c.Options
+	if m.page == page(k.page) {
+		m.notice = m.th.T("campaign.mission.kept")
+	}
+}
+
+// optionsView draws the campaign's table options and says which bot
+// stands in for missing members.
+func (p *campaignPage) optionsView(m *root, b *strings.Builder) {
+	th, o := m.th, p.campaign.Options
+	hints := "form.no"
+	if o.Hints {
+		hints = "form.yes"
+	}
+	rows := [optRows][2]string{
+		optBot:   {th.T("form.bots"), th.T("bot.level." + o.BotLevel)},
+		optClock: {th.T("form.grizzled.clock"), th.T(campaignClockName(o.TurnClock))},
+		optHints: {th.T("form.grizzled.hints"), th.T(hints)},
+	}
+	for i, r := range rows {
+		mark, v := "  ", r[1]
+		if p.option == i {
+			mark, v = "▸ ", th.Accent.Render("◂ "+v+" ▸")
+		}
+		b.WriteString(mark + pad(r[0], 18) + " " + v + "\n")
+	}
+	for _, l := range uikit.Wrap(th.T("campaign.mission.bot_stands_in", game.Text("Level", th.T("bot.level."+o.BotLevel))), m.width) {
+		b.WriteString(th.Muted.Render(l) + "\n")
+	}
+}

@@ -1,0 +1,56 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/table"
+)
+
+// optRecords keeps one campaign's options as a store would.
+type optRecords struct {
+	campRecords
+	set []CampaignOptions
+}
+
+func (r *optRecords) SetCampaignOptions(_ table.Player, _ string, o CampaignOptions) (Campaign, error) {
+	r.set = append(r.set, o)
+	r.c.Options = o
+	return *r.c, nil
+}
+
+// The campaign page offers a free table's options for the next mission
+// (bot level, turn clock, hints), keeps each change with the campaign and
+// says which bot stands in for a missing member (issue 30 item 3).
+func TestCampaignPageChoosesTheMissionsOptions(t *testing.T) {
+	a := testApp(t)
+	c := &Campaign{Code: "7KQ2XM", Name: "Somme", Players: 3, Trials: 20, Target: 30, Members: []string{"ann"},
+		Options: CampaignOptions{BotLevel: "easy", TurnClock: 90 * time.Second}, BotLevels: []string{"easy", "strong"}}
+	rec := &optRecords{campRecords: campRecords{c: c}}
+	a.Records = rec
+	s := newSession(t, a, "fp-ann", "ann")
+	openCampaign(s.m, *c)
+	if v := s.m.View(); !strings.Contains(v, "played by a bot (easy)") || !strings.Contains(v, "90 seconds") {
+		t.Fatalf("the page does not say which bot stands in:\n%s", v)
+	}
+	s.keys("l")                 // the bot: strong
+	s.keys("down", "down", "l") // hints: on
+	want := CampaignOptions{BotLevel: "strong", Hints: true, TurnClock: 90 * time.Second}
+	if len(rec.set) != 2 || rec.set[1] != want {
+		t.Fatalf("kept %+v, want the last to be %+v", rec.set, want)
+	}
+	v := s.m.View()
+	for _, w := range []string{"played by a bot (strong)", "Kept for this campaign's next missions", "◂ yes ▸"} {
+		if !strings.Contains(v, w) {
+			t.Fatalf("the page lacks %q:\n%s", w, v)
+		}
+	}
+	// Read again (a friend's change, or a reopened page): the page shows
+	// what the campaign keeps.
+	c.Options.TurnClock = 0
+	s.send(campaignRefresh{s.m.page.(*campaignPage)})
+	if v := s.m.View(); !strings.Contains(v, "Turn clock") || !strings.Contains(v, " off") {
+		t.Fatalf("the kept clock does not show:\n%s", v)
+	}
+}
