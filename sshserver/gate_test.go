@@ -175,3 +175,20 @@ func TestTheCrowdedAddressGivesUpItsPlaceFirst(t *testing.T) {
 		t.Fatal("the oldest is not the lone player's")
 	}
 }
+
+func TestParseStartups(t *testing.T) {
+	if st, err := ParseStartups("10:30:100"); err != nil || st != (Startups{10, 30, 100}) || st.String() != "10:30:100" {
+		t.Errorf("10:30:100 → %v, %v", st, err)
+	}
+	for _, bad := range []string{"", "10", "10:30", "a:b:c", "0:30:100", "10:130:100", "20:30:10", "-1:30:100"} {
+		if _, err := ParseStartups(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	st := Startups{Start: 10, Rate: 30, Full: 100}
+	for n, want := range map[int]float64{0: 0, 9: 0, 10: 0.3, 55: 0.65, 100: 1, 500: 1} {
+		if got := st.dropChance(n); got < want-1e-9 || got > want+1e-9 {
+			t.Errorf("dropChance(%d) = %v, want %v", n, got, want)
+		}
+	}
+}
