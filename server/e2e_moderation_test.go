@@ -176,8 +176,8 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 
 	troll := sshtest.Dial(t, addr, sshtest.WithKey(trollKey), sshtest.WithUser("troll"), sshtest.WithPTY(80, 24))
 	code := newTable(t, troll)
-	trolley := sshtest.Dial(t, addr, sshtest.WithKey(trolleyKey), sshtest.WithUser("Trolley"), sshtest.WithPTY(80, 24))
-	trolley.ExpectScreen(t, `Bivouac`, 5*time.Second)
+	trolley := sshtest.Dial(t, addr, sshtest.WithKey(trolleyKey), sshtest.WithUser("Trolley"), sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+code))
+	trolley.ExpectScreen(t, `Trolley \(you\)`, 5*time.Second)
 	root := sshtest.Dial(t, addr, sshtest.WithKey(rootKey), sshtest.WithUser("root"), sshtest.WithPTY(80, 24))
 	root.ExpectScreen(t, `Bivouac`, 5*time.Second)
 
@@ -213,6 +213,9 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 		t.Errorf("the kicked player's terminal: %s", why)
 	}
 	run("kick trolley", 0, `Trolley is not connected here; nothing to end\.`)
+	if !slices.Contains(srv.hub.Local(code).Summary().Players, sshtest.Fingerprint(trolleyKey)) {
+		t.Error("a kicked player lost their seat")
+	}
 
 	run("close "+strings.ToLower(code), 0, `Table `+code+` is closed\.`)
 	troll.ExpectScreen(t, `an admin closed it`, 5*time.Second)
