@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 )
 
@@ -52,5 +54,21 @@ func TestCampaignPageChoosesTheMissionsOptions(t *testing.T) {
 	s.send(campaignRefresh{s.m.page.(*campaignPage)})
 	if v := s.m.View(); !strings.Contains(v, "Turn clock") || !strings.Contains(v, " off") {
 		t.Fatalf("the kept clock does not show:\n%s", v)
+	}
+}
+
+// At 80 columns the campaign list keeps its words whole in every language
+// (the Polish "przegrane" was cut, issue 30 item 8): the bar gives way.
+func TestCampaignListKeepsItsWordsAt80(t *testing.T) {
+	for _, l := range i18n.Langs {
+		a := testApp(t)
+		c := Campaign{Code: "7KQ2XM", Name: "Verdun-Somme-Chemin-", Players: 3, Trials: 26, Target: 30, Wins: 12, Losses: 13, Veteran: true}
+		a.Records = campRecords{c: &c}
+		s := newSessionIn(t, a, "fp-ann", "ann", l)
+		s.m.show(&campaignsPage{campaigns: []Campaign{c}, newPlayers: 2, bind: newPagesKeys(s.m.th)})
+		want := s.m.th.T("ui.campaign.won_lost", game.Num("Won", 12), game.Num("Lost", 13)) + " ★"
+		if v := s.m.View(); !strings.Contains(v, want) {
+			t.Errorf("%s: the list cuts %q:\n%s", l, want, v)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // campaignsPage lists the player's campaigns; from it one starts or joins one.
@@ -195,13 +196,7 @@ func (p *campaignsPage) view(m *root) string {
 		if i == p.cur {
 			mark = "▸ "
 		}
-		vet := ""
-		if c.Veteran {
-			vet = th.Good.Render(" ★")
-		}
-		b.WriteString(mark + pad(c.Code, 6) + " " + pad(th.Text(c.Name), 20) + " " + pad(th.T("ui.n_players", game.Count(c.Players)), 11) + " " +
-			m.bar(c.Trials, c.Target, 14) + fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) +
-			th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet + "\n")
+		b.WriteString(campaignLine(m, mark, c) + "\n")
 	}
 	b.WriteString("\n" + th.T("ui.campaign.new_for", game.Text("N", th.Accent.Render(fmt.Sprintf("◂ %d ▸", p.newPlayers)))) + "\n")
 	b.WriteString(th.Muted.Render(th.T("ui.campaign.new_hint")) + "\n")
@@ -209,6 +204,22 @@ func (p *campaignsPage) view(m *root) string {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
 	}
 	return b.String()
+}
+
+// campaignLine is c's row in the list. The words (players, won and lost)
+// keep their whole width in every language; the progress bar takes what
+// is left of the window, between 4 and 14 cells (at 80 columns the Polish
+// "wygrane 12 przegrane 13" was cut).
+func campaignLine(m *root, mark string, c Campaign) string {
+	th := m.th
+	vet := ""
+	if c.Veteran {
+		vet = th.Good.Render(" ★")
+	}
+	head := mark + pad(c.Code, 6) + " " + pad(th.Text(c.Name), 20) + " " + pad(th.T("ui.n_players", game.Count(c.Players)), 11) + " "
+	tail := fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) + th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet
+	barW := min(14, max(4, m.width-lipgloss.Width(head)-lipgloss.Width(tail)))
+	return uikit.Trunc(head+m.bar(c.Trials, c.Target, barW)+tail, m.width)
 }
 
 // bar is a progress bar of n out of total in width cells.
