@@ -85,6 +85,12 @@ func TestSilentConnectionsFromManyAddressesKeepNoOneOut(t *testing.T) {
 	}
 	// Every one was seen: all but the 8 of the budget were closed.
 	eventually(t, func() bool { return openOnes(silent) == 8 })
+	srv.typing.mu.Lock()
+	remembered := len(srv.typing.by)
+	srv.typing.mu.Unlock()
+	if remembered != 0 {
+		t.Errorf("%d addresses that never logged in have a typing budget remembered", remembered)
+	}
 	a := sshtest.Dial(t, srv.addr)
 	a.ExpectScreen(t, `who SHA256`, wait)
 }

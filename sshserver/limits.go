@@ -202,7 +202,6 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 	p := &passage{key: key, conn: conn, startup: st}
 	ctx.SetValue(passageKey{}, p)
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
-	ctx.SetValue(typingKey{}, s.typing.forAddr(key, time.Now()))
 	ctx.SetValue(rawChannelKey{}, new(rawChannelSlot))
 
 	var timers []*time.Timer
@@ -261,6 +260,9 @@ func (s *Server) authenticated(ctx ssh.Context) bool {
 		return false
 	}
 	p.authed, p.release = true, release
+	// Only a player's address gets a typing budget remembered: connections
+	// that never log in must not fill (and sweep) that table.
+	ctx.SetValue(typingKey{}, s.typing.forAddr(p.key, time.Now()))
 	switch v {
 	case refusedIP:
 		ctx.SetValue(refusalKey{}, game.M("ssh.too_many_from_ip", game.Num("N", s.cfg.MaxPerIP)))
