@@ -290,11 +290,13 @@ func (s *State) startMission(k int) {
 			s.players[f].Hand = append(s.players[f].Hand, c)
 			got = append(got, c)
 		}
-		if s.loud {
+		switch {
+		case !s.loud:
+		case len(got) == 0: // "draws 0 more cards" said nothing true
+			s.pub("grizzled.frenzied_empty", s.who(f))
+		default:
 			s.pub("grizzled.frenzied_draws", s.who(f), game.Count(len(got)))
-			if len(got) > 0 {
-				s.priv(f, "grizzled.frenzied_you_draw", cardsArg(got))
-			}
+			s.priv(f, "grizzled.frenzied_you_draw", cardsArg(got))
 		}
 	}
 	// P5: the chaplain places a random tile and counts as withdrawn.

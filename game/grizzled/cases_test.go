@@ -796,3 +796,20 @@ func TestCase49_Campaign(t *testing.T) {
 		t.Fatal("campaign N")
 	}
 }
+
+// Frenzied at a mission whose deal emptied the pile draws nothing, and the
+// log says so instead of "draws 0 more cards" (issue 30 item 8).
+func TestFrenziedWithAnEmptyPileSaysSo(t *testing.T) {
+	s := build(t, fixture{prep: true, knocks: map[int][]CardID{1: {Frenzied}}, trials: []CardID{tc(1), tc(2), tc(3), tc(4)}})
+	evs := do(t, s, 0, intensity(1))
+	var keys []string
+	for _, e := range evs {
+		keys = append(keys, e.Msg.Key)
+		if e.Msg.Key == "grizzled.frenzied_draws" {
+			t.Fatalf("the log says the Frenzied soldier draws: %+v", e.Msg)
+		}
+	}
+	if !slices.Contains(keys, "grizzled.frenzied_empty") {
+		t.Fatalf("the log does not say the pile was empty: %v", keys)
+	}
+}
