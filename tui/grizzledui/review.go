@@ -185,7 +185,7 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 	if standIns > 0 {
 		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.stood_in_some", game.Count(standIns)), width))...)
 	}
-	worst := r.Costliest(seat, 3)
+	worst := costliest(r, seat)
 	if len(worst) == 0 {
 		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
 	}
@@ -203,6 +203,22 @@ func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) [
 		}
 	}
 	return out
+}
+
+// costliest are seat's three costliest mistakes while the game could be
+// won, then up to two of those after it was all but lost (judged by the
+// team's standing): a game lost early still has something to teach.
+func costliest(r grizzbot.GameReview, seat game.Seat) []grizzbot.Decision {
+	var win, stand []grizzbot.Decision
+	for _, d := range r.Costliest(seat, len(r.Decisions)) {
+		switch {
+		case !d.Hopeless && len(win) < 3:
+			win = append(win, d)
+		case d.Hopeless && len(stand) < 2:
+			stand = append(stand, d)
+		}
+	}
+	return append(win, stand...)
 }
 
 // missionSentences says, per mission, the team's chances before its first

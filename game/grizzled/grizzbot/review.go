@@ -357,7 +357,7 @@ func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) *outcomes {
 			}
 			playMissions(s, &scratch, rseed, horizon)
 			o.win = append(o.win, chance(s, &scratch))
-			o.stand = append(o.stand, from.standing(s, &scratch))
+			o.stand = append(o.stand, from.standing(s))
 		}
 	}
 	if len(o.win) == 0 {
@@ -378,9 +378,9 @@ func horizonOf(v *g.SeatView, cfg ReviewConfig) int {
 // and morale, and how many missions the playouts look ahead.
 type standFrom struct{ round, morale, horizon int }
 
-// standing is the team's standing in s (the coach's second aim; v is
-// scratch space for a view).
-func (f standFrom) standing(s *g.State, v *g.SeatView) float64 {
+// standing is the team's standing in s (the coach's second aim), read
+// from the state itself: a view per playout would cost a third of one.
+func (f standFrom) standing(s *g.State) float64 {
 	won, over := s.Over()
 	if won {
 		return 1
@@ -389,14 +389,13 @@ func (f standFrom) standing(s *g.State, v *g.SeatView) float64 {
 	if over {
 		survived = max(0, survived-1) // the mission the game was lost in was not survived
 	}
-	s.ViewInto(game.Spectator, v)
 	heaviest := 0
-	for i := range v.Players {
-		heaviest = max(heaviest, v.Players[i].Weight)
+	for i := range s.Seats() {
+		heaviest = max(heaviest, s.Weight(game.Seat(i)))
 	}
 	morale := 0.0
 	if f.morale > 0 {
-		morale = min(1, float64(v.Morale)/float64(f.morale))
+		morale = min(1, float64(s.MoraleLeft())/float64(f.morale))
 	}
 	return standMissions*min(1, float64(survived)/float64(f.horizon)) + standMorale*morale +
 		standKnocks*max(0, 1-float64(heaviest)/4)

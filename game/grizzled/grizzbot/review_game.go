@@ -203,6 +203,7 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 	c := &course{r: &out}
 	s, done := start, 0
 	turns := map[game.Seat]int{} // each seat's moves in this mission
+	var legal []g.Action
 	mission := 0
 	for i, m := range moves {
 		c.next = i + 1
@@ -214,8 +215,8 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 			out.Lines = append(out.Lines, MissionLine{Mission: mission, Start: p, Index: i + 1})
 		}
 		turns[m.Seat]++
-		v := s.View(m.Seat)
-		choice := len(v.Legal) > 1
+		legal = s.AppendLegal(legal[:0], m.Seat)
+		choice := len(legal) > 1
 		if m.ByBot && review(m.Seat) && choice {
 			if out.StandIns == nil {
 				out.StandIns = map[game.Seat]int{}
@@ -223,6 +224,7 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 			out.StandIns[m.Seat]++
 		}
 		if rated(m) {
+			v := s.View(m.Seat)
 			if a, ok := Assess(v, m.Action, cfg); ok {
 				d := Decision{Index: i + 1, Seat: m.Seat, Mission: v.Round, Turn: turns[m.Seat], Assessment: a}
 				out.Decisions = append(out.Decisions, d)
@@ -235,7 +237,7 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 		} else if choice {
 			c.gap.moved, c.gap.seat, c.gap.action, c.gap.turn, c.gap.bot = true, m.Seat, m.Action, turns[m.Seat], m.ByBot || !review(m.Seat)
 		}
-		round, failed, counts := s.Round(), s.Failed(), s.Counts()
+		round, phase, failed, counts := s.Round(), s.Phase(), s.Failed(), s.Counts()
 		if err := s.Step(m.Seat, m.Action); err != nil {
 			return out, err
 		}
@@ -250,6 +252,9 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 			default:
 				c.gap.trap = true
 			}
+		}
+		if s.Round() == round && s.Phase() == phase {
+			continue // a mission ends in a change of phase
 		}
 		if o := ended(s, round); o != Unfinished && (len(out.Lines) == 0 || out.Lines[len(out.Lines)-1].Outcome == Unfinished) {
 			if n := len(out.Lines); n > 0 {

@@ -1,0 +1,54 @@
+package grizzledui
+
+import (
+	"strings"
+	"testing"
+
+	"bivouac/game"
+	"bivouac/game/grizzled"
+	"bivouac/game/grizzled/grizzbot"
+)
+
+// The moves list warns of a card that fails the mission, as the hand does.
+func TestMovesWarnOfACardThatFailsTheMission(t *testing.T) {
+	s := newScreen(midMission(), 100, 30)
+	th := s.th
+	warned := 0
+	for _, m := range s.Moves() {
+		a := m.Action.(grizzled.Action)
+		f := s.fatal(a.Card)
+		if a.Kind != grizzled.ActPlay {
+			continue
+		}
+		want := th.T("grizzledui.fails_short", game.Text("Threats", th.And(f)))
+		if got := strings.Contains(m.Label, want); got != (len(f) > 0) {
+			t.Errorf("%q: warns %v, fails the mission %v", m.Label, got, len(f) > 0)
+		}
+		if len(f) > 0 {
+			warned++
+			if !strings.Contains(strings.Join(s.Hand(), "\n"), want) {
+				t.Errorf("hand does not warn as moves does: %q", want)
+			}
+		}
+	}
+	if warned == 0 {
+		t.Fatal("the fixture has no card that fails the mission")
+	}
+}
+
+// A hint says a move in the very words of the moves list (a support tile's
+// letter included), so a player, or a screen reader, can match them.
+func TestHintSaysAMoveAsTheMovesListDoes(t *testing.T) {
+	s := newScreen(midMission(), 100, 30)
+	tile := grizzled.Action{Kind: grizzled.ActPlaceTile, Tile: grizzled.TileR}
+	line := s.adviceLine(grizzbot.Advice{Best: tile, Next: grizzled.Action{Kind: grizzled.ActWithdraw}})
+	label := s.moveLabel(tile)
+	if !strings.Contains(label, "(R)") || !strings.Contains(line, label+" (") {
+		t.Errorf("the hint %q does not say the move as the list does: %q", line, label)
+	}
+	ad := grizzbot.Advice{Best: tile, Next: grizzled.Action{Kind: grizzled.ActWithdraw}, Hopeless: true,
+		BestP: grizzbot.Estimate{P: 0.01}, BestS: grizzbot.Estimate{P: 0.4, Lo: 0.35, Hi: 0.45}, NextS: grizzbot.Estimate{P: 0.3}}
+	if line := s.adviceLine(ad); !strings.Contains(line, "standing ≈40 ±5") || !strings.Contains(line, "≈1%") {
+		t.Errorf("a hint with the game all but lost: %q", line)
+	}
+}
