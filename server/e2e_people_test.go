@@ -12,7 +12,8 @@ import (
 // alice's table; alice opens the players (I), ignores bob and blocks him.
 // Bob's next line reaches his own screen but never alice's; at the next
 // table alice hosts bob's join is refused with the neutral words, while
-// carol sits. After a restart alice's lists are still hers.
+// carol sits. Her report of bob reaches the admins' queue with his lines.
+// After a restart alice's lists are still hers.
 func TestIgnoreAndBlockOverSSH(t *testing.T) {
 	dir := t.TempDir()
 	srv, addr := startServer(t, dir)
@@ -50,6 +51,20 @@ func TestIgnoreAndBlockOverSSH(t *testing.T) {
 	alice.ExpectScreen(t, `alice: marker`, 5*time.Second)
 	if tr := string(alice.Transcript()); strings.Contains(tr, "cheap gold") {
 		t.Fatal("bob's line, said after alice ignored him, reached her terminal")
+	}
+
+	// A report from the table reaches the admins' queue with its evidence.
+	alice.Type("I")
+	alice.ExpectScreen(t, `Players at table`, 5*time.Second)
+	alice.Type("r")
+	alice.Type("sells gold\r")
+	alice.ExpectScreen(t, `has reached the admins`, 5*time.Second)
+	alice.Type("\x1b")
+	alice.ExpectScreen(t, `Table talk`, 5*time.Second) // before the next key, or esc and it read as alt+key
+	reps, err := srv.Moderation().Reports()
+	if err != nil || len(reps) != 1 || reps[0].Subject != sshtest.Fingerprint(bobKey) || reps[0].Table != code ||
+		reps[0].Reason != "sells gold" || !strings.Contains(strings.Join(reps[0].Evidence, "\n"), "bob: cheap gold") {
+		t.Fatalf("the admins' queue: %+v, %v", reps, err)
 	}
 
 	// alice's next table: bob may not sit there; carol may.

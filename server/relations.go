@@ -132,14 +132,13 @@ func (r reports) File(rep tui.Report) error {
 }
 
 // wirePeople gives the sessions and the tables the players' lists and
-// the reports' queue. (A moderation service of the server's own, once
-// there is one, may take the reports instead: filing needs only the store.)
+// the reports' queue (the node's moderation, opened before).
 func (s *Server) wirePeople() {
 	rel := newRelations(s.store)
 	s.app.Relations = rel
 	s.app.Room.Blocked = rel.blocks
-	if m, ok := s.store.(persistence.Moderation); ok {
-		s.app.Reports = reports{moderation.New(moderation.Options{Store: m, Log: s.log})}
+	if s.mod != nil {
+		s.app.Reports = reports{s.mod}
 	}
 }
 

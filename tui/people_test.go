@@ -121,7 +121,7 @@ func TestThePickerIgnoresReportsAndRemoves(t *testing.T) {
 		reps[0].Reason != "spam in the chat" || len(reps[0].Evidence) != 1 || reps[0].Evidence[0] != "bob: buy cheap gold" {
 		t.Fatalf("report: %+v", reps)
 	}
-	alice.keys("r", "again", "enter")
+	alice.keys("ragain", "enter") // typed together: r opens the prompt, the rest is the reason
 	alice.pump(`one report a minute`)
 	alice.keys("esc")
 	v = alice.pump(`bob  ● here`)

@@ -567,9 +567,6 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.people != nil {
-		return m.people.key(m, k)
-	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
 		// Keys typed faster than a read arrive together ("jjj"): take them
 		// one at a time. A paste is never taken as commands.
@@ -583,6 +580,9 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 			}
 		}
 		return tea.Batch(cmds...)
+	}
+	if m.people != nil { // after the keys that came together are taken apart: "rspam" is r, then a reason
+		return m.people.key(m, k)
 	}
 	if m.showHelp {
 		m.showHelp = false
