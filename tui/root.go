@@ -47,6 +47,7 @@ type root struct {
 	showHelp      bool
 	rules         *rulesView // the rules reference over a table (R)
 	notice        string
+	hint          hintLine // the coach's hint on the notice line (hintline.go)
 
 	// Players this session keeps away, and its picker of the players at
 	// its table (I; people.go, peoplepick.go).
@@ -263,9 +264,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice = m.th.T("ui.err.save_lang", game.Text("Err", m.th.Err(msg.err)))
 		return m, nil
 	case uikit.HintMsg:
-		if m.at != nil {
-			m.notice = string(msg)
-		}
+		m.hint.arrived(m, msg)
 		return m, nil
 	case uikit.ActMsg:
 		m.act(msg)
@@ -342,6 +341,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 	if !u.Notice.IsZero() {
 		m.notice = ""
 	}
+	m.hint.moved(m, u.Seq)
 	return m.at.update(m, u)
 }
 
@@ -486,6 +486,7 @@ func (m *root) act(msg uikit.ActMsg) {
 	if m.at == nil {
 		return
 	}
+	m.hint.clear(m) // advice for the moment just left
 	if err := m.at.room.Act(m.box, msg.Seq, msg.Action); err != nil {
 		m.notice = m.th.Err(err)
 		return

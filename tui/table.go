@@ -171,7 +171,7 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		return openReview(m, t.room.Code(), t)
 	case key.Matches(k, m.keys.Hint) && t.hints():
 		if h, ok := t.screen.(uikit.Hinter); ok {
-			m.notice = m.th.T("ui.hint.thinking")
+			m.hint.ask(m, t.upd.Seq)
 			return h.Hint()
 		}
 	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:

@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"bivouac/game"
+	"bivouac/tui/uikit"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// hintCoinScreen is the coin's screen with a coach that always says the same.
+type hintCoinScreen struct{ coinScreen }
+
+func (s *hintCoinScreen) Hint() tea.Cmd {
+	return func() tea.Msg { return uikit.HintMsg("COACH: flip the coin") }
+}
+
+// The coach's hint goes once the game moves on, and a hint worked out for
+// a moment already gone is never shown: it stayed after the move and later
+// stood where "▸ Your turn" belongs (issue 30 item 8).
+func TestTheCoachsHintGoesWithItsMoment(t *testing.T) {
+	a := testApp(t)
+	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &hintCoinScreen{} }
+	a.Games[0].Form.Build = func(c []int) (TableSpec, error) {
+		return TableSpec{Seats: 2, Title: game.M(uikit.HintsTitles[0], game.Text("Variant", "coin"), game.Count(2))}, nil
+	}
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	alice.pump(`alice \(you\)`)
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.keys("enter")
+	bob.pump(`bob \(you\)`)
+	alice.pump(`bob  ● here`)
+	alice.keys("s")
+	alice.pump(`flips: 0`)
+
+	alice.keys("h")
+	if v := alice.m.View(); !strings.Contains(v, "COACH: flip the coin") {
+		t.Fatalf("the hint does not show:\n%s", v)
+	}
+	alice.keys("f")
+	if v := alice.pump(`flips: 1`); strings.Contains(v, "COACH") {
+		t.Fatalf("the hint stayed after the move:\n%s", v)
+	}
+
+	// bob asks, the game moves on before the coach answers: the answer,
+	// for a moment gone, is dropped.
+	bob.pump(`flips: 1`)
+	bob.m.hint.ask(bob.m, bob.m.at.upd.Seq)
+	bob.keys("f")
+	bob.pump(`flips: 2`)
+	bob.send(uikit.HintMsg("COACH: late"))
+	if v := bob.m.View(); strings.Contains(v, "COACH") || strings.Contains(v, bob.m.th.T("ui.hint.thinking")) {
+		t.Fatalf("a hint for a moment gone shows:\n%s", v)
+	}
+}
