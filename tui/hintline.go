@@ -9,9 +9,9 @@ import (
 // the game: it goes once the game moves on (a move, anyone's), and a hint
 // worked out for a moment already gone is never shown.
 type hintLine struct {
-	asked int // the update the pending hint was asked at
+	asked int    // the update the pending hint was asked at
 	shown string // the hint on the notice line, "" for none
-	at    int // the update it was shown at
+	at    int    // the update it was shown at
 }
 
 // ask notes that a hint was asked at update seq.
