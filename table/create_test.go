@@ -149,3 +149,22 @@ func TestCreateBoundsOpenTablesPerPlayerAndAddress(t *testing.T) {
 		t.Fatalf("a closed table still counts: %v", err)
 	}
 }
+
+// In a cluster a player's tables on the other nodes count too: one player
+// does not get the bound once per node.
+func TestCreateCountsAPlayersTablesOnOtherNodes(t *testing.T) {
+	h := createHub(t)
+	h.Limits = Limits{PerPlayer: 3}
+	h.Others = otherNode{rooms: []Summary{
+		{Code: "AAAA", Host: "alice", Status: StatusPlaying},
+		{Code: "BBBB", Host: "alice", Status: StatusWaiting},
+		{Code: "CCCC", Host: "alice", Status: StatusOver}, // over: no longer open
+		{Code: "DDDD", Host: "bob", Status: StatusWaiting},
+	}}
+	if _, err := h.Create(RoomConfig{Game: race{}, Seats: 2, Host: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Create(RoomConfig{Game: race{}, Seats: 2, Host: "alice"}); !errors.Is(err, ErrTooManyTables) {
+		t.Fatalf("a fourth table for alice across the cluster: %v", err)
+	}
+}

@@ -134,6 +134,7 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 		cfg.Logger = h.log
 	}
 	fresh := cfg.Code == ""
+	elsewhere := h.othersOpen()
 	h.mu.Lock()
 	if cfg.Campaign != "" {
 		// A campaign plays one mission at a time: whoever asks for its
@@ -143,7 +144,7 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 			return r, nil
 		}
 	}
-	if err := h.overLimit(cfg); err != nil {
+	if err := h.overLimit(cfg, elsewhere); err != nil {
 		h.mu.Unlock()
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 				cfg.Code = codes.New(PrivateCodeLen)
 			}
 		}
-		r, err := h.createAs(cfg)
+		r, err := h.createAs(cfg, elsewhere)
 		if errors.Is(err, ErrCodeTaken) && fresh {
 			continue
 		}
@@ -167,18 +168,24 @@ func (h *Hub) Create(cfg RoomConfig) (*Room, error) {
 
 // createAs starts the room cfg describes under cfg.Code, unless the code
 // is taken (ErrCodeTaken) or cannot be checked (ErrCannotCreate).
-func (h *Hub) createAs(cfg RoomConfig) (*Room, error) {
+func (h *Hub) createAs(cfg RoomConfig, elsewhere []Summary) (*Room, error) {
 	code := cfg.Code
 	h.mu.Lock()
 	if h.rooms[code] != nil || h.pending[code] != nil {
 		h.mu.Unlock()
 		return nil, fmt.Errorf("room %s: %w", code, ErrCodeTaken)
 	}
-	if cfg.Campaign != "" && h.missionPending(cfg.Campaign) {
-		h.mu.Unlock()
-		return nil, ErrBusy // its other member is making the table this moment
+	if cfg.Campaign != "" {
+		if r := h.missionOf(cfg.Campaign); r != nil { // made meanwhile
+			h.mu.Unlock()
+			return r, nil
+		}
+		if h.missionPending(cfg.Campaign) {
+			h.mu.Unlock()
+			return nil, ErrBusy // another member is making the table this moment
+		}
 	}
-	if err := h.overLimit(cfg); err != nil { // others may have made tables meanwhile
+	if err := h.overLimit(cfg, elsewhere); err != nil { // others may have made tables meanwhile
 		h.mu.Unlock()
 		return nil, err
 	}
@@ -199,6 +206,7 @@ func (h *Hub) createAs(cfg RoomConfig) (*Room, error) {
 	delete(h.pending, code)
 	h.launch(r)
 	h.mu.Unlock()
+	h.launched(r)
 	return r, nil
 }
 
@@ -264,10 +272,26 @@ func (h *Hub) missionPending(campaign string) bool {
 	return false
 }
 
+// othersOpen is the open tables other nodes of a cluster run (nil on a
+// single node), read without the hub's lock.
+func (h *Hub) othersOpen() []Summary {
+	if h.Others == nil || h.Limits.PerPlayer <= 0 {
+		return nil
+	}
+	var out []Summary
+	for _, s := range h.Others.List() {
+		if s.Status == StatusWaiting || s.Status == StatusPlaying {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // overLimit refuses a table past Limits for cfg's host or address (a
 // campaign's table that is already open is returned before this); h.mu
-// is held.
-func (h *Hub) overLimit(cfg RoomConfig) error {
+// is held. Tables other nodes run (elsewhere) count for their host: the
+// cluster's directory does not say where they were made from.
+func (h *Hub) overLimit(cfg RoomConfig, elsewhere []Summary) error {
 	byHost, byAddr, from := 0, 0, AddressGroup(cfg.Addr)
 	count := func(host, addr string) {
 		if cfg.Host != "" && host == cfg.Host {
@@ -284,6 +308,11 @@ func (h *Hub) overLimit(cfg RoomConfig) error {
 	}
 	for _, p := range h.pending {
 		count(p.host, p.addr)
+	}
+	for _, s := range elsewhere {
+		if h.rooms[s.Code] == nil {
+			count(s.Host, "")
+		}
 	}
 	switch {
 	case h.Limits.PerPlayer > 0 && byHost >= h.Limits.PerPlayer:
@@ -363,16 +392,19 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 		}
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.rooms[rec.Code] != nil {
+		h.mu.Unlock()
 		return nil, fmt.Errorf("room %s exists", rec.Code)
 	}
 	h.launch(r)
+	h.mu.Unlock()
+	h.launched(r)
 	r.retrySubmit(command{kind: cmdRefresh}) // arm timers and bots, on the actor
 	return r, nil
 }
 
-// launch registers r and starts its actor; h.mu is held.
+// launch registers r and starts its actor; h.mu is held. The caller then
+// calls launched, once it has let the lock go.
 func (h *Hub) launch(r *Room) {
 	h.rooms[r.cfg.Code] = r
 	r.onSum = h.changed
@@ -395,6 +427,11 @@ func (h *Hub) launch(r *Room) {
 		h.changed()
 		h.wg.Done()
 	})
+}
+
+// launched tells Launched of r, without the hub's lock (it may ask the
+// cluster).
+func (h *Hub) launched(r *Room) {
 	if h.Launched != nil {
 		h.Launched(r)
 	}
