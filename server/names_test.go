@@ -57,3 +57,19 @@ func TestLookAlikeNamesAreRefusedOverSSH(t *testing.T) {
 	other.Type("\x15Аlice\r") // ctrl+u clears the field; a Cyrillic А
 	other.ExpectScreen(t, `the name Аlice is taken by another player`, 5*time.Second)
 }
+
+// A key whose login name cannot be a player's name (over 20 characters)
+// is told why it plays under another, and r refuses a name too long with
+// the reason instead of cutting it where typing stopped (issue 30 item 7).
+func TestALoginNameTooLongIsSaidNotSilentlyReplaced(t *testing.T) {
+	_, addr := startServer(t, t.TempDir())
+	long := sshtest.Dial(t, addr, sshtest.WithUser("Maximilian-Alexander-Humboldt"))
+	long.ExpectScreen(t, `cannot be your name here`, 5*time.Second)
+	long.ExpectScreen(t, `longer than 20`, 5*time.Second)
+	long.Type("r")
+	long.ExpectScreen(t, `>`, 5*time.Second)
+	long.Type("\x15Wilhelmina-Karolina-Eleonora\r") // ctrl+u clears the field; 28 characters
+	long.ExpectScreen(t, `(?m)^\s*name must be 1–20 letters`, 5*time.Second)
+	long.Type("r") // the field starts from the name kept: still the one given
+	long.ExpectScreen(t, `> guest-`, 5*time.Second)
+}

@@ -313,6 +313,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	}
 	p := table.Player{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP}
 	name, err := sanitize.Name(id.User)
+	refused := err // the login name cannot be a player's name: say why
 	if err != nil {
 		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
 	}
@@ -345,6 +346,11 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 		}
 	}
 	notice := ""
+	if refused != nil && id.User != "" && p.Name == name { // no saved name took its place
+		pr := i18n.For(lang)
+		notice = pr.T("name.login_refused", game.Text("Name", sanitize.Cut(id.User, sanitize.MaxNameRunes+4)),
+			game.Text("Why", pr.Error(refused)), game.Text("Given", name))
+	}
 	if given := s.names.login(id.ID, p.Name); given != p.Name {
 		notice = i18n.For(lang).T("name.renamed", game.Text("Name", p.Name), game.Text("Given", given))
 		p.Name = given

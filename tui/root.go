@@ -647,9 +647,11 @@ func (m *root) askCode() tea.Cmd {
 	})
 }
 
-// askName opens the prompt for a new name.
+// askName opens the prompt for a new name. It takes more than a name may
+// hold, so that a name too long is refused with the reason rather than
+// cut where typing stopped.
 func (m *root) askName() tea.Cmd {
-	return m.openPrompt(m.th.T("ui.prompt.name"), m.th.T("ui.prompt.name_hint"), m.sess.Player.Name, 20, func(v string) tea.Cmd { m.rename(v); return nil })
+	return m.openPrompt(m.th.T("ui.prompt.name"), m.th.T("ui.prompt.name_hint"), m.sess.Player.Name, 2*sanitize.MaxNameRunes, func(v string) tea.Cmd { m.rename(v); return nil })
 }
 
 // askChat opens the prompt for a line to the table.

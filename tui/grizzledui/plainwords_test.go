@@ -61,10 +61,10 @@ func TestPlainModeSaysEachThingOnceInWords(t *testing.T) {
 					t.Fatalf("while %s places a tile, another seat hears %q", names[seat], a)
 				}
 			case v.Phase == grizzled.PhaseIntensity && !slices.Contains(waiting, other):
-			if a := screen(other).Asked(); a != "" {
-				t.Fatalf("while %s chooses the intensity, another seat hears %q", names[seat], a)
-			}
-		case v.Phase == grizzled.PhaseBenefit && !slices.Contains(waiting, other):
+				if a := screen(other).Asked(); a != "" {
+					t.Fatalf("while %s chooses the intensity, another seat hears %q", names[seat], a)
+				}
+			case v.Phase == grizzled.PhaseBenefit && !slices.Contains(waiting, other):
 				benefit = true
 				if a := screen(other).Asked(); a != "" {
 					t.Fatalf("while %s chooses a benefit, another seat hears %q", names[seat], a)
