@@ -11,6 +11,8 @@ import (
 	"bivouac/game"
 	"bivouac/i18n"
 	"bivouac/table"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // memRelations keeps lists in memory, as the server does a guest's.
@@ -350,5 +352,29 @@ func TestAReplayLeavesOutIgnoredChat(t *testing.T) {
 		if !strings.Contains(v, "flip 1") || strings.Contains(v, "buy my gold") != !ignoring {
 			t.Fatalf("ignoring %v, the replay shows:\n%s", ignoring, v)
 		}
+	}
+}
+
+// TestAGuestReachesTheListsFromTheLobby: a guest has no profile, so I in
+// the lobby opens the lists, where a player is taken off.
+func TestAGuestReachesTheListsFromTheLobby(t *testing.T) {
+	a, rel, _ := peopleApp(t)
+	me := table.Player{ID: "guest:00aa", Name: "gość", Guest: true}
+	rel.Set(me, IgnoreList, Person{ID: "fp-bob", Name: "bob"}, true)
+	ctx := t.Context()
+	s := &session{t: t, m: newRoot(a, Session{Ctx: ctx, Player: me, Lang: i18n.English}, a.theme(nil, i18n.English, false))}
+	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s.keys("I")
+	v := s.m.View()
+	if !strings.Contains(v, "Players you keep away") || !strings.Contains(v, "▸ bob") || !strings.Contains(v, "until the server restarts") {
+		t.Fatalf("the guest's lists:\n%s", v)
+	}
+	s.keys("enter")
+	if rel.has(me.ID, IgnoreList, "fp-bob") || !strings.Contains(s.m.View(), "No longer ignored: bob.") {
+		t.Fatalf("bob is still ignored:\n%s", s.m.View())
+	}
+	s.keys("esc")
+	if s.m.page != page(s.m.lobby) {
+		t.Fatal("esc did not go back to the lobby")
 	}
 }
