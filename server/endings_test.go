@@ -118,6 +118,12 @@ func TestReconnectSitsYouBackDown(t *testing.T) {
 	}
 	again := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ann"))
 	again.ExpectScreen(t, `You have seats at tables `+codes[0]+`, `+codes[1]+`|You have seats at tables `+codes[1]+`, `+codes[0], 5*time.Second)
+	// The notice is about the lobby: it stays there (issue 30 item 8).
+	again.Type("\r")
+	again.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	if s := again.Screen(); strings.Contains(s, "You have seats") {
+		t.Fatalf("the lobby's notice followed ann to the table:\n%s", s)
+	}
 }
 
 // L at a running table gives the seat to a bot for the rest of the game,

@@ -474,6 +474,7 @@ func (m *root) onJoined(msg joinedMsg) tea.Cmd {
 	r := msg.room
 	m.at = &tablePage{room: r, upd: table.Update{Room: r.Code(), Seat: msg.seat}}
 	m.show(m.at)
+	m.notice = "" // the lobby's (where your seats are, a refusal) is about the lobby
 	if early.Room == r.Code() {
 		return m.onUpdate(early)
 	}
