@@ -67,7 +67,7 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 		t.Fatalf("review: exit %d\n%s", status, c.Transcript())
 	}
 	text := string(c.Transcript())
-	for _, want := range []string{"The coach's review of " + code[1], "ann · decisions: ", "100%┤", "Each estimate plays out 16 deals"} {
+	for _, want := range []string{"The coach's review of " + code[1], "ann · decisions: ", "100%┤", "Each estimate plays out 16 deals", "The team "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the review does not say %q:\n%s", want, text)
 		}
@@ -86,9 +86,12 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	full.Type("\x1b")
 	full.ExpectScreen(t, `Tables`, 5*time.Second)
 
-	// In plain mode, at the finished table: the missions in words, no bars.
+	// In plain mode, at the finished table: how the game ended, the
+	// missions in words with their outcomes, no bars.
 	said := strings.Join(ann.do("review"), "\n")
-	if !strings.Contains(said, "Mission 1: the team's chances") || !strings.Contains(said, "ann · decisions: ") || strings.ContainsAny(said, "█┤") {
+	if !strings.Contains(said, "Mission 1: the team's chances") || !strings.Contains(said, "ann · decisions: ") || strings.ContainsAny(said, "█┤") ||
+		!regexp.MustCompile(`The team (won|lost), in mission \d+\.`).MatchString(said) ||
+		!regexp.MustCompile(`Mission 1: the team's chances \d+% before it → \d+%( after; it (succeeded|failed)|: the game was lost in it)`).MatchString(said) {
 		t.Fatalf("plain review:\n%s", said)
 	}
 }
