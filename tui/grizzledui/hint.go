@@ -18,7 +18,7 @@ import (
 var hintSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
 
 // hintWait is how long a hint waits for a slot: some ten hints' time.
-const hintWait = time.Second
+var hintWait = time.Second
 
 // Hint implements uikit.Hinter: the strong bot's search on this seat's own
 // view (never the hidden cards), said in one line with the chances it

@@ -3,6 +3,7 @@ package grizzledui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
@@ -50,5 +51,34 @@ func TestHintSaysAMoveAsTheMovesListDoes(t *testing.T) {
 		BestP: grizzbot.Estimate{P: 0.01}, BestS: grizzbot.Estimate{P: 0.4, Lo: 0.35, Hi: 0.45}, NextS: grizzbot.Estimate{P: 0.3}}
 	if line := s.adviceLine(ad); !strings.Contains(line, "standing ≈40 ±5") || !strings.Contains(line, "≈1%") {
 		t.Errorf("a hint with the game all but lost: %q", line)
+	}
+}
+
+// A hint asked while every slot is taken waits its turn and gets the slot
+// freed; only one that waits hintWait in vain says the coach is busy.
+func TestAHintWaitsItsTurnBeforeSayingBusy(t *testing.T) {
+	held := 0
+	for len(hintSlots) < cap(hintSlots) {
+		hintSlots <- struct{}{}
+		held++
+	}
+	defer func() {
+		for ; held > 0; held-- {
+			<-hintSlots
+		}
+	}()
+	got := make(chan bool)
+	go func() { got <- takeHintSlot() }()
+	<-hintSlots // another table's hint ends
+	held--
+	if !<-got {
+		t.Fatal("a hint that waited for a slot freed was told the coach is busy")
+	}
+	held++ // it holds the slot now
+	old := hintWait
+	hintWait = 10 * time.Millisecond
+	defer func() { hintWait = old }()
+	if takeHintSlot() {
+		t.Fatal("a hint got a slot though all were taken")
 	}
 }
