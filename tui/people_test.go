@@ -243,7 +243,7 @@ func TestPlainIgnoreBlockReportRemove(t *testing.T) {
 	bob.pump(`The host removed you`)
 	alice.do("leave", "")
 	alice.do("unblock bob", "No longer blocked: bob.")
-	alice.do("blocked", "Blocked: nobody.")
+	alice.do("blocked", "You block nobody.")
 }
 
 // TestBlockedPlayerIsRefusedAtTheBlockersTable: alice blocks bob from

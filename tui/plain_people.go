@@ -35,9 +35,9 @@ func (p *plain) peopleCommand(word, rest string) bool {
 			p.remute()
 		}
 	case "ignored":
-		p.sayList("ui.people.list.ignored", p.lists.Ignored)
+		p.sayList("ui.people.list.ignored", "ui.people.list.ignored_none", p.lists.Ignored)
 	case "blocked":
-		p.sayList("ui.people.list.blocked", p.lists.Blocked)
+		p.sayList("ui.people.list.blocked", "ui.people.list.blocked_none", p.lists.Blocked)
 	case "report":
 		name, reason, _ := strings.Cut(rest, " ")
 		if strings.TrimSpace(reason) == "" {
@@ -97,14 +97,16 @@ func (p *plain) onList(which RelationList, name string) (Person, bool) {
 	return Person{ID: who.ID, Name: who.Name}, ok
 }
 
-// sayList says one of the session's lists, by name.
-func (p *plain) sayList(key string, list []Person) {
+// sayList says one of the session's lists, by name (none: its own
+// sentence, as "nobody" reads wrong in a list's place in some languages).
+func (p *plain) sayList(key, none string, list []Person) {
+	if len(list) == 0 {
+		p.say(p.th.T(none))
+		return
+	}
 	names := make([]string, len(list))
 	for i, q := range list {
 		names[i] = q.Name
-	}
-	if len(names) == 0 {
-		names = []string{p.th.T("ui.people.nobody_listed")}
 	}
 	p.say(p.th.T(key, game.Text("Names", strings.Join(names, ", "))))
 }
