@@ -295,7 +295,12 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 		first.SetEnabled(host && pre != nil && pre.NamesFirst())
 		remove := k.Remove
 		remove.SetEnabled(host)
-		return append(keys, k.Up, start, bot, pick, first, talk, k.Lobby, k.Help, k.Rules, k.LeaveSeat, k.LogUp, k.People, remove)
+		lobby, leave := k.Lobby, k.LeaveSeat
+		if t.upd.Seat < 0 { // a watcher has no seat to keep or to give up
+			lobby.SetHelp("Q", m.th.T("ui.watcher.key_lobby"))
+			leave.SetEnabled(false)
+		}
+		return append(keys, k.Up, start, bot, pick, first, talk, lobby, k.Help, k.Rules, leave, k.LogUp, k.People, remove)
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
