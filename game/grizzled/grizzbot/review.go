@@ -140,7 +140,8 @@ type Assessment struct {
 	BestS    Estimate `json:"best_s,omitzero"`
 	CostS    Estimate `json:"cost_s,omitzero"`
 	// Hinted: a hint at this decision could have named the move made
-	// (ReviewConfig.Hints), so it is never called a mistake.
+	// (ReviewConfig.Hints), so it is the coach's move there: Best is Made,
+	// and it is never called a mistake nor a turning point.
 	Hinted bool `json:"hinted,omitempty"`
 }
 
@@ -271,8 +272,8 @@ func Assess(v g.SeatView, made g.Action, cfg ReviewConfig) (a Assessment, ok boo
 	r.grow(n)
 	ord, hopeless := r.order()
 	best := ord[0]
-	if !hopeless && r.win[mi] >= r.win[best]-1e-9 || hopeless && r.stand[mi] >= r.stand[best]-1e-9 {
-		best = mi // a tie is no better choice
+	if !hopeless && r.win[mi] >= r.win[best]-1e-9 || hopeless && r.stand[mi] >= r.stand[best]-1e-9 || a.Hinted {
+		best = mi // a tie is no better choice; a hinted move is the coach's own
 	}
 	diff := func(xs []float64) []float64 {
 		d := make([]float64, n)

@@ -259,11 +259,20 @@ func TestReviewNeverCallsAHintedMoveAMistake(t *testing.T) {
 			if !d.Hinted || d.Mistake() {
 				t.Errorf("seed %d: the hinted move %d (%+v) is reviewed hinted %v, mistake %v", seed, d.Index, d.Made, d.Hinted, d.Mistake())
 			}
-			if a := d.Assessment; a.Hinted {
-				a.Hinted = false
-				if a.Mistake() {
-					overruled++
-				}
+			if !SameAction(d.Made, d.Best) || d.Cost.P != 0 {
+				t.Errorf("seed %d: the hinted move %d is not the coach's own: %+v", seed, d.Index, d.Assessment)
+			}
+		}
+		// The same review without hints to agree with.
+		cfg := storyReview
+		cfg.Hints = HintBudget{}
+		alone, err := ReviewGame(newGame(t, 2, g.Standard, seed), moves, seatZero, cfg, seed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range alone.Decisions {
+			if d.Mistake() {
+				overruled++
 			}
 		}
 	}
