@@ -37,6 +37,10 @@ const (
 	adminEvery = 200 * time.Millisecond
 )
 
+// adminCloseWait is how long `admin close` waits for the table to save
+// itself closed before it answers.
+const adminCloseWait = 5 * time.Second
+
 // adminLogShown is how many moderation actions `admin log` shows: the last ones.
 const adminLogShown = 50
 
@@ -471,6 +475,10 @@ func (a *adminSession) close(rest []string) error {
 		return &game.Error{Msg: game.M(key, game.Text("Code", code))}
 	}
 	r.Close(table.ClosedByAdmin)
+	select { // the room saves itself closed before it stops: "closed" then means kept closed
+	case <-r.Done():
+	case <-time.After(adminCloseWait):
+	}
 	a.s.mod.Record(a.by, "close", code, code, "")
 	a.out(a.p.T("moderation.admin.closed", game.Text("Code", code)))
 	return nil
