@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game"
 	"bivouac/game/werewolf"
 	"bivouac/game/werewolf/wolfbot"
@@ -90,6 +91,9 @@ func playWerewolfGame(t *testing.T, cardsKeys string, seed uint64) {
 		t.Fatal("the server does not offer werewolves")
 	}
 	srv.app.Room.BotDelay = 0
+	// The phases' timers run out at a tenth of their length: quick timers
+	// still keep night fall, dawn and verdict pauses of seconds.
+	srv.app.Room.Clock = clocktest.NewFast(10)
 	srv.app.NewSeed = func() uint64 { return seed } // a fixed deal; play still varies with timing
 
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"), sshtest.WithPTY(80, 24))
