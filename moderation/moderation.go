@@ -30,6 +30,9 @@ const (
 	Mute = persistence.SanctionMute
 )
 
+// ActionReport is the action OnAction hears for a report filed.
+const ActionReport = "report"
+
 // Person is a player as moderation sees them: their identity (a key's
 // fingerprint or a guest ID), display name, and address (a banned guest's
 // is kept).
@@ -68,6 +71,9 @@ type Options struct {
 	// made on other nodes. Default 2 s.
 	Refresh time.Duration
 	Log     *slog.Logger
+	// OnAction, if set, hears each action kept (ban, mute, kick, report…:
+	// a fixed word, never who), for the operator's metrics.
+	OnAction func(action string)
 }
 
 // Service is one node's moderation. Its methods are safe for concurrent use.
@@ -77,6 +83,7 @@ type Service struct {
 	clock   clock.Clock
 	refresh time.Duration
 	log     *slog.Logger
+	counted func(action string)
 
 	mu      sync.Mutex
 	view    []Sanction // the store's sanctions as last read
@@ -95,7 +102,10 @@ func New(o Options) *Service {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log}
+	if o.OnAction == nil {
+		o.OnAction = func(string) {}
+	}
+	return &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log, counted: o.OnAction}
 }
 
 // SetAdmins replaces who counts as an admin.
@@ -136,7 +146,11 @@ func (s *Service) FileReport(r Report) (Report, error) {
 	if r.At.IsZero() {
 		r.At = s.clock.Now()
 	}
-	return s.store.FileReport(r)
+	r, err := s.store.FileReport(r)
+	if err == nil {
+		s.counted(ActionReport)
+	}
+	return r, err
 }
 
 // Reports is the admins' queue, oldest first.
@@ -215,6 +229,7 @@ func (s *Service) audit(e Entry) {
 	if e.At.IsZero() {
 		e.At = s.clock.Now().UTC()
 	}
+	s.counted(e.Action)
 	if _, err := s.store.AppendAudit(e); err != nil {
 		s.log.Error("moderation: the audit log could not keep an action", "action", e.Action, "by", e.By, "err", err)
 	}

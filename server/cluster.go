@@ -399,6 +399,7 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 		cancel()
 		return false, fmt.Errorf("restore: %w", err)
 	}
+	c.s.metrics.TookOver()
 	return true, nil
 }
 

@@ -20,6 +20,7 @@ type liveSession struct {
 	lang  i18n.Lang
 	since time.Time
 	send  func(tui.Control) // never blocks
+	plain bool              // a plain (screen reader) session
 }
 
 // liveSessions is this node's register of player sessions, by identity:

@@ -19,7 +19,8 @@ import (
 // on another node (started by watchModeration).
 func (s *Server) openModeration() {
 	ms, _ := s.store.(persistence.Moderation) // both stores are
-	s.mod = moderation.New(moderation.Options{Store: ms, Admins: s.access, Log: s.log})
+	s.mod = moderation.New(moderation.Options{Store: ms, Admins: s.access, Log: s.log,
+		OnAction: s.metrics.Moderated})
 }
 
 // watchModeration follows bans made on other nodes until ctx ends.

@@ -23,6 +23,7 @@ import (
 	"bivouac/hostkeys"
 	"bivouac/logredact"
 	"bivouac/logthrottle"
+	"bivouac/metrics"
 	"bivouac/moderation"
 	"bivouac/persistence"
 	"bivouac/sanitize"
@@ -90,6 +91,9 @@ type Server struct {
 	adminRates adminRates   // each admin's command budget
 	// campaignStarts bounds the campaigns a player or an address starts.
 	campaignStarts *startLimit
+
+	metrics *metrics.Metrics // the operator's view (ops.go)
+	health  func() error     // the cluster's health; nil on a single node
 }
 
 // New assembles a server on cfg.DataDir: host key, database, restored
@@ -133,6 +137,7 @@ func New(cfg Config) (*Server, error) {
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
 	s.games = Registry()
+	s.openMetrics()
 	s.newKeys = newNewKeys(cfg.NewKeysPerHour, cfg.Clock)
 	s.reviews = newReviewer(hubCtx, s) // before anything that may fail: Close waits for it
 	if err := s.openAccess(); err != nil {
@@ -141,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.openModeration()
 	s.campaignStarts = newStartLimit(nil, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
-	journal := persistence.Journal{Store: store, Variant: variantOf}
+	journal := persistence.Journal{Store: timedStore{store, s.metrics}, Variant: variantOf}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
 		port = "2222"
@@ -168,6 +173,7 @@ func New(cfg Config) (*Server, error) {
 			OnOver:        records{s}.onOver,
 			IsMember:      records{s}.isMember,
 			MayChat:       s.mayChat,
+			Meter:         s.metrics,
 		},
 		NewSeed:     rand.Uint64,
 		Log:         cfg.Log,
@@ -206,7 +212,7 @@ func New(cfg Config) (*Server, error) {
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
 		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag, Admit: s.admit,
-		Doorkeeper: accessGate{s.access}})
+		Doorkeeper: accessGate{s.access}, Refused: s.metrics.Refused})
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -290,7 +296,7 @@ func (s *Server) plain(sess ssh.Session) int {
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	control := make(chan tui.Control)
-	s.register(ctx, id, p, &liveSession{lang: lang, send: func(c tui.Control) {
+	s.register(ctx, id, p, &liveSession{lang: lang, plain: true, send: func(c tui.Control) {
 		go func() {
 			select {
 			case control <- c:

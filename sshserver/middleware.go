@@ -54,7 +54,12 @@ func Printer(s ssh.Session) *i18n.Printer {
 }
 
 // markRefused records why a session was refused, for the disconnect log.
-func (s *Server) markRefused(sess ssh.Session, why string) { s.refusedFor.Store(sess, why) }
+func (s *Server) markRefused(sess ssh.Session, why string) {
+	s.refusedFor.Store(sess, why)
+	if s.deps.Refused != nil {
+		s.deps.Refused(why)
+	}
+}
 
 // logging logs every session, refused ones included: connect with what the
 // client asked for, disconnect with the duration and, if the session was

@@ -187,6 +187,10 @@ type Deps struct {
 	// Doorkeeper, if set, decides at authentication who may come in (see
 	// doorkeeper.go); nil: every key, and guests as Config.AllowGuests says.
 	Doorkeeper Doorkeeper
+	// Refused, if set, hears every session refused, with its reason (one
+	// of a few fixed phrases, never anything the client chose): for the
+	// operator's metrics. It must not block.
+	Refused func(reason string)
 }
 
 // Server is Bivouac's SSH front door.

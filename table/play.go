@@ -63,10 +63,14 @@ func (r *Room) act(c command) error {
 		return ErrStale
 	}
 	delete(r.notices, c.box)
+	began := time.Now()
 	back := r.backInControl(seat)
 	err := r.apply(seat, c.action)
 	if err != nil && back {
 		r.afterChange() // refused, but the seat is the player's again: say so
+	}
+	if err == nil && r.cfg.Meter != nil {
+		r.cfg.Meter.Moved(time.Since(began))
 	}
 	return err
 }

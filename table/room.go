@@ -84,7 +84,10 @@ type RoomConfig struct {
 	// werewolf's word to the pack): an error (a mute) refuses the line and
 	// is the player's notice. Moves and the rules' own lines are never
 	// asked about.
-	MayChat  func(identity string) error
+	MayChat func(identity string) error
+	// Meter, when set, hears each move a player made that the room took
+	// (see Meter).
+	Meter    Meter
 	FillBots int // a new room's last FillBots seats start with bots of BotLevel
 
 	// BotDelay is the pause before a bot acts, so people can follow it.

@@ -57,6 +57,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	name := fs.String("name", envOr("BIVOUAC_NAME", ""), "this server's name, shown in the lobby and in help (env BIVOUAC_NAME)")
 	motd := fs.String("motd", envOr("BIVOUAC_MOTD", ""), "message of the day shown in the lobby and in help; FILE.pl, FILE.ru, FILE.de beside it are shown to players of those languages; read again when changed (env BIVOUAC_MOTD)")
 	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
+	metricsAddr := fs.String("metrics-addr", envOr("BIVOUAC_METRICS_ADDR", ""), "serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) over HTTP on this address, e.g. 127.0.0.1:9464; keep it on loopback or a private network (env BIVOUAC_METRICS_ADDR; default: off)")
+	logFormat := fs.String("log-format", envOr("BIVOUAC_LOG_FORMAT", "text"), "log lines as text (key=value) or json, one object a line (env BIVOUAC_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,7 +84,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *debugLog {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	handler, err := logHandler(*logFormat, stderr, level)
+	if err != nil {
+		return err
+	}
+	log := slog.New(handler)
 	if *pprofAddr != "" {
 		stop, err := servePprof(*pprofAddr)
 		if err != nil {
@@ -101,6 +107,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	stopHUP := reloadOnHangup(srv.ReloadAccess)
 	defer stopHUP()
+	if *metricsAddr != "" {
+		stop, err := serveOps(*metricsAddr, srv.OpsHandler())
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer stop()
+		fmt.Fprintf(stdout, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", *metricsAddr)
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		srv.Close()
@@ -183,6 +198,35 @@ func servePprof(addr string) (stop func(), err error) {
 	ps := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = ps.Serve(l) }()
 	return func() { ps.Close() }, nil
+}
+
+// logHandler is the log's format: text (key=value, for a person) or json
+// (one object a line, for a collector). Either way every line carries its
+// fields apart (remote, room, reason…) for an operator to filter on.
+func logHandler(format string, w io.Writer, level slog.Level) (slog.Handler, error) {
+	opts := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "text", "":
+		return slog.NewTextHandler(w, opts), nil
+	case "json":
+		return slog.NewJSONHandler(w, opts), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: text or json", format)
+}
+
+// serveOps serves the operator's endpoints (metrics, health) on addr
+// until stop is called. Any address is allowed (a Prometheus on another
+// machine of a private network scrapes it); the README says to keep it
+// off the public internet: the metrics say how busy the server is.
+func serveOps(addr string, h http.Handler) (stop func(), err error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}
+	go func() { _ = hs.Serve(l) }()
+	return func() { hs.Close() }, nil
 }
 
 // parseBytes reads a size as GOMEMLIMIT writes it: a number of bytes with
