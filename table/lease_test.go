@@ -20,7 +20,13 @@ type testLease struct {
 
 func newTestLease() *testLease { return &testLease{lost: make(chan struct{})} }
 
-func (l *testLease) Valid() bool                       { return !l.invalid.Load() }
+func (l *testLease) Valid() bool { return !l.invalid.Load() }
+func (l *testLease) ValidUntil() time.Time {
+	if l.invalid.Load() {
+		return time.Time{}
+	}
+	return time.Now().Add(time.Hour)
+}
 func (l *testLease) Lost() <-chan struct{}             { return l.lost }
 func (l *testLease) Release(ctx context.Context) error { l.released.Store(true); return nil }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"bivouac/clock"
 	"bivouac/game"
 )
 
@@ -126,6 +127,13 @@ func (r *Room) journal(entry []byte) error {
 				r.closeAll(Moved)
 				return ErrClosed
 			}
+			if errors.Is(err, ErrUnconfirmed) {
+				// Not "refused": the store may yet hold the move, and the
+				// room resumes from whatever it holds.
+				r.log.Error("journal append not confirmed; halting room", "err", err)
+				r.closeAll(Unconfirmed)
+				return ErrClosed
+			}
 			r.log.Error("journal append failed; halting room", "err", err)
 			r.closeAll(SaveFailed)
 			return err
@@ -149,26 +157,51 @@ func (r *Room) append(entry []byte) error {
 }
 
 // patiently runs write, and in a cluster runs it again while it fails for
-// up to storePatience, unless another node runs the room now.
+// up to storePatience, while this node's lease is valid: once it is not,
+// another node may run the room, and a write of ours taken then would
+// race it. A write given up on is ErrUnconfirmed: unanswered is not
+// refused, the store may have taken it.
 func (r *Room) patiently(what string, write func() error) error {
 	err := write()
 	if err == nil || r.cfg.Lease == nil || errors.Is(err, ErrNotOwner) {
 		return err
 	}
 	r.log.Warn("the store did not take "+what+"; trying again", "err", err)
-	for deadline := time.Now().Add(storePatience); time.Now().Before(deadline); {
+	for deadline := r.clock.Now().Add(storePatience); r.clock.Now().Before(deadline); {
+		if !r.cfg.Lease.Valid() {
+			return fmt.Errorf("%w: the lease is suspended (%v)", ErrUnconfirmed, err)
+		}
+		paused, t := r.pause(storeRetry)
 		select {
 		case <-r.cfg.Lease.Lost():
+			t.Stop()
 			return fmt.Errorf("%w: the lease was lost (%v)", ErrNotOwner, err)
 		case <-r.ctx.Done():
-			return err
-		case <-time.After(100 * time.Millisecond):
+			t.Stop()
+			return fmt.Errorf("%w: stopping (%v)", ErrUnconfirmed, err)
+		case <-paused:
+		}
+		if !r.cfg.Lease.Valid() {
+			return fmt.Errorf("%w: the lease is suspended (%v)", ErrUnconfirmed, err)
 		}
 		if err = write(); err == nil || errors.Is(err, ErrNotOwner) {
 			return err
 		}
 	}
-	return err
+	return fmt.Errorf("%w: %v", ErrUnconfirmed, err)
+}
+
+// storeRetry is how often patiently tries a write again.
+const storeRetry = 100 * time.Millisecond
+
+// pause is closed after d, or sooner when the lease's validity runs out,
+// so that patiently stops trying the moment it does.
+func (r *Room) pause(d time.Duration) (<-chan struct{}, clock.Timer) {
+	if left := r.cfg.Lease.ValidUntil().Sub(r.clock.Now()); left < d {
+		d = max(left, 0)
+	}
+	ch := make(chan struct{})
+	return ch, r.clock.AfterFunc(d, func() { close(ch) })
 }
 
 func (r *Room) say(c command) error {

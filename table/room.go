@@ -27,14 +27,21 @@ var (
 	// ErrNotOwner wraps a Journal error that says another node appended to
 	// the room's log first (a fenced append): this node no longer runs it.
 	ErrNotOwner = errors.New("table: another node runs this room")
+	// ErrUnconfirmed wraps a Journal error after which nobody knows whether
+	// the entry was stored: in a cluster an unanswered write may be taken
+	// later. The room stops (Unconfirmed) rather than say the move failed.
+	ErrUnconfirmed = errors.New("table: the store did not confirm the write")
 )
 
 // Lease is this node's right to run a room, in a cluster
 // (cluster/lease.Held satisfies it). The actor checks Valid before it
 // accepts a move or a chat line, and stops, saving nothing more, once the
-// lease is lost.
+// lease is lost. ValidUntil is when Valid turns false unless a renewal
+// comes first: a write the store has not answered is tried again only
+// until then (patiently).
 type Lease interface {
 	Valid() bool
+	ValidUntil() time.Time
 	Lost() <-chan struct{}
 	Release(ctx context.Context) error
 }

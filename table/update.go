@@ -60,6 +60,7 @@ const (
 	Moved                            // this node lost the table's lease: another node of the cluster runs it now
 	ClosedByAdmin                    // an admin ended the table (admin close); it is not restored
 	Removed                          // the host removed this player before the game began
+	Unconfirmed                      // the store did not confirm the last move (it may hold it); the table stopped there
 )
 
 // Text is the reason in English.
@@ -83,6 +84,8 @@ func (c CloseReason) Key() string {
 		return "table.closed.by_admin"
 	case Removed:
 		return "table.people.closed_removed"
+	case Unconfirmed:
+		return "table.closed.unconfirmed"
 	}
 	return "table.closed.open"
 }
