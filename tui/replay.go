@@ -62,6 +62,11 @@ func openReplay(m *root, code string, back page) {
 		m.notice = m.th.T("ui.err.cannot_show", game.Text("Game", r.Game))
 		return
 	}
+	// Presence belongs to a live table: a replay marks nobody away
+	// (every seat was drawn "(away)", in German "(weg)").
+	for i := range r.Seats {
+		r.Seats[i].Connected = true
+	}
 	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys(m.th)}
 	m.app.loadLists(m.sess.Player, &m.lists)
 	p.muted = m.lists.mutedSeats(&table.Update{Seats: r.Seats})
