@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -52,6 +53,12 @@ var (
 	ErrNoReason     = game.NewError("moderation.err.no_reason")
 	ErrSelf         = game.NewError("moderation.err.self")
 )
+
+// ErrNoSuchReport is a report number that is not in the queue, or one an
+// admin has resolved already.
+func ErrNoSuchReport(n int) error {
+	return &game.Error{Msg: game.M("moderation.admin.more.no_such_report", game.Text("N", strconv.Itoa(n)))}
+}
 
 // Limits on what a report or a sanction carries: a reason is one line,
 // evidence a few lines of chat.
@@ -155,6 +162,31 @@ func (s *Service) FileReport(r Report) (Report, error) {
 
 // Reports is the admins' queue, oldest first.
 func (s *Service) Reports() ([]Report, error) { return s.store.Reports() }
+
+// Resolve marks report n handled (n counts the reports from 1, oldest
+// first, as `admin reports` numbers them) with an optional note, and
+// keeps it in the audit log.
+func (s *Service) Resolve(by Person, n int, note string) (Report, error) {
+	all, err := s.store.Reports()
+	if err != nil {
+		return Report{}, err
+	}
+	if n < 1 || n > len(all) || all[n-1].Resolved != nil {
+		return Report{}, ErrNoSuchReport(n)
+	}
+	now := s.clock.Now().UTC()
+	note = sanitize.Line(note, MaxReason)
+	r, err := s.store.ResolveReport(all[n-1].ID, persistence.Resolution{By: by.ID, ByName: by.Name, At: now, Note: note})
+	if errors.Is(err, persistence.ErrExists) {
+		return r, ErrNoSuchReport(n) // another admin was first
+	}
+	if err != nil {
+		return r, err
+	}
+	s.audit(Entry{At: now, By: by.ID, ByName: by.Name, Action: "resolve", Subject: r.ID,
+		SubjectName: "#" + strconv.Itoa(n), Reason: note})
+	return r, nil
+}
 
 // Log is the last limit moderation actions, oldest first.
 func (s *Service) Log(limit int) ([]Entry, error) { return s.store.Audit(limit) }

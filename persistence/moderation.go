@@ -36,6 +36,10 @@ type Moderation interface {
 	FileReport(r Report) (Report, error)
 	// Reports returns every report, oldest first.
 	Reports() ([]Report, error)
+	// ResolveReport marks the report id handled by res: ErrNotFound for
+	// no such report, ErrExists if it was resolved already (the first
+	// resolution stands).
+	ResolveReport(id string, res Resolution) (Report, error)
 }
 
 // Sanction kinds.
@@ -102,6 +106,16 @@ type Report struct {
 	Table        string    `json:"table,omitempty"` // the table's code
 	Reason       string    `json:"reason"`
 	Evidence     []string  `json:"evidence,omitempty"` // the last chat lines
+	// Resolved is set once an admin has handled the report.
+	Resolved *Resolution `json:"resolved,omitempty"`
+}
+
+// Resolution is how an admin closed a report: who, when, with what note.
+type Resolution struct {
+	By     string    `json:"by"`
+	ByName string    `json:"by_name"`
+	At     time.Time `json:"at"`
+	Note   string    `json:"note,omitempty"`
 }
 
 // NewRecordID is an audit entry's or report's ID: its time, so that IDs
@@ -198,6 +212,31 @@ func (s *Bolt) FileReport(r Report) (Report, error) {
 // Reports returns every report, oldest first.
 func (s *Bolt) Reports() ([]Report, error) {
 	return all[Report](s, bktReports, 0)
+}
+
+// ResolveReport marks a report handled, once.
+func (s *Bolt) ResolveReport(id string, res Resolution) (Report, error) {
+	var out Report
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bktReports)
+		var raw []byte
+		if b != nil {
+			raw = b.Get([]byte(id))
+		}
+		if raw == nil {
+			return fmt.Errorf("%w: report %s", ErrNotFound, id)
+		}
+		var err error
+		if out, err = Decode[Report](raw); err != nil {
+			return err
+		}
+		if out.Resolved != nil {
+			return fmt.Errorf("%w: report %s is resolved", ErrExists, id)
+		}
+		out.Resolved = &res
+		return putJSON(b, id, out)
+	})
+	return out, err
 }
 
 // add stores v under a new key of bucket name.

@@ -173,7 +173,9 @@ func (a *adminSession) do(args []string) bool {
 	case "tables":
 		a.tables()
 	case "reports":
-		err = a.reports()
+		err = a.reports(rest)
+	case "resolve":
+		err = a.resolve(rest)
 	case "bans":
 		err = a.bans()
 	case "log":
@@ -239,11 +241,36 @@ func (a *adminSession) who() {
 		a.out(a.p.T("moderation.admin.who_none"))
 		return
 	}
+	at := a.s.tablesAt()
 	lines := []string{a.p.T("moderation.admin.who_title")}
 	for _, ls := range sessions {
-		lines = append(lines, fmt.Sprintf("  %s  %s  %s  %s", ls.name, ls.id.ID, ls.id.RemoteIP, ls.since.UTC().Format("2006-01-02 15:04")))
+		where := a.p.T("moderation.admin.more.who_lobby")
+		if codes := at[ls.id.ID]; len(codes) > 0 {
+			where = a.p.T("moderation.admin.who_at", game.Count(len(codes)), game.Text("Codes", strings.Join(codes, ", ")))
+		}
+		lines = append(lines, fmt.Sprintf("  %s  %s  %s  %s  %s", ls.name, ls.id.ID, ls.id.RemoteIP, ls.since.UTC().Format("2006-01-02 15:04"), where))
 	}
 	a.out(lines...)
+}
+
+// tablesAt is, for each player, the codes of the tables where a session
+// of theirs sits now (private ones too: admins may see codes), sorted.
+func (s *Server) tablesAt() map[string][]string {
+	at := map[string][]string{}
+	for _, sum := range s.hub.List() {
+		if sum.Status == table.StatusClosed {
+			continue
+		}
+		for _, st := range sum.Seats {
+			if st.ID != "" && st.Connected && !slices.Contains(at[st.ID], sum.Code) {
+				at[st.ID] = append(at[st.ID], sum.Code)
+			}
+		}
+	}
+	for _, codes := range at {
+		slices.Sort(codes)
+	}
+	return at
 }
 
 func (a *adminSession) tables() {
@@ -271,30 +298,76 @@ func (a *adminSession) tables() {
 	a.out(lines...)
 }
 
-func (a *adminSession) reports() error {
+// reports lists the open reports, numbered as resolve takes them; with
+// `all`, the resolved ones too, with who resolved them.
+func (a *adminSession) reports(rest []string) error {
+	all := len(rest) == 1 && strings.EqualFold(rest[0], "all")
+	if len(rest) > 0 && !all {
+		if len(rest) >= 2 && strings.EqualFold(rest[0], "close") {
+			return a.resolve(rest[1:]) // `reports close N [NOTE]`
+		}
+		return usageError("moderation.admin.more.usage_reports")
+	}
 	rs, err := a.s.mod.Reports()
 	if err != nil {
 		return err
 	}
-	if len(rs) == 0 {
-		a.out(a.p.T("moderation.admin.reports_none"))
-		return nil
-	}
 	lines := []string{a.p.T("moderation.admin.reports_title")}
-	for _, r := range rs {
-		args := []game.Arg{game.Text("When", r.At.UTC().Format("2006-01-02 15:04")), game.Text("Reporter", r.ReporterName),
-			game.Text("Subject", r.SubjectName), game.Text("Reason", r.Reason)}
-		key := "moderation.admin.report_no_table"
-		if r.Table != "" {
-			key = "moderation.admin.report"
-			args = append(args, game.Text("Table", r.Table))
-		}
-		lines = append(lines, "  "+a.p.T(key, args...))
-		for _, e := range r.Evidence {
-			lines = append(lines, "      "+e)
+	for i, r := range rs {
+		if r.Resolved == nil || all {
+			lines = append(lines, a.report(i+1, r)...)
 		}
 	}
-	a.out(lines...)
+	switch {
+	case len(lines) > 1:
+		a.out(lines...)
+	case all:
+		a.out(a.p.T("moderation.admin.reports_none"))
+	default:
+		a.out(a.p.T("moderation.admin.more.reports_none_open"))
+	}
+	return nil
+}
+
+// report is report n as `admin reports` shows it: number, who, whom,
+// where, why, the evidence, and its resolution if it has one.
+func (a *adminSession) report(n int, r moderation.Report) []string {
+	args := []game.Arg{game.Text("When", r.At.UTC().Format("2006-01-02 15:04")), game.Text("Reporter", r.ReporterName),
+		game.Text("Subject", r.SubjectName), game.Text("Reason", r.Reason)}
+	key := "moderation.admin.report_no_table"
+	if r.Table != "" {
+		key = "moderation.admin.report"
+		args = append(args, game.Text("Table", r.Table))
+	}
+	lines := []string{fmt.Sprintf("  #%d  %s", n, a.p.T(key, args...))}
+	for _, e := range r.Evidence {
+		lines = append(lines, "      "+e)
+	}
+	if res := r.Resolved; res != nil {
+		args := []game.Arg{game.Text("By", res.ByName), game.Text("When", res.At.UTC().Format("2006-01-02 15:04"))}
+		key := "moderation.admin.more.resolved_by"
+		if res.Note != "" {
+			key = "moderation.admin.more.resolved_by_note"
+			args = append(args, game.Text("Note", res.Note))
+		}
+		lines = append(lines, "      "+a.p.T(key, args...))
+	}
+	return lines
+}
+
+// resolve marks a report handled: `resolve N [NOTE]`.
+func (a *adminSession) resolve(rest []string) error {
+	if len(rest) == 0 {
+		return usageError("moderation.admin.more.usage_resolve")
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(rest[0], "#"))
+	if err != nil {
+		return usageError("moderation.admin.more.usage_resolve")
+	}
+	if _, err := a.s.mod.Resolve(a.by, n, strings.Join(rest[1:], " ")); err != nil {
+		return err
+	}
+	a.out(a.p.T("moderation.admin.more.resolved", game.Text("N", strconv.Itoa(n))))
 	return nil
 }
 
@@ -359,7 +432,8 @@ func (a *adminSession) help() {
 		{a.p.T("moderation.admin.usage.say"), "moderation.admin.help.say"},
 		{a.p.T("moderation.admin.usage.close"), "moderation.admin.help.close"},
 		{a.p.T("moderation.admin.usage.invite"), "moderation.admin.help.invite"},
-		{"reports", "moderation.admin.help.reports"},
+		{a.p.T("moderation.admin.more.usage_reports"), "moderation.admin.help.reports"},
+		{a.p.T("moderation.admin.more.usage_resolve"), "moderation.admin.more.help_resolve"},
 		{"log", "moderation.admin.help.log"},
 		{"help", "moderation.admin.help.help"},
 	} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/moderation"
 	"bivouac/sshserver/sshtest"
 )
 
@@ -50,4 +51,80 @@ func TestAdminClosedTableDoesNotComeBackAfterARestart(t *testing.T) {
 	if !regexp.MustCompile(`ada: closed table ` + code).MatchString(out) {
 		t.Errorf("admin log does not show the close after a restart:\n%s", out)
 	}
+}
+
+// `admin who` says where each player sits: the table's code (admins may
+// see private codes), or the lobby.
+func TestAdminWhoSaysWhereEachPlayerSits(t *testing.T) {
+	adminKey, bobKey, carlKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	_, addr := startModerated(t, t.TempDir(), adminsFile)
+	bob := sshtest.Dial(t, addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithPTY(80, 24))
+	code := newTable(t, bob)
+	carl := sshtest.Dial(t, addr, sshtest.WithKey(carlKey), sshtest.WithUser("carl"), sshtest.WithPTY(80, 24))
+	carl.ExpectScreen(t, `Bivouac`, 5*time.Second)
+
+	out, status := admin(t, addr, adminKey, "who")
+	if status != 0 {
+		t.Fatalf("admin who: status %d:\n%s", status, out)
+	}
+	if !regexp.MustCompile(`bob\s+` + regexp.QuoteMeta(sshtest.Fingerprint(bobKey)) + `.*at table ` + code + `\n`).MatchString(out) {
+		t.Errorf("admin who does not say bob is at table %s:\n%s", code, out)
+	}
+	if !regexp.MustCompile(`carl\s+` + regexp.QuoteMeta(sshtest.Fingerprint(carlKey)) + `.*in the lobby\n`).MatchString(out) {
+		t.Errorf("admin who does not say carl is in the lobby:\n%s", out)
+	}
+}
+
+// Reports are numbered, resolved with a note, kept in the log, and then
+// listed only with `reports all`; a wrong number or a second resolve of
+// the same report is refused in a sentence.
+func TestAdminResolvesReports(t *testing.T) {
+	dir := t.TempDir()
+	adminKey := sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	srv, addr := startModerated(t, dir, adminsFile)
+	for _, r := range []moderation.Report{
+		{Reporter: "SHA256:vic", ReporterName: "vic", Subject: "SHA256:troll", SubjectName: "troll", Table: "K7QX", Reason: "insults"},
+		{Reporter: "SHA256:amy", ReporterName: "amy", Subject: "SHA256:spam", SubjectName: "spammer", Reason: "spam"},
+	} {
+		if _, err := srv.Moderation().FileReport(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args string, wantStatus int, want ...string) string {
+		t.Helper()
+		out, status := admin(t, addr, adminKey, args)
+		if status != wantStatus {
+			t.Errorf("admin %s: status %d, want %d:\n%s", args, status, wantStatus, out)
+		}
+		for _, w := range want {
+			if !regexp.MustCompile(w).MatchString(out) {
+				t.Errorf("admin %s said:\n%s\nwant %q", args, out, w)
+			}
+		}
+		return out
+	}
+	run("reports", 0, `#1\s+\S+ \S+\s+vic reports troll at table K7QX: insults`, `#2\s+\S+ \S+\s+amy reports spammer: spam`)
+	run("resolve 1 warned them", 0, `Report 1 is resolved\.`)
+	run("resolve 1", 1, `There is no open report 1`)
+	run("resolve 9", 1, `There is no open report 9`)
+	run("resolve x", 1, `Usage: resolve N \[NOTE\]`)
+	if out := run("reports", 0, `#2`); strings.Contains(out, "#1") {
+		t.Errorf("a resolved report is still listed as open:\n%s", out)
+	}
+	run("reports close 2", 0, `Report 2 is resolved\.`)
+	run("reports", 0, `No open reports\.`)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, addr = startModerated(t, dir, adminsFile)
+	run("reports", 0, `No open reports\.`)
+	run("reports all", 0, `#1 .*insults\n\s+resolved by ada, \S+ \S+: warned them`, `#2 .*spam\n\s+resolved by ada, \S+ \S+\n`)
+	run("log", 0, `ada: resolved report #1\s+warned them`, `ada: resolved report #2`)
 }

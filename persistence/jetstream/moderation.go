@@ -102,6 +102,31 @@ func (s *Store) Reports() ([]persistence.Report, error) {
 	return out, err
 }
 
+// ResolveReport marks a report handled, once: two admins resolving it on
+// two nodes at once, the first write stands and the other is told.
+func (s *Store) ResolveReport(id string, res persistence.Resolution) (persistence.Report, error) {
+	ctx, cancel := s.ctx()
+	defer cancel()
+	k := key(id)
+	for range maxAttempts {
+		r, rev, found, err := get[persistence.Report](ctx, s.reports, k)
+		if err != nil {
+			return r, err
+		}
+		if !found {
+			return r, fmt.Errorf("%w: report %s", persistence.ErrNotFound, id)
+		}
+		if r.Resolved != nil {
+			return r, fmt.Errorf("%w: report %s is resolved", persistence.ErrExists, id)
+		}
+		r.Resolved = &res
+		if err := put(ctx, s.reports, k, r, rev); !conflict(err) {
+			return r, err
+		}
+	}
+	return persistence.Report{}, errContention
+}
+
 // create stores v under a new key of b.
 func (s *Store) create(b *bucket, id string, v any) error {
 	ctx, cancel := s.ctx()

@@ -107,4 +107,21 @@ func testReportsAreKept(t *testing.T, open Opener) {
 	if _, err := m.FileReport(persistence.Report{Subject: "SHA256:troll"}); !errors.Is(err, persistence.ErrInvalid) {
 		t.Fatalf("a report with no reporter: %v; want ErrInvalid", err)
 	}
+
+	res := persistence.Resolution{By: "SHA256:admin", ByName: "Ada", At: time.Date(2026, 11, 27, 22, 0, 0, 0, time.UTC), Note: "warned"}
+	got, err := m.ResolveReport(r.ID, res)
+	if err != nil || got.Resolved == nil || *got.Resolved != res {
+		t.Fatalf("ResolveReport = %+v, %v; want it resolved by Ada", got, err)
+	}
+	again := persistence.Resolution{By: "SHA256:other", ByName: "Bo", At: res.At.Add(time.Minute)}
+	if _, err := m.ResolveReport(r.ID, again); !errors.Is(err, persistence.ErrExists) {
+		t.Fatalf("resolving a resolved report: %v; want ErrExists", err)
+	}
+	if _, err := m.ResolveReport("no-such-report", res); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("resolving an unknown report: %v; want ErrNotFound", err)
+	}
+	r.Resolved = &res
+	if all, err := m.Reports(); err != nil || !reflect.DeepEqual(all, []persistence.Report{r, r2}) {
+		t.Fatalf("Reports after resolving = %+v, %v; want the first resolved by Ada (the first resolution stands), the second open", all, err)
+	}
 }
