@@ -90,15 +90,40 @@ func (s *Screen) turnLine(mark string, t grizzbot.Turn) string {
 	case grizzbot.ByTrap:
 		return th.T("grizzledui.review.turn_trap", args...)
 	case grizzbot.ByOutcome:
-		switch t.Outcome {
-		case grizzbot.Succeeded:
-			return th.T("grizzledui.review.turn_succeeded", args...)
-		case grizzbot.Failed:
-			return th.T("grizzledui.review.turn_failed", args...)
-		}
-		return th.T("grizzledui.review.turn_lost", args...)
+		return th.T(outcomeKey(t.Outcome, t.Loss, true), args...)
 	}
 	return th.T("grizzledui.review.turn_cards", args...)
+}
+
+// outcomeKeys are the catalog keys that say a mission's outcome, for the
+// mission's line and for its turning point: how it went, and whether the
+// game was lost as it ended (the hard knocks after its support, or the
+// morale drop after that). GameLost: no support said how it went.
+var outcomeKeys = map[outcomeOf][2]string{
+	{grizzbot.Succeeded, grizzled.LossNone}:   {"grizzledui.review.mission_succeeded", "grizzledui.review.turn_succeeded"},
+	{grizzbot.Failed, grizzled.LossNone}:      {"grizzledui.review.mission_failed", "grizzledui.review.turn_failed"},
+	{grizzbot.Succeeded, grizzled.LossMorale}: {"grizzledui.review.mission_succeeded_morale", "grizzledui.review.turn_succeeded_morale"},
+	{grizzbot.Failed, grizzled.LossMorale}:    {"grizzledui.review.mission_failed_morale", "grizzledui.review.turn_failed_morale"},
+	{grizzbot.Succeeded, grizzled.LossKnocks}: {"grizzledui.review.mission_succeeded_knocks", "grizzledui.review.turn_succeeded_knocks"},
+	{grizzbot.Failed, grizzled.LossKnocks}:    {"grizzledui.review.mission_failed_knocks", "grizzledui.review.turn_failed_knocks"},
+}
+
+type outcomeOf struct {
+	o    grizzbot.Outcome
+	loss grizzled.Loss
+}
+
+// outcomeKey is the key for outcome o and loss: the mission line's
+// (turn false) or the turning point's.
+func outcomeKey(o grizzbot.Outcome, loss grizzled.Loss, turn bool) string {
+	k, ok := outcomeKeys[outcomeOf{o, loss}]
+	if !ok {
+		k = [2]string{"grizzledui.review.mission_lost", "grizzledui.review.turn_lost"}
+	}
+	if turn {
+		return k[1]
+	}
+	return k[0]
 }
 
 // styled draws each line in ink.
@@ -240,13 +265,8 @@ func (s *Screen) missionSentences(r grizzbot.GameReview) []string {
 			}
 		}
 		key := "grizzledui.review.mission_unfinished"
-		switch l.Outcome {
-		case grizzbot.Succeeded:
-			key = "grizzledui.review.mission_succeeded"
-		case grizzbot.Failed:
-			key = "grizzledui.review.mission_failed"
-		case grizzbot.GameLost:
-			key = "grizzledui.review.mission_lost"
+		if l.Outcome != grizzbot.Unfinished {
+			key = outcomeKey(l.Outcome, l.Loss, false)
 		}
 		out = append(out, s.th.T(key, game.Num("Mission", l.Mission), game.Num("From", pct(l.Start.P)), game.Num("To", pct(end)),
 			game.Num("Decisions", rated)))

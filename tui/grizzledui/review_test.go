@@ -144,3 +144,27 @@ func TestReviewSaysWhenABotDecidedForAPerson(t *testing.T) {
 		t.Errorf("English, some decisions by a bot:\n%s", mixedEN)
 	}
 }
+
+// A game lost as its last mission ended says both: the mission succeeded
+// (or failed) and then the morale drop (or the hard knocks after the
+// support) lost the game, in the mission's line and its turning point.
+func TestReviewSaysTheGameWasLostAfterTheMission(t *testing.T) {
+	r, seats := sampleReview()
+	r.Lines[2].Outcome, r.Lines[2].Loss = grizzbot.Succeeded, grizzled.LossMorale
+	r.Turns = append(r.Turns, grizzbot.Turn{Cause: grizzbot.ByOutcome, Outcome: grizzbot.Succeeded, Loss: grizzled.LossMorale,
+		Mission: 3, From: 0.2, To: 0, At: 30})
+	th := uikit.New(nil)
+	plain := strings.Join(strings.Fields(strings.Join(ReviewLines(th, r, seats, 80, true), "\n")), " ")
+	for _, want := range []string{
+		"Mission 3: the team's chances 30% before it → 0% after; it succeeded, but the morale drop after it emptied the morale reserve and the game was lost",
+		": mission 3 succeeded, but the morale drop after it emptied the morale reserve: the game was lost (20% → 0%)"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the review does not say %q:\n%s", want, plain)
+		}
+	}
+	r.Lines[2].Outcome, r.Lines[2].Loss = grizzbot.Failed, grizzled.LossKnocks
+	plain = strings.Join(strings.Fields(strings.Join(ReviewLines(th, r, seats, 80, true), "\n")), " ")
+	if want := "it failed, and after its support a soldier bore hard knocks weighing 4 or more: the game was lost"; !strings.Contains(plain, want) {
+		t.Errorf("the review does not say %q:\n%s", want, plain)
+	}
+}

@@ -35,7 +35,10 @@ const (
 	Unfinished Outcome = iota
 	Succeeded
 	Failed
-	GameLost // the game was lost before the mission ended (too many hard knocks)
+	// GameLost: the game was lost and no support said how the mission
+	// went (a review made before Loss; the rules lose a game only after
+	// a mission's support).
+	GameLost
 )
 
 // MissionLine is one mission's course: the team's chances before its
@@ -47,6 +50,10 @@ type MissionLine struct {
 	Start   Estimate `json:"start"`
 	Index   int      `json:"index"` // 1 + the number of actions before the mission
 	Outcome Outcome  `json:"outcome"`
+	// Loss, when the game was lost as the mission ended, is why: the
+	// hard knocks (L-1) or the morale drop after it (M-4). The mission
+	// itself still succeeded or failed (Outcome).
+	Loss g.Loss `json:"loss,omitempty"`
 }
 
 // Cause is what moved the team's chances at a turning point.
@@ -80,6 +87,7 @@ type Turn struct {
 	Mission  int       `json:"mission"`
 	Turn     int       `json:"turn"`              // the seat's move in the mission
 	Outcome  Outcome   `json:"outcome,omitempty"` // ByOutcome
+	Loss     g.Loss    `json:"loss,omitempty"`    // ByOutcome: the game was lost as it ended, and why
 	From     float64   `json:"from"`
 	To       float64   `json:"to"`
 	// At is where it lies among the decisions: the number of Decisions
@@ -132,6 +140,7 @@ type between struct {
 	trap     bool // a trap's card made one
 	ended    bool // the mission ended
 	outcome  Outcome
+	loss     g.Loss
 	mission  int
 }
 
@@ -163,7 +172,7 @@ func (c *course) point(p float64, mission int) {
 	case b.trap:
 		t.Cause, t.Mission = ByTrap, b.mission
 	case b.ended:
-		t.Cause, t.Mission, t.Outcome = ByOutcome, b.mission, b.outcome
+		t.Cause, t.Mission, t.Outcome, t.Loss = ByOutcome, b.mission, b.outcome, b.loss
 	case b.moved:
 		t.Cause = ByMove
 	default:
@@ -261,6 +270,16 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 				out.Lines[n-1].Outcome = o
 			}
 			c.gap.ended, c.gap.outcome, c.gap.mission = true, o, round
+		}
+		if won, over := s.Over(); over && !won && len(out.Lines) > 0 {
+			// lost after the support (L-1) or the morale drop (M-4), maybe
+			// a benefit's move after the outcome was known
+			l := &out.Lines[len(out.Lines)-1]
+			if l.Outcome == Unfinished {
+				l.Outcome = GameLost
+			}
+			l.Loss = s.LossReason()
+			c.gap.ended, c.gap.outcome, c.gap.loss, c.gap.mission = true, l.Outcome, l.Loss, round
 		}
 	}
 	c.next = len(moves) + 1

@@ -63,13 +63,14 @@ type truth struct {
 	trap     map[int]bool // the mission failed by the card a trap drew
 	ended    map[int]g.Action
 	outcome  map[int]Outcome // the mission that ended at this move
+	lost     map[int]g.Loss  // the game was lost at this move, and why
 	starts   []int           // each mission's first move
 	failed   []bool          // each mission's failure
 }
 
 func replay(t *testing.T, seed uint64, moves []Move) truth {
 	t.Helper()
-	tr := truth{choice: map[int]bool{}, failPlay: map[int]bool{}, trap: map[int]bool{}, outcome: map[int]Outcome{}}
+	tr := truth{choice: map[int]bool{}, failPlay: map[int]bool{}, trap: map[int]bool{}, outcome: map[int]Outcome{}, lost: map[int]g.Loss{}}
 	s := newGame(t, 2, g.Standard, seed)
 	for i, m := range moves {
 		at := i + 1
@@ -104,6 +105,9 @@ func replay(t *testing.T, seed uint64, moves []Move) truth {
 			case !byCard:
 				tr.trap[at] = true
 			}
+		}
+		if won, over := s.Over(); over && !won {
+			tr.lost[at] = s.LossReason()
 		}
 		if _, ok := tr.outcome[round]; !ok {
 			won, over := s.Over()
@@ -169,8 +173,13 @@ func checkStory(t *testing.T, seed uint64, moves []Move, r GameReview) {
 				t.Errorf("turn %d blames a trap: %+v", k, tu)
 			}
 		case ByOutcome:
-			if endedIn == Unfinished || endedIn != tu.Outcome || any(tr.trap) || any(tr.failPlay) {
-				t.Errorf("turn %d says mission %d ended %d; the replay: %d", k, tu.Mission, tu.Outcome, endedIn)
+			lostIn := g.LossNone
+			for i := tu.First; i <= tu.Last; i++ {
+				lostIn = max(lostIn, tr.lost[i])
+			}
+			if endedIn == Unfinished && lostIn == g.LossNone || endedIn != Unfinished && endedIn != tu.Outcome ||
+				tu.Loss != lostIn || any(tr.trap) || any(tr.failPlay) {
+				t.Errorf("turn %d says mission %d ended %d (lost: %q); the replay: %d (lost: %q)", k, tu.Mission, tu.Outcome, tu.Loss, endedIn, lostIn)
 			}
 		case ByMove:
 			if !any(tr.choice) || any(tr.trap) || any(tr.failPlay) || endedIn != Unfinished || tu.Seat == 0 {
@@ -201,6 +210,15 @@ func checkStory(t *testing.T, seed uint64, moves []Move, r GameReview) {
 		}
 		if want := tr.outcome[i+1]; l.Outcome != want {
 			t.Errorf("mission %d ended %d, its line says %d", l.Mission, want, l.Outcome)
+		}
+		lost := g.LossNone
+		if i == len(r.Lines)-1 {
+			for _, why := range tr.lost {
+				lost = why
+			}
+		}
+		if l.Loss != lost {
+			t.Errorf("mission %d: the game was lost as it ended by %q, its line says %q", l.Mission, lost, l.Loss)
 		}
 	}
 }
@@ -345,4 +363,34 @@ func TestReviewOfALostGameStillTeaches(t *testing.T) {
 	if got := r.Costliest(0, 3); len(got) == 0 {
 		t.Fatal("no costly decision named")
 	}
+}
+
+// A game lost as its last mission ended: the mission's line and its
+// turning point say how the mission went (its support) and that the game
+// was lost, and why, as the rules end it (L-1 or M-4 after the support).
+func TestReviewSaysTheGameWasLostAfterTheMission(t *testing.T) {
+	const seed = 4
+	moves := record(t, seed, blunders(seed))
+	s := newGame(t, 2, g.Standard, seed)
+	for _, m := range moves {
+		if err := s.Step(m.Seat, m.Action); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := s.View(game.Spectator).LastSupport
+	if won, _ := s.Over(); won || last == nil || last.Round != s.Round() {
+		t.Fatalf("the game was not lost after a support: won %v, support %+v in mission %d", won, last, s.Round())
+	}
+	r := review(t, seed, moves)
+	checkStory(t, seed, moves, r)
+	l := r.Lines[len(r.Lines)-1]
+	want := map[bool]Outcome{true: Succeeded, false: Failed}[last.Success]
+	if l.Outcome != want || l.Loss != s.LossReason() {
+		t.Errorf("the last mission's line says %d, lost by %q; the game: %d, lost by %q", l.Outcome, l.Loss, want, s.LossReason())
+	}
+	tu := r.Turns[len(r.Turns)-1]
+	if tu.Cause != ByOutcome || tu.Outcome != want || tu.Loss != s.LossReason() || tu.To != 0 {
+		t.Errorf("the last turn is not the loss after the mission: %+v", tu)
+	}
+	t.Logf("mission %d: support success %v, lost by %q", s.Round(), last.Success, s.LossReason())
 }
