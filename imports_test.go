@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -110,11 +111,13 @@ var thirdParty = map[string]string{
 
 // TestEveryPackageImportsOnlyWhatItsRowAllows checks each package's code
 // (not its tests) against rules, with one go list of the whole module, and
-// that docs/ARCHITECTURE.md's table has the same rows.
+// that docs/ARCHITECTURE.md's table has the same rows and README's layout
+// names every package.
 func TestEveryPackageImportsOnlyWhatItsRowAllows(t *testing.T) {
 	allowed := allowedImports(t)
 	paid := map[int]bool{}
-	for _, p := range listModule(t) {
+	pkgs := listModule(t)
+	for _, p := range pkgs {
 		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		if len(p.GoFiles) == 0 {
 			continue // only tests: nothing of its own to import
@@ -140,7 +143,8 @@ func TestEveryPackageImportsOnlyWhatItsRowAllows(t *testing.T) {
 			t.Errorf("%s no longer imports %s: remove that debt from imports_test.go and docs/ARCHITECTURE.md", d.from, d.imports)
 		}
 	}
-	checkArchitectureTable(t)
+	t.Run("ARCHITECTURE table", checkArchitectureTable)
+	t.Run("README layout", func(t *testing.T) { checkReadmeLayout(t, pkgs) })
 }
 
 // allowedImports turns rules into each package's list of import paths (or
@@ -155,7 +159,7 @@ func allowedImports(t *testing.T) map[string][]string {
 			rowOf[p] = i
 		}
 	}
-	path := func(name string) string {
+	pathOf := func(name string) string {
 		if mod, ok := thirdParty[name]; ok {
 			return mod
 		}
@@ -168,15 +172,15 @@ func allowedImports(t *testing.T) map[string][]string {
 	for _, r := range rules {
 		var paths []string
 		for _, m := range r.mayImport {
-			paths = append(paths, path(m))
+			paths = append(paths, pathOf(m))
 		}
 		for _, p := range r.packages {
 			allowed[p] = paths
 		}
 	}
 	for _, d := range debts {
-		path(d.from)
-		path(d.imports)
+		pathOf(d.from)
+		pathOf(d.imports)
 	}
 	return allowed
 }
@@ -291,6 +295,33 @@ func checkArchitectureTable(t *testing.T) {
 	}
 	for key := range inDoc {
 		t.Errorf("ARCHITECTURE.md's package table has a row for %s, which rules has not", key)
+	}
+}
+
+// checkReadmeLayout wants README's Layout block to give each top-level
+// directory (each command under cmd/) a line of its own and to name every
+// package below it.
+func checkReadmeLayout(t *testing.T, pkgs []listedPackage) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, _ := strings.Cut(string(readme), "\n## Layout\n")
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	for _, p := range pkgs {
+		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if name == "" {
+			continue
+		}
+		top, _, _ := strings.Cut(name, "/")
+		if top == "cmd" {
+			top = name
+		}
+		if !strings.Contains(layout, "\n"+top+"/ ") {
+			t.Errorf("README's Layout has no line for %s/ (package %s)", top, name)
+		} else if !strings.Contains(layout, path.Base(name)) {
+			t.Errorf("README's Layout does not name package %s", name)
+		}
 	}
 }
 
