@@ -18,11 +18,11 @@ import (
 	"time"
 
 	"bivouac/access"
-
 	"bivouac/cluster/natsnode"
-
+	"bivouac/hostkeys"
 	"bivouac/server"
 	"bivouac/sshserver"
+	"bivouac/sshserver/porch"
 )
 
 // runServe is `bivouac serve`: flags and environment to a server.Config,
@@ -96,6 +96,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer stop()
 	}
+	// The port first: one already taken fails here, at once, not after
+	// joining a cluster; sessions that come while the store opens hear the
+	// server is starting (porch) rather than hang.
+	l, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	door, err := openPorch(l, *data, log)
+	if err != nil {
+		l.Close()
+		return err
+	}
 	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute, NewKeysPerHour: *newKeys,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
@@ -103,6 +115,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Cluster: cluster,
 		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}})
 	if err != nil {
+		door.Close()
 		return err
 	}
 	stopHUP := reloadOnHangup(srv.ReloadAccess)
@@ -110,16 +123,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *metricsAddr != "" {
 		stop, err := serveOps(*metricsAddr, srv.OpsHandler())
 		if err != nil {
+			door.Close()
 			srv.Close()
 			return err
 		}
 		defer stop()
 		fmt.Fprintf(stdout, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", *metricsAddr)
-	}
-	l, err := net.Listen("tcp", *addr)
-	if err != nil {
-		srv.Close()
-		return err
 	}
 	port := "2222"
 	if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
@@ -135,9 +144,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%s %s\n", label, server.JoinCommand(port, host))
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
+	go func() { served <- srv.Serve(door.Handover()) }()
 	select {
 	case err := <-served:
+		door.Close()
 		srv.Close()
 		return err
 	case <-ctx.Done():
@@ -278,4 +288,13 @@ func clusterConfig(name, node, peers, natsAddr, clusterAddr, cert, key, ca strin
 		c.TLS = &natsnode.TLSFiles{Cert: cert, Key: key, CA: ca}
 	}
 	return c, nil
+}
+
+// openPorch answers on l while the server starts, with its host key.
+func openPorch(l net.Listener, data string, log *slog.Logger) (*porch.Porch, error) {
+	key, _, err := hostkeys.Ensure(data)
+	if err != nil {
+		return nil, err
+	}
+	return porch.Open(l, key, log)
 }
