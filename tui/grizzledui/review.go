@@ -78,7 +78,7 @@ func (s *Screen) turnLine(mark string, t grizzbot.Turn) string {
 	args := []game.Arg{game.Text("Mark", mark), game.Num("Mission", t.Mission), game.Num("From", pct(t.From)), game.Num("To", pct(t.To))}
 	who := func() []game.Arg {
 		s.u.Seat = t.Seat
-		return append(args, game.Text("Player", s.name(t.Seat)), game.Num("Turn", t.Turn), game.Text("Action", s.coachLabel(t.Action)))
+		return append(args, game.Text("Player", s.moverName(t)), game.Num("Turn", t.Turn), game.Text("Action", s.coachLabel(t.Action)))
 	}
 	switch t.Cause {
 	case grizzbot.ByDecision:
@@ -124,6 +124,20 @@ func outcomeKey(o grizzbot.Outcome, loss grizzled.Loss, turn bool) string {
 		return k[1]
 	}
 	return k[0]
+}
+
+// moverName is who made t's move: a bot's move, also one a bot made in a
+// person's place, is marked as a bot's in the reader's language (a bot
+// seat's name carries the mark already).
+func (s *Screen) moverName(t grizzbot.Turn) string {
+	if t.Bot {
+		for _, p := range s.v.Players {
+			if p.Seat == t.Seat && !p.Chaplain && p.Name != "" && !strings.HasSuffix(p.Name, game.BotMark) {
+				return s.th.Name(uikit.Clean(p.Name) + game.BotMark)
+			}
+		}
+	}
+	return s.name(t.Seat)
 }
 
 // styled draws each line in ink.

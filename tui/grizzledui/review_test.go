@@ -168,3 +168,26 @@ func TestReviewSaysTheGameWasLostAfterTheMission(t *testing.T) {
 		t.Errorf("the review does not say %q:\n%s", want, plain)
 	}
 }
+
+// A turning point made by a bot names it as a bot in the reader's
+// language: a bot seat's move, and a move a bot made in a person's place.
+func TestReviewNamesTheBotThatMoved(t *testing.T) {
+	r, seats := sampleReview()
+	r.Turns[3].Bot, r.Turns[3].To = true, 0.05 // bob's seat, played by a bot in his place
+	seats = append(seats[:2:2], table.SeatInfo{Seat: 2, Name: "Ewa" + game.BotMark, Bot: "strong"})
+	r.Turns = append(r.Turns, grizzbot.Turn{Cause: grizzbot.ByFailPlay, Seat: 2, Bot: true, Mission: 3, Turn: 3,
+		Action: grizzled.Action{Kind: grizzled.ActPlay, Card: 1}, From: 0.29, To: 0.1, At: 25})
+	for _, lang := range i18n.Langs {
+		th := uikit.New(nil)
+		th.SetLang(lang)
+		plain := strings.Join(strings.Fields(strings.Join(ReviewLines(th, r, seats, 200, true), "\n")), " ")
+		for _, want := range []string{th.T("name.bot", game.Text("Name", "bob")), th.T("name.bot", game.Text("Name", "Ewa"))} {
+			if !strings.Contains(plain, want) || strings.Contains(plain, want+" "+th.T("ui.tag.bot")) {
+				t.Errorf("%s: the review does not name %q once:\n%s", lang, want, plain)
+			}
+		}
+		if lang == i18n.English && !strings.Contains(plain, "the last bob (bot)'s: withdraw") {
+			t.Errorf("the bot's move is not named:\n%s", plain)
+		}
+	}
+}
