@@ -596,6 +596,11 @@ func (c *clusterNode) Room(code string) table.RoomHandle {
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, 3*time.Second)
 	defer cancel()
+	if c.s.clusterDegraded() {
+		// Its node may be dead and no other can take it over: say so,
+		// rather than "ssh to that node" or "try again".
+		return table.Unreachable(sum, game.Refuse(nil, game.M("ui.degraded.table_unreachable", game.Text("Code", code))))
+	}
 	o, err := c.leases.Owner(ctx, code)
 	if err != nil || o.Node == c.cfg.Node {
 		// Between owners (or being restored here): worth a second try.

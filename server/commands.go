@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"bivouac/game"
+	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
 	"bivouac/table"
@@ -157,8 +158,12 @@ func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	}
 	rec := records{s}
 	p, err := rec.Profile(id.ID)
-	if err != nil {
+	if errors.Is(err, persistence.ErrNotFound) {
 		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.none"))
+		return 1
+	}
+	if err != nil { // a player with games must not read that they have none
+		fmt.Fprintln(sess.Stderr(), tr.Error(err))
 		return 1
 	}
 	fmt.Fprintf(sess, "%s", p.Name)

@@ -24,7 +24,7 @@ var _ tui.Records = records{}
 func (r records) Profile(id string) (tui.Profile, error) {
 	p, err := r.s.store.Player(id)
 	if err != nil {
-		return tui.Profile{}, err
+		return tui.Profile{}, r.s.degraded(err)
 	}
 	out := tui.Profile{Name: p.Name, ID: p.Fingerprint, Veteran: p.Veteran, VeteranSince: p.VeteranSince,
 		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen}
@@ -193,7 +193,7 @@ func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, er
 func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 	rooms, err := r.s.store.FinishedGames(id, limit)
 	if err != nil {
-		return nil, err
+		return nil, r.s.degraded(err)
 	}
 	var out []tui.GameRecord
 	for _, rm := range rooms {
@@ -229,7 +229,7 @@ func (r records) finishedGame(code, key string) (persistence.RoomRecord, error) 
 	case err == nil, errors.Is(err, persistence.ErrNotFound), errors.Is(err, persistence.ErrInvalid): // garbled: no such game either
 		return rm, game.Refuse(tui.ErrNoSuchGame, game.M(key, game.Text("Code", sanitize.Line(code, 20))))
 	}
-	return rm, err
+	return rm, r.s.degraded(err)
 }
 
 func (r records) Replay(code string) (tui.Replay, error) {
@@ -243,7 +243,7 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	}
 	entries, err := r.s.store.Log(rm.ID)
 	if err != nil {
-		return tui.Replay{}, err
+		return tui.Replay{}, r.s.degraded(err)
 	}
 	steps, err := table.Replay(g.Game, rm.Setup, rm.Seed, entries, game.Spectator)
 	if err != nil {

@@ -180,6 +180,7 @@ func New(cfg Config) (*Server, error) {
 		IdleAfter:   30 * time.Minute,
 		IdleWarning: time.Minute,
 	}
+	s.app.Degraded = s.clusterDegraded
 	s.wirePeople()
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)

@@ -125,6 +125,10 @@ type CodeGuesses interface {
 
 // App builds one program per session and holds what they share.
 type App struct {
+	// Degraded, if set, says the server cannot serve fully now (a cluster
+	// without its majority): a table closed then is not said to carry on
+	// elsewhere in a few seconds.
+	Degraded func() bool
 	Hub      *table.Hub
 	Games    Catalog
 	Profiles Profiles

@@ -616,7 +616,7 @@ func (p *plain) onUpdate(u table.Update) {
 		return
 	}
 	if u.Closed != table.Open {
-		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", u.Closed.Key())))
+		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", p.app.closedWhy(u.Closed))))
 		p.room, p.screen = nil, nil
 		return
 	}
@@ -897,6 +897,11 @@ func (p *plain) profile() {
 		return
 	}
 	prof, err := rec.Profile(p.s.Player.ID)
+	var said *game.Error
+	if errors.As(err, &said) { // the server is degraded, say: not "no profile yet"
+		p.say(th.Err(err))
+		return
+	}
 	if err != nil {
 		p.say(th.T("cmd.profile.none"))
 		return

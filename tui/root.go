@@ -323,7 +323,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 		m.current.Store(nil)
 		m.at = nil
 		m.show(m.lobby)
-		m.notice = m.th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", u.Closed.Key()))
+		m.notice = m.th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", m.app.closedWhy(u.Closed)))
 		m.people = nil
 		if u.Closed == table.Removed {
 			m.notice = m.th.T("ui.people.you_removed", game.Text("Code", u.Room))
