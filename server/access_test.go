@@ -37,6 +37,7 @@ func writeKeys(t *testing.T, path string, signers ...gossh.Signer) {
 // The server holds the admins named by --admins, by the fingerprint a
 // session's identity carries; without the file it says how to name them.
 func TestServerKnowsItsAdmins(t *testing.T) {
+	t.Parallel()
 	admin, player := sshtest.NewKey(t), sshtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "admins")
 	writeKeys(t, file, admin)
@@ -112,6 +113,7 @@ func refusal(t *testing.T, addr string, opts ...sshtest.Option) string {
 // language that says nothing of who is on the list; a stranger whose
 // second key is listed comes in with it; guests are refused.
 func TestAllowlistLetsInOnlyListedKeys(t *testing.T) {
+	t.Parallel()
 	friend, admin, stranger := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
 	dir := t.TempDir()
 	allow, admins := filepath.Join(dir, "allow"), filepath.Join(dir, "admins")
@@ -157,6 +159,7 @@ func TestAllowlistLetsInOnlyListedKeys(t *testing.T) {
 // --no-guests (Guests false): keyless clients are told to come with a key;
 // keys come in.
 func TestNoGuestsRefusesKeylessClientsWithASentence(t *testing.T) {
+	t.Parallel()
 	_, addr, _ := accessServer(t, t.TempDir(), false, access.Config{})
 	got := refusal(t, addr, sshtest.AsGuest(), sshtest.WithEnv("LANG", "de_DE.UTF-8"))
 	if want := i18n.For(i18n.German).T("access.no_guests"); got != want {
@@ -169,6 +172,7 @@ func TestNoGuestsRefusesKeylessClientsWithASentence(t *testing.T) {
 
 // An allowlist edited while the server runs takes effect at the next poll.
 func TestAllowlistIsReadAgainWhenItChanges(t *testing.T) {
+	t.Parallel()
 	friend, later := sshtest.NewKey(t), sshtest.NewKey(t)
 	dir := t.TempDir()
 	allow := filepath.Join(dir, "allow")
@@ -203,6 +207,7 @@ func touchLater(t *testing.T, path string) {
 // keeps their place after a restart; a second newcomer with the same code
 // is refused like a wrong code. The code never reaches the log.
 func TestInviteAdmitsOneNewKeyForGood(t *testing.T) {
+	t.Parallel()
 	newcomer, second := sshtest.NewKey(t), sshtest.NewKey(t)
 	dir := t.TempDir()
 	allow := filepath.Join(dir, "allow")
@@ -247,6 +252,7 @@ func TestInviteAdmitsOneNewKeyForGood(t *testing.T) {
 // An expired invite is refused like a wrong code, and a keyless client
 // with a live invite is told to come with a key.
 func TestExpiredInviteIsRefused(t *testing.T) {
+	t.Parallel()
 	newcomer := sshtest.NewKey(t)
 	dir := t.TempDir()
 	allow := filepath.Join(dir, "allow")
@@ -273,6 +279,7 @@ func TestExpiredInviteIsRefused(t *testing.T) {
 // `ssh host help`, in plain mode's help and as the lobby's first screen,
 // which any key turns into the tables.
 func TestMOTDShownByLanguageInHelpAndLobby(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	motd := filepath.Join(dir, "motd")
 	for path, text := range map[string]string{motd: "Welcome to the Somme.\nBe kind at the table.\n",

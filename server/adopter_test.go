@@ -8,6 +8,7 @@ import (
 // A dead node's rooms go first to the survivors, about evenly, and every
 // node agrees which survivor that is.
 func TestAdopterSpreadsADeadNodesRooms(t *testing.T) {
+	t.Parallel()
 	nodes := []string{"n1", "n2", "n3"}
 	count := map[string]int{}
 	for i := range 3000 {

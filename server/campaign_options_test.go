@@ -15,6 +15,7 @@ import (
 // the next mission and across a restart. A level or a clock the server
 // does not offer, or a player outside the campaign, changes nothing.
 func TestCampaignMissionKeepsItsTableOptions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err != nil {

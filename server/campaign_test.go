@@ -34,6 +34,7 @@ func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, se
 }
 
 func TestCampaignClimbsToVeteran(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err != nil {
@@ -118,6 +119,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 // it gets the same table, a member who joined after it opened may sit,
 // and a result from a table the campaign has moved past counts for nothing.
 func TestCampaignPlaysOneMissionAtATime(t *testing.T) {
+	t.Parallel()
 	srv, _ := startServer(t, t.TempDir())
 	rec := records{srv}
 	ann := table.Player{ID: "SHA256:ann", Name: "ann"}

@@ -293,6 +293,7 @@ func listed(n *testNode, code string) bool {
 // and play on, the old owner accepts nothing, and a restart of the whole
 // cluster loses nothing.
 func TestClusterTableSurvivesItsNode(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("3 embedded NATS nodes, a failover and a cluster restart: about a minute")
 	}
@@ -383,6 +384,7 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 // with a node killed -9), the sweep of the other nodes' leases still takes
 // the dead node's table over, with every move.
 func TestClusterSweepTakesOverWithoutTheWatch(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("3 embedded NATS nodes and a failover: about 20 s")
 	}

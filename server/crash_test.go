@@ -2,12 +2,15 @@ package server
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,6 +65,7 @@ func settle(c *sshtest.Client) string {
 }
 
 func TestKilledServerLosesNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
@@ -151,6 +155,7 @@ func TestKilledServerLosesNothing(t *testing.T) {
 }
 
 func TestSecondServerOnTheSameDataIsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err != nil {
@@ -168,6 +173,7 @@ func TestSecondServerOnTheSameDataIsRefused(t *testing.T) {
 }
 
 func TestForeignDatabaseFileIsRefusedAndKept(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bivouac.db")
 	junk := []byte("this is not a database, it is a shopping list\n")
@@ -191,10 +197,23 @@ func TestForeignDatabaseFileIsRefusedAndKept(t *testing.T) {
 // on that directory (see TestMain): the process the crash test kills.
 const serveEnv = "BIVOUAC_TEST_SERVE"
 
+// wideParallel lets more parallel tests run at once than -parallel's
+// default of GOMAXPROCS, unless -parallel was given: this package's tests
+// spend their time waiting on SSH sessions, timers and NATS, not on a CPU.
+func wideParallel() {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(8, 4*runtime.GOMAXPROCS(0))))
+	}
+}
+
 // TestMain runs the tests, or, with serveEnv set, serves until killed.
 func TestMain(m *testing.M) {
 	dir := os.Getenv(serveEnv)
 	if dir == "" {
+		flag.Parse()
+		wideParallel()
 		os.Exit(m.Run())
 	}
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})

@@ -13,6 +13,7 @@ import (
 // A data directory others can read is pointed out at start, with the fix
 // (issue 12 item 9).
 func TestOpenDataDirIsWarnedAbout(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []os.FileMode{0o755, 0o700} {
 		dir := filepath.Join(t.TempDir(), "data")
 		if err := os.Mkdir(dir, mode); err != nil {

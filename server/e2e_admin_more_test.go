@@ -15,6 +15,7 @@ import (
 // A table an admin closed stays closed: after a restart on the same data
 // it is not among the rooms, and the log still shows who closed it.
 func TestAdminClosedTableDoesNotComeBackAfterARestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	adminKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 	adminsFile := filepath.Join(t.TempDir(), "admins")

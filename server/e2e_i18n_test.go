@@ -135,6 +135,7 @@ func checkNoEnglish(t *testing.T, l i18n.Lang, screens map[string]bool) {
 // its end, and no screen on the way shows an English phrase of the
 // catalog.
 func TestAPolishPlayerPlaysAWholeGrizzledGameInPolish(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	pl := i18n.Polish
@@ -176,6 +177,7 @@ func TestAPolishPlayerPlaysAWholeGrizzledGameInPolish(t *testing.T) {
 // spectator at one Grizzled table each read the table in their own
 // language at the same moment.
 func TestOneTableThreeLanguages(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	ania := sshtest.Dial(t, addr, sshtest.WithUser("ania"), sshtest.WithEnv("LANG", "pl_PL.UTF-8"), sshtest.WithPTY(80, 24))
@@ -217,6 +219,7 @@ func TestOneTableThreeLanguages(t *testing.T) {
 // first night and sees the village wake up, and no screen on the way shows
 // an English phrase of the catalog.
 func TestAPolishPlayerPlaysAWerewolvesNightInPolish(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a night over SSH")
 	}

@@ -23,6 +23,8 @@ var coachRule = regexp.MustCompile(`── Coach · space: (next tip|close)`)
 // next, unseen (a second enter on the intensity plays the first card,
 // and the turn's lesson goes with the turn). Which lessons were taught is
 // read from every row the session drew, not from the screens looked at.
+//
+// Serial: its one-key-per-lesson script is sensitive to timing.
 func TestTheGuidedMissionReachesItsEnd(t *testing.T) {
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
@@ -77,6 +79,7 @@ func TestTheGuidedMissionReachesItsEnd(t *testing.T) {
 // In plain mode learn opens the same mission and reads each lesson once,
 // as a line, before what is asked.
 func TestTheGuidedMissionInPlainMode(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	p := dialPlain(t, addr, "pia")
@@ -94,6 +97,7 @@ func TestTheGuidedMissionInPlainMode(t *testing.T) {
 // ? at a Werewolves table explains Werewolves, never The Grizzled; R opens
 // its rules on the primer.
 func TestWerewolvesHelpAndRulesAreWerewolves(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	c := sshtest.Dial(t, addr, sshtest.WithUser("wanda"), sshtest.WithPTY(80, 24))

@@ -44,6 +44,7 @@ func admin(t *testing.T, addr string, key gossh.Signer, args string) (string, in
 // player's reconnect is refused with the time left; after a restart on the
 // same data the ban holds; `admin log` shows it.
 func TestAdminBansAPlayerInTheMiddleOfAWerewolvesDay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	adminKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 	adminsFile := filepath.Join(t.TempDir(), "admins")
@@ -147,6 +148,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // that silences, a notice, a kick that ends the sessions, a table closed,
 // and nothing at all for someone who is not an admin.
 func TestAdminCommandsOverSSH(t *testing.T) {
+	t.Parallel()
 	adminKey, rootKey, trollKey, trolleyKey, nobodyKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
 	adminsFile := filepath.Join(t.TempDir(), "admins")
 	writeKeys(t, adminsFile, adminKey, rootKey)
@@ -253,6 +255,7 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 // A ban made on one node of a cluster ends the player's session on
 // another within seconds, and that node refuses them at the door.
 func TestClusterBanHoldsOnEveryNode(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("2 embedded NATS nodes: about 10 s")
 	}
@@ -286,6 +289,7 @@ func (a fixedAdmins) IsAdmin(fp string) bool { return a[fp] }
 // A banned player who is away gives up the seats they hold too: a waiting
 // room frees theirs rather than keep it for someone who cannot come back.
 func TestBanFreesTheSeatOfAnAbsentPlayer(t *testing.T) {
+	t.Parallel()
 	adminKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 	adminsFile := filepath.Join(t.TempDir(), "admins")
 	writeKeys(t, adminsFile, adminKey)
@@ -304,6 +308,7 @@ func TestBanFreesTheSeatOfAnAbsentPlayer(t *testing.T) {
 // In plain mode too: a muted player's line is refused with until when, a
 // notice is said, and a ban ends the session with its reason.
 func TestPlainModeHearsTheAdmins(t *testing.T) {
+	t.Parallel()
 	adminKey, carlKey := sshtest.NewKey(t), sshtest.NewKey(t)
 	adminsFile := filepath.Join(t.TempDir(), "admins")
 	writeKeys(t, adminsFile, adminKey)

@@ -15,6 +15,7 @@ import (
 // carol sits. Her report of bob reaches the admins' queue with his lines.
 // After a restart alice's lists are still hers.
 func TestIgnoreAndBlockOverSSH(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv, addr := startServer(t, dir)
 	aliceKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)

@@ -201,6 +201,7 @@ func noEscapes(t *testing.T, p *plainPlayer) {
 }
 
 func TestAPlainModePlayerPlaysAWholeGrizzledGame(t *testing.T) {
+	t.Parallel()
 	_, addr := startGameServer(t, "a whole game over SSH")
 	ann := dialPlain(t, addr, "ann")
 
@@ -245,6 +246,7 @@ func TestAPlainModePlayerPlaysAWholeGrizzledGame(t *testing.T) {
 }
 
 func TestAPlainModeVillagerSurvivesANightAndVotes(t *testing.T) {
+	t.Parallel()
 	srv, addr := startGameServer(t, "a night over SSH")
 	srv.app.NewSeed = func() uint64 { return 1 } // seat 1 is a simple villager
 	vic := dialPlain(t, addr, "vic")
@@ -328,6 +330,7 @@ func ballotCast(st *werewolf.State, voter, target int) bool {
 // echo. A 200 kB paste is dropped with a word (the typing budget), and the
 // session goes on; an overlong line is cut short in its answer.
 func TestPlainModeWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithUser("sam"), sshtest.WithoutPTY(), sshtest.WithCommand("plain"))
 	expectRaw(t, c, `plain mode`, 5*time.Second)
@@ -354,6 +357,7 @@ func TestPlainModeWithoutATerminal(t *testing.T) {
 
 // BIVOUAC_UI=plain (ssh -o SetEnv) asks for plain mode without a command.
 func TestPlainModeByEnvironment(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithEnv("BIVOUAC_UI", "plain"))
 	c.Expect(t, `plain mode`, 5*time.Second)
@@ -370,6 +374,7 @@ func TestPlainModeByEnvironment(t *testing.T) {
 // code, and the next mission's table opens; a wrong code counts against
 // the address as on the full screen.
 func TestPlainModeCampaign(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	ann := dialPlain(t, addr, "ann")
 	created := strings.Join(ann.do("campaign new 2 Verdun"), "\n")
@@ -409,6 +414,7 @@ func TestPlainModeCampaign(t *testing.T) {
 // A keyless guest in plain mode is told its reclaim code, as the lobby
 // tells it, and the code gets the guest back to its seat.
 func TestPlainModeGuestGetsItsCode(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	g := sshtest.Dial(t, addr, sshtest.AsGuest(), sshtest.WithUser("gil"), sshtest.WithoutPTY(), sshtest.WithCommand("plain"))

@@ -53,6 +53,7 @@ func playToTheEnd(t *testing.T, c *sshtest.Client) []string {
 // gets every byte in ASCII, a Cyrillic name included, and the layout of
 // 80×24 as drawn.
 func TestASCIITerminalsGetOnlyASCII(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("whole games over SSH")
 	}
@@ -101,6 +102,7 @@ var sgrColour = regexp.MustCompile(`\x1b\[[0-9;]*[1-9][0-9;]*m`)
 // and symbols which threats lie out, which card is a trap and whose turn
 // it is.
 func TestNoColourOverSSH(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	srv.app.NewSeed = func() uint64 { return 1 } // a deal in which nina meets trap cards
@@ -127,6 +129,7 @@ func TestNoColourOverSSH(t *testing.T) {
 // passes them on, sshserver.ClaimWindowChanges): too small a window says
 // so, and a larger one is drawn to its width.
 func TestResizesReachTheScreen(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithUser("rita"), sshtest.WithPTY(80, 24))
 	c.ExpectScreen(t, `Tables`, 10*time.Second)

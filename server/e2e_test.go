@@ -89,6 +89,7 @@ func play(t *testing.T, c *sshtest.Client, done chan<- string) {
 }
 
 func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 
@@ -243,6 +244,7 @@ func publicCards(t *testing.T, srv *Server, code string) map[grizzled.CardID]boo
 }
 
 func TestRoomsCommandWithoutPTY(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: game.Raw("Grizzled · 4"), Seats: 4, Host: "x"})
 	if err != nil {
@@ -258,6 +260,7 @@ func TestRoomsCommandWithoutPTY(t *testing.T) {
 
 // help names this server's own join command, never a placeholder.
 func TestHelpCommandNamesThisServer(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("help"))
 	c.Wait(t, 5*time.Second)
@@ -269,6 +272,7 @@ func TestHelpCommandNamesThisServer(t *testing.T) {
 }
 
 func TestShutdownTellsPlayersAndExitsQuickly(t *testing.T) {
+	t.Parallel()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true})
 	if err != nil {
 		t.Fatal(err)

@@ -68,6 +68,7 @@ func playWerewolf(c *sshtest.Client, seed uint64, done chan<- string) {
 }
 
 func TestWerewolvesTwoHumansAndBotsOverSSH(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("whole games over SSH")
 	}
@@ -217,6 +218,7 @@ func roleLeaks(text string, players []werewolf.PlayerView, self int) []string {
 }
 
 func TestRoleLeaksCatchesALeak(t *testing.T) {
+	t.Parallel()
 	players := []werewolf.PlayerView{{Name: "alice", Card: werewolf.RoleVillager}, {Name: "Ada (bot·easy)", Card: werewolf.RoleWerewolf},
 		{Name: "bob", Card: werewolf.RoleSeer}}
 	clean := "  2 Ada (bot…   │ A game of 8 players. The deck: Werewolf, Seer\n" +
@@ -237,6 +239,7 @@ func TestRoleLeaksCatchesALeak(t *testing.T) {
 // options the engine accepts for that many seats or says why not; small
 // tables and fast nights are marked as outside the rulebook.
 func TestWerewolfForm(t *testing.T) {
+	t.Parallel()
 	f := werewolfEntry(game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}).Form
 	en := i18n.For(i18n.English)
 	if got := en.Msg(f.Fields[0].Choices[f.Fields[0].Default]); got != "8" {

@@ -37,6 +37,7 @@ func leftClean(raw []byte, want string) string {
 // normal screen, cursor shown, plain attributes, and a line saying why
 // (issue 18 items 1 and 2).
 func TestEverySessionEndLeavesTheTerminalClean(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	key := sshtest.NewKey(t)
 
@@ -84,6 +85,7 @@ func TestEverySessionEndLeavesTheTerminalClean(t *testing.T) {
 
 // An idle session is closed the same clean way.
 func TestIdleCloseLeavesTheTerminalClean(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.IdleAfter, srv.app.IdleWarning = time.Second, 500*time.Millisecond
 	c := sshtest.Dial(t, addr, sshtest.WithUser("sleepy"))
@@ -96,14 +98,18 @@ func TestIdleCloseLeavesTheTerminalClean(t *testing.T) {
 // A player who comes back with one seat at a game in progress sits straight
 // back down (issue 18 item 11); with seats at two, the lobby says where.
 func TestReconnectSitsYouBackDown(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = time.Hour // the bots wait: the game stays in progress
 	key := sshtest.NewKey(t)
 	codes := []string{}
 	for range 2 {
 		c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ann"))
-		c.ExpectScreen(t, `Bivouac`, 5*time.Second)
-		if len(codes) == 1 {
+		if len(codes) == 0 {
+			c.ExpectScreen(t, `Bivouac`, 5*time.Second)
+		} else {
+			// No lobby frame is promised on the way: a loaded server
+			// draws the table first.
 			c.ExpectScreen(t, `ann is back at the table`, 5*time.Second) // straight back at the first table
 			c.Type("Q")
 			c.ExpectScreen(t, `Tables`, 5*time.Second)
@@ -129,6 +135,7 @@ func TestReconnectSitsYouBackDown(t *testing.T) {
 // L at a running table gives the seat to a bot for the rest of the game,
 // after a confirmation; any other answer keeps it (issue 18 item 8).
 func TestGivingYourSeatToABotIsConfirmed(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = time.Hour // the bots wait, so the game stays where it is
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))

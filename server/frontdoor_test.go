@@ -32,6 +32,7 @@ func startLogged(t *testing.T, ssh ...sshserver.Config) (*Server, string, *sshte
 // `ssh -t host frobnicate` opened the lobby as if nothing was typed
 // (issue 28 item 10): an unknown command is an error with a terminal too.
 func TestUnknownCommandIsAnErrorWithOrWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	_, addr, _ := startLogged(t)
 	for _, opts := range [][]sshtest.Option{
 		{sshtest.WithPTY(80, 24), sshtest.WithCommand("frobnicate")},
@@ -64,6 +65,7 @@ func TestUnknownCommandIsAnErrorWithOrWithoutATerminal(t *testing.T) {
 // Private table codes and reclaim codes were in the log as typed
 // (`command="join AH23X5QC"`): the log names them by a tag.
 func TestCodesTypedAreNotLogged(t *testing.T) {
+	t.Parallel()
 	srv, addr, logs := startLogged(t)
 	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: game.Raw("secret"), Seats: 2,
 		Host: "x", Private: true})
@@ -98,6 +100,7 @@ func TestCodesTypedAreNotLogged(t *testing.T) {
 // 28 item 5): a key holder whose user name looks like a code plays under a
 // name the server gives.
 func TestCodeShapedUserNameIsNotShown(t *testing.T) {
+	t.Parallel()
 	_, addr, logs := startLogged(t)
 	p := dialPlain(t, addr, "g-vyv7-f8va-cax0")
 	p.do("new grizzled 3 2")
@@ -117,6 +120,7 @@ func TestCodeShapedUserNameIsNotShown(t *testing.T) {
 // item 8): the server's log holds back lines about one address past a
 // budget (logthrottle).
 func TestAFloodOfRefusedConnectionsDoesNotFloodTheLog(t *testing.T) {
+	t.Parallel()
 	_, addr, logs := startLogged(t, sshserver.Config{MaxPerIP: 1})
 	first := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("help"))
 	_ = first
@@ -139,6 +143,7 @@ func TestAFloodOfRefusedConnectionsDoesNotFloodTheLog(t *testing.T) {
 // A private table's code was in every line its room logged: the log names
 // private table codes by a tag (public codes, four characters, stay).
 func TestPrivateTableCodesAreTaggedInTheLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir})
 	if err != nil {
@@ -176,6 +181,7 @@ func TestPrivateTableCodesAreTaggedInTheLog(t *testing.T) {
 // everyone: a name that looks like a code is refused, said in the
 // player's language.
 func TestRenameToACodeIsRefused(t *testing.T) {
+	t.Parallel()
 	_, addr, _ := startLogged(t)
 	p := dialPlain(t, addr, "ann")
 	got := strings.Join(p.do("name g-vyv7-f8va-cax0"), "\n")

@@ -19,6 +19,7 @@ var guestCodeRe = regexp.MustCompile(`Your guest code is (g-[a-z0-9-]+)`)
 // with the code sits back down (the old terminal is told) (issue 12 items
 // 1, 5 and 6).
 func TestAGuestsSeatIsReclaimedOnlyWithItsCode(t *testing.T) {
+	t.Parallel()
 	var logs sshtest.Buffer
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true,
 		Log: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -80,6 +81,7 @@ func leaks(text, canon string) bool {
 // Private tables are long codes; typing codes that name nothing makes the
 // address wait, with a message (issue 12 item 7).
 func TestWrongTableCodesAreSlowedDown(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithCommand("join ZZZZ"))
 	c.ExpectScreen(t, `No table "ZZZZ"`, 5*time.Second)

@@ -20,6 +20,7 @@ func newTable(t *testing.T, alice *sshtest.Client) string {
 }
 
 func TestHugeChatPasteIsDroppedAndTheTablePlaysOn(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
 	code := newTable(t, alice)
@@ -56,6 +57,7 @@ func TestHugeChatPasteIsDroppedAndTheTablePlaysOn(t *testing.T) {
 }
 
 func TestChatIsRateLimitedWithAMessage(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.ChatBurst, srv.app.ChatEvery = 2, time.Hour
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
@@ -77,6 +79,7 @@ func TestChatIsRateLimitedWithAMessage(t *testing.T) {
 }
 
 func TestIdleSessionIsWarnedThenClosed(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	// Wide enough that a loaded CI box answers the warning in time.
 	srv.app.IdleAfter, srv.app.IdleWarning = 2*time.Second, time.Second
@@ -93,6 +96,7 @@ func TestIdleSessionIsWarnedThenClosed(t *testing.T) {
 }
 
 func TestPlayerWhoVanishesMidGameIsStoodInForByABot(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	srv.app.Room.TakeoverAfter = 300 * time.Millisecond
@@ -122,6 +126,7 @@ func TestPlayerWhoVanishesMidGameIsStoodInForByABot(t *testing.T) {
 // type, with a word to the sender; the server does not spend seconds on it,
 // and another player's keys still answer at once (issue 12 item 4).
 func TestAFloodOfKeysIsDroppedCheaply(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("measures CPU for a few seconds")
 	}
@@ -148,6 +153,7 @@ func TestAFloodOfKeysIsDroppedCheaply(t *testing.T) {
 // line of 100,000 characters is refused before anything splits it into
 // words, which would cost seconds of CPU (issue 12 item 9).
 func TestAHugeUnknownCommandIsNotEchoedInFull(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("\x1b[2J"+strings.Repeat("x", 1000)))
 	c.Wait(t, 5*time.Second)

@@ -35,6 +35,7 @@ func fakeNetwork(hostname string, resolves bool, addrs ...string) network {
 // host name that resolves only here, every non-loopback address the
 // server listens on, or what the operator said.
 func TestJoinHosts(t *testing.T) {
+	t.Parallel()
 	lan := []string{"127.0.0.1/8", "192.168.1.20/24", "::1/128", "fe80::1/64", "2001:db8::5/64"}
 	tests := []struct {
 		name   string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNameBookKeepsNamesApart(t *testing.T) {
+	t.Parallel()
 	var b nameBook
 	if got := b.login("fp-ann", "Ann"); got != "Ann" {
 		t.Fatalf("first login as Ann got %q", got)
@@ -47,6 +48,7 @@ func TestNameBookKeepsNamesApart(t *testing.T) {
 // Over SSH: a second player logging in as alice is someone else's alice,
 // said so on screen, and may not rename into a look-alike (issue 12 item 9).
 func TestLookAlikeNamesAreRefusedOverSSH(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	alice := sshtest.Dial(t, addr, sshtest.WithUser("alice"))
 	alice.ExpectScreen(t, `alice`, 5*time.Second)
@@ -62,6 +64,7 @@ func TestLookAlikeNamesAreRefusedOverSSH(t *testing.T) {
 // is told why it plays under another, and r refuses a name too long with
 // the reason instead of cutting it where typing stopped (issue 30 item 7).
 func TestALoginNameTooLongIsSaidNotSilentlyReplaced(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	long := sshtest.Dial(t, addr, sshtest.WithUser("Maximilian-Alexander-Humboldt"))
 	long.ExpectScreen(t, `cannot be your name here`, 5*time.Second)

@@ -16,6 +16,7 @@ import (
 // A key comes back as often as it likes, and other addresses have their
 // own count.
 func TestNewKeysAreCappedPerAddressPerHour(t *testing.T) {
+	t.Parallel()
 	clk := clocktest.New()
 	n := newNewKeys(0, clk)
 	for i := range DefaultNewKeysPerHour {
@@ -51,6 +52,7 @@ func TestNewKeysAreCappedPerAddressPerHour(t *testing.T) {
 
 // IPv6 addresses of one /64 count as one address.
 func TestNewKeysOfOneIPv6Slash64CountTogether(t *testing.T) {
+	t.Parallel()
 	s := &Server{newKeys: newNewKeys(2, clocktest.New())}
 	for i, addr := range []string{"2001:db8::1", "2001:db8::2", "2001:db8::ffff"} {
 		ok, _ := s.newKeys.admit(sshserver.AddressGroup(addr), fmt.Sprint("fp-", i))
@@ -73,6 +75,7 @@ func countProfiles(t *testing.T, store persistence.Store) int {
 // made a stored profile before); the first that takes a seat stores one,
 // under the name it plays as.
 func TestKeysThatOnlyLookStoreNoProfile(t *testing.T) {
+	t.Parallel()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), NewKeysPerHour: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +109,7 @@ func TestKeysThatOnlyLookStoreNoProfile(t *testing.T) {
 // Over SSH: the 21st fresh key from one address in an hour is told why,
 // in words, and nothing starts; a key the server knows still comes in.
 func TestThe21stNewKeyFromOneAddressIsRefused(t *testing.T) {
+	t.Parallel()
 	clk := clocktest.New()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Clock: clk})
 	if err != nil {

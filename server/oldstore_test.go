@@ -16,6 +16,7 @@ import (
 // English text) and tells its story again: every line of the old replay,
 // in English, and the same game in Polish.
 func TestAStoredGameFromBeforeMessagesStillReplays(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := os.ReadFile(filepath.Join("testdata", "v0-store", "bivouac.db"))
 	if err != nil {

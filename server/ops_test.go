@@ -26,6 +26,7 @@ func get(t *testing.T, srv *Server, path string) (int, string) {
 // The metrics count this node's sessions by kind and its tables by game
 // and state, and never name a player or a table.
 func TestMetricsCountSessionsAndTables(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: game.Raw("Grizzled · 4"), Seats: 4, Host: "x"})
 	if err != nil {
@@ -57,6 +58,7 @@ func TestMetricsCountSessionsAndTables(t *testing.T) {
 // /healthz answers while the process serves; /readyz only while the store
 // is open, and not once it is closed.
 func TestReadyzFollowsTheStore(t *testing.T) {
+	t.Parallel()
 	srv, _ := startServer(t, t.TempDir())
 	if code, body := get(t, srv, "/healthz"); code != 200 || body != "ok\n" {
 		t.Fatalf("healthz: %d %q", code, body)
@@ -76,6 +78,7 @@ func TestReadyzFollowsTheStore(t *testing.T) {
 // /readyz turns unready while the cluster says it has no majority, and
 // ready again once it has; bivouac_ready says the same.
 func TestReadyzFollowsTheClusterHealth(t *testing.T) {
+	t.Parallel()
 	srv, _ := startServer(t, t.TempDir())
 	var health error
 	srv.health = func() error { return health }

@@ -11,6 +11,7 @@ import (
 // TestCampaignJoinKeepsBlockedPlayersApart: a player a member blocked,
 // or who blocked a member, cannot join the campaign; others can.
 func TestCampaignJoinKeepsBlockedPlayersApart(t *testing.T) {
+	t.Parallel()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func TestCampaignJoinKeepsBlockedPlayersApart(t *testing.T) {
 // chat line: bob's, whom ann ignores, goes; cid's stays; and a guest's own
 // list counts too.
 func TestTextReplaysLeaveOutIgnoredChat(t *testing.T) {
+	t.Parallel()
 	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

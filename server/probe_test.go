@@ -44,6 +44,7 @@ func ask(t *testing.T, addr, user, cmd string) (int, string) {
 // answer, whatever it names, and counts as a wrong guess in the budget
 // `join` and guest codes draw on: the next probe waits.
 func TestProbingGameCodesIsThrottledAndTellsNothing(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	clk := withGuessClock(srv)
 	g, _ := srv.games.Lookup("grizzled")

@@ -13,6 +13,7 @@ import (
 // sessions sending 20,000 each took 1.3 of 2 cores and wrote 2 MB of
 // redraws to each).
 func TestAResizeStormIsDrawnAtItsLastSizeOnly(t *testing.T) {
+	t.Parallel()
 	_, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithUser("storm"), sshtest.WithPTY(80, 24))
 	c.ExpectScreen(t, `Tables`, 10*time.Second)

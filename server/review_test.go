@@ -16,6 +16,7 @@ import (
 // refuses a game the caller did not play in and a game still under way,
 // and keeps a review once done.
 func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
+	t.Parallel()
 	srv, addr := startGameServer(t, "a whole game over SSH")
 	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16} // the estimates' quality is grizzbot's to test
 	guesses := withGuessClock(srv)
@@ -101,6 +102,7 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 // every move was forced, even where a review stored by an older coach (that
 // did not count the stand-in's decisions) said otherwise.
 func TestTheReviewSaysABotDecidedForWhoeverGaveTheirSeatUp(t *testing.T) {
+	t.Parallel()
 	srv, addr := startGameServer(t, "a whole game over SSH")
 	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16}
 	annKey := sshtest.NewKey(t)
@@ -149,6 +151,7 @@ func TestTheReviewSaysABotDecidedForWhoeverGaveTheirSeatUp(t *testing.T) {
 // plain mode) has the coach name one of the seat's moves; a table without
 // hints says it has none.
 func TestHintsAtATableThatGivesThem(t *testing.T) {
+	t.Parallel()
 	_, addr := startGameServer(t, "a game over SSH")
 	ann := dialPlain(t, addr, "ann")
 	form := ann.answer

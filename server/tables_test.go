@@ -17,6 +17,7 @@ import (
 // (new keys from one address do not get round it); past that the refusal
 // says so, and nothing is stored.
 func TestCampaignStartsAreBoundedPerPlayerAndAddress(t *testing.T) {
+	t.Parallel()
 	srv, _ := startServer(t, t.TempDir())
 	clk := &guessClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	srv.campaignStarts = newStartLimit(clk.Now, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
@@ -56,6 +57,7 @@ func TestCampaignStartsAreBoundedPerPlayerAndAddress(t *testing.T) {
 
 // A new table's refusals are said in the player's words.
 func TestTableLimitsAreSaidInWords(t *testing.T) {
+	t.Parallel()
 	srv, _ := startServer(t, t.TempDir())
 	g, _ := srv.app.Games.Lookup("grizzled")
 	p := table.Player{ID: "SHA256:ann", Name: "ann", Addr: "10.0.0.1"}
@@ -78,6 +80,7 @@ func TestTableLimitsAreSaidInWords(t *testing.T) {
 // the code names the new table. (Finished games kept their codes for
 // ever: one address could use up the 810,000 public codes in 19 hours.)
 func TestAFinishedGameFreesItsCode(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	srv.app.Room.BotDelay = 0
 	g, _ := srv.games.Lookup("grizzled")
@@ -138,6 +141,7 @@ func TestAFinishedGameFreesItsCode(t *testing.T) {
 // guided mission left is closed at once, so learning again is never
 // refused.
 func TestOneConnectionCannotMakeTablesWithoutEnd(t *testing.T) {
+	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
 	ann := dialPlain(t, addr, "ann")
 	for i := range tablesPerPlayer {
