@@ -94,3 +94,10 @@ func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Pl
 		ls.send(tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true})
 	}
 }
+
+// bannedPlayer reports whether a seated player is banned now
+// (table.RoomConfig.Banned): their seat is given up as they leave it.
+func (s *Server) bannedPlayer(identity string) bool {
+	_, ok := s.mod.Banned(identity, "")
+	return ok && !s.mod.IsAdmin(identity)
+}

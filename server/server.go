@@ -173,6 +173,7 @@ func New(cfg Config) (*Server, error) {
 			OnOver:        records{s}.onOver,
 			IsMember:      records{s}.isMember,
 			MayChat:       s.mayChat,
+			Banned:        s.bannedPlayer,
 			Meter:         s.metrics,
 		},
 		NewSeed:     rand.Uint64,

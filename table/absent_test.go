@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,4 +158,40 @@ func TestGiveUpSeatOfAnAbsentPlayer(t *testing.T) {
 	w.Detach(carl)
 	w.GiveUpSeat("carl")
 	waitFor(t, host, "carl's seat freed", func(u Update) bool { return u.Seats[1].Name == "" })
+}
+
+// A banned player's seat is given up as their last session leaves it:
+// the session a ban ended while its join was under way took the seat
+// after the ban looked for it, and must not keep it.
+func TestBannedPlayersSeatIsGivenUpWhenTheirSessionGoes(t *testing.T) {
+	banned := map[string]bool{}
+	var mu sync.Mutex
+	isBanned := func(id string) bool { mu.Lock(); defer mu.Unlock(); return banned[id] }
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", NoTakeover: true, Banned: isBanned})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	r.Start(context.Background(), alice)
+	waitFor(t, bob, "the start", func(u Update) bool { return u.Started })
+	mu.Lock()
+	banned["alice"] = true
+	mu.Unlock()
+	r.Detach(alice)
+	u := waitFor(t, bob, "a bot in banned alice's seat", func(u Update) bool { return u.Seats[0].Bot == StandIn })
+	if lastWith(u, "alice has left") == "" {
+		t.Errorf("the table was not told alice left:\n%v", u.Log)
+	}
+
+	_, w := newTestRoom(t, race{}, RoomConfig{Seats: 3, Banned: isBanned})
+	host, _ := join(t, w, "host")
+	carl, _ := join(t, w, "carl")
+	dan, _ := join(t, w, "dan")
+	mu.Lock()
+	banned["carl"] = true
+	mu.Unlock()
+	w.Detach(carl)
+	w.Detach(dan) // not banned: keeps his seat while away
+	u = waitFor(t, host, "banned carl's seat freed", func(u Update) bool { return u.Seats[1].Name == "" })
+	if u.Seats[2].Name == "" {
+		t.Error("a player who is not banned lost his seat by going away")
+	}
 }

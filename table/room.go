@@ -92,6 +92,11 @@ type RoomConfig struct {
 	// is the player's notice. Moves and the rules' own lines are never
 	// asked about.
 	MayChat func(identity string) error
+	// Banned, when set, is asked as a player's last session leaves their
+	// seat: a banned player's seat is given up (as GiveUpSeat), not kept
+	// for them. A ban that ended a session whose join was still under way
+	// (the seat taken after the ban looked for it) frees the seat so.
+	Banned func(identity string) bool
 	// Meter, when set, hears each move a player made that the room took
 	// (see Meter).
 	Meter    Meter

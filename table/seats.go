@@ -135,6 +135,11 @@ func (r *Room) detach(box *Mailbox, onPurpose bool) {
 	delete(r.notices, box)
 	if seat >= 0 && !r.seatConnected(seat) {
 		s := &r.seats[seat]
+		if id := s.rec.Identity; id != "" && r.cfg.Banned != nil && r.cfg.Banned(id) {
+			r.giveUp(id)
+			r.afterDetach()
+			return
+		}
 		s.awaySince = r.clock.Now()
 		if !r.started && s.rec.Identity == r.cfg.Host {
 			r.passHost() // a host who went away must not strand the table
