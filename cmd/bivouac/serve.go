@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -108,12 +109,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		l.Close()
 		return err
 	}
-	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests, Log: log,
+	srv, err := startServer(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests, Log: log,
 		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute, NewKeysPerHour: *newKeys,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
 		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}})
+	if errors.Is(err, errStopped) {
+		door.Close()
+		fmt.Fprintln(stdout, "Stopped while starting.")
+		return nil
+	}
 	if err != nil {
 		door.Close()
 		return err
@@ -297,4 +303,35 @@ func openPorch(l net.Listener, data string, log *slog.Logger) (*porch.Porch, err
 		return nil, err
 	}
 	return porch.Open(l, key, log)
+}
+
+// errStopped: the process was told to stop before the server was ready.
+var errStopped = errors.New("stopped while starting")
+
+// startServer is server.New, given up on when ctx ends first: a cluster
+// node may wait minutes for its peers (ClusterConfig.ReadyWithin), and a
+// stop asked meanwhile must not wait with it. The half-started server is
+// closed when New returns; the process is exiting by then, which the
+// store survives as it survives kill -9.
+func startServer(ctx context.Context, cfg server.Config) (*server.Server, error) {
+	type started struct {
+		srv *server.Server
+		err error
+	}
+	done := make(chan started, 1)
+	go func() {
+		srv, err := server.New(cfg)
+		done <- started{srv, err}
+	}()
+	select {
+	case st := <-done:
+		return st.srv, st.err
+	case <-ctx.Done():
+		go func() {
+			if st := <-done; st.srv != nil {
+				st.srv.Close()
+			}
+		}()
+		return nil, errStopped
+	}
 }

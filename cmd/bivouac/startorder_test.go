@@ -41,3 +41,52 @@ func TestServeFailsAtOnceWhenItsPortIsTaken(t *testing.T) {
 		t.Fatalf("the data directory was touched (%v): %v", err, entries)
 	}
 }
+
+// A node asked to stop while it waits for its peers stops at once, not
+// when the wait for the cluster runs out; until then its port answers.
+func TestServeStopsWhileWaitingForItsCluster(t *testing.T) {
+	free, err := natsnode.FreeLoopbackAddrs(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Not t.TempDir: the half-started node goes on writing there until
+	// its own wait ends, after the test: removing it may leave some behind.
+	data, err := os.MkdirTemp("", "bivouac-stop-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(data) })
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, []string{"--addr", free[0], "--data", data,
+			"--cluster", "c", "--node", "a", "--nats-addr", free[1], "--cluster-addr", free[2], "--peers", free[3]},
+			&stdout, &stderr)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.Dial("tcp", free[0])
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the port was not bound while the node waits for its peers: %v\n%s", err, stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the node went on waiting for its cluster after it was told to stop")
+	}
+	if !strings.Contains(stdout.String(), "Stopped while starting") {
+		t.Fatalf("stdout: %q", stdout.String())
+	}
+}
