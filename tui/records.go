@@ -46,6 +46,7 @@ type Profile struct {
 	VeteranSince        time.Time
 	FirstSeen, LastSeen time.Time
 	Stats               []StatLine
+	Address             i18n.Address // how the player asked to be addressed (AddressKeeper)
 }
 
 // StatLine counts games of one kind.
