@@ -78,7 +78,7 @@ func (s *Screen) turnLine(mark string, t grizzbot.Turn) string {
 	args := []game.Arg{game.Text("Mark", mark), game.Num("Mission", t.Mission), game.Num("From", pct(t.From)), game.Num("To", pct(t.To))}
 	who := func() []game.Arg {
 		s.u.Seat = t.Seat
-		return append(args, game.Text("Player", s.moverName(t)), game.Num("Turn", t.Turn), game.Text("Action", s.coachLabel(t.Action)))
+		return append(args, game.Text("Player", s.moverName(t)), game.Num("Turn", t.Turn), game.Text("Action", s.reviewLabel(t.Action)))
 	}
 	switch t.Cause {
 	case grizzbot.ByDecision:
@@ -166,6 +166,16 @@ func reviewScreen(th *uikit.Theme, seats []table.SeatInfo) *Screen {
 // support tile points from that seat, not from the reader's (SU-2).
 func (s *Screen) decided(d grizzbot.Decision, a grizzled.Action) string {
 	s.u.Seat = d.Seat
+	return s.reviewLabel(a)
+}
+
+// reviewLabel is an action in words inside a review's sentence: the
+// mission's size as a phrase of its own ("3 cards to each soldier"), not
+// the moves list's capitalised prompt.
+func (s *Screen) reviewLabel(a grizzled.Action) string {
+	if a.Kind == grizzled.ActIntensity {
+		return s.th.T("grizzledui.review.intensity", game.Count(a.K))
+	}
 	return s.coachLabel(a)
 }
 

@@ -191,3 +191,23 @@ func TestReviewNamesTheBotThatMoved(t *testing.T) {
 		}
 	}
 }
+
+// In Polish, as a player saw it over SSH: the header has no stray comma,
+// and a mission's size reads as a phrase inside the sentence ("3 karty na
+// żołnierza"), not as the moves list's capitalised prompt.
+func TestReviewReadsInPolish(t *testing.T) {
+	r, seats := sampleReview()
+	d := &r.Decisions[8]
+	d.Made, d.Best = grizzled.Action{Kind: grizzled.ActIntensity, K: 1}, grizzled.Action{Kind: grizzled.ActIntensity, K: 3}
+	th := uikit.New(nil)
+	th.SetLang(i18n.Polish)
+	plain := strings.Join(strings.Fields(strings.Join(ReviewLines(th, r, seats, 80, true), "\n")), " ")
+	for _, want := range []string{"Drużyna przegrała w misji 3.", "ruch 5: 1 karta na żołnierza", "trener: 3 karty na żołnierza"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the review does not say %q:\n%s", want, plain)
+		}
+	}
+	if strings.Contains(plain, "Kart na żołnierza") {
+		t.Errorf("the moves list's prompt inside a sentence:\n%s", plain)
+	}
+}
