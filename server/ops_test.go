@@ -1,10 +1,14 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,4 +108,62 @@ func grepLines(out, s string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// safeBuffer is a log destination the server and the test share.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A refused session is counted by reason, and its JSON log line carries
+// the fields an operator filters on: the remote address, the session,
+// the reason; the command it typed is a tag, never the text.
+func TestRefusalIsCountedAndLoggedWithFields(t *testing.T) {
+	t.Parallel()
+	var logs safeBuffer
+	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Guests: true,
+		Log: slog.New(slog.NewJSONHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := sshtest.Start(t, srv)
+	long := "join " + strings.Repeat("SECRETCODE", 110)
+	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand(long))
+	c.Wait(t, 5*time.Second)
+	waitUntil(t, "the refusal counted", func() bool {
+		_, out := get(t, srv, "/metrics")
+		return strings.Contains(out, `bivouac_sessions_refused_total{reason="command_too_long"} 1`)
+	})
+	var line map[string]any
+	waitUntil(t, "the refusal logged", func() bool {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(l), &rec) == nil && rec["msg"] == "disconnect" && rec["refused"] != nil {
+				line = rec
+				return true
+			}
+		}
+		return false
+	})
+	for _, field := range []string{"remote", "session", "id", "refused"} {
+		if line[field] == nil || line[field] == "" {
+			t.Errorf("the refusal's log line lacks %s: %v", field, line)
+		}
+	}
+	if strings.Contains(logs.String(), "SECRETCODE") {
+		t.Error("the log holds the command's words")
+	}
 }
