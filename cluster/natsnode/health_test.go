@@ -1,0 +1,34 @@
+package natsnode_test
+
+import (
+	"testing"
+	"time"
+
+	"bivouac/cluster/natsnode/natstest"
+)
+
+// A node is healthy while its cluster has a majority, and says it is not
+// within seconds of losing two nodes of three (what /readyz reports).
+func TestHealthyFollowsTheMajority(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 3-node cluster takes a few seconds")
+	}
+	c := natstest.Start(t, 3, nil)
+	survivor := c.Nodes[0]
+	until := func(what string, within time.Duration, cond func() bool) time.Duration {
+		t.Helper()
+		began := time.Now()
+		for !cond() {
+			if time.Since(began) > within {
+				t.Fatalf("%s: not after %v (last: %v)", what, within, survivor.Healthy())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		return time.Since(began)
+	}
+	until("healthy with all three nodes", 20*time.Second, func() bool { return survivor.Healthy() == nil })
+	c.Nodes[1].Shutdown()
+	c.Nodes[2].Shutdown()
+	took := until("unhealthy without a majority", 20*time.Second, func() bool { return survivor.Healthy() != nil })
+	t.Logf("unhealthy %v after losing the majority: %v", took.Round(100*time.Millisecond), survivor.Healthy())
+}
