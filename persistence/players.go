@@ -9,18 +9,17 @@ import (
 
 // Profile is what Bivouac remembers of a keyed player. Guests have none.
 type Profile struct {
-	Fingerprint   string     `json:"fp"` // gossh.FingerprintSHA256 of the verified key
-	Name          string     `json:"name"`
-	FirstSeen     time.Time  `json:"first_seen"` // set when the profile is created
-	LastSeen      time.Time  `json:"last_seen"`
-	Stats         []StatLine `json:"stats,omitempty"`
-	Veteran       bool       `json:"veteran,omitempty"` // The Grizzled: a campaign reached 30 trials
-	VeteranSince  time.Time  `json:"veteran_since,omitzero"`
-	Campaigns     []string   `json:"campaigns,omitempty"`      // IDs of campaigns the player is a member of
-	Lang          string     `json:"lang,omitempty"`           // the language chosen in the lobby (i18n.Lang)
-	Address       string     `json:"address,omitempty"`        // how the game addresses the player: f, m, n or unset (i18n.Address)
-	AddressHinted bool       `json:"address_hinted,omitempty"` // the lobby asked once how to address the player
-	Relations                // the players this one ignores and blocks (relations.go)
+	Fingerprint  string     `json:"fp"` // gossh.FingerprintSHA256 of the verified key
+	Name         string     `json:"name"`
+	FirstSeen    time.Time  `json:"first_seen"` // set when the profile is created
+	LastSeen     time.Time  `json:"last_seen"`
+	Stats        []StatLine `json:"stats,omitempty"`
+	Veteran      bool       `json:"veteran,omitempty"` // The Grizzled: a campaign reached 30 trials
+	VeteranSince time.Time  `json:"veteran_since,omitzero"`
+	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
+	Lang         string     `json:"lang,omitempty"`      // the language chosen in the lobby (i18n.Lang)
+	Address      string     `json:"address,omitempty"`   // how the game addresses the player: f, m, n or unset (i18n.Address)
+	Relations               // the players this one ignores and blocks (relations.go)
 }
 
 // StatLine counts games of one kind: game, variant and number of seats.

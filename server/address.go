@@ -22,21 +22,3 @@ func (r records) SetAddress(pl table.Player, a i18n.Address) error {
 	})
 	return err
 }
-
-// addressHint is, once per keyed player, the lobby's question of how the
-// game should address them, when their language's sentences agree with
-// it (pl, ru) and they have not said. Asked is stored at once: a player
-// who ignores it is not asked again.
-func (s *Server) addressHint(fp string, lang i18n.Lang) string {
-	if lang != i18n.Polish && lang != i18n.Russian {
-		return ""
-	}
-	prof, err := s.store.Player(fp)
-	if err != nil || prof.Address != "" || prof.AddressHinted {
-		return ""
-	}
-	if _, err := s.store.UpdatePlayer(fp, func(p *persistence.Profile) error { p.AddressHinted = true; return nil }); err != nil {
-		return ""
-	}
-	return i18n.For(lang).T("ui.address.hint")
-}

@@ -28,37 +28,3 @@ func TestAddressIsKeptAcrossARestart(t *testing.T) {
 		t.Fatalf("after a restart: %+v, %v; want ann, feminine", p, err)
 	}
 }
-
-// The lobby asks a keyed Polish or Russian player once how to address
-// them, and never again once asked or once they chose; others are not
-// asked.
-func TestAddressHintIsSaidOnce(t *testing.T) {
-	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	for _, fp := range []string{"SHA256:ola", "SHA256:ann", "SHA256:ira"} {
-		if _, err := srv.store.Seen(fp, fp[7:]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if h := srv.addressHint("SHA256:ann", i18n.English); h != "" {
-		t.Fatalf("an English player is asked: %q", h)
-	}
-	if h := srv.addressHint("SHA256:ola", i18n.Polish); h != i18n.For(i18n.Polish).T("ui.address.hint") {
-		t.Fatalf("first Polish session: %q", h)
-	}
-	if h := srv.addressHint("SHA256:ola", i18n.Polish); h != "" {
-		t.Fatalf("asked twice: %q", h)
-	}
-	if err := (records{srv}).SetAddress(table.Player{ID: "SHA256:ira"}, i18n.AddressNeutral); err != nil {
-		t.Fatal(err)
-	}
-	if h := srv.addressHint("SHA256:ira", i18n.Russian); h != "" {
-		t.Fatalf("asked after choosing: %q", h)
-	}
-	if h := srv.addressHint("SHA256:nobody", i18n.Russian); h != "" {
-		t.Fatalf("a key with no profile is asked: %q", h)
-	}
-}

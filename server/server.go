@@ -363,9 +363,6 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 		notice = i18n.For(lang).T("name.renamed", game.Text("Name", p.Name), game.Text("Given", given))
 		p.Name = given
 	}
-	if notice == "" && !id.Guest {
-		notice = s.addressHint(id.ID, lang)
-	}
 	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
 	return id, p, lang, notice, true
 }

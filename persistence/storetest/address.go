@@ -20,10 +20,10 @@ func testAddressRoundTrip(t *testing.T, open Opener) {
 	if p, err := s.Player(fp); err != nil || p.Address != "f" {
 		t.Fatalf("Player = %+v, %v; want address f kept across Seen", p, err)
 	}
-	if _, err := s.UpdatePlayer(fp, func(p *persistence.Profile) error { p.Address = "n"; p.AddressHinted = true; return nil }); err != nil {
+	if _, err := s.UpdatePlayer(fp, func(p *persistence.Profile) error { p.Address = "n"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := s.Player(fp); err != nil || p.Address != "n" || !p.AddressHinted {
-		t.Fatalf("Player = %+v, %v; want address n, hinted", p, err)
+	if p, err := s.Player(fp); err != nil || p.Address != "n" {
+		t.Fatalf("Player = %+v, %v; want address n", p, err)
 	}
 }
