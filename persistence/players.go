@@ -18,7 +18,6 @@ type Profile struct {
 	VeteranSince time.Time  `json:"veteran_since,omitzero"`
 	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
 	Lang         string     `json:"lang,omitempty"`      // the language chosen in the lobby (i18n.Lang)
-	Address      string     `json:"address,omitempty"`   // how the game addresses the player: f, m, n or unset (i18n.Address)
 	Relations               // the players this one ignores and blocks (relations.go)
 }
 

@@ -108,8 +108,6 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		openReplay(m, p.games[p.cur].Code, p)
 	case key.Matches(k, m.keys.People):
 		openLists(m, p)
-	case key.Matches(k, addressKey(m.th)):
-		p.cycleAddress(m)
 	case key.Matches(k, m.keys.Review) && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled":
 		return openReview(m, p.games[p.cur].Code, p)
 	}
@@ -123,7 +121,7 @@ func (p *profilePage) help(m *root) []key.Binding {
 	review.SetEnabled(m.app.Reviews != nil && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled")
 	people := m.keys.People
 	people.SetHelp("I", m.th.T("ui.people.key.lists"))
-	return []key.Binding{p.bind.Up, open, review, people, addressKey(m.th), p.bind.Back, m.keys.Help}
+	return []key.Binding{p.bind.Up, open, review, people, p.bind.Back, m.keys.Help}
 }
 
 func (p *profilePage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
@@ -157,7 +155,6 @@ func (pp *profilePage) view(m *root) string {
 	}
 	m.app.loadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
-	b.WriteString(th.Muted.Render(addressLine(th, p.Address)) + "\n")
 	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")

@@ -46,7 +46,6 @@ type Profile struct {
 	VeteranSince        time.Time
 	FirstSeen, LastSeen time.Time
 	Stats               []StatLine
-	Address             i18n.Address // how the player asked to be addressed (AddressKeeper)
 }
 
 // StatLine counts games of one kind.

@@ -43,7 +43,6 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentUpdatesLoseNothing", testConcurrentUpdatesLoseNothing},
 		{"EachPlayerVisitsEveryProfile", testEachPlayerVisitsEveryProfile},
 		{"RelationsRoundTrip", testRelationsRoundTrip},
-		{"AddressRoundTrip", testAddressRoundTrip},
 		{"CampaignsMembershipAndUpdate", testCampaignsMembershipAndUpdate},
 		{"RecordCampaignResult", testRecordCampaignResult},
 		{"CampaignTableOptions", testCampaignTableOptions},
