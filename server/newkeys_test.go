@@ -95,11 +95,12 @@ func TestKeysThatOnlyLookStoreNoProfile(t *testing.T) {
 	sitter.ExpectScreen(t, `New table`, 5*time.Second)
 	sitter.Type("\r")
 	sitter.ExpectScreen(t, `Table [A-Z0-9]{4}`, 5*time.Second)
-	for deadline := time.Now().Add(5 * time.Second); countProfiles(t, srv.store) != 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d profiles stored after a seat was taken, want 1", countProfiles(t, srv.store))
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		if n := countProfiles(t, srv.store); n != 1 {
+			return fmt.Errorf("%d profiles stored after a seat was taken, want 1", n)
 		}
-	}
+		return nil
+	})
 	prof, err := srv.store.Player(sshtest.Fingerprint(sitter.Signer))
 	if err != nil || prof.Name != "sitter" || prof.LastSeen.IsZero() {
 		t.Fatalf("the sitter's profile: %+v, %v", prof, err)

@@ -2,10 +2,12 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game"
 	"bivouac/i18n"
 	"bivouac/persistence"
@@ -166,9 +168,10 @@ func TestOneConnectionCannotMakeTablesWithoutEnd(t *testing.T) {
 		}
 		ann.do("leave")
 	}
-	for deadline := time.Now().Add(5 * time.Second); srv.hub.Running() != tablesPerPlayer; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d tables running after 5 guided missions left, want %d", srv.hub.Running(), tablesPerPlayer)
+	clocktest.CheckFor(t, 5*time.Second, 5*time.Millisecond, func() error {
+		if n := srv.hub.Running(); n != tablesPerPlayer {
+			return fmt.Errorf("%d tables running after 5 guided missions left, want %d", n, tablesPerPlayer)
 		}
-	}
+		return nil
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/hostkeys"
 	"bivouac/sshserver/sshtest"
 
@@ -703,15 +704,12 @@ func mustListen(t *testing.T) net.Listener {
 // such as a slot being released) for up to 5 s.
 func eventually(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5s")
+	clocktest.CheckFor(t, wait, 5*time.Millisecond, func() error {
+		if !cond() {
+			return errors.New("condition not met")
 		}
-		<-tick.C
-	}
+		return nil
+	})
 }
 
 var _ crypto.Signer = ed25519.PrivateKey(nil)
