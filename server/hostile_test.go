@@ -126,7 +126,7 @@ func TestPlayerWhoVanishesMidGameIsStoodInForByABot(t *testing.T) {
 // type, with a word to the sender; the server does not spend seconds on it,
 // and another player's keys still answer at once (issue 12 item 4).
 func TestAFloodOfKeysIsDroppedCheaply(t *testing.T) {
-	t.Parallel()
+	// Serial: it measures the process's CPU time.
 	if testing.Short() {
 		t.Skip("measures CPU for a few seconds")
 	}
@@ -153,7 +153,7 @@ func TestAFloodOfKeysIsDroppedCheaply(t *testing.T) {
 // line of 100,000 characters is refused before anything splits it into
 // words, which would cost seconds of CPU (issue 12 item 9).
 func TestAHugeUnknownCommandIsNotEchoedInFull(t *testing.T) {
-	t.Parallel()
+	// Serial: it measures the process's CPU time.
 	_, addr := startServer(t, t.TempDir())
 	c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand("\x1b[2J"+strings.Repeat("x", 1000)))
 	c.Wait(t, 5*time.Second)
