@@ -84,13 +84,8 @@ func (c *coach) teach(id, text string) {
 	c.seen[id] = true
 	l := lesson{id: id, text: text, asked: decisions[id]}
 	if l.asked != 0 {
-		// about what is asked now: shown first, before older news, but
-		// never before the welcome, which says what all this is
-		at := 0
-		if len(c.queue) > 0 && c.queue[0].id == "welcome" {
-			at = 1
-		}
-		c.queue = slices.Insert(c.queue, at, l)
+		// about what is asked now: shown first, before older news
+		c.queue = slices.Insert(c.queue, 0, l)
 		return
 	}
 	c.queue = append(c.queue, l)
