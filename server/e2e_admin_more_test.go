@@ -95,19 +95,7 @@ func TestAdminResolvesReports(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	run := func(args string, wantStatus int, want ...string) string {
-		t.Helper()
-		out, status := admin(t, addr, adminKey, args)
-		if status != wantStatus {
-			t.Errorf("admin %s: status %d, want %d:\n%s", args, status, wantStatus, out)
-		}
-		for _, w := range want {
-			if !regexp.MustCompile(w).MatchString(out) {
-				t.Errorf("admin %s said:\n%s\nwant %q", args, out, w)
-			}
-		}
-		return out
-	}
+	run := adminRun(t, addr, adminKey)
 	run("reports", 0, `#1\s+\S+ \S+\s+vic reports troll at table K7QX: insults`, `#2\s+\S+ \S+\s+amy reports spammer: spam`)
 	run("resolve 1 warned them", 0, `Report 1 is resolved\.`)
 	run("resolve 1", 1, `There is no open report 1`)
@@ -125,6 +113,7 @@ func TestAdminResolvesReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, addr = startModerated(t, dir, adminsFile)
+	run = adminRun(t, addr, adminKey)
 	run("reports", 0, `No open reports\.`)
 	run("reports all", 0, `#1 .*insults\n\s+resolved by ada, \S+ \S+: warned them`, `#2 .*spam\n\s+resolved by ada, \S+ \S+\n`)
 	run("log", 0, `ada: resolved report #1\s+warned them`, `ada: resolved report #2`)

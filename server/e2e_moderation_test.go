@@ -28,6 +28,24 @@ func startModerated(t *testing.T, dir, adminsFile string) (*Server, string) {
 	return srv, sshtest.Start(t, srv)
 }
 
+// adminRun runs `admin ARGS` as key and checks its exit status and that
+// its answer matches every pattern in want; it returns the answer.
+func adminRun(t *testing.T, addr string, key gossh.Signer) func(args string, wantStatus int, want ...string) string {
+	return func(args string, wantStatus int, want ...string) string {
+		t.Helper()
+		out, status := admin(t, addr, key, args)
+		if status != wantStatus {
+			t.Errorf("admin %s: status %d, want %d:\n%s", args, status, wantStatus, out)
+		}
+		for _, w := range want {
+			if !regexp.MustCompile(w).MatchString(out) {
+				t.Errorf("admin %s said:\n%s\nwant %q", args, out, w)
+			}
+		}
+		return out
+	}
+}
+
 // admin runs `ssh host admin ARGS` as key and returns what it printed and
 // its exit status.
 func admin(t *testing.T, addr string, key gossh.Signer, args string) (string, int) {
@@ -153,19 +171,7 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	adminsFile := filepath.Join(t.TempDir(), "admins")
 	writeKeys(t, adminsFile, adminKey, rootKey)
 	srv, addr := startModerated(t, t.TempDir(), adminsFile)
-	run := func(args string, wantStatus int, want ...string) string {
-		t.Helper()
-		out, status := admin(t, addr, adminKey, args)
-		if status != wantStatus {
-			t.Errorf("admin %s: status %d, want %d:\n%s", args, status, wantStatus, out)
-		}
-		for _, w := range want {
-			if !regexp.MustCompile(w).MatchString(out) {
-				t.Errorf("admin %s said:\n%s\nwant %q", args, out, w)
-			}
-		}
-		return out
-	}
+	run := adminRun(t, addr, adminKey)
 
 	c := sshtest.Dial(t, addr, sshtest.WithKey(nobodyKey), sshtest.WithUser("eve"), sshtest.WithoutPTY(), sshtest.WithCommand("admin who"))
 	if status := c.Wait(t, 5*time.Second); status != 1 || strings.TrimSpace(c.Text()) != "Not permitted." {
