@@ -140,6 +140,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
 		port = p
 	}
+	// Handed over before "listening" is said: a player who connects the
+	// moment the operator reads it reaches the server, not the porch.
+	listener := door.Handover()
 	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
 	fmt.Fprintf(stdout, "Host key fingerprint: %s\n", srv.HostKeyFingerprint())
 	for i, host := range server.JoinHosts(l.Addr().String(), *publicHost) {
@@ -150,7 +153,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%s %s\n", label, server.JoinCommand(port, host))
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(door.Handover()) }()
+	go func() { served <- srv.Serve(listener) }()
 	select {
 	case err := <-served:
 		door.Close()
