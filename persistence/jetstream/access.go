@@ -84,14 +84,9 @@ func (s *Store) AdmitKey(k persistence.AdmittedKey) error {
 	if err := persistence.CheckKey("fingerprint", k.Fingerprint); err != nil {
 		return err
 	}
-	raw, err := persistence.Encode(k)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	_, err = s.access.Put(ctx, admittedKey(k.Fingerprint), raw)
-	return err
+	return overwrite(ctx, s.access, admittedKey(k.Fingerprint), k)
 }
 
 // AdmittedKey returns the record of an admitted key, or ErrNotFound. It

@@ -21,14 +21,9 @@ func (s *Store) PutSanction(sn persistence.Sanction) error {
 	if err := persistence.CheckKey("sanction subject", sn.Subject); err != nil {
 		return err
 	}
-	raw, err := persistence.Encode(sn)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	_, err = s.sanctions.Put(ctx, key(sn.Key()), raw)
-	return err
+	return overwrite(ctx, s.sanctions, key(sn.Key()), sn)
 }
 
 // DeleteSanction removes a sanction and returns it, or ErrNotFound.

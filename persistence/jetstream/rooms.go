@@ -95,12 +95,8 @@ func (s *Store) countGame(rec persistence.RoomRecord) error {
 // listFinished lists a finished room in its keyed players' histories.
 func (s *Store) listFinished(rec persistence.RoomRecord) error {
 	for _, fp := range rec.KeyedPlayers() {
-		raw, err := persistence.Encode(finishedRef{Room: rec.ID, Finished: rec.Finished})
-		if err != nil {
-			return err
-		}
 		ctx, cancel := s.ctx()
-		_, err = s.finished.Put(ctx, finishedKey(fp, rec.ID), raw)
+		err := overwrite(ctx, s.finished, finishedKey(fp, rec.ID), finishedRef{Room: rec.ID, Finished: rec.Finished})
 		cancel()
 		if err != nil {
 			return err
@@ -248,12 +244,7 @@ func (s *Store) PutReview(roomID string, review json.RawMessage) error {
 	if rec.Status != persistence.StatusFinished {
 		return fmt.Errorf("%w: room %s is %s, not finished", persistence.ErrInvalid, roomID, rec.Status)
 	}
-	raw, err := persistence.Encode(review)
-	if err != nil {
-		return err
-	}
-	_, err = s.reviews.Put(ctx, key(roomID), raw)
-	return err
+	return overwrite(ctx, s.reviews, key(roomID), review)
 }
 
 // Review returns the stored review of a room, or ErrNotFound.

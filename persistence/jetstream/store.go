@@ -292,6 +292,17 @@ func put[T any](ctx context.Context, kv js.KeyValue, k string, v T, rev uint64) 
 	return err
 }
 
+// overwrite writes v under k whatever is there: for records a single
+// writer owns, or whose last write rightly wins.
+func overwrite[T any](ctx context.Context, kv js.KeyValue, k string, v T) error {
+	raw, err := persistence.Encode(v)
+	if err != nil {
+		return err
+	}
+	_, err = kv.Put(ctx, k, raw)
+	return err
+}
+
 // update is a compare-and-set loop on one record: read it (zero value and
 // found false if absent), let change modify it, write it over the
 // revision read; on a lost race, start again from a fresh read. change
