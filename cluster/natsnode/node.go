@@ -105,6 +105,9 @@ func Start(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("natsnode: %w", err)
 	}
+	if err := listenable(cfg); err != nil {
+		return nil, err
+	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("natsnode: %w", err)
@@ -118,6 +121,27 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("natsnode: %s did not start listening on %s", cfg.Name, cfg.ClientAddr)
 	}
 	return &Node{cfg: cfg, srv: srv, creds: creds, tls: clientTLS}, nil
+}
+
+// listenable refuses, at once and by name, a client or route address
+// another process holds. The NATS server would only log it and never
+// become ready, and Start would wait its full ten seconds for nothing.
+func listenable(cfg Config) error {
+	addrs := []string{cfg.ClientAddr}
+	if cfg.Cluster != "" {
+		addrs = append(addrs, cfg.ClusterAddr)
+	}
+	for _, a := range addrs {
+		if _, port, err := net.SplitHostPort(a); err == nil && (port == "0" || port == "-1") {
+			continue
+		}
+		l, err := net.Listen("tcp", a)
+		if err != nil {
+			return fmt.Errorf("natsnode: %s cannot listen on %s: %w", cfg.Name, a, err)
+		}
+		l.Close()
+	}
+	return nil
 }
 
 func serverOptions(cfg Config, creds Credentials) (*server.Options, *tls.Config, error) {

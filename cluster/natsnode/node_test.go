@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -192,15 +193,24 @@ func TestThreeNodesReplicate(t *testing.T) {
 	}
 }
 
-// The free addresses are distinct loopback ports that can be listened on.
+// The free addresses are distinct loopback ports that can be listened on,
+// below the ephemeral range, so no outgoing connection can take one before
+// its node listens.
 func TestFreeLoopbackAddrs(t *testing.T) {
 	addrs, err := natsnode.FreeLoopbackAddrs(4)
 	if err != nil || len(addrs) != 4 {
 		t.Fatalf("%v, %v", addrs, err)
 	}
+	ephemeral := 32768
+	if raw, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		ephemeral, _ = strconv.Atoi(strings.Fields(string(raw))[0])
+	}
 	for i, a := range addrs {
 		if slices.Contains(addrs[:i], a) || !strings.HasPrefix(a, "127.0.0.1:") {
 			t.Fatalf("addresses %v", addrs)
+		}
+		if port, _ := strconv.Atoi(strings.TrimPrefix(a, "127.0.0.1:")); port >= ephemeral || port < 1024 {
+			t.Errorf("%s: not below the ephemeral range (from %d)", a, ephemeral)
 		}
 		l, err := net.Listen("tcp", a)
 		if err != nil {

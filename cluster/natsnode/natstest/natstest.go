@@ -3,10 +3,12 @@
 package natstest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,11 +32,33 @@ type Cluster struct {
 func Start(t testing.TB, n int, configure func(i int, c *natsnode.Config)) *Cluster {
 	t.Helper()
 	dirs := DataDirs(t, n)
-	routes, err := natsnode.FreeLoopbackAddrs(n)
+	c := &Cluster{t: t}
+	t.Cleanup(c.StopAll)
+	// A port found free can still be taken by another process before its
+	// node listens; new ports then, a few times, rather than a failed test.
+	var err error
+	for range 3 {
+		if err = c.configure(dirs, configure); err != nil {
+			break
+		}
+		if err = c.startAll(); err == nil || !errors.Is(err, syscall.EADDRINUSE) {
+			break
+		}
+		c.StopAll()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Cluster{t: t}
+	return c
+}
+
+func (c *Cluster) configure(dirs []string, configure func(i int, c *natsnode.Config)) error {
+	n := len(dirs)
+	routes, err := natsnode.FreeLoopbackAddrs(n)
+	if err != nil {
+		return err
+	}
+	c.Configs = nil
 	for i := range n {
 		cfg := natsnode.Config{DataDir: dirs[i], Name: fmt.Sprintf("n%d", i+1), ClientAddr: "127.0.0.1:0"}
 		if n > 1 {
@@ -45,21 +69,25 @@ func Start(t testing.TB, n int, configure func(i int, c *natsnode.Config)) *Clus
 		}
 		c.Configs = append(c.Configs, cfg)
 	}
-	c.StartAll()
-	t.Cleanup(c.StopAll)
-	return c
+	return nil
 }
 
 // StartAll starts every node (again, after StopAll) and waits until
 // JetStream answers on each.
 func (c *Cluster) StartAll() {
 	c.t.Helper()
+	if err := c.startAll(); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *Cluster) startAll() error {
 	c.Nodes = make([]*natsnode.Node, len(c.Configs))
 	for i, cfg := range c.Configs {
 		n, err := natsnode.Start(cfg)
 		if err != nil {
 			c.StopAll()
-			c.t.Fatal(err)
+			return err
 		}
 		c.Nodes[i] = n
 	}
@@ -69,12 +97,11 @@ func (c *Cluster) StartAll() {
 		wg.Go(func() { errs[i] = n.Ready(ReadyWithin) })
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			c.StopAll()
-			c.t.Fatal(err)
-		}
+	if err := errors.Join(errs...); err != nil {
+		c.StopAll()
+		return err
 	}
+	return nil
 }
 
 // StopAll shuts every running node down; their data dirs stay.
