@@ -45,6 +45,7 @@ var rules = []importRule{
 	{[]string{"cluster/natsnode/natstest"}, []string{"cluster/natsnode"}},
 	{[]string{"cluster/remote"}, []string{"game", "table", "nats.go"}},
 	{[]string{"cluster/lease"}, []string{"clock", "nats.go"}},
+	{[]string{"cluster/adminbus"}, []string{"nats.go"}},
 	{[]string{"moderation"}, []string{"clock", "game", "persistence", "sanitize"}},
 	{[]string{"access"}, []string{"clock", "codes", "game", "i18n", "persistence", "sanitize", "x/crypto"}},
 	{[]string{"metrics"}, []string{"prometheus"}},
