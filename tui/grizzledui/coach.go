@@ -14,8 +14,9 @@ import (
 // turn, two of a threat, a withdrawal, support, the morale drop, a
 // speech token), queues a short lesson in the player's language. The
 // lessons are shown over the log one at a time; space goes to the next.
-// A lesson about a decision (choose the intensity, a tile) goes first and
-// leaves by itself once the decision is made.
+// The welcome, which says what all this is, comes first; a lesson about a
+// decision (choose the intensity, a tile) goes next, before older news,
+// and leaves by itself once the decision is made, read or not.
 // The coach only reads the view and the log: the game is an ordinary one.
 
 var _ uikit.Coached = (*Screen)(nil)
@@ -84,8 +85,12 @@ func (c *coach) teach(id, text string) {
 	c.seen[id] = true
 	l := lesson{id: id, text: text, asked: decisions[id]}
 	if l.asked != 0 {
-		// about what is asked now: shown first, before older news
-		c.queue = slices.Insert(c.queue, 0, l)
+		// about what is asked now: before older news, behind the welcome
+		at := 0
+		if len(c.queue) > 0 && c.queue[0].id == "welcome" {
+			at = 1
+		}
+		c.queue = slices.Insert(c.queue, at, l)
 		return
 	}
 	c.queue = append(c.queue, l)
