@@ -203,6 +203,21 @@ var ErrInvalidName = game.NewError("name.err.invalid")
 // with no space at either end. The error wraps ErrInvalidName and says what
 // is wrong, in words a player can act on.
 func Name(s string) (string, error) {
+	return checkName(s, nameErrors{"name.err.empty", "name.err.long", "name.err.char"})
+}
+
+// CampaignName checks a campaign's name by Name's rules; its errors speak
+// of a campaign's name, which several languages call by another word than
+// a person's.
+func CampaignName(s string) (string, error) {
+	return checkName(s, nameErrors{"name.campaign_err.empty", "name.campaign_err.long", "name.campaign_err.char"})
+}
+
+// nameErrors are the catalog keys of a name's three refusals.
+type nameErrors struct{ empty, long, char string }
+
+// checkName is Name saying its refusals with keys.
+func checkName(s string, keys nameErrors) (string, error) {
 	// Line keeps at most maxMarks marks per character, so a name of 20
 	// characters is at most 20*(1+maxMarks) runes before NFC: cleaning one
 	// more than that tells "too long" apart from "just fits".
@@ -210,9 +225,9 @@ func Name(s string) (string, error) {
 	n := utf8.RuneCountInString(clean)
 	switch {
 	case n == 0:
-		return "", game.Refuse(ErrInvalidName, game.M("name.err.empty"))
+		return "", game.Refuse(ErrInvalidName, game.M(keys.empty))
 	case n > MaxNameRunes:
-		return "", game.Refuse(ErrInvalidName, game.M("name.err.long", game.Num("Max", MaxNameRunes)))
+		return "", game.Refuse(ErrInvalidName, game.M(keys.long, game.Num("Max", MaxNameRunes)))
 	}
 	prevLetter := false // a mark must follow a letter, digit or mark
 	for _, r := range clean {
@@ -223,7 +238,7 @@ func Name(s string) (string, error) {
 		case r == ' ', strings.ContainsRune("-_.'", r):
 			prevLetter = false
 		default:
-			return "", game.Refuse(ErrInvalidName, game.M("name.err.char", game.Text("Char", strconv.QuoteRune(r))))
+			return "", game.Refuse(ErrInvalidName, game.M(keys.char, game.Text("Char", strconv.QuoteRune(r))))
 		}
 	}
 	return clean, nil

@@ -203,3 +203,18 @@ func FuzzName(f *testing.F) {
 		}
 	})
 }
+
+// A campaign's name follows a player's name's rules, and its refusal
+// speaks of a campaign's name: Polish and Russian call it by another word
+// than a person's name ("nazwa", "название", not "imię", "имя").
+func TestCampaignNameSpeaksOfACampaign(t *testing.T) {
+	if got, err := CampaignName("  Verdun 1916 "); err != nil || got != "Verdun 1916" {
+		t.Fatalf("CampaignName = %q, %v", got, err)
+	}
+	for lang, want := range map[i18n.Lang]string{i18n.Polish: "nazwa kampanii", i18n.Russian: "название кампании", i18n.English: "a campaign's name"} {
+		_, err := CampaignName("")
+		if says := i18n.For(lang).Error(err); !errors.Is(err, ErrInvalidName) || !strings.HasPrefix(says, want) {
+			t.Errorf("%s: %q, want it to begin %q", lang, says, want)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 	if owner.Guest {
 		return tui.Campaign{}, errGuestCampaign
 	}
-	name, err := sanitize.Name(name)
+	name, err := sanitize.CampaignName(name)
 	if err != nil {
 		return tui.Campaign{}, err
 	}

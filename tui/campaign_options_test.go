@@ -72,3 +72,29 @@ func TestCampaignListKeepsItsWordsAt80(t *testing.T) {
 		}
 	}
 }
+
+// newRecords records the campaigns a test makes.
+type newRecords struct {
+	campRecords
+	names []string
+}
+
+func (r *newRecords) CreateCampaign(_ table.Player, name string, players int) (Campaign, error) {
+	r.names = append(r.names, name)
+	return Campaign{Code: "7KQ2XM", Name: name, Players: players}, nil
+}
+
+// A new campaign's prompt holds a name that will do, in the player's
+// language, so enter alone makes it: the Polish prompt showed a grey hint
+// that looked like a name, and enter on it said the name was empty.
+func TestNewCampaignPromptOffersAName(t *testing.T) {
+	a := testApp(t)
+	rec := &newRecords{campRecords: campRecords{c: &Campaign{}}}
+	a.Records = rec
+	s := newSessionIn(t, a, "fp-ann", "ann", i18n.Polish)
+	s.m.show(&campaignsPage{campaigns: []Campaign{{Code: "7KQ2XM", Name: "Somme", Players: 2}}, newPlayers: 2, bind: newPagesKeys(s.m.th)})
+	s.keys("n", "enter")
+	if len(rec.names) != 1 || rec.names[0] != "Kampania 2" {
+		t.Fatalf("enter on the new campaign's prompt made %q, want [Kampania 2]", rec.names)
+	}
+}

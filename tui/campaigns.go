@@ -94,7 +94,10 @@ func (p *campaignsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		p.newPlayers = min(5, p.newPlayers+1)
 	case key.Matches(k, pk.New):
 		players := p.newPlayers
-		return m.openPrompt(m.th.T("ui.prompt.campaign_name"), m.th.T("ui.prompt.campaign_name_hint", game.Count(players)), "", 24,
+		// The prompt starts with a name that will do, so enter alone
+		// makes the campaign; the hint shows only once it is cleared.
+		suggested := m.th.T("ui.campaign.default_name", game.Num("N", len(p.campaigns)+1))
+		return m.openPrompt(m.th.T("ui.prompt.campaign_name"), m.th.T("ui.prompt.campaign_name_hint", game.Count(players)), suggested, 24,
 			func(name string) tea.Cmd { return createCampaign(m, name, players) })
 	case key.Matches(k, pk.Join):
 		return m.openPrompt(m.th.T("ui.prompt.campaign_code"), m.th.T("ui.prompt.campaign_code_hint"), "", 12, func(code string) tea.Cmd { return joinCampaign(m, code) })

@@ -957,7 +957,7 @@ func (p *plain) campaign(args []string) {
 			p.say(th.T("plain.campaign_usage"))
 			return
 		}
-		name, err := sanitize.Name(strings.Join(args[2:], " "))
+		name, err := sanitize.CampaignName(strings.Join(args[2:], " "))
 		if err != nil {
 			p.say(th.Err(err))
 			return
