@@ -3,7 +3,7 @@
 // help). One tea.Program per session; all of a session's screens live in it.
 //
 // Data flow: the session's pump goroutine is the only caller of
-// Program.Send but for the frame gap's timer (an empty drawMsg, frames.go).
+// Program.Send but for the frame gap's timer (tui/frames).
 // It forwards the newest room Update from the session's
 // one-slot mailbox and lobby-change signals from the hub. Keys become room
 // commands (Act, Say, Start), which never block.
@@ -22,6 +22,7 @@ import (
 
 	"bivouac/game"
 	"bivouac/table"
+	"bivouac/tui/frames"
 	"bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -202,7 +203,7 @@ type Session struct {
 	Dropped <-chan struct{}
 	// Output is the session's terminal (required). The program draws
 	// through a frame writer that only wakes when the screen changes
-	// (frames.go), never through Bubble Tea's standard renderer.
+	// (tui/frames), never through Bubble Tea's standard renderer.
 	Output io.Writer
 	// ASCII: the terminal shows only ASCII (sshserver.WantsASCII); every
 	// frame is drawn in ASCII of the same width (uikit.AppendASCII).
@@ -227,9 +228,9 @@ func (a *App) NewProgram(s Session) *tea.Program {
 		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
 	}
 	opts = append(opts, tea.WithoutRenderer())
-	f := newFramed(m, newFrameWriter(s.Ctx, s.Output, s.ASCII))
+	f := frames.New(s.Ctx, m, s.Output, s.ASCII)
 	p := tea.NewProgram(f, opts...)
-	f.send = p.Send
+	f.SendWith(p.Send)
 	m.send = p.Send
 	a.live.add(1)
 	go func() {
@@ -275,7 +276,7 @@ type themeKey struct {
 }
 
 // pump is the caller of p.Send for this session (but for the frame gap's
-// timer, which sends an empty drawMsg). It passes on the
+// timer, tui/frames). It passes on the
 // terminal's sizes (Session.Sizes, the newest once per resizeGap), keeps the table screen's alarm
 // (sessionAlarm) on a runtime timer, and keeps the idle clock: one runtime
 // timer that, when it fires, looks at when input last came (nothing

@@ -29,6 +29,6 @@ func BenchmarkHelpKey(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Update(help)
-		_ = m.frame()
+		_ = m.Lines()
 	}
 }

@@ -75,7 +75,7 @@ type root struct {
 	early   table.Update
 
 	// sent: this Update sent an action to the table, whose answer usually
-	// follows within a millisecond (see framed's answerGrace).
+	// follows within a millisecond (see tui/frames).
 	sent bool
 
 	closed string // the session is ending: why
@@ -683,12 +683,12 @@ func (m *root) rename(value string) {
 }
 
 // View draws the page, then the prompt or help bar on the last line.
-func (m *root) View() string { return strings.Join(m.frame(), "\n") }
+func (m *root) View() string { return strings.Join(m.Lines(), "\n") }
 
-// frame is the screen as lines, View's lines: the session's frames are
-// drawn from them (framed), and a table's screen gives its lines without
-// joining them first (uikit.Lined).
-func (m *root) frame() []string {
+// Lines is the screen as lines, View's lines: the session's frames are
+// drawn from them (tui/frames), and a table's screen gives its lines
+// without joining them first (uikit.Lined).
+func (m *root) Lines() []string {
 	if m.closed != "" {
 		return strings.Split(m.closed+"\n", "\n")
 	}

@@ -1,14 +1,14 @@
-package tui
+package frames
 
 import (
 	"context"
-	"log/slog"
+	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -94,11 +94,42 @@ func TestFrameWriterIdlesWithoutAGoroutineAndSaysGoodbye(t *testing.T) {
 	}
 }
 
+// screen is a Screen for the tests: a line per key it was given.
+type screen struct {
+	lines   []string
+	panics  bool   // drawing it panics
+	crashed any    // what Crashed was told
+	stack   []byte //
+}
+
+func (s *screen) Init() tea.Cmd { return nil }
+
+func (s *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		s.lines = append(s.lines, "key "+k.String())
+	}
+	return nil, nil
+}
+
+func (s *screen) Lines() []string {
+	if s.panics {
+		panic("a bug in a page")
+	}
+	return slices.Clone(s.lines)
+}
+
+func (s *screen) Sent() bool          { return false }
+func (s *screen) Answer(tea.Msg) bool { return false }
+func (s *screen) Goodbye() string     { return "" }
+func (s *screen) Crashed(p any, stack []byte) string {
+	s.crashed, s.stack = p, stack
+	return "bye"
+}
+
 // A screen's timer that comes before its time draws no frame; one that is
 // due does.
 func TestEarlyTickDrawsNothing(t *testing.T) {
-	m := newRoot(testApp(t), Session{Ctx: t.Context(), Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
-	f := newFramed(m, newFrameWriter(t.Context(), make(writes, 16), false))
+	f := New(t.Context(), &screen{}, make(writes, 16), false)
 	t0 := time.Now()
 	var ticks uikit.Ticks
 	ticks.At(t0, t0.Add(time.Second))
@@ -117,29 +148,21 @@ func TestEarlyTickDrawsNothing(t *testing.T) {
 	}
 }
 
-// brokenPage panics when drawn.
-type brokenPage struct{ *lobbyPage }
-
-func (brokenPage) view(*root) string { panic("a bug in a page") }
-
-// A page that panics while a drawer draws it ends its own session only:
+// A screen that panics while a drawer draws it ends its own session only:
 // the panic comes back to the program, which quits with the terminal
-// given back (the goodbye on the normal screen), and the log has the
-// drawer's stack. The server, and the drawer, go on.
+// given back (the goodbye on the normal screen), and the screen is told
+// of it with the drawer's stack. The drawers go on.
 func TestAPanicWhileDrawingEndsTheSessionAlone(t *testing.T) {
-	a := testApp(t)
-	var log strings.Builder
-	a.Log = slog.New(slog.NewTextHandler(&log, nil))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
+	s := &screen{}
 	out := make(writes, 16)
-	f := newFramed(m, newFrameWriter(ctx, out, false))
+	f := New(ctx, s, out, false)
 	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if first := out.next(t); !strings.Contains(first, enterAlt) {
 		t.Fatalf("first write %q", first)
 	}
-	m.page = brokenPage{m.lobby}
+	s.panics = true
 	f.w.drawnAt = time.Time{} // past the least gap between frames: drawn at once
 	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
 	if cmd == nil {
@@ -148,16 +171,15 @@ func TestAPanicWhileDrawingEndsTheSessionAlone(t *testing.T) {
 	if _, quit := cmd().(tea.QuitMsg); !quit {
 		t.Fatal("the session did not quit after a panic")
 	}
-	if bye := out.next(t); !strings.Contains(bye, leaveAlt) {
-		t.Errorf("after the panic the writer wrote %q, want the alternate screen left", bye)
+	if bye, want := out.next(t), leaveAlt+"bye\r\n"; bye != want {
+		t.Errorf("after the panic the writer wrote %q, want %q", bye, want)
 	}
-	if !strings.Contains(log.String(), "a bug in a page (while drawing)") || !strings.Contains(log.String(), "drawJob") {
-		t.Errorf("the log lacks the panic or the drawer's stack:\n%s", log.String())
+	if p := fmt.Sprint(s.crashed); !strings.Contains(p, "a bug in a page (while drawing)") || !strings.Contains(p, "drawJob") {
+		t.Errorf("the screen was not told of the panic with the drawer's stack: %s", p)
 	}
 	// Another session draws on as before.
-	other := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "k2", Name: "Bob"}}, uikit.New(nil))
 	out2 := make(writes, 16)
-	newFramed(other, newFrameWriter(ctx, out2, false)).Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	New(ctx, &screen{}, out2, false).Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if got := out2.next(t); !strings.Contains(got, enterAlt) {
 		t.Errorf("another session's first frame: %q", got)
 	}
@@ -167,18 +189,17 @@ func TestAPanicWhileDrawingEndsTheSessionAlone(t *testing.T) {
 // one gap timer (no command, no goroutine per frame): the drawMsg is sent
 // to the program once the gap has passed, and the frame is drawn then.
 func TestAPutOffFrameComesByTheGapTimer(t *testing.T) {
-	m := newRoot(testApp(t), Session{Ctx: t.Context(), Player: table.Player{ID: "k1", Name: "Anna"}}, uikit.New(nil))
 	out := make(writes, 16)
-	f := newFramed(m, newFrameWriter(t.Context(), out, false))
+	f := New(t.Context(), &screen{}, out, false)
 	sent := make(chan tea.Msg, 4)
-	f.send = func(msg tea.Msg) { sent <- msg }
+	f.SendWith(func(msg tea.Msg) { sent <- msg })
 	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	out.next(t)
-	for range 3 { // within the gap: put off, and only once (three ? leave the help open)
-		if _, cmd := f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}); cmd != nil {
+	for _, k := range "abc" { // within the gap: put off, and only once
+		if _, cmd := f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{k}}); cmd != nil {
 			t.Fatal("a put-off frame came by a command, not the gap timer")
 		}
-		if !f.w.drawDue {
+		if !f.Pending() {
 			t.Fatal("the frame was drawn within the gap")
 		}
 	}
@@ -191,116 +212,15 @@ func TestAPutOffFrameComesByTheGapTimer(t *testing.T) {
 		t.Fatal("the gap timer never sent the put-off frame")
 	}
 	f.Update(drawMsg{})
-	if f.w.drawDue {
+	if f.Pending() {
 		t.Error("the put-off frame was not drawn when its message came")
 	}
-	if got := out.next(t); !strings.Contains(got, "Help") && !strings.Contains(got, "help") {
-		t.Errorf("the put-off frame did not show the help: %q", got)
+	if got := out.next(t); !strings.Contains(got, "key a") || !strings.Contains(got, "key c") {
+		t.Errorf("the put-off frame did not show the keys: %q", got)
 	}
 	select {
 	case <-sent:
 		t.Error("keys within the gap sent more than one frame")
 	case <-time.After(50 * time.Millisecond):
-	}
-}
-
-// A move's key draws no frame of its own: the frame waits for the table's
-// answer and shows the move taken. Only when no answer comes within
-// answerGrace is the move shown as sent first.
-func TestAMoveIsDrawnWithTheTablesAnswer(t *testing.T) {
-	a := testApp(t)
-	alice := newSession(t, a, "fp-alice", "alice")
-	alice.keys("n")
-	alice.keys("enter")
-	code := codeRe.FindStringSubmatch(alice.pump(`Table [A-Z0-9]{4}`))[1]
-	bob := newSession(t, a, "fp-bob", "bob")
-	bob.send(joinMsg{code: code})
-	bob.pump(`bob \(you\)`)
-	alice.pump(`bob  ● here`)
-	alice.keys("s")
-	alice.pump(`flips: 0`)
-
-	out := make(writes, 16)
-	f := newFramed(alice.m, newFrameWriter(t.Context(), out, false))
-	timer := make(chan tea.Msg, 4)
-	f.send = func(msg tea.Msg) { timer <- msg }
-	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	out.next(t)
-	noWrite := func(why string) {
-		t.Helper()
-		select {
-		case got := <-out:
-			t.Fatalf("%s: a frame was written: %q", why, got)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	answer := func() {
-		t.Helper()
-		select {
-		case u := <-alice.m.box.C():
-			f.Update(updateArrived{u})
-		case <-time.After(5 * time.Second):
-			t.Fatal("the table never answered")
-		}
-	}
-	drawDue := func() {
-		t.Helper()
-		select {
-		case msg := <-timer:
-			f.Update(msg)
-		case <-time.After(5 * time.Second):
-			t.Fatal("no frame came by the timer")
-		}
-	}
-
-	for drained := false; !drained; { // the table's news from before the game
-		select {
-		case u := <-alice.m.box.C():
-			f.Update(updateArrived{u})
-		case <-time.After(50 * time.Millisecond):
-			drained = true
-		}
-	}
-	for len(out) > 0 {
-		<-out
-	}
-
-	// The answer comes within the grace: one frame, with the move taken.
-	time.Sleep(minFrameGap)
-	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
-	noWrite("the flip's key")
-	answer()
-	if got := out.next(t); !strings.Contains(got, "flips: 1") {
-		t.Fatalf("the answer's frame: %q", got)
-	}
-	if f.awaiting || f.w.drawDue {
-		t.Error("the frame after the answer is still put off")
-	}
-
-	bob.pump(`flips: 1`)
-	bob.keys("f")
-	answer() // bob's flip: drawn at once, or after the gap
-	if f.w.drawDue {
-		drawDue()
-	}
-	if got := out.next(t); !strings.Contains(got, "flips: 2") {
-		t.Fatalf("bob's flip: %q", got)
-	}
-
-	// No answer within the grace: the frame comes by the timer, then the
-	// answer's.
-	time.Sleep(minFrameGap)
-	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
-	noWrite("the last flip's key")
-	drawDue()
-	if f.awaiting {
-		t.Error("still waiting for the answer after the grace")
-	}
-	answer()
-	if f.w.drawDue {
-		drawDue()
-	}
-	for got := ""; !strings.Contains(got, "over: true"); {
-		got = out.next(t)
 	}
 }

@@ -1,4 +1,17 @@
-package tui
+// Package frames draws a session's screen without Bubble Tea's standard
+// renderer. That renderer wakes every program 60 times a second on a
+// ticker, changed or not; at 2,000 idle sessions those wake-ups were
+// nearly half a core (docs/PERFORMANCE.md). Here the program runs
+// WithoutRenderer: after each Update a drawer builds the session's frame
+// while the program waits (see draw), and the frame goes to a frameWriter
+// (newest frame wins, like the room mailboxes), which rewrites only the
+// lines that changed. Nothing runs while nothing changes, and a client
+// that stops reading blocks only its own writer, never the program.
+//
+// Frames are also paced: keys faster than MinGap are drawn together, and
+// the frame after a key that sent the table an action waits up to
+// answerGrace for the table's answer, so a move is drawn once.
+package frames
 
 import (
 	"context"
@@ -16,22 +29,35 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// Drawing without Bubble Tea's standard renderer. That renderer wakes every
-// program 60 times a second on a ticker, changed or not; at 2,000 idle
-// sessions those wake-ups were nearly half a core (docs/PERFORMANCE.md).
-// Here the program runs WithoutRenderer: after each Update a drawer builds
-// the session's frame while the program waits (see draw), and the frame
-// goes to a frameWriter (newest frame wins, like the room mailboxes),
-// which rewrites only the lines that changed. Nothing runs while nothing
-// changes, and a client that stops reading blocks only its own writer,
-// never the program.
+// Screen is the session's screens as the frames see them: the program's
+// messages go to it, and its lines are drawn.
+type Screen interface {
+	Init() tea.Cmd
+	Update(msg tea.Msg) (tea.Model, tea.Cmd)
+	// Lines is the screen as it stands, line by line. It is read by one
+	// goroutine at a time, while the program waits.
+	Lines() []string
+	// Sent reports whether the last Update sent the table an action, and
+	// forgets it: the frame then waits for the answer.
+	Sent() bool
+	// Answer reports whether msg is the table's news, which answers an
+	// action.
+	Answer(msg tea.Msg) bool
+	// Goodbye is why the session is ending ("" while it is not): the
+	// program is quitting, and the words stay on the normal screen.
+	Goodbye() string
+	// Crashed logs a panic in the session (raised in Update, or while
+	// drawing: then p says so and carries the drawer's stack; stack is the
+	// program's) and gives the goodbye to leave on the terminal.
+	Crashed(p any, stack []byte) string
+}
 
-// framed wraps the session's root so every Update hands its View to w.
+// Model wraps the session's Screen so every Update hands its lines to w.
 // Its methods take a pointer: a struct of two pointers returned as a
 // tea.Model would be boxed anew at every Update.
-type framed struct {
-	root *root
-	w    *frameWriter
+type Model struct {
+	screen Screen
+	w      *frameWriter
 
 	// A frame is drawn by a drawer (see draw) while the program waits.
 	job    frame         // the frame to draw, lines not yet filled
@@ -49,20 +75,35 @@ type framed struct {
 	awaiting bool
 }
 
-func newFramed(m *root, w *frameWriter) *framed {
-	return &framed{root: m, w: w, drawn: make(chan struct{}, 1)}
+// New wraps s for a program that runs WithoutRenderer, drawing on out (in
+// ASCII only when ascii) until ctx ends or s says goodbye.
+func New(ctx context.Context, s Screen, out io.Writer, ascii bool) *Model {
+	return newModel(s, newFrameWriter(ctx, out, ascii))
 }
 
-func (f *framed) Init() tea.Cmd {
-	f.w.offer(frame{lines: f.root.frame()})
-	return f.root.Init()
+func newModel(s Screen, w *frameWriter) *Model {
+	return &Model{screen: s, w: w, drawn: make(chan struct{}, 1)}
 }
 
-// minFrameGap is the least time between two frames of one session. A key
+// SendWith has put-off frames asked for by send, the program's Send, on
+// one timer per session; without it they come by a tea.Tick command.
+// Call it before the program runs.
+func (f *Model) SendWith(send func(tea.Msg)) { f.send = send }
+
+// Pending reports whether a frame is put off: by MinGap, or waiting for
+// the table's answer.
+func (f *Model) Pending() bool { return f.w.drawDue || f.awaiting }
+
+func (f *Model) Init() tea.Cmd {
+	f.w.offer(frame{lines: f.screen.Lines()})
+	return f.screen.Init()
+}
+
+// MinGap is the least time between two frames of one session. A key
 // typed after a pause is drawn at once; keys that come faster than this
 // (a held key, a burst from a script) are drawn together, once the gap has
 // passed: a burst of n keys costs n Updates but about one View per gap.
-const minFrameGap = 15 * time.Millisecond
+const MinGap = 15 * time.Millisecond
 
 // answerGrace is how long the frame after a key that sent an action to
 // the table waits for the table's answer. The answer usually comes within
@@ -72,16 +113,15 @@ const minFrameGap = 15 * time.Millisecond
 // first. At 10,000 players that was one frame in six drawn and written.
 const answerGrace = 25 * time.Millisecond
 
-// drawMsg asks for the frame put off by minFrameGap or answerGrace.
+// drawMsg asks for the frame put off by MinGap or answerGrace.
 type drawMsg struct{}
 
-func (f *framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+func (f *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer func() {
 		// A bug in a screen ends this session alone, with the terminal
 		// given back whole, instead of a stack trace on the player's screen.
 		if p := recover(); p != nil {
-			f.root.app.logger().Error("panic in a session", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			f.w.finish(f.root.th.T(internalErrorGoodbye))
+			f.w.finish(f.screen.Crashed(p, debug.Stack()))
 			cmd = tea.Quit
 		}
 	}()
@@ -93,14 +133,13 @@ func (f *framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		// takes the tick and wishes again.
 		t, tick := msg.(uikit.Tick)
 		early := tick && !t.Due()
-		_, cmd = f.root.Update(msg)
+		_, cmd = f.screen.Update(msg)
 		if early {
 			return f, cmd
 		}
 	}
-	sent := f.root.sent
-	f.root.sent = false
-	if _, answer := msg.(updateArrived); answer && f.awaiting {
+	sent := f.screen.Sent()
+	if f.awaiting && f.screen.Answer(msg) {
 		f.awaiting, f.w.drawDue = false, false // the answer's frame goes now, not the grace's
 		if f.gap != nil {
 			f.gap.Stop() // a drawMsg already sent draws the same frame again: nothing to write
@@ -109,19 +148,19 @@ func (f *framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	switch ws, resized := msg.(tea.WindowSizeMsg); {
 	case resized:
 		f.draw(frame{redraw: true, height: ws.Height})
-	case f.root.closed != "":
+	case f.screen.Goodbye() != "":
 		f.draw(frame{})
-		f.w.finish(f.root.closed) // the program is quitting: leave the goodbye on screen
+		f.w.finish(f.screen.Goodbye()) // the program is quitting: leave the goodbye on screen
 	case sent && !f.w.drawDue:
 		f.w.drawDue, f.awaiting = true, true
-		cmd = tea.Batch(cmd, f.drawLater(max(answerGrace, minFrameGap-time.Since(f.w.drawnAt))))
+		cmd = tea.Batch(cmd, f.drawLater(max(answerGrace, MinGap-time.Since(f.w.drawnAt))))
 	case f.w.drawDue:
 		// a frame is already on its way
-	case time.Since(f.w.drawnAt) >= minFrameGap:
+	case time.Since(f.w.drawnAt) >= MinGap:
 		f.draw(frame{})
 	default:
 		f.w.drawDue = true
-		cmd = tea.Batch(cmd, f.drawLater(minFrameGap-time.Since(f.w.drawnAt)))
+		cmd = tea.Batch(cmd, f.drawLater(MinGap-time.Since(f.w.drawnAt)))
 	}
 	return f, cmd
 }
@@ -131,7 +170,7 @@ func (f *framed) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 // a tea.Tick for it was a new goroutine each time that allocated its timer
 // (and owed the collector an assist for it while a mark ran). The timer's
 // goroutine only sends an empty message, which allocates nothing.
-func (f *framed) drawLater(wait time.Duration) tea.Cmd {
+func (f *Model) drawLater(wait time.Duration) tea.Cmd {
 	if f.send == nil {
 		return tea.Tick(wait, func(time.Time) tea.Msg { return drawMsg{} })
 	}
@@ -143,7 +182,7 @@ func (f *framed) drawLater(wait time.Duration) tea.Cmd {
 	return nil
 }
 
-// draw hands the root's current frame to the writer. A drawer builds it
+// draw hands the screen's current frame to the writer. A drawer builds it
 // while the program waits, so the screen is read by one goroutine at a
 // time as before. Why not the program's own goroutine: a frame's lines
 // are the one thing a seat's program allocates for a move, and a goroutine
@@ -151,7 +190,7 @@ func (f *framed) drawLater(wait time.Duration) tea.Cmd {
 // least 64 KB of marking (the runtime's floor), whatever it allocates. At
 // 10,000 players every seat's program paid that at every move during a
 // mark; a few drawers, busy and long-lived, pay it once each per cycle.
-func (f *framed) draw(fr frame) {
+func (f *Model) draw(fr frame) {
 	f.job = fr
 	drawers.hand(f)
 	<-f.drawn
@@ -172,11 +211,11 @@ func (p *drawPanic) String() string { return fmt.Sprintf("%v (while drawing)\n%s
 
 // drawers draw frames for every session: a drawer that has just finished
 // a session's frame takes the next one handed over.
-var drawers = lingerPool[*framed]{idle: make(chan *framed), run: (*framed).drawJob}
+var drawers = lingerPool[*Model]{idle: make(chan *Model), run: (*Model).drawJob}
 
 // drawJob fills f.job's lines and offers it to the writer, then lets the
 // program go on; a panic goes back to the program with its stack.
-func (f *framed) drawJob() {
+func (f *Model) drawJob() {
 	defer func() {
 		if p := recover(); p != nil {
 			f.failed = &drawPanic{value: p, stack: debug.Stack()}
@@ -185,12 +224,12 @@ func (f *framed) drawJob() {
 	}()
 	fr := f.job
 	f.job = frame{}
-	fr.lines = f.root.frame()
+	fr.lines = f.screen.Lines()
 	f.w.offer(fr)
 }
 
 // View is empty: there is no standard renderer to draw it.
-func (f *framed) View() string { return "" }
+func (f *Model) View() string { return "" }
 
 type frame struct {
 	lines  []string // the screen, line by line (not changed once offered)
@@ -223,7 +262,7 @@ type frameWriter struct {
 	started bool     // the alternate screen is entered
 	last    []uint64 // a hash of each line on screen, to redraw only changes
 
-	// Read and written on the program's goroutine only (framed.Update).
+	// Read and written on the program's goroutine only (Model.Update).
 	drawnAt time.Time // when the last frame was offered
 	drawDue bool      // a drawMsg is on its way
 }
