@@ -78,11 +78,6 @@ var rules = []importRule{
 // when one is paid, so its line goes with it; never add one to let new
 // code in.
 var debts = []struct{ from, imports, why string }{
-	// Issue 31 item 1: generic tui names a game. The review page holds a
-	// grizzbot.GameReview and plain mode and the records page call the
-	// Grizzled screen; a game should bring these through the registry.
-	{"tui", "game/grizzled/grizzbot", "issue 31 item 1: generic tui names a game (review)"},
-	{"tui", "tui/grizzledui", "issue 31 item 1: generic tui names a game (plain mode, records, review)"},
 	// Issue 31 item 3: tui should not touch SSH; App takes window sizes
 	// as ssh.Window where a type of its own would do.
 	{"tui", "charmbracelet/ssh", "issue 31 item 3: tui takes ssh.Window for window sizes"},

@@ -15,7 +15,7 @@ import (
 // until its members choose), and the bot levels it may choose from.
 func (r records) campaignOptions(c persistence.Campaign) (tui.CampaignOptions, []string) {
 	var levels []string
-	if g, ok := r.s.app.Games.Lookup("grizzled"); ok && g.Bots != nil {
+	if g, ok := r.s.app.Games.Campaigns(); ok && g.Bots != nil {
 		levels = g.Bots.Levels()
 	}
 	o := tui.CampaignOptions{TurnClock: tui.CampaignClocks[0].D}

@@ -16,7 +16,6 @@ import (
 	"bivouac/sshserver"
 	"bivouac/table"
 	"bivouac/tui"
-	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/ssh"
@@ -175,8 +174,8 @@ func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	fmt.Fprintln(tw, tr.T("cmd.profile.head"))
 	for _, st := range p.Stats {
 		variant := st.Variant
-		if st.Game == "grizzled" && variant != "" {
-			variant = tr.T("grizzled.variant." + variant)
+		if g, ok := s.app.Games.Lookup(st.Game); ok && g.VariantKey != nil && variant != "" {
+			variant = tr.T(g.VariantKey(variant))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", tr.T(st.Game+".title"), variant, st.Players, st.Played, st.Won)
 	}
@@ -298,7 +297,7 @@ wait:
 	th := uikit.New(nil)
 	th.SetLang(p.Lang())
 	outcome := p.T("ui.lost")
-	if r.Coach.Won {
+	if r.Coach.Won() {
 		outcome = p.T("ui.won")
 	}
 	ascii := sshserver.WantsASCII(sess) // no bars in ASCII: the missions in words
@@ -309,7 +308,7 @@ wait:
 		fmt.Fprintln(sess, l)
 	}
 	out(p.T("ui.review.title", game.Text("Code", r.Code)) + " · " + sanitize.Line(p.Msg(r.Title), 80) + " · " + outcome + "\n")
-	for _, l := range grizzledui.ReviewLines(th, r.Coach, r.Seats, 80, ascii) {
+	for _, l := range r.Coach.Lines(th, r.Seats, 80, ascii) {
 		out(l)
 	}
 	return 0

@@ -10,35 +10,31 @@ import (
 	"bivouac/game/grizzled/grizzbot"
 	"bivouac/game/werewolf"
 	"bivouac/game/werewolf/wolfbot"
+	"bivouac/table"
 	"bivouac/tui"
 	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 )
 
-// Registry is the games this server offers, with their bots: the one list
-// the lobby, restoring rooms, replays and campaigns look games up in.
-func Registry() game.Registry {
-	return game.Registry{
-		{Game: grizzled.Game{}, Bots: grizzbot.Bots{}},
-		{Game: werewolf.Game{}, Bots: wolfbot.Bots{}},
+// Catalog is the games this server offers, each one entry bringing its
+// rules, bots, screens and abilities: the one list the lobby, restoring
+// rooms, replays, reviews and campaigns look games up in. It is the only
+// code of the server that names a game.
+func Catalog() tui.Catalog {
+	return tui.Catalog{
+		grizzledEntry(game.Entry{Game: grizzled.Game{}, Bots: grizzbot.Bots{}}),
+		werewolfEntry(game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}),
 	}
 }
 
-// catalog is the registry as the lobby shows it: each game with its
-// screen and its create-a-table form.
-func catalog(reg game.Registry) tui.Catalog {
-	var c tui.Catalog
-	for _, e := range reg {
-		switch e.Game.(type) {
-		case grizzled.Game:
-			c = append(c, grizzledEntry(e))
-		case werewolf.Game:
-			c = append(c, werewolfEntry(e))
-		default:
-			panic("server: no lobby entry for game " + e.Game.ID())
+// variantOf names a finished game's variant for stats, as its game does.
+func variantOf(games tui.Catalog) func(table.RoomRecord) string {
+	return func(rec table.RoomRecord) string {
+		if g, ok := games.Lookup(rec.Game); ok && g.Variant != nil {
+			return g.Variant(rec.Options)
 		}
+		return ""
 	}
-	return c
 }
 
 // grizzledEntry is The Grizzled as the lobby offers it.
@@ -90,8 +86,44 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				return spec, nil
 			},
 		},
-		Learn: func() tui.TableSpec { return learnSpec(botLevels) },
+		Learn:      func() tui.TableSpec { return learnSpec(botLevels) },
+		Review:     grizzledui.Reviewer{Config: grizzbot.DefaultReview},
+		Campaign:   grizzledCampaign{},
+		Variant:    grizzledVariant,
+		VariantKey: func(v string) string { return "grizzled.variant." + v },
 	}
+}
+
+// grizzledVariant names a finished Grizzled game's variant for stats: a
+// campaign mission counts as "campaign", whatever its rules.
+func grizzledVariant(options []byte) string {
+	var o grizzled.Options
+	if json.Unmarshal(options, &o) != nil {
+		return ""
+	}
+	if o.StartingTrials > 0 {
+		return "campaign"
+	}
+	return string(o.Variant)
+}
+
+// grizzledCampaign is The Grizzled's campaign (rules §6.5) as
+// tui.CampaignRules: missions with the standard rules, each starting with
+// the trials the last one left.
+type grizzledCampaign struct{}
+
+func (grizzledCampaign) Start(players int) int { return grizzled.CampaignStart(players) }
+func (grizzledCampaign) Max() int              { return grizzled.CampaignMax }
+func (grizzledCampaign) Next(trials int, won bool) (int, bool) {
+	return grizzled.CampaignNext(trials, won)
+}
+func (grizzledCampaign) Options(trials int) ([]byte, error) {
+	return json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: game.NoSeat})
+}
+func (grizzledCampaign) Trials(options []byte) (int, error) {
+	var o grizzled.Options
+	err := json.Unmarshal(options, &o)
+	return o.StartingTrials, err
 }
 
 // learnSeed deals the guided first mission: a three-soldier deal whose

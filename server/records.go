@@ -2,13 +2,11 @@ package server
 
 import (
 	"bivouac/i18n"
-	"encoding/json"
 	"errors"
 	"slices"
 
 	"bivouac/codes"
 	"bivouac/game"
-	"bivouac/game/grizzled"
 	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/table"
@@ -45,9 +43,18 @@ func (r records) name(fp string) string {
 	return fp
 }
 
+// campaignTarget is the trials at which a campaign is won (0: the server
+// offers no campaigns).
+func (r records) campaignTarget() int {
+	if g, ok := r.s.app.Games.Campaigns(); ok {
+		return g.Campaign.Max()
+	}
+	return 0
+}
+
 func (r records) campaign(c persistence.Campaign) tui.Campaign {
 	out := tui.Campaign{Code: c.ID, Name: c.Name, Players: c.Players, MemberIDs: c.Members, Trials: c.Trials,
-		Target: grizzled.CampaignMax, Wins: c.Wins, Losses: c.Losses, Veteran: c.Veteran}
+		Target: r.campaignTarget(), Wins: c.Wins, Losses: c.Losses, Veteran: c.Veteran}
 	for _, m := range c.Members {
 		out.Members = append(out.Members, r.name(m))
 	}
@@ -116,13 +123,17 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 	if players < 2 || players > 5 {
 		return tui.Campaign{}, errCampaignSize
 	}
+	g, ok := r.s.app.Games.Campaigns()
+	if !ok {
+		return tui.Campaign{}, errNoGrizzled
+	}
 	if err := r.s.campaignStarts.take(owner.ID, owner.Addr); err != nil {
 		r.s.log.Info("campaign refused: too many started lately", "err", err)
 		return tui.Campaign{}, err
 	}
 	for {
 		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: codes.New(8), Name: name, Players: players,
-			Members: []string{owner.ID}, Trials: grizzled.CampaignStart(players)})
+			Members: []string{owner.ID}, Trials: g.Campaign.Start(players)})
 		if errors.Is(err, persistence.ErrExists) {
 			continue // a code collision: draw another
 		}
@@ -166,14 +177,14 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 // members sit, bots (marked as such) fill the seats no member takes, and
 // the options its members chose (campaign_options.go) apply.
 func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, error) {
-	g, ok := r.s.app.Games.Lookup("grizzled")
+	g, ok := r.s.app.Games.Campaigns()
 	if !ok {
 		return g, tui.TableSpec{}, errNoGrizzled
 	}
 	if c.Veteran {
 		return g, tui.TableSpec{}, errCampaignWon
 	}
-	opts, err := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: c.Trials, Leader: game.NoSeat})
+	opts, err := g.Campaign.Options(c.Trials)
 	if err != nil {
 		return g, tui.TableSpec{}, err
 	}
@@ -278,20 +289,25 @@ func (r records) onOver(rec table.RoomRecord) {
 	if rec.Campaign == "" || rec.Result == nil {
 		return
 	}
-	var o grizzled.Options
-	if err := json.Unmarshal(rec.Options, &o); err != nil {
+	g, ok := r.s.app.Games.Lookup(rec.Game)
+	if !ok || g.Campaign == nil {
+		r.s.log.Error("campaign result: the game has no campaigns", "room", rec.Code, "game", rec.Game)
+		return
+	}
+	trials, err := g.Campaign.Trials(rec.Options)
+	if err != nil {
 		r.s.log.Error("campaign result: options", "room", rec.Code, "err", err)
 		return
 	}
 	won := rec.Result.Outcome == "win"
-	next, veteran := grizzled.CampaignNext(o.StartingTrials, won)
+	next, veteran := g.Campaign.Next(trials, won)
 	var players []string
 	for _, s := range rec.Seats {
 		if s.Identity != "" && !s.Guest {
 			players = append(players, s.Identity)
 		}
 	}
-	_, err := r.s.store.RecordCampaignResult(rec.Campaign, rec.Code, o.StartingTrials, players, won, next, veteran)
+	_, err = r.s.store.RecordCampaignResult(rec.Campaign, rec.Code, trials, players, won, next, veteran)
 	switch {
 	case errors.Is(err, persistence.ErrStale):
 		r.s.log.Info("campaign result not counted: the campaign moved on", "room", rec.Code, "campaign", rec.Campaign)

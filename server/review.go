@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -11,8 +9,6 @@ import (
 	"sync/atomic"
 
 	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
 	"bivouac/persistence"
 	"bivouac/table"
 	"bivouac/tui"
@@ -25,8 +21,7 @@ import (
 type reviewer struct {
 	store   persistence.Store
 	records records
-	games   game.Registry
-	cfg     grizzbot.ReviewConfig
+	games   tui.Catalog
 	log     *slog.Logger
 	ctx     context.Context // ends with the server: running reviews stop
 	slot    chan struct{}   // held by the review being computed
@@ -36,8 +31,8 @@ type reviewer struct {
 	running map[string]*reviewJob // by room ID
 }
 
-func newReviewer(ctx context.Context, s *Server) *reviewer {
-	return &reviewer{store: s.store, records: records{s}, games: s.games, cfg: grizzbot.DefaultReview, log: s.log, ctx: ctx,
+func newReviewer(ctx context.Context, s *Server, games tui.Catalog) *reviewer {
+	return &reviewer{store: s.store, records: records{s}, games: games, log: s.log, ctx: ctx,
 		slot: make(chan struct{}, 1), running: map[string]*reviewJob{}}
 }
 
@@ -52,8 +47,9 @@ func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 	if err != nil {
 		return nil, err
 	}
+	coach := rv.games.Reviewer(rm.Setup.Game)
 	switch {
-	case rm.Setup.Game != "grizzled":
+	case coach == nil:
 		return nil, game.Refuse(nil, game.M("review.err.not_grizzled", game.Text("Code", rm.Code)))
 	case !satIn(rm, p):
 		return nil, game.Refuse(nil, game.M("review.err.not_yours", game.Text("Code", rm.Code)))
@@ -63,19 +59,19 @@ func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 		job.review.Seats = append(job.review.Seats, table.SeatInfo{Seat: s.Seat, Name: s.Name, Bot: s.Bot, Badge: table.Badge(s.Badge)})
 	}
 	if raw, err := rv.store.Review(rm.ID); err == nil {
-		err := json.Unmarshal(raw, &job.review.Coach)
+		r, current, err := coach.Decode(raw)
 		switch {
-		case err == nil && job.review.Coach.Version >= grizzbot.ReviewVersion:
-			job.total.Store(int32(len(job.review.Coach.Decisions)))
+		case err == nil && current:
+			job.review.Coach = r
+			job.total.Store(int32(r.Rated()))
 			job.n.Store(job.total.Load())
 			close(job.done)
 			return job, nil
 		case err == nil: // made before the coach said what it leaves out and why
-			rv.log.Info("stored review outdated: computing it again", "room", rm.Code, "version", job.review.Coach.Version)
+			rv.log.Info("stored review outdated: computing it again", "room", rm.Code)
 		default:
 			rv.log.Error("stored review unreadable: computing it again", "room", rm.Code)
 		}
-		job.review.Coach = grizzbot.GameReview{}
 	}
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
@@ -84,7 +80,7 @@ func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 	}
 	rv.running[rm.ID] = job
 	rv.wg.Add(1)
-	go rv.run(rm, job)
+	go rv.run(rm, coach, job)
 	return job, nil
 }
 
@@ -100,7 +96,7 @@ func satIn(rm persistence.RoomRecord, p table.Player) bool {
 
 // run computes one review when the slot is free, stores it and wakes
 // whoever waits. A panic is the review's failure, never the server's.
-func (rv *reviewer) run(rm persistence.RoomRecord, job *reviewJob) {
+func (rv *reviewer) run(rm persistence.RoomRecord, coach uikit.Reviewer, job *reviewJob) {
 	defer rv.wg.Done()
 	defer func() {
 		if r := recover(); r != nil {
@@ -119,50 +115,41 @@ func (rv *reviewer) run(rm persistence.RoomRecord, job *reviewJob) {
 		job.err = errReviewWhat
 		return
 	}
-	coach, err := rv.compute(rm, job)
+	r, err := rv.compute(rm, coach, job)
 	if err != nil {
-		if !errors.Is(err, grizzbot.ErrStopped) {
+		if rv.ctx.Err() == nil { // else the server stopped it
 			rv.log.Error("review failed", "room", rm.Code, "err", err)
 		}
 		job.err = errReviewWhat
 		return
 	}
-	job.review.Coach = coach
-	raw, err := json.Marshal(coach)
+	job.review.Coach = r
+	raw, err := coach.Encode(r)
 	if err == nil {
 		err = rv.store.PutReview(rm.ID, raw)
 	}
 	if err != nil {
 		rv.log.Error("review not stored", "room", rm.Code, "err", err)
 	}
-	rv.log.Info("game reviewed", "room", rm.Code, "decisions", len(coach.Decisions))
+	rv.log.Info("game reviewed", "room", rm.Code, "decisions", r.Rated())
 }
 
-// compute replays the game's log and has the coach rate every decision of
-// the people at the table.
-func (rv *reviewer) compute(rm persistence.RoomRecord, job *reviewJob) (grizzbot.GameReview, error) {
+// compute replays the game's log and has the game's coach rate every
+// decision of the people at the table.
+func (rv *reviewer) compute(rm persistence.RoomRecord, coach uikit.Reviewer, job *reviewJob) (uikit.Review, error) {
 	entries, err := rv.store.Log(rm.ID)
 	if err != nil {
-		return grizzbot.GameReview{}, err
+		return nil, err
 	}
-	start, _, err := grizzled.New(rm.Setup, rm.Seed)
-	if err != nil {
-		return grizzbot.GameReview{}, err
-	}
-	var moves []grizzbot.Move
+	var moves []uikit.ReviewMove
 	for i, b := range entries {
 		e, err := table.DecodeEntry(b)
 		if err != nil {
-			return grizzbot.GameReview{}, fmt.Errorf("entry %d: %w", i+1, err)
+			return nil, fmt.Errorf("entry %d: %w", i+1, err)
 		}
-		if e.IsChat() {
-			continue
+		if !e.IsChat() {
+			moves = append(moves, uikit.ReviewMove{Seat: e.Seat, Action: e.Action, ByBot: e.StandIn})
 		}
-		a, err := grizzled.DecodeAction(e.Action)
-		if err != nil {
-			return grizzbot.GameReview{}, fmt.Errorf("entry %d: %w", i+1, err)
-		}
-		moves = append(moves, grizzbot.Move{Seat: e.Seat, Action: a, ByBot: e.StandIn})
 	}
 	person := func(seat game.Seat) bool {
 		for _, s := range rm.Seats {
@@ -172,11 +159,9 @@ func (rv *reviewer) compute(rm persistence.RoomRecord, job *reviewJob) (grizzbot
 		}
 		return false
 	}
-	cfg := rv.cfg
-	if !slices.Contains(uikit.HintsTitles, rm.Title.Key) {
-		cfg.Hints = grizzbot.HintBudget{} // nobody could ask: no hint to agree with
-	}
-	return grizzbot.ReviewGame(start, moves, person, cfg, rm.Seed^0x7e7e, func(done, total int) bool {
+	g := uikit.ReviewGame{Setup: rm.Setup, Seed: rm.Seed, Moves: moves, Person: person,
+		Hints: slices.Contains(uikit.HintsTitles, rm.Title.Key)}
+	return coach.Review(g, func(done, total int) bool {
 		job.n.Store(int32(done))
 		job.total.Store(int32(total))
 		return rv.ctx.Err() == nil

@@ -2,6 +2,7 @@ package server
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,16 +10,29 @@ import (
 	"bivouac/game/grizzled/grizzbot"
 	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
+	"bivouac/tui/grizzledui"
 )
 
 // A player finishes a game of The Grizzled, then asks the coach for its
 // review: as text without a terminal, and on the full screen. The coach
 // refuses a game the caller did not play in and a game still under way,
 // and keeps a review once done.
+// quickCoach has srv's reviewer rate The Grizzled with a small budget.
+// It runs before anyone connects: the reviewer reads its own copy.
+func quickCoach(srv *Server) {
+	games := slices.Clone(srv.reviews.games)
+	for i, g := range games {
+		if _, ok := g.Review.(grizzledui.Reviewer); ok {
+			games[i].Review = grizzledui.Reviewer{Config: grizzbot.ReviewConfig{Samples: 16}}
+		}
+	}
+	srv.reviews.games = games
+}
+
 func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	t.Parallel()
 	srv, addr := startGameServer(t, "a whole game over SSH")
-	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16} // the estimates' quality is grizzbot's to test
+	quickCoach(srv) // the estimates' quality is grizzbot's to test
 	guesses := withGuessClock(srv)
 	annKey := sshtest.NewKey(t)
 	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
@@ -104,7 +118,7 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 func TestTheReviewSaysABotDecidedForWhoeverGaveTheirSeatUp(t *testing.T) {
 	t.Parallel()
 	srv, addr := startGameServer(t, "a whole game over SSH")
-	srv.reviews.cfg = grizzbot.ReviewConfig{Samples: 16}
+	quickCoach(srv)
 	annKey := sshtest.NewKey(t)
 	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
 	code := regexp.MustCompile(`Table ([A-Z0-9]{4})`).FindStringSubmatch(strings.Join(ann.do("new grizzled 2 1"), "\n"))

@@ -4,7 +4,6 @@ import (
 	"bivouac/access"
 	"bivouac/i18n"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 
 	"bivouac/clock"
 	"bivouac/game"
-	"bivouac/game/grizzled"
 	"bivouac/hostkeys"
 	"bivouac/logredact"
 	"bivouac/logthrottle"
@@ -62,6 +60,8 @@ type Config struct {
 	NewKeysPerHour int
 	// Clock times the new-key limit (nil: the system's).
 	Clock clock.Clock
+	// Games are the games on offer (nil: Catalog()).
+	Games tui.Catalog
 }
 
 // Server is the assembled process: store, rooms, session programs, SSH.
@@ -136,17 +136,21 @@ func New(cfg Config) (*Server, error) {
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
-	s.games = Registry()
+	games := cfg.Games
+	if games == nil {
+		games = Catalog()
+	}
+	s.games = games.Registry()
 	s.openMetrics()
 	s.newKeys = newNewKeys(cfg.NewKeysPerHour, cfg.Clock)
-	s.reviews = newReviewer(hubCtx, s) // before anything that may fail: Close waits for it
+	s.reviews = newReviewer(hubCtx, s, games) // before anything that may fail: Close waits for it
 	if err := s.openAccess(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	s.openModeration()
 	s.campaignStarts = newStartLimit(nil, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
-	journal := persistence.Journal{Store: timedStore{store, s.metrics}, Variant: variantOf}
+	journal := persistence.Journal{Store: timedStore{store, s.metrics}, Variant: variantOf(games)}
 	_, port, _ := net.SplitHostPort(cfg.Addr)
 	if port == "" {
 		port = "2222"
@@ -155,7 +159,7 @@ func New(cfg Config) (*Server, error) {
 	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddr}
 	s.app = &tui.App{
 		Hub:        s.hub,
-		Games:      catalog(s.games),
+		Games:      games,
 		Profiles:   profiles{store},
 		Names:      &s.names,
 		Records:    records{s},
@@ -502,19 +506,4 @@ func stampNew(pr *persistence.Profile) {
 	if pr.LastSeen.IsZero() {
 		pr.LastSeen = pr.FirstSeen
 	}
-}
-
-// variantOf names a finished game's variant for stats.
-func variantOf(rec table.RoomRecord) string {
-	if rec.Game != "grizzled" {
-		return ""
-	}
-	var o grizzled.Options
-	if json.Unmarshal(rec.Options, &o) != nil {
-		return ""
-	}
-	if o.StartingTrials > 0 {
-		return "campaign"
-	}
-	return string(o.Variant)
 }

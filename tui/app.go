@@ -42,10 +42,83 @@ type GameEntry struct {
 	// table to open for a newcomer, with its fixed deal (Seed) and the
 	// uikit.LearnTitle title that gives it the coach.
 	Learn func() TableSpec
+
+	// The abilities below are the game's own; nil: it has none.
+
+	// Review is the game's post-game coach.
+	Review uikit.Reviewer
+	// Campaign is the game's series of missions.
+	Campaign CampaignRules
+	// Variant names the variant a finished game was played with, from its
+	// options, for the players' stats ("": one line for all variants).
+	Variant func(options []byte) string
+	// VariantKey is the catalog key of a variant's name (nil: the variant
+	// is shown as Variant wrote it).
+	VariantKey func(variant string) string
+}
+
+// CampaignRules is how a game's campaign moves: a series of missions played by one group, each
+// starting from what the last left (The Grizzled's rules §6.5): the
+// server keeps the campaign, the game says how it moves.
+type CampaignRules interface {
+	Start(players int) int // the trials a new campaign's first mission starts with
+	Max() int              // the trials at which a campaign is won
+	// Next is where the campaign stands after a mission that started
+	// with trials; veteran: the campaign is won.
+	Next(trials int, won bool) (next int, veteran bool)
+	// Options are a mission's table options, starting with trials.
+	Options(trials int) ([]byte, error)
+	// Trials reads a mission's starting trials back from its options.
+	Trials(options []byte) (int, error)
+}
+
+// VariantName is a stats variant's name in th's language.
+func (g GameEntry) VariantName(th *uikit.Theme, v string) string {
+	if v == "" || v == "-" || g.VariantKey == nil {
+		return v
+	}
+	return th.T(g.VariantKey(v))
+}
+
+// Campaigns is the game whose campaigns the server offers: the first
+// with any.
+func (c Catalog) Campaigns() (GameEntry, bool) {
+	for _, g := range c {
+		if g.Campaign != nil {
+			return g, true
+		}
+	}
+	return GameEntry{}, false
+}
+
+// VariantName is game id's stats variant v in th's language.
+func (c Catalog) VariantName(th *uikit.Theme, id, v string) string {
+	g, ok := c.Lookup(id)
+	if !ok {
+		return v
+	}
+	return g.VariantName(th, v)
+}
+
+// Reviewer is game id's coach, or nil.
+func (c Catalog) Reviewer(id string) uikit.Reviewer {
+	if g, ok := c.Lookup(id); ok {
+		return g.Review
+	}
+	return nil
 }
 
 // Catalog is the games on offer, in lobby order.
 type Catalog []GameEntry
+
+// Registry is the catalog's rules and bots.
+func (c Catalog) Registry() game.Registry {
+	r := make(game.Registry, len(c))
+	for i, g := range c {
+		r[i] = g.Entry
+	}
+	return r
+}
 
 // Lookup finds the game with this ID.
 func (c Catalog) Lookup(id string) (GameEntry, bool) {

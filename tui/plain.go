@@ -17,7 +17,6 @@ import (
 	"bivouac/i18n"
 	"bivouac/sanitize"
 	"bivouac/table"
-	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 )
 
@@ -324,7 +323,7 @@ func (p *plain) help() {
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
 	p.say(p.th.T("plain.people.help"))
-	if p.room.Summary().Game == "grizzled" {
+	if p.app.Games.Reviewer(p.room.Summary().Game) != nil {
 		p.say(p.th.T("plain.help_review"))
 	}
 	if slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
@@ -908,7 +907,7 @@ func (p *plain) profile() {
 	}
 	p.say(th.T("ui.profile.title", game.Text("Player", prof.Name)))
 	for _, st := range prof.Stats {
-		p.say(gameTitle(th, st.Game) + " " + variantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
+		p.say(gameTitle(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
 			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))
 	}
 	if games, err := rec.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
@@ -1079,5 +1078,5 @@ func (p *plain) review(code string) {
 		return
 	}
 	p.say(th.T("ui.review.title", game.Text("Code", r.Code)) + " · " + th.Msg(r.Title))
-	p.say(grizzledui.ReviewLines(th, r.Coach, r.Seats, 1000, true)...)
+	p.say(r.Coach.Lines(th, r.Seats, 1000, true)...)
 }

@@ -108,7 +108,7 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		openReplay(m, p.games[p.cur].Code, p)
 	case key.Matches(k, m.keys.People):
 		openLists(m, p)
-	case key.Matches(k, m.keys.Review) && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled":
+	case key.Matches(k, m.keys.Review) && p.reviewable(m):
 		return openReview(m, p.games[p.cur].Code, p)
 	}
 	return nil
@@ -118,10 +118,15 @@ func (p *profilePage) help(m *root) []key.Binding {
 	open := p.bind.Open
 	open.SetHelp("enter", m.th.T("ui.key.replay"))
 	review := m.keys.Review
-	review.SetEnabled(m.app.Reviews != nil && p.cur < len(p.games) && p.games[p.cur].Game == "grizzled")
+	review.SetEnabled(p.reviewable(m))
 	people := m.keys.People
 	people.SetHelp("I", m.th.T("ui.people.key.lists"))
 	return []key.Binding{p.bind.Up, open, review, people, p.bind.Back, m.keys.Help}
+}
+
+// reviewable: the game under the cursor has a coach, and the server runs it.
+func (p *profilePage) reviewable(m *root) bool {
+	return m.app.Reviews != nil && p.cur < len(p.games) && m.app.Games.Reviewer(p.games[p.cur].Game) != nil
 }
 
 func (p *profilePage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
@@ -150,7 +155,7 @@ func (pp *profilePage) view(m *root) string {
 		if variant == "" {
 			variant = "-"
 		}
-		b.WriteString("  " + pad(gameTitle(th, s.Game), 22) + " " + pad(variantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
+		b.WriteString("  " + pad(gameTitle(th, s.Game), 22) + " " + pad(m.app.Games.VariantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
 			game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate)) + "\n")
 	}
 	m.app.loadLists(m.sess.Player, &m.lists)

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"bivouac/game"
-	"bivouac/game/grizzled/grizzbot"
 	"bivouac/table"
+	"bivouac/tui/uikit"
 )
 
 // ErrNoSuchCampaign is JoinCampaign's answer to a code that names no campaign.
@@ -125,7 +125,7 @@ type Review struct {
 	Code  string
 	Title game.Msg
 	Seats []table.SeatInfo
-	Coach grizzbot.GameReview
+	Coach uikit.Review // once done
 }
 
 // BadgeVeteran marks a player who finished a campaign of The Grizzled

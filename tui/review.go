@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"bivouac/game"
-	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -105,7 +104,7 @@ func (p *reviewPage) lines(m *root) []string {
 		bar := th.Accent.Render(strings.Repeat("█", filled)) + th.Muted.Render(strings.Repeat("░", width-filled))
 		return []string{th.T("ui.review.progress", game.Num("Done", done), game.Num("Total", total)), "", "  " + bar}
 	}
-	return grizzledui.ReviewLines(th, p.review.Coach, p.review.Seats, m.width, false)
+	return p.review.Coach.Lines(th, p.review.Seats, m.width, false)
 }
 
 func (p *reviewPage) view(m *root) string {
@@ -113,7 +112,7 @@ func (p *reviewPage) view(m *root) string {
 	title := th.T("ui.review.title", game.Text("Code", p.code))
 	if p.review != nil {
 		title += " · " + uikit.Clean(th.Msg(p.review.Title))
-		if p.review.Coach.Won {
+		if p.review.Coach.Won() {
 			title += " · " + th.Good.Render(th.T("ui.won"))
 		} else {
 			title += " · " + th.Danger.Render(th.T("ui.lost"))

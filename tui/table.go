@@ -131,10 +131,10 @@ func (t *tablePage) canGiveSeat(m *root) bool {
 	return t.screen != nil && t.upd.Seat >= 0 && t.upd.Started && !t.upd.Over && t.hasBots(m)
 }
 
-// canReview: a person who sat at a finished game of The Grizzled may
-// open the coach's review of it.
+// canReview: a person who sat at a finished game whose game has a coach
+// may open the coach's review of it.
 func (t *tablePage) canReview(m *root) bool {
-	return m.app.Reviews != nil && t.upd.Over && t.upd.Seat >= 0 && t.upd.Game == "grizzled"
+	return m.app.Reviews != nil && t.upd.Over && t.upd.Seat >= 0 && m.app.Games.Reviewer(t.upd.Game) != nil
 }
 
 // hints: a seat at a running game whose table gives hints (its title

@@ -23,15 +23,6 @@ func gameTitle(th *uikit.Theme, id string) string {
 	return id
 }
 
-// variantName is a game variant's name ("standard"), translated where the
-// game names its variants in the catalog.
-func variantName(th *uikit.Theme, gameID, v string) string {
-	if v == "" || v == "-" || gameID != "grizzled" {
-		return v
-	}
-	return th.T("grizzled.variant." + v)
-}
-
 // pad cuts or pads s to w cells (display width, not bytes or runes).
 func pad(s string, w int) string {
 	s = uikit.Trunc(s, w)
