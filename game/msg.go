@@ -33,6 +33,45 @@ type Arg struct {
 	Num  int     `json:"num,omitempty"`
 	Str  string  `json:"str,omitempty"`
 	Msgs []Msg   `json:"msgs,omitempty"`
+	// Gender is how the player an ArgText names asked to be addressed: a
+	// sentence naming them as Player agrees with it.
+	Gender Gender `json:"gender,omitempty"`
+}
+
+// Gender is how a player asked the game to address them, for languages
+// whose sentences agree with the person they name (Polish and Russian
+// past tenses and adjectives, pronouns in all three). Until a player
+// says (GenderUnset) sentences use wording that needs no gender, as they
+// do for Neutral.
+type Gender uint8
+
+const (
+	GenderUnset Gender = iota
+	Feminine
+	Masculine
+	Neutral
+)
+
+// genderCodes are the genders as stored and typed (Gender.Code).
+var genderCodes = [...]string{"", "f", "m", "n"}
+
+// Code is g as a profile stores it: "f", "m", "n", or "" unset.
+func (g Gender) Code() string {
+	if int(g) < len(genderCodes) {
+		return genderCodes[g]
+	}
+	return ""
+}
+
+// ParseGender reads a stored or typed choice: f, m or n. Anything else
+// (unset included) is not one.
+func ParseGender(s string) (Gender, bool) {
+	for i, c := range genderCodes {
+		if c != "" && c == strings.ToLower(strings.TrimSpace(s)) {
+			return Gender(i), true
+		}
+	}
+	return GenderUnset, false
 }
 
 // M is a message with arguments.
@@ -46,6 +85,12 @@ func Count(n int) Arg { return Num("Count", n) }
 
 // Text is an argument shown as it is: a player's name.
 func Text(name, s string) Arg { return Arg{Name: name, Kind: ArgText, Str: s} }
+
+// Person is a player's name as an argument, with how they asked to be
+// addressed (Gender).
+func Person(name, s string, g Gender) Arg {
+	return Arg{Name: name, Kind: ArgText, Str: s, Gender: g}
+}
 
 // Term is an argument rendered from the catalog: a card, threat or role.
 func Term(name, key string) Arg { return Arg{Name: name, Kind: ArgTerm, Str: key} }
@@ -156,7 +201,7 @@ func (m Msg) Equal(o Msg) bool {
 	}
 	for i, a := range m.Args {
 		b := o.Args[i]
-		if a.Name != b.Name || a.Kind != b.Kind || a.Num != b.Num || a.Str != b.Str || len(a.Msgs) != len(b.Msgs) {
+		if a.Name != b.Name || a.Kind != b.Kind || a.Num != b.Num || a.Str != b.Str || a.Gender != b.Gender || len(a.Msgs) != len(b.Msgs) {
 			return false
 		}
 		for j := range a.Msgs {

@@ -102,6 +102,18 @@ func loadCatalog(t *testing.T, l Lang) map[string]catalogMsg {
 	return out
 }
 
+// genderBase is the message a gendered wording ("feminine.KEY") belongs
+// to, or k itself: a language has such wordings only where its sentences
+// agree with the player they name.
+func genderBase(k string) string {
+	for _, prefix := range genderPrefixes {
+		if base, ok := strings.CutPrefix(k, prefix); ok && prefix != "" {
+			return base
+		}
+	}
+	return k
+}
+
 func mergeForm(m catalogMsg, form, text string) catalogMsg {
 	if m == nil {
 		m = catalogMsg{}
@@ -151,7 +163,7 @@ func TestCatalogsAreComplete(t *testing.T) {
 		return false
 	}
 	for k := range en {
-		if !used(k) {
+		if !used(genderBase(k)) {
 			t.Errorf("en: %s is used nowhere", k)
 		}
 	}
@@ -178,7 +190,7 @@ func TestCatalogsAreComplete(t *testing.T) {
 			}
 		}
 		for k, m := range cat {
-			e, ok := en[k]
+			e, ok := en[genderBase(k)]
 			if !ok {
 				t.Errorf("%s: %s is not in English", l, k)
 				continue
@@ -195,7 +207,7 @@ func TestCatalogsAreComplete(t *testing.T) {
 			}
 		}
 		for k := range en {
-			if _, ok := cat[k]; !ok && l != English {
+			if _, ok := cat[k]; !ok && l != English && genderBase(k) == k {
 				t.Errorf("%s: %s is missing", l, k)
 			}
 		}

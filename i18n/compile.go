@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"bivouac/game"
 )
 
 // formNames are CLDR's plural categories; a compiled message keeps its
@@ -17,7 +19,17 @@ type message struct {
 	forms  [len(formNames)][]segment
 	plural bool // has forms other than "other"
 	size   int  // a guess at the rendered length, for the builder
+	// gendered holds, by game.Gender, the wording for a Player who asked
+	// to be addressed in the feminine or masculine (catalog keys
+	// "feminine.KEY", "masculine.KEY"); nil where the message itself
+	// reads right for everyone.
+	gendered *[len(genderPrefixes)]*message
 }
+
+// genderPrefixes are, by game.Gender, the catalog roots of the wordings
+// that agree with a feminine or masculine Player. Neutral and unset have
+// none: they read the message itself, worded to need no gender.
+var genderPrefixes = [...]string{game.Feminine: "feminine.", game.Masculine: "masculine."}
 
 // segment is literal text, or (arg set) the argument of that name.
 type segment struct {
@@ -54,7 +66,29 @@ func compileCatalog(l Lang) map[string]*message {
 		}
 	}
 	walk("", raw)
+	attachGendered(out)
 	return out
+}
+
+// attachGendered moves each gendered wording ("feminine.KEY") onto the
+// message KEY, where rendering looks for it. A wording whose message is
+// missing is dropped (the catalog tests report it).
+func attachGendered(out map[string]*message) {
+	for k, m := range out {
+		for g, prefix := range genderPrefixes {
+			base, ok := strings.CutPrefix(k, prefix)
+			if prefix == "" || !ok {
+				continue
+			}
+			delete(out, k)
+			if b := out[base]; b != nil {
+				if b.gendered == nil {
+					b.gendered = new([len(genderPrefixes)]*message)
+				}
+				b.gendered[g] = m
+			}
+		}
+	}
 }
 
 // pluralTable reports whether a table is one message's plural forms.

@@ -187,6 +187,9 @@ func (p *Printer) render(key string, args []game.Arg) string {
 			return key
 		}
 	}
+	if m.gendered != nil {
+		m = m.forPlayer(args)
+	}
 	form := formOther
 	if m.plural {
 		for _, a := range args {
@@ -218,6 +221,21 @@ func (p *Printer) render(key string, args []game.Arg) string {
 		}
 	}
 	return b.String()
+}
+
+// forPlayer is m's wording for the player its arguments name as Player:
+// the one agreeing with how they asked to be addressed, if the catalog
+// has it, else m itself.
+func (m *message) forPlayer(args []game.Arg) *message {
+	for _, a := range args {
+		if a.Name == "Player" && a.Kind == game.ArgText {
+			if int(a.Gender) < len(m.gendered) && m.gendered[a.Gender] != nil {
+				return m.gendered[a.Gender]
+			}
+			break
+		}
+	}
+	return m
 }
 
 func (p *Printer) writeArg(b *strings.Builder, a game.Arg) {

@@ -38,6 +38,9 @@ type SeatRecord struct {
 	Badge    Badge     `json:"badge,omitempty"`
 	Pick     string    `json:"pick,omitempty"` // the seat's own choice before the game (game.Prelude)
 	Left     bool      `json:"left,omitempty"` // the player gave the seat to a bot for the rest of the game
+	// Gender is how the seat's player asked to be addressed (a bot's
+	// comes with its name: botGender).
+	Gender game.Gender `json:"gender,omitempty"`
 }
 
 // RoomRecord is the durable description of a room: with the action log it is

@@ -257,6 +257,7 @@ func (r *Room) record(events []game.Event) {
 	kept := slices.Clone(events) // the game's slice is not ours to keep
 	for i := range kept {
 		e := &kept[i]
+		e.Msg = r.addressed(e.Msg)
 		for s := range r.seats {
 			if e.Audience.Includes(game.Seat(s)) {
 				r.logs[game.Seat(s)] = r.appendLog(r.logs[game.Seat(s)], e)

@@ -52,6 +52,9 @@ type Player struct {
 	Name  string
 	Guest bool
 	Badge Badge
+	// Gender is how the player asked to be addressed: sentences naming
+	// them agree with it (game.Gender).
+	Gender game.Gender `json:",omitempty"`
 	// Addr is where the session connected from (Hub.Limits); it stays on
 	// this node (never sent to another).
 	Addr string `json:"-"`

@@ -5,6 +5,7 @@ package table
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"bivouac/game"
@@ -45,6 +46,10 @@ func (r *Room) join(c command) (game.Seat, error) {
 			if !r.started {
 				s.rec.Name, s.rec.Badge = p.Name, p.Badge
 			}
+			if s.rec.Gender != p.Gender {
+				s.rec.Gender = p.Gender // a choice made since: the sentences from now on agree
+				r.save()
+			}
 			r.attach(c.box, game.Seat(i), p.ID)
 			r.narrateAbout(game.Seat(i), game.M("table.back", game.Text("Player", s.rec.Name)))
 			r.hostIfNone(game.Seat(i))
@@ -62,7 +67,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 		for i := range r.seats {
 			s := &r.seats[i]
 			if s.rec.Identity == "" && s.rec.Bot == "" {
-				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Badge: p.Badge}
+				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Badge: p.Badge, Gender: p.Gender}
 				r.attach(c.box, game.Seat(i), p.ID)
 				r.narrate(game.M("table.sits_down", game.Text("Player", p.Name)))
 				r.hostIfNone(game.Seat(i))
@@ -321,14 +326,37 @@ func (r *Room) setBot(c command) error {
 	return nil
 }
 
-var botNames = []string{"Ada", "Bruno", "Celine", "Dmitri", "Ewa", "Fabien", "Greta", "Hugo", "Irena", "Jules",
-	"Kasia", "Louis", "Marta", "Nils", "Olga", "Pierre", "Quentin", "Rosa"}
+// botNames are the bots' names, one per seat, each with the gender
+// sentences naming it agree with ("Ewa (bot) … она").
+var botNames = []struct {
+	name   string
+	gender game.Gender
+}{{"Ada", game.Feminine}, {"Bruno", game.Masculine}, {"Celine", game.Feminine}, {"Dmitri", game.Masculine},
+	{"Ewa", game.Feminine}, {"Fabien", game.Masculine}, {"Greta", game.Feminine}, {"Hugo", game.Masculine},
+	{"Irena", game.Feminine}, {"Jules", game.Masculine}, {"Kasia", game.Feminine}, {"Louis", game.Masculine},
+	{"Marta", game.Feminine}, {"Nils", game.Masculine}, {"Olga", game.Feminine}, {"Pierre", game.Masculine},
+	{"Quentin", game.Masculine}, {"Rosa", game.Feminine}}
 
 // botName is a bot's name at a table: a name that reads in every
 // language, with game.BotMark, which each screen writes in its viewer's
 // language (screens show its level beside it).
 func botName(seat game.Seat) string {
-	return botNames[int(seat)%len(botNames)] + game.BotMark
+	return botNames[int(seat)%len(botNames)].name + game.BotMark
+}
+
+// botGender is the gender of the bot named name (botName), unset for
+// any other name.
+func botGender(name string) game.Gender {
+	base, ok := strings.CutSuffix(name, game.BotMark)
+	if !ok {
+		return game.GenderUnset
+	}
+	for _, b := range botNames {
+		if b.name == base {
+			return b.gender
+		}
+	}
+	return game.GenderUnset
 }
 
 // admits reports whether id may take a seat: anyone, or for a campaign's
