@@ -61,7 +61,7 @@ var rules = []importRule{
 	{[]string{"tui/frames"}, []string{"tui/uikit", "bubbletea"}},
 	{[]string{"tui"}, []string{"clock", "game", "i18n", "sanitize", "table", "tui/frames", "tui/uikit",
 		"bubbles", "bubbletea", "lipgloss", "termenv", "x/ansi"}},
-	{[]string{"server"}, []string{"access", "clock", "cluster/lease", "cluster/natsnode", "cluster/remote", "codes",
+	{[]string{"server"}, []string{"access", "clock", "cluster/adminbus", "cluster/lease", "cluster/natsnode", "cluster/remote", "codes",
 		"game", "game/grizzled", "game/grizzled/grizzbot", "game/werewolf", "game/werewolf/wolfbot",
 		"hostkeys", "i18n", "logredact", "logthrottle", "metrics", "moderation", "persistence", "persistence/jetstream",
 		"sanitize", "sshserver", "table", "tui", "tui/grizzledui", "tui/uikit", "tui/werewolfui",

@@ -229,48 +229,14 @@ func (a *adminSession) withName(args []string, usage string, do func(moderation.
 		return usageError(usage)
 	}
 	who, err := a.s.resolvePlayer(args[0])
+	var ge *game.Error
+	if errors.As(err, &ge) && ge.Msg.Key == "moderation.err.no_such_player" && a.s.cluster != nil {
+		who, err = a.s.resolveOnNodes(args[0], err)
+	}
 	if err != nil {
 		return err
 	}
 	return do(who, args[1:])
-}
-
-func (a *adminSession) who() {
-	sessions := a.s.live.list(nil)
-	if len(sessions) == 0 {
-		a.out(a.p.T("moderation.admin.who_none"))
-		return
-	}
-	at := a.s.tablesAt()
-	lines := []string{a.p.T("moderation.admin.who_title")}
-	for _, ls := range sessions {
-		where := a.p.T("moderation.admin.more.who_lobby")
-		if codes := at[ls.id.ID]; len(codes) > 0 {
-			where = a.p.T("moderation.admin.who_at", game.Count(len(codes)), game.Text("Codes", strings.Join(codes, ", ")))
-		}
-		lines = append(lines, fmt.Sprintf("  %s  %s  %s  %s  %s", ls.name, ls.id.ID, ls.id.RemoteIP, ls.since.UTC().Format("2006-01-02 15:04"), where))
-	}
-	a.out(lines...)
-}
-
-// tablesAt is, for each player, the codes of the tables where a session
-// of theirs sits now (private ones too: admins may see codes), sorted.
-func (s *Server) tablesAt() map[string][]string {
-	at := map[string][]string{}
-	for _, sum := range s.hub.List() {
-		if sum.Status == table.StatusClosed {
-			continue
-		}
-		for _, st := range sum.Seats {
-			if st.ID != "" && st.Connected && !slices.Contains(at[st.ID], sum.Code) {
-				at[st.ID] = append(at[st.ID], sum.Code)
-			}
-		}
-	}
-	for _, codes := range at {
-		slices.Sort(codes)
-	}
-	return at
 }
 
 func (a *adminSession) tables() {
@@ -442,33 +408,6 @@ func (a *adminSession) help() {
 	a.out(lines...)
 }
 
-// kick ends who's sessions on this node now; their seats stay theirs, as
-// after a lost connection.
-func (a *adminSession) kick(who moderation.Person, rest []string) error {
-	if who.ID == a.by.ID {
-		return moderation.ErrSelf
-	}
-	if a.s.mod.IsAdmin(who.ID) {
-		return moderation.ErrAdminImmune
-	}
-	sessions := a.s.live.of(who.ID)
-	if len(sessions) == 0 {
-		a.out(a.p.T("moderation.admin.not_on", game.Text("Name", who.Name)))
-		return nil
-	}
-	reason := sanitize.Line(strings.Join(rest, " "), moderation.MaxReason)
-	end := tui.Control{End: game.M("moderation.kicked")}
-	if reason != "" {
-		end.End = game.M("moderation.kicked_reason", game.Text("Reason", reason))
-	}
-	for _, ls := range sessions {
-		ls.send(end)
-	}
-	a.s.mod.Record(a.by, "kick", who.ID, who.Name, reason)
-	a.out(a.p.T("moderation.admin.kicked", game.Text("Name", who.Name)))
-	return nil
-}
-
 // sanction bans or mutes who: `NAME [DURATION] [REASON]`.
 func (a *adminSession) sanction(kind string, who moderation.Person, rest []string) error {
 	var d time.Duration
@@ -514,47 +453,6 @@ func (a *adminSession) lift(cmd string, who moderation.Person) error {
 		return err
 	}
 	a.out(a.p.T(key, game.Text("Name", who.Name)))
-	return nil
-}
-
-// say shows a notice to every player session on this node, in the lobby
-// or at a table.
-func (a *adminSession) say(rest []string) error {
-	text := sanitize.Line(strings.Join(rest, " "), game.MaxChat)
-	if text == "" {
-		return usageError("moderation.admin.usage.say")
-	}
-	sessions := a.s.live.list(nil)
-	notice := tui.Control{Notice: game.M("moderation.notice", game.Text("Text", text))}
-	for _, ls := range sessions {
-		ls.send(notice)
-	}
-	a.s.mod.Record(a.by, "say", "", "", text)
-	a.out(a.p.T("moderation.admin.said", game.Count(len(sessions))))
-	return nil
-}
-
-// close ends a table this node runs; it is saved closed, not restored.
-func (a *adminSession) close(rest []string) error {
-	if len(rest) != 1 {
-		return usageError("moderation.admin.usage.close")
-	}
-	code := strings.ToUpper(sanitize.Line(rest[0], 20))
-	r := a.s.hub.Local(code)
-	if r == nil {
-		key := "moderation.err.no_such_table"
-		if a.s.hub.Room(code) != nil {
-			key = "moderation.err.table_elsewhere"
-		}
-		return &game.Error{Msg: game.M(key, game.Text("Code", code))}
-	}
-	r.Close(table.ClosedByAdmin)
-	select { // the room saves itself closed before it stops: "closed" then means kept closed
-	case <-r.Done():
-	case <-time.After(adminCloseWait):
-	}
-	a.s.mod.Record(a.by, "close", code, code, "")
-	a.out(a.p.T("moderation.admin.closed", game.Text("Code", code)))
 	return nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
 
+	"bivouac/cluster/adminbus"
 	"bivouac/cluster/lease"
 	"bivouac/cluster/natsnode"
 	"bivouac/cluster/remote"
@@ -74,6 +75,7 @@ type clusterNode struct {
 	store  *jetstream.Store
 	leases *lease.Manager
 	nodes  js.KeyValue
+	admin  *nats.Subscription // this node's part of admin commands (cluster/adminbus)
 
 	ctx    context.Context // ends when the node stops taking rooms over
 	cancel context.CancelFunc
@@ -169,6 +171,10 @@ func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*cluster
 // leader died with its node, say).
 func (c *clusterNode) run(s *Server) error {
 	c.s = s
+	var err error
+	if c.admin, err = adminbus.Serve(c.nc, c.cfg.Node, s.adminHere); err != nil {
+		return err
+	}
 	c.wg.Go(func() { c.again("room directory watch", c.watchDirectory) })
 	c.wg.Go(func() { c.again("lease watch", c.takeOver) })
 	return nil
@@ -652,6 +658,9 @@ func (c *clusterNode) stopTakingOver() {
 // close stops the watches, the client connection and the NATS server.
 func (c *clusterNode) close() {
 	c.stopTakingOver()
+	if c.admin != nil {
+		_ = c.admin.Unsubscribe()
+	}
 	if c.nc != nil {
 		c.nc.Close()
 	}

@@ -1,0 +1,322 @@
+package server
+
+// The admin commands that act on players' sessions and on tables: who,
+// kick, say and close. Each node answers for its own sessions and tables
+// (adminHere); in a cluster the admin's node asks every other node too,
+// over cluster/adminbus, and names the nodes that did not answer.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"bivouac/cluster/adminbus"
+	"bivouac/game"
+	"bivouac/moderation"
+	"bivouac/sanitize"
+	"bivouac/table"
+	"bivouac/tui"
+)
+
+// adminAskWithin bounds the wait for each other node's answer to an admin
+// command; a node that has not answered by then is named as silent.
+// close waits adminCloseWait longer: the owner waits for the table to save.
+const adminAskWithin = 2 * time.Second
+
+// adminHere does this node's part of an admin request: the request may
+// come from another node, so its words are cleaned again here.
+func (s *Server) adminHere(req adminbus.Request) adminbus.Reply {
+	switch req.Op {
+	case adminbus.OpWho:
+		return adminbus.Reply{Sessions: s.sessionsHere()}
+	case adminbus.OpKick:
+		return adminbus.Reply{Count: s.kickHere(sanitize.Line(req.Player, 128), sanitize.Line(req.Text, moderation.MaxReason))}
+	case adminbus.OpSay:
+		return adminbus.Reply{Count: s.sayHere(sanitize.Line(req.Text, game.MaxChat))}
+	case adminbus.OpClose:
+		return adminbus.Reply{Count: s.closeHere(strings.ToUpper(sanitize.Line(req.Code, 20)))}
+	}
+	return adminbus.Reply{}
+}
+
+// askEveryNode is req's answers: this node's first, then, in a cluster,
+// every other known node's, each within within. A node that did not
+// answer has its Err set.
+func (s *Server) askEveryNode(req adminbus.Request, within time.Duration) []adminbus.Answer {
+	here := adminbus.Answer{Reply: s.adminHere(req)}
+	if s.cluster == nil {
+		return []adminbus.Answer{here}
+	}
+	c := s.cluster
+	here.Node = c.cfg.Node
+	return append([]adminbus.Answer{here}, s.askOtherNodes(req, within)...)
+}
+
+// askOtherNodes asks every node of the cluster but this one, by ID.
+func (s *Server) askOtherNodes(req adminbus.Request, within time.Duration) []adminbus.Answer {
+	c := s.cluster
+	c.learnNodes() // a node that joined since the last sweep is asked too
+	others := slices.DeleteFunc(c.knownNodes(), func(n string) bool { return n == c.cfg.Node })
+	slices.Sort(others)
+	answers := adminbus.Ask(context.Background(), c.nc, others, req, within)
+	for _, a := range answers {
+		if a.Err != nil && !errors.Is(a.Err, adminbus.ErrNoAnswer) {
+			s.log.Warn("a node's answer to an admin command was unreadable", "node", a.Node, "op", req.Op, "err", a.Err)
+		}
+	}
+	return answers
+}
+
+// silentNodes are the nodes of answers that did not answer.
+func silentNodes(answers []adminbus.Answer) []string {
+	var out []string
+	for _, a := range answers {
+		if a.Err != nil {
+			out = append(out, a.Node)
+		}
+	}
+	return out
+}
+
+// sayingSilent is a line per silent node, in key's words.
+func (a *adminSession) sayingSilent(key string, silent []string) []string {
+	var lines []string
+	for _, n := range silent {
+		lines = append(lines, a.p.T(key, game.Text("Node", n)))
+	}
+	return lines
+}
+
+// sessionsHere are this node's player sessions as `admin who` lists them.
+func (s *Server) sessionsHere() []adminbus.Session {
+	live := s.live.list(nil)
+	if len(live) == 0 {
+		return nil
+	}
+	at := s.tablesAt()
+	out := make([]adminbus.Session, 0, len(live))
+	for _, ls := range live {
+		out = append(out, adminbus.Session{Name: ls.name, ID: ls.id.ID, Addr: ls.id.RemoteIP, Since: ls.since, Tables: at[ls.id.ID]})
+	}
+	return out
+}
+
+// tablesAt is, for each player, the codes of the tables where a session
+// of theirs sits now (private ones too: admins may see codes), sorted.
+func (s *Server) tablesAt() map[string][]string {
+	at := map[string][]string{}
+	for _, sum := range s.hub.List() {
+		if sum.Status == table.StatusClosed {
+			continue
+		}
+		for _, st := range sum.Seats {
+			if st.ID != "" && st.Connected && !slices.Contains(at[st.ID], sum.Code) {
+				at[st.ID] = append(at[st.ID], sum.Code)
+			}
+		}
+	}
+	for _, codes := range at {
+		slices.Sort(codes)
+	}
+	return at
+}
+
+// who lists the sessions of every node; in a cluster, grouped by node,
+// with the nodes that did not answer named.
+func (a *adminSession) who() {
+	answers := a.s.askEveryNode(adminbus.Request{Op: adminbus.OpWho}, adminAskWithin)
+	silent := silentNodes(answers)
+	total := 0
+	for _, an := range answers {
+		total += len(an.Reply.Sessions)
+	}
+	if total == 0 && len(silent) == 0 {
+		a.out(a.p.T("moderation.admin.who_none"))
+		return
+	}
+	lines := []string{a.p.T("moderation.admin.who_title")}
+	if len(answers) == 1 { // one node: no node to name
+		a.out(append(lines, a.whoLines(answers[0].Reply.Sessions, "  ")...)...)
+		return
+	}
+	for _, an := range answers {
+		switch {
+		case an.Err != nil:
+		case len(an.Reply.Sessions) == 0:
+			lines = append(lines, "  "+a.p.T("moderation.admin.cluster.who_node_none", game.Text("Node", an.Node)))
+		default:
+			lines = append(lines, "  "+a.p.T("moderation.admin.cluster.who_node", game.Text("Node", an.Node)))
+			lines = append(lines, a.whoLines(an.Reply.Sessions, "    ")...)
+		}
+	}
+	for _, l := range a.sayingSilent("moderation.admin.cluster.silent_who", silent) {
+		lines = append(lines, "  "+l)
+	}
+	a.out(lines...)
+}
+
+// whoLines is a line per session: name, identity, address, since when, where.
+func (a *adminSession) whoLines(sessions []adminbus.Session, indent string) []string {
+	lines := make([]string, 0, len(sessions))
+	for _, ss := range sessions {
+		where := a.p.T("moderation.admin.more.who_lobby")
+		if len(ss.Tables) > 0 {
+			where = a.p.T("moderation.admin.who_at", game.Count(len(ss.Tables)), game.Text("Codes", strings.Join(ss.Tables, ", ")))
+		}
+		lines = append(lines, fmt.Sprintf("%s%s  %s  %s  %s  %s", indent, sanitize.Line(ss.Name, sanitize.MaxNameRunes+8),
+			sanitize.Line(ss.ID, 128), sanitize.Line(ss.Addr, 64), ss.Since.UTC().Format("2006-01-02 15:04"), where))
+	}
+	return lines
+}
+
+// kick ends who's sessions on every node now; their seats stay theirs, as
+// after a lost connection.
+func (a *adminSession) kick(who moderation.Person, rest []string) error {
+	if who.ID == a.by.ID {
+		return moderation.ErrSelf
+	}
+	if a.s.mod.IsAdmin(who.ID) {
+		return moderation.ErrAdminImmune
+	}
+	reason := sanitize.Line(strings.Join(rest, " "), moderation.MaxReason)
+	answers := a.s.askEveryNode(adminbus.Request{Op: adminbus.OpKick, Player: who.ID, Text: reason}, adminAskWithin)
+	ended := 0
+	for _, an := range answers {
+		ended += an.Reply.Count
+	}
+	silent := a.sayingSilent("moderation.admin.cluster.silent_kick", silentNodes(answers))
+	switch {
+	case ended > 0:
+		a.s.mod.Record(a.by, "kick", who.ID, who.Name, reason)
+		a.out(append([]string{a.p.T("moderation.admin.kicked", game.Text("Name", who.Name))}, silent...)...)
+	case a.s.cluster != nil:
+		a.out(append([]string{a.p.T("moderation.admin.cluster.not_on", game.Text("Name", who.Name))}, silent...)...)
+	default:
+		a.out(a.p.T("moderation.admin.not_on", game.Text("Name", who.Name)))
+	}
+	return nil
+}
+
+// kickHere ends the sessions of identity id on this node, each told why
+// in its own language, and says how many.
+func (s *Server) kickHere(id, reason string) int {
+	if id == "" {
+		return 0
+	}
+	end := tui.Control{End: game.M("moderation.kicked")}
+	if reason != "" {
+		end.End = game.M("moderation.kicked_reason", game.Text("Reason", reason))
+	}
+	sessions := s.live.of(id)
+	for _, ls := range sessions {
+		ls.send(end)
+	}
+	return len(sessions)
+}
+
+// say shows a notice to every player session of every node, in the lobby
+// or at a table.
+func (a *adminSession) say(rest []string) error {
+	text := sanitize.Line(strings.Join(rest, " "), game.MaxChat)
+	if text == "" {
+		return usageError("moderation.admin.usage.say")
+	}
+	answers := a.s.askEveryNode(adminbus.Request{Op: adminbus.OpSay, Text: text}, adminAskWithin)
+	reached := 0
+	for _, an := range answers {
+		reached += an.Reply.Count
+	}
+	a.s.mod.Record(a.by, "say", "", "", text)
+	a.out(append([]string{a.p.T("moderation.admin.said", game.Count(reached))},
+		a.sayingSilent("moderation.admin.cluster.silent_say", silentNodes(answers))...)...)
+	return nil
+}
+
+// sayHere shows text as the admins' notice to every session on this node.
+func (s *Server) sayHere(text string) int {
+	if text == "" {
+		return 0
+	}
+	sessions := s.live.list(nil)
+	notice := tui.Control{Notice: game.M("moderation.notice", game.Text("Text", text))}
+	for _, ls := range sessions {
+		ls.send(notice)
+	}
+	return len(sessions)
+}
+
+// close ends a table wherever it runs; it is saved closed, not restored.
+func (a *adminSession) close(rest []string) error {
+	if len(rest) != 1 {
+		return usageError("moderation.admin.usage.close")
+	}
+	code := strings.ToUpper(sanitize.Line(rest[0], 20))
+	closed := a.s.closeHere(code) > 0
+	var silent []string
+	if !closed && a.s.cluster != nil {
+		answers := a.s.askOtherNodes(adminbus.Request{Op: adminbus.OpClose, Code: code}, adminCloseWait+adminAskWithin)
+		for _, an := range answers {
+			closed = closed || an.Reply.Count > 0
+		}
+		silent = silentNodes(answers)
+	}
+	switch {
+	case closed:
+	case len(silent) > 0:
+		return &game.Error{Msg: game.M("moderation.admin.cluster.table_unanswered", game.Text("Code", code), game.Text("Nodes", strings.Join(silent, ", ")))}
+	case a.s.cluster != nil && a.s.cluster.Has(code):
+		// Listed, but no node runs it: its node stopped and another is
+		// taking it over.
+		return &game.Error{Msg: game.M("moderation.admin.cluster.table_between", game.Text("Code", code))}
+	default:
+		return &game.Error{Msg: game.M("moderation.err.no_such_table", game.Text("Code", code))}
+	}
+	a.s.mod.Record(a.by, "close", code, code, "")
+	a.out(a.p.T("moderation.admin.closed", game.Text("Code", code)))
+	return nil
+}
+
+// closeHere closes table code if this node runs it, and waits for it to
+// save itself closed: "closed" then means kept closed. 1 if it did.
+func (s *Server) closeHere(code string) int {
+	r := s.hub.Local(code)
+	if r == nil {
+		return 0
+	}
+	r.Close(table.ClosedByAdmin)
+	select {
+	case <-r.Done():
+	case <-time.After(adminCloseWait):
+	}
+	return 1
+}
+
+// resolveOnNodes finds a player this node does not know by name (they
+// came in on another node since it started) among the sessions of the
+// other nodes: the one identity whose session there bears the name, case
+// and look-alikes aside. Else notFound.
+func (s *Server) resolveOnNodes(name string, notFound error) (moderation.Person, error) {
+	fold := sanitize.Fold(sanitize.Line(name, sanitize.MaxNameRunes+8))
+	var found *adminbus.Session
+	for _, an := range s.askOtherNodes(adminbus.Request{Op: adminbus.OpWho}, adminAskWithin) {
+		for _, ss := range an.Reply.Sessions {
+			switch {
+			case sanitize.Fold(ss.Name) != fold:
+			case found == nil:
+				found = &ss
+			case found.ID != ss.ID:
+				return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.ambiguous", game.Text("Name", name),
+					game.List("Names", game.Raw(found.Name), game.Raw(ss.Name)))}
+			}
+		}
+	}
+	if found == nil {
+		return moderation.Person{}, notFound
+	}
+	id := sanitize.Line(found.ID, 128)
+	return moderation.Person{ID: id, Name: sanitize.Line(found.Name, sanitize.MaxNameRunes+8),
+		Guest: strings.HasPrefix(id, "guest:"), Addr: sanitize.Line(found.Addr, 64)}, nil
+}

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"regexp"
+	"testing"
+	"time"
+
+	"bivouac/sshserver/sshtest"
+)
+
+// An admin on node 1 of three acts on players connected to nodes 2 and 3:
+// who lists them by node, a notice reaches both, a kick by the name node 1
+// never saw ends the session on node 3 with the reason, and a table node
+// 2 runs is closed there. With node 3 down, who says so within its bound.
+func TestClusterAdminActsOnEveryNode(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("3 embedded NATS nodes: about 15 s")
+	}
+	c := startTestCluster(t, 3)
+	adminKey, bobKey, carolKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
+	for _, n := range c.nodes {
+		n.srv.Moderation().SetAdmins(fixedAdmins{sshtest.Fingerprint(adminKey): true})
+	}
+	bob := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithPTY(80, 24))
+	code := newTable(t, bob)
+	carol := sshtest.Dial(t, c.nodes[2].addr, sshtest.WithKey(carolKey), sshtest.WithUser("carol"), sshtest.WithPTY(80, 24))
+	carol.ExpectScreen(t, `Bivouac`, 10*time.Second)
+	run := adminRun(t, c.nodes[0].addr, adminKey)
+
+	run("who", 0, `Who is on:\n  Nobody is on node n1\.\n`,
+		`  On node n2:\n    bob\s+`+regexp.QuoteMeta(sshtest.Fingerprint(bobKey))+`.*at table `+code+`\n`,
+		`  On node n3:\n    carol\s+`+regexp.QuoteMeta(sshtest.Fingerprint(carolKey))+`.*in the lobby\n`)
+
+	run("say Restart at noon", 0, `The notice went to 2 sessions\.`)
+	bob.ExpectScreen(t, `Notice from the admins: Restart at noon`, 5*time.Second)
+	carol.ExpectScreen(t, `Notice from the admins: Restart at noon`, 5*time.Second)
+
+	run("kick carol flooding", 0, `carol is disconnected and keeps their seat\.`)
+	carol.Wait(t, 5*time.Second)
+	if why := leftClean(carol.Transcript(), "An admin disconnected you: flooding"); why != "" {
+		t.Errorf("the kicked player's terminal on node 3: %s", why)
+	}
+	run("kick "+sshtest.Fingerprint(carolKey), 0, `is not connected to any node that answered; nothing to end\.`)
+
+	run("close "+code, 0, `Table `+code+` is closed\.`)
+	bob.ExpectScreen(t, `an admin closed it`, 5*time.Second)
+	run("close ZZZZ", 1, `There is no table ZZZZ on this server\.`)
+	run("log", 0, `ada: disconnected carol\s+flooding`, `ada: closed table `+code, `ada: said to everyone\s+Restart at noon`)
+
+	c.kill(2)
+	began := time.Now()
+	run("who", 0, `  On node n2:\n    bob\s+`, `  Node n3 did not answer: its players are not listed\.\n`)
+	// The bound: a fresh look at the node list (askWithin), then
+	// adminAskWithin for the answers; the rest is SSH on a loaded machine.
+	took := time.Since(began)
+	if took > askWithin+adminAskWithin+3*time.Second {
+		t.Errorf("who with a node down took %v", took)
+	}
+	t.Logf("who with node 3 down answered in %v", took)
+	run("say Still here", 0, `The notice went to 1 session\.\nNode n3 did not answer: its players may not have seen the notice\.`)
+}
