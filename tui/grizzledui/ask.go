@@ -7,7 +7,6 @@ import (
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
-	"bivouac/tui/uikit"
 )
 
 // askKind is what the screen is asking the player to choose now.
@@ -148,39 +147,4 @@ func (s *Screen) askNow() ask {
 		return ask{}
 	}
 	return a
-}
-
-// tileTarget is the seat a tile placed by the viewer would go to (SU-2),
-// Selfish included.
-func (s *Screen) tileTarget(t grizzled.Tile) game.Seat {
-	me := s.me()
-	n := len(s.v.Players)
-	if me < 0 || n == 0 {
-		return game.Spectator
-	}
-	if slices.Contains(s.v.Players[me].HardKnocks, grizzled.Selfish) {
-		return s.v.Players[me].Seat
-	}
-	return s.v.Players[((me+t.Offset())%n+n)%n].Seat
-}
-
-// name is a seat's display name.
-func (s *Screen) name(seat game.Seat) string {
-	for _, p := range s.v.Players {
-		if p.Seat == seat && p.Chaplain {
-			return s.th.T("grizzled.chaplain") // in the reader's language
-		}
-		if p.Seat == seat && p.Name != "" {
-			return s.th.Name(uikit.Clean(p.Name))
-		}
-	}
-	for _, si := range s.u.Seats {
-		if si.Seat == seat && si.Name != "" {
-			return s.th.Name(uikit.Clean(si.Name))
-		}
-	}
-	if seat < 0 {
-		return s.th.T("ui.nobody")
-	}
-	return s.th.T("ui.seat_n", game.Num("N", int(seat)+1))
 }

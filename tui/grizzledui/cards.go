@@ -12,7 +12,7 @@ import (
 // for display. The engine owns the rules; nothing here decides legality.
 
 // threatName is a threat's name in the session's language.
-func (s *Screen) threatName(t grizzled.Threat) string { return s.th.T(t.Key()) }
+func (s *words) threatName(t grizzled.Threat) string { return s.th.T(t.Key()) }
 
 // cardInfo is what the screen shows of one trial card.
 type cardInfo struct {
@@ -26,7 +26,7 @@ type cardInfo struct {
 }
 
 // card is what the screen shows of a card, in the session's language.
-func (s *Screen) card(id grizzled.CardID) cardInfo {
+func (s *words) card(id grizzled.CardID) cardInfo {
 	tab := cardTable(s.th.Printer())
 	if id > grizzled.MerryChristmas {
 		return tab[0]
@@ -92,7 +92,7 @@ func (c cardInfo) shortName() string {
 }
 
 // tileName is a tile's short name in the session's language: "L", "DR".
-func (s *Screen) tileName(t grizzled.Tile) string {
+func (s *words) tileName(t grizzled.Tile) string {
 	switch t {
 	case grizzled.TileL:
 		return s.th.T("grizzled.tile_short.L")

@@ -29,8 +29,8 @@ func (s *Screen) Hint() tea.Cmd {
 		return func() tea.Msg { return uikit.HintMsg(th.T("grizzledui.hint.not_now")) }
 	}
 	// A copy to work from off the session's loop: the screen moves on.
-	snap := New(th)
-	snap.v, snap.u.Seats = s.v, s.u.Seats
+	snap := &words{th: th, v: s.v}
+	snap.u.Seats = s.u.Seats
 	if len(s.v.Legal) == 1 {
 		return func() tea.Msg {
 			return uikit.HintMsg(th.T("grizzledui.hint.forced", game.Text("Action", snap.coachLabel(snap.v.Legal[0]))))
@@ -72,7 +72,7 @@ func takeHintSlot() bool {
 // adviceLine says a hint: the move in the moves list's words, with the
 // team's chances (or, the game all but lost, its standing) beside the
 // next best move's.
-func (s *Screen) adviceLine(ad grizzbot.Advice) string {
+func (s *words) adviceLine(ad grizzbot.Advice) string {
 	th := s.th
 	if ad.Hopeless {
 		return th.T("grizzledui.hint.standing", game.Text("Action", s.coachLabel(ad.Best)), game.Num("P", pct(ad.BestP.P)),

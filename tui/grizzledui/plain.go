@@ -2,7 +2,6 @@ package grizzledui
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -204,68 +203,6 @@ func (s *Screen) Moves() []uikit.Move {
 		out = append(out, m)
 	}
 	return out
-}
-
-// keyMark is a key named in brackets after a label: "take nothing (n)".
-var keyMark = regexp.MustCompile(` \((\p{L}|enter)\)`)
-
-// coachLabel is an action in words without its key, as the coach says it
-// (in a review or a hint the key means nothing). A support tile's letter
-// is its name, not a key: the coach says "place tile: right (R) → ann"
-// as the moves list does, so a player finds the move the coach names.
-func (s *Screen) coachLabel(a grizzled.Action) string {
-	if a.Kind == grizzled.ActPlaceTile || a.Kind == grizzled.ActRemoveTile {
-		return s.moveLabel(a)
-	}
-	return keyMark.ReplaceAllString(s.moveLabel(a), "")
-}
-
-// moveLabel is an action in words, as the moves list and the coach say it.
-func (s *Screen) moveLabel(a grizzled.Action) string {
-	th := s.th
-	key := func(k string) string { return th.T("grizzledui.key." + k) }
-	switch a.Kind {
-	case grizzled.ActIntensity:
-		return th.T("grizzledui.cards_each") + " " + strconv.Itoa(a.K)
-	case grizzled.ActPlay:
-		c := s.card(a.Card)
-		return key("play") + ": " + c.code + " " + c.name
-	case grizzled.ActCharm:
-		c := s.card(a.Card)
-		return key("charm") + ": " + c.code + " " + c.name
-	case grizzled.ActSpeech:
-		return key("speech") + ": " + s.threatName(a.Threat)
-	case grizzled.ActSpeechDiscard:
-		c := s.card(a.Card)
-		return th.T("grizzledui.confirm.discard") + ": " + c.code + " " + c.name
-	case grizzled.ActSpeechPass:
-		return key("pass")
-	case grizzled.ActWithdraw:
-		return key("withdraw")
-	case grizzled.ActRemoveTile, grizzled.ActPlaceTile:
-		verb := "grizzledui.confirm.place_tile"
-		if a.Kind == grizzled.ActRemoveTile {
-			verb = "grizzledui.confirm.remove_tile"
-		}
-		label := th.T(verb) + ": " + th.T(a.Tile.Key()) + " (" + s.tileName(a.Tile) + ")"
-		if to := s.tileTarget(a.Tile); a.Kind == grizzled.ActPlaceTile && to >= 0 {
-			label += " → " + s.name(to)
-		}
-		return label
-	case grizzled.ActDiscardHardKnock:
-		return th.T("grizzledui.confirm.discard") + ": " + s.name(a.Target) + ", " + s.card(a.Card).name
-	case grizzled.ActBenefitDiscard:
-		names := make([]string, len(a.Cards))
-		for i, c := range a.Cards {
-			names[i] = s.card(c).name
-		}
-		return th.T("grizzledui.confirm.discard_knocks") + ": " + strings.Join(names, " + ")
-	case grizzled.ActBenefitCharm:
-		return th.T("grizzledui.benefit.charm")
-	case grizzled.ActBenefitDecline:
-		return th.T("grizzledui.benefit.decline")
-	}
-	return th.T("grizzledui.moves.unnamed") // not a seat's move (the clock's)
 }
 
 // RulePages is the rules reference (uikit.Rules): how a turn works, the

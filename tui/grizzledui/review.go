@@ -26,7 +26,7 @@ const chartRows = 6
 // false, sentences per mission when it is true (a screen reader reads the
 // numbers, not bars).
 func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, width int, plain bool) []string {
-	s := reviewScreen(th, seats)
+	s := newReviewWords(th, seats)
 	if len(r.Decisions) == 0 && len(r.StandIns) == 0 {
 		return []string{th.T("grizzledui.review.nothing")}
 	}
@@ -65,7 +65,7 @@ func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo,
 }
 
 // outcomeLine says how the game ended: won, or lost in which mission.
-func (s *Screen) outcomeLine(r grizzbot.GameReview) string {
+func (s *reviewWords) outcomeLine(r grizzbot.GameReview) string {
 	if r.Won {
 		return s.th.T("grizzledui.review.won", game.Num("Mission", r.Missions))
 	}
@@ -73,7 +73,7 @@ func (s *Screen) outcomeLine(r grizzbot.GameReview) string {
 }
 
 // turnLine says turning point t, marked mark, with its cause.
-func (s *Screen) turnLine(mark string, t grizzbot.Turn) string {
+func (s *reviewWords) turnLine(mark string, t grizzbot.Turn) string {
 	th := s.th
 	args := []game.Arg{game.Text("Mark", mark), game.Num("Mission", t.Mission), game.Num("From", pct(t.From)), game.Num("To", pct(t.To))}
 	who := func() []game.Arg {
@@ -129,7 +129,7 @@ func outcomeKey(o grizzbot.Outcome, loss grizzled.Loss, turn bool) string {
 // moverName is who made t's move: a bot's move, also one a bot made in a
 // person's place, is marked as a bot's in the reader's language (a bot
 // seat's name carries the mark already).
-func (s *Screen) moverName(t grizzbot.Turn) string {
+func (s *reviewWords) moverName(t grizzbot.Turn) string {
 	if t.Bot {
 		for _, p := range s.v.Players {
 			if p.Seat == t.Seat && !p.Chaplain && p.Name != "" && !strings.HasSuffix(p.Name, game.BotMark) {
@@ -148,10 +148,12 @@ func styled(ink uikit.Ink, lines []string) []string {
 	return lines
 }
 
-// reviewScreen is a screen that only names seats and cards (the labels of
-// the coach's lines), with no seat of its own.
-func reviewScreen(th *uikit.Theme, seats []table.SeatInfo) *Screen {
-	s := New(th)
+// reviewWords name the seats, cards and moves of a review, as no seat in
+// particular sees them (a decision is said as its own seat made it).
+type reviewWords struct{ words }
+
+func newReviewWords(th *uikit.Theme, seats []table.SeatInfo) *reviewWords {
+	s := &reviewWords{words{th: th}}
 	s.v.Seat = game.Spectator
 	for _, si := range seats {
 		s.v.Players = append(s.v.Players, grizzled.PlayerView{Seat: si.Seat, Name: si.Name})
@@ -164,7 +166,7 @@ func reviewScreen(th *uikit.Theme, seats []table.SeatInfo) *Screen {
 
 // decided is an action of d's decision in words, as d's seat made it: a
 // support tile points from that seat, not from the reader's (SU-2).
-func (s *Screen) decided(d grizzbot.Decision, a grizzled.Action) string {
+func (s *reviewWords) decided(d grizzbot.Decision, a grizzled.Action) string {
 	s.u.Seat = d.Seat
 	return s.reviewLabel(a)
 }
@@ -172,7 +174,7 @@ func (s *Screen) decided(d grizzbot.Decision, a grizzled.Action) string {
 // reviewLabel is an action in words inside a review's sentence: the
 // mission's size as a phrase of its own ("3 cards to each soldier"), not
 // the moves list's capitalised prompt.
-func (s *Screen) reviewLabel(a grizzled.Action) string {
+func (s *reviewWords) reviewLabel(a grizzled.Action) string {
 	if a.Kind == grizzled.ActIntensity {
 		return s.th.T("grizzledui.review.intensity", game.Count(a.K))
 	}
@@ -206,7 +208,7 @@ func pct(p float64) int { return int(math.Round(100 * p)) }
 
 // playerLines is one person's summary and costliest decisions, and how
 // many of their decisions a bot made for them.
-func (s *Screen) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
+func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
 	th := s.th
 	standIns := r.StandIns[seat]
 	decisions, agree, mistakes := 0, 0, 0
@@ -272,7 +274,7 @@ func costliest(r grizzbot.GameReview, seat game.Seat) []grizzbot.Decision {
 
 // missionSentences says, per mission, the team's chances before its first
 // move and after its outcome, and how it ended.
-func (s *Screen) missionSentences(r grizzbot.GameReview) []string {
+func (s *reviewWords) missionSentences(r grizzbot.GameReview) []string {
 	var out []string
 	for i, l := range r.Lines {
 		end := 0.0
@@ -304,7 +306,7 @@ var eighths = []rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
 // chart draws the chances as columns (one per decision, or per group of
 // decisions when there are more than fit), a ruler with the missions'
 // numbers, and the turning points' marks A, B, C.
-func (s *Screen) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width int) []string {
+func (s *reviewWords) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width int) []string {
 	th := s.th
 	n, room := len(r.Decisions), max(1, width-7)
 	cols := room // more decisions than columns: a column covers several

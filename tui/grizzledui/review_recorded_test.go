@@ -74,7 +74,7 @@ func TestReviewOfARecordedGameInEveryLanguage(t *testing.T) {
 		if !strings.HasPrefix(text, th.T("grizzledui.review.lost", game.Num("Mission", r.Missions))) {
 			t.Errorf("%s: the review does not start with how the game ended:\n%s", lang, text)
 		}
-		sc := reviewScreen(th, seats)
+		sc := newReviewWords(th, seats)
 		for _, l := range sc.missionSentences(r) {
 			if !strings.Contains(text, l) {
 				t.Errorf("%s: no mission line %q", lang, l)

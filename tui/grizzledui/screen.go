@@ -29,14 +29,12 @@ const (
 // Screen is the table of The Grizzled for one session. It implements
 // uikit.Screen. The zero value is not usable; call New.
 type Screen struct {
-	th   *uikit.Theme
-	keys keyMap
+	words // the theme, the newest Update and its view
+	keys  keyMap
 
 	helpBar bool // draw the help bar as the last line (see SetHelpBar); off by default
 	w, h    int
 
-	u       table.Update
-	v       grizzled.SeatView
 	coach   *coach // the guided mission's teacher (StartCoach); nil at other tables
 	hasView bool
 
@@ -90,7 +88,7 @@ func (s *Screen) SendActionsTo(submit func(uikit.ActMsg)) { s.acts.To(submit) }
 
 // New returns an empty table screen drawing with th (the session's theme).
 func New(th *uikit.Theme) *Screen {
-	s := &Screen{th: th, keys: defaultKeys(th), w: MinWidth, h: MinHeight - 1, now: time.Now}
+	s := &Screen{words: words{th: th}, keys: defaultKeys(th), w: MinWidth, h: MinHeight - 1, now: time.Now}
 	s.sync()
 	return s
 }
@@ -403,19 +401,6 @@ func (s *Screen) sync() {
 	k.Pass.SetEnabled(s.has(grizzled.ActSpeechPass))
 	k.Restore.SetEnabled(s.has(grizzled.ActBenefitCharm))
 	k.Decline.SetEnabled(s.has(grizzled.ActBenefitDecline))
-}
-
-// me is the index of the viewer in Players, or -1.
-func (s *Screen) me() int {
-	for i, p := range s.v.Players {
-		if p.Seat == s.u.Seat {
-			return i
-		}
-	}
-	if i := int(s.u.Seat); i >= 0 && i < len(s.v.Players) {
-		return i
-	}
-	return -1
 }
 
 // Guide implements uikit.Guide: the rules in a few lines and what the

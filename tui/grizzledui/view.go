@@ -671,20 +671,6 @@ func (s *Screen) describe(id grizzled.CardID) string {
 	return d
 }
 
-// fatal lists the threats that playing card id now would bring to 3.
-func (s *Screen) fatal(id grizzled.CardID) []string {
-	if s.v.Phase != grizzled.PhaseTurn || s.v.Failed {
-		return nil
-	}
-	var out []string
-	for _, t := range s.card(id).threats {
-		if s.v.Counts[t]+1 >= 3 {
-			out = append(out, s.threatName(t))
-		}
-	}
-	return out
-}
-
 func (s *Screen) cardText(id grizzled.CardID) string {
 	th := s.th
 	c := s.card(id)
@@ -843,17 +829,6 @@ func (s *Screen) timeLeft() string {
 		st = s.th.Warning
 	}
 	return " " + st.Render(s.th.T("ui.seconds_left", game.Num("N", n)))
-}
-
-func (s *Screen) names(seats []game.Seat) string {
-	if len(seats) == 0 {
-		return s.th.T("ui.nobody")
-	}
-	n := make([]string, len(seats))
-	for i, seat := range seats {
-		n[i] = s.name(seat)
-	}
-	return s.th.And(n)
 }
 
 func (s *Screen) noticeLines(w int) []string {
