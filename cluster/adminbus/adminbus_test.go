@@ -100,3 +100,43 @@ func TestServeRefusesAWildcardNode(t *testing.T) {
 		}
 	}
 }
+
+// A node answers at most maxBusy requests at once: one past them is not
+// answered, and its asker hears so within the bound, not after the
+// others finish.
+func TestServeAnswersABoundedNumberAtOnce(t *testing.T) {
+	t.Parallel()
+	c := natstest.Start(t, 1, nil)
+	nc := connect(t, c)
+	release := make(chan struct{})
+	started := make(chan struct{}, maxBusy+1)
+	sub, err := Serve(nc, "n2", func(Request) Reply {
+		started <- struct{}{}
+		<-release
+		return Reply{Count: 1}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sub.Unsubscribe() })
+	held := make(chan Answer, maxBusy)
+	for range maxBusy {
+		go func() { held <- Ask(context.Background(), nc, []string{"n2"}, Request{Op: OpClose}, 10*time.Second)[0] }()
+	}
+	for range maxBusy {
+		<-started
+	}
+	extra := Ask(context.Background(), nc, []string{"n2"}, Request{Op: OpWho}, 300*time.Millisecond)[0]
+	if !errors.Is(extra.Err, ErrNoAnswer) {
+		t.Errorf("a request past %d at once: %+v, want ErrNoAnswer", maxBusy, extra)
+	}
+	if len(started) > 0 {
+		t.Errorf("a request past %d at once was handled", maxBusy)
+	}
+	close(release)
+	for range maxBusy {
+		if a := <-held; a.Err != nil || a.Reply.Count != 1 {
+			t.Errorf("a held request: %+v", a)
+		}
+	}
+}
