@@ -63,7 +63,6 @@ const (
 	Unconfirmed                      // the store did not confirm the last move (it may hold it); the table stopped there
 )
 
-// Text is the reason in English.
 // Key is the catalog key of the reason, for screens to say it in the
 // player's language.
 func (c CloseReason) Key() string {

@@ -23,7 +23,6 @@ func (Game) ID() string { return "grizzled" }
 // Title is shown in the lobby.
 func (Game) Title() string { return "The Grizzled" }
 
-// New builds the first state from the setup and seed.
 // Picks implements game.Prelude: each player may choose their soldier (S1).
 // The list is shared: callers read it only.
 func (Game) Picks() []game.Pick { return soldierPicks }
@@ -39,6 +38,7 @@ var soldierPicks = func() []game.Pick {
 // NamesFirst implements game.Prelude: the table may name the first leader (S5).
 func (Game) NamesFirst() bool { return true }
 
+// New builds the first state from the setup and seed.
 func (Game) New(setup game.Setup, seed uint64) (game.State, []game.Event, error) {
 	s, evs, err := New(setup, seed)
 	if err != nil {

@@ -209,8 +209,8 @@ func (p Phase) String() string {
 	return fmt.Sprintf("Phase(%d)", p)
 }
 
-// Title is the phase's name for a screen header ("Sheriff election").
-// TitleKey is the catalog key of the phase's name for a screen header.
+// TitleKey is the catalog key of the phase's name for a screen header
+// ("Sheriff election").
 func (p Phase) TitleKey() string { return "werewolf.phase." + p.String() }
 
 // NarrationKey is the catalog key of the line that opens the phase.

@@ -90,7 +90,7 @@ type SeatView struct {
 	Legal []Action `json:"legal,omitempty"` // what this seat may do now
 }
 
-// Legal reports whether a is among the view's legal actions.
+// IsLegal reports whether a is among the view's legal actions.
 func (v SeatView) IsLegal(a Action) bool { return slices.Contains(v.Legal, a) }
 
 // View builds the view of seat (game.Spectator for the public view).

@@ -450,12 +450,6 @@ func rank(r werewolf.Role) int {
 	return 0 // thief, villager, cupid: keep
 }
 
-// Chat returns at most one line per seat and phase (a wolf may speak again
-// when the pack's choice changes); pass it to Game.BotLine. A line is a
-// catalog message (werewolf.BotLinePrefix) with the players' names as
-// arguments, so each viewer reads it in their own language. The bot
-// remembers what each seat said, so calling Chat again with the same view
-// is silent. Easy bots stay silent.
 // Talk is Chat for the room actor (game.Talker): it gets the view as
 // game.View.
 func (b *Bot) Talk(v game.View, seed uint64) (game.Msg, bool) {
@@ -476,6 +470,12 @@ const (
 	lineVote    = werewolf.BotLinePrefix + "vote"    // Player
 )
 
+// Chat returns at most one line per seat and phase (a wolf may speak again
+// when the pack's choice changes); pass it to Game.BotLine. A line is a
+// catalog message (werewolf.BotLinePrefix) with the players' names as
+// arguments, so each viewer reads it in their own language. The bot
+// remembers what each seat said, so calling Chat again with the same view
+// is silent. Easy bots stay silent.
 func (b *Bot) Chat(v werewolf.SeatView, seed uint64) (game.Msg, bool) {
 	if b.level == Easy || v.Seat < 0 || v.Over {
 		return game.Msg{}, false
