@@ -64,7 +64,7 @@ func (r *Room) act(c command) error {
 		return ErrStale
 	}
 	delete(r.notices, c.box)
-	began := time.Now()
+	began := time.Now() // the meter reports the work a move costs: wall time, whatever the room's clock
 	back := r.backInControl(seat)
 	err := r.apply(seat, c.action)
 	if err != nil && back {
@@ -250,9 +250,8 @@ func (r *Room) sayInGame(seat game.Seat, text string) error {
 }
 
 // record files events into each audience member's recent log. An event is
-// kept once and its audience's logs point to it: each seat's log used to
-// hold its own copy of every event it saw, a sixth of the live heap at
-// 2,000 tables (docs/PERFORMANCE.md).
+// kept once and its audience's logs point to it: a copy per seat would be
+// a sixth of the live heap at 2,000 tables (docs/PERFORMANCE.md).
 func (r *Room) record(events []game.Event) {
 	kept := slices.Clone(events) // the game's slice is not ours to keep
 	for i := range kept {

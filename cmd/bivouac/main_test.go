@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 // SIGTERM to the real program: every player, in the lobby or at a table,
 // gets the terminal back whole with the restart message before the
 // connection ends (issue 18 item 2). Each session's program must ignore
-// the process's signals: Bubble Tea's own handler used to quit them all at
+// the process's signals: Bubble Tea's own handler would quit them all at
 // once, before the server could say anything.
 func TestSIGTERMSaysGoodbyeToEveryone(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
