@@ -66,7 +66,7 @@ var rules = []importRule{
 		"hostkeys", "i18n", "logredact", "logthrottle", "metrics", "moderation", "persistence", "persistence/jetstream",
 		"sanitize", "sshserver", "table", "tui", "tui/grizzledui", "tui/uikit", "tui/werewolfui",
 		"bubbletea", "charmbracelet/log", "charmbracelet/ssh", "nats.go", "wish", "x/time"}},
-	{[]string{"cmd/bivouac"}, []string{"access", "cluster/natsnode", "game", "game/grizzled", "game/grizzled/grizzbot",
+	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "game", "game/grizzled", "game/grizzled/grizzbot",
 		"game/werewolf/wolfbot", "hostkeys", "persistence", "server", "sshserver", "sshserver/porch"}},
 	{[]string{"cmd/bivouac-load"}, []string{"cluster/lease", "cluster/natsnode", "persistence", "persistence/jetstream",
 		"bubbletea", "charmbracelet/log", "charmbracelet/ssh", "go-runewidth", "lipgloss", "nats.go", "termenv",

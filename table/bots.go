@@ -6,7 +6,6 @@ package table
 import (
 	"fmt"
 	"runtime/debug"
-	"time"
 
 	"bivouac/game"
 )
@@ -62,7 +61,7 @@ func (r *Room) runBot(bot game.Bot, seat game.Seat, view game.View, seq int, leg
 			r.log.Error("bot panic", "seat", seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
-	start := time.Now() // bot pacing is for the players watching: real time
+	start := r.clock.Now() // the pause is for the players watching, so it counts the bot's thinking
 	a, ok := bot.Act(view, seed)
 	if !ok {
 		if len(legal) == 0 {
@@ -75,10 +74,13 @@ func (r *Room) runBot(bot game.Bot, seat game.Seat, view game.View, seq int, leg
 			r.retrySubmit(command{kind: cmdBotSay, seat: seat, seq: seq, line: line})
 		}
 	}
-	if d := r.cfg.BotDelay - time.Since(start); d > 0 {
+	if d := r.cfg.BotDelay - r.clock.Now().Sub(start); d > 0 {
+		paced := make(chan struct{})
+		t := r.clock.AfterFunc(d, func() { close(paced) })
 		select {
-		case <-time.After(d):
+		case <-paced:
 		case <-r.done:
+			t.Stop()
 			return
 		}
 	}

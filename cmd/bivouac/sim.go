@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bivouac/clock"
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
@@ -239,7 +240,7 @@ func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simRepo
 		if c.samples > 0 {
 			maker.Strong.Samples = c.samples
 		}
-		maker.Strong.TimeCap = c.timeCap
+		maker.Strong.TimeCap, maker.Strong.Clock = c.timeCap, clock.System{}
 	}
 	if !slices.Contains(maker.Levels(), c.bot) {
 		return rep, fmt.Errorf("sim: unknown bot level %q for grizzled (%s)", c.bot, strings.Join(maker.Levels(), ", "))

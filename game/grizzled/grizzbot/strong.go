@@ -14,10 +14,14 @@ type StrongConfig struct {
 	// Samples is the number of determinizations per decision; every
 	// candidate action is played out once in each.
 	Samples int
-	// TimeCap, when positive, stops sampling once it has passed (after at
-	// least one sample). With a time cap the choice may depend on the
-	// machine's speed; without one it depends only on the view and seed.
+	// TimeCap, when positive, stops sampling once it has passed on Clock
+	// (after at least one sample). With a time cap the choice may depend
+	// on the machine's speed; without one it depends only on the view and
+	// seed.
 	TimeCap time.Duration
+	// Clock is what TimeCap is measured on. The rules read no clock, so
+	// the caller brings one; without it TimeCap is ignored.
+	Clock Clock
 	// Horizon, when positive, ends a playout once that many missions have
 	// ended after the decision and scores the state reached with value
 	// instead of playing to the end of the game.
@@ -34,6 +38,9 @@ type StrongConfig struct {
 	// than that many playouts.
 	Playouts int
 }
+
+// Clock tells the time (clock.System does).
+type Clock interface{ Now() time.Time }
 
 // DefaultStrong is a one-size budget: 24 samples, each candidate played
 // to the start of the next mission and scored there by the value model,
@@ -190,11 +197,12 @@ func (b *Strong) choose(v *g.SeatView, seed uint64) int {
 	if len(cands) <= 1 {
 		return fallback
 	}
+	capped := cfg.TimeCap > 0 && cfg.Clock != nil
 	var deadline time.Time
-	if cfg.TimeCap > 0 {
-		deadline = time.Now().Add(cfg.TimeCap)
+	if capped {
+		deadline = cfg.Clock.Now().Add(cfg.TimeCap)
 	}
-	late := func(it int) bool { return it > 0 && cfg.TimeCap > 0 && time.Now().After(deadline) }
+	late := func(it int) bool { return it > 0 && capped && cfg.Clock.Now().After(deadline) }
 	fb := slices.Index(cands, fallback)
 	if fb < 0 {
 		cands = append(cands, fallback)
