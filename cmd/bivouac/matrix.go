@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
 )
 
@@ -33,16 +32,11 @@ type matrixReport struct {
 // for an interval of about ±7 points.
 const matrixGamesDefault = 200
 
-// matrixCells are the cells in print order: by variant, then players,
-// then bot level.
+// matrixCells are the cells in print order (grizzbot.MatrixCells).
 func matrixCells() []simConfig {
 	var cells []simConfig
-	for _, v := range []grizzled.Variant{grizzled.Beginner, grizzled.Standard, grizzled.Veteran} {
-		for p := grizzledMin; p <= grizzledMax; p++ {
-			for _, level := range (grizzbot.Bots{}).Levels() {
-				cells = append(cells, simConfig{game: "grizzled", variant: string(v), players: p, bot: level})
-			}
-		}
+	for _, c := range grizzbot.MatrixCells() {
+		cells = append(cells, simConfig{game: "grizzled", variant: string(c.Variant), players: c.Players, bot: c.Level})
 	}
 	return cells
 }

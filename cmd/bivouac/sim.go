@@ -7,19 +7,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"bivouac/clock"
-	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
+	"bivouac/game/sim"
 	"bivouac/game/werewolf/wolfbot"
 )
 
@@ -210,177 +207,40 @@ func (c *simConfig) checkPlayers() error {
 	return nil
 }
 
-// grizzledResult is one finished game.
-type grizzledResult struct {
-	won      bool
-	reason   string
-	missions int
-	actions  int
-	err      error
-}
-
-// simGameSeed is game i's seed: the same whatever the number of workers.
-func simGameSeed(seed uint64, i int) uint64 {
-	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
+// simGrizzled plays The Grizzled as c says and times it.
 func simGrizzled(ctx context.Context, c simConfig, tick func(done int)) (simReport, error) {
 	rep := simReport{Game: "grizzled", Players: c.players, Bot: c.bot, Seed: c.seed, Workers: c.workers,
 		WinsCount: "team", GrizzledFigures: &GrizzledFigures{Variant: c.variant}}
-	v := grizzled.Variant(c.variant)
-	if v != grizzled.Standard && v != grizzled.Beginner && v != grizzled.Veteran {
-		return rep, fmt.Errorf("sim: unknown variant %q (standard, beginner or veteran)", c.variant)
-	}
-	maker := grizzbot.Bots{}
-	if c.bot == grizzbot.LevelStrong && (c.samples > 0 || c.timeCap > 0) {
-		maker.Strong = grizzbot.DefaultTuned[c.players]
-		if c.samples > 0 {
-			maker.Strong.Samples = c.samples
-		}
-		maker.Strong.TimeCap, maker.Strong.Clock = c.timeCap, clock.System{}
-	}
-	if !slices.Contains(maker.Levels(), c.bot) {
-		return rep, fmt.Errorf("sim: unknown bot level %q for grizzled (%s)", c.bot, strings.Join(maker.Levels(), ", "))
-	}
-	names := make([]string, c.players)
-	for i := range names {
-		names[i] = fmt.Sprintf("Bot %d", i+1)
-	}
-	opts := grizzled.Options{Variant: v, Leader: game.NoSeat}
-
-	results := make([]grizzledResult, c.games)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
 	start := time.Now()
-	for range min(c.workers, c.games) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			seats := max(c.players, 3)
-			bots := make([]game.Bot, seats)
-			for j := range bots {
-				b, err := maker.New(c.bot)
-				if err != nil {
-					panic(err) // the level was checked above
-				}
-				bots[j] = b
-			}
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= c.games {
-					return
-				}
-				results[i] = playGrizzled(names, opts, simGameSeed(c.seed, i), bots)
-				tick(int(done.Add(1)))
-			}
-		}()
+	r, err := grizzbot.Simulate(ctx, grizzbot.SimConfig{Players: c.players, Variant: grizzled.Variant(c.variant), Level: c.bot,
+		Games: c.games, Seed: c.seed, Workers: c.workers, Samples: c.samples, TimeCap: c.timeCap, Clock: clock.System{}}, tick)
+	if err != nil {
+		return rep, fmt.Errorf("sim: %w", err)
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	tick(-1)
-
-	missions, actions := 0, 0
-	for i := range results {
-		r := &results[i]
-		if r.err != nil {
-			return rep, fmt.Errorf("sim: game %d (seed %d): %w", i, simGameSeed(c.seed, i), r.err)
-		}
-		if r.missions == 0 { // not played: interrupted
-			rep.Interrupted = true
-			continue
-		}
-		rep.Games++
-		missions += r.missions
-		actions += r.actions
-		switch {
-		case r.won:
-			rep.Wins++
-		case r.reason == "hard knocks":
-			rep.LossesHardKnocks++
-		case r.reason == "morale":
-			rep.LossesMorale++
-		}
-	}
-	rep.finish(elapsed)
+	rep.Games, rep.Wins, rep.Interrupted = r.Games, r.Wins, r.Interrupted
+	rep.LossesHardKnocks, rep.LossesMorale = r.LossesHardKnocks, r.LossesMorale
+	rep.finish(time.Since(start))
 	if rep.Games > 0 {
-		rep.MeanMissions = float64(missions) / float64(rep.Games)
-		rep.MeanActions = float64(actions) / float64(rep.Games)
+		rep.MeanMissions = float64(r.Missions) / float64(rep.Games)
+		rep.MeanActions = float64(r.Actions) / float64(rep.Games)
 	}
 	return rep, nil
 }
 
-func playGrizzled(names []string, opts grizzled.Options, seed uint64, bots []game.Bot) grizzledResult {
-	s, _, err := grizzled.NewGame(names, opts, seed)
-	if err != nil {
-		return grizzledResult{err: err}
-	}
-	n, err := grizzbot.Play(s, bots, seed)
-	if err != nil {
-		return grizzledResult{err: err}
-	}
-	won, _ := s.Over()
-	return grizzledResult{won: won, reason: string(s.LossReason()), missions: s.Round(), actions: n}
-}
-
-// werewolfChunk is how many werewolf games one Simulate call plays; chunk
-// k is seeded from --seed and k, so results depend on neither --workers
-// nor scheduling.
-const werewolfChunk = 25
-
+// simWerewolf plays Werewolves as c says and times it.
 func simWerewolf(ctx context.Context, c simConfig, tick func(done int)) (simReport, error) {
 	rep := simReport{Game: "werewolf", Players: c.players, Bot: c.bot, Seed: c.seed, Workers: c.workers, WinsCount: "village"}
-	chunks := (c.games + werewolfChunk - 1) / werewolfChunk
-	parts := make([]wolfbot.SimResult, chunks)
-	played := make([]bool, chunks)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
 	start := time.Now()
-	for range min(c.workers, chunks) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				k := int(next.Add(1) - 1)
-				if k >= chunks {
-					return
-				}
-				n := min(werewolfChunk, c.games-k*werewolfChunk)
-				parts[k] = wolfbot.Simulate(c.players, n, simGameSeed(c.seed, k), c.bot)
-				played[k] = true
-				tick(int(done.Add(int64(n))))
-			}
-		}()
+	sum, interrupted, err := wolfbot.SimulateBatch(ctx, c.players, c.games, c.seed, c.bot, c.workers, tick)
+	if err != nil {
+		return rep, fmt.Errorf("sim: werewolf: %w", err)
 	}
-	wg.Wait()
 	elapsed := time.Since(start)
-	tick(-1)
-
-	sum := wolfbot.SimResult{Players: c.players, Level: c.bot}
-	for k, p := range parts {
-		if !played[k] {
-			rep.Interrupted = true
-			continue
-		}
-		if p.Err != "" {
-			return rep, fmt.Errorf("sim: werewolf: %s", p.Err)
-		}
-		sum.Games += p.Games
-		sum.Village += p.Village
-		sum.Wolves += p.Wolves
-		sum.Lovers += p.Lovers
-		sum.NoWinner += p.NoWinner
-		sum.Stalemate += p.Stalemate
-		sum.Unfinished += p.Unfinished
-		sum.Actions += p.Actions
-	}
 	sum.Elapsed = elapsed
 	if s := elapsed.Seconds(); s > 0 {
 		sum.GamesPerSec = float64(sum.Games) / s
 	}
-	rep.Games, rep.Wins = sum.Games, sum.Village
+	rep.Games, rep.Wins, rep.Interrupted = sum.Games, sum.Village, interrupted
 	if sum.Games > 0 {
 		rep.MeanActions = float64(sum.Actions) / float64(sum.Games)
 	}
@@ -398,21 +258,7 @@ func (r *simReport) finish(elapsed time.Duration) {
 	if r.Games > 0 {
 		r.WinRate = float64(r.Wins) / float64(r.Games)
 	}
-	r.CILow, r.CIHigh = wilson(r.Wins, r.Games)
-}
-
-// wilson is the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	const z = 1.959963984540054
-	p := float64(k) / float64(n)
-	nn := float64(n)
-	den := 1 + z*z/nn
-	mid := (p + z*z/(2*nn)) / den
-	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / den
-	return max(0, mid-half), min(1, mid+half)
+	r.CILow, r.CIHigh = sim.Wilson(r.Wins, r.Games)
 }
 
 func printReport(w io.Writer, r simReport) {

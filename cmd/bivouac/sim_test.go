@@ -122,23 +122,6 @@ func TestSimInterrupted(t *testing.T) {
 	}
 }
 
-func TestWilson(t *testing.T) {
-	for _, tt := range []struct {
-		k, n   int
-		lo, hi float64
-	}{
-		{50, 100, 0.4038, 0.5962},
-		{0, 10, 0, 0.2775},
-		{10, 10, 0.7225, 1},
-		{1, 20, 0.0089, 0.2361},
-	} {
-		lo, hi := wilson(tt.k, tt.n)
-		if math.Abs(lo-tt.lo) > 1e-4 || math.Abs(hi-tt.hi) > 1e-4 {
-			t.Errorf("wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tt.k, tt.n, lo, hi, tt.lo, tt.hi)
-		}
-	}
-}
-
 func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
 	tick := progressTo(&b, true, 10)

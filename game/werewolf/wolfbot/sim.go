@@ -1,11 +1,14 @@
 package wolfbot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"bivouac/game"
+	"bivouac/game/sim"
 	"bivouac/game/werewolf"
 )
 
@@ -19,10 +22,10 @@ type SimResult struct {
 	Lovers      int           `json:"lovers"`
 	NoWinner    int           `json:"no_winner"` // nobody alive
 	Stalemate   int           `json:"stalemate"`
-	Unfinished  int           `json:"unfinished"` // hit the action limit (a bug if > 0)
-	Actions     int           `json:"actions"`    // actions applied, ticks included
-	Elapsed     time.Duration `json:"elapsed"`
-	GamesPerSec float64       `json:"games_per_sec"`
+	Unfinished  int           `json:"unfinished"`    // hit the action limit (a bug if > 0)
+	Actions     int           `json:"actions"`       // actions applied, ticks included
+	Elapsed     time.Duration `json:"elapsed"`       // filled in by whoever timed the games
+	GamesPerSec float64       `json:"games_per_sec"` // likewise
 	Err         string        `json:"err,omitempty"` // first error (a bot's action refused)
 }
 
@@ -65,7 +68,6 @@ func SimulateOptions(opts werewolf.Options, players, games int, seed uint64, lev
 		names[i] = fmt.Sprintf("Bot%d", i+1)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x51))
-	start := time.Now()
 	for range games {
 		g, err := Play(bot, names, opts, r.Uint64(), nil)
 		res.Actions += g.Actions
@@ -89,11 +91,47 @@ func SimulateOptions(opts werewolf.Options, players, games int, seed uint64, lev
 			res.NoWinner++
 		}
 	}
-	res.Elapsed = time.Since(start)
-	if s := res.Elapsed.Seconds(); s > 0 {
-		res.GamesPerSec = float64(games) / s
-	}
 	return res
+}
+
+// batchChunk is how many games one Simulate call of a batch plays; chunk
+// k is seeded from the batch's seed and k, so results depend on neither
+// the number of workers nor scheduling.
+const batchChunk = 25
+
+// SimulateBatch is Simulate on workers goroutines, stopping early when ctx
+// ends (the result says Interrupted); tick is told how many games are
+// done, then -1. Elapsed and GamesPerSec are the caller's to fill in.
+func SimulateBatch(ctx context.Context, players, games int, seed uint64, level string, workers int, tick func(done int)) (SimResult, bool, error) {
+	chunks := (games + batchChunk - 1) / batchChunk
+	parts := make([]SimResult, chunks)
+	ran := sim.Run(ctx, workers, chunks, func() func(int) int {
+		return func(k int) int {
+			n := min(batchChunk, games-k*batchChunk)
+			parts[k] = Simulate(players, n, sim.Seed(seed, k), level)
+			return n
+		}
+	}, tick)
+	sum := SimResult{Players: players, Level: level}
+	interrupted := false
+	for k, p := range parts {
+		if !ran[k] {
+			interrupted = true
+			continue
+		}
+		if p.Err != "" {
+			return sum, interrupted, errors.New(p.Err)
+		}
+		sum.Games += p.Games
+		sum.Village += p.Village
+		sum.Wolves += p.Wolves
+		sum.Lovers += p.Lovers
+		sum.NoWinner += p.NoWinner
+		sum.Stalemate += p.Stalemate
+		sum.Unfinished += p.Unfinished
+		sum.Actions += p.Actions
+	}
+	return sum, interrupted, nil
 }
 
 // Step is one applied action of a played game.
