@@ -39,6 +39,7 @@ func num(t *testing.T, m map[string]any, key string) float64 {
 }
 
 func TestSimGrizzledJSON(t *testing.T) {
+	t.Parallel()
 	m := runSimJSON(t, "--players", "4", "--variant", "standard", "--bot", "easy", "--games", "60", "--seed", "3", "--workers", "3")
 	games, wins := num(t, m, "games"), num(t, m, "wins")
 	if games != 60 {
@@ -69,6 +70,7 @@ func TestSimGrizzledJSON(t *testing.T) {
 }
 
 func TestSimStrongJSON(t *testing.T) {
+	t.Parallel()
 	m := runSimJSON(t, "--players", "3", "--variant", "veteran", "--bot", "strong", "--samples", "2", "--games", "3", "--seed", "1")
 	if num(t, m, "games") != 3 {
 		t.Fatalf("games = %v", m["games"])
@@ -76,6 +78,7 @@ func TestSimStrongJSON(t *testing.T) {
 }
 
 func TestSimWerewolfJSON(t *testing.T) {
+	t.Parallel()
 	m := runSimJSON(t, "--game", "werewolf", "--players", "8", "--bot", "easy", "--games", "30", "--seed", "2")
 	if num(t, m, "games") != 30 || m["werewolf"] == nil {
 		t.Fatalf("werewolf sim: %v", m)
@@ -83,6 +86,7 @@ func TestSimWerewolfJSON(t *testing.T) {
 }
 
 func TestSimText(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if err := runSim(context.Background(), []string{"--games", "20", "--players", "2"}, &out, &errb); err != nil {
 		t.Fatal(err)
@@ -143,6 +147,7 @@ func TestProgressBar(t *testing.T) {
 // Werewolves at its default and at the edges of what it seats: no panic,
 // a clear refusal outside, and a report with nothing of The Grizzled in it.
 func TestSimWerewolfPlayers(t *testing.T) {
+	t.Parallel()
 	m := runSimJSON(t, "--game", "werewolf", "--games", "2", "--seed", "1")
 	if num(t, m, "players") != 8 {
 		t.Errorf("default werewolf table: %v players, want 8", m["players"])
@@ -171,10 +176,13 @@ func TestSimWerewolfPlayers(t *testing.T) {
 }
 
 // --matrix plays every variant × player count × bot level on the same
-// seeds, one report a cell; what it covers cannot be narrowed.
+// seeds, one report a cell; what it covers cannot be narrowed. The strong
+// bots search two samples a decision: what is checked here is the matrix,
+// not their strength, and their full budget would cost minutes under -race.
 func TestSimMatrix(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
-	if err := runSim(context.Background(), []string{"--matrix", "--games", "2", "--seed", "3", "--json"}, &out, &errb); err != nil {
+	if err := runSim(context.Background(), []string{"--matrix", "--games", "2", "--seed", "3", "--samples", "2", "--json"}, &out, &errb); err != nil {
 		t.Fatalf("matrix: %v (%s)", err, errb.String())
 	}
 	var rep matrixReport
@@ -200,7 +208,7 @@ func TestSimMatrix(t *testing.T) {
 		}
 	}
 	var text bytes.Buffer
-	if err := runSim(context.Background(), []string{"--matrix", "--games", "1"}, &text, &errb); err != nil {
+	if err := runSim(context.Background(), []string{"--matrix", "--games", "1", "--samples", "2"}, &text, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(text.String(), "\n"); lines != 3+24 || !strings.Contains(text.String(), "95% interval") {
