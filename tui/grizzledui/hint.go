@@ -30,7 +30,7 @@ func (s *Screen) Hint() tea.Cmd {
 	}
 	// A copy to work from off the session's loop: the screen moves on.
 	snap := &words{th: th, v: s.v}
-	snap.u.Seats = s.u.Seats
+	snap.u.Seat, snap.u.Seats = s.u.Seat, s.u.Seats // a tile goes to whose neighbour
 	if len(s.v.Legal) == 1 {
 		return func() tea.Msg {
 			return uikit.HintMsg(th.T("grizzledui.hint.forced", game.Text("Action", snap.coachLabel(snap.v.Legal[0]))))

@@ -8,6 +8,7 @@ import (
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
+	"bivouac/tui/uikit"
 )
 
 // The moves list warns of a card that fails the mission, as the hand does.
@@ -80,5 +81,21 @@ func TestAHintWaitsItsTurnBeforeSayingBusy(t *testing.T) {
 	defer func() { hintWait = old }()
 	if takeHintSlot() {
 		t.Fatal("a hint got a slot though all were taken")
+	}
+}
+
+// A hint names a support tile's soldier as the moves list does, from the
+// asking seat: not from the first seat's place at the table.
+func TestAHintPlacesATileFromTheAskingSeat(t *testing.T) {
+	u := tilePlacement()
+	v := u.View.(grizzled.SeatView)
+	tile := grizzled.Action{Kind: grizzled.ActPlaceTile, Tile: grizzled.TileR}
+	v.Legal = []grizzled.Action{tile} // one move: the hint names it without a search
+	v.Players[0].Withdrawn, v.Players[2].Withdrawn = false, true
+	s := newScreen(update(2, v), 100, 30)
+	want := s.coachLabel(tile)
+	got, _ := s.Hint()().(uikit.HintMsg)
+	if !strings.Contains(string(got), want) {
+		t.Errorf("the hint %q does not place the tile as the moves list does: %q", got, want)
 	}
 }
