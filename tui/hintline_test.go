@@ -56,3 +56,39 @@ func TestTheCoachsHintGoesWithItsMoment(t *testing.T) {
 		t.Fatalf("a hint for a moment gone shows:\n%s", v)
 	}
 }
+
+// fullCoinScreen fills the height it is given, as a game's screen does,
+// and ends with the choices a player is making.
+type fullCoinScreen struct{ hintCoinScreen }
+
+func (s *fullCoinScreen) View() string {
+	lines := strings.Split(s.coinScreen.View(), "\n")
+	for len(lines) < s.h-1 {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines[:s.h-1], "CHOICES: [1 heads] 2 tails"), "\n")
+}
+
+// A notice (here the coach's hint) takes a line of its own under the
+// table: laid over the table's last line, it hid the choices being made
+// (a charm's targets, a mission's sizes) while the hint was on screen.
+func TestANoticeHidesNoneOfTheTable(t *testing.T) {
+	a := testApp(t)
+	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &fullCoinScreen{} }
+	a.Games[0].Form.Build = func(c []int) (TableSpec, error) {
+		return TableSpec{Seats: 1, Title: game.M(uikit.HintsTitles[0], game.Text("Variant", "coin"), game.Count(1))}, nil
+	}
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n", "enter")
+	alice.pump(`alice \(you\)`)
+	alice.keys("s")
+	alice.pump(`CHOICES`)
+	alice.keys("h")
+	v := alice.m.View()
+	if !strings.Contains(v, "COACH: flip the coin") || !strings.Contains(v, "CHOICES: [1 heads] 2 tails") {
+		t.Fatalf("the hint and the choices are not both on screen:\n%s", v)
+	}
+	if lines := strings.Split(v, "\n"); len(lines) != alice.m.height {
+		t.Fatalf("%d lines in a window of %d:\n%s", len(lines), alice.m.height, v)
+	}
+}

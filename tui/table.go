@@ -28,6 +28,7 @@ type tablePage struct {
 	confirmGiveUp bool         // L was pressed at a running table: the next key answers
 	rules         uikit.Rules  // the game's rules reference (nil: none), found once
 	rulesLooked   bool
+	w, h          int // the screen's area, as resize last gave it
 }
 
 // update takes the room's newest Update.
@@ -64,6 +65,7 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 }
 
 func (t *tablePage) resize(w, h int) {
+	t.w, t.h = w, h
 	if t.screen != nil {
 		t.screen.SetSize(w, h)
 	}
@@ -246,14 +248,29 @@ func (t *tablePage) frameLines(m *root) []string {
 	if t.screen == nil {
 		return strings.Split(t.waitingView(m), "\n")
 	}
+	// A notice (the coach's hint, a session-level problem: busy, closed)
+	// goes under the table, which draws itself a line shorter for it: laid
+	// over the table's last line it hid what that line offered (the cards
+	// a charm could discard, the mission's sizes).
+	q, quiet := t.screen.(uikit.Quiet)
+	notice := m.notice != "" && !(quiet && q.Quiet()) && t.h > 1
+	if notice {
+		t.screen.SetSize(t.w, t.h-1)
+		defer t.screen.SetSize(t.w, t.h)
+	}
 	var lines []string
 	if l, ok := t.screen.(uikit.Lined); ok {
 		lines = l.Lines()
 	} else {
 		lines = strings.Split(t.screen.View(), "\n")
 	}
-	if q, ok := t.screen.(uikit.Quiet); m.notice != "" && !(ok && q.Quiet()) && len(lines) > 0 { // a session-level problem (busy, closed) over the table
-		lines[len(lines)-1] = m.th.Notice.Render(" " + uikit.Trunc(m.notice, m.width-2) + " ")
+	if notice {
+		n := min(len(lines), t.h-1)
+		lines = lines[:n:n] // the screen's own lines stay as it drew them
+		for len(lines) < t.h-1 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, m.th.Notice.Render(" "+uikit.Trunc(m.notice, m.width-2)+" "))
 	}
 	return lines
 }
