@@ -154,7 +154,7 @@ func (p *campaignPage) optionsView(m *root, b *strings.Builder) {
 		if p.option == i {
 			mark, v = "▸ ", th.Accent.Render("◂ "+v+" ▸")
 		}
-		b.WriteString(mark + pad(r[0], 18) + " " + v + "\n")
+		b.WriteString(mark + pad(th, r[0], 18) + " " + v + "\n")
 	}
 	for _, l := range uikit.Wrap(th.T("campaign.mission.bot_stands_in", game.Text("Level", th.T("bot.level."+o.BotLevel))), m.width) {
 		b.WriteString(th.Muted.Render(l) + "\n")

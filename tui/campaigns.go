@@ -219,10 +219,10 @@ func campaignLine(m *root, mark string, c Campaign) string {
 	if c.Veteran {
 		vet = th.Good.Render(" ★")
 	}
-	head := mark + pad(c.Code, 6) + " " + pad(th.Text(c.Name), 20) + " " + pad(th.T("ui.n_players", game.Count(c.Players)), 11) + " "
+	head := mark + pad(th, c.Code, 6) + " " + pad(th, th.Text(c.Name), 20) + " " + pad(th, th.T("ui.n_players", game.Count(c.Players)), 11) + " "
 	tail := fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) + th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet
 	barW := min(14, max(4, m.width-lipgloss.Width(head)-lipgloss.Width(tail)))
-	return uikit.Trunc(head+m.bar(c.Trials, c.Target, barW)+tail, m.width)
+	return th.Trunc(head+m.bar(c.Trials, c.Target, barW)+tail, m.width)
 }
 
 // bar is a progress bar of n out of total in width cells.
@@ -246,7 +246,7 @@ func (p *campaignPage) view(m *root) string {
 	case c.Trials >= c.Target:
 		b.WriteString(th.Warning.Render(th.T("ui.campaign.win_for_veteran")) + "\n")
 	}
-	b.WriteString(uikit.Trunc(th.T("ui.n_players", game.Count(c.Players))+" · "+th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses))+
+	b.WriteString(th.Trunc(th.T("ui.n_players", game.Count(c.Players))+" · "+th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses))+
 		" · "+th.T("ui.campaign.members", game.Text("Names", strings.Join(c.Members, ", "))), m.width) + "\n")
 	for _, l := range uikit.Wrap(th.T("ui.campaign.friends_join", game.Text("Code", c.Code)), m.width) {
 		b.WriteString(th.Muted.Render(l) + "\n")
@@ -264,11 +264,11 @@ func (p *campaignPage) view(m *root) string {
 		hist = hist[len(hist)-room:]
 	}
 	for _, h := range hist {
-		res := th.Danger.Render(pad(th.T("ui.lost"), 6))
+		res := th.Danger.Render(pad(th, th.T("ui.lost"), 6))
 		if h.Won {
-			res = th.Good.Render(pad(th.T("ui.won"), 6))
+			res = th.Good.Render(pad(th, th.T("ui.won"), 6))
 		}
-		b.WriteString(uikit.Trunc("  "+h.When.Format(dateTimeLayout)+"  "+res+"  "+th.T("ui.campaign.then_trials", game.Num("N", h.Trials))+
+		b.WriteString(th.Trunc("  "+h.When.Format(dateTimeLayout)+"  "+res+"  "+th.T("ui.campaign.then_trials", game.Num("N", h.Trials))+
 			"  "+strings.Join(h.Players, ", ")+"  ("+h.Room+")", m.width) + "\n")
 	}
 	if m.notice != "" {

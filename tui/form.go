@@ -108,7 +108,7 @@ func (f *formPage) view(m *root) string {
 			mark = "▸ "
 			v = th.Accent.Render("◂ " + value + " ▸")
 		}
-		b.WriteString(mark + pad(label, 18) + " " + v + "\n")
+		b.WriteString(mark + pad(th, label, 18) + " " + v + "\n")
 	}
 	title := gameTitle(th, g.Game.ID())
 	if title == g.Game.ID() {

@@ -155,7 +155,7 @@ func (p *lobbyPage) view(m *root) string {
 	}
 	b.WriteString("\n")
 	if _, ok := m.app.learnEntry(); ok {
-		b.WriteString(th.Muted.Render(uikit.Trunc("  "+th.T("ui.lobby.learn_hint"), m.width)) + "\n")
+		b.WriteString(th.Muted.Render(th.Trunc("  "+th.T("ui.lobby.learn_hint"), m.width)) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString(m.noticeBlock(m.notice) + "\n")
@@ -269,7 +269,7 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	if selected {
 		mark = "▸ "
 	}
-	line := fmt.Sprintf("%s%s %s %d/%d  ", mark, pad(r.Code, 5), pad(uikit.Clean(th.Msg(r.Title)), 34), seated, len(r.Seats))
+	line := fmt.Sprintf("%s%s %s %d/%d  ", mark, pad(th, r.Code, 5), pad(th, uikit.Clean(th.Msg(r.Title)), 34), seated, len(r.Seats))
 	rest := status
 	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != table.StatusOver {
 		rest = th.Accent.Render(th.T("ui.lobby.your_seat")+" · ") + rest
@@ -289,16 +289,4 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 		return th.Strong.Render(out)
 	}
 	return out
-}
-
-// truncate cuts s to n display cells with an ellipsis.
-func truncate(s string, n int) string {
-	if lipgloss.Width(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > n {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
 }

@@ -43,7 +43,7 @@ func (p *lobbyPage) motdView(m *root) string {
 	for _, l := range lines {
 		b.WriteString("  " + l + "\n")
 	}
-	b.WriteString("\n" + th.Muted.Render(uikit.Trunc("  "+th.T("access.motd_continue"), m.width)) + "\n")
+	b.WriteString("\n" + th.Muted.Render(th.Trunc("  "+th.T("access.motd_continue"), m.width)) + "\n")
 	return b.String()
 }
 

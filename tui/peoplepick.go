@@ -169,11 +169,11 @@ func (pp *peoplePicker) frame(m *root) []string {
 		if m.lists.has(BlockList, s.ID) {
 			tags = append(tags, th.T("ui.people.tag.blocked"))
 		}
-		line := mark + pad(s.Name, 22)
+		line := mark + pad(th, s.Name, 22)
 		if len(tags) > 0 {
 			line += " " + th.Muted.Render(strings.Join(tags, " · "))
 		}
-		lines = append(lines, uikit.Trunc(line, m.width))
+		lines = append(lines, th.Trunc(line, m.width))
 	}
 	if m.notice != "" {
 		lines = append(lines, "", m.noticeBlock(m.notice))
@@ -182,5 +182,5 @@ func (pp *peoplePicker) frame(m *root) []string {
 	if m.input != nil {
 		bottom = m.input.View()
 	}
-	return uikit.FitLinesWidth(uikit.FitLinesAbove(uikit.SplitLines(strings.Join(lines, "\n")), m.height-1, bottom), m.width)
+	return th.FitLinesWidth(uikit.FitLinesAbove(uikit.SplitLines(strings.Join(lines, "\n")), m.height-1, bottom), m.width)
 }

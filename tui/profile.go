@@ -140,7 +140,7 @@ func (pp *profilePage) view(m *root) string {
 		title += "  " + th.Good.Render("★ "+th.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format(dateLayout))))
 	}
 	b.WriteString(title + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
-	b.WriteString(th.Muted.Render(th.T("ui.profile.key_seen", game.Text("Key", shortID(p.ID)),
+	b.WriteString(th.Muted.Render(th.T("ui.profile.key_seen", game.Text("Key", shortID(th, p.ID)),
 		game.Text("First", p.FirstSeen.Format(dateLayout)), game.Text("Last", p.LastSeen.Format(dateTimeLayout)))) + "\n\n")
 	b.WriteString(th.Header.Render(th.T("ui.profile.games")) + "\n")
 	if len(p.Stats) == 0 {
@@ -155,7 +155,7 @@ func (pp *profilePage) view(m *root) string {
 		if variant == "" {
 			variant = "-"
 		}
-		b.WriteString("  " + pad(gameTitle(th, s.Game), 22) + " " + pad(m.app.Games.VariantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
+		b.WriteString("  " + pad(th, gameTitle(th, s.Game), 22) + " " + pad(th, m.app.Games.VariantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
 			game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate)) + "\n")
 	}
 	m.app.loadLists(m.sess.Player, &m.lists)
@@ -169,12 +169,12 @@ func (pp *profilePage) view(m *root) string {
 		if i == pp.cur {
 			mark = "▸ "
 		}
-		res := th.Danger.Render(pad(th.T("ui.lost"), 6))
+		res := th.Danger.Render(pad(th, th.T("ui.lost"), 6))
 		if g.Won {
-			res = th.Good.Render(pad(th.T("ui.won"), 6))
+			res = th.Good.Render(pad(th, th.T("ui.won"), 6))
 		}
-		line := mark + g.When.Format(dateTimeLayout) + "  " + pad(g.Code, 5) + " " + res + "  " + truncate(uikit.Clean(th.Msg(g.Title)), 34)
-		b.WriteString(uikit.Trunc(line, m.width) + "\n")
+		line := mark + g.When.Format(dateTimeLayout) + "  " + pad(th, g.Code, 5) + " " + res + "  " + th.Trunc(uikit.Clean(th.Msg(g.Title)), 34)
+		b.WriteString(th.Trunc(line, m.width) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
@@ -182,10 +182,5 @@ func (pp *profilePage) view(m *root) string {
 	return b.String()
 }
 
-// shortID abbreviates a key fingerprint for display.
-func shortID(id string) string {
-	if len(id) > 19 {
-		return id[:19] + "…"
-	}
-	return id
-}
+// shortID abbreviates a key fingerprint for display (20 cells).
+func shortID(th *uikit.Theme, id string) string { return th.Trunc(id, 20) }

@@ -84,14 +84,14 @@ func (lp *listsPage) view(m *root) string {
 			if i == lp.cur {
 				mark = "▸ "
 			}
-			b.WriteString(uikit.Trunc(mark+q.Name, m.width) + "\n")
+			b.WriteString(th.Trunc(mark+q.Name, m.width) + "\n")
 			i++
 		}
 	}
 	section("ui.people.head.ignored", "ui.people.about_ignored", m.lists.Ignored)
 	section("ui.people.head.blocked", "ui.people.about_blocked", m.lists.Blocked)
 	if m.sess.Player.Guest {
-		b.WriteString("\n" + th.Muted.Render(uikit.Trunc(th.T("ui.people.guest_note"), m.width)) + "\n")
+		b.WriteString("\n" + th.Muted.Render(th.Trunc(th.T("ui.people.guest_note"), m.width)) + "\n")
 	}
 	if m.notice != "" {
 		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")

@@ -119,12 +119,12 @@ func (p *reviewPage) view(m *root) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(uikit.Trunc(th.Title.Render(title), m.width) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(th.Trunc(th.Title.Render(title), m.width) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	body := p.lines(m)
 	room := max(1, m.height-3) // title, rule, bottom bar
 	p.top = min(p.top, max(0, len(body)-room))
 	for _, l := range body[p.top:min(len(body), p.top+room)] {
-		b.WriteString(uikit.Trunc(l, m.width) + "\n")
+		b.WriteString(th.Trunc(l, m.width) + "\n")
 	}
 	return b.String()
 }

@@ -696,7 +696,7 @@ func (m *root) Lines() []string {
 		return strings.Split(tooSmall(m.th, m.width, m.height), "\n")
 	}
 	if m.rules != nil {
-		return uikit.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width)
+		return m.th.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width)
 	}
 	if m.people != nil && m.at != nil && m.page == m.at {
 		return m.people.frame(m)
@@ -715,9 +715,9 @@ func (m *root) Lines() []string {
 		bottom = m.input.View()
 	}
 	if m.idleNote != "" {
-		bottom = m.th.Notice.Render(" " + uikit.Trunc(m.idleNote, m.width-2) + " ")
+		bottom = m.th.Notice.Render(" " + m.th.Trunc(m.idleNote, m.width-2) + " ")
 	}
-	return uikit.FitLinesWidth(uikit.FitLinesAbove(body, m.height-1, bottom), m.width)
+	return m.th.FitLinesWidth(uikit.FitLinesAbove(body, m.height-1, bottom), m.width)
 }
 
 // tooSmall is what every page shows in a window under 80×24.

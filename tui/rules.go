@@ -92,7 +92,7 @@ func (r *rulesView) view(th *uikit.Theme, w, h int) string {
 		// the list scrolls to keep the chosen page in sight
 		first := max(0, r.at-rows+1)
 		for i := first; i < len(found) && len(left) < rows; i++ {
-			title := uikit.Trunc(found[i].Title, listWidth-2)
+			title := th.Trunc(found[i].Title, listWidth-2)
 			if i == r.at {
 				left = append(left, th.Selected.Render("▸ "+title))
 			} else {
@@ -102,10 +102,10 @@ func (r *rulesView) view(th *uikit.Theme, w, h int) string {
 		page := found[r.at]
 		body := strings.Split(uikit.Paragraphs(page.Body, w-listWidth-2), "\n")
 		r.scroll = min(r.scroll, max(0, len(body)-(rows-2)))
-		right = append([]string{th.Header.Render(uikit.Trunc(page.Title, w-listWidth-2)), ""}, body[r.scroll:]...)
+		right = append([]string{th.Header.Render(th.Trunc(page.Title, w-listWidth-2)), ""}, body[r.scroll:]...)
 	}
 	var b strings.Builder
-	b.WriteString(uikit.Trunc(head, w) + "\n\n")
+	b.WriteString(th.Trunc(head, w) + "\n\n")
 	for i := range rows {
 		l, rt := "", ""
 		if i < len(left) {

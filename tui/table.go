@@ -270,7 +270,7 @@ func (t *tablePage) frameLines(m *root) []string {
 		for len(lines) < t.h-1 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, m.th.Notice.Render(" "+uikit.Trunc(m.notice, m.width-2)+" "))
+		lines = append(lines, m.th.Notice.Render(" "+m.th.Trunc(m.notice, m.width-2)+" "))
 	}
 	return lines
 }

@@ -24,7 +24,7 @@ func gameTitle(th *uikit.Theme, id string) string {
 }
 
 // pad cuts or pads s to w cells (display width, not bytes or runes).
-func pad(s string, w int) string {
-	s = uikit.Trunc(s, w)
+func pad(th *uikit.Theme, s string, w int) string {
+	s = th.Trunc(s, w)
 	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }

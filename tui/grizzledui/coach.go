@@ -207,7 +207,7 @@ func (s *Screen) coachLines(w int) []string {
 		label = th.T("learn.coach") + " · " + th.T("learn.next", game.Num("N", more))
 	}
 	rule := th.Rule.Render("── ") + th.Accent.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
-	out := []string{uikit.Trunc(rule, w)}
+	out := []string{th.Trunc(rule, w)}
 	for _, l := range uikit.Wrap(text, w-2) {
 		out = append(out, "  "+th.Strong.Render(l))
 	}

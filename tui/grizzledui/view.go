@@ -133,9 +133,9 @@ func (s *Screen) drawTitle(w int) string {
 	}
 	// The numbers are what the team plays by: the title gives way first.
 	if room := w - width(right) - 2; width(left) > room {
-		left = uikit.Trunc(left, max(room, 0))
+		left = th.Trunc(left, max(room, 0))
 	}
-	return spread(left, right, w)
+	return s.spread(left, right, w)
 }
 
 // nmlLines: No Man's Land grouped by threat, with the active counts (F-1).
@@ -186,17 +186,17 @@ func (s *Screen) drawNML(w int, tall bool) []string {
 		}
 		head += "  " + th.Warning.Render(warn)
 	}
-	out := []string{uikit.Trunc(head, w)}
+	out := []string{th.Trunc(head, w)}
 	if tall {
 		for t := range grizzled.NumThreats {
-			out = append(out, uikit.Trunc(s.threatRow(grizzled.Threat(t), w, true), w))
+			out = append(out, th.Trunc(s.threatRow(grizzled.Threat(t), w, true), w))
 		}
 		return out
 	}
 	cw := (w - 2) / 2
 	for t := range 3 {
-		l := fit(s.threatRow(grizzled.Threat(t), cw, false), cw)
-		r := uikit.Trunc(s.threatRow(grizzled.Threat(t+3), cw, false), cw)
+		l := s.fit(s.threatRow(grizzled.Threat(t), cw, false), cw)
+		r := th.Trunc(s.threatRow(grizzled.Threat(t+3), cw, false), cw)
 		out = append(out, l+"  "+r)
 	}
 	return out
@@ -278,12 +278,12 @@ func (s *Screen) soldierLines(w, extra int) []string {
 	if s.head.th != th || s.head.w != w {
 		grizzled := ""
 		if charW > 0 {
-			grizzled = fit(th.T("grizzledui.col.character"), charW)
+			grizzled = s.fit(th.T("grizzledui.col.character"), charW)
 		}
-		head := "   " + fit(th.T("grizzledui.col.soldier"), nameW) + grizzled + fit(th.T("grizzledui.col.charm"), 9) +
-			fit(th.T("grizzledui.col.hand"), 5) + fit(th.T("grizzledui.col.tiles"), 6) + fit(th.T("grizzledui.col.speech"), 7) +
-			fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
-		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(uikit.Trunc(head, w))
+		head := "   " + s.fit(th.T("grizzledui.col.soldier"), nameW) + grizzled + s.fit(th.T("grizzledui.col.charm"), 9) +
+			s.fit(th.T("grizzledui.col.hand"), 5) + s.fit(th.T("grizzledui.col.tiles"), 6) + s.fit(th.T("grizzledui.col.speech"), 7) +
+			s.fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
+		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(th.Trunc(head, w))
 	}
 	out := make([]string, 1, 1+len(s.v.Players)+min(extra, 8))
 	out[0] = s.head.text
@@ -302,7 +302,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 				for j := 1; j <= more; j++ {
 					l := wrapped[j]
 					if j == more && more < len(wrapped)-1 {
-						l = uikit.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+						l = th.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
 					}
 					out = append(out, strings.Repeat(" ", fixed)+l)
 				}
@@ -374,10 +374,10 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 	if look.mine {
 		nameSt = th.Accent
 	}
-	nameCell := nameSt.Render(uikit.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
+	nameCell := nameSt.Render(th.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
 	char := ""
 	if charW > 0 {
-		char = fit(uikit.Clean(p.Character), charW)
+		char = s.fit(uikit.Clean(p.Character), charW)
 	}
 	charm := s.threatTag(p.Charm) + " " + th.Good.Render(th.T("grizzledui.charm_ready"))
 	if !p.CharmAvailable {
@@ -397,10 +397,10 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 		hand = "-"
 	}
 	knocks := s.knockText(p)
-	row := mark + " " + fit(nameCell, nameW) + char + fit(charm, 8) + " " +
+	row := mark + " " + s.fit(nameCell, nameW) + char + s.fit(charm, 8) + " " +
 		padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
-		fit(statusSt.Render(status), 9)
-	return []string{row, knocks, uikit.Trunc(row+knocks, w)}
+		s.fit(statusSt.Render(status), 9)
+	return []string{row, knocks, th.Trunc(row+knocks, w)}
 }
 
 // knockText is "weight: names" of a soldier's hard knocks.
@@ -518,7 +518,7 @@ func (s *Screen) drawHandHead(w int, trap bool) string {
 	if v.PlacedTile != grizzled.NoTile {
 		right += th.Muted.Render(" · "+th.T("grizzledui.placed")+" ") + th.Strong.Render(s.tileName(v.PlacedTile))
 	}
-	return spread(head, right, w)
+	return s.spread(head, right, w)
 }
 
 // handChips is the hand as a row of numbered cards, the one under the
@@ -553,7 +553,7 @@ func (s *Screen) drawHandChips(w, cursor int, usable func(grizzled.CardID) bool)
 		}
 		chips[i] = s.chip(num, label, i == cursor)
 	}
-	return flow(chips, w, 2)
+	return s.flow(chips, w, 2)
 }
 
 // cardDetail is a card's text under the hand, at most detail lines.
@@ -568,7 +568,7 @@ func (s *Screen) cardDetail(id grizzled.CardID, w, detail int) []string {
 		d := uikit.WrapWords(s.describe(id), w-2)
 		if len(d) > detail {
 			d = d[:detail]
-			d[detail-1] = uikit.Trunc(d[detail-1]+" "+"………", w-2)
+			d[detail-1] = s.th.Trunc(d[detail-1]+" "+s.th.Ellipsis(), w-2)
 		}
 		for i, l := range d {
 			d[i] = "  " + l
@@ -600,12 +600,12 @@ func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []st
 		}
 		indent := 3 + labelW + 1
 		if i != cursor {
-			out = append(out, uikit.Trunc(" "+th.Muted.Render(num)+" "+fit(label, labelW)+" "+text, w))
+			out = append(out, th.Trunc(" "+th.Muted.Render(num)+" "+s.fit(label, labelW)+" "+text, w))
 			continue
 		}
 		// The card under the cursor gets a second line if its text needs it.
-		lines := wrapN(text, w-indent, 2)
-		out = append(out, th.Accent.Render("▸")+th.Selected.Render(num)+" "+fit(label, labelW)+" "+lines[0])
+		lines := s.wrapN(text, w-indent, 2)
+		out = append(out, th.Accent.Render("▸")+th.Selected.Render(num)+" "+s.fit(label, labelW)+" "+lines[0])
 		for _, l := range lines[1:] {
 			out = append(out, strings.Repeat(" ", indent)+l)
 		}
@@ -720,7 +720,7 @@ func (s *Screen) actionLines(w int) []string {
 	th := s.th
 	a := s.current()
 	if a.kind != askNone {
-		out := wrapN(th.Strong.Render("▸ ")+a.prompt+s.timeLeft(), w, 2)
+		out := s.wrapN(th.Strong.Render("▸ ")+a.prompt+s.timeLeft(), w, 2)
 		if len(a.choices) > 0 {
 			s.focusChooser(a)
 			chips := make([]string, len(a.choices))
@@ -741,11 +741,11 @@ func (s *Screen) actionLines(w int) []string {
 			if a.kind == askIntensity {
 				chips = append([]string{"  " + th.T("grizzledui.cards_each") + " "}, chips...)
 			}
-			out = append(out, flow(chips, w, 2)...)
+			out = append(out, s.flow(chips, w, 2)...)
 		}
 		return out
 	}
-	return wrapN(s.statusLine(), w, 2)
+	return s.wrapN(s.statusLine(), w, 2)
 }
 
 // statusLine says whose move it is, in words.
@@ -836,7 +836,7 @@ func (s *Screen) noticeLines(w int) []string {
 		return nil
 	}
 	msg := " ✗ " + s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))) + " "
-	lines := wrapN(msg, w, 2)
+	lines := s.wrapN(msg, w, 2)
 	for i, l := range lines {
 		lines[i] = s.th.Notice.Render(l)
 	}
@@ -878,7 +878,7 @@ func (s *Screen) supportLines(w int) []string {
 	} else {
 		text += " " + th.Muted.Render(th.T("grizzledui.no_benefit"))
 	}
-	return wrapN(text, w, 3)
+	return s.wrapN(text, w, 3)
 }
 
 func (s *Screen) overLines(w int, leave string) []string {
@@ -914,7 +914,7 @@ func (s *Screen) overLines(w int, leave string) []string {
 	out = append(out, th.Muted.Render(th.T("grizzledui.game_over", game.Count(v.Round))+" "+leave))
 	var lines []string
 	for _, l := range out {
-		lines = append(lines, wrapN(l, w, 2)...)
+		lines = append(lines, s.wrapN(l, w, 2)...)
 	}
 	return lines
 }
@@ -1002,7 +1002,7 @@ func (s *Screen) logRule(w int) string {
 			label = th.T("ui.log_back", game.Count(s.logBack))
 		}
 		rule := th.Rule.Render("── ") + th.Muted.Render(label) + " " + th.Rule.Render(strings.Repeat("─", max(w-5-width(label), 0)))
-		return []string{uikit.Trunc(rule, w)}
+		return []string{th.Trunc(rule, w)}
 	})[0]
 }
 
@@ -1018,25 +1018,25 @@ func padRight(s string, w int) string {
 }
 
 // fit truncates or pads s to exactly w cells.
-func fit(s string, w int) string { return padRight(uikit.Trunc(s, w), w) }
+func (s *Screen) fit(text string, w int) string { return padRight(s.th.Trunc(text, w), w) }
 
 // spread puts left and right at the two ends of a w-cell line.
-func spread(left, right string, w int) string {
+func (s *Screen) spread(left, right string, w int) string {
 	gap := w - width(left) - width(right)
 	if gap < 2 {
-		return uikit.Trunc(left+"  "+right, w)
+		return s.th.Trunc(left+"  "+right, w)
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
 
 // flow lays items out in lines of w cells, at most n lines.
-func flow(items []string, w, n int) []string {
+func (s *Screen) flow(items []string, w, n int) []string {
 	var out []string
 	line := ""
 	for i, it := range items {
 		if line != "" && width(line)+width(it) > w {
 			if len(out) == n-1 {
-				line = uikit.Trunc(line+" +"+strconv.Itoa(len(items)-i)+"…", w)
+				line = s.th.Trunc(line+" +"+strconv.Itoa(len(items)-i)+s.th.Ellipsis(), w)
 				break
 			}
 			out = append(out, line)
@@ -1044,15 +1044,15 @@ func flow(items []string, w, n int) []string {
 		}
 		line += it
 	}
-	return append(out, uikit.Trunc(line, w))
+	return append(out, s.th.Trunc(line, w))
 }
 
-// wrapN word-wraps s to w cells, keeping at most n lines.
-func wrapN(s string, w, n int) []string {
-	lines := uikit.WrapWords(s, w)
+// wrapN word-wraps text to w cells, keeping at most n lines.
+func (s *Screen) wrapN(text string, w, n int) []string {
+	lines := uikit.WrapWords(text, w)
 	if len(lines) > n {
 		lines = lines[:n]
-		lines[n-1] = uikit.Trunc(lines[n-1]+" …", w)
+		lines[n-1] = s.th.Trunc(lines[n-1]+" "+s.th.Ellipsis(), w)
 	}
 	return lines
 }

@@ -11,9 +11,10 @@ import (
 // without diacritics or apostrophes: я ya, ю yu, ж zh, щ shch, х kh, ц ts,
 // ч ch, ш sh, й y, ё yo, ы y, э e, ъ and ь dropped, е as ye at the start
 // of a word and after a vowel. German letters take their German
-// replacements (ä ae, ö oe, ü ue, ß ss). Every other character is left
-// as it is: the per-cell swap (AppendASCII) gives accented letters their
-// base letter and draws box lines.
+// replacements (ä ae, ö oe, ü ue, ß ss), and an ellipsis is three dots
+// (the per-cell swap would leave one, which reads as a full stop). Every
+// other character is left as it is: the per-cell swap (AppendASCII) gives
+// accented letters their base letter and draws box lines.
 //
 // A romanised word is longer than the Cyrillic one (Щ is four letters), so
 // text is romanised before it is laid out (Theme.SetASCII), never in the
@@ -86,7 +87,7 @@ func upperRoman(a string, rs []rune, i int) string {
 	return strings.ToUpper(a[:1]) + a[1:]
 }
 
-// romanLetters are the lower-case letters Romanize replaces.
+// romanLetters are the lower-case letters Romanize replaces, and "…".
 var romanLetters = map[rune]string{
 	'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ё': "yo", 'ж': "zh", 'з': "z", 'и': "i",
 	'й': "y", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t",
@@ -94,4 +95,5 @@ var romanLetters = map[rune]string{
 	'э': "e", 'ю': "yu", 'я': "ya",
 	'і': "i", 'ї': "yi", 'є': "ye", 'ґ': "g", 'ў': "w",
 	'ä': "ae", 'ö': "oe", 'ü': "ue", 'ß': "ss",
+	'…': "...",
 }

@@ -11,12 +11,27 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Trunc cuts s (which may hold styles) to w cells, with an ellipsis.
-func Trunc(s string, w int) string {
+// Trunc cuts s (which may hold styles) to w cells and marks the cut with
+// this theme's ellipsis: "…", or "..." on an ASCII terminal, where the
+// per-cell swap would draw "…" as a lone "." that reads as a full stop.
+func (t *Theme) Trunc(s string, w int) string {
 	if len(s) <= w || Width(s) <= w { // a cell takes at least a byte
 		return s
 	}
-	return ansi.Truncate(s, max(w, 0), "…")
+	w = max(w, 0)
+	tail := t.Ellipsis()
+	if len(tail) > w { // too narrow for the whole mark: as much of it as fits
+		tail = tail[:w]
+	}
+	return ansi.Truncate(s, w, tail)
+}
+
+// Ellipsis marks text cut short: "…", or "..." when the theme is ASCII.
+func (t *Theme) Ellipsis() string {
+	if t.ascii {
+		return "..."
+	}
+	return "…"
 }
 
 // Width is how many cells s (which may hold styles) takes, as
@@ -100,7 +115,7 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		lines[i] = th.Warning.Render(Trunc(l, w))
+		lines[i] = th.Warning.Render(th.Trunc(l, w))
 	}
 	for len(lines) < h {
 		lines = append(lines, "")
@@ -125,7 +140,7 @@ func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH in
 	n := h // the body's lines
 	foot := ""
 	if helpBar {
-		foot = Trunc(th.ShortHelp(w, keys().ShortHelp()), w)
+		foot = th.Trunc(th.ShortHelp(w, keys().ShortHelp()), w)
 		n--
 	}
 	lines := body(w, n)
@@ -176,16 +191,16 @@ func SplitLines(s string) []string {
 	}
 }
 
-// FitLinesWidth cuts every line to w cells, in place. A line past the edge
+// FitLinesWidth cuts every line to w cells, in place, marked as cut. A line past the edge
 // wraps in the terminal and shifts every line below it, which the frame
 // writer, redrawing only changed lines, would never clean up.
-func FitLinesWidth(lines []string, w int) []string {
+func (t *Theme) FitLinesWidth(lines []string, w int) []string {
 	if w <= 0 {
 		return lines
 	}
 	for i, l := range lines {
 		if len(l) > w && Width(l) > w {
-			lines[i] = Trunc(l, w)
+			lines[i] = t.Trunc(l, w)
 		}
 	}
 	return lines

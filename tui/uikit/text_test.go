@@ -61,7 +61,7 @@ func TestSplitLines(t *testing.T) {
 
 func TestFitLinesWidthCutsOnlyWideLines(t *testing.T) {
 	in := []string{"short", strings.Repeat("ж", 30), "\x1b[1mbold but short\x1b[0m"}
-	got := FitLinesWidth(slices.Clone(in), 20)
+	got := New(nil).FitLinesWidth(slices.Clone(in), 20)
 	if got[0] != in[0] || got[2] != in[2] {
 		t.Errorf("lines that fit were changed: %q", got)
 	}

@@ -170,6 +170,7 @@ func (t *Theme) ThreatTag(i int) string {
 func (t *Theme) NewHelp(w int) help.Model {
 	h := t.help
 	h.Width = w
+	h.Ellipsis = t.Ellipsis() // keys that do not fit are a cut too
 	return h
 }
 

@@ -576,7 +576,7 @@ func (s *Screen) sync() {
 	k.Up.SetEnabled(many)
 	k.Down.SetEnabled(many)
 	if kind, ok := s.chooseKind(); ok && s.cur >= 0 {
-		n := game.Text("Player", short(s.name(s.cur), 12))
+		n := game.Text("Player", s.short(s.name(s.cur), 12))
 		verb := th.T(map[werewolf.Kind]string{
 			werewolf.KindSeerInspect: "werewolfui.key.see", werewolf.KindWolfSelect: "werewolfui.key.devour",
 			werewolf.KindHunterShoot: "werewolfui.key.shoot", werewolf.KindSuccessor: "werewolfui.key.badge",
@@ -590,7 +590,7 @@ func (s *Screen) sync() {
 				if s.first == s.cur {
 					verb = th.T("werewolfui.key.unpick", n)
 				} else {
-					verb = th.T("werewolfui.key.link", game.Text("A", short(s.name(s.first), 10)), n)
+					verb = th.T("werewolfui.key.link", game.Text("A", s.short(s.name(s.first), 10)), n)
 					a, b := min(s.first, s.cur), max(s.first, s.cur)
 					ok = slices.Contains(s.legal(), werewolf.Action{Kind: kind, Target: int(a), Second: int(b)})
 				}
@@ -613,11 +613,11 @@ func (s *Screen) sync() {
 	}
 	if s.cur >= 0 && slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindWitchPoison, Target: int(s.cur)}) {
 		k.Poison.SetEnabled(true)
-		k.Poison.SetHelp("p", th.T("werewolfui.key.poison_who", game.Text("Player", short(s.name(s.cur), 12))))
+		k.Poison.SetHelp("p", th.T("werewolfui.key.poison_who", game.Text("Player", s.short(s.name(s.cur), 12))))
 	}
 	if s.hasKind(werewolf.KindWitchHeal) {
 		k.Heal.SetEnabled(true)
-		k.Heal.SetHelp("h", th.T("werewolfui.key.heal_who", game.Text("Player", short(s.name(s.v.Victim), 12))))
+		k.Heal.SetHelp("h", th.T("werewolfui.key.heal_who", game.Text("Player", s.short(s.name(s.v.Victim), 12))))
 	}
 	if slices.Contains(s.legal(), werewolf.Action{Kind: werewolf.KindPeek, On: !s.v.Peeking}) {
 		k.Peek.SetEnabled(true)

@@ -30,7 +30,7 @@ func (s *Screen) body(w, h int) []string {
 	th := s.th
 	if s.u.Closed != table.Open {
 		return []string{th.Title.Render(th.T("werewolf.title")), "",
-			th.Danger.Render(uikit.Trunc(th.T("ui.room_closed", game.Term("Why", s.u.Closed.Key())), w)), th.Muted.Render(th.T("ui.q_leaves"))}
+			th.Danger.Render(th.Trunc(th.T("ui.room_closed", game.Term("Why", s.u.Closed.Key())), w)), th.Muted.Render(th.T("ui.q_leaves"))}
 	}
 	if !s.hasView {
 		return []string{th.Title.Render(th.T("werewolf.title")), "", th.Muted.Render(th.T("ui.waiting_table"))}
@@ -58,7 +58,7 @@ func (s *Screen) body(w, h int) []string {
 		if i < len(right) {
 			r = right[i]
 		}
-		out = append(out, strings.TrimRight(pad(l, lw)+sep+r, " "))
+		out = append(out, strings.TrimRight(s.pad(l, lw)+sep+r, " "))
 	}
 	out = append(out, bottom...)
 	if len(out) > h {
@@ -92,7 +92,7 @@ func (s *Screen) titleLine(w int) string {
 	if s.v.Fast {
 		parts = append(parts, th.Warning.Render(th.T("werewolfui.fast_nights")))
 	}
-	return spread(left, strings.Join(parts, th.Muted.Render(" · ")), w)
+	return s.spread(left, strings.Join(parts, th.Muted.Render(" · ")), w)
 }
 
 // bannerLine: the phase as the narrator announces it, and the countdown.
@@ -120,18 +120,18 @@ func (s *Screen) bannerLine(w int) string {
 		}
 		right = cs.Render(fmt.Sprintf("%d:%02d", n/60, n%60)) + th.Muted.Render(" "+th.T("werewolfui.left"))
 	}
-	return spread(st.Render(label), right, w)
+	return s.spread(st.Render(label), right, w)
 }
 
 func (s *Screen) narrationLine(w int) string {
-	return s.th.Muted.Render("“") + uikit.Trunc(uikit.Clean(s.th.Msg(s.v.Narration)), w-2) + s.th.Muted.Render("”")
+	return s.th.Muted.Render("“") + s.th.Trunc(uikit.Clean(s.th.Msg(s.v.Narration)), w-2) + s.th.Muted.Render("”")
 }
 
 func (s *Screen) noticeLine(w int) string {
 	if s.u.Notice.IsZero() {
 		return ""
 	}
-	return s.th.Danger.Render(uikit.Trunc("✗ "+s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))), w))
+	return s.th.Danger.Render(s.th.Trunc("✗ "+s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))), w))
 }
 
 // Players.
@@ -172,7 +172,7 @@ func (s *Screen) playerLines(w, h int) []string {
 			if b.Target < 0 {
 				reveal[b.Voter] = "→ " + th.T("werewolfui.abstains")
 			} else {
-				reveal[b.Voter] = "→ " + short(s.name(b.Target), 10)
+				reveal[b.Voter] = "→ " + s.short(s.name(b.Target), 10)
 			}
 			if b.Weight == 2 {
 				reveal[b.Voter] += " ×2"
@@ -185,7 +185,7 @@ func (s *Screen) playerLines(w, h int) []string {
 		if p.Seat == s.cur {
 			cursor = th.Accent.Render("▸")
 		}
-		name := pad(short(s.shortName(p.Name), nameW), nameW)
+		name := s.pad(s.short(s.shortName(p.Name), nameW), nameW)
 		switch {
 		case p.Seat == s.cur:
 			name = th.Selected.Render(name)
@@ -228,7 +228,7 @@ func (s *Screen) playerLines(w, h int) []string {
 			}
 		}
 		line := cursor + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + " " + marks + " " + strings.Join(info, " ")
-		out = append(out, uikit.Trunc(line, w))
+		out = append(out, th.Trunc(line, w))
 	}
 	if len(out) > h {
 		out = out[:h]
@@ -251,7 +251,7 @@ func (s *Screen) secretInfo(p werewolf.PlayerView) []string {
 			if c.Wolf == v.Seat {
 				by = append(by, th.T("werewolfui.you"))
 			} else {
-				by = append(by, short(s.name(c.Wolf), 8))
+				by = append(by, s.short(s.name(c.Wolf), 8))
 			}
 		}
 	}
@@ -331,20 +331,20 @@ func (s *Screen) cardLines(w int) []string {
 	th, v := s.th, s.v
 	switch {
 	case s.u.Seat == game.Spectator:
-		return wrapStyled(th.Muted, th.T("werewolfui.watching"), w)
+		return s.wrapStyled(th.Muted, th.T("werewolfui.watching"), w)
 	case !v.Alive && !v.LastBreath:
-		out := []string{uikit.Trunc(th.Muted.Render(th.T("werewolfui.dead_card")+" ")+th.Strong.Render(th.T(v.Card.Key())), w)}
-		return append(out, wrapStyled(th.Muted, th.T("werewolfui.graveyard"), w)...)
+		out := []string{th.Trunc(th.Muted.Render(th.T("werewolfui.dead_card")+" ")+th.Strong.Render(th.T(v.Card.Key())), w)}
+		return append(out, s.wrapStyled(th.Muted, th.T("werewolfui.graveyard"), w)...)
 	case s.asleep() && !s.showCard:
-		return append(wrapStyled(th.Base, th.T("werewolfui.asleep"), w),
-			th.Muted.Render(uikit.Trunc(th.T("werewolfui.turn_card"), w)))
+		return append(s.wrapStyled(th.Base, th.T("werewolfui.asleep"), w),
+			th.Muted.Render(th.Trunc(th.T("werewolfui.turn_card"), w)))
 	}
 	head := th.Muted.Render(th.T("werewolfui.your_card")+" ") + th.Accent.Render(strings.ToUpper(th.T(v.Card.Key())))
 	if v.Original != v.Card && v.Original != werewolf.RoleUnknown {
 		head += th.Muted.Render(" " + th.T("werewolfui.dealt", game.Term("Role", v.Original.Key())))
 	}
-	out := []string{uikit.Trunc(head, w)}
-	out = append(out, wrapStyled(th.Muted, th.T(v.Card.HelpKey()), w)...)
+	out := []string{th.Trunc(head, w)}
+	out = append(out, s.wrapStyled(th.Muted, th.T(v.Card.HelpKey()), w)...)
 	if s.asleep() {
 		return out // turned up while asleep: the card alone
 	}
@@ -373,7 +373,7 @@ func (s *Screen) cardLines(w int) []string {
 		extra = append(extra, th.Muted.Render(th.T("werewolfui.middle_cards", game.Term("A", v.Middle[0].Key()), game.Term("B", v.Middle[1].Key()))))
 	}
 	for _, e := range extra {
-		out = append(out, uikit.Trunc(e, w))
+		out = append(out, th.Trunc(e, w))
 	}
 	return out
 }
@@ -389,7 +389,7 @@ func potion(name string, left bool) string {
 func (s *Screen) actionLines(w int) []string {
 	th, v := s.th, s.v
 	var out []string
-	add := func(st uikit.Ink, text string) { out = append(out, wrapStyled(st, text, w)...) }
+	add := func(st uikit.Ink, text string) { out = append(out, s.wrapStyled(st, text, w)...) }
 	if s.asleep() {
 		add(th.Muted, th.T("werewolfui.night_goes_on", game.Text("Deck", s.deckLine(v.Deck))))
 		return append([]string{""}, out...)
@@ -487,7 +487,7 @@ func (s *Screen) actionLines(w int) []string {
 func (s *Screen) publicPhaseLines(w int) []string {
 	th, v := s.th, s.v
 	var out []string
-	add := func(st uikit.Ink, text string) { out = append(out, wrapStyled(st, text, w)...) }
+	add := func(st uikit.Ink, text string) { out = append(out, s.wrapStyled(st, text, w)...) }
 	mine := s.u.Seat >= 0 && v.Alive
 	switch v.Phase {
 	case werewolf.PhaseDawn:
@@ -591,17 +591,17 @@ func (s *Screen) revealLines(w int) []string {
 	out := []string{"", th.Header.Render(title) + th.Muted.Render(fmt.Sprintf(" %d/%d", shown, len(r.Ballots)))}
 	var parts []string
 	for _, b := range r.Ballots[:shown] {
-		voter := short(s.name(b.Voter), 8)
+		voter := s.short(s.name(b.Voter), 8)
 		if b.Weight == 2 {
 			voter += "×2"
 		}
 		if b.Target < 0 {
 			parts = append(parts, voter+" —")
 		} else {
-			parts = append(parts, voter+"→"+short(s.name(b.Target), 8))
+			parts = append(parts, voter+"→"+s.short(s.name(b.Target), 8))
 		}
 	}
-	out = append(out, wrapStyled(th.Base, strings.Join(parts, "  "), w)...)
+	out = append(out, s.wrapStyled(th.Base, strings.Join(parts, "  "), w)...)
 	if shown < len(r.Ballots) {
 		return out
 	}
@@ -632,7 +632,7 @@ func (s *Screen) revealLines(w int) []string {
 	case len(r.Tied) > 0:
 		res = " ⇒ " + th.T("werewolfui.tie")
 	}
-	out = append(out, wrapStyled(th.Strong, th.T("werewolfui.tally")+" "+strings.Join(ts, " · ")+res, w)...)
+	out = append(out, s.wrapStyled(th.Strong, th.T("werewolfui.tally")+" "+strings.Join(ts, " · ")+res, w)...)
 	return out
 }
 
@@ -751,7 +751,7 @@ func (s *Screen) eventLines(e *game.Event, w int) []string {
 		if i > 0 {
 			l = "  " + l
 		}
-		out[i] = st.Render(uikit.Trunc(l, w))
+		out[i] = st.Render(th.Trunc(l, w))
 	}
 	return out
 }
@@ -765,15 +765,15 @@ func (s *Screen) endBody(w, h int) []string {
 	if summary == "" && s.u.Result != nil {
 		summary = uikit.Clean(th.Msg(s.u.Result.Summary))
 	}
-	out = append(out, spread(th.Title.Render(th.T("werewolfui.game_over")), th.Muted.Render(th.T("werewolfui.after_nights", game.Count(v.Night))), w))
-	out = append(out, wrapStyled(th.Strong, summary, w)...)
+	out = append(out, s.spread(th.Title.Render(th.T("werewolfui.game_over")), th.Muted.Render(th.T("werewolfui.after_nights", game.Count(v.Night))), w))
+	out = append(out, s.wrapStyled(th.Strong, summary, w)...)
 	nameW := 6
 	for _, p := range v.Players {
 		nameW = max(nameW, width(s.shortName(p.Name)))
 	}
 	nameW = min(nameW, 14)
-	out = append(out, th.Muted.Render("    "+pad(th.T("werewolfui.col.player"), nameW)+"  "+pad(th.T("werewolfui.col.card"), 24)+" "+
-		pad(th.T("werewolfui.col.team"), 8)+" "+th.T("werewolfui.col.fate")))
+	out = append(out, th.Muted.Render("    "+s.pad(th.T("werewolfui.col.player"), nameW)+"  "+s.pad(th.T("werewolfui.col.card"), 24)+" "+
+		s.pad(th.T("werewolfui.col.team"), 8)+" "+th.T("werewolfui.col.fate")))
 	for _, p := range v.Players {
 		mark := "  "
 		if p.Winner {
@@ -793,7 +793,7 @@ func (s *Screen) endBody(w, h int) []string {
 		if p.Lover {
 			fate += " ♥"
 		}
-		name := pad(short(s.shortName(p.Name), nameW), nameW)
+		name := s.pad(s.short(s.shortName(p.Name), nameW), nameW)
 		if p.Seat == s.u.Seat {
 			name = th.Accent.Render(name)
 		}
@@ -801,9 +801,9 @@ func (s *Screen) endBody(w, h int) []string {
 		if p.Card == werewolf.RoleWerewolf {
 			st = th.Danger
 		}
-		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(pad(card, 24)) + " " +
-			pad(th.T(p.Team.Key()), 8) + " " + fate
-		out = append(out, uikit.Trunc(line, w))
+		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(s.pad(card, 24)) + " " +
+			s.pad(th.T(p.Team.Key()), 8) + " " + fate
+		out = append(out, th.Trunc(line, w))
 	}
 	var facts []string
 	if len(v.Middle) == 2 {
@@ -820,7 +820,7 @@ func (s *Screen) endBody(w, h int) []string {
 		facts = append(facts, th.T("werewolfui.sheriffs")+" "+strings.Join(hs, " → "))
 	}
 	if len(facts) > 0 {
-		out = append(out, wrapStyled(th.Muted, strings.Join(facts, " · "), w)...)
+		out = append(out, s.wrapStyled(th.Muted, strings.Join(facts, " · "), w)...)
 	}
 	if n := s.noticeLine(w); n != "" {
 		out = append(out, n)
@@ -837,7 +837,7 @@ func (s *Screen) endBody(w, h int) []string {
 	s.endTop = min(s.endTop, max(0, len(out)-h))
 	page := out[s.endTop:min(len(out), s.endTop+h)]
 	if rest := len(out) - s.endTop - h; rest > 0 {
-		page[len(page)-1] = th.Muted.Render(uikit.Trunc("… "+th.T("werewolfui.more_lines", game.Count(rest)), w))
+		page[len(page)-1] = th.Muted.Render(th.Trunc(th.Ellipsis()+" "+th.T("werewolfui.more_lines", game.Count(rest)), w))
 	}
 	return page
 }
@@ -894,30 +894,30 @@ func (s *Screen) deckLine(deck []werewolf.Role) string {
 func width(s string) int { return uikit.Width(s) }
 
 // short cuts plain text to n cells.
-func short(s string, n int) string { return uikit.Trunc(s, n) }
+func (s *Screen) short(text string, n int) string { return s.th.Trunc(text, n) }
 
-func pad(s string, w int) string {
-	s = uikit.Trunc(s, w)
-	return s + strings.Repeat(" ", max(0, w-width(s)))
+func (s *Screen) pad(text string, w int) string {
+	text = s.th.Trunc(text, w)
+	return text + strings.Repeat(" ", max(0, w-width(text)))
 }
 
 // spread puts left and right on one line of w cells.
-func spread(left, right string, w int) string {
+func (s *Screen) spread(left, right string, w int) string {
 	gap := w - width(left) - width(right)
 	if gap < 1 {
-		return uikit.Trunc(left+" "+right, w)
+		return s.th.Trunc(left+" "+right, w)
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
 
 // wrapStyled wraps plain text to w cells, then styles each line.
-func wrapStyled(st uikit.Ink, text string, w int) []string {
+func (s *Screen) wrapStyled(st uikit.Ink, text string, w int) []string {
 	if text == "" {
 		return nil
 	}
 	raw := uikit.WrapWords(text, max(w, 1))
 	for i, l := range raw {
-		raw[i] = st.Render(uikit.Trunc(strings.TrimRight(l, " "), w))
+		raw[i] = st.Render(s.th.Trunc(strings.TrimRight(l, " "), w))
 	}
 	return raw
 }
