@@ -92,6 +92,7 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First,
 		Removed:  r.Removed,
 		Practice: r.Practice,
+		Hints:    r.Hints,
 	}
 }
 
@@ -115,5 +116,6 @@ func (r RoomRecord) Engine() table.RoomRecord {
 		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First, Created: r.Created, Updated: r.Updated,
 		Removed:  r.Removed,
 		Practice: r.Practice,
+		Hints:    r.Hints,
 	}
 }

@@ -92,6 +92,7 @@ type RoomRecord struct {
 	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
 	Removed      []string           `json:"removed,omitempty"`       // identities the host removed before the game: kept out
 	Practice     bool               `json:"practice,omitempty"`      // a guided mission: closes when its player goes
+	Hints        bool               `json:"hints,omitempty"`         // a seated player may ask the bot for advice
 }
 
 // Validate refuses a record no store accepts (ErrInvalid).

@@ -70,9 +70,9 @@ func grizzledEntry(e game.Entry) tui.GameEntry {
 				}
 				title := "form.grizzled.table_title"
 				if c[6] == 1 {
-					title = uikit.HintsTitles[0] // the title tells everyone, and turns h on
+					title = "form.grizzled.table_title_hints" // everyone reads that h gives hints
 				}
-				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1, TurnClock: grizzledClocks[c[5]],
+				spec := tui.TableSpec{Seats: seats, Options: b, Private: c[4] == 1, TurnClock: grizzledClocks[c[5]], Hints: c[6] == 1,
 					Title: game.M(title, game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(seats))}
 				if c[2] > 0 {
 					spec.BotLevel = botLevels[c[2]]
@@ -135,7 +135,7 @@ const learnSeed = 1
 // easy bots, the beginner rules (no traps yet), private, no turn clock.
 func learnSpec(botLevels []string) tui.TableSpec {
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Beginner, Leader: game.NoSeat}) // plain data: cannot fail
-	spec := tui.TableSpec{Seats: 3, Options: opts, Title: game.M(uikit.LearnTitle), Private: true, Seed: learnSeed}
+	spec := tui.TableSpec{Seats: 3, Options: opts, Title: game.M("learn.table_title"), Private: true, Seed: learnSeed}
 	if len(botLevels) > 1 {
 		spec.BotLevel, spec.Bots = botLevels[1], 2
 	}

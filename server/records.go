@@ -191,9 +191,9 @@ func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, er
 	o := c.Options
 	title := "campaign.table_title"
 	if o.Hints {
-		title = "campaign.mission.title_hints" // the title tells everyone, and turns h on
+		title = "campaign.mission.title_hints" // everyone reads that h gives hints
 	}
-	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock,
+	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Hints: o.Hints,
 		Title: game.M(title, game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
 	if g.Bots != nil {
 		spec.BotLevel = o.BotLevel

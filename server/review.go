@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -160,7 +159,7 @@ func (rv *reviewer) compute(rm persistence.RoomRecord, coach uikit.Reviewer, job
 		return false
 	}
 	g := uikit.ReviewGame{Setup: rm.Setup, Seed: rm.Seed, Moves: moves, Person: person,
-		Hints: slices.Contains(uikit.HintsTitles, rm.Title.Key)}
+		Hints: rm.Hints}
 	return coach.Review(g, func(done, total int) bool {
 		job.n.Store(int32(done))
 		job.total.Store(int32(total))

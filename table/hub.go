@@ -354,6 +354,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
 	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock, cfg.Practice = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock, rec.Practice
+	cfg.Hints = rec.Hints
 
 	cfg.FillBots = 0 // the saved seats say who sits where
 	if cfg.Title.IsZero() {
@@ -610,7 +611,7 @@ func (h *Hub) Shutdown(ctx context.Context, reason CloseReason) error {
 // room another node runs): who sits where, not who is connected.
 func SummaryOf(rec RoomRecord) Summary {
 	s := Summary{Code: rec.Code, Game: rec.Game, Title: rec.Title, Status: rec.Status, Private: rec.Private,
-		Host: rec.Host, Campaign: rec.Campaign, Allowed: rec.Allowed}
+		Host: rec.Host, Campaign: rec.Campaign, Allowed: rec.Allowed, Practice: rec.Practice, Hints: rec.Hints}
 	for _, st := range rec.Seats {
 		s.Seats = append(s.Seats, SeatInfo{Seat: st.Seat, Name: st.Name, Bot: st.Bot, Badge: st.Badge, Pick: st.Pick,
 			First: rec.First > 0 && int(st.Seat) == rec.First-1})

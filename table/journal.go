@@ -69,6 +69,7 @@ type RoomRecord struct {
 	TurnClock    time.Duration `json:"turn_clock,omitempty"`
 	Removed      []string      `json:"removed,omitempty"`  // identities the host removed before the game: kept out
 	Practice     bool          `json:"practice,omitempty"` // a guided mission (RoomConfig.Practice)
+	Hints        bool          `json:"hints,omitempty"`    // the table gives hints (RoomConfig.Hints)
 	Created      time.Time     `json:"created"`
 	Updated      time.Time     `json:"updated"`
 }

@@ -11,7 +11,7 @@ func (r *Room) record0() RoomRecord {
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
 		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
-		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice}
+		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice, Hints: r.cfg.Hints}
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}

@@ -132,8 +132,11 @@ type RoomConfig struct {
 	// not to one nobody has attended for this long (0: never).
 	DesertedAfter time.Duration
 	// Practice is a guided mission: it closes as soon as its player is
-	// gone (nobody else plays at it).
+	// gone (nobody else plays at it), and its screen coaches the newcomer.
 	Practice bool
+	// Hints lets a seated player ask the game's bot for advice (the
+	// game's screen answers; the title says so to everyone).
+	Hints bool
 	// LogSize is how many recent events each seat's Update carries.
 	LogSize int
 
@@ -166,6 +169,8 @@ type Summary struct {
 	Host     string
 	Campaign string
 	Allowed  []string // campaign members: they see a private campaign table listed
+	Practice bool     // a guided mission (RoomConfig.Practice)
+	Hints    bool     // the table gives hints (RoomConfig.Hints)
 	Players  []string // identities seated (to find "your tables")
 	Watchers int
 }

@@ -39,8 +39,8 @@ type GameEntry struct {
 	Screen func(th *uikit.Theme) uikit.Screen
 	Form   Form
 	// Learn is the game's guided first mission (nil: it has none): the
-	// table to open for a newcomer, with its fixed deal (Seed) and the
-	// uikit.LearnTitle title that gives it the coach.
+	// table to open for a newcomer, with its fixed deal (Seed); its
+	// screen coaches (uikit.Coached), as at every Practice table.
 	Learn func() TableSpec
 
 	// The abilities below are the game's own; nil: it has none.
@@ -163,6 +163,7 @@ type TableSpec struct {
 	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
 	Seed         uint64        // the deal (0: a fresh one)
 	Practice     bool          // a guided mission (table.RoomConfig.Practice)
+	Hints        bool          // a seated player may ask for hints (table.RoomConfig.Hints)
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
@@ -632,7 +633,7 @@ func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (table.Room
 	cfg.Private, cfg.Host, cfg.Addr, cfg.BotLevel = spec.Private, host.ID, host.Addr, spec.BotLevel
 	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = spec.NoTakeover, spec.AbandonAfter, spec.TurnClock
-	cfg.Practice = spec.Practice
+	cfg.Practice, cfg.Hints = spec.Practice, spec.Hints
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}

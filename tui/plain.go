@@ -326,7 +326,7 @@ func (p *plain) help() {
 	if p.app.Games.Reviewer(p.room.Summary().Game) != nil {
 		p.say(p.th.T("plain.help_review"))
 	}
-	if slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
+	if p.room.Summary().Hints {
 		p.say(p.th.T("ui.hint.usage"))
 	}
 	if g, ok := p.screen.(uikit.Guide); ok {
@@ -595,7 +595,7 @@ func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
 func (p *plain) newScreen(gameID string) uikit.Screen {
 	if g, ok := p.app.Games.Lookup(gameID); ok && g.Screen != nil {
 		s := g.Screen(p.th)
-		if c, ok := s.(uikit.Coached); ok && p.room != nil && p.room.Summary().Title.Key == uikit.LearnTitle {
+		if c, ok := s.(uikit.Coached); ok && p.room != nil && p.room.Summary().Practice {
 			c.StartCoach()
 		}
 		return s
@@ -753,7 +753,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 		return
 	case "hint":
 		h, ok := p.screen.(uikit.Hinter)
-		if !ok || !slices.Contains(uikit.HintsTitles, p.room.Summary().Title.Key) {
+		if !ok || !p.room.Summary().Hints {
 			p.say(th.T("ui.hint.off"))
 			return
 		}

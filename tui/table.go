@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -47,7 +46,7 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 			if d, ok := t.screen.(uikit.Direct); ok {
 				d.SendActionsTo(m.act)
 			}
-			if c, ok := t.screen.(uikit.Coached); ok && u.Title.Key == uikit.LearnTitle {
+			if c, ok := t.screen.(uikit.Coached); ok && u.Practice {
 				c.StartCoach()
 			}
 			m.sizeScreen()
@@ -140,10 +139,9 @@ func (t *tablePage) canReview(m *root) bool {
 }
 
 // hints: a seat at a running game whose table gives hints (its title
-// says so to everyone); never at a campaign mission, whose tables have
-// their own title.
+// says so to everyone).
 func (t *tablePage) hints() bool {
-	return t.screen != nil && t.upd.Seat >= 0 && t.upd.Started && !t.upd.Over && slices.Contains(uikit.HintsTitles, t.upd.Title.Key)
+	return t.screen != nil && t.upd.Seat >= 0 && t.upd.Started && !t.upd.Over && t.upd.Hints
 }
 
 // key: the give-up confirmation and chat first, then the game screen (or

@@ -61,6 +61,7 @@ func testRoomRoundTrip(t *testing.T, open Opener) {
 	in.Private, in.CampaignID, in.Title, in.Seq = true, "c1", game.Raw("Ann's table"), 7
 	in.Allowed = []string{"SHA256:ann", "SHA256:bob"}
 	in.Removed = []string{"SHA256:troll", "guest:0123abcd"}
+	in.Practice, in.Hints = true, true
 	in.Seats = append(in.Seats, persistence.SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Badge: "veteran"})
 	stored := mustPutRoom(t, s, in)
 	if stored.Created.IsZero() || !stored.Updated.Equal(stored.Created) {

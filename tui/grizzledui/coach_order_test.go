@@ -7,7 +7,6 @@ import (
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/table"
-	"bivouac/tui/uikit"
 )
 
 // The guided mission opens with its welcome, then the lesson of the first
@@ -24,7 +23,7 @@ func TestTheWelcomeComesBeforeTheFirstTip(t *testing.T) {
 	}
 	show := func(s *Screen, st game.State, log []game.Event) {
 		v := g.View(st, 0).(grizzled.SeatView)
-		s.SetUpdate(table.Update{Room: "LRN1", Title: game.M(uikit.LearnTitle), Seat: 0, Seq: v.Seq, View: v,
+		s.SetUpdate(table.Update{Room: "LRN1", Title: game.M("learn.table_title"), Practice: true, Seat: 0, Seq: v.Seq, View: v,
 			Log: game.Refs(log), LogEnd: len(log), Started: true})
 	}
 	start := func(t *testing.T) *Screen {

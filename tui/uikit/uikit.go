@@ -152,15 +152,6 @@ type Coached interface {
 	CoachDone() bool
 }
 
-// LearnTitle is the catalog key of the guided mission's table title: a
-// table with this title gets the coach, also after a reconnect.
-const LearnTitle = "learn.table_title"
-
-// HintsTitles are the catalog keys of table titles that say the table
-// gives hints: everyone sees the title, and a seated player's h asks the
-// game's Hinter what it would do now.
-var HintsTitles = []string{"form.grizzled.table_title_hints", "campaign.mission.title_hints"}
-
 // Hinter is a Screen whose game's bot can advise the seat: Hint returns a
 // command that works it out from the seat's own view (off the session's
 // loop) and says it in one line.
