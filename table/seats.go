@@ -266,22 +266,6 @@ func waitIn(family string, d time.Duration) game.Arg {
 	return game.Sub("Wait", game.M(family+"moment"))
 }
 
-// retrySubmit is for timer goroutines: it keeps trying while the inbox is
-// full, and gives up when the room is gone.
-func (r *Room) retrySubmit(c command) {
-	for {
-		switch err := r.submit(c); err {
-		case nil, ErrClosed:
-			return
-		}
-		select {
-		case <-time.After(20 * time.Millisecond):
-		case <-r.done:
-			return
-		}
-	}
-}
-
 func (r *Room) seatConnected(seat game.Seat) bool {
 	for _, m := range r.members {
 		if m.seat == seat {
