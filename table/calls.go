@@ -107,7 +107,9 @@ func (r *Room) NameFirst(box *Mailbox, seat game.Seat) error {
 	return r.submit(command{kind: cmdNameFirst, box: box, seat: seat})
 }
 
-// Close stops the room, telling every session why.
+// Close stops the room, telling every session why. A wedged actor is
+// stopped after a second of real time: the room's clock may be a test's,
+// which nothing advances while the actor is stuck.
 func (r *Room) Close(reason CloseReason) {
 	select {
 	case r.inbox <- command{kind: cmdClose, reason: reason}:
@@ -118,7 +120,9 @@ func (r *Room) Close(reason CloseReason) {
 }
 
 // retrySubmit is for timer goroutines: it keeps trying while the inbox is
-// full, and gives up when the room is gone.
+// full, and gives up when the room is gone. It waits in real time: the
+// actor drains the inbox at its own pace, and with a test's manual clock
+// this runs inside Advance, which would wait for itself.
 func (r *Room) retrySubmit(c command) {
 	for {
 		switch err := r.submit(c); err {
