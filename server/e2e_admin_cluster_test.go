@@ -1,18 +1,22 @@
 package server
 
 import (
+	"context"
 	"regexp"
 	"testing"
 	"time"
 
 	"bivouac/sshserver/sshtest"
+
+	"github.com/nats-io/nats.go"
 )
 
 // An admin on node 1 of three acts on players connected to nodes 2 and 3:
 // who lists them by node, a notice reaches both, a kick by the name node 1
 // never saw ends the session on node 3 with the reason, and a table node
-// 2 runs is closed there. With node 3 down, who says so within its bound,
-// and a close of its table says that node did not answer.
+// 2 runs is closed there. With node 3 down, who says so at once, and a
+// close of its table says that node did not answer; a node that never
+// answers is waited for no longer than the bound.
 func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -63,4 +67,25 @@ func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	t.Logf("who with node 3 down answered in %v", took)
 	run("close "+kept, 1, `Table `+kept+` is on none of the nodes that answered \(no answer from n3\): try again in a few seconds\.`)
 	run("say Still here", 0, `The notice went to 1 session\.\nNode n3 did not answer: its players may not have seen the notice\.`)
+
+	// A node that is up but never answers (hung, or cut off after its
+	// subscription was routed): who waits for it no longer than its bound.
+	n1 := c.nodes[0].srv.cluster
+	hung, err := n1.nc.Subscribe("bivouac.admin.n4", func(*nats.Msg) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hung.Unsubscribe()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := n1.nodes.PutString(ctx, "n4", "ssh -p 1 n4.invalid"); err != nil {
+		t.Fatal(err)
+	}
+	began = time.Now()
+	run("who", 0, `  On node n2:\n    bob\s+`, `  Node n3 did not answer: its players are not listed\.\n  Node n4 did not answer: its players are not listed\.\n`)
+	took = time.Since(began)
+	if took < adminAskWithin || took > askWithin+adminAskWithin+3*time.Second {
+		t.Errorf("who with a node that never answers took %v; its bound is %v", took, adminAskWithin)
+	}
+	t.Logf("who with node 4 hung answered in %v", took)
 }
