@@ -53,7 +53,8 @@ var rules = []importRule{
 	{[]string{"sshserver"}, []string{"codes", "game", "hostkeys", "i18n", "logredact", "sanitize",
 		"bubbletea", "charmbracelet/ssh", "lipgloss", "termenv", "wish", "x/ansi", "x/crypto", "x/time"}},
 	{[]string{"sshserver/porch"}, []string{"sshserver", "charmbracelet/ssh"}},
-	{[]string{"sshserver/sshtest"}, []string{"x/ansi", "x/crypto"}},
+	{[]string{"sshserver/sshtest"}, []string{"sshserver/sshtest/vterm", "x/crypto"}},
+	{[]string{"sshserver/sshtest/vterm"}, []string{"x/ansi"}},
 	{[]string{"tui/uikit"}, []string{"game", "i18n", "table",
 		"bubbles", "bubbletea", "go-runewidth", "lipgloss", "termenv", "x/ansi", "x/text"}},
 	{[]string{"tui/grizzledui"}, []string{"game", "game/grizzled", "game/grizzled/grizzbot", "i18n", "table", "tui/uikit",
@@ -70,7 +71,7 @@ var rules = []importRule{
 	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "game/grizzled", "game/grizzled/grizzbot",
 		"game/sim", "game/werewolf/wolfbot", "hostkeys", "persistence", "server", "sshserver", "sshserver/porch"}},
 	{[]string{"cmd/bivouac-load"}, []string{"cluster/lease", "cluster/natsnode", "persistence", "persistence/jetstream",
-		"bubbletea", "charmbracelet/log", "charmbracelet/ssh", "go-runewidth", "lipgloss", "nats.go", "termenv",
+		"sshserver/sshtest/vterm", "bubbletea", "charmbracelet/log", "charmbracelet/ssh", "lipgloss", "nats.go", "termenv",
 		"wish", "x/crypto"}},
 }
 

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"bivouac/sshserver/sshtest/vterm"
 )
 
 // loadClient is one simulated player: an SSH connection with one PTY
@@ -26,7 +28,7 @@ type loadClient struct {
 	writeMu sync.Mutex
 
 	mu      sync.Mutex
-	term    *vt
+	term    *vterm.Term
 	ver     uint64        // output chunks received so far
 	times   [32]time.Time // arrival time of chunk ver, at times[ver%32]
 	changed chan struct{} // closed and replaced on every chunk and at EOF
@@ -70,7 +72,7 @@ func loadDial(addr string, from *net.TCPAddr, user string, timeout time.Duration
 	}
 	hs := time.Since(start)
 	_ = nc.SetDeadline(time.Time{})
-	c := &loadClient{name: user, conn: gossh.NewClient(sc, chans, reqs), term: newVT(w, h), changed: make(chan struct{})}
+	c := &loadClient{name: user, conn: gossh.NewClient(sc, chans, reqs), term: vterm.New(w, h), changed: make(chan struct{})}
 	if err := c.start(w, h); err != nil {
 		c.Close()
 		return nil, hs, err
@@ -107,8 +109,7 @@ func (c *loadClient) read(r io.Reader) {
 			now := time.Now()
 			c.mu.Lock()
 			c.term.Write(buf[:n])
-			replies := c.term.replies
-			c.term.replies = nil
+			replies := c.term.TakeReplies()
 			c.ver++
 			c.times[c.ver%uint64(len(c.times))] = now
 			close(c.changed)

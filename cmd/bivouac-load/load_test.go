@@ -60,23 +60,6 @@ func TestLoadRefusesOtherHosts(t *testing.T) {
 	}
 }
 
-func TestLoadTerminal(t *testing.T) {
-	v := newVT(10, 3)
-	v.Write([]byte("\x1b[?1049hab\x1b[2;3Hxy\x1b[6n\x1b]11;?\x07\r\nzz\x1b[1;1H\x1b[K"))
-	if got, want := v.Screen(), "\n  xy\nzz"; got != want {
-		t.Errorf("screen %q, want %q", got, want)
-	}
-	if got, want := string(v.replies), "\x1b[2;5R\x1b]11;rgb:0000/0000/0000\x1b\\"; got != want {
-		t.Errorf("replies %q, want %q", got, want)
-	}
-	// Colours with parameters and sub-parameters move nothing; positions do.
-	v = newVT(10, 3)
-	v.Write([]byte("\x1b[38;5;203mab\x1b[0m\x1b[3;2Hc\x1b[38:2::255:0:0md\x1b[1;10Hz\x1b[;3H-"))
-	if got, want := v.Screen(), "ab-      z\n\n cd"; got != want {
-		t.Errorf("screen %q, want %q", got, want)
-	}
-}
-
 func TestLoadSourcesStayOnLoopback(t *testing.T) {
 	seen := map[string]int{}
 	for i := range 10000 {

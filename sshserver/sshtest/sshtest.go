@@ -12,9 +12,9 @@
 // A Client keeps every byte it received (Transcript), the text of that
 // output with control sequences removed (Text, what Expect searches), and a
 // model of the terminal screen (Screen, what ExpectScreen searches), kept by
-// a small built-in VT100/xterm emulator. The emulator answers cursor-position,
-// device-attribute and background-colour queries, so a server that probes the
-// terminal (wish's MakeRenderer) gets an answer at once.
+// a small VT100/xterm emulator (package vterm). The emulator answers
+// cursor-position, device-attribute and background-colour queries, so a
+// server that probes the terminal (wish's MakeRenderer) gets an answer at once.
 package sshtest
 
 import (
@@ -32,6 +32,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"bivouac/sshserver/sshtest/vterm"
 )
 
 // Server is what Start can run: sshserver.Server, or any other.
@@ -164,8 +166,8 @@ type Client struct {
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced whenever output arrives or streams end
 	transcript []byte
-	term       *term
-	consumed   int // Expect's position in term.text
+	term       *vterm.Term
+	consumed   int // Expect's position in term.Text()
 	open       int // output streams not yet at EOF
 	exitDone   chan struct{}
 	exitErr    error
@@ -236,9 +238,10 @@ func DialE(t testing.TB, addr string, opts ...Option) (*Client, error) {
 		Conn:     conn,
 		Signer:   first,
 		changed:  make(chan struct{}),
-		term:     newTerm(cfg.w, cfg.h),
+		term:     vterm.New(cfg.w, cfg.h),
 		exitDone: make(chan struct{}),
 	}
+	c.term.RecordText()
 	if err := c.start(cfg); err != nil {
 		conn.Close()
 		return nil, err
@@ -276,8 +279,11 @@ func (c *Client) start(cfg config) error {
 	}
 	if !cfg.neverRead {
 		c.open = 2
-		go c.read(stdout, &parser{})
-		go c.read(stderr, &parser{})
+		// Each stream has its own parser: a sequence split across reads
+		// must not be cut by the other stream.
+		go c.read(stdout, c.term.Write)
+		stderrParser := &vterm.Parser{}
+		go c.read(stderr, func(b []byte) { stderrParser.Write(c.term, b) })
 	}
 	if cfg.command != "" {
 		err = sess.Start(cfg.command)
@@ -297,16 +303,16 @@ func (c *Client) start(cfg config) error {
 	return nil
 }
 
-func (c *Client) read(r io.Reader, p *parser) {
+// read feeds r's output to the terminal through write, under c.mu.
+func (c *Client) read(r io.Reader, write func([]byte)) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
 			c.mu.Lock()
 			c.transcript = append(c.transcript, buf[:n]...)
-			p.write(c.term, buf[:n])
-			replies := c.term.replies
-			c.term.replies = nil
+			write(buf[:n])
+			replies := c.term.TakeReplies()
 			c.broadcastLocked()
 			c.mu.Unlock()
 			if len(replies) > 0 {
@@ -342,7 +348,7 @@ func (c *Client) Type(s string) { _ = c.write([]byte(s)) }
 // Resize tells the server the window is now w×h.
 func (c *Client) Resize(w, h int) {
 	c.mu.Lock()
-	c.term.resize(w, h)
+	c.term.Resize(w, h)
 	c.mu.Unlock()
 	_ = c.Session.WindowChange(h, w)
 }
@@ -357,7 +363,7 @@ func (c *Client) Expect(t testing.TB, pattern string, timeout time.Duration) []s
 	re := regexp.MustCompile(pattern)
 	var got []string
 	c.waitFor(t, "output matching "+pattern, timeout, func() bool {
-		text := c.term.text[c.consumed:]
+		text := c.term.Text()[c.consumed:]
 		m := re.FindSubmatchIndex(text)
 		if m == nil {
 			return false
@@ -376,7 +382,7 @@ func (c *Client) ExpectScreen(t testing.TB, pattern string, timeout time.Duratio
 	re := regexp.MustCompile(pattern)
 	var got []string
 	c.waitFor(t, "a screen matching "+pattern, timeout, func() bool {
-		screen := []byte(c.term.screen())
+		screen := []byte(c.term.Screen())
 		m := re.FindSubmatchIndex(screen)
 		if m == nil {
 			return false
@@ -394,7 +400,7 @@ func (c *Client) NextScreen(t testing.TB, last string, timeout time.Duration) st
 	t.Helper()
 	var screen string
 	c.waitFor(t, "a screen other than the last", timeout, func() bool {
-		screen = c.term.screen()
+		screen = c.term.Screen()
 		return screen != last
 	})
 	return screen
@@ -436,11 +442,11 @@ func (c *Client) waitFor(t testing.TB, what string, timeout time.Duration, cond 
 func (c *Client) report() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	text := c.term.text[c.consumed:]
+	text := c.term.Text()[c.consumed:]
 	if len(text) > 2000 {
 		text = text[len(text)-2000:]
 	}
-	return fmt.Sprintf("--- screen ---\n%s\n--- unconsumed text (tail) ---\n%s", c.term.screen(), text)
+	return fmt.Sprintf("--- screen ---\n%s\n--- unconsumed text (tail) ---\n%s", c.term.Screen(), text)
 }
 
 // Transcript returns a copy of every byte received (stdout and stderr, as
@@ -455,7 +461,7 @@ func (c *Client) Transcript() []byte {
 func (c *Client) Text() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return string(c.term.text)
+	return string(c.term.Text())
 }
 
 // Screen returns the terminal screen as text: one line per row, trailing
@@ -463,7 +469,7 @@ func (c *Client) Text() string {
 func (c *Client) Screen() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.term.screen()
+	return c.term.Screen()
 }
 
 // Wait waits for the session to end and for its output to be read in full
