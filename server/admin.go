@@ -17,7 +17,8 @@ import (
 // server: the database file is locked by the server, so another process
 // can't open it, but it can ask the server for a consistent copy (a bbolt
 // read transaction's WriteTo) over a Unix socket only the operator can reach
-// (it lives in the 0700 data dir, mode 0600).
+// (it lives in the 0700 data dir, mode 0600). `bivouac drain` asks a
+// cluster node to hand its tables over and stop (drain.go).
 
 // AdminSocket is the admin socket's file name in the data directory.
 const AdminSocket = "admin.sock"
@@ -69,6 +70,8 @@ func (s *Server) serveAdmin(c net.Conn) {
 		if _, err := b.Backup(c); err != nil {
 			s.log.Error("backup over the admin socket", "err", err)
 		}
+	case "drain":
+		s.adminDrain(c)
 	default:
 		fmt.Fprintln(c, "unknown request")
 	}

@@ -171,6 +171,9 @@ func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*cluster
 // leader died with its node, say).
 func (c *clusterNode) run(s *Server) error {
 	c.s = s
+	if err := c.serveDrains(); err != nil {
+		return err
+	}
 	var err error
 	if c.admin, err = adminbus.Serve(c.nc, c.cfg.Node, s.adminHere); err != nil {
 		return err

@@ -37,8 +37,12 @@ func (s *Server) Moderation() *moderation.Service { return s.mod }
 
 // admit refuses a banned player at the door, in the session's language,
 // with what is left of the ban (sshserver.Deps.Admit). A guest's ban
-// holds its address too: a new guest from there is the same person.
+// holds its address too: a new guest from there is the same person. While
+// the node drains, every session is sent to another node (drain.go).
 func (s *Server) admit(sess ssh.Session, id sshserver.Identity) string {
+	if why := s.drainRefusal(sess); why != "" {
+		return why // this node is stopping: any other has every table
+	}
 	sn, ok := s.mod.Banned(id.ID, guestAddr(id))
 	if !ok || s.mod.IsAdmin(id.ID) {
 		return ""

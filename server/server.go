@@ -78,6 +78,7 @@ type Server struct {
 	closed bool
 
 	cluster *clusterNode // nil on a single node
+	drain   drainState   // a rolling upgrade's drain of this node (drain.go)
 
 	beating sync.WaitGroup // the heartbeat
 

@@ -490,6 +490,17 @@ func (h *Hub) Local(code string) *Room {
 	return h.rooms[NormalizeCode(code)]
 }
 
+// Locals is every room this node runs.
+func (h *Hub) Locals() []*Room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		out = append(out, r)
+	}
+	return out
+}
+
 // Running is how many rooms this node runs.
 func (h *Hub) Running() int {
 	h.mu.Lock()

@@ -1,0 +1,437 @@
+package server
+
+// Draining a node of a cluster, for a rolling upgrade: its tables go to
+// the other nodes one by one, each in well under a second, its players
+// are told the ssh line of a node that has their table, and it stops.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"bivouac/cluster/lease"
+	"bivouac/cluster/remote"
+	"bivouac/game"
+	"bivouac/table"
+	"bivouac/tui"
+
+	"github.com/charmbracelet/ssh"
+)
+
+// drainSubject is where node answers the drains of other nodes: whether
+// it takes tables, and "take this one now".
+func drainSubject(node string) string { return "bivouac.drain." + node }
+
+// drainRequest asks a node to take Room over at once (its lease was just
+// released for it); no Room asks only whether the node takes tables.
+type drainRequest struct {
+	Room string `json:"room,omitempty"`
+}
+
+type drainReply struct {
+	Err string `json:"err,omitempty"`
+}
+
+// Handover is one table a drain handed to another node.
+type Handover struct {
+	Room string
+	Node string        // the node that runs it now ("": none did within handoverWithin)
+	Join string        // that node's ssh line
+	Took time.Duration // from its close here to its actor serving there
+	Err  error         // why no node took it in time; a node's lapse watch still will
+}
+
+// DrainReport is what a drain did.
+type DrainReport struct {
+	Tables []Handover
+	Told   int // sessions ended with the ssh line of another node
+}
+
+// drainState is a node's drain: once begun, sessions are refused with
+// another node's ssh line and no table is taken or made here.
+type drainState struct {
+	mu      sync.Mutex
+	active  bool
+	refuse  string        // the ssh line new sessions are sent to
+	stopped chan struct{} // closed once a drain has shut the server down
+}
+
+func (d *drainState) begin() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.active {
+		return false
+	}
+	d.active = true
+	return true
+}
+
+func (d *drainState) abort() {
+	d.mu.Lock()
+	d.active, d.refuse = false, ""
+	d.mu.Unlock()
+}
+
+func (d *drainState) draining() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.active
+}
+
+func (d *drainState) refusal() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.refuse
+}
+
+func (d *drainState) done() chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped == nil {
+		d.stopped = make(chan struct{})
+	}
+	return d.stopped
+}
+
+// Drained is closed once a drain has stopped the server.
+func (s *Server) Drained() <-chan struct{} { return s.drain.done() }
+
+// Draining reports whether a drain has begun.
+func (s *Server) Draining() bool { return s.drain.draining() }
+
+// drainRefusal is why a session is refused while the node drains, in its
+// language ("" when it is not draining).
+func (s *Server) drainRefusal(sess ssh.Session) string {
+	join := s.drain.refusal()
+	if join == "" {
+		return ""
+	}
+	return s.printer(sess).T("ssh.drain.other_node", game.Text("Join", join))
+}
+
+// handoverWithin bounds one table's handover: past it the table is left
+// to the other nodes' lapse watch, as after a crash.
+const handoverWithin = 15 * time.Second
+
+// drainAtOnce is how many tables are handed over at the same time.
+const drainAtOnce = 4
+
+// Drain hands each table this node runs to another node of the cluster,
+// ends every session here with the ssh line of a node that has the
+// player's table (or of any other node), and shuts the server down.
+// progress, if not nil, hears a line per table. From the start, new
+// sessions are refused with another node's ssh line and this node takes
+// and makes no table. Nothing is lost: every move is in JetStream before
+// it is played, and the new owner replays the log.
+func (s *Server) Drain(ctx context.Context, progress func(string)) (DrainReport, error) {
+	var rep DrainReport
+	c := s.cluster
+	if c == nil {
+		return rep, errors.New("drain: this server is not a node of a cluster, so no other node can take its tables; stop it instead")
+	}
+	if !s.drain.begin() {
+		return rep, errors.New("drain: a drain is under way already")
+	}
+	peers := c.livePeers(ctx)
+	if len(peers) == 0 {
+		s.drain.abort()
+		return rep, errors.New("drain: no other node of the cluster answers, so none can take this node's tables")
+	}
+	s.drain.mu.Lock()
+	s.drain.refuse = peers[0].join
+	s.drain.mu.Unlock()
+	c.stopTakingOver() // nor can a room be made here now: claims end with c.ctx
+	c.withdraw()
+	s.log.Info("draining: handing this node's tables to the others", "tables", s.hub.Running(), "peers", len(peers))
+
+	// A finished game's room is not taken over by anyone: it stays until
+	// the shutdown closes it, its players reading the end.
+	rooms := slices.DeleteFunc(s.hub.Locals(), func(r *table.Room) bool {
+		st := r.Summary().Status
+		return st != table.StatusWaiting && st != table.StatusPlaying
+	})
+	seatedAt := map[string]string{} // player → a room of theirs handed over
+	for _, r := range rooms {
+		for _, p := range r.Summary().Players {
+			seatedAt[p] = r.Code()
+		}
+	}
+	rep.Tables = make([]Handover, len(rooms))
+	slots := make(chan struct{}, drainAtOnce)
+	var wg sync.WaitGroup
+	for i, r := range rooms {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			h := c.handOver(ctx, r, peers)
+			rep.Tables[i] = h
+			s.logHandover(h, progress)
+		})
+	}
+	wg.Wait()
+
+	handed := map[string]Handover{}
+	for _, h := range rep.Tables {
+		handed[h.Room] = h
+	}
+	for _, ls := range s.live.list(nil) {
+		msg := game.M("ssh.drain.other_node", game.Text("Join", peers[0].join))
+		if h, ok := handed[seatedAt[ls.id.ID]]; ok && h.Join != "" {
+			msg = game.M("ssh.drain.table", game.Text("Code", h.Room), game.Text("Join", h.Join))
+		}
+		ls.send(tui.Control{End: msg})
+		rep.Told++
+	}
+	// Each session's goodbye first: the shutdown's own would say only that
+	// the server restarts.
+	for end := time.Now().Add(3 * time.Second); len(s.live.list(nil)) > 0 && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	err := s.Shutdown(ctx)
+	close(s.drain.done())
+	return rep, err
+}
+
+// logHandover says where a table went, in the log and to progress.
+func (s *Server) logHandover(h Handover, progress func(string)) {
+	line := fmt.Sprintf("table %s: now on node %s (%s) after %v", h.Room, h.Node, h.Join, h.Took.Round(time.Millisecond))
+	if h.Err != nil {
+		s.log.Warn("a table was not handed over; another node takes it when its lease lapses", "room", h.Room, "err", h.Err)
+		line = fmt.Sprintf("table %s: not handed over (%v); another node takes it over as after a crash", h.Room, h.Err)
+	} else {
+		s.log.Info("table handed over", "room", h.Room, "node", h.Node, "took", h.Took)
+	}
+	if progress != nil {
+		progress(line)
+	}
+}
+
+// peer is another node that answered a drain: its ID and ssh line.
+type peer struct{ node, join string }
+
+// livePeers are the other nodes that take tables now, by node ID.
+func (c *clusterNode) livePeers(ctx context.Context) []peer {
+	ask, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	nodes, err := c.nodes.Keys(ask)
+	if err != nil {
+		return nil
+	}
+	slices.Sort(nodes)
+	var out []peer
+	for _, n := range nodes {
+		if n == c.cfg.Node {
+			continue
+		}
+		e, err := c.nodes.Get(ask, n)
+		if err != nil {
+			continue
+		}
+		if c.askDrain(ask, n, drainRequest{}) == nil {
+			out = append(out, peer{node: n, join: string(e.Value())})
+		}
+	}
+	return out
+}
+
+// withdraw takes this node out of the node directory: no player is sent
+// here, and no room waits for this node as its first adopter.
+func (c *clusterNode) withdraw() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.nodes.Delete(ctx, c.cfg.Node); err != nil {
+		c.s.log.Warn("could not take this node out of the node directory", "err", err)
+	}
+}
+
+// askDrain sends req to node and waits for its answer.
+func (c *clusterNode) askDrain(ctx context.Context, node string, req drainRequest) error {
+	b, _ := json.Marshal(req)
+	m, err := c.nc.RequestWithContext(ctx, drainSubject(node), b)
+	if err != nil {
+		return err
+	}
+	var rep drainReply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		return err
+	}
+	if rep.Err != "" {
+		return errors.New(rep.Err)
+	}
+	return nil
+}
+
+// handOver closes room here (its lease is released as it stops), asks a
+// peer to take it at once, and waits until some other node serves it.
+// The peer asked first is the room's first adopter if that one answered
+// the drain, so the other nodes' lapse watches, which give the first
+// adopter half a TTL, do not race it.
+func (c *clusterNode) handOver(ctx context.Context, room *table.Room, peers []peer) Handover {
+	code := room.Code()
+	h := Handover{Room: code}
+	began := time.Now()
+	room.Close(table.Moved)
+	select {
+	case <-room.Done():
+	case <-time.After(5 * time.Second):
+	}
+	ids := make([]string, len(peers))
+	for i, p := range peers {
+		ids[i] = p.node
+	}
+	first := adopter(code, c.knownNodes(), "")
+	if !slices.Contains(ids, first) {
+		first = adopter(code, ids, "")
+	}
+	order := append([]string{first}, slices.DeleteFunc(slices.Clone(ids), func(n string) bool { return n == first })...)
+	for _, n := range order {
+		ask, cancel := context.WithTimeout(ctx, c.cfg.LeaseTTL+2*time.Second)
+		err := c.askDrain(ask, n, drainRequest{Room: code})
+		cancel()
+		if err == nil {
+			break
+		}
+		h.Err = err
+	}
+	deadline := began.Add(handoverWithin)
+	for {
+		if o, err := c.peek(ctx, code); err == nil && o.Node != "" && o.Node != c.cfg.Node {
+			served, cancel := context.WithTimeout(ctx, askWithin)
+			ok := remote.Served(served, c.nc, code)
+			cancel()
+			if ok {
+				h.Node, h.Took, h.Err = o.Node, time.Since(began), nil
+				break
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			h.Err = errors.Join(h.Err, fmt.Errorf("no other node served it within %v", handoverWithin))
+			return h
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, p := range peers {
+		if p.node == h.Node {
+			h.Join = p.join
+		}
+	}
+	return h
+}
+
+// peek reads who holds code's lease, in one short try; unlike owner it
+// works once this node has stopped taking rooms over.
+func (c *clusterNode) peek(ctx context.Context, code string) (lease.Owner, error) {
+	ctx, cancel := context.WithTimeout(ctx, askWithin)
+	defer cancel()
+	return c.leases.Owner(ctx, code)
+}
+
+// serveDrains answers the drains of other nodes until the connection closes.
+func (c *clusterNode) serveDrains() error {
+	_, err := c.nc.Subscribe(drainSubject(c.cfg.Node), func(m *nats.Msg) { go c.answerDrain(m) })
+	return err
+}
+
+// answerDrain answers one request of a draining node.
+func (c *clusterNode) answerDrain(m *nats.Msg) {
+	var req drainRequest
+	err := json.Unmarshal(m.Data, &req)
+	switch {
+	case err != nil:
+	case c.s.drain.draining() || c.ctx.Err() != nil:
+		err = errors.New("this node is stopping too")
+	case req.Room != "":
+		err = c.adoptNow(req.Room)
+	}
+	var rep drainReply
+	if err != nil {
+		rep.Err = err.Error()
+	}
+	b, _ := json.Marshal(rep)
+	_ = m.Respond(b)
+}
+
+// adoptNow takes over a room a draining node has just let go: no wait for
+// a first adopter, and its timed step resumes with the time it had left.
+func (c *clusterNode) adoptNow(code string) error {
+	code = table.NormalizeCode(code)
+	// Even when the lapse watch is at it already: it may be giving another
+	// node, its first adopter, half a TTL to come first. Whichever claims
+	// first runs the room; the other's claim fails and it lets it be.
+	c.mu.Lock()
+	mine := !c.adopting[code]
+	if c.adopting == nil {
+		c.adopting = map[string]bool{}
+	}
+	c.adopting[code] = true
+	c.mu.Unlock()
+	if mine {
+		defer func() {
+			c.mu.Lock()
+			delete(c.adopting, code)
+			c.mu.Unlock()
+		}()
+	}
+	if c.s.hub.Local(code) != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL+askWithin)
+	held, err := c.leases.Claim(ctx, code)
+	cancel()
+	if errors.Is(err, lease.ErrHeld) || errors.Is(err, lease.ErrAlreadyHeld) {
+		return nil // taken: the draining node sees by whom
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.restore(code, held, time.Now()); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = held.Release(ctx)
+		cancel()
+		return fmt.Errorf("restore: %w", err)
+	}
+	return nil
+}
+
+// DrainDone is the last line of a drain over the admin socket when it
+// succeeded; any other last line says why it did not.
+const DrainDone = "drained"
+
+// drainWithin bounds a drain asked for over the admin socket: every table
+// handed over (handoverWithin each, drainAtOnce at a time) and the stop.
+const drainWithin = 10 * time.Minute
+
+// adminDrain drains the node for `bivouac drain`, a line to w per table,
+// then DrainDone and a summary, or why not.
+func (s *Server) adminDrain(w io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), drainWithin)
+	defer cancel()
+	var mu sync.Mutex
+	rep, err := s.Drain(ctx, func(line string) {
+		mu.Lock()
+		fmt.Fprintln(w, line)
+		mu.Unlock()
+	})
+	if err != nil && rep.Tables == nil {
+		fmt.Fprintln(w, err)
+		return
+	}
+	failed := 0
+	for _, h := range rep.Tables {
+		if h.Err != nil {
+			failed++
+		}
+	}
+	fmt.Fprintf(w, "%s: %d tables handed over, %d left to the other nodes' takeover, %d sessions sent to another node; stopped", DrainDone, len(rep.Tables)-failed, failed, rep.Told)
+	if err != nil {
+		fmt.Fprintf(w, " (%v)", err)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bivouac/clock/clocktest"
+	"bivouac/sshserver/sshtest"
+	"bivouac/table"
+)
+
+// A rolling upgrade of two nodes: node 1 drains with a table mid-game
+// (alice plays at it on node 1, then opens a screen there, which sits her
+// back at it; bob plays through node 2); another node runs the table with
+// every move, alice's screen is told its ssh line, the lobby guest on
+// node 1 another node's, bob that the table moved;
+// both sit back down and play on. Node 1 comes back, and the table's new
+// node drains in turn: the table moves again with every move.
+func TestClusterDrainHandsTablesOver(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("3 embedded NATS nodes, two drains and a restart: about 30 s")
+	}
+	c := startTestCluster(t, 3)
+	aliceKey := sshtest.NewKey(t)
+	alice := table.Player{ID: sshtest.Fingerprint(aliceKey), Name: "alice"}
+	bob := table.Player{ID: "fp-bob", Name: "bob"}
+	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
+	code := room.Code()
+	a, b := sit(t, room, alice), sit(t, c.nodes[1].srv.hub.Room(code), bob)
+	start(t, room, a)
+	seq := playMoves(t, []*seated{a, b}, 0, 6)
+
+	screen := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithKey(aliceKey), sshtest.WithUser("alice"), sshtest.WithPTY(240, 30))
+	guest := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithUser("carol"), sshtest.WithPTY(240, 30))
+	clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		if n := len(c.nodes[0].srv.live.list(nil)); n != 2 {
+			return fmt.Errorf("%d sessions on node 1, want 2", n)
+		}
+		return nil
+	})
+
+	h := drainOne(t, c, 0, code)
+	to := nodeIndex(t, c, h.Node)
+	if got := len(mustLog(t, c.nodes[to], code)); got != seq {
+		t.Fatalf("after the drain the log holds %d moves, want %d", got, seq)
+	}
+	screen.Expect(t, `table `+code+` carries on on another node: connect with `+regexp.QuoteMeta(h.Join), 10*time.Second)
+	screen.Wait(t, 10*time.Second)
+	guest.Expect(t, `Connect to another node: ssh -p \d+ localhost`, 10*time.Second)
+	guest.Wait(t, 10*time.Second)
+	// (alice's screen took her seat over from her mailbox when it opened.)
+	if why := closedWhy(t, b); why != table.Moved {
+		t.Fatalf("bob's table, through node 2, closed for %v, want Moved", why)
+	}
+
+	// alice comes back through the node that does not run the table, bob
+	// to the one that does; both sit where they sat and play on.
+	other := 3 - to
+	a2, b2 := sit(t, c.nodes[other].srv.hub.Room(code), alice), sit(t, c.nodes[to].srv.hub.Room(code), bob)
+	if a2.seat != a.seat || b2.seat != b.seat {
+		t.Fatalf("seats after the drain: alice %d bob %d, want %d %d", a2.seat, b2.seat, a.seat, b.seat)
+	}
+	seq = playMoves(t, []*seated{a2, b2}, seq, 4)
+
+	// Node 1, upgraded, comes back; then the table's node drains.
+	if err := c.start(0); err != nil {
+		t.Fatal(err)
+	}
+	c.caughtUp(0, time.Minute)
+	h = drainOne(t, c, to, code)
+	if got := len(mustLog(t, c.nodes[nodeIndex(t, c, h.Node)], code)); got != seq {
+		t.Fatalf("after the second drain the log holds %d moves, want %d", got, seq)
+	}
+}
+
+// drainOne drains node i, checks that it handed every table it ran to a
+// live node and stopped, and returns the handover of room code.
+func drainOne(t *testing.T, c *testCluster, i int, code string) Handover {
+	t.Helper()
+	ran := c.nodes[i].srv.hub.Running()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	began := time.Now()
+	rep, err := c.nodes[i].srv.Drain(ctx, nil)
+	if err != nil {
+		t.Fatalf("drain of node %d: %v", i+1, err)
+	}
+	t.Logf("node %d drained in %v: %d tables, %d sessions told", i+1, time.Since(began), len(rep.Tables), rep.Told)
+	if len(rep.Tables) != ran { // every table of the test is unfinished
+		t.Fatalf("node %d handed over %d tables, ran %d", i+1, len(rep.Tables), ran)
+	}
+	var mine Handover
+	for _, h := range rep.Tables {
+		t.Logf("  table %s → %s (%s) in %v", h.Room, h.Node, h.Join, h.Took)
+		if h.Err != nil {
+			t.Fatalf("table %s not handed over: %v", h.Room, h.Err)
+		}
+		to := nodeIndex(t, c, h.Node)
+		if to == i || c.nodes[to].srv.hub.Local(h.Room) == nil {
+			t.Fatalf("table %s handed to node %d, which does not run it", h.Room, to+1)
+		}
+		if h.Join != c.nodes[to].srv.app.JoinHint {
+			t.Fatalf("table %s: players told %q, node %s answers on %q", h.Room, h.Join, h.Node, c.nodes[to].srv.app.JoinHint)
+		}
+		if h.Room == code {
+			mine = h
+		}
+	}
+	if mine.Room == "" {
+		t.Fatalf("node %d did not hand table %s over", i+1, code)
+	}
+	select {
+	case <-c.nodes[i].srv.Drained():
+	default:
+		t.Fatalf("node %d still runs after its drain", i+1)
+	}
+	return mine
+}
+
+// nodeIndex is the index of the node with ID id ("n2" → 1).
+func nodeIndex(t *testing.T, c *testCluster, id string) int {
+	t.Helper()
+	for i, n := range c.nodes {
+		if n != nil && n.cfg.Cluster.Node == id {
+			return i
+		}
+	}
+	t.Fatalf("no node %q", id)
+	return -1
+}
+
+// A single node has nowhere to drain to and says so; a draining node
+// refuses every new session with another node's ssh line, in the
+// session's language.
+func TestDrainingNodeRefusesSessions(t *testing.T) {
+	t.Parallel()
+	srv, addr := startServer(t, t.TempDir())
+	if _, err := srv.Drain(context.Background(), nil); err == nil || srv.Draining() {
+		t.Fatalf("a single node drained (err %v, draining %v)", err, srv.Draining())
+	}
+	srv.drain.begin()
+	srv.drain.refuse = "ssh -p 2299 elsewhere.example"
+	if got := refusal(t, addr); !strings.Contains(got, "Connect to another node: ssh -p 2299 elsewhere.example") {
+		t.Fatalf("refusal while draining: %q", got)
+	}
+	if got := refusal(t, addr, sshtest.WithEnv("LANG", "de_DE.UTF-8")); !strings.Contains(got, "Verbinde dich mit einem anderen Knoten: ssh -p 2299 elsewhere.example") {
+		t.Fatalf("German refusal while draining: %q", got)
+	}
+}
