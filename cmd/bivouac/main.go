@@ -3,6 +3,7 @@
 //	bivouac [serve] [--addr :2222] [--data ./data]   run the server (default)
 //	bivouac sim --players 4 --bot strong --games 1000 play bot-only games
 //	bivouac backup FILE                               hot copy of the database
+//	bivouac drain                                     hand a cluster node's tables over, then stop it
 //	bivouac version                                   version, commit and Go of this build
 package main
 
@@ -42,6 +43,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runSim(ctx, args, stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args, stdout, stderr)
+	case "drain":
+		return runDrain(ctx, args, stdout, stderr)
 	case "version":
 		return runVersion(stdout)
 	case "help":
@@ -56,6 +59,7 @@ const usage = `Usage:
   bivouac [serve] [--addr :2222] [--data ./data]    run the server (default)
   bivouac sim [--game grizzled] [--players 4] ...   play bot-only games, print statistics
   bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
+  bivouac drain [--data ./data]                     cluster node: hand its tables to the others, then stop it
   bivouac version                                   version, commit and Go of this build
   bivouac help                                      this text
 `

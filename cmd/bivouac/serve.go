@@ -157,9 +157,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	select {
 	case err := <-served:
 		door.Close()
+		if srv.Draining() { // `bivouac drain`: the drain stops the server
+			<-srv.Drained()
+			fmt.Fprintln(stdout, "Drained: the tables run on the other nodes; stopped.")
+			return nil
+		}
 		srv.Close()
 		return err
 	case <-ctx.Done():
+	}
+	if srv.Draining() {
+		fmt.Fprintln(stdout, "Draining: waiting for the tables to be handed over.")
+		<-srv.Drained()
+		return nil
 	}
 	fmt.Fprintln(stdout, "Shutting down: telling players, saving, closing.")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
