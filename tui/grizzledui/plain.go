@@ -11,7 +11,9 @@ import (
 )
 
 // The plain (screen-reader) mode's view of the table: the same SeatView and
-// catalog words as the drawn screen, as sentences (uikit.Plain).
+// catalog words as the drawn screen, as sentences (uikit.Plain). The table,
+// the hand and the rules are said from a seat's words alone; what is asked
+// now (Asked, Look, Moves) also needs the screen's open chooser.
 
 var _ uikit.Plain = (*Screen)(nil)
 
@@ -52,7 +54,7 @@ func (s *Screen) Look() []string {
 }
 
 // Table is No Man's Land by threat and the soldiers, one a line.
-func (s *Screen) Table() []string {
+func (s *words) Table() []string {
 	th, v := s.th, s.v
 	var out []string
 	var threats []string
@@ -80,7 +82,7 @@ func (s *Screen) Table() []string {
 }
 
 // soldierSentence is one soldier in words.
-func (s *Screen) soldierSentence(p grizzled.PlayerView) string {
+func (s *words) soldierSentence(p grizzled.PlayerView) string {
 	th := s.th
 	name := s.name(p.Seat)
 	if p.Chaplain {
@@ -129,7 +131,7 @@ func (s *Screen) soldierSentence(p grizzled.PlayerView) string {
 }
 
 // Hand is the viewer's cards, numbered as play takes them, and tiles.
-func (s *Screen) Hand() []string {
+func (s *words) Hand() []string {
 	th, v := s.th, s.v
 	if s.u.Seat == game.Spectator {
 		return []string{th.T("grizzledui.watching")}
@@ -209,7 +211,7 @@ func (s *Screen) Moves() []uikit.Move {
 // actions and the mission's end, threat cards and traps, then a page per
 // hard knock and Merry Christmas. A threat card's code ("t15") finds the
 // threat cards' page.
-func (s *Screen) RulePages() []uikit.RulePage {
+func (s *words) RulePages() []uikit.RulePage {
 	th := s.th
 	page := func(topic string, codes ...string) uikit.RulePage {
 		return uikit.RulePage{Title: th.T("grizzledui.rules." + topic + "_title"), Body: th.T("grizzledui.rules." + topic), Codes: codes}

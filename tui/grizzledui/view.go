@@ -425,7 +425,7 @@ func (s *Screen) knockText(p grizzled.PlayerView) string {
 }
 
 // waitsOn is true for the seat(s) whose move the game waits for.
-func (s *Screen) waitsOn(seat game.Seat) bool {
+func (s *words) waitsOn(seat game.Seat) bool {
 	switch s.v.Phase {
 	case grizzled.PhaseOver:
 		return false
