@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -27,7 +28,7 @@ func TestNoTakeoverKeepsTheSeatWaiting(t *testing.T) {
 		t.Errorf("told %q", got)
 	}
 	clk.Advance(time.Hour)
-	time.Sleep(20 * time.Millisecond)
+	settle(t, r)
 	if r.Summary().Seats[0].Bot != "" {
 		t.Fatal("a bot took the seat at a table without stand-ins")
 	}
@@ -67,15 +68,17 @@ func TestADesertedGameEnds(t *testing.T) {
 			r.Detach(bob2)
 			clk.WaitTimers(t, 1)
 			clk.Advance(9 * time.Minute)
-			time.Sleep(20 * time.Millisecond)
+			settle(t, r)
 			if s := r.Summary().Status; s != StatusPlaying {
 				t.Fatalf("status %s 9 minutes after the last player left", s)
 			}
 			clk.Advance(time.Minute)
-			deadline := time.Now().Add(5 * time.Second)
-			for r.Summary().Status == StatusPlaying && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-			}
+			clocktest.CheckFor(t, 5*time.Second, 5*time.Millisecond, func() error {
+				if s := r.Summary().Status; s == StatusPlaying {
+					return fmt.Errorf("status %s 10 minutes after the last player left", s)
+				}
+				return nil
+			})
 			rec, _ := j.Room(r.Code())
 			if c.rule {
 				if rec.Status != StatusOver || rec.Result == nil || len(j.Log(r.Code())) != 1 {
@@ -96,15 +99,14 @@ func TestADesertedGameEnds(t *testing.T) {
 func TestASeatGivenUpIsPlayedToTheEnd(t *testing.T) {
 	waitOver := func(j *MemJournal, code string) RoomRecord {
 		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-			if rec, _ := j.Room(code); rec.Status == StatusOver {
-				return rec
+		var rec RoomRecord
+		clocktest.CheckFor(t, 5*time.Second, 5*time.Millisecond, func() error {
+			if rec, _ = j.Room(code); rec.Status != StatusOver {
+				return fmt.Errorf("the game did not end without its player: %+v", rec)
 			}
-			if time.Now().After(deadline) {
-				rec, _ := j.Room(code)
-				t.Fatalf("the game did not end without its player: %+v", rec)
-			}
-		}
+			return nil
+		})
+		return rec
 	}
 	j := NewMemJournal()
 	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", Journal: j})

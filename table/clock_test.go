@@ -63,7 +63,7 @@ func TestRoomTakeoverWaitsForTheClock(t *testing.T) {
 	r.Detach(alice)
 	clk.WaitTimers(t, 1)
 	clk.Advance(time.Minute)
-	time.Sleep(20 * time.Millisecond)
+	settle(t, r)
 	if r.Summary().Seats[0].Bot != "" {
 		t.Fatal("a bot took the seat before the takeover time")
 	}
