@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/cluster/natsnode"
 )
 
@@ -56,18 +58,17 @@ func TestServeMetricsAndJSONLogs(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(body)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for code, _ := get("/readyz"); code != 200; code, _ = get("/readyz") {
+	clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		select {
 		case err := <-done:
 			t.Fatalf("serve ended: %v\n%s", err, stderr.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not ready after 10 s\n%s", stderr.String())
+		if code, body := get("/readyz"); code != 200 {
+			return fmt.Errorf("readyz %d %q\n%s", code, body, stderr.String())
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "bivouac_players_connected") || !strings.Contains(body, "go_goroutines") {
 		t.Errorf("metrics: %d\n%.300s", code, body)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/cluster/natsnode"
 )
 
@@ -65,18 +67,14 @@ func TestServeStopsWhileWaitingForItsCluster(t *testing.T) {
 			"--cluster", "c", "--node", "a", "--nats-addr", free[1], "--cluster-addr", free[2], "--peers", free[3]},
 			&stdout, &stderr)
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		c, err := net.Dial("tcp", free[0])
-		if err == nil {
-			c.Close()
-			break
+		if err != nil {
+			return fmt.Errorf("the port was not bound while the node waits for its peers: %v\n%s", err, stderr.String())
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the port was not bound while the node waits for its peers: %v\n%s", err, stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		c.Close()
+		return nil
+	})
 	cancel()
 	select {
 	case err := <-done:
