@@ -76,7 +76,7 @@ func TestANoticeHidesNoneOfTheTable(t *testing.T) {
 	a := testApp(t)
 	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &fullCoinScreen{} }
 	a.Games[0].Form.Build = func(c []int) (TableSpec, error) {
-		return TableSpec{Seats: 1, Title: game.M(uikit.HintsTitles[0], game.Text("Variant", "coin"), game.Count(1))}, nil
+		return TableSpec{Seats: 1, Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
 	}
 	alice := newSession(t, a, "fp-alice", "alice")
 	alice.keys("n", "enter")
