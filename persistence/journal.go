@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"bivouac/game"
 	"bivouac/table"
 )
 
@@ -83,7 +84,8 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 	}
 	seats := make([]SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
-		seats[i] = SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: string(s.Badge), Pick: s.Pick, Left: s.Left}
+		seats[i] = SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: string(s.Badge), Pick: s.Pick, Left: s.Left,
+			Gender: s.Gender.Code()}
 	}
 	return RoomRecord{
 		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
@@ -108,6 +110,7 @@ func (r RoomRecord) Engine() table.RoomRecord {
 	seats := make([]table.SeatRecord, len(r.Seats))
 	for i, s := range r.Seats {
 		seats[i] = table.SeatRecord{Seat: s.Seat, Identity: s.Identity, Name: s.Name, Bot: s.Bot, Guest: s.Guest, Badge: table.Badge(s.Badge), Pick: s.Pick, Left: s.Left}
+		seats[i].Gender, _ = game.ParseGender(s.Gender)
 	}
 	return table.RoomRecord{
 		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,

@@ -18,6 +18,7 @@ type Profile struct {
 	VeteranSince time.Time  `json:"veteran_since,omitzero"`
 	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
 	Lang         string     `json:"lang,omitempty"`      // the language chosen in the lobby (i18n.Lang)
+	Gender       string     `json:"gender,omitempty"`    // how the game addresses the player: f, m, n, or "" unset (game.Gender.Code)
 	Relations               // the players this one ignores and blocks (relations.go)
 }
 

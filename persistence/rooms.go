@@ -36,11 +36,12 @@ type SeatRecord struct {
 	Seat     game.Seat `json:"seat"`
 	Identity string    `json:"identity,omitempty"` // SSH key fingerprint; "" for bots and guests
 	Name     string    `json:"name"`
-	Bot      string    `json:"bot,omitempty"`   // bot level; "" for a human
-	Guest    bool      `json:"guest,omitempty"` // a keyless guest: never gets a profile
-	Badge    string    `json:"badge,omitempty"` // a mark earned elsewhere, e.g. "veteran"
-	Pick     string    `json:"pick,omitempty"`  // the seat's own choice before the game
-	Left     bool      `json:"left,omitempty"`  // the player gave the seat to a bot for the rest of the game
+	Bot      string    `json:"bot,omitempty"`    // bot level; "" for a human
+	Guest    bool      `json:"guest,omitempty"`  // a keyless guest: never gets a profile
+	Badge    string    `json:"badge,omitempty"`  // a mark earned elsewhere, e.g. "veteran"
+	Pick     string    `json:"pick,omitempty"`   // the seat's own choice before the game
+	Left     bool      `json:"left,omitempty"`   // the player gave the seat to a bot for the rest of the game
+	Gender   string    `json:"gender,omitempty"` // how the seat's player asked to be addressed (game.Gender.Code)
 }
 
 // UnmarshalJSON also reads seats saved before badges, which said

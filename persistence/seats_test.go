@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"bivouac/game"
 	"bivouac/table"
 )
 
@@ -15,7 +16,7 @@ func TestSeatRecordsConvertWhole(t *testing.T) {
 		t.Fatalf("table.SeatRecord has %d fields, persistence.SeatRecord %d: convert the new one", a, b)
 	}
 	in := table.RoomRecord{Code: "ABCD", Game: "grizzled", Status: table.StatusPlaying, Seats: []table.SeatRecord{
-		{Seat: 0, Identity: "SHA256:x", Name: "ann", Badge: "veteran", Left: true},
+		{Seat: 0, Identity: "SHA256:x", Name: "ann", Badge: "veteran", Left: true, Gender: game.Feminine},
 		{Seat: 1, Name: "bot", Bot: "easy"},
 		{Seat: 2, Identity: "guest:y", Name: "guest-1", Guest: true},
 	}}

@@ -26,6 +26,7 @@ func (r records) Profile(id string) (tui.Profile, error) {
 	}
 	out := tui.Profile{Name: p.Name, ID: p.Fingerprint, Veteran: p.Veteran, VeteranSince: p.VeteranSince,
 		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen}
+	out.Gender, _ = game.ParseGender(p.Gender)
 	for _, st := range p.Stats {
 		out.Stats = append(out.Stats, tui.StatLine{Game: st.Game, Variant: st.Variant, Players: st.Players, Played: st.Played, Won: st.Won})
 	}

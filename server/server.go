@@ -353,6 +353,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 			if prof.Veteran {
 				p.Badge = tui.BadgeVeteran
 			}
+			p.Gender, _ = game.ParseGender(prof.Gender)
 			if l, ok := i18n.Parse(prof.Lang); ok && !fromEnv {
 				lang = l
 			}

@@ -319,6 +319,7 @@ func (p *plain) help() {
 		p.say(strings.Split(p.th.T("plain.help_lobby"), "\n")...)
 		p.say(p.th.T("plain.help_review"))
 		p.say(p.th.T("plain.people.help"))
+		p.say(p.th.T("plain.address.help"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
@@ -425,6 +426,8 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.say(th.T("plain.learn"))
 	case "profile":
 		p.profile()
+	case "address":
+		p.addressCommand(rest)
 	case "review":
 		p.review(rest)
 	case "campaigns":
@@ -906,6 +909,7 @@ func (p *plain) profile() {
 		return
 	}
 	p.say(th.T("ui.profile.title", game.Text("Player", prof.Name)))
+	p.say(addressLine(th, p.s.Player.Gender) + " " + th.T("plain.address.usage"))
 	for _, st := range prof.Stats {
 		p.say(gameTitle(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
 			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))

@@ -108,6 +108,8 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		openReplay(m, p.games[p.cur].Code, p)
 	case key.Matches(k, m.keys.People):
 		openLists(m, p)
+	case key.Matches(k, addressKey(m.th)):
+		p.cycleGender(m)
 	case key.Matches(k, m.keys.Review) && p.reviewable(m):
 		return openReview(m, p.games[p.cur].Code, p)
 	}
@@ -121,7 +123,7 @@ func (p *profilePage) help(m *root) []key.Binding {
 	review.SetEnabled(p.reviewable(m))
 	people := m.keys.People
 	people.SetHelp("I", m.th.T("ui.people.key.lists"))
-	return []key.Binding{p.bind.Up, open, review, people, p.bind.Back, m.keys.Help}
+	return []key.Binding{p.bind.Up, open, review, people, addressKey(m.th), p.bind.Back, m.keys.Help}
 }
 
 // reviewable: the game under the cursor has a coach, and the server runs it.
@@ -160,6 +162,7 @@ func (pp *profilePage) view(m *root) string {
 	}
 	m.app.loadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
+	b.WriteString(th.Muted.Render(th.Trunc(addressLine(th, m.sess.Player.Gender), m.width)) + "\n")
 	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")

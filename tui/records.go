@@ -46,6 +46,7 @@ type Profile struct {
 	VeteranSince        time.Time
 	FirstSeen, LastSeen time.Time
 	Stats               []StatLine
+	Gender              game.Gender // how the player asked to be addressed (GenderKeeper)
 }
 
 // StatLine counts games of one kind.

@@ -40,6 +40,9 @@ func Fill(t *testing.T, s persistence.Store) {
 	if err := s.PutReview("done", json.RawMessage(`{"decisions":[1,2]}`)); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.UpdatePlayer("SHA256:ann", func(p *persistence.Profile) error { p.Gender = "f"; return nil }); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Contents is what Fill stored, read back through the Store interface.
@@ -88,7 +91,7 @@ func Read(t *testing.T, s persistence.Store) Contents {
 func (d Contents) Check(t *testing.T, s persistence.Store) {
 	t.Helper()
 	if len(d.Rooms) != 2 || len(d.Logs["live"]) != 25 || len(d.Logs["done"]) != 1 ||
-		!d.Ann.Veteran || len(d.Ann.Stats) != 1 || len(d.Campaigns) != 1 || len(d.History) != 1 ||
+		!d.Ann.Veteran || len(d.Ann.Stats) != 1 || d.Ann.Gender != "f" || len(d.Campaigns) != 1 || len(d.History) != 1 ||
 		d.Review != `{"decisions":[1,2]}` {
 		t.Fatalf("contents are missing data: %+v", d)
 	}

@@ -43,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentUpdatesLoseNothing", testConcurrentUpdatesLoseNothing},
 		{"EachPlayerVisitsEveryProfile", testEachPlayerVisitsEveryProfile},
 		{"RelationsRoundTrip", testRelationsRoundTrip},
+		{"GenderRoundTrip", testGenderRoundTrip},
 		{"CampaignsMembershipAndUpdate", testCampaignsMembershipAndUpdate},
 		{"RecordCampaignResult", testRecordCampaignResult},
 		{"CampaignTableOptions", testCampaignTableOptions},

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"bivouac/game"
+	"bivouac/table"
+	"bivouac/tui/uikit"
+)
+
+// How the game addresses a player: feminine, masculine or neutral
+// (game.Gender). The session's Player carries it to every table it sits
+// at, where sentences naming the player agree with it; the profile keeps
+// a keyed player's choice, and a guest's lasts the session, as a guest's
+// language does.
+
+// GenderKeeper is the part of Records that keeps how a keyed player asked
+// to be addressed.
+type GenderKeeper interface {
+	SetGender(p table.Player, g game.Gender) error
+}
+
+// genderKey is the catalog key naming g.
+func genderKey(g game.Gender) string {
+	if c := g.Code(); c != "" {
+		return "ui.address." + c
+	}
+	return "ui.address.unset"
+}
+
+// nextGender is the choice after g for the profile's key: unset and
+// neutral go to feminine. Once said, a choice is changed, never unsaid.
+func nextGender(g game.Gender) game.Gender {
+	switch g {
+	case game.Feminine:
+		return game.Masculine
+	case game.Masculine:
+		return game.Neutral
+	}
+	return game.Feminine
+}
+
+// addressLine is the profile's line saying how the game addresses the
+// player.
+func addressLine(th *uikit.Theme, g game.Gender) string {
+	return th.T("ui.address.line", game.Text("Address", th.T(genderKey(g))))
+}
+
+// addressKey is the profile page's key cycling the choice.
+func addressKey(th *uikit.Theme) key.Binding {
+	return key.NewBinding(key.WithKeys("a"), key.WithHelp("a", th.T("ui.address.key")))
+}
+
+// setGender makes g how the game addresses p from now on: kept in a keyed
+// player's profile (a refusal is returned and changes nothing), for the
+// session only for a guest. It returns what to tell the player. A change
+// is a profile write, so it spends from pace, which the session's list
+// changes spend from too (see changeBurst).
+func (a *App) setGender(th *uikit.Theme, p *table.Player, pace *chatLimit, g game.Gender) (string, error) {
+	if pace.burst == 0 {
+		*pace = newChatLimit(changeBurst, changeEvery)
+	}
+	if wait := pace.take(time.Now()); wait > 0 {
+		return th.T("ui.address.slow", game.Count(int((wait+time.Second-1)/time.Second))), nil
+	}
+	said := game.Text("Address", th.T(genderKey(g)))
+	if p.Guest {
+		p.Gender = g
+		return th.T("ui.address.now_session", said), nil
+	}
+	rec, err := a.recordsFor(*p)
+	if err != nil {
+		return "", err
+	}
+	if k, ok := rec.(GenderKeeper); ok {
+		if err := k.SetGender(*p, g); err != nil {
+			return "", err
+		}
+	}
+	p.Gender = g
+	return th.T("ui.address.now", said), nil
+}
+
+// cycleGender moves the profile page's choice to the next one.
+func (pp *profilePage) cycleGender(m *root) {
+	next := nextGender(m.sess.Player.Gender)
+	said, err := m.app.setGender(m.th, &m.sess.Player, &m.lists.pace, next)
+	if err != nil {
+		m.notice = m.th.Err(err)
+		return
+	}
+	pp.profile.Gender = m.sess.Player.Gender
+	m.notice = said
+}
+
+// addressCommand is plain mode's "address f|m|n"; anything else says how
+// to use it.
+func (p *plain) addressCommand(rest string) {
+	g, ok := game.ParseGender(rest)
+	if !ok {
+		p.say(addressLine(p.th, p.s.Player.Gender), p.th.T("plain.address.usage"))
+		return
+	}
+	said, err := p.app.setGender(p.th, &p.s.Player, &p.lists.pace, g)
+	if err != nil {
+		p.say(p.th.Err(err))
+		return
+	}
+	p.say(said)
+}

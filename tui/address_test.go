@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+
+	"bivouac/game"
+	"bivouac/i18n"
+	"bivouac/table"
+)
+
+// genderRecords keeps one profile and how its player asked to be
+// addressed.
+type genderRecords struct {
+	profRecords
+	mu   sync.Mutex
+	g    game.Gender
+	sets int
+}
+
+func (r *genderRecords) SetGender(_ table.Player, g game.Gender) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.g = g
+	r.sets++
+	return nil
+}
+
+func (r *genderRecords) got() (game.Gender, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.g, r.sets
+}
+
+// The profile page says how the game addresses the player (not chosen at
+// first); a cycles the choice, keeps it, and the session's player carries
+// it to the tables it sits at.
+func TestTheProfileKeyCyclesTheAddress(t *testing.T) {
+	a := testApp(t)
+	recs := &genderRecords{}
+	a.Records = recs
+	s := newSession(t, a, "fp-alice", "alice")
+	s.keys("p")
+	if v := s.m.View(); !strings.Contains(v, "How the game addresses you: not chosen") || !strings.Contains(v, "address me as") {
+		t.Fatalf("profile before a choice:\n%s", v)
+	}
+	for _, want := range []game.Gender{game.Feminine, game.Masculine, game.Neutral, game.Feminine} {
+		s.keys("a")
+		if got, _ := recs.got(); got != want || s.m.sess.Player.Gender != want {
+			t.Fatalf("after a: kept %d, session %d; want %d", got, s.m.sess.Player.Gender, want)
+		}
+	}
+	if v := s.m.View(); !strings.Contains(v, "How the game addresses you: feminine") {
+		t.Fatalf("profile after the choice:\n%s", v)
+	}
+}
+
+// A script pressing a keeps writing the profile only at the pace of list
+// changes, and is told so.
+func TestAddressChangesArePaced(t *testing.T) {
+	a := testApp(t)
+	recs := &genderRecords{}
+	a.Records = recs
+	s := newSession(t, a, "fp-alice", "alice")
+	s.keys("p")
+	for range changeBurst + 3 {
+		s.keys("a")
+	}
+	if _, n := recs.got(); n != changeBurst {
+		t.Fatalf("%d writes for %d presses, want %d", n, changeBurst+3, changeBurst)
+	}
+	if v := s.m.View(); !strings.Contains(v, "not so fast") {
+		t.Fatalf("the refusal is not said:\n%s", v)
+	}
+}
+
+// Plain mode's address f|m|n keeps the choice; anything else says the
+// choice and how to change it, keeping nothing. A guest's choice lasts the
+// session and is kept nowhere.
+func TestThePlainAddressCommand(t *testing.T) {
+	a := testApp(t)
+	recs := &genderRecords{}
+	a.Records = recs
+	var out bytes.Buffer
+	a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English,
+		In: strings.NewReader("address x\naddress m\nprofile\nquit\n"), Out: &out})
+	if got, n := recs.got(); got != game.Masculine || n != 1 {
+		t.Fatalf("kept %d in %d writes, want masculine once:\n%s", got, n, out.String())
+	}
+	o := out.String()
+	for _, want := range []string{"How the game addresses you: not chosen", "address f, address m or address n",
+		"Saved. How the game addresses you: masculine.", "How the game addresses you: masculine. address f"} {
+		if !strings.Contains(o, want) {
+			t.Fatalf("plain output lacks %q:\n%s", want, o)
+		}
+	}
+
+	recs = &genderRecords{}
+	a.Records = recs
+	out.Reset()
+	a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: "guest", Name: "guest", Guest: true}, Lang: i18n.English,
+		In: strings.NewReader("address f\nquit\n"), Out: &out})
+	if _, n := recs.got(); n != 0 || !strings.Contains(out.String(), "in this session: feminine") {
+		t.Fatalf("a guest's choice (%d writes):\n%s", n, out.String())
+	}
+}
