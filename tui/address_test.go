@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -106,3 +107,25 @@ func TestThePlainAddressCommand(t *testing.T) {
 		t.Fatalf("a guest's choice (%d writes):\n%s", n, out.String())
 	}
 }
+
+// A key with no profile yet still opens the profile page, to say how
+// the game should address it (the choice makes the profile).
+func TestANewKeyOpensItsProfileToChoose(t *testing.T) {
+	a := testApp(t)
+	recs := &genderRecords{}
+	a.Records = noProfile{recs}
+	s := newSession(t, a, "fp-new", "newbie")
+	s.keys("p")
+	if v := s.m.View(); !strings.Contains(v, "no profile yet") || !strings.Contains(v, "How the game addresses you: not chosen") {
+		t.Fatalf("a new key's profile:\n%s", v)
+	}
+	s.keys("a")
+	if g, n := recs.got(); g != game.Feminine || n != 1 {
+		t.Fatalf("kept %d in %d writes, want feminine once", g, n)
+	}
+}
+
+// noProfile is genderRecords for a key the store has never kept.
+type noProfile struct{ *genderRecords }
+
+func (noProfile) Profile(string) (Profile, error) { return Profile{}, errors.New("player not found") }

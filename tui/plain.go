@@ -905,7 +905,7 @@ func (p *plain) profile() {
 		return
 	}
 	if err != nil {
-		p.say(th.T("cmd.profile.none"))
+		p.say(th.T("cmd.profile.none"), addressLine(th, p.s.Player.Gender)+" "+th.T("plain.address.usage"))
 		return
 	}
 	p.say(th.T("ui.profile.title", game.Text("Player", prof.Name)))

@@ -1,8 +1,10 @@
 package tui
 
 import (
-	"bivouac/game"
+	"errors"
 	"strings"
+
+	"bivouac/game"
 
 	"bivouac/table"
 	"bivouac/tui/uikit"
@@ -84,9 +86,13 @@ func openProfile(m *root) {
 		return
 	}
 	p, err := rec.Profile(m.sess.Player.ID)
-	if err != nil {
+	var said *game.Error
+	if errors.As(err, &said) { // the server is degraded, say: not "no profile yet"
 		m.notice = m.th.T("ui.err.read_profile", game.Text("Err", m.th.Err(err)))
 		return
+	}
+	if err != nil { // none yet (as plain mode's profile): the page still offers its settings
+		p = Profile{Name: m.sess.Player.Name, ID: m.sess.Player.ID}
 	}
 	games, err := rec.Finished(m.sess.Player.ID, 12)
 	if err != nil {
@@ -142,8 +148,12 @@ func (pp *profilePage) view(m *root) string {
 		title += "  " + th.Good.Render("★ "+th.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format(dateLayout))))
 	}
 	b.WriteString(title + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
-	b.WriteString(th.Muted.Render(th.T("ui.profile.key_seen", game.Text("Key", shortID(th, p.ID)),
-		game.Text("First", p.FirstSeen.Format(dateLayout)), game.Text("Last", p.LastSeen.Format(dateTimeLayout)))) + "\n\n")
+	if p.FirstSeen.IsZero() {
+		b.WriteString(th.Muted.Render(th.T("cmd.profile.none")) + "\n\n")
+	} else {
+		b.WriteString(th.Muted.Render(th.T("ui.profile.key_seen", game.Text("Key", shortID(th, p.ID)),
+			game.Text("First", p.FirstSeen.Format(dateLayout)), game.Text("Last", p.LastSeen.Format(dateTimeLayout)))) + "\n\n")
+	}
 	b.WriteString(th.Header.Render(th.T("ui.profile.games")) + "\n")
 	if len(p.Stats) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.profile.no_games")) + "\n")
