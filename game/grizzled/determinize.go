@@ -35,10 +35,50 @@ func Determinize(v SeatView, seed uint64) *State {
 	if n < 3 || n > 5 {
 		return nil
 	}
+	s := shellOf(v, seed)
+	me := int(v.Seat)
+	if me < 0 || me >= n || v.Players[me].Chaplain {
+		me = -1
+	}
+	var seen [NumCards + 1]bool // cards the view shows somewhere
+	for _, c := range v.NML {
+		seen[c] = true
+	}
+	for _, c := range v.Removed {
+		seen[c] = true
+	}
+	s.copyPlayers(v, &seen)
+	if !s.setOwed(v) {
+		return nil
+	}
+	s.startTrials = v.Options.StartingTrials
+	if me >= 0 {
+		s.players[me].Hand = slices.Clone(v.Hand)
+		for _, c := range v.Hand {
+			seen[c] = true
+		}
+	}
+	s.dealUnseenCards(v, me, &seen)
+	s.dealUnseenTiles(v, me)
+	if s.startTrials == 0 {
+		s.startTrials = 25
+	}
+	if s.humans == 2 {
+		s.players[2].Withdrawn = true
+	}
+	if s.Check() != nil {
+		return nil // not a view of a real game
+	}
+	return s
+}
+
+// shellOf is the state of the table v shows, without players, cards or
+// tiles, its RNG seeded from seed.
+func shellOf(v SeatView, seed uint64) *State {
 	s := &State{
 		opts:         v.Options,
 		traps:        v.Options.Variant != Beginner,
-		players:      make([]player, n),
+		players:      make([]player, len(v.Players)),
 		supply:       v.SpeechSupply,
 		leader:       int(v.Leader),
 		active:       int(v.Active),
@@ -65,17 +105,12 @@ func Determinize(v SeatView, seed uint64) *State {
 		l.Tiles = slices.Clone(v.LastSupport.Tiles)
 		s.last = &l
 	}
-	me := int(v.Seat)
-	if me < 0 || me >= n || v.Players[me].Chaplain {
-		me = -1
-	}
-	var seen [NumCards + 1]bool
-	for _, c := range v.NML {
-		seen[c] = true
-	}
-	for _, c := range v.Removed {
-		seen[c] = true
-	}
+	return s
+}
+
+// copyPlayers fills in what v shows of every player (all but hands and
+// tiles) and marks their hard knocks seen.
+func (s *State) copyPlayers(v SeatView, seen *[NumCards + 1]bool) {
 	for i, pv := range v.Players {
 		p := &s.players[i]
 		p.Name, p.Chaplain = pv.Name, pv.Chaplain
@@ -112,26 +147,30 @@ func Determinize(v SeatView, seed uint64) *State {
 			}
 		}
 	}
-	if v.Phase == PhaseDecision || v.Phase == PhaseBenefit {
-		// The seat that owes the decision is the one waited on; a view
-		// without it (not one View made) cannot be made a state.
-		if len(v.Waiting) == 0 || v.Waiting[0] < 0 || int(v.Waiting[0]) >= len(v.Players) {
-			return nil
-		}
-		if v.Phase == PhaseDecision {
-			s.decision, s.decider = v.Decision, int(v.Waiting[0])
-		} else {
-			s.beneficiary = int(v.Waiting[0])
-		}
+}
+
+// setOwed names the seat that owes a decision or a benefit's choice: the
+// one v waits on. It reports false when v, in such a phase, waits on
+// nobody (not a view View made).
+func (s *State) setOwed(v SeatView) bool {
+	if v.Phase != PhaseDecision && v.Phase != PhaseBenefit {
+		return true
 	}
-	s.startTrials = v.Options.StartingTrials
-	if me >= 0 {
-		s.players[me].Hand = slices.Clone(v.Hand)
-		for _, c := range v.Hand {
-			seen[c] = true
-		}
+	if len(v.Waiting) == 0 || v.Waiting[0] < 0 || int(v.Waiting[0]) >= len(v.Players) {
+		return false
 	}
-	// Cards.
+	if v.Phase == PhaseDecision {
+		s.decision, s.decider = v.Decision, int(v.Waiting[0])
+	} else {
+		s.beneficiary = int(v.Waiting[0])
+	}
+	return true
+}
+
+// dealUnseenCards shuffles the cards v does not show and deals them to the
+// other players' hands, the trials and the morale reserve, in the sizes v
+// shows.
+func (s *State) dealUnseenCards(v SeatView, me int, seen *[NumCards + 1]bool) {
 	var unseen []CardID
 	for c := FirstThreat; c <= MerryChristmas; c++ {
 		if !seen[c] {
@@ -155,8 +194,13 @@ func Determinize(v SeatView, seed uint64) *State {
 	if len(unseen) > 0 {
 		s.morale = append(s.morale, unseen...) // inconsistent view: keep every card somewhere
 	}
-	// Tiles.
-	pool, box := tileSet(n)
+}
+
+// dealUnseenTiles gives the viewer their own tiles, every player their
+// known ones, and draws the rest (and each face-down placed tile) from the
+// tiles nobody's knowledge accounts for; what is left goes to the box.
+func (s *State) dealUnseenTiles(v SeatView, me int) {
+	pool, box := tileSet(len(v.Players))
 	s.box = box
 	drop := func(t Tile) {
 		if i := slices.Index(pool, t); i >= 0 {
@@ -218,16 +262,6 @@ func Determinize(v SeatView, seed uint64) *State {
 		p.Tiles = all
 	}
 	s.box = append(s.box, pool...)
-	if s.startTrials == 0 {
-		s.startTrials = 25
-	}
-	if s.humans == 2 {
-		s.players[2].Withdrawn = true
-	}
-	if s.Check() != nil {
-		return nil // not a view of a real game
-	}
-	return s
 }
 
 // Seat-indexed accessors for bots that play a State forward.
