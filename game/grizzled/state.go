@@ -221,9 +221,52 @@ func pickIndex(id string) int {
 
 // NewGame is New with decoded options.
 func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, error) {
+	o, n, err := checkOptions(len(names), o)
+	if err != nil {
+		return nil, nil, err
+	}
 	h := len(names)
+	s := &State{
+		opts:        o,
+		traps:       o.Variant != Beginner,
+		humans:      h,
+		startTrials: n,
+		round:       1,
+		speaker:     -1,
+		beneficiary: -1,
+		decider:     -1,
+		rng:         *rand.NewPCG(seed, seed^0x9e3779b97f4a7c15),
+	}
+	s.seatPlayers(names)
+	s.dealSoldiers(o.Soldiers)
+	s.dealTiles()
+	s.dealPiles()
+	// S4: speech supply.
+	switch h {
+	case 2, 3:
+		s.supply = 5
+	case 4:
+		s.supply = 4
+	default:
+		s.supply = 3
+	}
+	// S5: leader.
+	if o.Leader != game.NoSeat {
+		s.leader = int(o.Leader)
+	} else {
+		s.leader = s.intn(h)
+	}
+	s.active = s.leader
+	s.phase = PhaseIntensity
+	s.announceSetup()
+	return s, s.flush(), nil
+}
+
+// checkOptions refuses options no game of h players can have, and fills
+// in the defaults: the variant, and the starting trials it returns.
+func checkOptions(h int, o Options) (Options, int, error) {
 	if h < 2 || h > 5 {
-		return nil, nil, fmt.Errorf("%w (got %d)", ErrPlayers, h)
+		return o, 0, fmt.Errorf("%w (got %d)", ErrPlayers, h)
 	}
 	if o.Variant == "" {
 		o.Variant = Standard
@@ -231,10 +274,10 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 	switch o.Variant {
 	case Beginner, Standard, Veteran:
 	default:
-		return nil, nil, fmt.Errorf("%w: unknown variant %q", ErrOptions, o.Variant)
+		return o, 0, fmt.Errorf("%w: unknown variant %q", ErrOptions, o.Variant)
 	}
 	if o.Leader < game.NoSeat || int(o.Leader) >= h {
-		return nil, nil, fmt.Errorf("%w: first leader %d is not a player seat", ErrOptions, o.Leader)
+		return o, 0, fmt.Errorf("%w: first leader %d is not a player seat", ErrOptions, o.Leader)
 	}
 	n := o.StartingTrials
 	if n == 0 {
@@ -248,19 +291,14 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 		}
 	}
 	if n < 1 || n > NumCards-1 {
-		return nil, nil, fmt.Errorf("%w: starting trials %d must be 1..%d", ErrOptions, n, NumCards-1)
+		return o, 0, fmt.Errorf("%w: starting trials %d must be 1..%d", ErrOptions, n, NumCards-1)
 	}
-	s := &State{
-		opts:        o,
-		traps:       o.Variant != Beginner,
-		humans:      h,
-		startTrials: n,
-		round:       1,
-		speaker:     -1,
-		beneficiary: -1,
-		decider:     -1,
-		rng:         *rand.NewPCG(seed, seed^0x9e3779b97f4a7c15),
-	}
+	return o, n, nil
+}
+
+// seatPlayers seats the named players, and with two of them the chaplain.
+func (s *State) seatPlayers(names []string) {
+	h := len(names)
 	seats := h
 	if h == 2 {
 		seats = 3 // §6.4: the chaplain sits in seat 2
@@ -279,16 +317,20 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 			p.Withdrawn = true // §6.4: never in a mission
 		}
 	}
-	// S1: the soldiers players chose, the rest at random (the draw happens
-	// either way, so a game's dice do not depend on the choices).
+}
+
+// dealSoldiers is S1: the soldiers players chose (1 + a character, by
+// seat), the rest at random. The draw happens either way, so a game's dice
+// do not depend on the choices.
+func (s *State) dealSoldiers(chosen []int) {
 	chars := []int{0, 1, 2, 3, 4, 5}
 	shuffle(s, chars)
 	want := make([]int, len(s.players))
 	taken := map[int]bool{}
 	for i := range want {
 		want[i] = -1
-		if i < len(o.Soldiers) && i < h {
-			if c := o.Soldiers[i] - 1; c >= 0 && c < len(Characters) && !taken[c] {
+		if i < len(chosen) && i < s.humans {
+			if c := chosen[i] - 1; c >= 0 && c < len(Characters) && !taken[c] {
 				want[i], taken[c] = c, true
 			}
 		}
@@ -301,10 +343,14 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 			s.players[i].Character, rest = rest[0], rest[1:]
 		}
 	}
-	// S2: tiles.
+}
+
+// dealTiles is S2: everyone takes one L and one R and draws a third tile;
+// the rest go back to the box.
+func (s *State) dealTiles() {
+	seats := len(s.players)
 	pool, box := tileSet(seats)
 	s.box = box
-	// Everyone takes one L and one R; the rest is drawn from at random.
 	pool = pool[2*seats:] // pool alternates L,R so the first 2*seats are the fixed ones
 	shuffle(s, pool)
 	for i := range s.players {
@@ -312,7 +358,12 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 		s.players[i].Known = []Tile{TileL, TileR}
 	}
 	s.box = append(s.box, pool[seats:]...)
-	// S3: piles.
+}
+
+// dealPiles is S3: the shuffled deck makes the trials (startTrials cards)
+// and the morale reserve.
+func (s *State) dealPiles() {
+	n := s.startTrials
 	deck := make([]CardID, NumCards)
 	for i := range deck {
 		deck[i] = CardID(i + 1)
@@ -320,26 +371,14 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 	shuffle(s, deck)
 	s.trials = slices.Clip(deck[:n])
 	s.morale = slices.Clone(deck[n:])
-	// S4: speech supply.
-	switch h {
-	case 2, 3:
-		s.supply = 5
-	case 4:
-		s.supply = 4
-	default:
-		s.supply = 3
-	}
-	// S5: leader.
-	if o.Leader != game.NoSeat {
-		s.leader = int(o.Leader)
-	} else {
-		s.leader = s.intn(h)
-	}
-	s.active = s.leader
-	s.phase = PhaseIntensity
+}
 
+// announceSetup tells the table how the game begins: the variant and
+// piles to all, each soldier, each player their own tiles, the first
+// leader.
+func (s *State) announceSetup() {
 	s.loud = true
-	s.pub("grizzled.new_game", game.Term("Variant", "grizzled.variant."+string(o.Variant)),
+	s.pub("grizzled.new_game", game.Term("Variant", "grizzled.variant."+string(s.opts.Variant)),
 		game.Num("Trials", len(s.trials)), game.Num("Morale", len(s.morale)), game.Num("Tokens", s.supply))
 	for i := range s.players {
 		p := &s.players[i]
@@ -350,7 +389,6 @@ func NewGame(names []string, o Options, seed uint64) (*State, []game.Event, erro
 		}
 	}
 	s.pub("grizzled.first_mission", s.who(s.leader))
-	return s, s.flush(), nil
 }
 
 // tileSet is the 16 tiles (S2): those in use, in the order L,R,L,R,...
