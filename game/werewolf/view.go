@@ -100,6 +100,29 @@ func (s *State) View(seat game.Seat) SeatView {
 		me = -1
 		seat = game.Spectator
 	}
+	v := s.openView(seat)
+	// all: the seat may see everything (the game is over, or it watches).
+	all := s.Over || (me >= 0 && s.watcher(me))
+	var p *Player
+	if me >= 0 {
+		p = &s.Players[me]
+	}
+	knowsWolves := p != nil && p.Card == RoleWerewolf && p.KnowsWolves
+	if p != nil {
+		s.ownView(&v, me, knowsWolves)
+	}
+	s.nightView(&v, me, all, knowsWolves)
+	s.playerViews(&v, me, all, knowsWolves)
+	s.tallyView(&v)
+	if me >= 0 {
+		v.Legal = s.Legal(me)
+		v.Prompt = s.prompt(me, v.Legal)
+	}
+	return v
+}
+
+// openView is what everyone at the table sees, seat or not.
+func (s *State) openView(seat game.Seat) SeatView {
 	v := SeatView{
 		Seat: seat, Phase: s.Phase, PhaseSeq: s.PhaseSeq, Night: s.Night, Day: s.Day,
 		Deadline:   s.Opts.Timers.Seconds(s.Phase, s.livingCount()),
@@ -113,43 +136,48 @@ func (s *State) View(seat game.Seat) SeatView {
 	if s.Over {
 		v.Deadline = 0
 	}
-	all := s.Over || (me >= 0 && s.watcher(me))
-	var p *Player
-	if me >= 0 {
-		p = &s.Players[me]
+	return v
+}
+
+// ownView adds what seat me knows of itself: its card, its visions, a
+// lover's partner, and what its role lets it see at night.
+func (s *State) ownView(v *SeatView, me int, knowsWolves bool) {
+	p := &s.Players[me]
+	v.Alive, v.Card, v.Original = p.Alive, p.Card, p.Original
+	v.LastBreath = s.lastBreath(me)
+	v.Visions = slices.Clone(p.Visions)
+	v.Ready = p.Ready
+	v.MyBallot = game.Seat(p.Ballot)
+	if q := s.partner(me); q >= 0 {
+		v.Partner = game.Seat(q)
 	}
-	knowsWolves := p != nil && p.Card == RoleWerewolf && p.KnowsWolves
-	if p != nil {
-		v.Alive, v.Card, v.Original = p.Alive, p.Card, p.Original
-		v.LastBreath = s.lastBreath(me)
-		v.Visions = slices.Clone(p.Visions)
-		v.Ready = p.Ready
-		v.MyBallot = game.Seat(p.Ballot)
-		if q := s.partner(me); q >= 0 {
-			v.Partner = game.Seat(q)
-		}
-		if me == s.ThiefSeat {
-			v.ThiefSaw = slices.Clone(s.ThiefSaw)
-			v.ThiefTook = s.ThiefTook
-			if len(s.ThiefSaw) > 0 { // seen them, and knows what he left there
-				v.Middle = slices.Clone(s.Middle)
-			}
-		}
-		if p.Card == RoleWitch {
-			v.HealLeft, v.PoisonLeft = s.HealLeft, s.PoisonLeft
-			if s.Phase == PhaseWitch {
-				v.Healed, v.Poisoned = s.Healed, game.Seat(s.Poisoned)
-			}
-		}
-		if p.Card == RoleLittleGirl {
-			v.Peeking = s.Peeking && s.Phase == PhaseWolves
-			v.Caught = s.Caught && s.Phase.Night()
-			v.Relayed = slices.Clone(p.Relayed)
-		}
-		if knowsWolves && s.Caught && s.Phase.Night() {
-			v.Caught = true
+	if me == s.ThiefSeat {
+		v.ThiefSaw = slices.Clone(s.ThiefSaw)
+		v.ThiefTook = s.ThiefTook
+		if len(s.ThiefSaw) > 0 { // seen them, and knows what he left there
+			v.Middle = slices.Clone(s.Middle)
 		}
 	}
+	if p.Card == RoleWitch {
+		v.HealLeft, v.PoisonLeft = s.HealLeft, s.PoisonLeft
+		if s.Phase == PhaseWitch {
+			v.Healed, v.Poisoned = s.Healed, game.Seat(s.Poisoned)
+		}
+	}
+	if p.Card == RoleLittleGirl {
+		v.Peeking = s.Peeking && s.Phase == PhaseWolves
+		v.Caught = s.Caught && s.Phase.Night()
+		v.Relayed = slices.Clone(p.Relayed)
+	}
+	if knowsWolves && s.Caught && s.Phase.Night() {
+		v.Caught = true
+	}
+}
+
+// nightView adds the night's secrets the seat is in on: the middle cards
+// and the night log (to watchers), the lovers, tonight's victim and the
+// wolves' choices.
+func (s *State) nightView(v *SeatView, me int, all, knowsWolves bool) {
 	if all {
 		v.Middle = slices.Clone(s.Middle)
 		v.History = slices.Clone(s.History)
@@ -158,7 +186,8 @@ func (s *State) View(seat game.Seat) SeatView {
 		v.Lovers = seats(s.Lovers[:])
 	}
 	// Tonight's victim: wolves after their step, the witch in hers, watchers.
-	if s.Phase == PhaseWitch && (all || knowsWolves || (p != nil && p.Alive && p.Card == RoleWitch)) {
+	witch := me >= 0 && s.Players[me].Alive && s.Players[me].Card == RoleWitch
+	if s.Phase == PhaseWitch && (all || knowsWolves || witch) {
 		v.Victim = game.Seat(s.Victim)
 	}
 	if s.Phase == PhaseWolves && (all || knowsWolves) {
@@ -169,38 +198,14 @@ func (s *State) View(seat game.Seat) SeatView {
 			v.Victim = game.Seat(s.holder(RoleLittleGirl))
 		}
 	}
+}
+
+// playerViews adds every player as seat me may see them, and the pack
+// when it may see it.
+func (s *State) playerViews(v *SeatView, me int, all, knowsWolves bool) {
 	for i := range s.Players {
-		q := &s.Players[i]
-		pv := PlayerView{Seat: game.Seat(i), Name: q.Name, Alive: q.Alive, Sheriff: i == s.Sheriff, Candidate: q.Candidate && s.Phase >= PhaseSheriffCampaign && s.Phase <= PhaseSheriffRunoff}
-		if all || i == me || !q.Alive {
-			pv.Card = q.Card
-		}
-		if !q.Alive {
-			pv.Causes = slices.Clone(q.Causes)
-			if !s.Opts.RevealNightCause && !s.Over {
-				for k, c := range pv.Causes {
-					if c == CauseDevoured || c == CausePoisoned {
-						pv.Causes[k] = CauseFoundDead
-					}
-				}
-				pv.Causes = slices.Compact(pv.Causes)
-			}
-		}
-		if q.Card == RoleWerewolf && (all || knowsWolves || (!q.Alive)) {
-			pv.Wolf = true
-			if knowsWolves {
-				pv.Card = RoleWerewolf
-			}
-		}
-		if v.Lovers != nil && (i == s.Lovers[0] || i == s.Lovers[1]) {
-			pv.Lover = true
-		}
-		if s.Over {
-			pv.Original, pv.Team = q.Original, q.Team
-			pv.Winner = slices.Contains(s.Winners, game.Seat(i))
-		}
-		v.Players = append(v.Players, pv)
-		if knowsWolves && q.Card == RoleWerewolf {
+		v.Players = append(v.Players, s.playerView(v, i, me, all, knowsWolves))
+		if knowsWolves && s.Players[i].Card == RoleWerewolf {
 			v.Wolves = append(v.Wolves, game.Seat(i))
 		}
 	}
@@ -214,6 +219,46 @@ func (s *State) View(seat game.Seat) SeatView {
 	if knowsWolves || all {
 		v.Pack = slices.Clone(s.Pack)
 	}
+}
+
+// playerView is player i as seat me sees them: a card only when it may
+// know it, a death's causes as the rules let them be told.
+func (s *State) playerView(v *SeatView, i, me int, all, knowsWolves bool) PlayerView {
+	q := &s.Players[i]
+	pv := PlayerView{Seat: game.Seat(i), Name: q.Name, Alive: q.Alive, Sheriff: i == s.Sheriff, Candidate: q.Candidate && s.Phase >= PhaseSheriffCampaign && s.Phase <= PhaseSheriffRunoff}
+	if all || i == me || !q.Alive {
+		pv.Card = q.Card
+	}
+	if !q.Alive {
+		pv.Causes = slices.Clone(q.Causes)
+		if !s.Opts.RevealNightCause && !s.Over {
+			for k, c := range pv.Causes {
+				if c == CauseDevoured || c == CausePoisoned {
+					pv.Causes[k] = CauseFoundDead
+				}
+			}
+			pv.Causes = slices.Compact(pv.Causes)
+		}
+	}
+	if q.Card == RoleWerewolf && (all || knowsWolves || (!q.Alive)) {
+		pv.Wolf = true
+		if knowsWolves {
+			pv.Card = RoleWerewolf
+		}
+	}
+	if v.Lovers != nil && (i == s.Lovers[0] || i == s.Lovers[1]) {
+		pv.Lover = true
+	}
+	if s.Over {
+		pv.Original, pv.Team = q.Original, q.Team
+		pv.Winner = slices.Contains(s.Winners, game.Seat(i))
+	}
+	return pv
+}
+
+// tallyView adds the public counts and records: votes, readiness, the
+// sheriffs so far, who may be voted for.
+func (s *State) tallyView(v *SeatView) {
 	for _, q := range s.Players {
 		if !q.Alive {
 			continue
@@ -236,11 +281,6 @@ func (s *State) View(seat game.Seat) SeatView {
 		r.Tied = slices.Clone(r.Tied)
 		v.Votes = append(v.Votes, r)
 	}
-	if me >= 0 {
-		v.Legal = s.Legal(me)
-		v.Prompt = s.prompt(me, v.Legal)
-	}
-	return v
 }
 
 func (s *State) prompt(me int, legal []Action) game.Msg {
