@@ -252,7 +252,7 @@ func TestNoColourStillInformative(t *testing.T) {
 		"T04 Ni Sh!", "! = trap", // trap marker
 		"!! Night and Shell at 2", "2!!", // warning
 		"[1 T11 Sn Sh]", // cursor
-		"▶★ Ann (you)", "(away)", "(bot)", "out+tile", "Ni ready", "Sn used",
+		"▶★ Ann (you)", "(away)", "(bot)", "out", "Ni ready", "Sn used",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plain screen lacks %q", want)

@@ -258,6 +258,10 @@ func (s *Screen) threatNameW() int {
 	return s.threatW.w
 }
 
+// statusW is the widest a soldier's status in the mission may be: words in
+// every language ("отступил", "wycofany"), never abbreviations.
+const statusW = 8
+
 // soldierLines is the table of soldiers; extra is how many continuation
 // lines long hard-knock lists may take.
 func (s *Screen) soldierLines(w, extra int) []string {
@@ -269,7 +273,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 	if w >= 100 {
 		nameW, charW = 26, 18
 	}
-	cols := []int{3, nameW, charW, 9, 5, 6, 7, 9}
+	cols := []int{3, nameW, charW, 9, 5, 6, 7, statusW + 1}
 	fixed := 0
 	for _, c := range cols {
 		fixed += c
@@ -282,7 +286,7 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		}
 		head := "   " + s.fit(th.T("grizzledui.col.soldier"), nameW) + grizzled + s.fit(th.T("grizzledui.col.charm"), 9) +
 			s.fit(th.T("grizzledui.col.hand"), 5) + s.fit(th.T("grizzledui.col.tiles"), 6) + s.fit(th.T("grizzledui.col.speech"), 7) +
-			s.fit(th.T("grizzledui.col.mission"), 9) + th.T("grizzledui.col.knocks")
+			s.fit(th.T("grizzledui.col.mission"), statusW+1) + th.T("grizzledui.col.knocks")
 		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(th.Trunc(head, w))
 	}
 	out := make([]string, 1, 1+len(s.v.Players)+min(extra, 8))
@@ -388,9 +392,7 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 	switch {
 	case p.Answered:
 		status, statusSt = th.T("grizzledui.status.answered"), th.Muted
-	case p.Withdrawn && p.PlacedTile:
-		status, statusSt = th.T("grizzledui.status.out_tile"), th.Muted
-	case p.Withdrawn || p.Chaplain:
+	case p.Withdrawn || p.Chaplain: // who still places a tile has the ▶: no column says so
 		status, statusSt = th.T("grizzledui.status.out"), th.Muted
 	}
 	if p.Chaplain {
@@ -399,7 +401,7 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 	knocks := s.knockText(p)
 	row := mark + " " + s.fit(nameCell, nameW) + char + s.fit(charm, 8) + " " +
 		padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
-		s.fit(statusSt.Render(status), 9)
+		s.fit(statusSt.Render(status), statusW+1)
 	return []string{row, knocks, th.Trunc(row+knocks, w)}
 }
 
