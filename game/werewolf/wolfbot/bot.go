@@ -301,42 +301,20 @@ func (b *Bot) wolfPick(v werewolf.SeatView, k *knowledge, r *rand.Rand, random b
 // consensus is the lynch target a village bot picks from public information.
 func (k *knowledge) consensus(ts []int) int { return k.most(ts, true) }
 
+// normal is the "normal" level: each phase's choice made from what the
+// seat knows and suspects.
 func (b *Bot) normal(v werewolf.SeatView, k *knowledge, r *rand.Rand) (werewolf.Action, bool) {
 	if decided(v) {
 		return werewolf.Action{}, false
 	}
-	me := int(v.Seat)
 	wolf := v.Card == werewolf.RoleWerewolf
 	switch v.Phase {
 	case werewolf.PhaseThief:
-		best, bestRank := -1, rank(werewolf.RoleThief)
-		for slot, c := range v.ThiefSaw {
-			if rk := rank(c); rk > bestRank || (rk == bestRank && c == werewolf.RoleWerewolf && r.IntN(2) == 0) {
-				best, bestRank = slot, rk
-			}
-		}
-		if best >= 0 {
-			return act(werewolf.KindThiefTake, best), true
-		}
-		if has(v, werewolf.KindThiefKeep) {
-			return werewolf.Action{Kind: werewolf.KindThiefKeep}, true
-		}
-		return act(werewolf.KindThiefTake, 0), true
+		return thiefChoice(v, r), true
 	case werewolf.PhaseCupid:
 		return pick(r, v.Legal), true
 	case werewolf.PhaseSeer:
-		ts := targets(v, werewolf.KindSeerInspect)
-		var unknown []int
-		for _, t := range ts {
-			if !k.wolf[t] && !k.good[t] {
-				unknown = append(unknown, t)
-			}
-		}
-		if len(unknown) == 0 {
-			unknown = ts
-		}
-		// Look first at the most suspicious unknown player.
-		return act(werewolf.KindSeerInspect, k.most(unknown, true)), true
+		return k.seerChoice(v), true
 	case werewolf.PhaseWolves:
 		if wolf {
 			return b.wolfPick(v, k, r, false)
@@ -345,16 +323,7 @@ func (b *Bot) normal(v werewolf.SeatView, k *knowledge, r *rand.Rand) (werewolf.
 			return werewolf.Action{Kind: werewolf.KindPeek, On: v.Night <= 2 && r.IntN(2) == 0}, true
 		}
 	case werewolf.PhaseWitch:
-		if has(v, werewolf.KindWitchHeal) && (v.Victim == v.Seat || r.IntN(10) < 7) {
-			return werewolf.Action{Kind: werewolf.KindWitchHeal}, true
-		}
-		if ts := targets(v, werewolf.KindWitchPoison); len(ts) > 0 {
-			ts = slices.DeleteFunc(ts, func(t int) bool { return t == me || t == int(v.Partner) })
-			if t := k.most(ts, true); t >= 0 && (k.wolf[t] || (v.Voters <= 6 && r.IntN(2) == 0)) {
-				return act(werewolf.KindWitchPoison, t), true
-			}
-		}
-		return werewolf.Action{Kind: werewolf.KindWitchDone}, true
+		return k.witchChoice(v, r), true
 	case werewolf.PhaseHunterShot:
 		ts := targets(v, werewolf.KindHunterShoot)
 		ts = slices.DeleteFunc(ts, func(t int) bool { return t == int(v.Partner) || (wolf && k.wolf[t]) })
@@ -363,74 +332,125 @@ func (b *Bot) normal(v werewolf.SeatView, k *knowledge, r *rand.Rand) (werewolf.
 		}
 		return act(werewolf.KindHunterShoot, k.most(ts, true)), true
 	case werewolf.PhaseSheriffSuccession:
-		ts := targets(v, werewolf.KindSuccessor)
-		if wolf {
-			for _, t := range ts {
-				if k.wolf[t] {
-					return act(werewolf.KindSuccessor, t), true
-				}
-			}
-		}
-		return act(werewolf.KindSuccessor, k.most(ts, false)), true
+		return k.packFirst(v, werewolf.KindSuccessor, wolf), true
 	case werewolf.PhaseSheriffCampaign:
-		if !v.Players[me].Candidate && r.IntN(4) == 0 {
+		if !v.Players[v.Seat].Candidate && r.IntN(4) == 0 {
 			return werewolf.Action{Kind: werewolf.KindStand, On: true}, true
 		}
 		return werewolf.Action{Kind: werewolf.KindReady, On: true}, true
 	case werewolf.PhaseSheriffVote, werewolf.PhaseSheriffRunoff:
-		ts := targets(v, werewolf.KindBallot)
-		if len(ts) == 0 {
+		if len(targets(v, werewolf.KindBallot)) == 0 {
 			return werewolf.Action{Kind: werewolf.KindAbstain}, true
 		}
-		if wolf {
-			for _, t := range ts {
-				if k.wolf[t] {
-					return act(werewolf.KindBallot, t), true
-				}
-			}
-		}
-		return act(werewolf.KindBallot, k.most(ts, false)), true
+		return k.packFirst(v, werewolf.KindBallot, wolf), true
 	case werewolf.PhaseDiscussion:
 		return werewolf.Action{Kind: werewolf.KindReady, On: true}, true
 	case werewolf.PhaseVote:
-		ts := targets(v, werewolf.KindBallot)
-		if len(ts) == 0 {
-			return werewolf.Action{Kind: werewolf.KindAbstain}, true
-		}
-		if wolf {
-			// Blend in: follow the village's pick; if it is a fellow wolf,
-			// sometimes vote with the village anyway (the rulebook's bluff).
-			if c := k.consensus(ts); !k.wolf[c] || r.IntN(2) == 0 {
-				return act(werewolf.KindBallot, c), true
-			}
-			var others []int
-			for _, t := range ts {
-				if !k.wolf[t] {
-					others = append(others, t)
-				}
-			}
-			if len(others) == 0 {
-				return act(werewolf.KindBallot, k.consensus(ts)), true
-			}
-			return act(werewolf.KindBallot, k.consensus(others)), true
-		}
-		return act(werewolf.KindBallot, k.consensus(ts)), true
+		return k.lynchBallot(v, wolf, r), true
 	case werewolf.PhaseSheriffTiebreak:
 		ts := targets(v, werewolf.KindTiebreak)
 		if wolf {
-			var others []int
-			for _, t := range ts {
-				if !k.wolf[t] {
-					others = append(others, t)
-				}
-			}
-			if len(others) > 0 {
+			if others := k.notWolves(ts); len(others) > 0 {
 				ts = others
 			}
 		}
 		return act(werewolf.KindTiebreak, k.most(ts, true)), true
 	}
 	return werewolf.Action{}, false
+}
+
+// thiefChoice takes the best card the thief saw (a werewolf half the time
+// on a tie), else keeps his own when he may.
+func thiefChoice(v werewolf.SeatView, r *rand.Rand) werewolf.Action {
+	best, bestRank := -1, rank(werewolf.RoleThief)
+	for slot, c := range v.ThiefSaw {
+		if rk := rank(c); rk > bestRank || (rk == bestRank && c == werewolf.RoleWerewolf && r.IntN(2) == 0) {
+			best, bestRank = slot, rk
+		}
+	}
+	if best >= 0 {
+		return act(werewolf.KindThiefTake, best)
+	}
+	if has(v, werewolf.KindThiefKeep) {
+		return werewolf.Action{Kind: werewolf.KindThiefKeep}
+	}
+	return act(werewolf.KindThiefTake, 0)
+}
+
+// seerChoice looks first at the most suspicious player the seer knows
+// nothing of.
+func (k *knowledge) seerChoice(v werewolf.SeatView) werewolf.Action {
+	ts := targets(v, werewolf.KindSeerInspect)
+	var unknown []int
+	for _, t := range ts {
+		if !k.wolf[t] && !k.good[t] {
+			unknown = append(unknown, t)
+		}
+	}
+	if len(unknown) == 0 {
+		unknown = ts
+	}
+	return act(werewolf.KindSeerInspect, k.most(unknown, true))
+}
+
+// witchChoice mostly heals (always herself), poisons a known wolf (or, at
+// a small table, a suspect half the time), else is done.
+func (k *knowledge) witchChoice(v werewolf.SeatView, r *rand.Rand) werewolf.Action {
+	if has(v, werewolf.KindWitchHeal) && (v.Victim == v.Seat || r.IntN(10) < 7) {
+		return werewolf.Action{Kind: werewolf.KindWitchHeal}
+	}
+	if ts := targets(v, werewolf.KindWitchPoison); len(ts) > 0 {
+		ts = slices.DeleteFunc(ts, func(t int) bool { return t == int(v.Seat) || t == int(v.Partner) })
+		if t := k.most(ts, true); t >= 0 && (k.wolf[t] || (v.Voters <= 6 && r.IntN(2) == 0)) {
+			return act(werewolf.KindWitchPoison, t)
+		}
+	}
+	return werewolf.Action{Kind: werewolf.KindWitchDone}
+}
+
+// packFirst names a fellow wolf when a wolf can, else the least suspect
+// target (a sheriff's successor, a sheriff ballot).
+func (k *knowledge) packFirst(v werewolf.SeatView, kind werewolf.Kind, wolf bool) werewolf.Action {
+	ts := targets(v, kind)
+	if wolf {
+		for _, t := range ts {
+			if k.wolf[t] {
+				return act(kind, t)
+			}
+		}
+	}
+	return act(kind, k.most(ts, false))
+}
+
+// lynchBallot follows the village's pick. A wolf blends in: when the pick
+// is a fellow wolf, he sometimes votes with the village anyway (the
+// rulebook's bluff), else for the village's pick among the others.
+func (k *knowledge) lynchBallot(v werewolf.SeatView, wolf bool, r *rand.Rand) werewolf.Action {
+	ts := targets(v, werewolf.KindBallot)
+	if len(ts) == 0 {
+		return werewolf.Action{Kind: werewolf.KindAbstain}
+	}
+	if !wolf {
+		return act(werewolf.KindBallot, k.consensus(ts))
+	}
+	if c := k.consensus(ts); !k.wolf[c] || r.IntN(2) == 0 {
+		return act(werewolf.KindBallot, c)
+	}
+	if others := k.notWolves(ts); len(others) > 0 {
+		return act(werewolf.KindBallot, k.consensus(others))
+	}
+	return act(werewolf.KindBallot, k.consensus(ts))
+}
+
+// notWolves is ts without the players known to be werewolves.
+func (k *knowledge) notWolves(ts []int) []int {
+	var others []int
+	for _, t := range ts {
+		if !k.wolf[t] {
+			others = append(others, t)
+		}
+	}
+	return others
 }
 
 // rank orders cards for a thief who chooses freely.
