@@ -4,7 +4,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -64,7 +64,7 @@ func asciiFor(r rune) string {
 			return d[:1]
 		}
 	}
-	switch runewidth.RuneWidth(r) {
+	switch ansi.StringWidth(string(r)) {
 	case 0:
 		return "" // combining marks, zero-width spaces
 	case 2:

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestASCIIKeepsTheLayout(t *testing.T) {
@@ -36,7 +36,7 @@ func TestEveryCharacterBecomesASCIIOfItsWidth(t *testing.T) {
 				t.Fatalf("%U %q: %q is not printable ASCII", r, r, a)
 			}
 		}
-		if w := runewidth.RuneWidth(r); len(a) != w {
+		if w := ansi.StringWidth(string(r)); len(a) != w {
 			t.Errorf("%U %q (width %d) became %q", r, r, w, a)
 		}
 	}
