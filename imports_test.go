@@ -67,11 +67,11 @@ var rules = []importRule{
 		"game", "game/grizzled", "game/grizzled/grizzbot", "game/werewolf", "game/werewolf/wolfbot",
 		"hostkeys", "i18n", "logredact", "logthrottle", "metrics", "moderation", "persistence", "persistence/jetstream",
 		"sanitize", "sshserver", "table", "tui", "tui/grizzledui", "tui/uikit", "tui/werewolfui",
-		"bubbletea", "charmbracelet/log", "charmbracelet/ssh", "nats.go", "wish", "x/time"}},
+		"bubbletea", "charmbracelet/ssh", "nats.go", "wish", "x/time"}},
 	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "game/grizzled", "game/grizzled/grizzbot",
 		"game/sim", "game/werewolf/wolfbot", "hostkeys", "persistence", "server", "sshserver", "sshserver/porch"}},
 	{[]string{"cmd/bivouac-load"}, []string{"cluster/lease", "cluster/natsnode", "persistence", "persistence/jetstream",
-		"sshserver/sshtest/vterm", "bubbletea", "charmbracelet/log", "charmbracelet/ssh", "lipgloss", "nats.go", "termenv",
+		"sshserver/sshtest/vterm", "bubbletea", "charmbracelet/ssh", "lipgloss", "nats.go", "termenv",
 		"wish", "x/crypto"}},
 }
 
@@ -92,7 +92,6 @@ var thirdParty = map[string]string{
 	"bbolt":             "go.etcd.io/bbolt",
 	"bubbles":           "github.com/charmbracelet/bubbles",
 	"bubbletea":         "github.com/charmbracelet/bubbletea",
-	"charmbracelet/log": "github.com/charmbracelet/log",
 	"charmbracelet/ssh": "github.com/charmbracelet/ssh",
 	"go-i18n":           "github.com/nicksnyder/go-i18n/v2",
 	"lipgloss":          "github.com/charmbracelet/lipgloss",

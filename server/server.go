@@ -30,7 +30,6 @@ import (
 	"bivouac/tui"
 
 	tea "github.com/charmbracelet/bubbletea"
-	charmlog "github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 	bm "github.com/charmbracelet/wish/bubbletea"
 )
@@ -100,9 +99,6 @@ type Server struct {
 // New assembles a server on cfg.DataDir: host key, database, restored
 // tables, the lobby and the SSH front door. Serve starts it.
 func New(cfg Config) (*Server, error) {
-	// wish's bubbletea middleware reports every normal disconnect as an
-	// error on charmbracelet/log's default logger; our own log says it better.
-	charmlog.SetLevel(charmlog.FatalLevel)
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}

@@ -163,12 +163,6 @@ type Deps struct {
 	// status. nil: plain mode is not offered.
 	Plain func(s ssh.Session) int
 	// Log receives connection logs; nil logs to slog.Default().
-	//
-	// One line is out of this package's hands: wish's bubbletea middleware
-	// logs a program's exit error to charmbracelet/log's default logger, and
-	// with tea.WithContext every ordinary disconnect ends the program with
-	// "program was killed: context canceled" at error level. main can quiet
-	// it with charmbracelet/log's SetLevel(log.FatalLevel).
 	Log *slog.Logger
 	// KnownGuest reports whether a guest ID (GuestID) belongs to someone the
 	// server knows beyond the codes this process handed out: a guest seated

@@ -27,8 +27,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	charmlog "github.com/charmbracelet/log"
 )
 
 // bivouac-load is the load harness. It starts the real server (`bivouac
@@ -1094,8 +1092,10 @@ func playTable(ctx context.Context, o loadOpts, tb *loadTable, r *loadResult) {
 }
 
 // countServerErrors counts error lines in a child's log, keeping a few.
-// Wish's own "app exit with error ... context canceled" at each disconnect
-// is an ordinary end of session (see sshserver.Deps.Log), not counted.
+// The "app exit with error ... context canceled" wish's bubbletea
+// middleware writes at each disconnect of the baseline (on stderr, through
+// charmbracelet/log's default logger) is an ordinary end of session, not
+// counted.
 func countServerErrors(path string) (int, []string) {
 	n := 0
 	var sample []string
@@ -1177,7 +1177,6 @@ func runBaselineChild(ctx context.Context, args []string, stdout, stderr io.Writ
 		go func() { _ = ps.ListenAndServe() }()
 		defer ps.Close()
 	}
-	charmlog.SetOutput(stderr)
 	return runBaselineServer(ctx, *addr, *data, *kind == "baseline-ondemand", stdout, stderr)
 }
 
