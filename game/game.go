@@ -88,6 +88,12 @@ const (
 	Private                    // something only the audience learns (a role, a card)
 )
 
+// EventType says what happened, for code to match (a coach teaching
+// after a failed mission, a screen marking the dawn): each game names its
+// own, and leaves it empty on events no code looks for. Msg is for
+// people; its key is never matched.
+type EventType string
+
 // Event is one line of what happened, safe to show to its audience.
 // Narration is a Msg each viewer reads in their own language; a chat line
 // is the speaker's own words, in Text, or a bot's line, a Msg like a
@@ -95,6 +101,7 @@ const (
 type Event struct {
 	Audience Audience  `json:"audience"`
 	Kind     EventKind `json:"kind"`
+	Type     EventType `json:"type,omitempty"`
 	From     Seat      `json:"from"`    // speaker of a chat line; else -1
 	Channel  string    `json:"channel"` // chat channel ("table", "wolves", "dead"); "" for narration
 	Msg      Msg       `json:"msg,omitzero"`

@@ -25,6 +25,12 @@ func (s *State) pub(key string, args ...game.Arg) {
 	s.out = append(s.out, game.Event{Audience: game.Everyone(), Kind: game.Narration, From: -1, Msg: game.M(key, args...)})
 }
 
+// pubAs is pub for an event code matches by its type.
+func (s *State) pubAs(t game.EventType, key string, args ...game.Arg) {
+	s.pub(key, args...)
+	s.out[len(s.out)-1].Type = t
+}
+
 func (s *State) priv(seat int, key string, args ...game.Arg) {
 	s.out = append(s.out, game.Event{Audience: game.Only(game.Seat(seat)), Kind: game.Private, From: -1, Msg: game.M(key, args...)})
 }
@@ -361,7 +367,7 @@ func (s *State) checkFailure() {
 		if n >= 3 {
 			s.failed = true
 			if s.loud {
-				s.pub("grizzled.three_threats", threatArg(Threat(t)))
+				s.pubAs(EvThreeThreats, "grizzled.three_threats", threatArg(Threat(t)))
 			}
 			return
 		}
@@ -765,7 +771,7 @@ func removeTile(ts []Tile, t Tile) []Tile {
 func (s *State) withdraw(p int) {
 	pl := &s.players[p]
 	if s.loud {
-		s.pub("grizzled.withdraws", named(pl.Name))
+		s.pubAs(EvWithdrew, "grizzled.withdraws", named(pl.Name))
 	}
 	// A4.1 Absent-minded: remove one tile first. With 2 or more tiles it is
 	// always asked, even when they are all alike, so that whether a choice
@@ -904,7 +910,7 @@ func (s *State) endMission() {
 	if success {
 		s.removed = append(s.removed, s.nml...)
 		if s.loud {
-			s.pub("grizzled.mission_succeeds", game.Num("Mission", s.round))
+			s.pubAs(EvMissionWon, "grizzled.mission_succeeds", game.Num("Mission", s.round))
 		}
 	} else {
 		s.trials = append(s.trials, s.nml...)
@@ -949,14 +955,14 @@ func (s *State) endMission() {
 	s.last = rev
 	if s.loud {
 		if len(rev.Tiles) == 0 {
-			s.pub("grizzled.support_none")
+			s.pubAs(EvSupport, "grizzled.support_none")
 		} else {
 			parts := make([]game.Msg, len(rev.Tiles))
 			for i, t := range rev.Tiles {
 				parts[i] = game.M("grizzled.support_tile", nameArg("From", s.name(int(t.From))),
 					game.Term("Tile", t.Tile.Key()), nameArg("To", s.name(int(t.To))))
 			}
-			s.pub("grizzled.support_tiles", game.List("Tiles", parts...))
+			s.pubAs(EvSupport, "grizzled.support_tiles", game.List("Tiles", parts...))
 		}
 		switch {
 		case best < 0:
@@ -1063,7 +1069,7 @@ func (s *State) afterSupport() {
 		moved++
 	}
 	if s.loud {
-		s.pub("grizzled.morale_drops", game.Count(moved), game.Num("Left", len(s.morale)))
+		s.pubAs(EvMoraleDrop, "grizzled.morale_drops", game.Count(moved), game.Num("Left", len(s.morale)))
 	}
 	if len(s.morale) == 0 {
 		s.gameOver(false, LossMorale)
@@ -1076,7 +1082,7 @@ func (s *State) afterSupport() {
 	if t := s.ownerOf(Tyrannical); t >= 0 {
 		s.leader = t
 		if s.loud {
-			s.pub("grizzled.tyrannical_stays", s.who(t))
+			s.pubAs(EvLeaderChosen, "grizzled.tyrannical_stays", s.who(t))
 		}
 	} else {
 		old := s.leader
@@ -1089,9 +1095,9 @@ func (s *State) afterSupport() {
 		if s.loud {
 			from, to := game.Text("From", s.name(old)), game.Text("To", s.name(s.leader))
 			if token {
-				s.pub("grizzled.leader_passes_token", from, to, game.Num("Left", s.supply))
+				s.pubAs(EvLeaderChosen, "grizzled.leader_passes_token", from, to, game.Num("Left", s.supply))
 			} else {
-				s.pub("grizzled.leader_passes", from, to)
+				s.pubAs(EvLeaderChosen, "grizzled.leader_passes", from, to)
 			}
 		}
 	}

@@ -321,6 +321,7 @@ type death struct {
 func (s *State) enterDawn(out *[]game.Event) {
 	s.Day = s.Night
 	s.enter(PhaseDawn, game.M(DawnKey, game.Num("Day", s.Day)), out)
+	(*out)[len(*out)-1].Type = EvDawn
 	var batch []death
 	if s.Victim >= 0 && !s.Healed {
 		batch = append(batch, death{s.Victim, []Cause{CauseDevoured}})
@@ -510,7 +511,9 @@ func (s *State) finish(outcome string, winners []game.Seat, summary game.Msg, ou
 	s.Over, s.Outcome, s.Winners, s.Summary = true, outcome, winners, summary
 	s.ShotQueue = nil
 	s.enter(PhaseGameOver, summary, out)
-	*out = append(*out, narration(s.cardsReveal()))
+	reveal := narration(s.cardsReveal())
+	reveal.Type = EvCardsRevealed
+	*out = append(*out, reveal)
 	for _, h := range s.History {
 		*out = append(*out, narration(h))
 	}
@@ -547,6 +550,12 @@ func (s *State) enterSheriffVote(out *[]game.Event) {
 // DawnKey is the key of the line that opens a day; its first argument is
 // the day's number.
 const DawnKey = "werewolf.day_dawns"
+
+// The events code matches (game.EventType).
+const (
+	EvDawn          game.EventType = "dawn"           // a day opens (DawnKey: its first argument is the day)
+	EvCardsRevealed game.EventType = "cards_revealed" // the game is over: every card shown
+)
 
 // cardsReveal is the end of game's line showing every card (and the
 // middle cards and the lovers).

@@ -111,20 +111,20 @@ func (s *Screen) observe() {
 	}
 	for i := len(s.u.Log) - n; i < len(s.u.Log); i++ {
 		e := s.u.Log[i]
-		switch e.Msg.Key {
-		case "grizzled.three_threats":
+		switch e.Type {
+		case grizzled.EvThreeThreats:
 			c.teach("failed", th.T("learn.failed"))
-		case "grizzled.mission_succeeds":
+		case grizzled.EvMissionWon:
 			c.teach("success", th.T("learn.success"))
-		case "grizzled.withdraws":
+		case grizzled.EvWithdrew:
 			if name := msgText(e.Msg, "Player"); name != "" && name != s.name(me) {
 				c.teach("withdrew", th.T("learn.withdrew", game.Text("Player", name)))
 			}
-		case "grizzled.support_tiles", "grizzled.support_none":
+		case grizzled.EvSupport:
 			c.teach("support", th.T("learn.support"))
-		case "grizzled.morale_drops":
+		case grizzled.EvMoraleDrop:
 			c.teach("morale", th.T("learn.morale"))
-		case "grizzled.leader_passes_token", "grizzled.tyrannical_stays", "grizzled.leader_passes":
+		case grizzled.EvLeaderChosen:
 			c.teach("speech", th.T("learn.speech"))
 		}
 	}

@@ -557,7 +557,7 @@ func (s *Screen) readyMine(mine, ready bool) string {
 func (s *Screen) dawnNews() []string {
 	start := -1
 	for i, e := range s.u.Log {
-		if e.Kind == game.Narration && e.Msg.Key == werewolf.DawnKey && len(e.Msg.Args) > 0 && e.Msg.Args[0].Num == s.v.Day {
+		if e.Kind == game.Narration && e.Type == werewolf.EvDawn && len(e.Msg.Args) > 0 && e.Msg.Args[0].Num == s.v.Day {
 			start = i
 		}
 	}
@@ -852,7 +852,7 @@ func (s *Screen) endEvents() []*game.Event {
 	evs := game.Refs(night)
 	from := -1
 	for i, e := range s.u.Log {
-		if e.Kind == game.Narration && e.Msg.Key == werewolf.CardsRevealKey {
+		if e.Kind == game.Narration && e.Type == werewolf.EvCardsRevealed {
 			from = i
 		}
 	}
