@@ -285,7 +285,7 @@ wait:
 		case <-tick.C:
 			if done, total := job.Progress(); total > 0 && done*10/total > said {
 				said = done * 10 / total
-				fmt.Fprintln(sess.Stderr(), p.T("ui.review.progress", game.Num("Done", done), game.Num("Total", total)))
+				fmt.Fprintln(sess.Stderr(), p.T("ui.review.progress", game.Num("Done", done), game.Count(total)))
 			}
 		}
 	}

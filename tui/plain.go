@@ -1072,7 +1072,7 @@ func (p *plain) review(code string) {
 		case <-tick.C:
 			if done, total := job.Progress(); total > 0 && done*10/total > said {
 				said = done * 10 / total
-				p.say(th.T("ui.review.progress", game.Num("Done", done), game.Num("Total", total)))
+				p.say(th.T("ui.review.progress", game.Num("Done", done), game.Count(total)))
 			}
 		}
 	}

@@ -102,7 +102,7 @@ func (p *reviewPage) lines(m *root) []string {
 		width := max(10, min(40, m.width-20))
 		filled := done * width / total
 		bar := th.Accent.Render(strings.Repeat("█", filled)) + th.Muted.Render(strings.Repeat("░", width-filled))
-		return []string{th.T("ui.review.progress", game.Num("Done", done), game.Num("Total", total)), "", "  " + bar}
+		return []string{th.T("ui.review.progress", game.Num("Done", done), game.Count(total)), "", "  " + bar}
 	}
 	return p.review.Coach.Lines(th, p.review.Seats, m.width, false)
 }
