@@ -291,28 +291,42 @@ func (c *clusterNode) handOver(ctx context.Context, room *table.Room, peers []pe
 		first = adopter(code, ids, "")
 	}
 	order := append([]string{first}, slices.DeleteFunc(slices.Clone(ids), func(n string) bool { return n == first })...)
-	for _, n := range order {
-		ask, cancel := context.WithTimeout(ctx, c.cfg.LeaseTTL+2*time.Second)
-		err := c.askDrain(ask, n, drainRequest{Room: code})
-		cancel()
-		if err == nil {
-			break
+	// Asked on the side: another node's lapse watch may take the room
+	// first, and then it serves before the asked one answers.
+	asking, served := context.WithCancel(ctx)
+	defer served()
+	asked := make(chan error, 1)
+	go func() {
+		var err error
+		for _, n := range order {
+			ask, cancel := context.WithTimeout(asking, c.cfg.LeaseTTL+2*time.Second)
+			err = c.askDrain(ask, n, drainRequest{Room: code})
+			cancel()
+			if err == nil || asking.Err() != nil {
+				break
+			}
+			c.s.log.Warn("a node did not take a drained table", "room", code, "node", n, "err", err)
 		}
-		h.Err = err
-	}
+		asked <- err
+	}()
 	deadline := began.Add(handoverWithin)
 	for {
 		if o, err := c.peek(ctx, code); err == nil && o.Node != "" && o.Node != c.cfg.Node {
-			served, cancel := context.WithTimeout(ctx, askWithin)
-			ok := remote.Served(served, c.nc, code)
+			look, cancel := context.WithTimeout(ctx, askWithin)
+			ok := remote.Served(look, c.nc, code)
 			cancel()
 			if ok {
-				h.Node, h.Took, h.Err = o.Node, time.Since(began), nil
+				h.Node, h.Took = o.Node, time.Since(began)
 				break
 			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			h.Err = errors.Join(h.Err, fmt.Errorf("no other node served it within %v", handoverWithin))
+			h.Err = fmt.Errorf("no other node served it within %v", handoverWithin)
+			select {
+			case err := <-asked:
+				h.Err = errors.Join(h.Err, err)
+			default:
+			}
 			return h
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -382,10 +396,17 @@ func (c *clusterNode) adoptNow(code string) error {
 	if c.s.hub.Local(code) != nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL+askWithin)
+	// An entry already: another node's lapse watch claimed the room (or its
+	// release did not get through, and it lapses in a TTL): Claim would
+	// wait that TTL out, and the draining node sees who serves it anyway.
+	if _, err := c.peek(c.ctx, code); !errors.Is(err, lease.ErrNoOwner) {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 2*askWithin) // a Get and a Create; no wait
 	held, err := c.leases.Claim(ctx, code)
 	cancel()
 	if errors.Is(err, lease.ErrHeld) || errors.Is(err, lease.ErrAlreadyHeld) {
+		c.s.log.Info("a drained table was taken by another claim", "room", code, "err", err)
 		return nil // taken: the draining node sees by whom
 	}
 	if err != nil {
