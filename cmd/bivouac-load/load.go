@@ -68,6 +68,7 @@ type loadOpts struct {
 	verbose  bool
 	nodes    int // > 1: a cluster of that many nodes instead of one server (load_cluster.go)
 	kills    int // with nodes: kill -9 a node this many times, one after another
+	drains   int // with nodes: drain a node and start it again this many times (load_drain.go)
 
 	stdout, stderr io.Writer
 }
@@ -101,6 +102,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	fs.IntVar(&o.nodes, "nodes", 1, "run a cluster of this many nodes (bivouac serve --cluster) instead of one server, the players dialling them in turn; no baseline")
 	fs.IntVar(&o.kills, "kills", 0, "with -nodes 3 or more: after playing, kill -9 a node this many times (each started again before the next) and time its tables' failover")
+	fs.IntVar(&o.drains, "drains", 0, "with -nodes 3 or more: after playing, a rolling upgrade: drain a node (bivouac drain) and start it again, this many times one after another; checks that no move is lost and times each table's pause")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -189,6 +191,8 @@ func (o *loadOpts) check() error {
 		return errors.New("load: -nodes must be 1..9")
 	case o.kills < 0 || o.kills > 100 || o.kills > 0 && o.nodes < 3:
 		return errors.New("load: -kills must be 0..100, and needs -nodes 3 or more (a cluster keeps its quorum)")
+	case o.drains < 0 || o.drains > 100 || o.drains > 0 && o.nodes < 3:
+		return errors.New("load: -drains must be 0..100, and needs -nodes 3 or more (a cluster keeps its quorum)")
 	case o.parallel < 1:
 		o.parallel = 1
 	}

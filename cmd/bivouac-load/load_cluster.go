@@ -111,6 +111,10 @@ func runClusterLoad(ctx context.Context, o loadOpts) error {
 	if o.kills > 0 && ctx.Err() == nil {
 		fo = killNodes(ctx, o, nodes)
 	}
+	var dr *drainResult
+	if o.drains > 0 && ctx.Err() == nil {
+		dr = drainNodes(ctx, o, nodes)
+	}
 	for _, n := range nodes {
 		n.stop()
 		e, sample := countServerErrors(n.log)
@@ -118,11 +122,17 @@ func runClusterLoad(ctx context.Context, o loadOpts) error {
 		r.serverErrSample = append(r.serverErrSample, sample...)
 	}
 	printClusterReport(o.stdout, o, r, fo, time.Since(start))
+	if dr != nil {
+		printDrainReport(o.stdout, o, dr)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if e := r.errorCount(); e > 0 {
 		return fmt.Errorf("load: %d errors against the cluster", e)
+	}
+	if dr != nil && (dr.lost > 0 || dr.handed < dr.expected || dr.drains < o.drains) {
+		return fmt.Errorf("load: the rolling upgrade lost %d moves and left %d of %d tables unserved", dr.lost, dr.expected-dr.handed, dr.expected)
 	}
 	return nil
 }
