@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"bivouac/access"
+	"bivouac/clock/clocktest"
 	"bivouac/moderation"
 	"bivouac/sshserver/sshtest"
 	"bivouac/table"
@@ -152,13 +154,12 @@ func replayLen(t *testing.T, srv *Server, code string) int {
 // waitUntil polls cond for up to 10 s.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s for %s", what)
+	clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		if !cond() {
+			return fmt.Errorf("no %s", what)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // Every admin command over SSH, as a script runs them, and the console:

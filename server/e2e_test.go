@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/sshserver/sshtest"
@@ -121,12 +123,13 @@ func TestTwoPlayersAndTwoBotsPlayAWholeGameOverSSH(t *testing.T) {
 		}
 		return false
 	}
-	for deadline := time.Now().Add(5 * time.Second); !watching(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the stuck client never came to watch the table")
+	clocktest.CheckFor(t, 5*time.Second, 50*time.Millisecond, func() error {
+		if !watching() {
+			stuck.Type("w")
+			return errors.New("the stuck client never came to watch the table")
 		}
-		stuck.Type("w")
-	}
+		return nil
+	})
 
 	alice.Type("s")
 	alice.ExpectScreen(t, `Mission 1`, 5*time.Second)

@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/sshserver/sshtest"
 )
 
@@ -153,11 +155,12 @@ func TestGivingYourSeatToABotIsConfirmed(t *testing.T) {
 	alice.Type("L")
 	alice.ExpectScreen(t, `Give your seat to a bot for this game\?`, 5*time.Second)
 	alice.Type("n")
-	for deadline := time.Now().Add(3 * time.Second); strings.Contains(alice.Screen(), "Give your seat"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the question stayed after the answer")
+	clocktest.CheckFor(t, 3*time.Second, 10*time.Millisecond, func() error {
+		if strings.Contains(alice.Screen(), "Give your seat") {
+			return errors.New("the question stayed after the answer")
 		}
-	}
+		return nil
+	})
 	if !strings.Contains(alice.Screen(), "alice (you)") {
 		t.Fatalf("n gave the seat away:\n%s", alice.Screen())
 	}

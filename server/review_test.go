@@ -1,12 +1,14 @@
 package server
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game/grizzled/grizzbot"
 	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
@@ -135,15 +137,16 @@ func TestTheReviewSaysABotDecidedForWhoeverGaveTheirSeatUp(t *testing.T) {
 	full.ExpectScreen(t, `A bot plays your seat`, 5*time.Second)
 
 	var rm persistence.RoomRecord
-	for deadline := time.Now().Add(time.Minute); rm.Status != persistence.StatusFinished; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the bots did not finish the game: %s", rm.Status)
-		}
+	clocktest.CheckFor(t, time.Minute, 20*time.Millisecond, func() error {
 		var err error
 		if rm, err = srv.store.Room(code[1]); err != nil {
 			t.Fatal(err)
 		}
-	}
+		if rm.Status != persistence.StatusFinished {
+			return fmt.Errorf("the bots did not finish the game: %s", rm.Status)
+		}
+		return nil
+	})
 	if err := srv.store.PutReview(rm.ID, []byte(`{"decisions":[],"missions":3,"samples":16}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -184,13 +187,12 @@ func TestHintsAtATableThatGivesThem(t *testing.T) {
 	}
 	ann.do("start")
 	ann.c.Expect(t, `Mission 1 begins`, 5*time.Second)
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(ann.text(), "(moves lists what you may do)") {
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing asked of ann:\n%s", ann.text())
+	clocktest.CheckFor(t, time.Minute, 10*time.Millisecond, func() error {
+		if text := ann.text(); !strings.Contains(text, "(moves lists what you may do)") {
+			return fmt.Errorf("nothing asked of ann:\n%s", text)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 	moves := strings.Join(ann.do("moves"), "\n")
 	hint := strings.Join(ann.do("hint"), "\n")
 	m := regexp.MustCompile(`Coach: (.+) \(team ≈\d+% ±\d+; next best: (.+), ≈\d+%\)|Coach: there is only one thing to do now: (.+)\.`).FindStringSubmatch(hint)

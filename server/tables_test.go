@@ -104,13 +104,12 @@ func TestAFinishedGameFreesItsCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Leave(box) // her seat to a bot: the bots play it to the end
-	var done persistence.RoomRecord
-	for deadline := time.Now().Add(20 * time.Second); done.Status != persistence.StatusFinished; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the bots did not finish the game: %+v", done.Status)
+	clocktest.CheckFor(t, 20*time.Second, 10*time.Millisecond, func() error {
+		if done, _ := srv.store.Room("ABCD"); done.Status != persistence.StatusFinished {
+			return fmt.Errorf("the bots did not finish the game: %+v", done.Status)
 		}
-		done, _ = srv.store.Room("ABCD")
-	}
+		return nil
+	})
 	if _, err := mk(); !errors.Is(err, table.ErrCodeTaken) {
 		t.Fatalf("the code of a table still open was given again: %v", err)
 	}
