@@ -17,8 +17,8 @@ type Parser struct {
 	sub    bool // in a sub-parameter (after ':'), whose digits are skipped
 	inter  bool // an intermediate byte or a misplaced marker: nothing that changes the text
 
-	osc  []byte // an OSC string, up to maxOSC bytes
-	isOS bool   // the string being read is an OSC (the others are skipped)
+	osc   []byte // an OSC string, up to maxOSC bytes
+	isOSC bool   // the string being read is an OSC (the others are skipped)
 }
 
 const (
@@ -63,7 +63,7 @@ func (p *Parser) step(t *Term, b byte) {
 		case 0x18, 0x1a:
 			p.state = stGround
 		default:
-			if p.isOS && len(p.osc) < maxOSC {
+			if p.isOSC && len(p.osc) < maxOSC {
 				p.osc = append(p.osc, b)
 			}
 		}
@@ -87,7 +87,7 @@ func (p *Parser) escape(t *Term, b byte) {
 		p.params[0] = 0
 	case b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_':
 		p.state = stString
-		p.isOS = b == ']'
+		p.isOSC = b == ']'
 		p.osc = p.osc[:0]
 	case b >= 0x20 && b <= 0x2f: // ESC ( B and friends: character sets
 		p.state = stEscInter
@@ -146,7 +146,7 @@ func (p *Parser) csiByte(t *Term, b byte) {
 }
 
 func (p *Parser) endString(t *Term) {
-	if p.isOS {
+	if p.isOSC {
 		t.osc(p.osc)
 	}
 	p.osc = p.osc[:0]
