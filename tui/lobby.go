@@ -283,8 +283,7 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	if len(names) > 0 {
 		rest += th.Muted.Render(" · " + strings.Join(names, ", "))
 	}
-	out := line + rest
-	out = lipgloss.NewStyle().MaxWidth(m.width).Render(out)
+	out := th.Trunc(line+rest, m.width) // the names run past the edge at a full table
 	if selected {
 		return th.Strong.Render(out)
 	}
