@@ -12,7 +12,7 @@ import (
 	"bivouac/clock/clocktest"
 	"bivouac/game"
 	"bivouac/game/werewolf"
-	"bivouac/game/werewolf/wolfbot"
+	"bivouac/games"
 	"bivouac/sshserver/sshtest"
 )
 
@@ -240,7 +240,7 @@ func TestRoleLeaksCatchesALeak(t *testing.T) {
 // tables and fast nights are marked as outside the rulebook.
 func TestWerewolfForm(t *testing.T) {
 	t.Parallel()
-	f := werewolfEntry(game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}).Form
+	f := games.Werewolf().Form
 	en := i18n.For(i18n.English)
 	if got := en.Msg(f.Fields[0].Choices[f.Fields[0].Default]); got != "8" {
 		t.Errorf("default players %q, want 8", got)

@@ -283,8 +283,8 @@ func pebblesEntry() tui.GameEntry {
 		Screen: newPebblesScreen,
 		Form: tui.Form{
 			Fields: []tui.Field{
-				{Label: "form.players", Choices: numbers(2, 4)},
-				{Label: "form.bot_seats", Choices: numbers(0, 3)},
+				{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3"), game.Raw("4")}},
+				{Label: "form.bot_seats", Choices: []game.Msg{game.Raw("0"), game.Raw("1"), game.Raw("2"), game.Raw("3")}},
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				spec := tui.TableSpec{Seats: c[0] + 2, Bots: c[1], Title: game.Raw("Pebbles")}
@@ -292,7 +292,7 @@ func pebblesEntry() tui.GameEntry {
 					spec.BotLevel = "easy"
 				}
 				if spec.Bots >= spec.Seats {
-					return spec, errBotLevel
+					return spec, game.NewError("form.err.one_person")
 				}
 				return spec, nil
 			},

@@ -1,44 +1,21 @@
-package server
+package games
 
 import (
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"bivouac/game"
 	"bivouac/game/grizzled"
 	"bivouac/game/grizzled/grizzbot"
-	"bivouac/game/werewolf"
-	"bivouac/game/werewolf/wolfbot"
-	"bivouac/table"
 	"bivouac/tui"
 	"bivouac/tui/grizzledui"
 	"bivouac/tui/uikit"
 )
 
-// Catalog is the games this server offers, each one entry bringing its
-// rules, bots, screens and abilities: the one list the lobby, restoring
-// rooms, replays, reviews and campaigns look games up in. It is the only
-// code of the server that names a game.
-func Catalog() tui.Catalog {
-	return tui.Catalog{
-		grizzledEntry(game.Entry{Game: grizzled.Game{}, Bots: grizzbot.Bots{}}),
-		werewolfEntry(game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}),
-	}
-}
-
-// variantOf names a finished game's variant for stats, as its game does.
-func variantOf(games tui.Catalog) func(table.RoomRecord) string {
-	return func(rec table.RoomRecord) string {
-		if g, ok := games.Lookup(rec.Game); ok && g.Variant != nil {
-			return g.Variant(rec.Options)
-		}
-		return ""
-	}
-}
-
-// grizzledEntry is The Grizzled as the lobby offers it.
-func grizzledEntry(e game.Entry) tui.GameEntry {
+// Grizzled is The Grizzled as a server offers it: rules, bots, screen,
+// form, guided mission, coach, campaigns and variant names.
+func Grizzled() tui.GameEntry {
+	e := game.Entry{Game: grizzled.Game{}, Bots: grizzbot.Bots{}}
 	bots := e.Bots
 	players := []game.Msg{game.M("form.grizzled.two_players"), game.Raw("3"), game.Raw("4"), game.Raw("5")}
 	variants := []grizzled.Variant{grizzled.Standard, grizzled.Beginner, grizzled.Veteran}
@@ -140,28 +117,6 @@ func learnSpec(botLevels []string) tui.TableSpec {
 		spec.BotLevel, spec.Bots = botLevels[1], 2
 	}
 	return spec
-}
-
-var errBotLevel = game.NewError("form.err.bot_level")
-
-// numbers are the choices lo..hi.
-func numbers(lo, hi int) []game.Msg {
-	var out []game.Msg
-	for n := lo; n <= hi; n++ {
-		out = append(out, game.Raw(strconv.Itoa(n)))
-	}
-	return out
-}
-
-func yesNo() []game.Msg { return []game.Msg{game.M("form.no"), game.M("form.yes")} }
-
-// botChoices names the bot levels ("none", "easy", "strong") for the form.
-func botChoices(levels []string) []game.Msg {
-	out := make([]game.Msg, len(levels))
-	for i, l := range levels {
-		out[i] = game.M("bot.level." + l)
-	}
-	return out
 }
 
 // grizzledClocks are the turn clocks a Grizzled table may choose.

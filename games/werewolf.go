@@ -1,4 +1,4 @@
-package server
+package games
 
 import (
 	"strconv"
@@ -6,6 +6,7 @@ import (
 
 	"bivouac/game"
 	"bivouac/game/werewolf"
+	"bivouac/game/werewolf/wolfbot"
 	"bivouac/tui"
 	"bivouac/tui/uikit"
 	"bivouac/tui/werewolfui"
@@ -39,9 +40,10 @@ func quickTimers() werewolf.Timers {
 		Discussion: 30, Vote: 15, Tiebreak: 10, Verdict: 3}
 }
 
-// werewolfEntry is The Werewolves of Millers Hollow as the lobby offers it,
+// Werewolf is The Werewolves of Millers Hollow as a server offers it,
 // with the host options of the spec's §14 that a table needs at creation.
-func werewolfEntry(e game.Entry) tui.GameEntry {
+func Werewolf() tui.GameEntry {
+	e := game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}
 	bots := e.Bots
 	var players []game.Msg
 	for n := 5; n <= 18; n++ {
