@@ -460,17 +460,16 @@ func TestReplicatedBucket(t *testing.T) {
 // responders" for a few seconds), as a node's claim loop does.
 func claimThroughElection(ctx context.Context, t *testing.T, m *Manager, room string) *Held {
 	t.Helper()
-	for {
-		h, err := m.Claim(ctx, room)
-		switch {
-		case err == nil:
-			return h
-		case errors.Is(err, ErrHeld) || ctx.Err() != nil:
+	var h *Held
+	clocktest.CheckFor(t, 20*time.Second, 100*time.Millisecond, func() error {
+		var err error
+		h, err = m.Claim(ctx, room)
+		if errors.Is(err, ErrHeld) || ctx.Err() != nil {
 			t.Fatal(err)
 		}
-		t.Logf("claim: %v; again", err)
-		time.Sleep(100 * time.Millisecond)
-	}
+		return err
+	})
+	return h
 }
 
 func testReplicatedConflicts(t *testing.T, urls []string) {

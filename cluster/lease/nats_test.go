@@ -2,6 +2,7 @@ package lease
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"bivouac/clock/clocktest"
 	bivouacjs "bivouac/persistence/jetstream"
 )
 
@@ -133,13 +135,12 @@ func startCluster(t testing.TB) ([]string, []*server.Server) {
 			t.Fatal("nats server not ready")
 		}
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !slices.ContainsFunc(servers, (*server.Server).JetStreamIsLeader) {
-		if time.Now().After(deadline) {
-			t.Fatal("no JetStream leader after 30 s")
+	clocktest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		if !slices.ContainsFunc(servers, (*server.Server).JetStreamIsLeader) {
+			return errors.New("no JetStream leader")
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 	var urls []string
 	for _, ns := range servers {
 		urls = append(urls, ns.ClientURL())

@@ -1,9 +1,11 @@
 package natsnode_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/cluster/natsnode/natstest"
 )
 
@@ -18,12 +20,12 @@ func TestHealthyFollowsTheMajority(t *testing.T) {
 	until := func(what string, within time.Duration, cond func() bool) time.Duration {
 		t.Helper()
 		began := time.Now()
-		for !cond() {
-			if time.Since(began) > within {
-				t.Fatalf("%s: not after %v (last: %v)", what, within, survivor.Healthy())
+		clocktest.CheckFor(t, within, 50*time.Millisecond, func() error {
+			if !cond() {
+				return fmt.Errorf("%s (last: %v)", what, survivor.Healthy())
 			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return nil
+		})
 		return time.Since(began)
 	}
 	until("healthy with all three nodes", 20*time.Second, func() bool { return survivor.Healthy() == nil })
