@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -153,13 +155,12 @@ func TestGroupCommitterLingersThenEnds(t *testing.T) {
 	if waited := time.Since(start); waited > committerLinger/2 {
 		t.Errorf("a write to a waiting committer took %v", waited)
 	}
-	deadline := time.Now().Add(committerLinger + 5*time.Second)
-	for running() {
-		if time.Now().After(deadline) {
-			t.Fatal("the committer never ended once writes stopped")
+	clocktest.CheckFor(t, committerLinger+5*time.Second, 50*time.Millisecond, func() error {
+		if running() {
+			return errors.New("the committer never ended once writes stopped")
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 	if err := g.do(put("c")); err != nil { // a new committer starts
 		t.Fatal(err)
 	}
