@@ -44,7 +44,7 @@ func TestTheProfileKeyCyclesTheAddress(t *testing.T) {
 	a.Records = recs
 	s := newSession(t, a, "fp-alice", "alice")
 	s.keys("p")
-	if v := s.m.View(); !strings.Contains(v, "How the game addresses you: not chosen") || !strings.Contains(v, "address me as") {
+	if v := s.m.View(); !strings.Contains(v, "How the game addresses you: not chosen (gender-free wording). a: change") {
 		t.Fatalf("profile before a choice:\n%s", v)
 	}
 	for _, want := range []game.Gender{game.Feminine, game.Masculine, game.Neutral, game.Feminine} {

@@ -172,7 +172,7 @@ func (pp *profilePage) view(m *root) string {
 	}
 	m.app.loadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
-	b.WriteString(th.Muted.Render(th.Trunc(addressLine(th, m.sess.Player.Gender), m.width)) + "\n")
+	b.WriteString(th.Muted.Render(th.Trunc(addressLine(th, m.sess.Player.Gender)+" "+th.T("ui.address.change"), m.width)) + "\n")
 	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")
