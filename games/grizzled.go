@@ -91,8 +91,10 @@ type grizzledCampaign struct{}
 
 func (grizzledCampaign) Start(players int) int { return grizzled.CampaignStart(players) }
 func (grizzledCampaign) Max() int              { return grizzled.CampaignMax }
-func (grizzledCampaign) Next(trials int, won bool) (int, bool) {
-	return grizzled.CampaignNext(trials, won)
+func (grizzledCampaign) Next(trials int, r game.Result) (next int, won, veteran bool) {
+	won = r.Outcome == "win"
+	next, veteran = grizzled.CampaignNext(trials, won)
+	return next, won, veteran
 }
 func (grizzledCampaign) Options(trials int) ([]byte, error) {
 	return json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: game.NoSeat})

@@ -300,8 +300,7 @@ func (r records) onOver(rec table.RoomRecord) {
 		r.s.log.Error("campaign result: options", "room", rec.Code, "err", err)
 		return
 	}
-	won := rec.Result.Outcome == "win"
-	next, veteran := g.Campaign.Next(trials, won)
+	next, won, veteran := g.Campaign.Next(trials, *rec.Result)
 	var players []string
 	for _, s := range rec.Seats {
 		if s.Identity != "" && !s.Guest {

@@ -64,8 +64,9 @@ type CampaignRules interface {
 	Start(players int) int // the trials a new campaign's first mission starts with
 	Max() int              // the trials at which a campaign is won
 	// Next is where the campaign stands after a mission that started
-	// with trials; veteran: the campaign is won.
-	Next(trials int, won bool) (next int, veteran bool)
+	// with trials and ended with r; won: the mission was; veteran: the
+	// campaign is.
+	Next(trials int, r game.Result) (next int, won, veteran bool)
 	// Options are a mission's table options, starting with trials.
 	Options(trials int) ([]byte, error)
 	// Trials reads a mission's starting trials back from its options.
