@@ -333,15 +333,28 @@ func (s *State) Legal(seat int) []Action {
 	if s.Over || !s.valid(seat) {
 		return nil
 	}
-	p := &s.Players[seat]
-	var v []Action
-	each := func(k Kind, ok func(t int) bool) {
-		for t := range s.Players {
-			if s.Players[t].Alive && ok(t) {
-				v = append(v, Action{Kind: k, Target: t})
-			}
+	switch s.Phase {
+	case PhaseThief, PhaseCupid, PhaseSeer, PhaseWolves, PhaseWitch:
+		return s.nightLegal(seat)
+	}
+	return s.dayLegal(seat)
+}
+
+// eachAlive appends an action of kind k on every living player t for
+// whom ok(t).
+func (s *State) eachAlive(v []Action, k Kind, ok func(t int) bool) []Action {
+	for t := range s.Players {
+		if s.Players[t].Alive && ok(t) {
+			v = append(v, Action{Kind: k, Target: t})
 		}
 	}
+	return v
+}
+
+// nightLegal is Legal in the night's role steps.
+func (s *State) nightLegal(seat int) []Action {
+	p := &s.Players[seat]
+	var v []Action
 	switch s.Phase {
 	case PhaseThief:
 		if seat == s.ThiefSeat && p.Alive && !s.ThiefDone {
@@ -362,11 +375,11 @@ func (s *State) Legal(seat int) []Action {
 		}
 	case PhaseSeer:
 		if s.acting(seat, PhaseSeer, RoleSeer) && !s.SeerDone {
-			each(KindSeerInspect, func(t int) bool { return t != seat })
+			v = s.eachAlive(v, KindSeerInspect, func(t int) bool { return t != seat })
 		}
 	case PhaseWolves:
 		if s.acting(seat, PhaseWolves, RoleWerewolf) && !s.Caught {
-			each(KindWolfSelect, func(t int) bool { return !s.isWolf(t) && t != p.WolfSel })
+			v = s.eachAlive(v, KindWolfSelect, func(t int) bool { return !s.isWolf(t) && t != p.WolfSel })
 			if p.WolfSel >= 0 {
 				v = append(v, Action{Kind: KindWolfClear})
 			}
@@ -386,18 +399,28 @@ func (s *State) Legal(seat int) []Action {
 				v = append(v, Action{Kind: KindWitchHeal})
 			}
 			if s.PoisonLeft && s.Poisoned < 0 {
-				each(KindWitchPoison, func(int) bool { return true })
+				v = s.eachAlive(v, KindWitchPoison, func(int) bool { return true })
 			}
 			v = append(v, Action{Kind: KindWitchDone})
 		}
+	}
+	return v
+}
+
+// dayLegal is Legal outside the night's role steps: a hunter's shot, the
+// sheriff's succession, campaign, votes and tiebreak, the discussion.
+func (s *State) dayLegal(seat int) []Action {
+	p := &s.Players[seat]
+	var v []Action
+	switch s.Phase {
 	case PhaseHunterShot:
 		if len(s.ShotQueue) > 0 && s.ShotQueue[0] == seat {
-			each(KindHunterShoot, func(int) bool { return true })
+			v = s.eachAlive(v, KindHunterShoot, func(int) bool { return true })
 			v = append(v, Action{Kind: KindHunterHold})
 		}
 	case PhaseSheriffSuccession:
 		if seat == s.Sheriff {
-			each(KindSuccessor, func(int) bool { return true })
+			v = s.eachAlive(v, KindSuccessor, func(int) bool { return true })
 		}
 	case PhaseSheriffCampaign:
 		if p.Alive {
@@ -409,7 +432,7 @@ func (s *State) Legal(seat int) []Action {
 		}
 	case PhaseSheriffVote, PhaseSheriffRunoff, PhaseVote:
 		if p.Alive {
-			each(KindBallot, func(t int) bool { return t != p.Ballot && s.ballotOK(seat, t) == nil })
+			v = s.eachAlive(v, KindBallot, func(t int) bool { return t != p.Ballot && s.ballotOK(seat, t) == nil })
 			if p.Ballot != Abstain {
 				v = append(v, Action{Kind: KindAbstain})
 			}
