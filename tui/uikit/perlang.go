@@ -1,6 +1,10 @@
 package uikit
 
-import "sync"
+import (
+	"sync"
+
+	"bivouac/i18n"
+)
 
 // PerLang keeps one value per language, made the first time a session in
 // that language asks. It is for what every session would otherwise build
@@ -12,15 +16,22 @@ import "sync"
 type PerLang[T any] struct {
 	Make func(th *Theme) T // builds the value in th's language
 
-	made sync.Map // i18n.Lang → T
+	made sync.Map // perLangKey → T
 }
 
-// Get returns the value for th's language.
+// perLangKey is what the words depend on: the language, and whether they
+// are romanised (an ASCII theme's words are, before they are laid out).
+type perLangKey struct {
+	lang  i18n.Lang
+	ascii bool
+}
+
+// Get returns the value for th's language (and ASCII mode).
 func (p *PerLang[T]) Get(th *Theme) T {
-	l := th.Lang()
-	if v, ok := p.made.Load(l); ok {
+	k := perLangKey{th.Lang(), th.ASCII()}
+	if v, ok := p.made.Load(k); ok {
 		return v.(T)
 	}
-	v, _ := p.made.LoadOrStore(l, p.Make(th))
+	v, _ := p.made.LoadOrStore(k, p.Make(th))
 	return v.(T)
 }

@@ -22,3 +22,21 @@ func TestPerLangBuildsOncePerLanguage(t *testing.T) {
 		t.Fatalf("built %d times for two languages, want 2", made)
 	}
 }
+
+// An ASCII session's words are romanised, a Unicode one's are not, in the
+// same language: whichever came first made the help bar for both, so a
+// Russian player could get "vykhod" (or an ASCII terminal "sest'", the
+// per-cell swap's letters) depending on who connected first.
+func TestPerLangKeepsASCIIWordsApart(t *testing.T) {
+	p := PerLang[string]{Make: func(th *Theme) string { return th.T("ui.key.quit") }}
+	ru, ruASCII := New(nil), New(nil)
+	ru.SetLang(i18n.Russian)
+	ruASCII.SetLang(i18n.Russian)
+	ruASCII.SetASCII(true)
+	if got, want := p.Get(ruASCII), ruASCII.T("ui.key.quit"); got != want {
+		t.Errorf("ASCII first: %q, want %q", got, want)
+	}
+	if got, want := p.Get(ru), ru.T("ui.key.quit"); got != want {
+		t.Errorf("then Unicode: %q, want %q", got, want)
+	}
+}
