@@ -261,6 +261,7 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	if err != nil {
 		return tui.Replay{}, err
 	}
+	table.AddressSteps(steps, rm.Engine().Seats)
 	out := tui.Replay{Code: rm.ID, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
 	if rm.Result != nil && rm.Result.Summary.Key == game.RawKey {
 		// Stored before results had keys: say it again from the game, so

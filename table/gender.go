@@ -18,34 +18,57 @@ import (
 // addressed: a seated player's choice, a bot's fixed gender, or unset.
 func (r *Room) genderOf(name string) game.Gender {
 	for i := range r.seats {
-		rec := &r.seats[i].rec
-		if rec.Name != name || name == "" {
-			continue
+		if rec := &r.seats[i].rec; rec.Name == name && name != "" {
+			return rec.gender()
 		}
-		if rec.Gender != game.GenderUnset {
-			return rec.Gender
-		}
-		return botGender(name)
 	}
 	return game.GenderUnset
+}
+
+// gender is how the seat's player asked to be addressed, or its bot's.
+func (rec *SeatRecord) gender() game.Gender {
+	if rec.Gender != game.GenderUnset {
+		return rec.Gender
+	}
+	return botGender(rec.Name)
+}
+
+// AddressSteps gives every name in a replay's events the gender its seat
+// keeps (seats as the room saved them), as the live table did.
+func AddressSteps(steps []Step, seats []SeatRecord) {
+	of := func(name string) game.Gender {
+		for i := range seats {
+			if seats[i].Name == name && name != "" {
+				return seats[i].gender()
+			}
+		}
+		return game.GenderUnset
+	}
+	for i := range steps {
+		for j := range steps[i].Events {
+			steps[i].Events[j].Msg = addressed(steps[i].Events[j].Msg, of)
+		}
+	}
 }
 
 // addressed is m with every name it carries given that player's gender.
 // m's own argument slices are the game's and left as they are: a changed
 // message gets its own.
-func (r *Room) addressed(m game.Msg) game.Msg {
+func (r *Room) addressed(m game.Msg) game.Msg { return addressed(m, r.genderOf) }
+
+func addressed(m game.Msg, genderOf func(name string) game.Gender) game.Msg {
 	var args []game.Arg
 	for i, a := range m.Args {
 		b := a
 		switch a.Kind {
 		case game.ArgText:
 			if a.Gender == game.GenderUnset {
-				b.Gender = r.genderOf(a.Str)
+				b.Gender = genderOf(a.Str)
 			}
 		case game.ArgMsg, game.ArgList:
 			var msgs []game.Msg
 			for j, sub := range a.Msgs {
-				if s := r.addressed(sub); !s.Equal(sub) {
+				if s := addressed(sub, genderOf); !s.Equal(sub) {
 					if msgs == nil {
 						msgs = slices.Clone(a.Msgs)
 					}

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,5 +68,20 @@ func TestAddressedGivesEachNameItsGender(t *testing.T) {
 	}
 	if in.Args[0].Gender != game.GenderUnset || in.Args[2].Msgs[0].Args[0].Gender != game.GenderUnset {
 		t.Error("the game's own message was changed")
+	}
+}
+
+// A replay names each player in the gender their seat kept, as the live
+// table did.
+func TestAReplayNamesPlayersInTheirGender(t *testing.T) {
+	seats := []SeatRecord{{Name: "Anna", Identity: "a", Gender: game.Feminine}, {Name: botName(7), Bot: "easy"}} // Hugo
+	steps := []Step{{Events: []game.Event{{Msg: game.M("werewolf.death.devoured", game.Text("Player", "Anna"), game.Term("Role", "werewolf.role.villager"))}}},
+		{Events: []game.Event{{Msg: game.M("werewolf.death.devoured", game.Text("Player", botName(7)), game.Term("Role", "werewolf.role.villager"))}}}}
+	AddressSteps(steps, seats)
+	pl := i18n.For(i18n.Polish)
+	for i, want := range []string{"Anna padła ofiarą wilkołaków.", "Hugo (bot) padł ofiarą wilkołaków."} {
+		if got := pl.Event(&steps[i].Events[0]); !strings.HasPrefix(got, want) {
+			t.Errorf("step %d reads %q, want %q…", i, got, want)
+		}
 	}
 }
