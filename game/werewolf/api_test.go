@@ -230,7 +230,7 @@ func TestDeadWatchersSeeEverything(t *testing.T) {
 	x.until(PhaseDiscussion)
 	x.until(PhaseSeer)
 	evs := x.do(P3, tgt(KindSeerInspect, P1))
-	if !contains(to(evs, P7), "The seer (P3) looks at the card of P1") {
+	if !contains(to(evs, P7), "The seer, P3, looks at the card of P1") {
 		t.Fatal("the dead do not see the seer")
 	}
 	x.until(PhaseWolves)
