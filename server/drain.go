@@ -218,9 +218,10 @@ type peer struct{ node, join string }
 
 // livePeers are the other nodes that take tables now, by node ID.
 func (c *clusterNode) livePeers(ctx context.Context) []peer {
-	ask, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	nodes, err := c.nodes.Keys(ask)
+	const within = 2 * time.Second // each look: a busy node answers late, not never
+	keys, cancel := context.WithTimeout(ctx, within)
+	nodes, err := c.nodes.Keys(keys)
+	cancel()
 	if err != nil {
 		return nil
 	}
@@ -230,11 +231,13 @@ func (c *clusterNode) livePeers(ctx context.Context) []peer {
 		if n == c.cfg.Node {
 			continue
 		}
+		ask, cancel := context.WithTimeout(ctx, within)
 		e, err := c.nodes.Get(ask, n)
-		if err != nil {
-			continue
+		if err == nil {
+			err = c.askDrain(ask, n, drainRequest{})
 		}
-		if c.askDrain(ask, n, drainRequest{}) == nil {
+		cancel()
+		if err == nil {
 			out = append(out, peer{node: n, join: string(e.Value())})
 		}
 	}
