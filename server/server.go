@@ -57,6 +57,10 @@ type Config struct {
 	// address may bring in an hour (0: DefaultNewKeysPerHour; < 0: no
 	// limit, for a load test from one address). See newkeys.go.
 	NewKeysPerHour int
+	// TablesPerAddr is how many open tables one address may hold (0:
+	// DefaultTablesPerAddr; < 0: no limit, for a load test from one
+	// address). See tables.go.
+	TablesPerAddr int
 	// Clock times the new-key limit (nil: the system's).
 	Clock clock.Clock
 	// Games are the games on offer (nil: Catalog()).
@@ -153,7 +157,7 @@ func New(cfg Config) (*Server, error) {
 		port = "2222"
 	}
 	s.hub.CodeTaken = codeTaken(store)
-	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddr}
+	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddrOf(cfg.TablesPerAddr)}
 	s.app = &tui.App{
 		Hub:        s.hub,
 		Games:      games,

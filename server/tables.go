@@ -18,10 +18,24 @@ import (
 // another; an address may be a household or a club behind one router.
 // The attack they answer: one connection made 246 started tables in 20 s,
 // each holding a code, a record and an actor for good.
+// An operator whose players share one address (a club, a school, a load
+// test) raises the address's limit with `serve --tables-per-ip`.
 const (
-	tablesPerPlayer = 4
-	tablesPerAddr   = 8
+	tablesPerPlayer      = 4
+	DefaultTablesPerAddr = 8
 )
+
+// tablesPerAddrOf is Config.TablesPerAddr as the hub's limit: 0 the
+// default, below 0 none.
+func tablesPerAddrOf(n int) int {
+	switch {
+	case n == 0:
+		return DefaultTablesPerAddr
+	case n < 0:
+		return 0
+	}
+	return n
+}
 
 // desertedAfter ends a game in progress no player has been at this long
 // (table.RoomConfig.DesertedAfter), for games with no such rule of their

@@ -325,7 +325,7 @@ func serveArgs(o loadOpts, dir string) []string {
 	caps := fmt.Sprint(o.sessions + 64)
 	startups := fmt.Sprint(o.parallel + 64)
 	return []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
-		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1", "--new-keys-per-ip", "-1",
+		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1", "--new-keys-per-ip", "-1", "--tables-per-ip", "-1",
 		"--max-startups", startups + ":30:" + startups, "--max-startups-per-ip", startups}
 }
 

@@ -40,6 +40,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxStartups := fs.String("max-startups", envOr("BIVOUAC_MAX_STARTUPS", "10:30:100"), "connections not yet logged in, in all, as OpenSSH's MaxStartups start:rate:full: from start on, new ones are refused with a chance of rate% growing to 100% at full (env BIVOUAC_MAX_STARTUPS)")
 	startupsPerIP := fs.Int("max-startups-per-ip", envInt("BIVOUAC_MAX_STARTUPS_PER_IP", 8), "connections not yet logged in from one address (env BIVOUAC_MAX_STARTUPS_PER_IP)")
 	newKeys := fs.Int("new-keys-per-ip", envInt("BIVOUAC_NEW_KEYS_PER_IP", server.DefaultNewKeysPerHour), "keys never seen here one address may bring in an hour, -1 for no limit (env BIVOUAC_NEW_KEYS_PER_IP; raise it when many new players share one address)")
+	tablesPerIP := fs.Int("tables-per-ip", envInt("BIVOUAC_TABLES_PER_IP", server.DefaultTablesPerAddr), "open tables the players of one address may hold at once, -1 for no limit (env BIVOUAC_TABLES_PER_IP; raise it when many players share one address)")
 	typingPerIP := fs.Int("typing-per-ip", envInt("BIVOUAC_TYPING_PER_IP", 0), "bytes a second the sessions of one address may type, -1 for no limit (env BIVOUAC_TYPING_PER_IP; default 1024: raise it when many players share one address)")
 	pprofAddr := fs.String("pprof", "", "serve Go's pprof profiles on this loopback address (e.g. 127.0.0.1:6060), for measuring")
 	memLimit := fs.String("memory-limit", envOr("BIVOUAC_MEMORY_LIMIT", ""), "soft limit on the server's memory, e.g. 1GiB or 800MiB: the Go runtime collects harder as the heap nears it (GOMEMLIMIT; env BIVOUAC_MEMORY_LIMIT; default: none, or GOMEMLIMIT's). Set it below the machine's memory on a small machine; see docs/PERFORMANCE.md")
@@ -110,7 +111,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	srv, err := startServer(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests, Log: log,
-		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute, NewKeysPerHour: *newKeys,
+		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute, NewKeysPerHour: *newKeys, TablesPerAddr: *tablesPerIP,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
