@@ -22,7 +22,7 @@ import (
 	"bivouac/sanitize"
 	"bivouac/sshserver"
 	"bivouac/table"
-	"bivouac/tui"
+	"bivouac/tui/plain"
 
 	"github.com/charmbracelet/ssh"
 	"golang.org/x/time/rate"
@@ -89,7 +89,7 @@ func (s *Server) adminName(id sshserver.Identity) string {
 func (s *Server) adminConsole(sess ssh.Session, a *adminSession) int {
 	_, _, pty := sess.Pty()
 	out := sshserver.RawOutput(sess)
-	ed := tui.NewLineEditor(out, pty)
+	ed := plain.NewLineEditor(out, pty)
 	a.out = ed.Say
 	a.fail = func(msg string) { ed.Say(msg) }
 	keys, _ := sshserver.Keyboard(sess)

@@ -28,6 +28,7 @@ import (
 	"bivouac/sshserver"
 	"bivouac/table"
 	"bivouac/tui"
+	"bivouac/tui/plain"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
@@ -311,7 +312,7 @@ func (s *Server) plain(sess ssh.Session) int {
 			}
 		}()
 	}})
-	return s.app.RunPlain(tui.PlainSession{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
+	return plain.Run(s.app, plain.Session{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
 		Out: out, Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id), Control: control})
 }
 

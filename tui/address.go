@@ -42,9 +42,9 @@ func nextGender(g game.Gender) game.Gender {
 	return game.Feminine
 }
 
-// addressLine is the profile's line saying how the game addresses the
+// AddressLine is the profile's line saying how the game addresses the
 // player.
-func addressLine(th *uikit.Theme, g game.Gender) string {
+func AddressLine(th *uikit.Theme, g game.Gender) string {
 	return th.T("ui.address.line", game.Text("Address", th.T(genderKey(g))))
 }
 
@@ -53,12 +53,13 @@ func addressKey(th *uikit.Theme) key.Binding {
 	return key.NewBinding(key.WithKeys("a"), key.WithHelp("a", th.T("ui.address.key")))
 }
 
-// setGender makes g how the game addresses p from now on: kept in a keyed
+// SetGender makes g how the game addresses p from now on: kept in a keyed
 // player's profile (a refusal is returned and changes nothing), for the
 // session only for a guest. It returns what to tell the player. A change
-// is a profile write, so it spends from pace, which the session's list
+// is a profile write, so it spends from l's pace, which the session's list
 // changes spend from too (see changeBurst).
-func (a *App) setGender(th *uikit.Theme, p *table.Player, pace *chatLimit, g game.Gender) (string, error) {
+func (a *App) SetGender(th *uikit.Theme, p *table.Player, l *SessionLists, g game.Gender) (string, error) {
+	pace := &l.pace
 	if pace.burst == 0 {
 		*pace = newChatLimit(changeBurst, changeEvery)
 	}
@@ -70,7 +71,7 @@ func (a *App) setGender(th *uikit.Theme, p *table.Player, pace *chatLimit, g gam
 		p.Gender = g
 		return th.T("ui.address.now_session", said), nil
 	}
-	rec, err := a.recordsFor(*p)
+	rec, err := a.RecordsFor(*p)
 	if err != nil {
 		return "", err
 	}
@@ -86,27 +87,11 @@ func (a *App) setGender(th *uikit.Theme, p *table.Player, pace *chatLimit, g gam
 // cycleGender moves the profile page's choice to the next one.
 func (pp *profilePage) cycleGender(m *root) {
 	next := nextGender(m.sess.Player.Gender)
-	said, err := m.app.setGender(m.th, &m.sess.Player, &m.lists.pace, next)
+	said, err := m.app.SetGender(m.th, &m.sess.Player, &m.lists, next)
 	if err != nil {
 		m.notice = m.th.Err(err)
 		return
 	}
 	pp.profile.Gender = m.sess.Player.Gender
 	m.notice = said
-}
-
-// addressCommand is plain mode's "address f|m|n"; anything else says how
-// to use it.
-func (p *plain) addressCommand(rest string) {
-	g, ok := game.ParseGender(rest)
-	if !ok {
-		p.say(addressLine(p.th, p.s.Player.Gender), p.th.T("plain.address.usage"))
-		return
-	}
-	said, err := p.app.setGender(p.th, &p.s.Player, &p.lists.pace, g)
-	if err != nil {
-		p.say(p.th.Err(err))
-		return
-	}
-	p.say(said)
 }

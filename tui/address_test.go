@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
 
 	"bivouac/game"
-	"bivouac/i18n"
 	"bivouac/table"
 )
 
@@ -74,37 +72,6 @@ func TestAddressChangesArePaced(t *testing.T) {
 	}
 	if v := s.m.View(); !strings.Contains(v, "not so fast") {
 		t.Fatalf("the refusal is not said:\n%s", v)
-	}
-}
-
-// Plain mode's address f|m|n keeps the choice; anything else says the
-// choice and how to change it, keeping nothing. A guest's choice lasts the
-// session and is kept nowhere.
-func TestThePlainAddressCommand(t *testing.T) {
-	a := testApp(t)
-	recs := &genderRecords{}
-	a.Records = recs
-	var out bytes.Buffer
-	a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English,
-		In: strings.NewReader("address x\naddress m\nprofile\nquit\n"), Out: &out})
-	if got, n := recs.got(); got != game.Masculine || n != 1 {
-		t.Fatalf("kept %d in %d writes, want masculine once:\n%s", got, n, out.String())
-	}
-	o := out.String()
-	for _, want := range []string{"How the game addresses you: not chosen", "address f, address m or address n",
-		"Saved. How the game addresses you: masculine.", "How the game addresses you: masculine. address f"} {
-		if !strings.Contains(o, want) {
-			t.Fatalf("plain output lacks %q:\n%s", want, o)
-		}
-	}
-
-	recs = &genderRecords{}
-	a.Records = recs
-	out.Reset()
-	a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: "guest", Name: "guest", Guest: true}, Lang: i18n.English,
-		In: strings.NewReader("address f\nquit\n"), Out: &out})
-	if _, n := recs.got(); n != 0 || !strings.Contains(out.String(), "in this session: feminine") {
-		t.Fatalf("a guest's choice (%d writes):\n%s", n, out.String())
 	}
 }
 

@@ -179,8 +179,8 @@ type Profiles interface {
 	Keep(p table.Player)
 }
 
-// seated is told that p sat down at seat (watching: game.Spectator).
-func (a *App) seated(p table.Player, seat game.Seat) {
+// Seated is told that p sat down at seat (watching: game.Spectator).
+func (a *App) Seated(p table.Player, seat game.Seat) {
 	if a.Profiles != nil && !p.Guest && seat >= 0 {
 		a.Profiles.Keep(p)
 	}
@@ -293,7 +293,7 @@ type Session struct {
 // NewProgram builds the session's program and starts its pump. The pump
 // stops, and the session leaves its table (keeping the seat), when ctx ends.
 func (a *App) NewProgram(s Session) *tea.Program {
-	th := a.theme(s.Renderer, s.Lang, s.ASCII)
+	th := a.Theme(s.Renderer, s.Lang, s.ASCII)
 	m := newRoot(a, s, th)
 	// WithoutSignalHandler: a program runs inside the server, and the
 	// server's SIGTERM is for the server (which says goodbye to every
@@ -315,12 +315,12 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	return p
 }
 
-// theme returns the Theme for a session's renderer and language. Styles
+// Theme returns the Theme for a session's renderer and language. Styles
 // only read the renderer's colour profile and background, so sessions that
 // agree on those and on the language share one Theme (a Theme per session
 // was most of a session's memory). ascii: the terminal shows only ASCII,
 // and the theme romanises its words before they are laid out.
-func (a *App) theme(r *lipgloss.Renderer, lang i18n.Lang, ascii bool) *uikit.Theme {
+func (a *App) Theme(r *lipgloss.Renderer, lang i18n.Lang, ascii bool) *uikit.Theme {
 	if r == nil {
 		th := uikit.New(nil)
 		th.SetLang(lang)
@@ -538,7 +538,7 @@ func (a activityReader) Read(p []byte) (int, error) {
 // Goodbyes: every way a session ends leaves the player's terminal as it
 // was (normal screen, cursor shown, plain colours) with a line saying why.
 const (
-	quitGoodbye          = "ui.bye.quit"
+	QuitGoodbye          = "ui.bye.quit"
 	restartGoodbye       = "ui.bye.restart"
 	internalErrorGoodbye = "ui.bye.internal"
 )
@@ -619,8 +619,8 @@ type updateArrived struct{ u *table.Update }
 // or ends it.
 type idleMsg struct{ warning time.Duration }
 
-// create opens a room from a filled-in form with the session as host.
-func (a *App) create(g GameEntry, spec TableSpec, host table.Player) (table.RoomHandle, error) {
+// Create opens a room from a filled-in form with the session as host.
+func (a *App) Create(g GameEntry, spec TableSpec, host table.Player) (table.RoomHandle, error) {
 	if spec.Campaign != "" {
 		// Its mission may be under way on another node of a cluster.
 		if r := a.Hub.CampaignTable(spec.Campaign); r != nil {
@@ -657,16 +657,16 @@ func (a *App) learnEntry() (GameEntry, bool) {
 	return GameEntry{}, false
 }
 
-// startLearning opens the guided mission for p and starts it at once,
+// StartLearning opens the guided mission for p and starts it at once,
 // p leading the first mission (box is where p's updates go).
-func (a *App) startLearning(ctx context.Context, p table.Player, box *table.Mailbox) (table.RoomHandle, game.Seat, error) {
+func (a *App) StartLearning(ctx context.Context, p table.Player, box *table.Mailbox) (table.RoomHandle, game.Seat, error) {
 	g, ok := a.learnEntry()
 	if !ok {
 		return nil, game.NoSeat, errNoLearning
 	}
 	spec := g.Learn()
 	spec.Practice = true // it closes when its newcomer goes: nobody else plays at it
-	r, err := a.create(g, spec, p)
+	r, err := a.Create(g, spec, p)
 	if err != nil {
 		return nil, game.NoSeat, err
 	}

@@ -30,7 +30,7 @@ func TestEveryPageFitsInASCII(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			t.Cleanup(cancel)
 			sess := Session{Ctx: ctx, Player: table.Player{ID: "fp-alice", Name: "Щукина Ярославовна"}, Lang: l, ASCII: true}
-			s := &session{t: t, m: newRoot(a, sess, a.theme(nil, l, true))}
+			s := &session{t: t, m: newRoot(a, sess, a.Theme(nil, l, true))}
 			s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 			s.send(lobbyChangedMsg{})
 			if v := s.m.View(); !strings.Contains(v, "Shchukina Yaroslavovna") {

@@ -39,8 +39,8 @@ func ValidCampaignClock(d time.Duration) bool {
 	return slices.ContainsFunc(CampaignClocks, func(c CampaignClock) bool { return c.D == d })
 }
 
-// campaignClockName is d's name in the catalog.
-func campaignClockName(d time.Duration) string {
+// CampaignClockName is d's name in the catalog.
+func CampaignClockName(d time.Duration) string {
 	for _, c := range CampaignClocks {
 		if c.D == d {
 			return c.Name
@@ -146,7 +146,7 @@ func (p *campaignPage) optionsView(m *root, b *strings.Builder) {
 	}
 	rows := [optRows][2]string{
 		optBot:   {th.T("form.bots"), th.T("bot.level." + o.BotLevel)},
-		optClock: {th.T("form.grizzled.clock"), th.T(campaignClockName(o.TurnClock))},
+		optClock: {th.T("form.grizzled.clock"), th.T(CampaignClockName(o.TurnClock))},
 		optHints: {th.T("form.grizzled.hints"), th.T(hints)},
 	}
 	for i, r := range rows {

@@ -268,7 +268,7 @@ func (p *campaignPage) view(m *root) string {
 		if h.Won {
 			res = th.Good.Render(pad(th, th.T("ui.won"), 6))
 		}
-		b.WriteString(th.Trunc("  "+h.When.Format(dateTimeLayout)+"  "+res+"  "+th.T("ui.campaign.then_trials", game.Num("N", h.Trials))+
+		b.WriteString(th.Trunc("  "+h.When.Format(DateTimeLayout)+"  "+res+"  "+th.T("ui.campaign.then_trials", game.Num("N", h.Trials))+
 			"  "+strings.Join(h.Players, ", ")+"  ("+h.Room+")", m.width) + "\n")
 	}
 	if m.notice != "" {

@@ -5,7 +5,7 @@ import "bivouac/game"
 // Control is the server speaking to one session from outside its keys: an
 // admin's notice to everyone, or the end of the session (a ban, a kick).
 // Send it into a full-screen program with Program.Send, or to a plain
-// session through PlainSession.Control.
+// session through plain.Session.Control.
 type Control struct {
 	// Notice is shown as the session's notice, in the lobby or at a table.
 	Notice game.Msg
@@ -28,23 +28,6 @@ func (m *root) control(c Control) bool {
 	}
 	if !c.Notice.IsZero() {
 		m.notice = m.th.Msg(c.Notice)
-	}
-	return false
-}
-
-// control applies c to the plain session; it reports whether the session
-// ends.
-func (p *plain) control(c Control) bool {
-	if !c.End.IsZero() {
-		if p.room != nil && c.GiveUpSeat {
-			p.room.Leave(p.box)
-			p.room = nil
-		}
-		p.say(p.th.Msg(c.End))
-		return true
-	}
-	if !c.Notice.IsZero() {
-		p.say(p.th.Msg(c.Notice))
 	}
 	return false
 }

@@ -11,17 +11,17 @@ import (
 func TestTableLostWhileDegradedSaysSo(t *testing.T) {
 	degraded := true
 	a := &App{Degraded: func() bool { return degraded }}
-	if got := a.closedWhy(table.Moved); got != "ui.degraded.table_closed" {
+	if got := a.ClosedWhy(table.Moved); got != "ui.degraded.table_closed" {
 		t.Errorf("moved while degraded: %s", got)
 	}
-	if got := a.closedWhy(table.Restarting); got != table.Restarting.Key() {
+	if got := a.ClosedWhy(table.Restarting); got != table.Restarting.Key() {
 		t.Errorf("restarting while degraded: %s", got)
 	}
 	degraded = false
-	if got := a.closedWhy(table.Moved); got != table.Moved.Key() {
+	if got := a.ClosedWhy(table.Moved); got != table.Moved.Key() {
 		t.Errorf("moved with the cluster whole: %s", got)
 	}
-	if got := (&App{}).closedWhy(table.Moved); got != table.Moved.Key() {
+	if got := (&App{}).ClosedWhy(table.Moved); got != table.Moved.Key() {
 		t.Errorf("moved on a single node: %s", got)
 	}
 }

@@ -110,7 +110,7 @@ func (f *formPage) view(m *root) string {
 		}
 		b.WriteString(mark + pad(th, label, 18) + " " + v + "\n")
 	}
-	title := gameTitle(th, g.Game.ID())
+	title := GameTitle(th, g.Game.ID())
 	if title == g.Game.ID() {
 		title = g.Game.Title()
 	}
@@ -142,5 +142,5 @@ func (f *formPage) view(m *root) string {
 // it, off Update: creating saves the table, and joining waits for its actor.
 func (m *root) createAndJoin(g GameEntry, spec TableSpec) tea.Cmd {
 	app, host := m.app, m.sess.Player
-	return m.sitDown(func() (table.RoomHandle, error) { return app.create(g, spec, host) }, false)
+	return m.sitDown(func() (table.RoomHandle, error) { return app.Create(g, spec, host) }, false)
 }

@@ -15,10 +15,10 @@ import (
 // run of presses is one write, of the last choice.
 const langSavePause = 2 * time.Second
 
-// langSave keeps a session's language choice until it is worth storing:
+// LangSave keeps a session's language choice until it is worth storing:
 // after langSavePause without another choice, when the player leaves the
 // lobby, or when the session ends (flush), whichever comes first.
-type langSave struct {
+type LangSave struct {
 	clock  clock.Clock
 	store  func(i18n.Lang) error
 	failed func(error) // the store failed (nil: say nothing)
@@ -30,27 +30,27 @@ type langSave struct {
 	saving  sync.Mutex // one store at a time, in the order chosen
 }
 
-func newLangSave(c clock.Clock, store func(i18n.Lang) error) *langSave {
+func NewLangSave(c clock.Clock, store func(i18n.Lang) error) *LangSave {
 	if c == nil {
 		c = clock.System{}
 	}
-	return &langSave{clock: c, store: store}
+	return &LangSave{clock: c, store: store}
 }
 
-// choose records l as the choice to store, after a pause.
-func (s *langSave) choose(l i18n.Lang) {
+// Choose records l as the choice to store, after a pause.
+func (s *LangSave) Choose(l i18n.Lang) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lang, s.pending = l, true
 	if s.timer != nil {
 		s.timer.Stop()
 	}
-	s.timer = s.clock.AfterFunc(langSavePause, s.flush)
+	s.timer = s.clock.AfterFunc(langSavePause, s.Flush)
 }
 
-// flush stores the choice now if one waits. Safe from any goroutine; a
+// Flush stores the choice now if one waits. Safe from any goroutine; a
 // choice already stored is not stored again.
-func (s *langSave) flush() {
+func (s *LangSave) Flush() {
 	s.saving.Lock()
 	defer s.saving.Unlock()
 	s.mu.Lock()
@@ -67,11 +67,4 @@ func (s *langSave) flush() {
 	if err := s.store(l); err != nil && s.failed != nil {
 		s.failed(err)
 	}
-}
-
-// waiting reports whether a choice waits to be stored.
-func (s *langSave) waiting() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pending
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -38,7 +37,7 @@ func TestTheLanguageKeyWritesOncePerPause(t *testing.T) {
 	a.Records = recs
 	ctx, end := context.WithCancel(context.Background())
 	defer end()
-	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English}, a.theme(nil, i18n.English, false))
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English}, a.Theme(nil, i18n.English, false))
 	s := &session{t: t, m: m}
 	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	l := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}
@@ -103,25 +102,5 @@ func TestTheLanguageChoiceOfAGuestIsNotStoredAndAFailureIsSaid(t *testing.T) {
 	}
 	if !strings.Contains(alice.m.View(), "disk full") {
 		t.Fatalf("the failure is not said:\n%s", alice.m.View())
-	}
-}
-
-// Plain mode's language command stores the same way: once, at the end.
-func TestThePlainLanguageCommandWritesOnce(t *testing.T) {
-	a := testApp(t)
-	clk := clocktest.New()
-	a.Clock = clk
-	recs := &langRecords{}
-	a.Records = recs
-	var in bytes.Buffer
-	for range 500 {
-		in.WriteString("lang pl\nlang de\n")
-	}
-	in.WriteString("quit\n")
-	var out bytes.Buffer
-	a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: i18n.English,
-		In: &in, Out: &out})
-	if _, lang, n := recs.saved(); n != 1 || lang != i18n.German {
-		t.Fatalf("%d writes, %s stored; want 1 of de", n, lang)
 	}
 }

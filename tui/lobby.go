@@ -88,7 +88,7 @@ func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	rooms := p.visibleRooms(m)
 	switch {
 	case key.Matches(k, m.keys.Quit):
-		m.closed = m.th.T(quitGoodbye)
+		m.closed = m.th.T(QuitGoodbye)
 		return tea.Quit
 	case key.Matches(k, m.keys.Lang):
 		m.switchLang(m.th.Lang().Next())
@@ -222,7 +222,7 @@ func (lp *lobbyPage) title(m *root) string {
 	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
 	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	if p.Guest && m.sess.Guest != "" {
-		for _, line := range uikit.Wrap(guestHint(th, m.sess.Guest, m.app.JoinHint), m.width) {
+		for _, line := range uikit.Wrap(GuestHint(th, m.sess.Guest, m.app.JoinHint), m.width) {
 			b.WriteString(th.Muted.Render(line) + "\n")
 		}
 	}
@@ -230,9 +230,9 @@ func (lp *lobbyPage) title(m *root) string {
 	return h.text
 }
 
-// guestHint tells a keyless guest their reclaim code, which only this
+// GuestHint tells a keyless guest their reclaim code, which only this
 // session ever shows, and the exact command to come back with it.
-func guestHint(th *uikit.Theme, code, joinHint string) string {
+func GuestHint(th *uikit.Theme, code, joinHint string) string {
 	again := "ssh " + code + "@host"
 	if i := strings.LastIndexByte(joinHint, ' '); i > 0 {
 		again = joinHint[:i+1] + code + "@" + joinHint[i+1:]

@@ -19,7 +19,7 @@ func TestALobbyLineCutSaysSo(t *testing.T) {
 	for _, ascii := range []bool{false, true} {
 		a := testApp(t)
 		s := newSessionIn(t, a, "fp-vera", "vera", i18n.Russian)
-		s.m.th = a.theme(nil, i18n.Russian, ascii)
+		s.m.th = a.Theme(nil, i18n.Russian, ascii)
 		r := table.Summary{Code: "HYGJ", Title: game.Raw("Оборотни · классика · 8 игроков"), Status: table.StatusOver}
 		for _, n := range []string{"vera", "Bruno", "Celine", "Dmitri", "Ewa", "Fabien", "Greta", "Hugo"} {
 			r.Seats = append(r.Seats, table.SeatInfo{Name: n + game.BotMark})

@@ -46,10 +46,3 @@ func (p *lobbyPage) motdView(m *root) string {
 	b.WriteString("\n" + th.Muted.Render(th.Trunc("  "+th.T("access.motd_continue"), m.width)) + "\n")
 	return b.String()
 }
-
-// plainMOTD says the message of the day, if there is one.
-func (p *plain) plainMOTD() {
-	if t := p.app.motd(p.th.Lang()); t != "" {
-		p.say(strings.Split(t, "\n")...)
-	}
-}

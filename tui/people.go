@@ -30,16 +30,17 @@ const (
 // PlayerLists are the players one player ignores and blocks.
 type PlayerLists struct{ Ignored, Blocked []Person }
 
-func (l *PlayerLists) list(which RelationList) *[]Person {
+// List is the list which names.
+func (l *PlayerLists) List(which RelationList) *[]Person {
 	if which == BlockList {
 		return &l.Blocked
 	}
 	return &l.Ignored
 }
 
-// has reports whether which names id.
-func (l *PlayerLists) has(which RelationList, id string) bool {
-	return slices.ContainsFunc(*l.list(which), func(p Person) bool { return p.ID == id })
+// Has reports whether which names id.
+func (l *PlayerLists) Has(which RelationList, id string) bool {
+	return slices.ContainsFunc(*l.List(which), func(p Person) bool { return p.ID == id })
 }
 
 // Relations keeps whom each player ignores and blocks: the server keeps a
@@ -80,8 +81,8 @@ var (
 	errNotYou      = game.NewError("ui.people.not_you")
 )
 
-// lists are a session's own lists, read once from App.Relations.
-type lists struct {
+// SessionLists are a session's own lists, read once from App.Relations.
+type SessionLists struct {
 	PlayerLists
 	loaded bool
 	pace   chatLimit // changes kept: a burst, then one every changeEvery
@@ -96,9 +97,9 @@ const (
 	changeEvery = 2 * time.Second
 )
 
-// load reads p's lists the first time they are needed; without
+// LoadLists reads p's lists the first time they are needed; without
 // App.Relations (or when reading fails) the session starts with none.
-func (a *App) loadLists(p table.Player, l *lists) {
+func (a *App) LoadLists(p table.Player, l *SessionLists) {
 	if l.loaded {
 		return
 	}
@@ -113,14 +114,14 @@ func (a *App) loadLists(p table.Player, l *lists) {
 	}
 }
 
-// setRelation puts other on (or takes them off) the session's list which
+// SetRelation puts other on (or takes them off) the session's list which
 // and keeps it; it returns what to tell the player.
-func (a *App) setRelation(th *uikit.Theme, p table.Player, l *lists, which RelationList, other Person, on bool) string {
-	a.loadLists(p, l)
+func (a *App) SetRelation(th *uikit.Theme, p table.Player, l *SessionLists, which RelationList, other Person, on bool) string {
+	a.LoadLists(p, l)
 	if other.ID == p.ID {
 		return th.Err(errNotYou)
 	}
-	list := l.list(which)
+	list := l.List(which)
 	i := slices.IndexFunc(*list, func(q Person) bool { return q.ID == other.ID })
 	if !on && i < 0 {
 		return th.T("ui.people.not_listed", game.Text("Player", other.Name))
@@ -161,25 +162,25 @@ func b2i(b bool) int {
 	return 0
 }
 
-// mutedSeats are the seats of u held by players the session ignores.
-func (l *lists) mutedSeats(u *table.Update) []game.Seat {
+// MutedSeats are the seats of u held by players the session ignores.
+func (l *SessionLists) MutedSeats(u *table.Update) []game.Seat {
 	if len(l.Ignored) == 0 {
 		return nil
 	}
 	var seats []game.Seat
 	for i, s := range u.Seats {
-		if s.ID != "" && l.has(IgnoreList, s.ID) {
+		if s.ID != "" && l.Has(IgnoreList, s.ID) {
 			seats = append(seats, game.Seat(i))
 		}
 	}
 	return seats
 }
 
-// withoutMuted is u without the chat lines of the muted seats, in its log
+// WithoutMuted is u without the chat lines of the muted seats, in its log
 // and its public log; everything else (narration, votes, deaths, a relay
 // that names nobody) stays. An Update with no such line comes back as it
 // was, its logs still shared.
-func withoutMuted(u table.Update, muted []game.Seat) table.Update {
+func WithoutMuted(u table.Update, muted []game.Seat) table.Update {
 	if len(muted) > 0 {
 		u.Log, u.Public = dropChat(u.Log, muted), dropChat(u.Public, muted)
 	}
@@ -217,8 +218,8 @@ func people(u *table.Update, me string) []table.SeatInfo {
 	return out
 }
 
-// personNamed is the seated player called name (case and accents aside).
-func personNamed(u *table.Update, me, name string) (table.SeatInfo, bool) {
+// PersonNamed is the seated player called name (case and accents aside).
+func PersonNamed(u *table.Update, me, name string) (table.SeatInfo, bool) {
 	want := sanitize.Fold(name)
 	for _, s := range people(u, me) {
 		if sanitize.Fold(s.Name) == want {
@@ -239,10 +240,10 @@ func evidence(u *table.Update) []string {
 	return out[max(0, len(out)-evidenceLines):]
 }
 
-// fileReport sends a report about who from the table of u; last is when
+// FileReport sends a report about who from the table of u; last is when
 // this session last reported (the one-a-minute limit), and now. It
 // returns what to tell the player.
-func (a *App) fileReport(th *uikit.Theme, p table.Player, u *table.Update, who table.SeatInfo, reason string, last *time.Time, now time.Time) string {
+func (a *App) FileReport(th *uikit.Theme, p table.Player, u *table.Update, who table.SeatInfo, reason string, last *time.Time, now time.Time) string {
 	reason = sanitize.Line(reason, ChatMax)
 	switch {
 	case a.Reports == nil:

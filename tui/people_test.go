@@ -1,12 +1,9 @@
 package tui
 
 import (
-	"bytes"
-	"io"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"bivouac/game"
 	"bivouac/i18n"
@@ -41,7 +38,7 @@ func (r *memRelations) Set(p table.Player, which RelationList, other Person, on 
 		l = &PlayerLists{}
 		r.lists[p.ID] = l
 	}
-	list := l.list(which)
+	list := l.List(which)
 	if on {
 		*list = append(*list, other)
 	} else {
@@ -57,7 +54,7 @@ func (r *memRelations) Set(p table.Player, which RelationList, other Person, on 
 
 func (r *memRelations) has(id string, which RelationList, other string) bool {
 	l, _ := r.Lists(table.Player{ID: id})
-	return l.has(which, other)
+	return l.Has(which, other)
 }
 
 type memReports struct {
@@ -148,104 +145,6 @@ func TestThePickerIgnoresReportsAndRemoves(t *testing.T) {
 	bob.pump(`you cannot join this table`)
 }
 
-// syncBuffer is a plain session's output, read while it is written.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// plainDriver types lines into a plain session and waits for its answers.
-type plainDriver struct {
-	t   *testing.T
-	in  *io.PipeWriter
-	out *syncBuffer
-}
-
-func startPlain(t *testing.T, a *App, id, name string) *plainDriver {
-	r, w := io.Pipe()
-	d := &plainDriver{t: t, in: w, out: &syncBuffer{}}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.RunPlain(PlainSession{Ctx: t.Context(), Player: table.Player{ID: id, Name: name}, Lang: i18n.English, In: r, Out: d.out})
-	}()
-	t.Cleanup(func() { w.Close(); <-done })
-	return d
-}
-
-// do types line and waits until the output since then contains want.
-func (d *plainDriver) do(line, want string) string {
-	d.t.Helper()
-	from := len(d.out.String())
-	io.WriteString(d.in, line+"\n")
-	return d.wait(from, want)
-}
-
-func (d *plainDriver) wait(from int, want string) string {
-	d.t.Helper()
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if s := d.out.String()[from:]; strings.Contains(s, want) {
-			return s
-		}
-	}
-	d.t.Fatalf("no %q in:\n%s", want, d.out.String()[from:])
-	return ""
-}
-
-// TestPlainIgnoreBlockReportRemove: the plain-mode commands do what the
-// picker does, by name.
-func TestPlainIgnoreBlockReportRemove(t *testing.T) {
-	a, rel, rep := peopleApp(t)
-	alice := startPlain(t, a, "fp-alice", "alice")
-	alice.do("new coin 2", "Table")
-	code := a.Hub.List()[0].Code
-	bob := newSession(t, a, "fp-bob", "bob")
-	bob.send(joinMsg{code: code})
-	bob.pump(`bob \(you\)`)
-	from := len(alice.out.String())
-	bob.keys("t", "hello all", "enter")
-	alice.wait(from, "bob: hello all")
-
-	alice.do("ignore nobody", "nobody called nobody sits at this table")
-	alice.do("ignore BOB", "Ignored: bob.")
-	alice.do("ignored", "Ignored: bob.")
-	from = len(alice.out.String())
-	bob.keys("t", "second line", "enter")
-	bob.keys("t", "third line", "enter")
-	alice.do("say marker", "alice: marker")
-	if strings.Contains(alice.out.String()[from:], "second line") {
-		t.Fatalf("plain mode printed the chat of an ignored player:\n%s", alice.out.String()[from:])
-	}
-	alice.do("unignore bob", "No longer ignored: bob.")
-	alice.do("block bob", "Blocked: bob.")
-	if !rel.has("fp-alice", BlockList, "fp-bob") {
-		t.Fatal("the block was not kept")
-	}
-	alice.do("blocked", "Blocked: bob.")
-	alice.do("report bob", "report NAME REASON")
-	alice.do("report bob sells gold", "has reached the admins")
-	if r := rep.all(); len(r) != 1 || r[0].Reason != "sells gold" || r[0].About != "fp-bob" {
-		t.Fatalf("reports: %+v", r)
-	}
-	alice.do("remove bob", "cannot come back")
-	bob.pump(`The host removed you`)
-	alice.do("leave", "")
-	alice.do("unblock bob", "No longer blocked: bob.")
-	alice.do("blocked", "You block nobody.")
-}
-
 // TestBlockedPlayerIsRefusedAtTheBlockersTable: alice blocks bob from
 // her profile's lists (she met him before); bob's join of her next table
 // is refused with the neutral words, carol's is not.
@@ -310,15 +209,15 @@ func (profRecords) Finished(string, int) ([]GameRecord, error) { return nil, nil
 // is refused, said, and not written.
 func TestListChangesArePaced(t *testing.T) {
 	a, rel, _ := peopleApp(t)
-	th := a.theme(nil, i18n.English, false)
-	var l lists
+	th := a.Theme(nil, i18n.English, false)
+	var l SessionLists
 	me, bob := table.Player{ID: "fp-alice", Name: "alice"}, Person{ID: "fp-bob", Name: "bob"}
 	for i := range changeBurst {
-		if said := a.setRelation(th, me, &l, IgnoreList, bob, i%2 == 0); strings.Contains(said, "not so fast") {
+		if said := a.SetRelation(th, me, &l, IgnoreList, bob, i%2 == 0); strings.Contains(said, "not so fast") {
 			t.Fatalf("change %d refused: %s", i+1, said)
 		}
 	}
-	if said := a.setRelation(th, me, &l, IgnoreList, bob, true); !strings.Contains(said, "not so fast") {
+	if said := a.SetRelation(th, me, &l, IgnoreList, bob, true); !strings.Contains(said, "not so fast") {
 		t.Fatalf("the change after the burst: %q", said)
 	}
 	if rel.has("fp-alice", IgnoreList, "fp-bob") {
@@ -362,7 +261,7 @@ func TestAGuestReachesTheListsFromTheLobby(t *testing.T) {
 	me := table.Player{ID: "guest:00aa", Name: "gość", Guest: true}
 	rel.Set(me, IgnoreList, Person{ID: "fp-bob", Name: "bob"}, true)
 	ctx := t.Context()
-	s := &session{t: t, m: newRoot(a, Session{Ctx: ctx, Player: me, Lang: i18n.English}, a.theme(nil, i18n.English, false))}
+	s := &session{t: t, m: newRoot(a, Session{Ctx: ctx, Player: me, Lang: i18n.English}, a.Theme(nil, i18n.English, false))}
 	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	s.keys("I")
 	v := s.m.View()

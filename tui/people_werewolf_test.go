@@ -98,15 +98,15 @@ func (w *wolfTable) update(seat game.Seat) table.Update {
 // screenOf draws u as a session that ignores the players in ignored does:
 // the same path as tablePage.update and plain mode.
 func screenOf(u table.Update, ignored ...string) (*werewolfui.Screen, table.Update) {
-	var l lists
+	var l SessionLists
 	for _, id := range ignored {
 		l.Ignored = append(l.Ignored, Person{ID: id})
 	}
-	muted := l.mutedSeats(&u)
+	muted := l.MutedSeats(&u)
 	s := werewolfui.New(uikit.New(nil))
 	s.SetSize(120, 60)
 	s.Mute(muted)
-	u = withoutMuted(u, muted)
+	u = WithoutMuted(u, muted)
 	s.SetUpdate(u)
 	return s, u
 }

@@ -43,7 +43,7 @@ var peopleKeysByLang = uikit.PerLang[peopleKeys]{Make: func(th *uikit.Theme) peo
 // seat (or the first player, if seat holds none); confirm asks at once
 // whether to remove them (X in the waiting room).
 func openPeople(m *root, t *tablePage, seat int, confirm bool) {
-	m.app.loadLists(m.sess.Player, &m.lists)
+	m.app.LoadLists(m.sess.Player, &m.lists)
 	pp := &peoplePicker{keys: peopleKeysByLang.Get(m.th)}
 	for i, s := range people(&t.raw, m.sess.Player.ID) {
 		if int(s.Seat) == seat {
@@ -106,10 +106,10 @@ func (pp *peoplePicker) key(m *root, k tea.KeyMsg) tea.Cmd {
 		pp.cur++
 		pp.picked(m, t)
 	case key.Matches(k, pk.Ignore) && any:
-		m.notice = m.app.setRelation(m.th, me, &m.lists, IgnoreList, person, !m.lists.has(IgnoreList, who.ID))
+		m.notice = m.app.SetRelation(m.th, me, &m.lists, IgnoreList, person, !m.lists.Has(IgnoreList, who.ID))
 		return t.update(m, t.raw) // draw the table again with (or without) their chat
 	case key.Matches(k, pk.Block) && any:
-		m.notice = m.app.setRelation(m.th, me, &m.lists, BlockList, person, !m.lists.has(BlockList, who.ID))
+		m.notice = m.app.SetRelation(m.th, me, &m.lists, BlockList, person, !m.lists.Has(BlockList, who.ID))
 	case key.Matches(k, pk.Report) && any:
 		return m.askReport(t, who)
 	case key.Matches(k, pk.Remove) && pp.mayRemove(m, t):
@@ -124,7 +124,7 @@ func (m *root) askReport(t *tablePage, who table.SeatInfo) tea.Cmd {
 	return m.openPrompt(m.th.T("ui.people.report_label", game.Text("Player", who.Name)), m.th.T("ui.people.report_hint"), "", ChatMax,
 		func(v string) tea.Cmd {
 			if m.at == t {
-				m.notice = m.app.fileReport(m.th, m.sess.Player, &t.raw, who, v, &m.lastReport, time.Now())
+				m.notice = m.app.FileReport(m.th, m.sess.Player, &t.raw, who, v, &m.lastReport, time.Now())
 			}
 			return nil
 		})
@@ -163,10 +163,10 @@ func (pp *peoplePicker) frame(m *root) []string {
 			mark = "▸ "
 		}
 		var tags []string
-		if m.lists.has(IgnoreList, s.ID) {
+		if m.lists.Has(IgnoreList, s.ID) {
 			tags = append(tags, th.T("ui.people.tag.ignored"))
 		}
-		if m.lists.has(BlockList, s.ID) {
+		if m.lists.Has(BlockList, s.ID) {
 			tags = append(tags, th.T("ui.people.tag.blocked"))
 		}
 		line := mark + pad(th, s.Name, 22)

@@ -57,10 +57,10 @@ var (
 )
 
 // records is the App's Records, or an error saying why there are none.
-func (m *root) records() (Records, error) { return m.app.recordsFor(m.sess.Player) }
+func (m *root) records() (Records, error) { return m.app.RecordsFor(m.sess.Player) }
 
-// recordsFor is the App's Records for p: none for a guest, who keeps nothing.
-func (a *App) recordsFor(p table.Player) (Records, error) {
+// RecordsFor is the App's Records for p: none for a guest, who keeps nothing.
+func (a *App) RecordsFor(p table.Player) (Records, error) {
 	if a.Records == nil {
 		return nil, errNoRecords
 	}
@@ -152,7 +152,7 @@ func (pp *profilePage) view(m *root) string {
 		b.WriteString(th.Muted.Render(th.T("cmd.profile.none")) + "\n\n")
 	} else {
 		b.WriteString(th.Muted.Render(th.T("ui.profile.key_seen", game.Text("Key", shortID(th, p.ID)),
-			game.Text("First", p.FirstSeen.Format(dateLayout)), game.Text("Last", p.LastSeen.Format(dateTimeLayout)))) + "\n\n")
+			game.Text("First", p.FirstSeen.Format(dateLayout)), game.Text("Last", p.LastSeen.Format(DateTimeLayout)))) + "\n\n")
 	}
 	b.WriteString(th.Header.Render(th.T("ui.profile.games")) + "\n")
 	if len(p.Stats) == 0 {
@@ -167,12 +167,12 @@ func (pp *profilePage) view(m *root) string {
 		if variant == "" {
 			variant = "-"
 		}
-		b.WriteString("  " + pad(th, gameTitle(th, s.Game), 22) + " " + pad(th, m.app.Games.VariantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
+		b.WriteString("  " + pad(th, GameTitle(th, s.Game), 22) + " " + pad(th, m.app.Games.VariantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
 			game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate)) + "\n")
 	}
-	m.app.loadLists(m.sess.Player, &m.lists)
+	m.app.LoadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
-	b.WriteString(th.Muted.Render(th.Trunc(addressLine(th, m.sess.Player.Gender)+" "+th.T("ui.address.change"), m.width)) + "\n")
+	b.WriteString(th.Muted.Render(th.Trunc(AddressLine(th, m.sess.Player.Gender)+" "+th.T("ui.address.change"), m.width)) + "\n")
 	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")
@@ -186,7 +186,7 @@ func (pp *profilePage) view(m *root) string {
 		if g.Won {
 			res = th.Good.Render(pad(th, th.T("ui.won"), 6))
 		}
-		line := mark + g.When.Format(dateTimeLayout) + "  " + pad(th, g.Code, 5) + " " + res + "  " + th.Trunc(uikit.Clean(th.Msg(g.Title)), 34)
+		line := mark + g.When.Format(DateTimeLayout) + "  " + pad(th, g.Code, 5) + " " + res + "  " + th.Trunc(uikit.Clean(th.Msg(g.Title)), 34)
 		b.WriteString(th.Trunc(line, m.width) + "\n")
 	}
 	if m.notice != "" {

@@ -19,7 +19,7 @@ type listsPage struct {
 }
 
 func openLists(m *root, back page) {
-	m.app.loadLists(m.sess.Player, &m.lists)
+	m.app.LoadLists(m.sess.Player, &m.lists)
 	m.show(&listsPage{back: back, bind: newPagesKeys(m.th)})
 }
 
@@ -50,7 +50,7 @@ func (lp *listsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		m.show(lp.back)
 	case key.Matches(k, lp.bind.Open) && lp.cur < len(es):
 		e := es[lp.cur]
-		m.notice = m.app.setRelation(m.th, m.sess.Player, &m.lists, e.which, e.who, false)
+		m.notice = m.app.SetRelation(m.th, m.sess.Player, &m.lists, e.which, e.who, false)
 		lp.cur = max(0, min(lp.cur, len(es)-2))
 	}
 	return nil

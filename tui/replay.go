@@ -27,16 +27,16 @@ type replayPage struct {
 // still open: a wrong guess (App.Guesses), as a wrong table code is.
 var ErrNoSuchGame = errors.New("no finished game with that code")
 
-// lookUpGame runs a replay's or a review's look-up of code under addr's
+// LookUpGame runs a replay's or a review's look-up of code under addr's
 // wrong-code budget: refused, in words, while the address must wait; a
 // miss counts against it.
-func (a *App) lookUpGame(th *uikit.Theme, addr string, look func() error) (said string, ok bool) {
-	if wait := a.codeWait(th, addr); wait != "" {
+func (a *App) LookUpGame(th *uikit.Theme, addr string, look func() error) (said string, ok bool) {
+	if wait := a.CodeWait(th, addr); wait != "" {
 		return wait, false
 	}
 	err := look()
 	if errors.Is(err, ErrNoSuchGame) {
-		a.wrongCode(addr)
+		a.WrongCode(addr)
 	}
 	if err != nil {
 		return th.Err(err), false
@@ -50,7 +50,7 @@ func openReplay(m *root, code string, back page) {
 		return
 	}
 	var r Replay
-	if said, ok := m.app.lookUpGame(m.th, m.sess.Addr, func() (err error) {
+	if said, ok := m.app.LookUpGame(m.th, m.sess.Addr, func() (err error) {
 		r, err = m.app.Records.Replay(code)
 		return err
 	}); !ok {
@@ -68,8 +68,8 @@ func openReplay(m *root, code string, back page) {
 		r.Seats[i].Connected = true
 	}
 	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys(m.th)}
-	m.app.loadLists(m.sess.Player, &m.lists)
-	p.muted = m.lists.mutedSeats(&table.Update{Seats: r.Seats})
+	m.app.LoadLists(m.sess.Player, &m.lists)
+	p.muted = m.lists.MutedSeats(&table.Update{Seats: r.Seats})
 	if mu, ok := p.screen.(uikit.Muting); ok {
 		mu.Mute(p.muted)
 	}
@@ -95,7 +95,7 @@ func (p *replayPage) showStep() {
 	if u.Over {
 		u.Result = r.End
 	}
-	u = withoutMuted(u, p.muted)
+	u = WithoutMuted(u, p.muted)
 	p.screen.Update(uikit.UpdateMsg{Update: &u})
 }
 

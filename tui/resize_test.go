@@ -46,7 +46,7 @@ func TestAResizeStormIsDrawnOnceAtItsLastSize(t *testing.T) {
 	a.Clock = clk
 	sizes := make(chan ssh.Window) // a send returns once the pump has the size
 	ctx, cancel := context.WithCancel(t.Context())
-	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "k", Name: "k"}, Lang: i18n.English, Sizes: sizes}, a.theme(nil, i18n.English, false))
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "k", Name: "k"}, Lang: i18n.English, Sizes: sizes}, a.Theme(nil, i18n.English, false))
 	prog := &sizeCounter{}
 	done := make(chan struct{})
 	go func() {

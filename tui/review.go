@@ -37,7 +37,7 @@ func openReview(m *root, code string, back page) tea.Cmd {
 		return nil
 	}
 	var job ReviewJob
-	if said, ok := m.app.lookUpGame(m.th, m.sess.Addr, func() (err error) {
+	if said, ok := m.app.LookUpGame(m.th, m.sess.Addr, func() (err error) {
 		job, err = m.app.Reviews.Review(code, m.sess.Player)
 		return err
 	}); !ok {

@@ -52,7 +52,7 @@ type root struct {
 	// Players this session keeps away, and its picker of the players at
 	// its table (I; people.go, peoplepick.go).
 	people     *peoplePicker
-	lists      lists
+	lists      SessionLists
 	lastReport time.Time
 
 	// session plumbing shared with the pump
@@ -60,7 +60,7 @@ type root struct {
 	lastInput atomic.Int64                     // when input last came (unix ns), stamped by activityReader for the pump's idle clock
 	chat      chatLimit
 	idleNote  string
-	langs     atomic.Pointer[langSave] // the language choice waiting to be stored (nil: none made)
+	langs     atomic.Pointer[LangSave] // the language choice waiting to be stored (nil: none made)
 	send      func(tea.Msg)            // the program's Send, for news from other goroutines (nil in tests)
 
 	// The prompt line: a one-line text entry over the page (a name, a
@@ -94,23 +94,23 @@ func newRoot(a *App, s Session, th *uikit.Theme) *root {
 // switchLang draws the session in language l from now on, and remembers
 // the choice for a player with a key.
 func (m *root) switchLang(l i18n.Lang) {
-	m.th = m.app.theme(m.sess.Renderer, l, m.sess.ASCII)
+	m.th = m.app.Theme(m.sess.Renderer, l, m.sess.ASCII)
 	m.keys = newGlobalKeys(m.th)
 	m.notice = m.th.T("ui.lang.now", game.Text("Lang", m.th.T("ui.lang.name")))
 	if m.app.Records != nil && !m.sess.Player.Guest {
-		m.langSaver().choose(l)
+		m.langSaver().Choose(l)
 	}
 }
 
-// langSaver is the session's langSave, made at its first choice: it
+// langSaver is the session's LangSave, made at its first choice: it
 // stores after a pause or when the session ends, and a failure comes back
 // to the program as langSaveFailed.
-func (m *root) langSaver() *langSave {
+func (m *root) langSaver() *LangSave {
 	if s := m.langs.Load(); s != nil {
 		return s
 	}
 	p, rec, send, log := m.sess.Player, m.app.Records, m.send, m.app.logger()
-	s := newLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(p, l) })
+	s := NewLangSave(m.app.Clock, func(l i18n.Lang) error { return rec.SetLang(p, l) })
 	s.failed = func(err error) {
 		if send == nil {
 			log.Warn("language choice not saved", "err", err)
@@ -118,7 +118,7 @@ func (m *root) langSaver() *langSave {
 		}
 		send(langSaveFailed{err})
 	}
-	context.AfterFunc(m.sess.Ctx, s.flush)
+	context.AfterFunc(m.sess.Ctx, s.Flush)
 	m.langs.Store(s)
 	return s
 }
@@ -127,7 +127,7 @@ func (m *root) langSaver() *langSave {
 // pump calls it, while the program may still be running.
 func (m *root) flushLang() {
 	if s := m.langs.Load(); s != nil {
-		s.flush()
+		s.Flush()
 	}
 }
 
@@ -323,7 +323,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 		m.current.Store(nil)
 		m.at = nil
 		m.show(m.lobby)
-		m.notice = m.th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", m.app.closedWhy(u.Closed)))
+		m.notice = m.th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", m.app.ClosedWhy(u.Closed)))
 		m.people = nil
 		if u.Closed == table.Removed {
 			m.notice = m.th.T("ui.people.you_removed", game.Text("Code", u.Room))
@@ -348,7 +348,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 // mayGuess says whether this session may try a typed code now; while its
 // address must wait after wrong codes it may not (and is told for how long).
 func (m *root) mayGuess() bool {
-	if wait := m.app.codeWait(m.th, m.sess.Addr); wait != "" {
+	if wait := m.app.CodeWait(m.th, m.sess.Addr); wait != "" {
 		m.notice = wait
 		return false
 	}
@@ -356,11 +356,11 @@ func (m *root) mayGuess() bool {
 }
 
 // wrongGuess counts a typed code that named nothing.
-func (m *root) wrongGuess() { m.app.wrongCode(m.sess.Addr) }
+func (m *root) wrongGuess() { m.app.WrongCode(m.sess.Addr) }
 
-// codeWait is what an address must be told while its wrong codes make it
+// CodeWait is what an address must be told while its wrong codes make it
 // wait before typing another ("" when it may type one now).
-func (a *App) codeWait(th *uikit.Theme, addr string) string {
+func (a *App) CodeWait(th *uikit.Theme, addr string) string {
 	if a.Guesses == nil {
 		return ""
 	}
@@ -370,8 +370,8 @@ func (a *App) codeWait(th *uikit.Theme, addr string) string {
 	return ""
 }
 
-// wrongCode counts a typed code from addr that named nothing.
-func (a *App) wrongCode(addr string) {
+// WrongCode counts a typed code from addr that named nothing.
+func (a *App) WrongCode(addr string) {
 	if a.Guesses != nil {
 		a.Guesses.Wrong(addr)
 	}
@@ -426,7 +426,7 @@ func (m *root) sitDown(room func() (table.RoomHandle, error), watch bool) tea.Cm
 }
 
 // learn opens the guided first mission and sits down at it, the same way.
-func (m *root) learn() tea.Cmd { return m.sitWith(m.app.startLearning) }
+func (m *root) learn() tea.Cmd { return m.sitWith(m.app.StartLearning) }
 
 // sitWith runs sit (which joins a room) off Update, as sitDown says.
 func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (table.RoomHandle, game.Seat, error)) tea.Cmd {
@@ -438,7 +438,7 @@ func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (
 		if err != nil {
 			return joinedMsg{err: err}
 		}
-		app.seated(p, seat)
+		app.Seated(p, seat)
 		// The pump detaches current when the session ends; a session that
 		// ended while this join was under way detaches here.
 		current.Store(&r)
@@ -554,7 +554,7 @@ func (m *root) sizeScreen() {
 func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
 		m.leaveRoom(false)
-		m.closed = m.th.T(quitGoodbye)
+		m.closed = m.th.T(QuitGoodbye)
 		return tea.Quit
 	}
 	if m.sitting {

@@ -172,7 +172,7 @@ func newSession(t *testing.T, a *App, id, name string) *session {
 func newSessionIn(t *testing.T, a *App, id, name string, l i18n.Lang) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: id, Name: name}, Lang: l}, a.theme(nil, l, false))
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: id, Name: name}, Lang: l}, a.Theme(nil, l, false))
 	s := &session{t: t, m: m}
 	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return s

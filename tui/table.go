@@ -33,9 +33,9 @@ type tablePage struct {
 // update takes the room's newest Update.
 func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 	t.raw = u
-	m.app.loadLists(m.sess.Player, &m.lists)
-	muted := m.lists.mutedSeats(&u)
-	u = withoutMuted(u, muted)
+	m.app.LoadLists(m.sess.Player, &m.lists)
+	muted := m.lists.MutedSeats(&u)
+	u = WithoutMuted(u, muted)
 	t.upd = u
 	if u.Started && t.screen == nil {
 		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {

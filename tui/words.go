@@ -11,12 +11,12 @@ import (
 // Dates are written the same in every language the server speaks.
 const (
 	dateLayout     = "2006-01-02"
-	dateTimeLayout = "2006-01-02 15:04"
+	DateTimeLayout = "2006-01-02 15:04"
 )
 
-// gameTitle is a game's name in the session's language ("grizzled" →
+// GameTitle is a game's name in the session's language ("grizzled" →
 // "The Grizzled"); a game without a catalog entry is called by its ID.
-func gameTitle(th *uikit.Theme, id string) string {
+func GameTitle(th *uikit.Theme, id string) string {
 	if t := th.T(id + ".title"); t != id+".title" {
 		return t
 	}

@@ -1,4 +1,4 @@
-package tui
+package plain
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ import (
 // item 6: every table said "waiting").
 func TestPlainTablesSayWhereEachTableIs(t *testing.T) {
 	a := testApp(t)
-	th := a.theme(nil, i18n.Polish, false)
+	th := a.Theme(nil, i18n.Polish, false)
 	waiting := th.T("cmd.rooms.status.waiting")
 	for status, want := range map[table.RoomStatus]string{
 		table.StatusWaiting: th.T("ui.lobby.waiting_open", game.Num("N", 2)),

@@ -1,4 +1,4 @@
-package tui
+package plain
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"bivouac/game"
 	"bivouac/sanitize"
 	"bivouac/table"
+	"bivouac/tui"
 	"bivouac/tui/uikit"
 )
 
@@ -20,18 +21,18 @@ import (
 // it was.
 func (p *plain) peopleCommand(word, rest string) bool {
 	th := p.th
-	p.app.loadLists(p.s.Player, &p.lists)
+	p.app.LoadLists(p.s.Player, &p.lists)
 	switch word {
 	case "ignore", "block":
-		which := map[string]RelationList{"ignore": IgnoreList, "block": BlockList}[word]
+		which := map[string]tui.RelationList{"ignore": tui.IgnoreList, "block": tui.BlockList}[word]
 		if who, ok := p.atTable(rest); ok {
-			p.say(p.app.setRelation(th, p.s.Player, &p.lists, which, Person{ID: who.ID, Name: who.Name}, true))
+			p.say(p.app.SetRelation(th, p.s.Player, &p.lists, which, tui.Person{ID: who.ID, Name: who.Name}, true))
 			p.remute()
 		}
 	case "unignore", "unblock":
-		which := map[string]RelationList{"unignore": IgnoreList, "unblock": BlockList}[word]
+		which := map[string]tui.RelationList{"unignore": tui.IgnoreList, "unblock": tui.BlockList}[word]
 		if who, ok := p.onList(which, rest); ok {
-			p.say(p.app.setRelation(th, p.s.Player, &p.lists, which, who, false))
+			p.say(p.app.SetRelation(th, p.s.Player, &p.lists, which, who, false))
 			p.remute()
 		}
 	case "ignored":
@@ -45,7 +46,7 @@ func (p *plain) peopleCommand(word, rest string) bool {
 			return true
 		}
 		if who, ok := p.atTable(name); ok {
-			p.say(p.app.fileReport(th, p.s.Player, &p.upd, who, reason, &p.lastReport, time.Now()))
+			p.say(p.app.FileReport(th, p.s.Player, &p.upd, who, reason, &p.lastReport, time.Now()))
 		}
 	case "remove":
 		if who, ok := p.atTable(rest); ok {
@@ -73,7 +74,7 @@ func (p *plain) atTable(name string) (table.SeatInfo, bool) {
 	case name == "":
 		p.say(p.th.T("plain.people.usage"))
 	default:
-		if who, ok := personNamed(&p.upd, p.s.Player.ID, name); ok {
+		if who, ok := tui.PersonNamed(&p.upd, p.s.Player.ID, name); ok {
 			return who, true
 		}
 		p.say(p.th.T("ui.people.no_such", game.Text("Name", sanitize.Line(name, 40))))
@@ -82,24 +83,24 @@ func (p *plain) atTable(name string) (table.SeatInfo, bool) {
 }
 
 // onList is the player called name on the list which, else at the table.
-func (p *plain) onList(which RelationList, name string) (Person, bool) {
+func (p *plain) onList(which tui.RelationList, name string) (tui.Person, bool) {
 	want := sanitize.Fold(strings.TrimSpace(name))
-	for _, q := range *p.lists.list(which) {
+	for _, q := range *p.lists.List(which) {
 		if want != "" && sanitize.Fold(q.Name) == want {
 			return q, true
 		}
 	}
 	if p.room == nil && want != "" {
 		p.say(p.th.T("ui.people.not_listed", game.Text("Player", sanitize.Line(name, 40))))
-		return Person{}, false
+		return tui.Person{}, false
 	}
 	who, ok := p.atTable(name)
-	return Person{ID: who.ID, Name: who.Name}, ok
+	return tui.Person{ID: who.ID, Name: who.Name}, ok
 }
 
 // sayList says one of the session's lists, by name (none: its own
 // sentence, as "nobody" reads wrong in a list's place in some languages).
-func (p *plain) sayList(key, none string, list []Person) {
+func (p *plain) sayList(key, none string, list []tui.Person) {
 	if len(list) == 0 {
 		p.say(p.th.T(none))
 		return
@@ -122,16 +123,16 @@ func (p *plain) remute() {
 // muted is u as this session's screen takes it: without the chat of the
 // players it ignores (the screen's own chat too, uikit.Muting).
 func (p *plain) muted(u table.Update) table.Update {
-	seats := p.lists.mutedSeats(&u)
+	seats := p.lists.MutedSeats(&u)
 	if mu, ok := p.screen.(uikit.Muting); ok {
 		mu.Mute(seats)
 	}
-	return withoutMuted(u, seats)
+	return tui.WithoutMuted(u, seats)
 }
 
 // mutedLine reports whether e, a line of u's log, is the chat of a player
 // this session ignores (plain mode does not print it).
 func (p *plain) mutedLine(u *table.Update, e *game.Event) bool {
 	return e.Kind == game.Chat && e.From >= 0 && int(e.From) < len(u.Seats) && u.Seats[e.From].ID != "" &&
-		p.lists.has(IgnoreList, u.Seats[e.From].ID)
+		p.lists.Has(tui.IgnoreList, u.Seats[e.From].ID)
 }

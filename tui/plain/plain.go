@@ -1,4 +1,4 @@
-package tui
+package plain
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"bivouac/i18n"
 	"bivouac/sanitize"
 	"bivouac/table"
+	"bivouac/tui"
 	"bivouac/tui/uikit"
 )
 
@@ -27,8 +28,8 @@ import (
 // help), each answered in words. It uses the same views and catalog words
 // as the full screen (the game screens' uikit.Plain side).
 
-// PlainSession is what plain mode needs of its SSH session.
-type PlainSession struct {
+// Session is what plain mode needs of its SSH session.
+type Session struct {
 	Ctx    context.Context
 	Player table.Player
 	Lang   i18n.Lang
@@ -47,15 +48,15 @@ type PlainSession struct {
 	// ASCII (uikit.ToASCII).
 	ASCII bool
 	Addr  string
-	// Control brings the server's word to this session (see Control);
+	// Control brings the server's word to this session (see tui.Control);
 	// nil: none.
-	Control <-chan Control
+	Control <-chan tui.Control
 }
 
 // plain is one plain-mode session.
 type plain struct {
-	app  *App
-	s    PlainSession
+	app  *tui.App
+	s    Session
 	th   *uikit.Theme
 	box  *table.Mailbox
 	ed   *lineEditor
@@ -71,9 +72,9 @@ type plain struct {
 	droppedSaid time.Time  // when the player was last told keys were dropped
 	last        string     // the last line said
 	started     bool
-	langs       *langSave // the language choice waiting to be stored (nil: none made)
-	lists       lists     // the players this session ignores and blocks (plain_people.go)
-	lastReport  time.Time // when this session last reported a player
+	langs       *tui.LangSave    // the language choice waiting to be stored (nil: none made)
+	lists       tui.SessionLists // the players this session ignores and blocks (people.go)
+	lastReport  time.Time        // when this session last reported a player
 }
 
 // maxPlainLine is the longest command line read; the rest of a longer one
@@ -82,14 +83,14 @@ const maxPlainLine = 1024
 
 // RunPlain runs a plain-mode session until the player quits or the
 // session ends; the result is the exit status.
-func (a *App) RunPlain(s PlainSession) int {
-	p := &plain{app: a, s: s, th: a.theme(nil, s.Lang, s.ASCII), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
+func Run(a *tui.App, s Session) int {
+	p := &plain{app: a, s: s, th: a.Theme(nil, s.Lang, s.ASCII), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
 	defer func() {
 		if p.room != nil {
 			p.room.Detach(p.box)
 		}
 		if p.langs != nil {
-			p.langs.flush()
+			p.langs.Flush()
 		}
 	}()
 	lines := make(chan string)
@@ -97,7 +98,7 @@ func (a *App) RunPlain(s PlainSession) int {
 	p.say(p.th.T("plain.welcome"))
 	p.plainMOTD()
 	if s.Guest != "" {
-		p.say(guestHint(p.th, s.Guest, p.app.JoinHint))
+		p.say(tui.GuestHint(p.th, s.Guest, p.app.JoinHint))
 	}
 	p.lobby()
 	p.ed.prompt()
@@ -127,7 +128,7 @@ func (a *App) RunPlain(s PlainSession) int {
 			}
 		}
 	}
-	p.say(p.th.T(quitGoodbye))
+	p.say(p.th.T(tui.QuitGoodbye))
 	return 0
 }
 
@@ -285,7 +286,7 @@ func (p *plain) command(line string) {
 		return
 	case "lang", "language":
 		if l, ok := i18n.Parse(rest); ok {
-			p.th = p.app.theme(nil, l, p.s.ASCII)
+			p.th = p.app.Theme(nil, l, p.s.ASCII)
 			if p.screen != nil {
 				p.screen = p.newScreen(p.upd.Game)
 				p.screen.SetUpdate(p.upd)
@@ -294,9 +295,9 @@ func (p *plain) command(line string) {
 			if p.app.Records != nil && !p.s.Player.Guest {
 				if p.langs == nil { // stored after a pause or at the end, as the lobby's l
 					pl, rec := p.s.Player, p.app.Records
-					p.langs = newLangSave(p.app.Clock, func(l i18n.Lang) error { return rec.SetLang(pl, l) })
+					p.langs = tui.NewLangSave(p.app.Clock, func(l i18n.Lang) error { return rec.SetLang(pl, l) })
 				}
-				p.langs.choose(l)
+				p.langs.Choose(l)
 			}
 		} else {
 			p.say(p.th.T("plain.langs"))
@@ -417,7 +418,7 @@ func (p *plain) lobbyCommand(word, rest string) {
 			p.say(th.T("plain.rules_which"))
 		}
 	case "learn":
-		r, seat, err := p.app.startLearning(p.s.Ctx, p.s.Player, p.box)
+		r, seat, err := p.app.StartLearning(p.s.Ctx, p.s.Player, p.box)
 		if err != nil {
 			p.say(th.Err(err))
 			return
@@ -458,7 +459,7 @@ func (p *plain) newTable(args []string) {
 	}
 	if len(args) == 1 {
 		p.form = &plainForm{game: g, choice: choice}
-		p.say(th.T("plain.form.start", game.Text("Game", gameTitle(th, g.Game.ID()))))
+		p.say(th.T("plain.form.start", game.Text("Game", tui.GameTitle(th, g.Game.ID()))))
 		p.askField()
 		return
 	}
@@ -485,7 +486,7 @@ func (p *plain) newTable(args []string) {
 		p.say(th.Err(err))
 		return
 	}
-	r, err := p.app.create(g, spec, p.s.Player)
+	r, err := p.app.Create(g, spec, p.s.Player)
 	if err != nil {
 		p.say(th.Err(err))
 		return
@@ -496,7 +497,7 @@ func (p *plain) newTable(args []string) {
 // plainForm is the new-table form asked one field at a time: the same
 // fields, choices and notes as the full screen's form.
 type plainForm struct {
-	game   GameEntry
+	game   tui.GameEntry
 	choice []int
 	field  int
 }
@@ -554,7 +555,7 @@ func (p *plain) formLine(line string) {
 		p.say(th.Err(err))
 		return
 	}
-	r, err := p.app.create(f.game, spec, p.s.Player)
+	r, err := p.app.Create(f.game, spec, p.s.Player)
 	if err != nil {
 		p.say(th.Err(err))
 		return
@@ -575,7 +576,7 @@ func (p *plain) sit(r table.RoomHandle, watch bool) {
 
 // seated is plain mode at the table r just joined.
 func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
-	p.app.seated(p.s.Player, seat)
+	p.app.Seated(p.s.Player, seat)
 	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
 	p.screen, p.upd = nil, table.Update{}
 	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))
@@ -618,7 +619,7 @@ func (p *plain) onUpdate(u table.Update) {
 		return
 	}
 	if u.Closed != table.Open {
-		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", p.app.closedWhy(u.Closed))))
+		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", p.app.ClosedWhy(u.Closed))))
 		p.room, p.screen = nil, nil
 		return
 	}
@@ -626,7 +627,7 @@ func (p *plain) onUpdate(u table.Update) {
 		p.screen = p.newScreen(u.Game)
 	}
 	p.upd = u
-	p.app.loadLists(p.s.Player, &p.lists)
+	p.app.LoadLists(p.s.Player, &p.lists)
 	if p.screen != nil {
 		p.screen.SetUpdate(p.muted(u))
 	}
@@ -741,7 +742,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 		p.listMoves(pl)
 		return
 	case "say", "'":
-		if err := p.room.Say(p.box, sanitize.Line(rest, ChatMax)); err != nil {
+		if err := p.room.Say(p.box, sanitize.Line(rest, tui.ChatMax)); err != nil {
 			p.say(th.Err(err))
 		}
 		return
@@ -878,22 +879,22 @@ func (p *plain) sayPage(pg uikit.RulePage) {
 }
 
 // gameNamed finds a game by its id or the start of its title.
-func (p *plain) gameNamed(word string) (GameEntry, bool) {
+func (p *plain) gameNamed(word string) (tui.GameEntry, bool) {
 	word = strings.ToLower(word)
 	if g, ok := p.app.Games.Lookup(word); ok {
 		return g, true
 	}
 	for _, e := range p.app.Games {
-		if word != "" && strings.HasPrefix(strings.ToLower(gameTitle(p.th, e.Game.ID())), word) {
+		if word != "" && strings.HasPrefix(strings.ToLower(tui.GameTitle(p.th, e.Game.ID())), word) {
 			return e, true
 		}
 	}
-	return GameEntry{}, false
+	return tui.GameEntry{}, false
 }
 
 func (p *plain) profile() {
 	th := p.th
-	rec, err := p.app.recordsFor(p.s.Player)
+	rec, err := p.app.RecordsFor(p.s.Player)
 	if err != nil {
 		p.say(th.Err(err))
 		return
@@ -905,13 +906,13 @@ func (p *plain) profile() {
 		return
 	}
 	if err != nil {
-		p.say(th.T("cmd.profile.none"), addressLine(th, p.s.Player.Gender)+" "+th.T("plain.address.usage"))
+		p.say(th.T("cmd.profile.none"), tui.AddressLine(th, p.s.Player.Gender)+" "+th.T("plain.address.usage"))
 		return
 	}
 	p.say(th.T("ui.profile.title", game.Text("Player", prof.Name)))
-	p.say(addressLine(th, p.s.Player.Gender) + " " + th.T("plain.address.usage"))
+	p.say(tui.AddressLine(th, p.s.Player.Gender) + " " + th.T("plain.address.usage"))
 	for _, st := range prof.Stats {
-		p.say(gameTitle(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
+		p.say(tui.GameTitle(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
 			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))
 	}
 	if games, err := rec.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
@@ -921,7 +922,7 @@ func (p *plain) profile() {
 			if g.Won {
 				res = th.T("ui.won")
 			}
-			p.say(g.When.Format(dateTimeLayout) + " " + g.Code + " " + res + ": " + th.Msg(g.Title))
+			p.say(g.When.Format(tui.DateTimeLayout) + " " + g.Code + " " + res + ": " + th.Msg(g.Title))
 		}
 	}
 	p.peopleCommand("ignored", "")
@@ -929,22 +930,22 @@ func (p *plain) profile() {
 }
 
 // mayGuess is the wrong-code budget of the session's address
-// (App.Guesses): false, said, while it must wait.
+// (tui.App.Guesses): false, said, while it must wait.
 func (p *plain) mayGuess() bool {
-	if wait := p.app.codeWait(p.th, p.s.Addr); wait != "" {
+	if wait := p.app.CodeWait(p.th, p.s.Addr); wait != "" {
 		p.say(wait)
 		return false
 	}
 	return true
 }
 
-func (p *plain) wrongGuess() { p.app.wrongCode(p.s.Addr) }
+func (p *plain) wrongGuess() { p.app.WrongCode(p.s.Addr) }
 
 // campaign runs "campaign new PLAYERS NAME", "campaign join CODE" and
 // "campaign play CODE" (open the next mission's table, as its host).
 func (p *plain) campaign(args []string) {
 	th := p.th
-	rec, err := p.app.recordsFor(p.s.Player)
+	rec, err := p.app.RecordsFor(p.s.Player)
 	if err != nil {
 		p.say(th.Err(err))
 		return
@@ -976,7 +977,7 @@ func (p *plain) campaign(args []string) {
 			return
 		}
 		c, err := rec.JoinCampaign(p.s.Player, table.NormalizeCode(args[1]))
-		if errors.Is(err, ErrNoSuchCampaign) {
+		if errors.Is(err, tui.ErrNoSuchCampaign) {
 			p.wrongGuess()
 		}
 		if err != nil {
@@ -996,7 +997,7 @@ func (p *plain) campaign(args []string) {
 			return
 		}
 		p.say(campaignOptionsLine(th, c))
-		r, err := p.app.create(g, spec, p.s.Player)
+		r, err := p.app.Create(g, spec, p.s.Player)
 		if err != nil {
 			p.say(th.Err(err))
 			return
@@ -1010,10 +1011,10 @@ func (p *plain) campaign(args []string) {
 }
 
 // myCampaign is one of the player's campaigns by its code.
-func myCampaign(rec Records, playerID, code string) (Campaign, error) {
+func myCampaign(rec tui.Records, playerID, code string) (tui.Campaign, error) {
 	cs, err := rec.Campaigns(playerID)
 	if err != nil {
-		return Campaign{}, err
+		return tui.Campaign{}, err
 	}
 	code = table.NormalizeCode(code)
 	for _, c := range cs {
@@ -1021,12 +1022,12 @@ func myCampaign(rec Records, playerID, code string) (Campaign, error) {
 			return c, nil
 		}
 	}
-	return Campaign{}, ErrNoSuchCampaign
+	return tui.Campaign{}, tui.ErrNoSuchCampaign
 }
 
 func (p *plain) campaigns() {
 	th := p.th
-	rec, err := p.app.recordsFor(p.s.Player)
+	rec, err := p.app.RecordsFor(p.s.Player)
 	if err != nil {
 		p.say(th.Err(err))
 		return
@@ -1052,8 +1053,8 @@ func (p *plain) review(code string) {
 		p.say(th.T("ui.err.no_coach"))
 		return
 	}
-	var job ReviewJob
-	if said, ok := p.app.lookUpGame(th, p.s.Addr, func() (err error) {
+	var job tui.ReviewJob
+	if said, ok := p.app.LookUpGame(th, p.s.Addr, func() (err error) {
 		job, err = p.app.Reviews.Review(strings.TrimSpace(code), p.s.Player)
 		return err
 	}); !ok {

@@ -1,17 +1,18 @@
-package tui
+package plain
 
 import (
 	"strings"
 	"time"
 
 	"bivouac/game"
+	"bivouac/tui"
 	"bivouac/tui/uikit"
 )
 
 // campaignSet runs "campaign set CODE bot LEVEL|hints on|off|clock
 // 90s|3m|off": how the campaign's next missions are played, kept with it.
 // With no option it says how they are played now.
-func (p *plain) campaignSet(rec Records, args []string) {
+func (p *plain) campaignSet(rec tui.Records, args []string) {
 	th := p.th
 	c, err := myCampaign(rec, p.s.Player.ID, args[0])
 	if err != nil {
@@ -35,7 +36,7 @@ func (p *plain) campaignSet(rec Records, args []string) {
 }
 
 // parseCampaignOption is c's options with the one args name changed.
-func parseCampaignOption(c Campaign, args []string) (CampaignOptions, bool) {
+func parseCampaignOption(c tui.Campaign, args []string) (tui.CampaignOptions, bool) {
 	o := c.Options
 	if len(args) != 2 {
 		return o, false
@@ -70,12 +71,12 @@ func parseCampaignOption(c Campaign, args []string) (CampaignOptions, bool) {
 
 // campaignOptionsLine says how c's missions are played, and which bot
 // stands in for a missing member.
-func campaignOptionsLine(th *uikit.Theme, c Campaign) string {
+func campaignOptionsLine(th *uikit.Theme, c tui.Campaign) string {
 	o := c.Options
 	hints := "form.no"
 	if o.Hints {
 		hints = "form.yes"
 	}
 	return th.T("campaign.mission.options", game.Text("Name", c.Name), game.Text("Level", th.T("bot.level."+o.BotLevel)),
-		game.Text("Hints", th.T(hints)), game.Text("Clock", th.T(campaignClockName(o.TurnClock))))
+		game.Text("Hints", th.T(hints)), game.Text("Clock", th.T(tui.CampaignClockName(o.TurnClock))))
 }

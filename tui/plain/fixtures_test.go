@@ -1,0 +1,176 @@
+package plain
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bivouac/game"
+	"bivouac/i18n"
+	"bivouac/table"
+	"bivouac/tui"
+	"bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// coin is a minimal game for driving plain sessions: seats take turns
+// flipping; the third flip ends it.
+type coin struct{}
+
+type coinState struct{ Flips, Seats int }
+
+func (coin) ID() string    { return "coin" }
+func (coin) Title() string { return "Coin" }
+func (coin) New(s game.Setup, _ uint64) (game.State, []game.Event, error) {
+	return &coinState{Seats: len(s.Names)}, nil, nil
+}
+func (coin) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []game.Event, error) {
+	st := s.(*coinState)
+	if int(seat) != st.Flips%st.Seats {
+		return s, nil, game.ErrNotYourTurn
+	}
+	st.Flips++
+	return st, []game.Event{{Audience: game.Everyone(), Text: fmt.Sprintf("flip %d", st.Flips)}}, nil
+}
+func (coin) Clone(s game.State) game.State { c := *s.(*coinState); return &c }
+func (coin) Legal(s game.State, seat game.Seat) []game.Action {
+	st := s.(*coinState)
+	if st.Flips < 3 && int(seat) == st.Flips%st.Seats {
+		return []game.Action{"flip"}
+	}
+	return nil
+}
+func (coin) Waiting(s game.State) []game.Seat {
+	st := s.(*coinState)
+	if st.Flips >= 3 {
+		return nil
+	}
+	return []game.Seat{game.Seat(st.Flips % st.Seats)}
+}
+func (coin) View(s game.State, _ game.Seat) game.View { return *s.(*coinState) }
+func (coin) Timer(game.State) (game.Timer, bool)      { return game.Timer{}, false }
+func (coin) Say(_ game.State, seat game.Seat, text string) ([]game.Event, error) {
+	return []game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Text: text}}, nil
+}
+func (coin) Result(s game.State) (game.Result, bool) {
+	if s.(*coinState).Flips >= 3 {
+		return game.Result{Outcome: "win", Summary: game.Raw("flipped")}, true
+	}
+	return game.Result{}, false
+}
+func (coin) EncodeAction(a game.Action) ([]byte, error) { return json.Marshal(a) }
+func (coin) DecodeAction(b []byte) (game.Action, error) {
+	var s string
+	return s, json.Unmarshal(b, &s)
+}
+
+// coinScreen is the coin's table screen; plain mode only sizes and feeds it.
+type coinScreen struct{ u table.Update }
+
+func (s *coinScreen) SetUpdate(u table.Update) { s.u = u }
+func (s *coinScreen) SetSize(int, int)         {}
+func (s *coinScreen) Update(tea.Msg) tea.Cmd   { return nil }
+func (s *coinScreen) View() string {
+	st, _ := s.u.View.(coinState)
+	return fmt.Sprintf("flips: %d", st.Flips)
+}
+func (s *coinScreen) Keys() help.KeyMap { return coinKeys{} }
+
+type coinKeys struct{}
+
+func (coinKeys) ShortHelp() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "flip"))}
+}
+func (k coinKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+type memProfiles map[string]string
+
+func (p memProfiles) Keep(table.Player) {}
+
+func (p memProfiles) SetName(id, name string) error {
+	p[id] = name
+	return nil
+}
+
+func testApp(t testing.TB) *tui.App {
+	t.Helper()
+	return &tui.App{
+		Hub:      table.NewHub(t.Context(), nil),
+		JoinHint: "ssh -p 2222 camp.example",
+		Profiles: memProfiles{},
+		Games: tui.Catalog{{
+			Entry:  game.Entry{Game: coin{}},
+			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
+			Form: tui.Form{
+				Fields: []tui.Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
+				Build: func(c []int) (tui.TableSpec, error) {
+					return tui.TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
+				},
+			},
+		}},
+	}
+}
+
+// syncBuffer is a plain session's output, read while it is written.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// driver types lines into a plain session and waits for its answers.
+type driver struct {
+	t   *testing.T
+	in  *io.PipeWriter
+	out *syncBuffer
+}
+
+func start(t *testing.T, a *tui.App, id, name string) *driver {
+	r, w := io.Pipe()
+	d := &driver{t: t, in: w, out: &syncBuffer{}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(a, Session{Ctx: t.Context(), Player: table.Player{ID: id, Name: name}, Lang: i18n.English, In: r, Out: d.out})
+	}()
+	t.Cleanup(func() { w.Close(); <-done })
+	return d
+}
+
+// do types line and waits until the output since then contains want.
+func (d *driver) do(line, want string) string {
+	d.t.Helper()
+	from := len(d.out.String())
+	io.WriteString(d.in, line+"\n")
+	return d.wait(from, want)
+}
+
+func (d *driver) wait(from int, want string) string {
+	d.t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if s := d.out.String()[from:]; strings.Contains(s, want) {
+			return s
+		}
+	}
+	d.t.Fatalf("no %q in:\n%s", want, d.out.String()[from:])
+	return ""
+}
