@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/cluster/natsnode"
 	"bivouac/cluster/natsnode/natstest"
 	"bivouac/game"
@@ -73,21 +74,21 @@ func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *tes
 func (c *testCluster) lobbiesLive(within time.Duration) {
 	c.t.Helper()
 	probe := newGrizzledRoom(c.t, c.nodes[0], "fp-probe")
-	deadline := time.Now().Add(within)
-	for i := 1; i < len(c.nodes); i++ {
-		for !listed(c.nodes[i], probe.Code()) {
-			if time.Now().After(deadline) {
-				cl := c.nodes[i].srv.cluster
-				cl.mu.Lock()
-				_, inDir := cl.directory[probe.Code()]
-				size := len(cl.directory)
-				cl.mu.Unlock()
-				c.t.Fatalf("node %d never listed a new table (in its directory: %v, of %d rooms; hub lists %d)",
-					i+1, inDir, size, len(c.nodes[i].srv.hub.List()))
+	clocktest.CheckFor(c.t, within, 20*time.Millisecond, func() error {
+		for i := 1; i < len(c.nodes); i++ {
+			if listed(c.nodes[i], probe.Code()) {
+				continue
 			}
-			time.Sleep(20 * time.Millisecond)
+			cl := c.nodes[i].srv.cluster
+			cl.mu.Lock()
+			_, inDir := cl.directory[probe.Code()]
+			size := len(cl.directory)
+			cl.mu.Unlock()
+			return fmt.Errorf("node %d never listed a new table (in its directory: %v, of %d rooms; hub lists %d)",
+				i+1, inDir, size, len(c.nodes[i].srv.hub.List()))
 		}
-	}
+		return nil
+	})
 }
 
 // startAll starts every node at once: each waits for the others' JetStream.
@@ -163,20 +164,20 @@ func (c *testCluster) closeAll() {
 // runner waits until one of the nodes runs room code and returns its index.
 func (c *testCluster) runner(code string, within time.Duration, skip int) (int, *table.Room) {
 	c.t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
+	at, room := -1, (*table.Room)(nil)
+	clocktest.CheckFor(c.t, within, 20*time.Millisecond, func() error {
 		for i, n := range c.nodes {
 			if i == skip || n == nil {
 				continue
 			}
 			if r := n.srv.hub.Local(code); r != nil {
-				return i, r
+				at, room = i, r
+				return nil
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.t.Fatalf("no node runs room %s after %v", code, within)
-	return -1, nil
+		return fmt.Errorf("no node runs room %s", code)
+	})
+	return at, room
 }
 
 // seated is a player at a table through a mailbox, as a session is.
@@ -304,14 +305,14 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
 	made := time.Now() // the record is saved when Create returns: the lobby's lag counts from here
 	code := room.Code()
-	for _, i := range []int{1, 2} {
-		for !listed(c.nodes[i], code) {
-			if time.Since(made) > time.Second {
-				t.Fatalf("room %s not listed on node %d after 1 s", code, i+1)
+	clocktest.CheckFor(t, time.Second, 5*time.Millisecond, func() error {
+		for _, i := range []int{1, 2} {
+			if !listed(c.nodes[i], code) {
+				return fmt.Errorf("room %s not listed on node %d", code, i+1)
 			}
-			time.Sleep(5 * time.Millisecond)
 		}
-	}
+		return nil
+	})
 	t.Logf("listed on nodes 2 and 3 after %v", time.Since(made))
 
 	// The lobby of node 2, over SSH, lists it.
