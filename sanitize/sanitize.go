@@ -18,11 +18,12 @@
 package sanitize
 
 import (
-	"bivouac/game"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"bivouac/game"
 
 	"golang.org/x/text/unicode/norm"
 )

@@ -1,13 +1,14 @@
 package sanitize
 
 import (
-	"bivouac/i18n"
 	"errors"
 	"math"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"bivouac/i18n"
 )
 
 func TestLine(t *testing.T) {

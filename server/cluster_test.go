@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nats-io/nats.go/jetstream"
 	"log/slog"
 	"net"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"bivouac/game/grizzled"
 	"bivouac/sshserver/sshtest"
 	"bivouac/table"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // testNode is one full server of a loopback cluster.

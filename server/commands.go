@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bivouac/i18n"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/sshserver"

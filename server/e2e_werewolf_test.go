@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bivouac/i18n"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"bivouac/game"
 	"bivouac/game/werewolf"
 	"bivouac/games"
+	"bivouac/i18n"
 	"bivouac/sshserver/sshtest"
 )
 

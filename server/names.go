@@ -1,13 +1,13 @@
 package server
 
 import (
-	"bivouac/game"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"bivouac/game"
 	"bivouac/sanitize"
 	"bivouac/sshserver"
 )

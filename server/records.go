@@ -1,12 +1,12 @@
 package server
 
 import (
-	"bivouac/i18n"
 	"errors"
 	"slices"
 
 	"bivouac/codes"
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/persistence"
 	"bivouac/sanitize"
 	"bivouac/table"

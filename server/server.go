@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bivouac/access"
-	"bivouac/i18n"
 	"context"
 	"errors"
 	"fmt"
@@ -16,9 +14,11 @@ import (
 	"sync"
 	"time"
 
+	"bivouac/access"
 	"bivouac/clock"
 	"bivouac/game"
 	"bivouac/hostkeys"
+	"bivouac/i18n"
 	"bivouac/logredact"
 	"bivouac/logthrottle"
 	"bivouac/metrics"

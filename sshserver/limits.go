@@ -1,7 +1,6 @@
 package sshserver
 
 import (
-	"bivouac/game"
 	"context"
 	"net"
 	"net/netip"
@@ -9,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"bivouac/game"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"

@@ -1,14 +1,14 @@
 package sshserver
 
 import (
-	"bivouac/game"
-	"bivouac/i18n"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"strings"
 	"time"
 
+	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/sanitize"
 
 	"github.com/charmbracelet/ssh"

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"bivouac/game"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"bivouac/codes"
+	"bivouac/game"
 )
 
 // Hub keeps the server's rooms by code and tells lobby screens when the list

@@ -1,12 +1,13 @@
 package table
 
 import (
-	"bivouac/game"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"sync"
 	"time"
+
+	"bivouac/game"
 )
 
 // Journal is where rooms make themselves durable. The room actor appends an

@@ -1,9 +1,10 @@
 package table
 
 import (
-	"bivouac/game"
 	"errors"
 	"fmt"
+
+	"bivouac/game"
 )
 
 // Step is one point in a replayed game: the view of the chosen seat after

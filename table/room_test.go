@@ -1,7 +1,6 @@
 package table
 
 import (
-	"bivouac/i18n"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"bivouac/game"
+	"bivouac/i18n"
 )
 
 // race is a tiny game for testing the actor: seats take turns adding 1..3 to

@@ -10,8 +10,6 @@
 package tui
 
 import (
-	"bivouac/clock"
-	"bivouac/i18n"
 	"context"
 	"io"
 	"log/slog"
@@ -20,7 +18,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bivouac/clock"
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 	"bivouac/tui/frames"
 	"bivouac/tui/uikit"

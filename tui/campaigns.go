@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"bivouac/game"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"bivouac/game"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 

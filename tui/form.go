@@ -1,9 +1,9 @@
 package tui
 
 import (
-	"bivouac/game"
 	"strings"
 
+	"bivouac/game"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 

@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"bivouac/game"
-	"bivouac/i18n"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 

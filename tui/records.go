@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"bivouac/i18n"
 	"errors"
 	"time"
 
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 )

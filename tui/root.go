@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bivouac/i18n"
 	"context"
 	"math"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/sanitize"
 	"bivouac/table"
 	"bivouac/tui/uikit"

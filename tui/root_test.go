@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bivouac/i18n"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 
 	"bivouac/clock/clocktest"
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 

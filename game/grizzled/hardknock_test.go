@@ -1,11 +1,11 @@
 package grizzled
 
 import (
-	"bivouac/i18n"
 	"slices"
 	"testing"
 
 	"bivouac/game"
+	"bivouac/i18n"
 )
 
 // TestHardKnocks has one row per hard knock (H01..H19) and Merry Christmas

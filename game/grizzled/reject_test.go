@@ -1,12 +1,12 @@
 package grizzled
 
 import (
-	"bivouac/i18n"
 	"errors"
 	"strings"
 	"testing"
 
 	"bivouac/game"
+	"bivouac/i18n"
 )
 
 // TestApplyRejects: each illegal action returns the right error (with a

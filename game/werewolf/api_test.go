@@ -1,7 +1,6 @@
 package werewolf
 
 import (
-	"bivouac/i18n"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"bivouac/game"
+	"bivouac/i18n"
 )
 
 func TestGameInterface(t *testing.T) {

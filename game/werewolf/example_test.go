@@ -1,11 +1,11 @@
 package werewolf_test
 
 import (
-	"bivouac/i18n"
 	"fmt"
 
 	"bivouac/game"
 	"bivouac/game/werewolf"
+	"bivouac/i18n"
 )
 
 // A room actor's loop in miniature: create, read the timer, apply a

@@ -1,7 +1,6 @@
 package werewolf
 
 import (
-	"bivouac/i18n"
 	"bytes"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"bivouac/game"
+	"bivouac/i18n"
 )
 
 // Seats of the spec's scenarios: P1 is seat 0.

@@ -1,8 +1,6 @@
 package grizzledui
 
 import (
-	"bivouac/game"
-	"bivouac/i18n"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 

@@ -1,13 +1,13 @@
 package werewolfui
 
 import (
-	"bivouac/i18n"
 	"fmt"
 	"strings"
 	"testing"
 
 	"bivouac/game/werewolf"
 	"bivouac/game/werewolf/wolfbot"
+	"bivouac/i18n"
 	"bivouac/table"
 )
 

@@ -1,7 +1,6 @@
 package werewolfui
 
 import (
-	"bivouac/i18n"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 
 	"bivouac/game"
 	"bivouac/game/werewolf"
+	"bivouac/i18n"
 	"bivouac/table"
 	"bivouac/tui/uikit"
 

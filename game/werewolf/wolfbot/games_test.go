@@ -1,7 +1,6 @@
 package wolfbot
 
 import (
-	"bivouac/i18n"
 	"bytes"
 	"fmt"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 
 	"bivouac/game"
 	"bivouac/game/werewolf"
+	"bivouac/i18n"
 )
 
 // checker verifies, after every change of a bot game, that views and events
