@@ -247,12 +247,19 @@ func (t *tablePage) frameLines(m *root) []string {
 		return strings.Split(t.waitingView(m), "\n")
 	}
 	// A notice (the coach's hint, a session-level problem: busy, closed)
-	// goes under the table, which draws itself a line shorter for it: laid
-	// over the table's last line it hid what that line offered (the cards
-	// a charm could discard, the mission's sizes).
+	// goes under the table: laid over the table's last line it hid what
+	// that line offered (the cards a charm could discard, the mission's
+	// sizes). A screen that can, draws it; another draws itself a line
+	// shorter for it.
 	q, quiet := t.screen.(uikit.Quiet)
-	notice := m.notice != "" && !(quiet && q.Quiet()) && t.h > 1
-	if notice {
+	notice := ""
+	if m.notice != "" && !(quiet && q.Quiet()) && t.h > 1 {
+		notice = m.th.Notice.Render(" " + m.th.Trunc(m.notice, m.width-2) + " ")
+	}
+	noticed, drawsNotice := t.screen.(uikit.Noticed)
+	if drawsNotice {
+		noticed.SetNotice(notice)
+	} else if notice != "" {
 		t.screen.SetSize(t.w, t.h-1)
 		defer t.screen.SetSize(t.w, t.h)
 	}
@@ -262,13 +269,13 @@ func (t *tablePage) frameLines(m *root) []string {
 	} else {
 		lines = strings.Split(t.screen.View(), "\n")
 	}
-	if notice {
+	if notice != "" && !drawsNotice {
 		n := min(len(lines), t.h-1)
 		lines = lines[:n:n] // the screen's own lines stay as it drew them
 		for len(lines) < t.h-1 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, m.th.Notice.Render(" "+m.th.Trunc(m.notice, m.width-2)+" "))
+		lines = append(lines, notice)
 	}
 	return lines
 }

@@ -32,7 +32,8 @@ type Screen struct {
 	words // the theme, the newest Update and its view
 	keys  keyMap
 
-	helpBar bool // draw the help bar as the last line (see SetHelpBar); off by default
+	helpBar bool   // draw the help bar as the last line (see SetHelpBar); off by default
+	notice  string // the session's notice, on a line under the body (uikit.Noticed)
 	w, h    int
 
 	coach   *coach // the guided mission's teacher (StartCoach); nil at other tables
@@ -99,6 +100,9 @@ func New(th *uikit.Theme) *Screen {
 // 80×23. A screen shown on its own (tests, demos) turns it on and then
 // needs 80×24.
 func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
+
+// SetNotice implements uikit.Noticed.
+func (s *Screen) SetNotice(line string) { s.notice = line }
 
 // SetSize is the area the screen may draw in.
 func (s *Screen) SetSize(width, height int) {

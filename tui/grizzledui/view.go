@@ -28,7 +28,7 @@ func (s *Screen) View() string { return strings.Join(s.Lines(), "\n") }
 
 // Lines is View as lines (uikit.Lined).
 func (s *Screen) Lines() []string {
-	return uikit.Frame(s.th, s.Keys, s.helpBar, s.w, s.h, MinWidth, MinHeight, s.body)
+	return uikit.Frame(s.th, s.Keys, s.helpBar, s.w, s.h, MinWidth, MinHeight, s.notice, s.body)
 }
 
 // body is everything but the help bar, at most h lines of at most w cells.

@@ -124,12 +124,13 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 }
 
 // Frame lays out a table screen of w×h cells, as lines: body's lines
-// (asked for the space left), padded to the full height, then — when
-// helpBar is set, as for a screen shown on its own — the help bar of keys
-// (asked for only then). Without its own help bar the screen's window is
-// one line taller (the session's help bar), so a window under minW×minH
-// gets TooSmall instead.
-func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH int, body func(w, h int) []string) []string {
+// (asked for the space left), padded to the full height, then notice on a
+// line of its own when there is one (the session's: the coach's hint, a
+// problem), then — when helpBar is set, as for a screen shown on its own —
+// the help bar of keys (asked for only then). Without its own help bar the
+// screen's window is one line taller (the session's help bar), so a
+// window under minW×minH gets TooSmall instead.
+func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH int, notice string, body func(w, h int) []string) []string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
 		reserved = 1
@@ -143,9 +144,15 @@ func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH in
 		foot = th.Trunc(th.ShortHelp(w, keys().ShortHelp()), w)
 		n--
 	}
+	if notice != "" {
+		n--
+	}
 	lines := body(w, n)
 	for len(lines) < n {
 		lines = append(lines, "")
+	}
+	if notice != "" {
+		lines = append(lines, notice)
 	}
 	if helpBar {
 		lines = append(lines, foot)

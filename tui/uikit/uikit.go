@@ -62,6 +62,15 @@ type LeaveMsg struct{}
 // The screen copies what it keeps before Update returns.
 type UpdateMsg struct{ *table.Update }
 
+// Noticed is implemented by screens that draw the session's notice (the
+// coach's hint, a problem) on a line of their own under the table, their
+// body a line shorter: laid over the table's last line, a notice hid what
+// that line offered (a charm's targets, a mission's sizes). line is the
+// notice as drawn, "" for none.
+type Noticed interface {
+	SetNotice(line string)
+}
+
 // Quiet is implemented by screens that must sometimes look the same for
 // every seat (a sleeping village, Werewolves §11.2): while Quiet is true
 // the session draws nothing of its own over the screen.

@@ -48,7 +48,8 @@ type Screen struct {
 	th   *uikit.Theme
 	keys keyMap
 
-	helpBar bool // draw the help bar as the last line (standalone); off by default
+	helpBar bool   // draw the help bar as the last line (standalone); off by default
+	notice  string // the session's notice, on a line under the body (uikit.Noticed)
 	w, h    int
 
 	u       table.Update
@@ -99,6 +100,9 @@ func New(th *uikit.Theme) *Screen {
 // line. Off by default: the root draws it below the screen, which then
 // needs 80×23. A screen shown on its own turns it on and needs 80×24.
 func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
+
+// SetNotice implements uikit.Noticed.
+func (s *Screen) SetNotice(line string) { s.notice = line }
 
 // SetSize is the area the screen may draw in.
 func (s *Screen) SetSize(width, height int) {

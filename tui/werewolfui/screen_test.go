@@ -644,3 +644,27 @@ func TestEveryScreenFitsInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The session's notice (the coach's hint, a problem) gets a line of its
+// own at the smallest window, under the table, and the table's last line
+// stays: a notice shrank the screen by a line and it said the window was
+// too small.
+func TestANoticeFitsTheSmallestWindow(t *testing.T) {
+	s := newScreen(starterVote(t).update(0), 80, 23)
+	s.SetHelpBar(false) // the root draws the help bar on the 24th line
+	s.SetNotice("NOTICE")
+	out := s.View()
+	if strings.Contains(out, "too small") {
+		t.Fatalf("a notice made the window too small:\n%s", out)
+	}
+	checkFits(t, out, 80, 23)
+	lines := strings.Split(out, "\n")
+	if len(lines) != 23 || lines[22] != "NOTICE" {
+		t.Fatalf("the notice is not the 23rd and last line:\n%s", out)
+	}
+	for _, w := range []string{"Whom does the village lynch?", "Ballots cast: 3/7"} {
+		if !strings.Contains(flat(out), w) {
+			t.Fatalf("%q is gone under the notice:\n%s", w, out)
+		}
+	}
+}
