@@ -2,12 +2,14 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"bivouac/clock/clocktest"
 	"bivouac/game/werewolf"
 	"bivouac/sshserver/sshtest"
 )
@@ -70,17 +72,15 @@ func (p *plainPlayer) do(cmd string) []string {
 	// The answer starts after the echoed command's line (news printed
 	// meanwhile redraws the prompt and the half-typed line below it).
 	echo := []byte(cmd + "\r\n")
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	clocktest.CheckFor(p.t, 5*time.Second, 5*time.Millisecond, func() error {
 		tr := p.c.Transcript()
-		if i := bytes.Index(tr[from:], echo); i >= 0 {
-			from += i + len(echo)
-			break
+		i := bytes.Index(tr[from:], echo)
+		if i < 0 {
+			return fmt.Errorf("%q was not echoed:\n%s", cmd, tr)
 		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("%q was not echoed:\n%s", cmd, tr)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		from += i + len(echo)
+		return nil
+	})
 	p.waitPrompt(from)
 	var out []string
 	for _, l := range p.lines(from) {
@@ -181,14 +181,15 @@ func pickMove(lines []string) string {
 func expectRaw(t *testing.T, c *sshtest.Client, pattern string, timeout time.Duration) []string {
 	t.Helper()
 	re := regexp.MustCompile(pattern)
-	for deadline := time.Now().Add(timeout); ; time.Sleep(5 * time.Millisecond) {
-		if m := re.FindStringSubmatch(string(c.Transcript())); m != nil {
-			return m
+	var m []string
+	clocktest.CheckFor(t, timeout, 5*time.Millisecond, func() error {
+		tr := c.Transcript()
+		if m = re.FindStringSubmatch(string(tr)); m == nil {
+			return fmt.Errorf("no output matching %s:\n%s", pattern, tr)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no output matching %s after %v:\n%s", pattern, timeout, c.Transcript())
-		}
-	}
+		return nil
+	})
+	return m
 }
 
 // noEscapes fails if plain output ever held an escape sequence.
