@@ -1,3 +1,10 @@
+// Package plain is plain mode: the line-oriented interface, for screen
+// readers and scripts. No cursor addressing, no redraws, no drawing
+// characters beyond text: the table's events are printed as sentences as
+// they happen, and the player types short commands (look, hand, moves,
+// play 2, withdraw, vote 3, say …, help), each answered in words. It uses
+// the same views and catalog words as the full screen (the game screens'
+// uikit.Plain side) and the session services of tui.App.
 package plain
 
 import (
@@ -20,13 +27,6 @@ import (
 	"bivouac/tui"
 	"bivouac/tui/uikit"
 )
-
-// Plain mode: the line-oriented interface, for screen readers and scripts.
-// No cursor addressing, no redraws, no drawing characters beyond text: the
-// table's events are printed as sentences as they happen, and the player
-// types short commands (look, hand, moves, play 2, withdraw, vote 3, say …,
-// help), each answered in words. It uses the same views and catalog words
-// as the full screen (the game screens' uikit.Plain side).
 
 // Session is what plain mode needs of its SSH session.
 type Session struct {
@@ -81,7 +81,7 @@ type plain struct {
 // (a 2 MB paste) is dropped.
 const maxPlainLine = 1024
 
-// RunPlain runs a plain-mode session until the player quits or the
+// Run runs a plain-mode session until the player quits or the
 // session ends; the result is the exit status.
 func Run(a *tui.App, s Session) int {
 	p := &plain{app: a, s: s, th: a.Theme(nil, s.Lang, s.ASCII), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
