@@ -20,10 +20,10 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	evs, err := s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 1})
+	_, err = s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 1})
 	en := i18n.For(i18n.English)
 	fmt.Println(en.Error(err), errors.Is(err, grizzled.ErrIntensityTooLow))
-	evs, _ = s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 3})
+	evs, _ := s.Apply(0, grizzled.Action{Kind: grizzled.ActIntensity, K: 3})
 	for _, e := range evs {
 		who := "everyone"
 		if !e.Audience.All {

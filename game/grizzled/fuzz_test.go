@@ -119,10 +119,9 @@ func FuzzDecodeAction(f *testing.F) {
 }
 
 func TestActionCodecRoundTrip(t *testing.T) {
-	s := reach(t, 4, 1, 0)
 	seen := 0
 	for seed := range uint64(30) {
-		s = reach(t, 2+int(seed)%4, seed, int(seed*7))
+		s := reach(t, 2+int(seed)%4, seed, int(seed*7))
 		for _, seat := range s.Waiting() {
 			for _, a := range s.Legal(seat) {
 				b, err := EncodeAction(a)

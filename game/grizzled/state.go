@@ -184,7 +184,7 @@ func ParseOptions(b []byte) (Options, error) {
 
 // Setup errors.
 var (
-	ErrPlayers = errors.New("The Grizzled needs 2 to 5 players")
+	ErrPlayers = errors.New("a game of The Grizzled needs 2 to 5 players")
 	ErrOptions = errors.New("invalid options for The Grizzled")
 )
 

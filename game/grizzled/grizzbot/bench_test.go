@@ -93,7 +93,7 @@ func BenchmarkStrongDecisionTimes(b *testing.B) {
 				break
 			}
 			seat := firstWaiting(s)
-			act := g.Action{}
+			var act g.Action
 			if buf = s.AppendLegal(buf[:0], seat); len(buf) == 1 {
 				act = buf[0]
 			} else {

@@ -19,19 +19,6 @@ func newGame(t testing.TB, humans int, variant g.Variant, seed uint64) *g.State 
 	return s
 }
 
-func seatBots(t testing.TB, n int, level string) []game.Bot {
-	t.Helper()
-	bots := make([]game.Bot, n)
-	for i := range bots {
-		b, err := Bots{}.New(level)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bots[i] = b
-	}
-	return bots
-}
-
 // legalChecker wraps a bot and fails the test if it answers with an action
 // that is not in the view's Legal list.
 type legalChecker struct {

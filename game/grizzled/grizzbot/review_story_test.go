@@ -58,10 +58,9 @@ func seatZero(s game.Seat) bool { return s == 0 }
 
 // truth is what an independent replay saw at each move (1-based).
 type truth struct {
-	choice   map[int]bool // a choice of a seat other than 0
-	failPlay map[int]bool // a play by seat 1 made a third threat
-	trap     map[int]bool // the mission failed by the card a trap drew
-	ended    map[int]g.Action
+	choice   map[int]bool    // a choice of a seat other than 0
+	failPlay map[int]bool    // a play by seat 1 made a third threat
+	trap     map[int]bool    // the mission failed by the card a trap drew
 	outcome  map[int]Outcome // the mission that ended at this move
 	lost     map[int]g.Loss  // the game was lost at this move, and why
 	starts   []int           // each mission's first move
