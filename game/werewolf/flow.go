@@ -654,7 +654,7 @@ func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 	s.reveal(title, bs, out)
 	rec := VoteRecord{Kind: kind, Day: s.Day, Ballots: bs, Result: game.NoSeat}
 	tops := top(bs)
-	winner := nobody
+	var winner int
 	switch {
 	case len(tops) == 1:
 		winner = tops[0]

@@ -299,13 +299,6 @@ func (s *State) alive(i int) bool { return s.valid(i) && s.Players[i].Alive }
 
 func (s *State) isWolf(i int) bool { return s.valid(i) && s.Players[i].Card == RoleWerewolf }
 
-func (s *State) name(i int) string {
-	if !s.valid(i) {
-		return "nobody"
-	}
-	return s.Players[i].Name
-}
-
 func (s *State) living() []int {
 	var v []int
 	for i, p := range s.Players {

@@ -236,7 +236,7 @@ func (b *Bot) easy(v werewolf.SeatView, k *knowledge, r *rand.Rand) (werewolf.Ac
 			return b.wolfPick(v, k, r, true)
 		}
 	case werewolf.PhaseSheriffCampaign:
-		if has(v, werewolf.KindStand) && v.Players[v.Seat].Candidate == false && r.IntN(4) == 0 {
+		if has(v, werewolf.KindStand) && !v.Players[v.Seat].Candidate && r.IntN(4) == 0 {
 			return werewolf.Action{Kind: werewolf.KindStand, On: true}, true
 		}
 		return werewolf.Action{Kind: werewolf.KindReady, On: true}, true
