@@ -104,7 +104,7 @@ func (h *Handle) Join(ctx context.Context, p table.Player, box *table.Mailbox, w
 	s.sub = sub
 	var r reply
 	if err := h.call(ctx, opJoin, request{Session: s.id, Player: p, Watch: watch}, &r); err != nil {
-		sub.Unsubscribe()
+		_ = sub.Unsubscribe() // fails only with the connection, which ends the subscription
 		return game.Spectator, err
 	}
 	h.mu.Lock()
@@ -291,7 +291,10 @@ func (h *Handle) deliver(s *localSession, data []byte) {
 		}
 		u, ok := s.got.apply(d, w)
 		if !ok {
-			h.send(opResync, request{Session: s.id})
+			if err := h.send(opResync, request{Session: s.id}); err != nil {
+				// The keepalive finds the owner lost and ends the session.
+				h.opts.Logger.Warn("remote: a resync that cannot be asked for", "room", h.code, "err", err)
+			}
 			return
 		}
 		if u.Closed == table.Restarting {
@@ -321,7 +324,7 @@ func (h *Handle) forget(s *localSession) {
 func (h *Handle) end(s *localSession, reason table.CloseReason) {
 	s.once.Do(func() {
 		close(s.stop)
-		s.sub.Unsubscribe()
+		_ = s.sub.Unsubscribe() // fails only with the connection, which ends the subscription
 		if reason != table.Open {
 			s.box.Put(table.Update{Room: h.code, Closed: reason})
 		}

@@ -84,7 +84,7 @@ func Serve(nc *nats.Conn, room *table.Room, g game.Game, opts Options) (*Owner, 
 		return nil, fmt.Errorf("remote: serving %s: %w", room.Code(), err)
 	}
 	if err := nc.Flush(); err != nil { // the subscription is live on this node's server
-		sub.Unsubscribe()
+		_ = sub.Unsubscribe() // fails only with the connection, which takes the subscription along
 		return nil, fmt.Errorf("remote: serving %s: %w", room.Code(), err)
 	}
 	o.sub = sub
@@ -92,7 +92,9 @@ func Serve(nc *nats.Conn, room *table.Room, g game.Game, opts Options) (*Owner, 
 	o.wg.Go(func() {
 		select {
 		case <-room.Done():
-			sub.Unsubscribe() // nobody answers for a stopped room: its code is free
+			// Nobody answers for a stopped room: its code is free. This
+			// fails only with the connection, which ends the subscription.
+			_ = sub.Unsubscribe()
 		case <-o.stop:
 		}
 	})
@@ -122,7 +124,7 @@ func (o *Owner) Close() {
 	o.closed = true
 	close(o.stop)
 	o.mu.Unlock()
-	o.sub.Unsubscribe()
+	_ = o.sub.Unsubscribe() // fails only with the connection, which ends the subscription
 	o.wg.Wait()
 }
 
@@ -331,13 +333,23 @@ func (o *Owner) publish(s *remoteSession, u table.Update) {
 		o.opts.Logger.Error("remote: encoding a delivery", "room", o.room.Code(), "err", err)
 		return
 	}
-	o.nc.Publish(sessionSubject(s.id), msg)
+	o.send(s, msg)
 }
 
 // refuse tells a session why a request it did not wait on was refused.
 func (o *Owner) refuse(s *remoteSession, err error) {
 	d, _ := json.Marshal(delivery{Refused: table.ToWire(err)})
-	o.nc.Publish(sessionSubject(s.id), d)
+	o.send(s, d)
+}
+
+// send publishes a delivery on the session's subject. One that cannot go
+// (the connection is gone, or it is over the payload limit) is logged:
+// a session that misses deliveries resyncs, or its keepalive finds the
+// owner lost.
+func (o *Owner) send(s *remoteSession, msg []byte) {
+	if err := o.nc.Publish(sessionSubject(s.id), msg); err != nil {
+		o.opts.Logger.Warn("remote: a delivery that cannot be sent", "room", o.room.Code(), "err", err)
+	}
 }
 
 func (o *Owner) respond(m *nats.Msg, r reply) {
@@ -345,7 +357,10 @@ func (o *Owner) respond(m *nats.Msg, r reply) {
 		return
 	}
 	b, _ := json.Marshal(r)
-	m.Respond(b)
+	if err := m.Respond(b); err != nil {
+		// The caller times out and says the table is busy or gone.
+		o.opts.Logger.Warn("remote: an answer that cannot be sent", "room", o.room.Code(), "err", err)
+	}
 }
 
 // reap detaches sessions whose node stopped asking after them: the seat
