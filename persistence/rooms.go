@@ -313,8 +313,8 @@ func (s *Bolt) FinishedGames(fp string, limit int) ([]RoomRecord, error) {
 		prefix := append([]byte(fp), 0)
 		end := append([]byte(fp), 1) // first key after every fp NUL ... key
 		c := tx.Bucket(bktFinished).Cursor()
-		k, v := c.Seek(end)
-		if k == nil {
+		var k, v []byte
+		if after, _ := c.Seek(end); after == nil {
 			k, v = c.Last()
 		} else {
 			k, v = c.Prev()

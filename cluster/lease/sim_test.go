@@ -16,8 +16,6 @@ import (
 // partitions and releases, and records every stretch of validity as a
 // real-time interval. Two nodes' intervals must never overlap.
 
-const simRoom = "ROOM"
-
 type simOp int
 
 const (

@@ -35,7 +35,9 @@ func (m *Manager) WatchLapsed(ctx context.Context) (<-chan Lapse, error) {
 
 func (m *Manager) watchLapsed(ctx context.Context, w jetstream.KeyWatcher, out chan<- Lapse) {
 	defer close(out)
-	defer w.Stop()
+	// The watch is over either way: a consumer a failed Stop leaves on
+	// the server (its connection gone) expires there by itself.
+	defer func() { _ = w.Stop() }()
 
 	// Timers fire on the clock's goroutine (or a fake clock's caller); they
 	// only note the lapse here and wake the loop, which owns everything else.

@@ -28,7 +28,9 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 	out := make(chan RoomChange)
 	go func() {
 		defer close(out)
-		defer w.Stop()
+		// The watch is over either way: a consumer a failed Stop leaves
+		// on the server (its connection gone) expires there by itself.
+		defer func() { _ = w.Stop() }()
 		check := time.NewTicker(watchCheck)
 		defer check.Stop()
 		var seen, behind uint64 // the last revision delivered; the stream's last one it lagged at the last check
