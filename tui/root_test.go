@@ -240,7 +240,10 @@ func (s *session) keys(ks ...string) {
 func (s *session) pump(re string) string {
 	s.t.Helper()
 	rx := regexp.MustCompile(re)
-	deadline := time.After(3 * time.Second)
+	// Generous: only a failing test waits it out, and under -race with
+	// the other packages' tests on two cores a table's first update took
+	// over 3 s.
+	deadline := time.After(20 * time.Second)
 	for {
 		if v := s.m.View(); rx.MatchString(v) {
 			return v
