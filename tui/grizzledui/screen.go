@@ -60,7 +60,8 @@ type Screen struct {
 	// worked out once, not by every part that shows it.
 	drawing  bool
 	drawnAsk ask
-	threatW  struct { // threatNameW's answer for this theme
+	inks     threatInks // the threats' styles for this theme (threats)
+	threatW  struct {   // threatNameW's answer for this theme
 		th *uikit.Theme
 		w  int
 	}

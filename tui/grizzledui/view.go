@@ -206,7 +206,7 @@ func (s *Screen) drawNML(w int, tall bool) []string {
 func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 	th := s.th
 	n := s.v.Counts[t]
-	pips := th.Threat[t].Render(strings.Repeat("●", min(n, 3))) + th.Muted.Render(strings.Repeat("○", max(3-n, 0)))
+	pips := s.threatInk(t).Render(strings.Repeat("●", min(n, 3))) + th.Muted.Render(strings.Repeat("○", max(3-n, 0)))
 	name := s.threatName(t)
 	nameSt := th.Base
 	flag := "  "
@@ -625,7 +625,7 @@ func (s *Screen) listText(id grizzled.CardID) string {
 	case grizzled.KindThreat:
 		names := make([]string, len(c.threats))
 		for i, t := range c.threats {
-			names[i] = th.Threat[t].Render(s.threatName(t))
+			names[i] = s.threatInk(t).Render(s.threatName(t))
 		}
 		d = strings.Join(names, "+")
 		switch {
@@ -680,7 +680,7 @@ func (s *Screen) cardText(id grizzled.CardID) string {
 	case grizzled.KindThreat:
 		names := make([]string, len(c.threats))
 		for i, t := range c.threats {
-			names[i] = th.Threat[t].Render(s.threatName(t))
+			names[i] = s.threatInk(t).Render(s.threatName(t))
 		}
 		d := th.Strong.Render(c.code) + " " + strings.Join(names, "+")
 		if c.trap {
@@ -713,8 +713,6 @@ func (s *Screen) cardLabel(id grizzled.CardID) string {
 	}
 	return c.name
 }
-
-func (s *Screen) threatTag(t grizzled.Threat) string { return s.th.ThreatTag(int(t)) }
 
 // actionLines: what the game asks of the viewer (with the choices), or
 // whom it waits for.

@@ -22,7 +22,7 @@ import (
 //
 // Nothing in a screen may depend on colour alone: under NO_COLOR (the
 // renderer's profile is termenv.Ascii) styles render as plain text, so
-// every mark that carries meaning (threat letters, selection, warnings) is
+// every mark that carries meaning (a game's marks, selection, warnings) is
 // also a character.
 type Theme struct {
 	// Renderer the styles were built from; use NewStyle for one-off styles.
@@ -50,22 +50,15 @@ type Theme struct {
 	HelpDesc lipgloss.Style
 	HelpSep  lipgloss.Style
 
-	// Threat holds one style per threat of The Grizzled, in the rules'
-	// enum order: Night, Snow, Rain, Shell, Whistle, Gas Mask. Each is a
-	// distinct colour; ThreatMark gives the letters that stand in for the
-	// colour under NO_COLOR.
-	Threat [6]Ink
-	// ThreatMark is a distinct two-letter mark per threat, same order.
-	ThreatMark [6]string
-
-	id      uint64        // tells themes apart in SharedLines keys (nextThemeID)
+	id      uint64 // tells themes apart in SharedLines keys (nextThemeID)
+	dark    bool   // the renderer's background is dark (Color)
+	profile termenv.Profile
 	ascii   bool          // words are romanised before layout (SetASCII)
 	tr      *i18n.Printer // the session's language (SetLang)
 	wrapped sync.Map      // wrapKey → a catalog text wrapped to a width (Wrapped)
 
-	threatTag [6]string  // ThreatMark in Threat's colours, drawn once
-	help      help.Model // the template NewHelp copies
-	helpMemo  helpMemo   // help bars and pages already drawn (help.go)
+	help     help.Model // the template NewHelp copies
+	helpMemo helpMemo   // help bars and pages already drawn (help.go)
 }
 
 // nextThemeID numbers themes: a theme's address could be reused by a later
@@ -79,33 +72,15 @@ func New(r *lipgloss.Renderer) *Theme {
 		r = lipgloss.NewRenderer(io.Discard)
 		r.SetColorProfile(termenv.Ascii)
 	}
-	// Each colour is resolved once, here, for this renderer's background and
-	// colour profile: lipgloss would otherwise convert the hex value (a
-	// nearest-colour search) on every Render, which was ~15% of the
-	// server's CPU while tables played.
-	dark := r.HasDarkBackground()
-	profile := r.ColorProfile()
-	c := func(light, darkHex string) lipgloss.TerminalColor {
-		hex := light
-		if dark {
-			hex = darkHex
-		}
-		switch col := profile.Color(hex).(type) {
-		case termenv.ANSIColor:
-			return lipgloss.Color(strconv.Itoa(int(col)))
-		case termenv.ANSI256Color:
-			return lipgloss.Color(strconv.Itoa(int(col)))
-		case termenv.RGBColor:
-			return lipgloss.Color(string(col))
-		}
-		return lipgloss.NoColor{}
-	}
 	st := r.NewStyle
 	t := &Theme{
 		Renderer: r,
 		NoColor:  r.ColorProfile() == termenv.Ascii,
 		id:       nextThemeID.Add(1),
+		dark:     r.HasDarkBackground(),
+		profile:  r.ColorProfile(),
 	}
+	c := t.Color
 	t.Base = NewInk(st())
 	t.Title = NewInk(st().Bold(true).Foreground(c("#5A3E1B", "#E8C07D")))
 	t.Header = NewInk(st().Bold(true).Foreground(c("#3A5A40", "#A3C9A8")))
@@ -125,17 +100,6 @@ func New(r *lipgloss.Renderer) *Theme {
 	t.HelpDesc = st().Foreground(c("#7A7A7A", "#8A8A8A"))
 	t.HelpSep = st().Foreground(c("#C0C0C0", "#4A4A4A"))
 
-	threat := [6]lipgloss.TerminalColor{
-		c("#4B2C9E", "#B39DFF"), // Night: violet
-		c("#00728F", "#9BE7FF"), // Snow: ice blue
-		c("#1F4FBF", "#5F9BFF"), // Rain: blue
-		c("#B3261E", "#FF6F5E"), // Shell: red
-		c("#8A6D00", "#FFE066"), // Whistle: yellow
-		c("#2E7D32", "#7CDB7C"), // Gas Mask: green
-	}
-	for i, col := range threat {
-		t.Threat[i] = NewInk(st().Bold(true).Foreground(col))
-	}
 	t.SetLang(i18n.English)
 	t.helpMemo.seed = maphash.MakeSeed()
 	t.help = help.New()
@@ -154,13 +118,24 @@ func New(r *lipgloss.Renderer) *Theme {
 // NewStyle is a fresh style from the session's renderer.
 func (t *Theme) NewStyle() lipgloss.Style { return t.Renderer.NewStyle() }
 
-// ThreatTag is threat i's mark in its colour ("Ni", "Sh", ...); i follows
-// the order of Threat. Out-of-range threats give "??".
-func (t *Theme) ThreatTag(i int) string {
-	if i < 0 || i >= len(t.ThreatMark) {
-		return "??"
+// Color is light or darkHex (hex colours), whichever suits the renderer's
+// background, resolved once for its colour profile: lipgloss would
+// otherwise convert the hex value (a nearest-colour search) on every
+// Render, which was ~15% of the server's CPU while tables played.
+func (t *Theme) Color(light, darkHex string) lipgloss.TerminalColor {
+	hex := light
+	if t.dark {
+		hex = darkHex
 	}
-	return t.threatTag[i]
+	switch col := t.profile.Color(hex).(type) {
+	case termenv.ANSIColor:
+		return lipgloss.Color(strconv.Itoa(int(col)))
+	case termenv.ANSI256Color:
+		return lipgloss.Color(strconv.Itoa(int(col)))
+	case termenv.RGBColor:
+		return lipgloss.Color(string(col))
+	}
+	return lipgloss.NoColor{}
 }
 
 // NewHelp is a bubbles help model w cells wide whose styles all come from
@@ -217,17 +192,8 @@ func (t *Theme) ASCII() bool { return t.ascii }
 func (t *Theme) Lang() i18n.Lang { return t.printer().Lang() }
 
 // SetLang switches the session's language; screens draw in it from their
-// next frame. The threats' marks are letters of the language's names.
-func (t *Theme) SetLang(l i18n.Lang) {
-	t.tr = i18n.For(l)
-	for i, id := range threatIDs {
-		t.ThreatMark[i] = t.tr.T("grizzled.threat_mark." + id)
-		t.threatTag[i] = t.Threat[i].Render(t.ThreatMark[i])
-	}
-}
-
-// threatIDs are The Grizzled's threats in enum order (grizzled.Threat's ids).
-var threatIDs = [6]string{"night", "snow", "rain", "shell", "whistle", "mask"}
+// next frame.
+func (t *Theme) SetLang(l i18n.Lang) { t.tr = i18n.For(l) }
 
 // Wrapped is the catalog text key wrapped to w cells (its paragraphs
 // kept), worked out once per theme and width: help pages ask for it on
