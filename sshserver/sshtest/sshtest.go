@@ -419,6 +419,7 @@ func submatches(b []byte, m []int) []string {
 // waitFor runs cond under c.mu each time output arrives, until it holds.
 func (c *Client) waitFor(t testing.TB, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
+	timeout = Patient(timeout)
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
@@ -478,6 +479,7 @@ func (c *Client) Screen() string {
 // (connection closed, signal). It fails the test after timeout.
 func (c *Client) Wait(t testing.TB, timeout time.Duration) int {
 	t.Helper()
+	timeout = Patient(timeout)
 	deadline := time.After(timeout)
 	select {
 	case <-c.exitDone:

@@ -1,0 +1,5 @@
+//go:build race
+
+package sshtest
+
+const patience = 4
