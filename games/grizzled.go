@@ -35,8 +35,8 @@ func Grizzled() tui.GameEntry {
 				{Label: "form.bots", Choices: botChoices(botLevels), Default: min(1, len(botLevels)-1), Note: "form.bots_note"},
 				{Label: "form.bot_seats", Choices: botCounts, Note: "form.bot_seats_note"},
 				{Label: "form.private", Choices: yesNo(), Note: "form.private_note"},
-				{Label: "form.grizzled.clock", Choices: []game.Msg{game.M("form.grizzled.clock_90s"), game.M("form.grizzled.clock_3m"), game.M("form.off")}, Note: "form.grizzled.clock_note"},
-				{Label: "form.grizzled.hints", Choices: yesNo(), Note: "form.grizzled.hints_note"},
+				{Label: "form.clock", Choices: []game.Msg{game.M("form.clock_90s"), game.M("form.clock_3m"), game.M("form.off")}, Note: "form.clock_note"},
+				{Label: "form.hints", Choices: yesNo(), Note: "form.hints_note"},
 			},
 			Build: func(c []int) (tui.TableSpec, error) {
 				seats := c[0] + 2

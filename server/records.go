@@ -72,11 +72,11 @@ func (r records) campaign(c persistence.Campaign) tui.Campaign {
 
 // Errors a player reads about campaigns.
 var (
-	errGuestCampaign = game.NewError("campaign.err.guest")
-	errGuestJoin     = game.NewError("campaign.err.guest_join")
-	errCampaignSize  = game.NewError("campaign.err.size")
-	errNoGrizzled    = game.NewError("campaign.err.no_grizzled")
-	errCampaignWon   = game.NewError("campaign.err.won")
+	errGuestCampaign  = game.NewError("campaign.err.guest")
+	errGuestJoin      = game.NewError("campaign.err.guest_join")
+	errCampaignSize   = game.NewError("campaign.err.size")
+	errNoCampaignGame = game.NewError("campaign.err.no_campaign_game")
+	errCampaignWon    = game.NewError("campaign.err.won")
 )
 
 // SetLang remembers a keyed player's language: a setting, worth a
@@ -126,7 +126,7 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 	}
 	g, ok := r.s.app.Games.Campaigns()
 	if !ok {
-		return tui.Campaign{}, errNoGrizzled
+		return tui.Campaign{}, errNoCampaignGame
 	}
 	if err := r.s.campaignStarts.take(owner.ID, owner.Addr); err != nil {
 		r.s.log.Info("campaign refused: too many started lately", "err", err)
@@ -180,7 +180,7 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, error) {
 	g, ok := r.s.app.Games.Campaigns()
 	if !ok {
-		return g, tui.TableSpec{}, errNoGrizzled
+		return g, tui.TableSpec{}, errNoCampaignGame
 	}
 	if c.Veteran {
 		return g, tui.TableSpec{}, errCampaignWon

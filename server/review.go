@@ -49,7 +49,7 @@ func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
 	coach := rv.games.Reviewer(rm.Setup.Game)
 	switch {
 	case coach == nil:
-		return nil, game.Refuse(nil, game.M("review.err.not_grizzled", game.Text("Code", rm.Code)))
+		return nil, game.Refuse(nil, game.M("review.err.no_coach", game.Text("Code", rm.Code)))
 	case !satIn(rm, p):
 		return nil, game.Refuse(nil, game.M("review.err.not_yours", game.Text("Code", rm.Code)))
 	}

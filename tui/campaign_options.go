@@ -31,7 +31,7 @@ type CampaignClock struct {
 // CampaignClocks are the turn clocks a mission may have, those of the
 // new-table form; the first is a new campaign's.
 var CampaignClocks = []CampaignClock{
-	{90 * time.Second, "form.grizzled.clock_90s"}, {3 * time.Minute, "form.grizzled.clock_3m"}, {0, "form.off"},
+	{90 * time.Second, "form.clock_90s"}, {3 * time.Minute, "form.clock_3m"}, {0, "form.off"},
 }
 
 // ValidCampaignClock: d is one of CampaignClocks.
@@ -146,8 +146,8 @@ func (p *campaignPage) optionsView(m *root, b *strings.Builder) {
 	}
 	rows := [optRows][2]string{
 		optBot:   {th.T("form.bots"), th.T("bot.level." + o.BotLevel)},
-		optClock: {th.T("form.grizzled.clock"), th.T(CampaignClockName(o.TurnClock))},
-		optHints: {th.T("form.grizzled.hints"), th.T(hints)},
+		optClock: {th.T("form.clock"), th.T(CampaignClockName(o.TurnClock))},
+		optHints: {th.T("form.hints"), th.T(hints)},
 	}
 	for i, r := range rows {
 		mark, v := "  ", r[1]
