@@ -103,8 +103,9 @@ type Replay struct {
 	End   *game.Result
 }
 
-// Reviews is the coach: post-game reviews of The Grizzled. Unlike Records
-// it serves guests too (their own games, while they are here).
+// Reviews is the coach: post-game reviews of games whose registry entry
+// brings a reviewer. Unlike Records it serves guests too (their own games,
+// while they are here).
 type Reviews interface {
 	// Review starts, or finds under way or done, the review of the
 	// finished game with that code, for a player who sat in it.

@@ -38,7 +38,7 @@ type Theme struct {
 	Accent   Ink            // the player's own things, the active seat
 	Selected Ink            // the cursor in a list (pair it with a text mark)
 	Good     Ink            // success, available
-	Warning  Ink            // danger ahead (a threat at 2)
+	Warning  Ink            // danger one step ahead
 	Danger   Ink            // failure, loss, refused actions
 	Notice   Ink            // a prominent one-line message (why a move was refused)
 	Chat     Ink            // chat lines in a log
