@@ -11,8 +11,6 @@ import (
 	"bivouac/sshserver/sshtest"
 )
 
-var guestCodeRe = regexp.MustCompile(`Your guest code is (g-[a-z0-9-]+)`)
-
 // A guest's seat belongs to whoever holds its reclaim code, and only them:
 // nothing another player or the log can read gives the code away, a
 // stranger using the guest's public name is someone else, and the guest

@@ -82,7 +82,11 @@ func (s *Server) enforceBan(sn moderation.Sanction) int {
 	for _, sum := range s.hub.List() {
 		if slices.Contains(sum.Players, sn.Subject) {
 			if r := s.hub.Local(sum.Code); r != nil {
-				r.GiveUpSeat(sn.Subject)
+				if err := r.GiveUpSeat(sn.Subject); err != nil {
+					// The room stopped (no seat to wait) or is too busy
+					// to take the command: the seat keeps waiting.
+					s.log.Warn("a banned player's seat was not given up", "room", sum.Code, "err", err)
+				}
 			}
 		}
 	}

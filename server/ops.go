@@ -63,16 +63,16 @@ func (s *Server) OpsHandler() http.Handler {
 		// The process serves: nothing more is asked, so a supervisor
 		// restarts only a process that no longer answers at all.
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("ok\n"))
+		_, _ = w.Write([]byte("ok\n")) // a prober that hung up wants no answer
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		if err := s.Ready(); err != nil {
 			w.WriteHeader(http.StatusServiceUnavailable)
-			w.Write([]byte("not ready: " + err.Error() + "\n"))
+			_, _ = w.Write([]byte("not ready: " + err.Error() + "\n"))
 			return
 		}
-		w.Write([]byte("ready\n"))
+		_, _ = w.Write([]byte("ready\n"))
 	})
 	return mux
 }

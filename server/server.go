@@ -300,7 +300,7 @@ func (s *Server) plain(sess ssh.Session) int {
 		if pty {
 			eol = "\r\n"
 		}
-		io.WriteString(out, notice+eol)
+		_, _ = io.WriteString(out, notice+eol) // best effort: a player who has gone misses it
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	control := make(chan tui.Control)
