@@ -366,7 +366,7 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 	defer m.flushLang() // before the session counts as gone: Shutdown then closes the store
 	defer func() {
 		if r := m.current.Load(); r != nil {
-			(*r).Detach(m.box)
+			_ = (*r).Detach(m.box) // the session is over; a stopped room has nobody to tell
 		}
 	}()
 	idle := time.NewTimer(time.Hour)
@@ -678,7 +678,7 @@ func (a *App) StartLearning(ctx context.Context, p table.Player, box *table.Mail
 	}
 	_ = r.NameFirst(box, seat) // the newcomer learns to lead first
 	if err := r.Start(jctx, box); err != nil {
-		r.Detach(box)
+		_ = r.Detach(box) // the start's error is the one to report
 		return nil, game.NoSeat, err
 	}
 	return r, seat, nil

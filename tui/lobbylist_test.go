@@ -136,7 +136,7 @@ func TestLobbyWatchersHearOfChanges(t *testing.T) {
 	// The teller tells everyone under its lock: once we hold it, it has
 	// been through the list, and the session at a table was passed over.
 	a.lobbyWatch.mu.Lock()
-	a.lobbyWatch.mu.Unlock() // empty on purpose: it waits out the telling
+	a.lobbyWatch.mu.Unlock() //nolint:staticcheck // SA2001: empty on purpose, it waits out the telling
 	select {
 	case <-ch3:
 		t.Fatal("a session away from the lobby was woken for a lobby change")

@@ -443,7 +443,7 @@ func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (
 		// ended while this join was under way detaches here.
 		current.Store(&r)
 		if ctx.Err() != nil {
-			r.Detach(box)
+			_ = r.Detach(box) // the session is over; a stopped room has nobody to tell
 		}
 		return joinedMsg{room: r, seat: seat}
 	}
@@ -500,10 +500,12 @@ func (m *root) leaveRoom(forGood bool) {
 	if m.at == nil {
 		return
 	}
+	// The page leaves the table either way; a stopped room has nobody
+	// to tell.
 	if forGood {
-		m.at.room.Leave(m.box)
+		_ = m.at.room.Leave(m.box)
 	} else {
-		m.at.room.StepAway(m.box)
+		_ = m.at.room.StepAway(m.box)
 	}
 	m.current.Store(nil)
 	m.at, m.people = nil, nil

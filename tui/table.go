@@ -200,13 +200,13 @@ func (t *tablePage) waitingKey(m *root, k tea.KeyMsg) tea.Cmd {
 		t.seatCur = min(max(0, len(t.upd.Seats)-1), t.seatCur+1)
 	case key.Matches(k, m.keys.Pick) && t.prelude(m) != nil && t.upd.Seat >= 0:
 		next := t.nextPick(t.prelude(m).Picks())
-		return func() tea.Msg { room.Pick(box, next); return nil }
+		return m.roomCall(func(context.Context) error { return room.Pick(box, next) })
 	case key.Matches(k, m.keys.First) && t.isHost(m) && t.prelude(m) != nil && t.prelude(m).NamesFirst() && t.seatCur < len(t.upd.Seats):
 		seat := game.Seat(t.seatCur)
 		if t.upd.Seats[t.seatCur].First {
 			seat = game.NoSeat // again on the same seat: back to the draw
 		}
-		return func() tea.Msg { room.NameFirst(box, seat); return nil }
+		return m.roomCall(func(context.Context) error { return room.NameFirst(box, seat) })
 	case key.Matches(k, m.keys.LogUp):
 		t.talkBack += 3 // waitingView keeps it within the talk
 	case key.Matches(k, m.keys.LogDown):

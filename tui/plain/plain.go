@@ -87,7 +87,7 @@ func Run(a *tui.App, s Session) int {
 	p := &plain{app: a, s: s, th: a.Theme(nil, s.Lang, s.ASCII), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
 	defer func() {
 		if p.room != nil {
-			p.room.Detach(p.box)
+			_ = p.room.Detach(p.box) // the session is over; a stopped room has nobody to tell
 		}
 		if p.langs != nil {
 			p.langs.Flush()
@@ -178,13 +178,17 @@ func newLineEditor(out io.Writer, echo bool) *lineEditor {
 	return e
 }
 
+// write is best effort: a player who has gone reads nothing more, and
+// read ends with their connection.
+func (e *lineEditor) write(text string) { _, _ = io.WriteString(e.out, text) }
+
 // prompt shows "> " and what is typed so far.
 func (e *lineEditor) prompt() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.echo && !e.prompted {
 		e.prompted = true
-		io.WriteString(e.out, "> "+string(e.line))
+		e.write("> " + string(e.line))
 	}
 }
 
@@ -193,11 +197,11 @@ func (e *lineEditor) print(text string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.prompted {
-		io.WriteString(e.out, text)
+		e.write(text)
 		return
 	}
 	width := 2 + utf8.RuneCount(e.line)
-	io.WriteString(e.out, "\r"+strings.Repeat(" ", width)+"\r"+text+"> "+string(e.line))
+	e.write("\r" + strings.Repeat(" ", width) + "\r" + text + "> " + string(e.line))
 }
 
 // read sends each line typed until the input ends or ctrl+c/ctrl+d.
@@ -218,7 +222,7 @@ func (e *lineEditor) read(ctx context.Context, in io.Reader, lines chan<- string
 				line := string(e.line)
 				e.line = e.line[:0]
 				if e.echo {
-					io.WriteString(e.out, "\r\n")
+					e.write("\r\n")
 				}
 				e.prompted = false
 				e.mu.Unlock()
@@ -233,7 +237,7 @@ func (e *lineEditor) read(ctx context.Context, in io.Reader, lines chan<- string
 					_, size := utf8.DecodeLastRune(e.line)
 					e.line = e.line[:len(e.line)-size]
 					if e.echo {
-						io.WriteString(e.out, "\b \b")
+						e.write("\b \b")
 					}
 				}
 				e.mu.Unlock()
@@ -246,7 +250,7 @@ func (e *lineEditor) read(ctx context.Context, in io.Reader, lines chan<- string
 				if len(e.line) < maxPlainLine { // the rest of an overlong line is dropped
 					e.line = append(e.line, c)
 					if e.echo {
-						e.out.Write([]byte{c})
+						_, _ = e.out.Write([]byte{c}) // as write: best effort
 					}
 				}
 				e.mu.Unlock()
@@ -766,7 +770,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 		}
 		return
 	case "leave", "lobby":
-		p.room.Detach(p.box)
+		_ = p.room.Detach(p.box) // to the lobby either way; a stopped room has nobody to tell
 		p.room, p.screen = nil, nil
 		p.lobby()
 		return

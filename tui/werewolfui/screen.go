@@ -206,9 +206,6 @@ func (s *Screen) tick() tea.Cmd {
 	return s.ticks.At(now, at)
 }
 
-// secondsLeft on the current timer, rounded up; 0 when none runs.
-func (s *Screen) secondsLeft() int { return s.count.Left(s.now()) }
-
 func (s *Screen) key(msg tea.KeyMsg) tea.Cmd {
 	s.sync()
 	k := &s.keys
