@@ -360,7 +360,12 @@ func launchLoadChild(bin string, args []string, dir string) (*loadChild, error) 
 		return nil, err
 	}
 	c := &loadChild{cmd: cmd, stdin: stdin, log: logPath, done: make(chan struct{}), found: make(chan string, 1)}
-	go func() { cmd.Wait(); close(c.done) }()
+	go func() {
+		// An exit status says nothing the harness uses: a server that
+		// failed says why in its log, which the run reads and names.
+		_ = cmd.Wait()
+		close(c.done)
+	}()
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
