@@ -9,9 +9,13 @@ import (
 	"time"
 
 	"bivouac/clock/clocktest"
+	"bivouac/game"
 	"bivouac/game/grizzled/grizzbot"
+	"bivouac/game/werewolf"
+	"bivouac/i18n"
 	"bivouac/persistence"
 	"bivouac/sshserver/sshtest"
+	"bivouac/table"
 	"bivouac/tui/grizzledui"
 )
 
@@ -210,5 +214,28 @@ func TestHintsAtATableThatGivesThem(t *testing.T) {
 	bob.c.Expect(t, `Mission 1 begins`, 5*time.Second)
 	if got := strings.Join(bob.do("hint"), "\n"); !strings.Contains(got, "This table has no hints") {
 		t.Fatalf("hint at a table without hints: %q", got)
+	}
+}
+
+// A finished game whose registry entry brings no coach is refused in words
+// that name no game, and nothing is computed.
+func TestTheCoachRefusesAGameWithoutOne(t *testing.T) {
+	t.Parallel()
+	srv, _ := startServer(t, t.TempDir())
+	ann := table.Player{ID: "SHA256:ann", Name: "ann"}
+	rec, err := srv.store.PutRoom(persistence.RoomRecord{
+		ID: "ABCD", Code: "ABCD", Setup: game.Setup{Game: werewolf.ID, Names: []string{"ann", "bot"}},
+		Seats:  []persistence.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Name: "bot", Bot: "easy"}},
+		Status: persistence.StatusFinished, Result: &game.Result{Outcome: "village", Winners: []game.Seat{0}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = srv.reviews.Review("ABCD", ann)
+	if got := i18n.For(i18n.English).Error(err); got != "game ABCD has no coach's review: the coach does not know that game" {
+		t.Fatalf("review of a game without a coach: %q (%v)", got, err)
+	}
+	if _, err := srv.store.Review(rec.ID); err == nil {
+		t.Fatal("a refused review was computed")
 	}
 }
