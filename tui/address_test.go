@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bivouac/game"
+	"bivouac/i18n"
 	"bivouac/table"
 )
 
@@ -96,3 +97,30 @@ func TestANewKeyOpensItsProfileToChoose(t *testing.T) {
 type noProfile struct{ *genderRecords }
 
 func (noProfile) Profile(string) (Profile, error) { return Profile{}, errors.New("player not found") }
+
+// statRecords is a profile with a Werewolves record and one lost game.
+type statRecords struct{ profRecords }
+
+func (statRecords) Profile(id string) (Profile, error) {
+	return Profile{ID: id, Name: "Ярослава Святославна", Stats: []StatLine{{Game: "werewolf", Players: 8, Played: 1}}}, nil
+}
+
+func (statRecords) Finished(string, int) ([]GameRecord, error) {
+	return []GameRecord{{Code: "92EX", Game: "werewolf", Title: game.M("werewolf.title")}}, nil
+}
+
+// At 80 columns the profile's columns are as wide as their words: the
+// Russian page cut the game's name at 22 cells ("Оборотни из деревни М…"),
+// showed "-" for a game without variants, and cut "поражение" at 6.
+func TestTheProfileKeepsItsWordsWhole(t *testing.T) {
+	a := testApp(t)
+	a.Records = statRecords{}
+	s := newSessionIn(t, a, "fp-ya", "Ярослава Святославна", i18n.Russian)
+	s.keys("p")
+	v := s.m.View()
+	for _, want := range []string{"  Оборотни из деревни Миллерс Холлоу 8 игроков", "92EX  поражение  Оборотни из деревни Миллерс Холлоу"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the profile lacks %q:\n%s", want, v)
+		}
+	}
+}

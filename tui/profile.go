@@ -5,12 +5,12 @@ import (
 	"strings"
 
 	"bivouac/game"
-
 	"bivouac/table"
 	"bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The pages of what Bivouac remembers: the profile (here), the campaigns
@@ -158,17 +158,29 @@ func (pp *profilePage) view(m *root) string {
 	if len(p.Stats) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.profile.no_games")) + "\n")
 	}
-	for _, s := range p.Stats {
+	// Columns as wide as their longest entry, so no game's name is cut
+	// where the window has room ("Оборотни из деревни М…" at 22 cells);
+	// a game without variants leaves its column out.
+	titles, variants := make([]string, len(p.Stats)), make([]string, len(p.Stats))
+	titleW, variantW := 0, 0
+	for i, s := range p.Stats {
+		titles[i] = GameTitle(th, s.Game)
+		if s.Variant != "" && s.Variant != "-" {
+			variants[i] = m.app.Games.VariantName(th, s.Game, s.Variant)
+		}
+		titleW, variantW = max(titleW, ansi.StringWidth(titles[i])), max(variantW, ansi.StringWidth(variants[i]))
+	}
+	for i, s := range p.Stats {
 		rate := 0
 		if s.Played > 0 {
 			rate = 100 * s.Won / s.Played
 		}
-		variant := s.Variant
-		if variant == "" {
-			variant = "-"
+		line := "  " + pad(th, titles[i], titleW) + " "
+		if variantW > 0 {
+			line += pad(th, variants[i], variantW) + " "
 		}
-		b.WriteString("  " + pad(th, GameTitle(th, s.Game), 22) + " " + pad(th, m.app.Games.VariantName(th, s.Game, variant), 10) + " " + th.T("ui.profile.stat_line",
-			game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate)) + "\n")
+		line += th.T("ui.profile.stat_line", game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate))
+		b.WriteString(th.Trunc(line, m.width) + "\n")
 	}
 	m.app.LoadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
@@ -177,16 +189,17 @@ func (pp *profilePage) view(m *root) string {
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")
 	}
+	resultW := max(ansi.StringWidth(th.T("ui.won")), ansi.StringWidth(th.T("ui.lost"))) // "поражение" was cut at 6
 	for i, g := range pp.games {
 		mark := "  "
 		if i == pp.cur {
 			mark = "▸ "
 		}
-		res := th.Danger.Render(pad(th, th.T("ui.lost"), 6))
+		res := th.Danger.Render(pad(th, th.T("ui.lost"), resultW))
 		if g.Won {
-			res = th.Good.Render(pad(th, th.T("ui.won"), 6))
+			res = th.Good.Render(pad(th, th.T("ui.won"), resultW))
 		}
-		line := mark + g.When.Format(DateTimeLayout) + "  " + pad(th, g.Code, 5) + " " + res + "  " + th.Trunc(uikit.Clean(th.Msg(g.Title)), 34)
+		line := mark + g.When.Format(DateTimeLayout) + "  " + pad(th, g.Code, 5) + " " + res + "  " + uikit.Clean(th.Msg(g.Title))
 		b.WriteString(th.Trunc(line, m.width) + "\n")
 	}
 	if m.notice != "" {
