@@ -533,6 +533,12 @@ func TestNoticesExpireAndStayOffQuietScreens(t *testing.T) {
 	if strings.Contains(alice.m.View(), "Easy there") {
 		t.Fatal("a notice covers a quiet (asleep) screen")
 	}
+	// The question L asks shows even then: unseen, it took the next key.
+	// (The coin has no bots to take a seat, so the question is set here.)
+	alice.m.at.confirmGiveUp, alice.m.notice = true, alice.m.th.T("ui.table.give_seat_confirm")
+	if !strings.Contains(alice.m.View(), alice.m.th.T("ui.table.give_seat_confirm")) {
+		t.Fatalf("L's question is not shown on a quiet screen:\n%s", alice.m.View())
+	}
 }
 
 // At 80 columns nothing a player needs is cut: the lobby's bar keeps

@@ -251,9 +251,12 @@ func (t *tablePage) frameLines(m *root) []string {
 	// that line offered (the cards a charm could discard, the mission's
 	// sizes). A screen that can, draws it; another draws itself a line
 	// shorter for it.
+	// A quiet screen shows no notice, save the question the player asked
+	// for with L: unseen, it swallowed their next key; it reads the same
+	// whatever their card.
 	q, quiet := t.screen.(uikit.Quiet)
 	notice := ""
-	if m.notice != "" && !(quiet && q.Quiet()) && t.h > 1 {
+	if m.notice != "" && (!(quiet && q.Quiet()) || t.confirmGiveUp) && t.h > 1 {
 		notice = m.th.Notice.Render(" " + m.th.Trunc(m.notice, m.width-2) + " ")
 	}
 	noticed, drawsNotice := t.screen.(uikit.Noticed)
