@@ -92,10 +92,25 @@ type Service struct {
 	log     *slog.Logger
 	counted func(action string)
 
+	// life ends with Close: a read of the store waiting on a cluster
+	// that does not answer is given up then (see current).
+	life  context.Context
+	close context.CancelFunc
+
+	reading chan struct{} // one read of the store at a time (a semaphore)
+
 	mu      sync.Mutex
 	view    []Sanction // the store's sanctions as last read
 	readAt  time.Time  // when; zero: never (or made stale by a change)
 	readErr error
+	changes int // counts stale(): a read begun before a change does not make the view fresh
+}
+
+// ContextReader is a store whose sanctions read ends when ctx does (the
+// JetStream store's: a scan of the bucket may otherwise wait out 10
+// round-trip timeouts on a cluster that does not answer).
+type ContextReader interface {
+	SanctionsContext(ctx context.Context) ([]Sanction, error)
 }
 
 // New makes a node's moderation service on its store.
@@ -112,8 +127,15 @@ func New(o Options) *Service {
 	if o.OnAction == nil {
 		o.OnAction = func(string) {}
 	}
-	return &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log, counted: o.OnAction}
+	life, cancel := context.WithCancel(context.Background())
+	return &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log, counted: o.OnAction,
+		life: life, close: cancel, reading: make(chan struct{}, 1)}
 }
+
+// Close gives up any read of the store under way and makes every later
+// check answer at once from the sanctions last read: a node shutting
+// down waits for no store. Watch ends too.
+func (s *Service) Close() { s.close() }
 
 // SetAdmins replaces who counts as an admin.
 func (s *Service) SetAdmins(a Admins) {
@@ -281,13 +303,17 @@ func (s *Service) Muted(id string) (Sanction, bool) {
 
 // InForce is every sanction in force, bans first.
 func (s *Service) InForce() ([]Sanction, error) {
-	all, err := s.current()
+	return s.inForce(s.life)
+}
+
+func (s *Service) inForce(ctx context.Context) ([]Sanction, error) {
+	all, err := s.current(ctx)
 	now := s.clock.Now()
 	return slices.DeleteFunc(slices.Clone(all), func(sn Sanction) bool { return !sn.InForceAt(now) }), err
 }
 
 func (s *Service) find(match func(Sanction) bool) (Sanction, bool) {
-	all, _ := s.current() // a store that cannot be read lets people in: the view it had stays
+	all, _ := s.current(s.life) // a store that cannot be read lets people in: the view it had stays
 	now := s.clock.Now()
 	for _, sn := range all {
 		if match(sn) && sn.InForceAt(now) {
@@ -297,37 +323,110 @@ func (s *Service) find(match func(Sanction) bool) (Sanction, bool) {
 	return Sanction{}, false
 }
 
-// current is the sanctions, read again once the view is older than Refresh.
-func (s *Service) current() ([]Sanction, error) {
+// current is the sanctions, read again once the view is older than
+// Refresh. When ctx ends (or the service is closed) before the read does,
+// it answers with the view it had, and a store that can (ContextReader)
+// gives the read up. The lock is never held across the read, so a check waits for
+// at most one read and never longer than its ctx.
+func (s *Service) current(ctx context.Context) ([]Sanction, error) {
+	if view, fresh, err := s.fresh(); fresh {
+		return view, err
+	}
+	select {
+	case s.reading <- struct{}{}:
+	case <-ctx.Done():
+		return s.last(ctx.Err())
+	case <-s.life.Done():
+		return s.last(s.life.Err())
+	}
+	if view, fresh, err := s.fresh(); fresh { // read by the one this waited for
+		<-s.reading
+		return view, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
+	done := make(chan struct{})
+	go func() {
+		defer func() { <-s.reading; close(done) }()
+		s.read(ctx)
+	}()
+	select {
+	case <-done:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.view, s.readErr
+	case <-ctx.Done():
+		return s.last(ctx.Err())
+	}
+}
+
+// fresh is the view if it is younger than Refresh.
+func (s *Service) fresh() ([]Sanction, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
 	if !s.readAt.IsZero() && now.Sub(s.readAt) < s.refresh && now.Sub(s.readAt) >= 0 {
-		return s.view, s.readErr
+		return s.view, true, s.readErr
 	}
-	view, err := s.store.Sanctions()
-	s.readAt, s.readErr = now, err
+	return nil, false, nil
+}
+
+// last is the view as last read, with why it was not read again.
+func (s *Service) last(why error) ([]Sanction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view, why
+}
+
+// read reads the store once (the caller holds s.reading) and keeps what it found.
+func (s *Service) read(ctx context.Context) {
+	s.mu.Lock()
+	changes := s.changes
+	s.mu.Unlock()
+	now := s.clock.Now()
+	var view []Sanction
+	var err error
+	if r, ok := s.store.(ContextReader); ok {
+		view, err = r.SanctionsContext(ctx)
+	} else {
+		view, err = s.store.Sanctions()
+	}
+	if ctx.Err() != nil {
+		return // given up: the view stays as it was, and is read again next time
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if changes == s.changes {
+		s.readAt = now
+	}
+	s.readErr = err
 	if err == nil {
 		s.view = view
 	} else {
 		s.log.Warn("moderation: sanctions could not be read; the last ones read still hold", "err", err)
 	}
-	return s.view, err
 }
 
 func (s *Service) stale() {
 	s.mu.Lock()
 	s.readAt = time.Time{}
+	s.changes++
 	s.mu.Unlock()
 }
 
 // Watch calls onBan with each ban in force it has not seen before, checking
-// every Refresh until ctx ends: a node ends the sessions of a player banned
-// on another node. The bans in force when it starts are seen already.
+// every Refresh until ctx ends or the service is closed: a node ends the
+// sessions of a player banned on another node. The bans in force when it
+// starts are seen already. It returns as soon as ctx ends, even while a
+// read of the store is under way.
 func (s *Service) Watch(ctx context.Context, onBan func(Sanction)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
 	seen := map[string]time.Time{}
 	look := func(tell bool) {
-		all, err := s.InForce()
+		all, err := s.inForce(ctx)
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package jetstream
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -50,7 +51,13 @@ func (s *Store) DeleteSanction(kind, subject string) (persistence.Sanction, erro
 
 // Sanctions returns every stored sanction, by kind then subject.
 func (s *Store) Sanctions() ([]persistence.Sanction, error) {
-	out, err := scanAll[persistence.Sanction](s, s.sanctions)
+	return s.SanctionsContext(context.Background())
+}
+
+// SanctionsContext is Sanctions given up when ctx ends: a node shutting
+// down does not wait out the scan's timeout (moderation.ContextReader).
+func (s *Store) SanctionsContext(ctx context.Context) ([]persistence.Sanction, error) {
+	out, err := scanAllContext[persistence.Sanction](ctx, s, s.sanctions)
 	persistence.SortSanctions(out)
 	return out, err
 }
@@ -135,7 +142,12 @@ func (s *Store) create(b *bucket, id string, v any) error {
 
 // scanAll decodes every live value of b.
 func scanAll[T any](s *Store, b *bucket) ([]T, error) {
-	ctx, cancel := s.scanCtx()
+	return scanAllContext[T](context.Background(), s, b)
+}
+
+// scanAllContext is scanAll ended early by ctx.
+func scanAllContext[T any](ctx context.Context, s *Store, b *bucket) ([]T, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*s.timeout) // as scanCtx
 	defer cancel()
 	var out []T
 	err := scan(ctx, b, ">", func(v []byte) error {
