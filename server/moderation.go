@@ -19,6 +19,9 @@ import (
 // on another node (started by watchModeration).
 func (s *Server) openModeration() {
 	ms, _ := s.store.(persistence.Moderation) // both stores are
+	if s.cfg.moderationStore != nil {
+		ms = s.cfg.moderationStore(ms)
+	}
 	s.mod = moderation.New(moderation.Options{Store: ms, Admins: s.access, Log: s.log,
 		OnAction: s.metrics.Moderated})
 }

@@ -66,6 +66,10 @@ type Config struct {
 	Clock clock.Clock
 	// Games are the games on offer (nil: Catalog()).
 	Games tui.Catalog
+
+	// moderationStore, if set, stands in front of the store's moderation
+	// (tests: a store that does not answer).
+	moderationStore func(persistence.Moderation) persistence.Moderation
 }
 
 // Server is the assembled process: store, rooms, session programs, SSH.
@@ -429,6 +433,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if s.closed { // the store and rooms are gone already; stop serving
 		return s.ssh.Shutdown(ctx)
 	}
+	// Moderation stops first: its watcher and any check made while rooms
+	// close answer from the sanctions last read instead of waiting on a
+	// store that may not answer (a cluster losing this node).
+	s.mod.Close()
 	// Every player sees why first, on a terminal given back whole; a
 	// client that does not read gets at most two seconds.
 	tell, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -459,6 +467,9 @@ func (s *Server) Close() {
 		s.cluster.stopTakingOver() // before the rooms stop and let their leases go
 	}
 	s.stop()
+	if s.mod != nil {
+		s.mod.Close() // its watcher is one of the beating
+	}
 	if s.access != nil {
 		s.access.Close()
 	}
