@@ -1,4 +1,4 @@
-module bivouac
+module github.com/bivouac-ssh/bivouac
 
 go 1.26.0
 

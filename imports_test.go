@@ -14,7 +14,7 @@ import (
 
 // module is the module path: a package's name in rules is its import path
 // without this prefix.
-const module = "bivouac"
+const module = "github.com/bivouac-ssh/bivouac"
 
 // importRule is one row of docs/ARCHITECTURE.md's package table: the
 // packages it covers and what their code (not their tests) may import

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/games"
+	"github.com/bivouac-ssh/bivouac/games"
 )
 
 // namers are the packages that may name a game by its ID besides the

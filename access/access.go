@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // PollEvery is how often the files are checked for changes: an edit of

@@ -3,8 +3,8 @@ package access
 import (
 	"errors"
 
-	"bivouac/game"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // Entry is the decision on a client offering a key.

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/codes"
-	"bivouac/game"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // Invites.

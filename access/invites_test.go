@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 func invitePolicy(t *testing.T) (*Policy, *clocktest.Manual) {

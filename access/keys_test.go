@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 
 	gossh "golang.org/x/crypto/ssh"
 )

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"bivouac/i18n"
-	"bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sanitize"
 )
 
 // The message of the day (--motd FILE): shown in the lobby and in help. An

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/clock/clocktest"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 func TestCleanMOTDKeepsItPrintableAndSmall(t *testing.T) {

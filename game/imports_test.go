@@ -14,7 +14,7 @@ import (
 // is where clocks, sockets and files would come from). It asks the go tool
 // for each package's full dependency list.
 func TestRulesImportNothingButTheStandardLibrary(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,ForTest", "bivouac/game/...")
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,ForTest", "github.com/bivouac-ssh/bivouac/game/...")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestRulesImportNothingButTheStandardLibrary(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen++
-		if p.Standard || p.ImportPath == "bivouac/game" || strings.HasPrefix(p.ImportPath, "bivouac/game/") {
+		if p.Standard || p.ImportPath == "github.com/bivouac-ssh/bivouac/game" || strings.HasPrefix(p.ImportPath, "github.com/bivouac-ssh/bivouac/game/") {
 			continue
 		}
 		t.Errorf("a rules package depends on %s", p.ImportPath)

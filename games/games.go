@@ -7,8 +7,8 @@ package games
 import (
 	"strconv"
 
-	"bivouac/game"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // Catalog is the games on offer, in lobby order.

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/tui"
-	"bivouac/tui/grizzledui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/grizzledui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // Grizzled is The Grizzled as a server offers it: rules, bots, screen,

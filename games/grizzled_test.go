@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game/grizzled"
-	"bivouac/i18n"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
 )

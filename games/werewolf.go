@@ -4,12 +4,12 @@ import (
 	"strconv"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/game/werewolf/wolfbot"
-	"bivouac/tui"
-	"bivouac/tui/uikit"
-	"bivouac/tui/werewolfui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game/werewolf/wolfbot"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/werewolfui"
 )
 
 // werewolfPresets are the card sets the form offers (spec §3.2); name is

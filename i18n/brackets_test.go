@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // A bot's name carries its mark in brackets ("Hugo (бот)"), so a message

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
 )
 
 // TestEveryMessageOfRandomGamesRenders plays random games of both games

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // genderCases are the players the golden files name: one per way a

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 func TestParseReadsLocalesAndTagsItSpeaks(t *testing.T) {

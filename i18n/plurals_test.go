@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 var update = flag.Bool("update", false, "write testdata/plurals.*.txt from the catalogs (then review the diff)")

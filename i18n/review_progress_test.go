@@ -3,7 +3,7 @@ package i18n
 import (
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // The review's progress agrees with how many decisions the game has: pl

@@ -23,7 +23,7 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // Options configure New; zero values take the defaults noted.

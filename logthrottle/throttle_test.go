@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 )
 
 // buffer is a log's text, safe to share with a timer's goroutine.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/moderation"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // hungStore's sanctions read answers only when its ctx ends: a JetStream

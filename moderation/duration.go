@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // MaxDuration is the longest sanction given a duration (ten years); longer

@@ -3,7 +3,7 @@ package moderation
 import (
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // UntilFormat is how a sanction's end is written: in UTC, which every

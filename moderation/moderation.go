@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/game"
-	"bivouac/persistence"
-	"bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sanitize"
 )
 
 // Admins says who may moderate (the access package's admins file).

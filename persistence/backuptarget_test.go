@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"testing"
 
-	"bivouac/persistence"
-	"bivouac/persistence/storetest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
 
 // fileState is what a refused target must still be after the refusal.

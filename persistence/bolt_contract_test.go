@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
-	"bivouac/persistence/storetest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
 
 func TestBoltContract(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 
 	bolt "go.etcd.io/bbolt"
 )

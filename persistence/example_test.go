@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"bivouac/game"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // A table's life: create the room, append each accepted action before

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // Journal adapts a Store to table.Journal, the room actor's hook, and

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
-	"bivouac/persistence/storetest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
 
 // openAt opens (or creates) a bbolt store at path; the test closes it.

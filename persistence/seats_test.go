@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // A seat goes through the journal and back whole: a field added on one

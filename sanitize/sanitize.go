@@ -23,7 +23,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 
 	"golang.org/x/text/unicode/norm"
 )

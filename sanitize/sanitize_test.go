@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 func TestLine(t *testing.T) {

@@ -3,11 +3,11 @@ package server
 import (
 	"strings"
 
-	"bivouac/access"
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/persistence"
-	"bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/access"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 )
 
 // openAccess reads the operator's key files (admins, allowlist) and starts

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/access"
-	"bivouac/clock/clocktest"
-	"bivouac/i18n"
-	"bivouac/sshserver"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/access"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )

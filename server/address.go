@@ -1,10 +1,10 @@
 package server
 
 import (
-	"bivouac/game"
-	"bivouac/persistence"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 var _ tui.GenderKeeper = records{}

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // A keyed player's "address f" in plain mode is kept in the profile: after

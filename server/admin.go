@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // The admin socket lets `bivouac backup` take a hot copy from a running

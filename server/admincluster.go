@@ -13,12 +13,12 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/cluster/adminbus"
-	"bivouac/game"
-	"bivouac/moderation"
-	"bivouac/sanitize"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/cluster/adminbus"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // adminAskWithin bounds the wait for each other node's answer to an admin

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"slices"
 
-	"bivouac/game"
-	"bivouac/persistence"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // campaignOptions are the table options campaign c's missions are played

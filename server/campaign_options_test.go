@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // A campaign's mission is played with the options its members chose (the

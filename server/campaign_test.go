@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/codes"
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/persistence"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // finishMission stands in for a campaign mission's last move: the room

@@ -1,9 +1,9 @@
 package server
 
 import (
-	"bivouac/games"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/games"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // Catalog is the games a server offers unless its Config names others.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )

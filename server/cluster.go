@@ -18,14 +18,14 @@ import (
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/cluster/adminbus"
-	"bivouac/cluster/lease"
-	"bivouac/cluster/natsnode"
-	"bivouac/cluster/remote"
-	"bivouac/game"
-	"bivouac/persistence"
-	"bivouac/persistence/jetstream"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/cluster/adminbus"
+	"github.com/bivouac-ssh/bivouac/cluster/lease"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/remote"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // ClusterConfig makes the server one node of a cluster on NATS JetStream

@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/cluster/natsnode"
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 
 	"github.com/nats-io/nats.go/jetstream"
 )

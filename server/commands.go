@@ -9,14 +9,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/persistence"
-	"bivouac/sanitize"
-	"bivouac/sshserver"
-	"bivouac/table"
-	"bivouac/tui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/ssh"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // A data directory others can read is pointed out at start, with the fix

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"bivouac/game"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
 
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/i18n"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
 
 	js "github.com/nats-io/nats.go/jetstream"
 )

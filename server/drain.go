@@ -16,11 +16,11 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"bivouac/cluster/lease"
-	"bivouac/cluster/remote"
-	"bivouac/game"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/cluster/lease"
+	"github.com/bivouac-ssh/bivouac/cluster/remote"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 
 	"github.com/charmbracelet/ssh"
 )

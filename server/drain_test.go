@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // A rolling upgrade of two nodes: node 1 drains with a table mid-game

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/moderation"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // A table an admin closed stays closed: after a restart on the same data

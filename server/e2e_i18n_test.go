@@ -11,9 +11,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // rendered is a regexp for a catalog message in language l whose arguments

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/access"
-	"bivouac/clock/clocktest"
-	"bivouac/moderation"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/access"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 
 	gossh "golang.org/x/crypto/ssh"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // TestIgnoreAndBlockOverSSH plays the story over real SSH: bob talks at

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game/werewolf"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // plainPlayer drives a plain-mode session as a screen-reader user's

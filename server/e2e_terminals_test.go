@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // startGrizzled opens a Grizzled table for c's player and three bots and

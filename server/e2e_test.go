@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // startServer runs the real server in-process on a loopback listener.

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/games"
-	"bivouac/i18n"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/games"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 var chooseRe = regexp.MustCompile(`enter (devour|see|shoot|badge to|vote|elect|lynch|first lover|link) `)

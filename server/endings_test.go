@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // leftClean reports what is wrong with how a session's raw output ends:

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/sshserver"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // startLogged is startServer with the server's log kept for the test.

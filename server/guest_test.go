@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // A guest's seat belongs to whoever holds its reclaim code, and only them:

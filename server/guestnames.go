@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/codes"
 )
 
 // guestNames gives keyless players without a usable user name a display

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // newTable has alice create a 4-seat standard table (no bots seated yet)

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/i18n"
-	"bivouac/sshserver"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // liveSession is one player's session as the admins see it: who, since

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/moderation"
-	"bivouac/persistence"
-	"bivouac/sshserver"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 
 	"github.com/charmbracelet/ssh"
 )

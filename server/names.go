@@ -7,9 +7,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bivouac/game"
-	"bivouac/sanitize"
-	"bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 )
 
 // nameBook keeps display names apart: a name (compared by sanitize.Fold,

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 func TestNameBookKeepsNamesApart(t *testing.T) {

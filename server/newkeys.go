@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // New identities: a key the server has no profile for. Making one costs

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/persistence"
-	"bivouac/sshserver"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // An address may bring DefaultNewKeysPerHour keys the server has never

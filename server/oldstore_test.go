@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // TestAStoredGameFromBeforeMessagesStillReplays opens a data directory

@@ -5,9 +5,9 @@ import (
 	"net/http"
 	"time"
 
-	"bivouac/metrics"
-	"bivouac/persistence"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/metrics"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // The operator's listener (--metrics-addr): /metrics for Prometheus,

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // get is what the server's operator listener answers at path.

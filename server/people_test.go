@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // TestCampaignJoinKeepsBlockedPlayersApart: a player a member blocked,

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // guessClock is a clock for the wrong-code budget that moves only when told.

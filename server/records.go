@@ -4,13 +4,13 @@ import (
 	"errors"
 	"slices"
 
-	"bivouac/codes"
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/persistence"
-	"bivouac/sanitize"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // records serves the TUI's history pages (profiles, campaigns, replays)

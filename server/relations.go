@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/game"
-	"bivouac/moderation"
-	"bivouac/persistence"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // relations keeps whom players ignore and block (tui.Relations): a keyed

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // A client sending window changes as fast as it can write them gets the

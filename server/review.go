@@ -7,11 +7,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"bivouac/game"
-	"bivouac/persistence"
-	"bivouac/table"
-	"bivouac/tui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // reviewer runs the coach's post-game reviews off the room actors: one at

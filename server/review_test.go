@@ -8,15 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/game/werewolf"
-	"bivouac/i18n"
-	"bivouac/persistence"
-	"bivouac/sshserver/sshtest"
-	"bivouac/table"
-	"bivouac/tui/grizzledui"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/grizzledui"
 )
 
 // A player finishes a game of The Grizzled, then asks the coach for its

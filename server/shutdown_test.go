@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // stuckSanctions is a moderation store whose sanctions read does not

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/game"
-	"bivouac/persistence"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // How many tables one player, and one address, may hold open (waiting or

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/persistence"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // One connection made 230 campaigns in 10 s, each stored for good. A

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 func TestLooksLikeGuestCode(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/codes"
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/game"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"

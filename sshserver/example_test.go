@@ -9,8 +9,8 @@ import (
 	"os/signal"
 	"time"
 
-	"bivouac/hostkeys"
-	"bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // dialFrom opens a raw TCP connection from the local address ip (any of

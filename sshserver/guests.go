@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/codes"
 )
 
 // Guest reclaim codes.

@@ -7,8 +7,8 @@ import (
 	"net"
 	"time"
 
-	"bivouac/codes"
-	"bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/sanitize"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )

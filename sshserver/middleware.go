@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sanitize"
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"

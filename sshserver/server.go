@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/hostkeys"
-	"bivouac/logredact"
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/logredact"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"

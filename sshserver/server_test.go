@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/hostkeys"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"

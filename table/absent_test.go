@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // A table without stand-ins keeps an absent player's seat for them, and

@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // run is the actor: the only goroutine that touches the table's state.

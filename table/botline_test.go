@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // talkingRace is the race whose bots talk: a line is a message (say.N),

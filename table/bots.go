@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // askBots starts a bot turn for every waiting seat a bot plays. The bot

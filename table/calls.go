@@ -7,7 +7,7 @@ import (
 	"context"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // submit hands c to the actor without waiting: a full inbox is ErrBusy.

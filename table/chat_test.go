@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // said is the chat lines in an update's log, as "channel:text".

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 )
 
 // stillAt reads box for a moment (real time) and fails if the table moved

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 )
 
 // closedSoon waits, in real time but bounded, for r's actor to stop.

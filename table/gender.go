@@ -3,7 +3,7 @@ package table
 import (
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // The rules name players by their names at the table and know nothing of

@@ -1,6 +1,6 @@
 package table
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // GiveUpSeat gives up, for good, the seat the player of identity holds
 // while no session of theirs is at the table (a banned player's, whose

@@ -3,7 +3,7 @@ package table
 import (
 	"context"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // RoomHandle is what a session needs of a table: exactly the calls the

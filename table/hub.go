@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/codes"
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/codes"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Hub keeps the server's rooms by code and tells lobby screens when the list

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Journal is where rooms make themselves durable. The room actor appends an

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // testLease is a lease the test turns invalid or loses by hand.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 )
 
 // clockedLease is valid until a set instant on a test clock, as a held

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 func (r *Room) start(box *Mailbox) error {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // choosyRace is race where players pick a colour and the table names who

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // ghostRace is race where seat 2 is "dead": only it may hear that it

@@ -6,7 +6,7 @@ package table
 import (
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // refreshSummary publishes the lobby's snapshot of this room.

@@ -3,7 +3,7 @@ package table
 // Recording: the room's durable description, and closing every session.
 
 import (
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 func (r *Room) record0() RoomRecord {

@@ -8,7 +8,7 @@ import (
 	"context"
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // ErrCannotJoin is said to a player the table keeps out: removed from it

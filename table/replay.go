@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Step is one point in a replayed game: the view of the chosen seat after

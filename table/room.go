@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Errors a session may get back from a room.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // race is a tiny game for testing the actor: seats take turns adding 1..3 to

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Giving one's seat to a bot (L) is final for the rest of the game: coming

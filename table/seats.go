@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 func (r *Room) memberSeat(box *Mailbox) (game.Seat, bool) {

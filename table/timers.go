@@ -8,7 +8,7 @@ package table
 import (
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // RestartGrace is added to a timed step resumed after a restart: the same

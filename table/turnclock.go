@@ -6,7 +6,7 @@ package table
 // table. After two in a row a bot plays their seat until they act again.
 
 import (
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // armTurnClock starts the clock for the decision the table now waits on

@@ -1,6 +1,6 @@
 package table
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // SeatInfo is what everyone at a table sees of who sits where.
 type SeatInfo struct {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // wireUpdate is an Update as bytes: JSON, the view in its game's own

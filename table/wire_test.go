@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // A refusal that crossed the network is the error it was: the table's

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // genderRecords keeps one profile and how its player asked to be

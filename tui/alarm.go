@@ -3,7 +3,7 @@ package tui
 import (
 	"sync"
 
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // sessionAlarm is a session's one timer for its table screen

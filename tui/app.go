@@ -18,12 +18,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/frames"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/frames"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"

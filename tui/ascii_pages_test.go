@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // optRecords keeps one campaign's options as a store would.

@@ -1,6 +1,6 @@
 package tui
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // Control is the server speaking to one session from outside its keys: an
 // admin's notice to everyone, or the end of the session (a ban, a kick).

@@ -1,6 +1,6 @@
 package tui
 
-import "bivouac/table"
+import "github.com/bivouac-ssh/bivouac/table"
 
 // ClosedWhy is the catalog key of why a table closed: a table whose node
 // lost it while the server is degraded does not carry on elsewhere in a

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // A table its node lost while the server is degraded is not said to carry

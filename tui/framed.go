@@ -3,7 +3,7 @@ package tui
 import (
 	"fmt"
 
-	"bivouac/tui/frames"
+	"github.com/bivouac-ssh/bivouac/tui/frames"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

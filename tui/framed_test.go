@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/table"
-	"bivouac/tui/frames"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/frames"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

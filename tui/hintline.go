@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // hintLine is the coach's hint on the notice line, which stands over the

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // keptProfiles records whom Keep was asked to store.

@@ -4,8 +4,8 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // langSavePause is how long a keyed player's language choice waits for

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
 )

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The lobby's room list, shared by every session that sees the same thing.

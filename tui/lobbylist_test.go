@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 func TestSharedRoomsSplitsOncePerList(t *testing.T) {

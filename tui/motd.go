@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 
-	"bivouac/i18n"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The server's name and message of the day (App.ServerName, App.MOTD): the

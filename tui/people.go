@@ -9,10 +9,10 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/game"
-	"bivouac/sanitize"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // Person is another player as a list keeps them: who, and what they were

@@ -5,9 +5,9 @@ import (
 	"sync"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/uikit"
-	"bivouac/tui/werewolfui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/werewolfui"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"time"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // ErrNoSuchCampaign is JoinCampaign's answer to a code that names no campaign.

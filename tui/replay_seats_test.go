@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
-	"bivouac/tui/grizzledui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/grizzledui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // grizzledReplay serves one game of The Grizzled, just dealt, whose

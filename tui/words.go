@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // Manual is a clock.Clock that moves only on Advance. Due callbacks run in

@@ -3,7 +3,7 @@ package clocktest
 import (
 	"time"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // Fast is a clock.Clock that runs Factor times faster than the wall clock,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 )
 
 func connect(t *testing.T, c *natstest.Cluster) *nats.Conn {

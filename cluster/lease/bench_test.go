@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // BenchmarkValid is the check made before every accepted move.

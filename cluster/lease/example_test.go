@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/cluster/lease"
+	"github.com/bivouac-ssh/bivouac/cluster/lease"
 )
 
 // A node claims a room, checks its lease before each move, and gives the

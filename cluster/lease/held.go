@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // Held is a lease this node holds on one room. Check Valid before accepting

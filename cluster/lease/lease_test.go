@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 )
 
 // Every test here runs against a real embedded JetStream server. Those with a

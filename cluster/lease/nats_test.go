@@ -14,8 +14,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/clock/clocktest"
-	bivouacjs "bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	bivouacjs "github.com/bivouac-ssh/bivouac/persistence/jetstream"
 )
 
 // startNATS runs one embedded JetStream server and returns its client URL.

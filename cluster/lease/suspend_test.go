@@ -9,7 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 )
 
 // flakyKV answers a holder's renewals as a cluster electing a leader does:

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/clock"
 )
 
 // Lapse is a room whose lease lapsed, and the revision of the entry left

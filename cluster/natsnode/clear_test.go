@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 )
 
 func TestRoutesInClearAreTheNonLoopbackOnesWithoutTLS(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 )
 
 // A node is healthy while its cluster has a majority, and says it is not

@@ -25,8 +25,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/cluster/natsnode"
-	"bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 )
 
 // syncBuffer is a log destination the server's goroutines may share.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/game/grizzled"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // stamped is an update and when it reached its session.

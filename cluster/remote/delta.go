@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"slices"
 
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // An Update carries the seat's recent log and the table's recent public

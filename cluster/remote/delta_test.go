@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // A log window sliding over events (some alike, so overlaps can mislead)

@@ -8,11 +8,11 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 var games = game.Registry{{Game: grizzled.Game{}, Bots: grizzbot.Bots{}}}

@@ -12,10 +12,10 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // fast keepalives, so a lost node is noticed within a test's patience

@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // Operations: the last token of a room's request subject.

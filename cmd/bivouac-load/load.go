@@ -1192,7 +1192,7 @@ func runBaselineChild(ctx context.Context, args []string, stdout, stderr io.Writ
 // buildBivouac builds the server from this module into dir.
 func buildBivouac(ctx context.Context, dir string) (string, error) {
 	bin := filepath.Join(dir, "bivouac")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "bivouac/cmd/bivouac")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/bivouac-ssh/bivouac/cmd/bivouac")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building bivouac (run from the module, or give -bivouac): %v\n%s", err, out)
 	}

@@ -12,7 +12,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"bivouac/sshserver/sshtest/vterm"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest/vterm"
 )
 
 // loadClient is one simulated player: an SSH connection with one PTY

@@ -23,10 +23,10 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/cluster/lease"
-	"bivouac/cluster/natsnode"
-	"bivouac/persistence"
-	bivouacjs "bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/cluster/lease"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	bivouacjs "github.com/bivouac-ssh/bivouac/persistence/jetstream"
 )
 
 // clusterNodeProc is one node of the cluster run: its child process and

@@ -21,9 +21,9 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/cluster/lease"
-	"bivouac/persistence"
-	bivouacjs "bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/cluster/lease"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	bivouacjs "github.com/bivouac-ssh/bivouac/persistence/jetstream"
 )
 
 // drainResult is what the drains measured.

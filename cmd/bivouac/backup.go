@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"bivouac/persistence"
-	"bivouac/server"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/server"
 )
 
 // runBackup writes a consistent copy of the database: from the running

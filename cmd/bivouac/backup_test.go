@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/hostkeys"
-	"bivouac/persistence"
-	"bivouac/server"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/server"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 func TestBackupOfARunningServerAndOfAStoppedOne(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"bivouac/server"
+	"github.com/bivouac-ssh/bivouac/server"
 )
 
 // runDrain asks the cluster node running on the data directory, over its

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/server"
+	"github.com/bivouac-ssh/bivouac/server"
 )
 
 // `bivouac drain` reaches the server over its admin socket and says why a

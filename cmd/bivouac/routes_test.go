@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 )
 
 // clusterArgs are serve's arguments for a cluster node routing on every

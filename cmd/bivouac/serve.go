@@ -18,12 +18,12 @@ import (
 	"syscall"
 	"time"
 
-	"bivouac/access"
-	"bivouac/cluster/natsnode"
-	"bivouac/hostkeys"
-	"bivouac/server"
-	"bivouac/sshserver"
-	"bivouac/sshserver/porch"
+	"github.com/bivouac-ssh/bivouac/access"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/server"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver/porch"
 )
 
 // runServe is `bivouac serve`: flags and environment to a server.Config,

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 )
 
 // lockedBuffer is a bytes.Buffer the server and the test share.

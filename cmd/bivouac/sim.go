@@ -13,11 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/clock"
-	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/game/sim"
-	"bivouac/game/werewolf/wolfbot"
+	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/game/sim"
+	"github.com/bivouac-ssh/bivouac/game/werewolf/wolfbot"
 )
 
 // simConfig is what `bivouac sim` was asked to do.

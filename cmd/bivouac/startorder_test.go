@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/clock/clocktest"
-	"bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 )
 
 // A node whose SSH port is taken fails at once, before it joins its

@@ -28,7 +28,7 @@ func TestVersionSaysModuleCommitAndGo(t *testing.T) {
 	if err := run(t.Context(), []string{"version"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "go:      "+runtime.Version()) || !strings.Contains(out.String(), "module:  bivouac") {
+	if !strings.Contains(out.String(), "go:      "+runtime.Version()) || !strings.Contains(out.String(), "module:  github.com/bivouac-ssh/bivouac") {
 		t.Fatalf("bivouac version:\n%s", out.String())
 	}
 }

@@ -31,7 +31,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Config describes one game to the suite.

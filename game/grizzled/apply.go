@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // ActTimeout closes a speech response window: every seat that has not

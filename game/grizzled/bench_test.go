@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // benchLog is a few recorded random 4-player games: their first states and

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Hard-knock card IDs (spec §1.4, H01..H19).

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // careful is a simple policy that wins now and then, so that the property

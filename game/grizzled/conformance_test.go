@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/gametest"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/gametest"
 )
 
 // TestConformance runs the suite every game passes (game/gametest).

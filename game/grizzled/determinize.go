@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Determinize builds a full State consistent with what v shows, for bots

@@ -1,6 +1,6 @@
 package grizzled
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // Errors returned by Apply. Each is a sentinel to test with errors.Is; the
 // error actually returned usually details it (game.Refuse) with a message

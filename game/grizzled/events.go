@@ -1,6 +1,6 @@
 package grizzled
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // The events code matches (game.EventType): the guided mission's coach
 // teaches each the first time it happens.

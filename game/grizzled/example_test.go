@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // A game is created from a setup and a seed, then driven by Apply; every

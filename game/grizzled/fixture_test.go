@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // fixture describes a game position by its named parts; build turns it into

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // reach plays a random game from seed for at most steps actions.

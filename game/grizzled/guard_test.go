@@ -3,7 +3,7 @@ package grizzled
 import (
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // TestLosesAtOnceMatchesTheRules: in every benefit decision of many random

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // TestHardKnocks has one row per hard knock (H01..H19) and Merry Christmas

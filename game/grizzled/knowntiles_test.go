@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // TestKnownTilesFollowThePublicRecord plays random games and checks, step

@@ -3,7 +3,7 @@ package grizzled
 import (
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Waiting lists the seats the game waits on now, in seat order. During

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Players may choose their soldiers and the table may name the first

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 var testNames = []string{"Anna", "Ben", "Chloé", "Dmitri", "Ewa"}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // TestApplyRejects: each illegal action returns the right error (with a

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // ChaplainName is the display name of the virtual third seat of the 2-player game (§6.4).

@@ -1,6 +1,6 @@
 package grizzled
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // This file is the package's public contract: the screen (tui), the bots and
 // the server code against these types. Change them only with care.

@@ -3,7 +3,7 @@ package grizzled
 import (
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // View is everything seat may know (spec §7), as a fresh value that never

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 var cardCode = regexp.MustCompile(`\b(T\d\d|H\d\d|MC)\b`)

@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Kind names an action. Kinds are stable strings: they are stored in logs.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 func TestGameInterface(t *testing.T) {

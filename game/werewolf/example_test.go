@@ -3,9 +3,9 @@ package werewolf_test
 import (
 	"fmt"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // A room actor's loop in miniature: create, read the timer, apply a

@@ -7,7 +7,7 @@ package werewolf
 import (
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // enter starts phase p: a new PhaseSeq (so older ticks are ignored) and the

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 var allKinds = []Kind{KindTick, KindAbandon, KindThiefTake, KindThiefKeep, KindCupidLink, KindSeerInspect,

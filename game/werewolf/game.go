@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // ID is the game's identifier in logs and setups.

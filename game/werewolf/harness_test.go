@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // Seats of the spec's scenarios: P1 is seat 0.

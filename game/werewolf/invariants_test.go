@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // invariants checks what must hold in every state.

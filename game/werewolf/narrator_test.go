@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // What the narrator says must be true (issue 19 item 4, issue 18 item 22).

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Preset selects how the deck is composed (spec §3.2).

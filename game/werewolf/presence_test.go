@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // The dead may not signal the living by coming and going (§11): that a

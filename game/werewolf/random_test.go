@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // randomGame plays a game where waiting seats pick uniformly among their

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Player is one seat's hidden and public facts. Only the engine reads it;

@@ -3,7 +3,7 @@ package werewolf
 import (
 	"fmt"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // Role is the character card a player holds. The zero value, RoleUnknown, is

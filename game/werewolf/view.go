@@ -3,7 +3,7 @@ package werewolf
 import (
 	"slices"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // PlayerView is one seat as a viewer may know it.

@@ -8,7 +8,7 @@ import (
 
 	js "github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 var _ persistence.AccessStore = (*Store)(nil)

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/access"
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/persistence"
-	"bivouac/persistence/jetstream"
-	"bivouac/persistence/storetest"
+	"github.com/bivouac-ssh/bivouac/access"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
 
 // The access contract on two nodes: each test's store is reached through

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
-	"bivouac/cluster/natsnode"
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/persistence/jetstream"
-	"bivouac/persistence/storetest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
 
 // BenchmarkAppend: one room alone (each append waits for its own round

@@ -9,7 +9,7 @@ import (
 
 	js "github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // PutSanction stores a ban or mute over any of the same kind on its

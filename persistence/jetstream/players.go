@@ -10,7 +10,7 @@ import (
 
 	js "github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // Player returns the profile of fingerprint fp, or ErrNotFound.

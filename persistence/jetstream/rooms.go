@@ -11,7 +11,7 @@ import (
 
 	js "github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // PutRoom creates or replaces a room record (see persistence.Bolt.PutRoom)

@@ -12,10 +12,10 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"bivouac/cluster/natsnode/natstest"
-	"bivouac/persistence"
-	"bivouac/persistence/jetstream"
-	"bivouac/persistence/storetest"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
 
 // openWithin is how long Open may wait for every replicated group to

@@ -6,7 +6,7 @@ import (
 
 	js "github.com/nats-io/nats.go/jetstream"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // RoomChange is one change of the room directory: a room's new record, or

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // RunAccess runs the contract of persistence.AccessStore (invites and the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // BenchAppend runs b.N appends spread over `tables` goroutines, one room

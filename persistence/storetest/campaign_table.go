@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // A campaign keeps the table options its members chose, through a

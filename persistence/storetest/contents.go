@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // Fill puts one of every kind of record in s: rooms with logs (one

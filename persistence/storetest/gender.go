@@ -3,7 +3,7 @@ package storetest
 import (
 	"testing"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // testGenderRoundTrip: how a player asked to be addressed is kept with the

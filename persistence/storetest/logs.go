@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 func entry(room string, seq uint64) []byte {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // moderation is the store's moderation part: every store has one.

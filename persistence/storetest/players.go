@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 func testPlayerRoundTripAndUpdate(t *testing.T, open Opener) {

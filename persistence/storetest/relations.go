@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // testRelationsRoundTrip: the players a profile ignores and blocks are

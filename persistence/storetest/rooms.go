@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 func testRoom(id string) persistence.RoomRecord {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/persistence"
 )
 
 // Opener makes a fresh, empty store for one test. The store stamps times

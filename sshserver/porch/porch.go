@@ -15,7 +15,7 @@ import (
 
 	"github.com/charmbracelet/ssh"
 
-	"bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 )
 
 // MaxVisitors bounds the connections the porch serves at once: a flood

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/hostkeys"
-	"bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 func open(t *testing.T) (*Porch, string) {

@@ -33,7 +33,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"bivouac/sshserver/sshtest/vterm"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest/vterm"
 )
 
 // Server is what Start can run: sshserver.Server, or any other.

@@ -24,7 +24,7 @@ import (
 	"sync"
 	"time"
 
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

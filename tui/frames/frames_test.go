@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

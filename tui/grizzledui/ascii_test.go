@@ -6,11 +6,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // In ASCII mode, at 80×24 and in Russian, 20-letter Cyrillic names are

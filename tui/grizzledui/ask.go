@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // askKind is what the screen is asking the player to choose now.

@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"

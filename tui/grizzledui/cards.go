@@ -4,8 +4,8 @@ import (
 	"strings"
 	"sync"
 
-	"bivouac/game/grizzled"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // This file adapts the engine's card helpers (game/grizzled/cards.go)

@@ -3,8 +3,8 @@ package grizzledui
 import (
 	"testing"
 
-	"bivouac/game/grizzled"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 func TestCardAdapters(t *testing.T) {

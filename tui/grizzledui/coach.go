@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The coach teaches the guided first mission: it watches the table and,

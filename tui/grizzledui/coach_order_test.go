@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // The guided mission opens with its welcome, then the lesson of the first

@@ -1,9 +1,9 @@
 package grizzledui
 
 import (
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // Hand-built views: the contract in engine/grizzled/types.go is all the

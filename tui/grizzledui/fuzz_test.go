@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

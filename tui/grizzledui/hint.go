@@ -4,9 +4,9 @@ import (
 	"runtime"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -1,7 +1,7 @@
 package grizzledui
 
 import (
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
 )

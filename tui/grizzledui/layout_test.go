@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

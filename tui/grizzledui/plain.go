@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The plain (screen-reader) mode's view of the table: the same SeatView and

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The coach's review of a finished game, drawn for one reader: the team's

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/game/grizzled/grizzbot"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
 )

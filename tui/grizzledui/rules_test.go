@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game/grizzled"
-	"bivouac/i18n"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The rules reference has a page for every card of the game's card table,

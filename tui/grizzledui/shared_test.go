@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/i18n"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The parts of a frame shared between seats (title, No Man's Land, the

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // A soldier's status in the mission reads as words in every language and

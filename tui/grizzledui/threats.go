@@ -1,9 +1,9 @@
 package grizzledui
 
 import (
-	"bivouac/game/grizzled"
-	"bivouac/i18n"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // threatColours are the threats' colours (light background, dark

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
-	"bivouac/game/grizzled"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
 )

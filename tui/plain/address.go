@@ -1,8 +1,8 @@
 package plain
 
 import (
-	"bivouac/game"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // addressCommand is plain mode's "address f|m|n"; anything else says how

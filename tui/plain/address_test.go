@@ -6,10 +6,10 @@ import (
 	"sync"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // genderRecords keeps one profile and how its player asked to be

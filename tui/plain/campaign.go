@@ -4,9 +4,9 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/game"
-	"bivouac/tui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // campaignSet runs "campaign set CODE bot LEVEL|hints on|off|clock

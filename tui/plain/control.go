@@ -3,7 +3,7 @@ package plain
 import (
 	"strings"
 
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // control applies c to the plain session; it reports whether the session

@@ -5,10 +5,10 @@ import (
 	"sync"
 	"testing"
 
-	"bivouac/clock/clocktest"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // langRecords counts the language choices stored.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // LineEditor is plain mode's line editing for other line-based consoles

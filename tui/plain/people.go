@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/game"
-	"bivouac/sanitize"
-	"bivouac/table"
-	"bivouac/tui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // Plain mode's commands about other players (people.go): ignore NAME,

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"bivouac/table"
-	"bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // memRelations keeps lists in memory, as the server does a guest's.

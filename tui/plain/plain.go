@@ -20,12 +20,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bivouac/game"
-	"bivouac/i18n"
-	"bivouac/sanitize"
-	"bivouac/table"
-	"bivouac/tui"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // Session is what plain mode needs of its SSH session.

@@ -1,8 +1,8 @@
 package uikit
 
 import (
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // LogMemo keeps the lines a screen drew for each event of its log from one

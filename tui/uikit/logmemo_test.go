@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // logFrame draws events as a screen's log does and says which were drawn

@@ -1,6 +1,6 @@
 package uikit
 
-import "bivouac/game"
+import "github.com/bivouac-ssh/bivouac/game"
 
 // Muting is a screen that draws players' chat from somewhere other than
 // the Update's log (the Werewolves pack channel, kept in the view): the

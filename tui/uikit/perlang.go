@@ -3,7 +3,7 @@ package uikit
 import (
 	"sync"
 
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // PerLang keeps one value per language, made the first time a session in

@@ -3,7 +3,7 @@ package uikit
 import (
 	"testing"
 
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 func TestPerLangBuildsOncePerLanguage(t *testing.T) {

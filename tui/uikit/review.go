@@ -1,8 +1,8 @@
 package uikit
 
 import (
-	"bivouac/game"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // A game may bring a coach that reviews its finished games: the server

@@ -5,7 +5,7 @@ import (
 	"hash/maphash"
 	"sync/atomic"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // SharedLines remembers drawn lines by a hash of everything they were

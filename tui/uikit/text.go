@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"

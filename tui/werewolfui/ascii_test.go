@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // In ASCII mode, with the words romanised before layout (Russian grows

@@ -1,6 +1,6 @@
 package werewolfui
 
-import "bivouac/game/werewolf"
+import "github.com/bivouac-ssh/bivouac/game/werewolf"
 
 // ChatHint says where a chat line goes now, as Game.Say routes it: the
 // dead talk among themselves (not while a last-breath choice is pending:

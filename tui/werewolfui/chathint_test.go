@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 func TestChatHintFollowsWhereTheLineGoes(t *testing.T) {

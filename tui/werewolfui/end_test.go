@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"bivouac/game/werewolf"
-	"bivouac/game/werewolf/wolfbot"
-	"bivouac/i18n"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game/werewolf/wolfbot"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // At 18 players the end screen is taller than 80×24: it scrolls as a page

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // TestRealGames plays seeded games of the real engine with every seat on a

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/table"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // The fixtures are real engine games with a fixed deal and a scripted

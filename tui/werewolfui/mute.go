@@ -3,8 +3,8 @@ package werewolfui
 import (
 	"slices"
 
-	"bivouac/game"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 var _ uikit.Muting = (*Screen)(nil)

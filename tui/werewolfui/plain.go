@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game/werewolf"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The plain (screen-reader) mode's view of the village: the drawn screen's

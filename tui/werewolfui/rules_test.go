@@ -3,9 +3,9 @@ package werewolfui
 import (
 	"testing"
 
-	"bivouac/game/werewolf"
-	"bivouac/i18n"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // The rules reference has a page for every role the game deals, with its

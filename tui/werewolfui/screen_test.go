@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/i18n"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"

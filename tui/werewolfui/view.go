@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/table"
-	"bivouac/tui/uikit"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // View draws the table in the area given by SetSize.

@@ -3,8 +3,8 @@ package werewolfui
 import (
 	"testing"
 
-	"bivouac/game"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 func TestAfterNightsCountsInWords(t *testing.T) {

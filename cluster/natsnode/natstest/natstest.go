@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 )
 
 // ReadyWithin bounds how long a test waits for JetStream to answer.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // BenchmarkEasyGame plays one full 4-player standard game per iteration

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // Level names, fastest first.

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 var names = []string{"Anna", "Ben", "Chloé", "Dmitri", "Ewa"}

@@ -1,8 +1,8 @@
 package grizzbot
 
 import (
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // params tunes the rule-based policy. The defaults were chosen by

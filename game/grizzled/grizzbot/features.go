@@ -1,8 +1,8 @@
 package grizzbot
 
 import (
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // numFeatures is the length of the feature vector of a state between

@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // TestValueModelFitsFreshGames checks the strong bot's value model against

@@ -3,8 +3,8 @@ package grizzbot
 import (
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // view is a 4-seat mid-game view for seat 0 with hand and legal actions

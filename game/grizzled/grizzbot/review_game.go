@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // Move is one action of a recorded game.

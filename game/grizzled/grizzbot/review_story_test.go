@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // The coach's story of a game must never mislead: these tests record games

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // reviewBudget is reproducible (no time cap) and small enough for tests.

@@ -3,7 +3,7 @@ package grizzbot
 import (
 	"math/bits"
 
-	g "bivouac/game/grizzled"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // Card facts the policy reads in its inner loops, as small tables.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
-	"bivouac/game/sim"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game/sim"
 )
 
 // SimConfig is a batch of bot-only games of The Grizzled (`bivouac sim`).

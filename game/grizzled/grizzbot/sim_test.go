@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	g "bivouac/game/grizzled"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // A batch's games depend on its seed and not on how many workers play

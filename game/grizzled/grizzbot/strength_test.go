@@ -3,8 +3,8 @@ package grizzbot
 import (
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // TestStrongBeatsEasy plays the same 4-player standard deals with easy

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // StrongConfig is the budget of the "strong" bot.

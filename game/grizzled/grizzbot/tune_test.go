@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"bivouac/game"
-	g "bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/game"
+	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
 // TestTunePolicy is the coordinate search that tunes the rule-based

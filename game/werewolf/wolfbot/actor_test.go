@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
 )
 
 // TestActorLikeLoop drives games only through game.Game and game.Bots,

@@ -22,8 +22,8 @@ import (
 	"sort"
 	"sync"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
 )
 
 // Levels, fastest first.

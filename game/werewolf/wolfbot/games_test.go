@@ -10,9 +10,9 @@ import (
 	"testing"
 	"unicode"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
-	"bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // checker verifies, after every change of a bot game, that views and events

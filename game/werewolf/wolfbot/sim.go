@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"bivouac/game"
-	"bivouac/game/sim"
-	"bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/sim"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
 )
 
 // SimResult sums up many bot games.

@@ -3,8 +3,8 @@ package wolfbot
 import (
 	"testing"
 
-	"bivouac/game"
-	"bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/werewolf"
 )
 
 func TestSimulateEveryTableSize(t *testing.T) {
