@@ -413,10 +413,14 @@ func TestClusterSweepTakesOverWithoutTheWatch(t *testing.T) {
 
 func mustLog(t *testing.T, n *testNode, code string) [][]byte {
 	t.Helper()
-	entries, err := n.srv.store.Log(code)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Read until JetStream answers: right after a node leaves, the groups
+	// it led elect again and a read may get "temporarily unavailable".
+	var entries [][]byte
+	clocktest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		var err error
+		entries, err = n.srv.store.Log(code)
+		return err
+	})
 	return entries
 }
 
