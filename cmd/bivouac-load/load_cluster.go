@@ -23,10 +23,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/bivouac-ssh/bivouac/cluster/lease"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
-	"github.com/bivouac-ssh/bivouac/persistence"
-	bivouacjs "github.com/bivouac-ssh/bivouac/persistence/jetstream"
 )
 
 // clusterNodeProc is one node of the cluster run: its child process and
@@ -297,40 +294,14 @@ func natsConnect(n *clusterNodeProc) (*nats.Conn, error) {
 // holds (a finished game's room keeps its lease while players read the end
 // screen, but nobody takes it over when its node dies).
 func roomsRunBy(ctx context.Context, witness *clusterNodeProc, node string) (map[string]bool, error) {
-	nc, err := natsConnect(witness)
+	tables, err := tablesOf(ctx, witness, false)
 	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	kv, err := js.KeyValue(ctx, lease.Bucket)
-	if err != nil {
-		return nil, err
-	}
-	m, err := lease.NewManager(kv, "bivouac-load", lease.Options{TTL: time.Minute}) // reads only
-	if err != nil {
-		return nil, err
-	}
-	store, err := bivouacjs.Open(ctx, nc, bivouacjs.Options{Replicas: 3})
-	if err != nil {
-		return nil, err
-	}
-	keys, err := kv.Keys(ctx)
-	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
 		return nil, err
 	}
 	rooms := map[string]bool{}
-	for _, k := range keys {
-		if o, err := m.Owner(ctx, k); err != nil || o.Node != node {
-			continue
-		}
-		if rec, err := store.Room(k); err == nil && (rec.Status == persistence.StatusWaiting || rec.Status == persistence.StatusPlaying) {
-			rooms[k] = true
+	for code, st := range tables {
+		if st.node == node {
+			rooms[code] = true
 		}
 	}
 	return rooms, nil

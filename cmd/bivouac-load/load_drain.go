@@ -52,7 +52,7 @@ func drainNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *drai
 			break
 		}
 		victim, witness := nodes[k%len(nodes)], nodes[(k+1)%len(nodes)]
-		before, err := tablesOf(ctx, witness)
+		before, err := tablesOf(ctx, witness, true)
 		if err != nil {
 			dr.notes = append(dr.notes, fmt.Sprintf("drain %d: tables not read: %v", k+1, err))
 			continue
@@ -120,7 +120,7 @@ func (dr *drainResult) check(ctx context.Context, k int, witness *clusterNodePro
 	var after map[string]tableState
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		var err error
-		after, err = tablesOf(ctx, witness)
+		after, err = tablesOf(ctx, witness, true)
 		if err == nil && runElsewhere(mine, after, drained) == len(mine) || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
@@ -158,8 +158,8 @@ type tableState struct {
 }
 
 // tablesOf reads, through witness, every unfinished table with a lease:
-// who holds it and how many actions its log holds.
-func tablesOf(ctx context.Context, witness *clusterNodeProc) (map[string]tableState, error) {
+// who holds it and, with countMoves, how many actions its log holds.
+func tablesOf(ctx context.Context, witness *clusterNodeProc, countMoves bool) (map[string]tableState, error) {
 	nc, err := natsConnect(witness)
 	if err != nil {
 		return nil, err
@@ -193,11 +193,14 @@ func tablesOf(ctx context.Context, witness *clusterNodeProc) (map[string]tableSt
 		if err != nil || rec.Status != persistence.StatusWaiting && rec.Status != persistence.StatusPlaying {
 			continue
 		}
-		log, err := store.Log(k)
-		if err != nil {
-			return nil, err
+		var st tableState
+		if countMoves {
+			log, err := store.Log(k)
+			if err != nil {
+				return nil, err
+			}
+			st.moves = len(log)
 		}
-		st := tableState{moves: len(log)}
 		if o, err := m.Owner(ctx, k); err == nil {
 			st.node = o.Node
 		}
