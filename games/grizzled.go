@@ -26,8 +26,9 @@ func Grizzled() tui.GameEntry {
 	}
 	botCounts := numbers(0, 4)
 	return tui.GameEntry{
-		Entry:  e,
-		Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) },
+		Entry:    e,
+		TitleKey: "grizzled.title",
+		Screen:   func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) },
 		Form: tui.Form{
 			Fields: []tui.Field{
 				{Label: "form.players", Choices: players, Default: 2, Note: "form.grizzled.players_note"},

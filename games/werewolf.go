@@ -64,8 +64,9 @@ func Werewolf() tui.GameEntry {
 	}
 	botCounts := numbers(0, 17)
 	return tui.GameEntry{
-		Entry:  e,
-		Screen: func(th *uikit.Theme) uikit.Screen { return werewolfui.New(th) },
+		Entry:    e,
+		TitleKey: "werewolf.title",
+		Screen:   func(th *uikit.Theme) uikit.Screen { return werewolfui.New(th) },
 		Form: tui.Form{
 			Fields: []tui.Field{
 				{Label: "form.players", Choices: players, Default: 3, Note: "form.werewolf.players_note"},

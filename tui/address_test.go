@@ -98,15 +98,16 @@ type noProfile struct{ *genderRecords }
 
 func (noProfile) Profile(string) (Profile, error) { return Profile{}, errors.New("player not found") }
 
-// statRecords is a profile with a Werewolves record and one lost game.
+// statRecords is a profile with one game's record (the coin, named as
+// Werewolves) and one lost game.
 type statRecords struct{ profRecords }
 
 func (statRecords) Profile(id string) (Profile, error) {
-	return Profile{ID: id, Name: "Ярослава Святославна", Stats: []StatLine{{Game: "werewolf", Players: 8, Played: 1}}}, nil
+	return Profile{ID: id, Name: "Ярослава Святославна", Stats: []StatLine{{Game: "coin", Players: 8, Played: 1}}}, nil
 }
 
 func (statRecords) Finished(string, int) ([]GameRecord, error) {
-	return []GameRecord{{Code: "92EX", Game: "werewolf", Title: game.M("werewolf.title")}}, nil
+	return []GameRecord{{Code: "92EX", Game: "coin", Title: game.M("werewolf.title")}}, nil
 }
 
 // At 80 columns the profile's columns are as wide as their words: the
@@ -114,6 +115,7 @@ func (statRecords) Finished(string, int) ([]GameRecord, error) {
 // showed "-" for a game without variants, and cut "поражение" at 6.
 func TestTheProfileKeepsItsWordsWhole(t *testing.T) {
 	a := testApp(t)
+	a.Games[0].TitleKey = "werewolf.title" // the longest game name there is
 	a.Records = statRecords{}
 	s := newSessionIn(t, a, "fp-ya", "Ярослава Святославна", i18n.Russian)
 	s.keys("p")

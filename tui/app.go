@@ -55,6 +55,17 @@ type GameEntry struct {
 	// VariantKey is the catalog key of a variant's name (nil: the variant
 	// is shown as Variant wrote it).
 	VariantKey func(variant string) string
+	// TitleKey is the catalog key of the game's name ("": the game's own
+	// Title, untranslated).
+	TitleKey string
+}
+
+// Title is the game's name in th's language.
+func (g GameEntry) Title(th *uikit.Theme) string {
+	if g.TitleKey == "" {
+		return g.Game.Title()
+	}
+	return th.T(g.TitleKey)
 }
 
 // CampaignRules is how a game's campaign moves: a series of missions played by one group, each
@@ -90,6 +101,15 @@ func (c Catalog) Campaigns() (GameEntry, bool) {
 		}
 	}
 	return GameEntry{}, false
+}
+
+// Title is game id's name in th's language; a game no longer offered
+// (its stats stay in profiles) is called by its ID.
+func (c Catalog) Title(th *uikit.Theme, id string) string {
+	if g, ok := c.Lookup(id); ok {
+		return g.Title(th)
+	}
+	return id
 }
 
 // VariantName is game id's stats variant v in th's language.

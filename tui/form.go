@@ -110,11 +110,7 @@ func (f *formPage) view(m *root) string {
 		}
 		b.WriteString(mark + pad(th, label, 18) + " " + v + "\n")
 	}
-	title := GameTitle(th, g.Game.ID())
-	if title == g.Game.ID() {
-		title = g.Game.Title()
-	}
-	row(0, th.T("ui.form.game"), title)
+	row(0, th.T("ui.form.game"), g.Title(th))
 	for i, fl := range g.Form.Fields {
 		row(i+1, th.T(fl.Label), th.Msg(fl.Choices[f.choice[i]]))
 	}

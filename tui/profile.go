@@ -164,7 +164,7 @@ func (pp *profilePage) view(m *root) string {
 	titles, variants := make([]string, len(p.Stats)), make([]string, len(p.Stats))
 	titleW, variantW := 0, 0
 	for i, s := range p.Stats {
-		titles[i] = GameTitle(th, s.Game)
+		titles[i] = m.app.Games.Title(th, s.Game)
 		if s.Variant != "" && s.Variant != "-" {
 			variants[i] = m.app.Games.VariantName(th, s.Game, s.Variant)
 		}

@@ -712,7 +712,7 @@ func TestRulesOverATable(t *testing.T) {
 	alice.pump(`alice \(you\)  ● here`)
 	alice.keys("R")
 	v := alice.m.View()
-	if !strings.Contains(v, "Rules · coin") || !strings.Contains(v, "▸ How to flip") || !strings.Contains(v, "Press f on your turn.") {
+	if !strings.Contains(v, "Rules · Coin") || !strings.Contains(v, "▸ How to flip") || !strings.Contains(v, "Press f on your turn.") {
 		t.Fatalf("the rules:\n%s", v)
 	}
 	alice.keys("h", "e", "a", "d")
@@ -724,7 +724,7 @@ func TestRulesOverATable(t *testing.T) {
 		t.Fatalf("searching headsx:\n%s", v)
 	}
 	alice.keys("esc")
-	if v := alice.pump(`You are the host`); strings.Contains(v, "Rules · coin") {
+	if v := alice.pump(`You are the host`); strings.Contains(v, "Rules · Coin") {
 		t.Fatalf("esc left the rules open:\n%s", v)
 	}
 }

@@ -30,8 +30,8 @@ type rulesKeys struct{ Up, Down, PgUp, PgDown, Type, Close key.Binding }
 // maxRulesQuery is the longest search kept.
 const maxRulesQuery = 30
 
-func newRulesView(th *uikit.Theme, GameTitle string, r uikit.Rules) *rulesView {
-	return &rulesView{game: GameTitle, pages: r.RulePages(), bind: rulesKeys{
+func newRulesView(th *uikit.Theme, title string, r uikit.Rules) *rulesView {
+	return &rulesView{game: title, pages: r.RulePages(), bind: rulesKeys{
 		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", th.T("ui.key.rules_page"))),
 		Down:   key.NewBinding(key.WithKeys("down", "tab")),
 		PgUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", th.T("ui.key.rules_scroll"))),
@@ -127,7 +127,7 @@ func rulesFor(m *root, t *tablePage) *rulesView {
 	if r == nil {
 		return nil
 	}
-	return newRulesView(m.th, GameTitle(m.th, t.upd.Game), r)
+	return newRulesView(m.th, m.app.Games.Title(m.th, t.upd.Game), r)
 }
 
 // gameRules is the table's game's rules reference, or nil: the game's

@@ -14,15 +14,6 @@ const (
 	DateTimeLayout = "2006-01-02 15:04"
 )
 
-// GameTitle is a game's name in the session's language ("grizzled" →
-// "The Grizzled"); a game without a catalog entry is called by its ID.
-func GameTitle(th *uikit.Theme, id string) string {
-	if t := th.T(id + ".title"); t != id+".title" {
-		return t
-	}
-	return id
-}
-
 // pad cuts or pads s to w cells (display width, not bytes or runes).
 func pad(th *uikit.Theme, s string, w int) string {
 	s = th.Trunc(s, w)

@@ -463,7 +463,7 @@ func (p *plain) newTable(args []string) {
 	}
 	if len(args) == 1 {
 		p.form = &plainForm{game: g, choice: choice}
-		p.say(th.T("plain.form.start", game.Text("Game", tui.GameTitle(th, g.Game.ID()))))
+		p.say(th.T("plain.form.start", game.Text("Game", g.Title(th))))
 		p.askField()
 		return
 	}
@@ -889,7 +889,7 @@ func (p *plain) gameNamed(word string) (tui.GameEntry, bool) {
 		return g, true
 	}
 	for _, e := range p.app.Games {
-		if word != "" && strings.HasPrefix(strings.ToLower(tui.GameTitle(p.th, e.Game.ID())), word) {
+		if word != "" && strings.HasPrefix(strings.ToLower(e.Title(p.th)), word) {
 			return e, true
 		}
 	}
@@ -916,7 +916,7 @@ func (p *plain) profile() {
 	p.say(th.T("ui.profile.title", game.Text("Player", prof.Name)))
 	p.say(tui.AddressLine(th, p.s.Player.Gender) + " " + th.T("plain.address.usage"))
 	for _, st := range prof.Stats {
-		p.say(tui.GameTitle(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
+		p.say(p.app.Games.Title(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
 			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))
 	}
 	if games, err := rec.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
