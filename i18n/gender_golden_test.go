@@ -2,7 +2,6 @@ package i18n
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,29 +37,7 @@ func TestGenderedSentencesReadAsReviewed(t *testing.T) {
 	}
 	for _, l := range []Lang{Polish, Russian, German} {
 		got := renderGenders(For(l), keys)
-		path := filepath.Join("testdata", "gender."+string(l)+".txt")
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./i18n -run TestGenderedSentencesReadAsReviewed -update writes it)", err)
-		}
-		if got != string(want) {
-			gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-			for i := range min(len(gl), len(wl)) {
-				if gl[i] != wl[i] {
-					t.Errorf("%s line %d:\n got  %s\n want %s", path, i+1, gl[i], wl[i])
-					break
-				}
-			}
-			if len(gl) != len(wl) {
-				t.Errorf("%s: %d lines, want %d", path, len(gl), len(wl))
-			}
-		}
+		checkReviewed(t, filepath.Join("testdata", "gender."+string(l)+".txt"), got, "TestGenderedSentencesReadAsReviewed", "a gendered message")
 	}
 }
 

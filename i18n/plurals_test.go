@@ -27,35 +27,43 @@ var pluralCounts = []int{0, 1, 2, 5, 12, 21, 22}
 func TestPluralsReadAsReviewed(t *testing.T) {
 	for _, l := range []Lang{Polish, Russian, German} {
 		got := renderCounts(For(l))
-		path := filepath.Join("testdata", "plurals."+string(l)+".txt")
-		if *update {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		checkReviewed(t, filepath.Join("testdata", "plurals."+string(l)+".txt"), got, "TestPluralsReadAsReviewed", "a counted message")
+	}
+}
+
+// checkReviewed compares got with the reviewed file at path and names the
+// first line that differs; with -update it rewrites the file instead. test
+// is the test that writes it, what the kind of message a difference is.
+func checkReviewed(t *testing.T, path, got, test, what string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./i18n -run TestPluralsReadAsReviewed -update writes it)", err)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if got != string(want) {
-			gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-			for i := range max(len(gl), len(wl)) {
-				g, w := "", ""
-				if i < len(gl) {
-					g = gl[i]
-				}
-				if i < len(wl) {
-					w = wl[i]
-				}
-				if g != w {
-					t.Errorf("%s line %d:\n got  %s\n want %s\n(a counted message was added or changed: check its forms read right, then\n go test ./i18n -run TestPluralsReadAsReviewed -update and commit the file)", path, i+1, g, w)
-					break
-				}
-			}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./i18n -run %s -update writes it)", err, test)
+	}
+	if got == string(want) {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gl), len(wl)) {
+		g, w := "", ""
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Errorf("%s line %d:\n got  %s\n want %s\n(%s was added or changed: check it reads right, then\n go test ./i18n -run %s -update and commit the file)", path, i+1, g, w, what, test)
+			return
 		}
 	}
 }
