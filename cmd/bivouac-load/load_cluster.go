@@ -265,20 +265,27 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 		if len(served) < len(rooms) {
 			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %d of %d rooms did not serve again within 60 s", k+1, len(rooms)-len(served), len(rooms)))
 		}
-		next, err := launchLoadChild(o.bivouac, victim.args, victim.dir)
-		if err == nil {
-			victim.loadChild = next
-			err = next.await(ctx, "node "+victim.id)
-		}
-		if err == nil {
-			err = caughtUp(ctx, victim, min(3, o.nodes)-1, 90*time.Second)
-		}
-		if err != nil {
+		if err := restartNode(ctx, o, victim); err != nil {
 			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %s not back: %v", k+1, victim.id, err))
 			break
 		}
 	}
 	return fo
+}
+
+// restartNode starts victim again, with the arguments it had, and waits
+// until it listens and has caught up: the next kill or drain must leave a
+// majority.
+func restartNode(ctx context.Context, o loadOpts, victim *clusterNodeProc) error {
+	next, err := launchLoadChild(o.bivouac, victim.args, victim.dir)
+	if err != nil {
+		return err
+	}
+	victim.loadChild = next
+	if err := next.await(ctx, "node "+victim.id); err != nil {
+		return err
+	}
+	return caughtUp(ctx, victim, min(3, o.nodes)-1, 90*time.Second)
 }
 
 // natsConnect connects to a node's NATS as the nodes themselves do.

@@ -81,15 +81,7 @@ func drainNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *drai
 		dr.readDrain(string(out))
 		dr.check(ctx, k, witness, victim.id, mine)
 		o.logf("drain %d: %s handed %d tables over in %v", k+1, victim.id, len(mine), time.Since(began).Round(time.Millisecond))
-		next, err := launchLoadChild(o.bivouac, victim.args, victim.dir)
-		if err == nil {
-			victim.loadChild = next
-			err = next.await(ctx, "node "+victim.id)
-		}
-		if err == nil {
-			err = caughtUp(ctx, victim, min(3, o.nodes)-1, 90*time.Second)
-		}
-		if err != nil {
+		if err := restartNode(ctx, o, victim); err != nil {
 			dr.notes = append(dr.notes, fmt.Sprintf("drain %d: %s not back: %v", k+1, victim.id, err))
 			break
 		}
