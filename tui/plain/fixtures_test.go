@@ -2,7 +2,6 @@ package plain
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/gametest"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -21,56 +21,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// coin is a minimal game for driving plain sessions: seats take turns
-// flipping; the third flip ends it.
-type coin struct{}
-
-type coinState struct{ Flips, Seats int }
-
-func (coin) ID() string    { return "coin" }
-func (coin) Title() string { return "Coin" }
-func (coin) New(s game.Setup, _ uint64) (game.State, []game.Event, error) {
-	return &coinState{Seats: len(s.Names)}, nil, nil
-}
-func (coin) Apply(s game.State, seat game.Seat, a game.Action) (game.State, []game.Event, error) {
-	st := s.(*coinState)
-	if int(seat) != st.Flips%st.Seats {
-		return s, nil, game.ErrNotYourTurn
-	}
-	st.Flips++
-	return st, []game.Event{{Audience: game.Everyone(), Text: fmt.Sprintf("flip %d", st.Flips)}}, nil
-}
-func (coin) Clone(s game.State) game.State { c := *s.(*coinState); return &c }
-func (coin) Legal(s game.State, seat game.Seat) []game.Action {
-	st := s.(*coinState)
-	if st.Flips < 3 && int(seat) == st.Flips%st.Seats {
-		return []game.Action{"flip"}
-	}
-	return nil
-}
-func (coin) Waiting(s game.State) []game.Seat {
-	st := s.(*coinState)
-	if st.Flips >= 3 {
-		return nil
-	}
-	return []game.Seat{game.Seat(st.Flips % st.Seats)}
-}
-func (coin) View(s game.State, _ game.Seat) game.View { return *s.(*coinState) }
-func (coin) Timer(game.State) (game.Timer, bool)      { return game.Timer{}, false }
-func (coin) Say(_ game.State, seat game.Seat, text string) ([]game.Event, error) {
-	return []game.Event{{Audience: game.Everyone(), Kind: game.Chat, From: seat, Text: text}}, nil
-}
-func (coin) Result(s game.State) (game.Result, bool) {
-	if s.(*coinState).Flips >= 3 {
-		return game.Result{Outcome: "win", Summary: game.Raw("flipped")}, true
-	}
-	return game.Result{}, false
-}
-func (coin) EncodeAction(a game.Action) ([]byte, error) { return json.Marshal(a) }
-func (coin) DecodeAction(b []byte) (game.Action, error) {
-	var s string
-	return s, json.Unmarshal(b, &s)
-}
+// coin is gametest's coin: seats take turns flipping; the third flip
+// ends it.
+type (
+	coin      = gametest.Coin
+	coinState = gametest.CoinState
+)
 
 // coinScreen is the coin's table screen; plain mode only sizes and feeds it.
 type coinScreen struct{ u table.Update }
