@@ -190,6 +190,20 @@ type seated struct {
 	last table.Update
 }
 
+// roomVia waits until node n can reach the table code (its own, or through
+// the cluster's directory, which a new table reaches within moments).
+func roomVia(t *testing.T, n *testNode, code string) table.RoomHandle {
+	t.Helper()
+	var r table.RoomHandle
+	clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		if r = n.srv.hub.Room(code); r == nil {
+			return fmt.Errorf("node %s cannot reach table %s yet", n.cfg.Cluster.Node, code)
+		}
+		return nil
+	})
+	return r
+}
+
 func sit(t *testing.T, r table.RoomHandle, p table.Player) *seated {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -321,8 +335,8 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	rooms.Expect(t, code, 5*time.Second)
 
 	// alice sits on node 1, where the table runs; bob through node 2.
-	remoteRoom := c.nodes[1].srv.hub.Room(code)
-	if _, local := remoteRoom.(*table.Room); local || remoteRoom == nil {
+	remoteRoom := roomVia(t, c.nodes[1], code)
+	if _, local := remoteRoom.(*table.Room); local {
 		t.Fatalf("node 2's handle on a table node 1 runs is %T", remoteRoom)
 	}
 	a, b := sit(t, room, alice), sit(t, remoteRoom, bob)
@@ -363,10 +377,7 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	// alice reconnects through the surviving node that does not run the
 	// table, bob to the one that does; both sit back down in their seats
 	// and play on.
-	other := c.nodes[3-i].srv.hub.Room(code)
-	if other == nil {
-		t.Fatalf("node %d cannot reach the table node %d runs", 3-i+1, i+1)
-	}
+	other := roomVia(t, c.nodes[3-i], code)
 	a2, b2 := sit(t, other, alice), sit(t, moved, bob)
 	if a2.seat != a.seat || b2.seat != b.seat {
 		t.Fatalf("seats after the failover: alice %d bob %d, want %d %d", a2.seat, b2.seat, a.seat, b.seat)

@@ -32,7 +32,7 @@ func TestClusterDrainHandsTablesOver(t *testing.T) {
 	bob := table.Player{ID: "fp-bob", Name: "bob"}
 	room := grizzledRoomPatiently(t, c.nodes[0], alice.ID)
 	code := room.Code()
-	a, b := sit(t, room, alice), sit(t, c.nodes[1].srv.hub.Room(code), bob)
+	a, b := sit(t, room, alice), sit(t, roomVia(t, c.nodes[1], code), bob)
 	start(t, room, a)
 	seq := playMoves(t, []*seated{a, b}, 0, 6)
 
@@ -62,7 +62,7 @@ func TestClusterDrainHandsTablesOver(t *testing.T) {
 	// alice comes back through the node that does not run the table, bob
 	// to the one that does; both sit where they sat and play on.
 	other := 3 - to
-	a2, b2 := sit(t, c.nodes[other].srv.hub.Room(code), alice), sit(t, c.nodes[to].srv.hub.Room(code), bob)
+	a2, b2 := sit(t, roomVia(t, c.nodes[other], code), alice), sit(t, roomVia(t, c.nodes[to], code), bob)
 	if a2.seat != a.seat || b2.seat != b.seat {
 		t.Fatalf("seats after the drain: alice %d bob %d, want %d %d", a2.seat, b2.seat, a.seat, b.seat)
 	}
