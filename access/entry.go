@@ -3,15 +3,15 @@ package access
 import (
 	"errors"
 
-	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // Entry is the decision on a client offering a key.
 type Entry struct {
 	// Refused is why the key may not come in (zero: it may). It names no
 	// one and says nothing of who is on the lists.
-	Refused game.Msg
+	Refused words.Msg
 	// ByInvite: the key comes in by the invite it named; call Redeem once
 	// the client proved it holds the key.
 	ByInvite bool
@@ -22,11 +22,11 @@ type Entry struct {
 
 // Messages of refusals at the door.
 var (
-	msgNotAllowed  = game.M("access.not_allowed")
-	msgNoGuests    = game.M("access.no_guests")
-	msgInviteBad   = game.M("access.invite_bad")
-	msgNeedsKey    = game.M("access.invite_needs_key")
-	msgUnavailable = game.M("access.unavailable")
+	msgNotAllowed  = words.M("access.not_allowed")
+	msgNoGuests    = words.M("access.no_guests")
+	msgInviteBad   = words.M("access.invite_bad")
+	msgNeedsKey    = words.M("access.invite_needs_key")
+	msgUnavailable = words.M("access.unavailable")
 )
 
 // Restricted reports whether only listed keys may come in (--allow).
@@ -71,7 +71,7 @@ func (p *Policy) KeyEntry(fp, code string) Entry {
 // GuestEntry decides on a client without a key, whose user name carried
 // the invite code code ("" for none): why it is refused, or zero. An
 // invite needs a key; a wrong code is a guess (wrong true).
-func (p *Policy) GuestEntry(code string) (refused game.Msg, wrong bool) {
+func (p *Policy) GuestEntry(code string) (refused words.Msg, wrong bool) {
 	if code != "" {
 		live, err := p.liveInvite(code)
 		switch {
@@ -86,7 +86,7 @@ func (p *Policy) GuestEntry(code string) (refused game.Msg, wrong bool) {
 	if p.Restricted() || p.cfg.NoGuests {
 		return msgNoGuests, false
 	}
-	return game.Msg{}, false
+	return words.Msg{}, false
 }
 
 // knownKey: an admin's key, one on the allowlist or one an invite admitted.

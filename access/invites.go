@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/codes"
-	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // Invites.
@@ -39,15 +39,15 @@ const (
 	inviteCreateTry = 5 // fresh codes tried when an ID is taken
 )
 
-// Errors of the invite API; each is a *game.Error the admin reads in their
+// Errors of the invite API; each is a *words.Error the admin reads in their
 // language (errors.Is compares them).
 var (
-	ErrNoInvites   = game.NewError("access.err.no_invites")   // the server has no store for them
-	ErrInviteUses  = game.NewError("access.err.uses")         // uses outside 1..MaxInviteUses
-	ErrInviteTTL   = game.NewError("access.err.ttl")          // ttl beyond MaxInviteTTL
-	ErrTooMany     = game.NewError("access.err.too_many")     // MaxOpenInvites live invites
-	ErrNoSuchCode  = game.NewError("access.err.no_such")      // Revoke: no invite of that ID
-	ErrInviteSpent = game.NewError("access.err.invite_spent") // Redeem: used up, expired or unknown
+	ErrNoInvites   = words.NewError("access.err.no_invites")   // the server has no store for them
+	ErrInviteUses  = words.NewError("access.err.uses")         // uses outside 1..MaxInviteUses
+	ErrInviteTTL   = words.NewError("access.err.ttl")          // ttl beyond MaxInviteTTL
+	ErrTooMany     = words.NewError("access.err.too_many")     // MaxOpenInvites live invites
+	ErrNoSuchCode  = words.NewError("access.err.no_such")      // Revoke: no invite of that ID
+	ErrInviteSpent = words.NewError("access.err.invite_spent") // Redeem: used up, expired or unknown
 )
 
 // Invite is an invite as an admin sees it: never its code.
@@ -103,10 +103,10 @@ func (p *Policy) CreateInvite(by string, uses int, ttl time.Duration) (string, e
 		ttl = DefaultTTL
 	}
 	if uses < 1 || uses > MaxInviteUses {
-		return "", game.Refuse(ErrInviteUses, game.M("access.err.uses", game.Num("Max", MaxInviteUses)))
+		return "", words.Refuse(ErrInviteUses, words.M("access.err.uses", words.Num("Max", MaxInviteUses)))
 	}
 	if ttl < 0 || ttl > MaxInviteTTL {
-		return "", game.Refuse(ErrInviteTTL, game.M("access.err.ttl", game.Count(int(MaxInviteTTL/(24*time.Hour)))))
+		return "", words.Refuse(ErrInviteTTL, words.M("access.err.ttl", words.Count(int(MaxInviteTTL/(24*time.Hour)))))
 	}
 	now := p.clock.Now().UTC()
 	live, err := p.Invites()
@@ -120,7 +120,7 @@ func (p *Policy) CreateInvite(by string, uses int, ttl time.Duration) (string, e
 		}
 	}
 	if n >= MaxOpenInvites {
-		return "", game.Refuse(ErrTooMany, game.M("access.err.too_many", game.Num("Max", MaxOpenInvites)))
+		return "", words.Refuse(ErrTooMany, words.M("access.err.too_many", words.Num("Max", MaxOpenInvites)))
 	}
 	for range inviteCreateTry {
 		code := codes.New(InviteCodeLen)
@@ -164,7 +164,7 @@ func (p *Policy) Revoke(id string) error {
 	}
 	err := p.store.DeleteInvite(id)
 	if errors.Is(err, persistence.ErrNotFound) || errors.Is(err, persistence.ErrInvalid) {
-		return game.Refuse(ErrNoSuchCode, game.M("access.err.no_such", game.Text("ID", id)))
+		return words.Refuse(ErrNoSuchCode, words.M("access.err.no_such", words.Text("ID", id)))
 	}
 	if err == nil {
 		p.log.Info("invite revoked", "invite", id)

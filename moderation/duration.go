@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // MaxDuration is the longest sanction given a duration (ten years); longer
@@ -14,7 +14,7 @@ const MaxDuration = 3650 * 24 * time.Hour
 
 // ErrDuration: a duration that is not a whole number of minutes (m), hours
 // (h), days (d) or weeks (w), or is zero or above MaxDuration.
-var ErrDuration = game.NewError("moderation.err.duration")
+var ErrDuration = words.NewError("moderation.err.duration")
 
 // ParseDuration reads a duration as players write it: "30m", "2h", "7d",
 // "2w". Case and surrounding spaces do not matter.
@@ -57,17 +57,17 @@ var units = map[byte]time.Duration{
 // so a minute left is never "0", and from 60 of them hours, from 24 of
 // those days, each to the nearest (a ban of 2 h read a second later is
 // still "2 hours"; the message gives the exact end too).
-func LeftArg(d time.Duration) game.Arg {
+func LeftArg(d time.Duration) words.Arg {
 	const day = 24 * time.Hour
 	minutes := max(1, ceil(d, time.Minute))
 	if minutes < 60 {
-		return game.Sub("Left", game.M("moderation.left.minutes", game.Count(minutes)))
+		return words.Sub("Left", words.M("moderation.left.minutes", words.Count(minutes)))
 	}
 	hours := nearest(d, time.Hour)
 	if hours < 24 {
-		return game.Sub("Left", game.M("moderation.left.hours", game.Count(hours)))
+		return words.Sub("Left", words.M("moderation.left.hours", words.Count(hours)))
 	}
-	return game.Sub("Left", game.M("moderation.left.days", game.Count(nearest(d, day))))
+	return words.Sub("Left", words.M("moderation.left.days", words.Count(nearest(d, day))))
 }
 
 func nearest(d, unit time.Duration) int { return int((d + unit/2) / unit) }

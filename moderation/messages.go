@@ -3,7 +3,7 @@ package moderation
 import (
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // UntilFormat is how a sanction's end is written: in UTC, which every
@@ -12,16 +12,16 @@ const UntilFormat = "2006-01-02 15:04 UTC"
 
 // Explain is what the sanctioned player reads at now: what it is, how long
 // it still lasts, and why.
-func Explain(sn Sanction, now time.Time) game.Msg {
-	var args []game.Arg
+func Explain(sn Sanction, now time.Time) words.Msg {
+	var args []words.Arg
 	if !sn.Permanent() {
-		args = append(args, LeftArg(sn.Until.Sub(now)), game.Text("Until", sn.Until.UTC().Format(UntilFormat)))
+		args = append(args, LeftArg(sn.Until.Sub(now)), words.Text("Until", sn.Until.UTC().Format(UntilFormat)))
 	}
 	if sn.Reason != "" {
-		args = append(args, game.Text("Reason", sn.Reason))
+		args = append(args, words.Text("Reason", sn.Reason))
 	}
 	k := explainKeys[explainKey{sn.Kind == Mute, sn.Permanent(), sn.Reason != ""}]
-	return game.M(k, args...)
+	return words.M(k, args...)
 }
 
 type explainKey struct{ mute, forGood, reason bool }
@@ -38,4 +38,4 @@ var explainKeys = map[explainKey]string{
 }
 
 // MutedError is Explain as the error a muted player's chat is refused with.
-func MutedError(sn Sanction, now time.Time) error { return &game.Error{Msg: Explain(sn, now)} }
+func MutedError(sn Sanction, now time.Time) error { return &words.Error{Msg: Explain(sn, now)} }

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock"
-	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // Admins says who may moderate (the access package's admins file).
@@ -46,18 +46,18 @@ type Person struct {
 
 // Errors an admin or reporter reads (catalog messages).
 var (
-	ErrNotPermitted = game.NewError("moderation.err.not_permitted")
-	ErrAdminImmune  = game.NewError("moderation.err.admin_immune")
-	ErrNotBanned    = game.NewError("moderation.err.not_banned")
-	ErrNotMuted     = game.NewError("moderation.err.not_muted")
-	ErrNoReason     = game.NewError("moderation.err.no_reason")
-	ErrSelf         = game.NewError("moderation.err.self")
+	ErrNotPermitted = words.NewError("moderation.err.not_permitted")
+	ErrAdminImmune  = words.NewError("moderation.err.admin_immune")
+	ErrNotBanned    = words.NewError("moderation.err.not_banned")
+	ErrNotMuted     = words.NewError("moderation.err.not_muted")
+	ErrNoReason     = words.NewError("moderation.err.no_reason")
+	ErrSelf         = words.NewError("moderation.err.self")
 )
 
 // ErrNoSuchReport is a report number that is not in the queue, or one an
 // admin has resolved already.
 func ErrNoSuchReport(n int) error {
-	return &game.Error{Msg: game.M("moderation.admin.more.no_such_report", game.Text("N", strconv.Itoa(n)))}
+	return &words.Error{Msg: words.M("moderation.admin.more.no_such_report", words.Text("N", strconv.Itoa(n)))}
 }
 
 // Limits on what a report or a sanction carries: a reason is one line,

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
-	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 type admins map[string]bool
@@ -126,7 +126,7 @@ func TestMuteAndUnmute(t *testing.T) {
 	if !ok {
 		t.Fatal("not muted")
 	}
-	var ge *game.Error
+	var ge *words.Error
 	if err := moderation.MutedError(sn, clk.Now()); !errors.As(err, &ge) || ge.Msg.Key != "moderation.mute.for" {
 		t.Fatalf("MutedError = %v", err)
 	}

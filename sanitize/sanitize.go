@@ -23,7 +23,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/words"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -196,7 +196,7 @@ func skipString(s string, i int) int {
 const MaxNameRunes = 20
 
 // ErrInvalidName is wrapped by every error Name returns.
-var ErrInvalidName = game.NewError("name.err.invalid")
+var ErrInvalidName = words.NewError("name.err.invalid")
 
 // Name cleans a display name as Line does, normalises it to NFC (so "é"
 // typed as e + accent is one rune) and checks it: 1 to 20 runes of letters
@@ -226,9 +226,9 @@ func checkName(s string, keys nameErrors) (string, error) {
 	n := utf8.RuneCountInString(clean)
 	switch {
 	case n == 0:
-		return "", game.Refuse(ErrInvalidName, game.M(keys.empty))
+		return "", words.Refuse(ErrInvalidName, words.M(keys.empty))
 	case n > MaxNameRunes:
-		return "", game.Refuse(ErrInvalidName, game.M(keys.long, game.Num("Max", MaxNameRunes)))
+		return "", words.Refuse(ErrInvalidName, words.M(keys.long, words.Num("Max", MaxNameRunes)))
 	}
 	prevLetter := false // a mark must follow a letter, digit or mark
 	for _, r := range clean {
@@ -239,7 +239,7 @@ func checkName(s string, keys nameErrors) (string, error) {
 		case r == ' ', strings.ContainsRune("-_.'", r):
 			prevLetter = false
 		default:
-			return "", game.Refuse(ErrInvalidName, game.M(keys.char, game.Text("Char", strconv.QuoteRune(r))))
+			return "", words.Refuse(ErrInvalidName, words.M(keys.char, words.Text("Char", strconv.QuoteRune(r))))
 		}
 	}
 	return clean, nil

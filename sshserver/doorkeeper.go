@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/codes"
-	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/words"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -27,14 +27,14 @@ type Doorkeeper interface {
 	// GuestEntry is asked for a client without a key: why it is refused
 	// (zero: guests are welcome), and whether its invite code was a
 	// wrong guess.
-	GuestEntry(invite string) (refused game.Msg, wrongCode bool)
+	GuestEntry(invite string) (refused words.Msg, wrongCode bool)
 }
 
 // KeyDecision is a Doorkeeper's decision on an offered key.
 type KeyDecision struct {
-	Refused   game.Msg // zero: come in
-	ByInvite  bool     // come in by the invite: Redeem once the key is proven
-	WrongCode bool     // the invite code is no live invite's: a guess
+	Refused   words.Msg // zero: come in
+	ByInvite  bool      // come in by the invite: Redeem once the key is proven
+	WrongCode bool      // the invite code is no live invite's: a guess
 }
 
 // ParseInviteCode reports whether a user name names an invite
@@ -51,18 +51,18 @@ func ParseInviteCode(user string) (string, bool) {
 
 // Connection values of the doorkeeper, written during authentication.
 type (
-	keyRefusalKey  struct{} // game.Msg: why the last key offered was refused
-	doorRefusalKey struct{} // game.Msg: authentication accepted only to say why the client is refused
+	keyRefusalKey  struct{} // words.Msg: why the last key offered was refused
+	doorRefusalKey struct{} // words.Msg: authentication accepted only to say why the client is refused
 	wrongCodeKey   struct{} // wrongGuess: this connection's wrong invite code, counted once
 	blockedKey     struct{} // bool: this connection waited out its address's guesses once
 )
 
 type wrongGuess struct {
 	code    string
-	refused game.Msg
+	refused words.Msg
 }
 
-var msgTooManyGuesses = game.M("ssh.door.too_many_guesses")
+var msgTooManyGuesses = words.M("ssh.door.too_many_guesses")
 
 // publicKey is the PublicKeyHandler with a Doorkeeper: the key is recorded as
 // offered (see acceptAnyKey) if the doorkeeper lets it in, and refused otherwise
@@ -109,7 +109,7 @@ func (s *Server) redeem(ctx ssh.Context, fp string, perms *gossh.Permissions) bo
 	}
 	if err := s.deps.Doorkeeper.Redeem(fp, code); err != nil {
 		s.log.Info("invite refused", "remote", ctx.RemoteAddr().String(), "key", fp, "err", err)
-		ctx.SetValue(keyRefusalKey{}, game.M("ssh.door.invite_spent"))
+		ctx.SetValue(keyRefusalKey{}, words.M("ssh.door.invite_spent"))
 		return false
 	}
 	return true
@@ -121,7 +121,7 @@ func (s *Server) redeem(ctx ssh.Context, fp string, perms *gossh.Permissions) bo
 // told why in its own language (doorRefusal); it gets no identity. Welcome
 // guests go on to guestLogin.
 func (s *Server) keyboardLogin(ctx ssh.Context, ch gossh.KeyboardInteractiveChallenge) bool {
-	if m, ok := ctx.Value(keyRefusalKey{}).(game.Msg); ok && !m.IsZero() {
+	if m, ok := ctx.Value(keyRefusalKey{}).(words.Msg); ok && !m.IsZero() {
 		return s.toldAtTheDoor(ctx, m)
 	}
 	code, invite := ParseInviteCode(ctx.User())
@@ -146,7 +146,7 @@ func (s *Server) keyboardLogin(ctx ssh.Context, ch gossh.KeyboardInteractiveChal
 // toldAtTheDoor authenticates a refused client only so that doorRefusal
 // can tell it m. It passes through authenticated like any login: the caps
 // hold for it too.
-func (s *Server) toldAtTheDoor(ctx ssh.Context, m game.Msg) bool {
+func (s *Server) toldAtTheDoor(ctx ssh.Context, m words.Msg) bool {
 	ctx.SetValue(doorRefusalKey{}, m)
 	return s.authenticated(ctx)
 }
@@ -159,7 +159,7 @@ func (s *Server) toldAtTheDoor(ctx ssh.Context, m game.Msg) bool {
 // wait first (at most maxAuthDelay, once per connection), as a wrong
 // reclaim code is. A client cannot try codes faster by changing its user
 // name between attempts on one connection.
-func (s *Server) guessBlocked(ctx ssh.Context, code string) (game.Msg, bool) {
+func (s *Server) guessBlocked(ctx ssh.Context, code string) (words.Msg, bool) {
 	if g, ok := ctx.Value(wrongCodeKey{}).(wrongGuess); ok && g.code == code {
 		return g.refused, true
 	}
@@ -169,7 +169,7 @@ func (s *Server) guessBlocked(ctx ssh.Context, code string) (game.Msg, bool) {
 	addr := ctx.RemoteAddr().String()
 	wait := s.guesses.Wait(addr)
 	if wait <= 0 {
-		return game.Msg{}, false
+		return words.Msg{}, false
 	}
 	ctx.SetValue(blockedKey{}, true)
 	s.log.Info("invite code refused: too many wrong codes", "remote", addr, "wait", wait.Round(time.Second))
@@ -179,7 +179,7 @@ func (s *Server) guessBlocked(ctx ssh.Context, code string) (game.Msg, bool) {
 
 // wrongCode counts a wrong invite code against the address and holds the
 // attempt for the delay it earned.
-func (s *Server) wrongCode(ctx ssh.Context, code string, refused game.Msg) {
+func (s *Server) wrongCode(ctx ssh.Context, code string, refused words.Msg) {
 	ctx.SetValue(wrongCodeKey{}, wrongGuess{code: code, refused: refused})
 	addr := ctx.RemoteAddr().String()
 	wait := s.guesses.Wrong(addr)
@@ -192,7 +192,7 @@ func (s *Server) wrongCode(ctx ssh.Context, code string, refused game.Msg) {
 // that.
 func (s *Server) doorRefusal(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		m, _ := sess.Context().Value(doorRefusalKey{}).(game.Msg)
+		m, _ := sess.Context().Value(doorRefusalKey{}).(words.Msg)
 		if m.IsZero() {
 			next(sess)
 			return

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/words"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -141,8 +141,8 @@ type refusalKey struct{}
 // refusalOf returns why a connection was refused at authentication (zero
 // if it was not); it is said in the session's language once the session
 // exists.
-func refusalOf(ctx context.Context) game.Msg {
-	m, _ := ctx.Value(refusalKey{}).(game.Msg)
+func refusalOf(ctx context.Context) words.Msg {
+	m, _ := ctx.Value(refusalKey{}).(words.Msg)
 	return m
 }
 
@@ -266,9 +266,9 @@ func (s *Server) authenticated(ctx ssh.Context) bool {
 	ctx.SetValue(typingKey{}, s.typing.forAddr(p.key, time.Now()))
 	switch v {
 	case refusedIP:
-		ctx.SetValue(refusalKey{}, game.M("ssh.too_many_from_ip", game.Num("N", s.cfg.MaxPerIP)))
+		ctx.SetValue(refusalKey{}, words.M("ssh.too_many_from_ip", words.Num("N", s.cfg.MaxPerIP)))
 	case refusedFull:
-		ctx.SetValue(refusalKey{}, game.M("ssh.full", game.Num("N", s.cfg.MaxSessions)))
+		ctx.SetValue(refusalKey{}, words.M("ssh.full", words.Num("N", s.cfg.MaxSessions)))
 	}
 	if v != admitted {
 		p.refused = time.AfterFunc(refusedLifetime, func() { p.conn.Close() })

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/words"
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
@@ -42,7 +42,7 @@ func refuse(s ssh.Session, msg string) {
 }
 
 // refuseMsg refuses with a message in the session's language.
-func refuseMsg(s ssh.Session, key string, args ...game.Arg) {
+func refuseMsg(s ssh.Session, key string, args ...words.Arg) {
 	refuse(s, Printer(s).T(key, args...))
 }
 
@@ -204,7 +204,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		// CPU. Our commands are a few words long.
 		if n := len(sess.RawCommand()); n > MaxCommand {
 			s.markRefused(sess, "command too long")
-			refuseMsg(sess, "ssh.command_long", game.Num("N", n), game.Num("Max", MaxCommand))
+			refuseMsg(sess, "ssh.command_long", words.Num("N", n), words.Num("Max", MaxCommand))
 			return
 		}
 		if s.deps.Plain != nil && WantsPlain(sess) {
@@ -313,7 +313,7 @@ func needsTerminal(sess ssh.Session) string {
 			port = a.String()[i+1:]
 		}
 	}
-	return Printer(sess).T("ssh.needs_terminal", game.Text("Port", port))
+	return Printer(sess).T("ssh.needs_terminal", words.Text("Port", port))
 }
 
 // noProgram ends the chain: it tells a PTY session for which Deps.Programs

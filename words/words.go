@@ -1,4 +1,12 @@
-package game
+// Package words holds what crosses package lines instead of sentences: a
+// Msg is a catalog key and typed arguments, not yet written in any
+// language, and an Error is an error a player reads, its words a Msg.
+// Rules, the SSH front door, access and moderation all say things this
+// way; package i18n writes a Msg in the reader's language.
+//
+// It imports only the standard library, so any package may use it; the
+// game contract (package game) names these types for the rules.
+package words
 
 import (
 	"encoding/json"
