@@ -92,14 +92,14 @@ func (a *adminSession) sayingSilent(key string, silent []string) []string {
 
 // sessionsHere are this node's player sessions as `admin who` lists them.
 func (s *Server) sessionsHere() []adminbus.Session {
-	live := s.live.list(nil)
+	live := s.live.List(nil)
 	if len(live) == 0 {
 		return nil
 	}
 	at := s.tablesAt()
 	out := make([]adminbus.Session, 0, len(live))
 	for _, ls := range live {
-		out = append(out, adminbus.Session{Name: ls.name, ID: ls.id.ID, Addr: ls.id.RemoteIP, Since: ls.since, Tables: at[ls.id.ID]})
+		out = append(out, adminbus.Session{Name: ls.Name, ID: ls.Who.ID, Addr: ls.Who.RemoteIP, Since: ls.Since, Tables: at[ls.Who.ID]})
 	}
 	return out
 }
@@ -210,9 +210,9 @@ func (s *Server) kickHere(id, reason string) int {
 	if reason != "" {
 		end.End = game.M("moderation.kicked_reason", game.Text("Reason", reason))
 	}
-	sessions := s.live.of(id)
+	sessions := s.live.Of(id)
 	for _, ls := range sessions {
-		ls.send(end)
+		ls.Send(end)
 	}
 	return len(sessions)
 }
@@ -240,10 +240,10 @@ func (s *Server) sayHere(text string) int {
 	if text == "" {
 		return 0
 	}
-	sessions := s.live.list(nil)
+	sessions := s.live.List(nil)
 	notice := tui.Control{Notice: game.M("moderation.notice", game.Text("Text", text))}
 	for _, ls := range sessions {
-		ls.send(notice)
+		ls.Send(notice)
 	}
 	return len(sessions)
 }

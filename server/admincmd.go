@@ -20,6 +20,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/plain"
@@ -484,7 +485,7 @@ func (a *adminSession) invite(rest []string) error {
 		ttl = access.DefaultTTL
 	}
 	until := a.s.mod.Now().Add(ttl).UTC().Format(moderation.UntilFormat)
-	login := guestLogin(a.s.app.JoinHint, sshserver.InvitePrefix+access.FormatCode(code))
+	login := joinline.AsUser(a.s.app.JoinHint, sshserver.InvitePrefix+access.FormatCode(code))
 	a.s.mod.Record(a.by, "invite", "", "", "")
 	a.out(a.p.T("moderation.admin.invite", game.Count(uses), game.Text("Code", access.FormatCode(code)),
 		game.Text("Until", until), game.Text("Command", login)))
@@ -537,8 +538,8 @@ func (s *Server) resolvePlayer(name string) (moderation.Person, error) {
 // they have one.
 func (s *Server) person(id, name string) moderation.Person {
 	p := moderation.Person{ID: id, Name: name, Guest: strings.HasPrefix(id, "guest:")}
-	if ls := s.live.of(id); len(ls) > 0 {
-		p.Guest, p.Addr = ls[0].id.Guest, ls[0].id.RemoteIP
+	if ls := s.live.Of(id); len(ls) > 0 {
+		p.Guest, p.Addr = ls[0].Who.Guest, ls[0].Who.RemoteIP
 	}
 	return p
 }

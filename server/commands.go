@@ -13,6 +13,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -32,10 +33,10 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 		fmt.Fprint(out, s.help(p))
 		return 0
 	case "join":
-		fmt.Fprintln(sess.Stderr(), p.T("cmd.join_terminal", game.Text("Ssh", withT(s.app.JoinHint))))
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.join_terminal", game.Text("Ssh", joinline.WithTerminal(s.app.JoinHint))))
 		return 2
 	case "learn":
-		fmt.Fprintln(sess.Stderr(), p.T("cmd.learn_terminal", game.Text("Ssh", withT(s.app.JoinHint))))
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.learn_terminal", game.Text("Ssh", joinline.WithTerminal(s.app.JoinHint))))
 		return 2
 	case "profile":
 		return s.printProfile(sess, p)
@@ -95,9 +96,9 @@ func (s *Server) help(p *i18n.Printer) string {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, l := range [][2]string{
 		{ssh, "cmd.help.lobby"},
-		{withT(ssh) + " join CODE", "cmd.help.join"},
-		{withT(ssh) + " learn", "cmd.help.learn"},
-		{withT(ssh) + " plain", "cmd.help.plain"},
+		{joinline.WithTerminal(ssh) + " join CODE", "cmd.help.join"},
+		{joinline.WithTerminal(ssh) + " learn", "cmd.help.learn"},
+		{joinline.WithTerminal(ssh) + " plain", "cmd.help.plain"},
 		{ssh + " rooms", "cmd.help.rooms"},
 		{ssh + " profile", "cmd.help.profile"},
 		{ssh + " replay CODE", "cmd.help.replay"},
@@ -107,20 +108,9 @@ func (s *Server) help(p *i18n.Printer) string {
 		fmt.Fprintf(tw, "  %s\t%s\n", l[0], p.T(l[1]))
 	}
 	tw.Flush()
-	b.WriteString("\n" + p.T("cmd.help.guests", game.Text("Example", guestLogin(ssh, "g-xxxx-xxxx-xxxx"))) + "\n")
+	b.WriteString("\n" + p.T("cmd.help.guests", game.Text("Example", joinline.AsUser(ssh, "g-xxxx-xxxx-xxxx"))) + "\n")
 	b.WriteString(p.T("cmd.help.languages", game.Text("Example", strings.Replace(ssh, "ssh ", "ssh -o SetEnv=LANG=pl_PL.UTF-8 ", 1))) + "\n")
 	return b.String()
-}
-
-// withT adds ssh's -t (a terminal even with a command) to a join command.
-func withT(ssh string) string { return strings.Replace(ssh, "ssh ", "ssh -t ", 1) }
-
-// guestLogin is the join command with a guest code as the user name.
-func guestLogin(ssh, code string) string {
-	if i := strings.LastIndexByte(ssh, ' '); i > 0 {
-		return ssh[:i+1] + code + "@" + ssh[i+1:]
-	}
-	return ssh + " " + code + "@host"
 }
 
 func (s *Server) listRooms(w io.Writer, p *i18n.Printer) {

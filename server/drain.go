@@ -181,17 +181,17 @@ func (s *Server) Drain(ctx context.Context, progress func(string)) (DrainReport,
 	for _, h := range rep.Tables {
 		handed[h.Room] = h
 	}
-	for _, ls := range s.live.list(nil) {
+	for _, ls := range s.live.List(nil) {
 		msg := game.M("ssh.drain.other_node", game.Text("Join", peers[0].join))
-		if h, ok := handed[seatedAt[ls.id.ID]]; ok && h.Join != "" {
+		if h, ok := handed[seatedAt[ls.Who.ID]]; ok && h.Join != "" {
 			msg = game.M("ssh.drain.table", game.Text("Code", h.Room), game.Text("Join", h.Join))
 		}
-		ls.send(tui.Control{End: msg})
+		ls.Send(tui.Control{End: msg})
 		rep.Told++
 	}
 	// Each session's goodbye first: the shutdown's own would say only that
 	// the server restarts.
-	for end := time.Now().Add(3 * time.Second); len(s.live.list(nil)) > 0 && time.Now().Before(end); {
+	for end := time.Now().Add(3 * time.Second); len(s.live.List(nil)) > 0 && time.Now().Before(end); {
 		time.Sleep(20 * time.Millisecond)
 	}
 	err := s.Shutdown(ctx)

@@ -39,7 +39,7 @@ func TestClusterDrainHandsTablesOver(t *testing.T) {
 	screen := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithKey(aliceKey), sshtest.WithUser("alice"), sshtest.WithPTY(240, 30))
 	guest := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithUser("carol"), sshtest.WithPTY(240, 30))
 	clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
-		if n := len(c.nodes[0].srv.live.list(nil)); n != 2 {
+		if n := len(c.nodes[0].srv.live.List(nil)); n != 2 {
 			return fmt.Errorf("%d sessions on node 1, want 2", n)
 		}
 		return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -72,12 +73,12 @@ func (s *Server) mayChat(identity string) error {
 // reason and how long the ban lasts in its own language; each gives its
 // seat up (a bot plays it, a waiting room frees it). It returns how many.
 func (s *Server) enforceBan(sn moderation.Sanction) int {
-	sessions := s.live.list(func(ls *liveSession) bool {
-		return ls.id.ID == sn.Subject || (sn.Addr != "" && ls.id.Guest && ls.id.RemoteIP == sn.Addr)
+	sessions := s.live.List(func(ls *live.Session) bool {
+		return ls.Who.ID == sn.Subject || (sn.Addr != "" && ls.Who.Guest && ls.Who.RemoteIP == sn.Addr)
 	})
 	end := tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true}
 	for _, ls := range sessions {
-		ls.send(end)
+		ls.Send(end)
 	}
 	// Seats the player holds while away would wait for them (a Werewolves
 	// table without stand-ins): given up too. A seat with a session on it
@@ -98,11 +99,11 @@ func (s *Server) enforceBan(sn moderation.Sanction) int {
 
 // register puts a player's session in the node's register until ctx ends,
 // and ends it at once if its player was banned meanwhile.
-func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Player, ls *liveSession) {
-	ls.id, ls.name, ls.since = id, p.Name, time.Now()
-	context.AfterFunc(ctx, s.live.add(ls))
+func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Player, ls *live.Session) {
+	ls.Who, ls.Name, ls.Since = id, p.Name, time.Now()
+	context.AfterFunc(ctx, s.live.Add(ls))
 	if sn, ok := s.mod.Banned(id.ID, guestAddr(id)); ok && !s.mod.IsAdmin(id.ID) {
-		ls.send(tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true})
+		ls.Send(tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true})
 	}
 }
 

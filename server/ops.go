@@ -7,6 +7,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/metrics"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/table"
 )
 
@@ -19,7 +20,7 @@ import (
 // are given its hooks.
 func (s *Server) openMetrics() {
 	src := metrics.Sources{
-		Players: s.live.countByKind,
+		Players: s.countByKind,
 		Tables: func(add func(game, state string)) {
 			s.hub.EachLocal(func(sum table.Summary) { add(sum.Game, string(sum.Status)) })
 		},
@@ -78,20 +79,18 @@ func (s *Server) OpsHandler() http.Handler {
 }
 
 // countByKind is the number of player sessions by metrics kind.
-func (l *liveSessions) countByKind() map[string]int {
+func (s *Server) countByKind() map[string]int {
 	out := map[string]int{metrics.KindKey: 0, metrics.KindGuest: 0, metrics.KindPlain: 0}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for ls := range l.m {
+	s.live.Each(func(ls *live.Session) {
 		switch {
-		case ls.plain:
+		case ls.Plain:
 			out[metrics.KindPlain]++
-		case ls.id.Guest:
+		case ls.Who.Guest:
 			out[metrics.KindGuest]++
 		default:
 			out[metrics.KindKey]++
 		}
-	}
+	})
 	return out
 }
 

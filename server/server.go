@@ -25,6 +25,8 @@ import (
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/server/joinline"
+	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -96,7 +98,7 @@ type Server struct {
 	reviews    *reviewer
 	access     *access.Policy // admins, allowlist, invites
 	mod        *moderation.Service
-	live       liveSessions // this node's player sessions
+	live       live.Sessions // this node's player sessions
 	adminRates adminRates   // each admin's command budget
 	// campaignStarts bounds the campaigns a player or an address starts.
 	campaignStarts *startLimit
@@ -157,10 +159,6 @@ func New(cfg Config) (*Server, error) {
 	s.openModeration()
 	s.campaignStarts = newStartLimit(nil, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
 	journal := persistence.Journal{Store: timedStore{store, s.metrics}, Variant: variantOf(games)}
-	_, port, _ := net.SplitHostPort(cfg.Addr)
-	if port == "" {
-		port = "2222"
-	}
 	s.hub.CodeTaken = codeTaken(store)
 	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddrOf(cfg.TablesPerAddr)}
 	s.app = &tui.App{
@@ -170,7 +168,7 @@ func New(cfg Config) (*Server, error) {
 		Names:      &s.names,
 		Records:    records{s},
 		Reviews:    s.reviews,
-		JoinHint:   JoinCommand(port, machine.joinHosts(cfg.Addr, cfg.PublicHost)[0]),
+		JoinHint:   joinline.For(cfg.Addr, cfg.PublicHost),
 		ServerName: s.access.Name(),
 		MOTD:       s.access.MOTD,
 		Room: table.RoomConfig{
@@ -285,7 +283,7 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Output:   term.Output,
 		ASCII:    sshserver.WantsASCII(sess),
 	})
-	s.register(ctx, id, p, &liveSession{lang: lang, send: func(c tui.Control) { go prog.Send(c) }})
+	s.register(ctx, id, p, &live.Session{Send: func(c tui.Control) { go prog.Send(c) }})
 	return prog
 }
 
@@ -308,7 +306,7 @@ func (s *Server) plain(sess ssh.Session) int {
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	control := make(chan tui.Control)
-	s.register(ctx, id, p, &liveSession{lang: lang, plain: true, send: func(c tui.Control) {
+	s.register(ctx, id, p, &live.Session{Plain: true, Send: func(c tui.Control) {
 		go func() {
 			select {
 			case control <- c:
@@ -418,9 +416,7 @@ func (s *Server) HostKeyFingerprint() string { return s.ssh.HostKeyFingerprint()
 // Serve accepts SSH connections on l until Shutdown. The join line players
 // are shown names the port actually listened on.
 func (s *Server) Serve(l net.Listener) error {
-	if _, port, err := net.SplitHostPort(l.Addr().String()); err == nil {
-		s.app.JoinHint = JoinCommand(port, machine.joinHosts(l.Addr().String(), s.cfg.PublicHost)[0])
-	}
+	s.app.JoinHint = joinline.For(l.Addr().String(), s.cfg.PublicHost)
 	if s.cluster != nil {
 		s.cluster.announce(s.app.JoinHint)
 	}

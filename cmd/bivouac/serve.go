@@ -22,6 +22,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 	"github.com/bivouac-ssh/bivouac/hostkeys"
 	"github.com/bivouac-ssh/bivouac/server"
+	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/sshserver/porch"
 )
@@ -146,12 +147,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	listener := door.Handover()
 	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
 	fmt.Fprintf(stdout, "Host key fingerprint: %s\n", srv.HostKeyFingerprint())
-	for i, host := range server.JoinHosts(l.Addr().String(), *publicHost) {
+	for i, host := range joinline.Hosts(l.Addr().String(), *publicHost) {
 		label := "Join with: "
 		if i > 0 {
 			label = "       or: "
 		}
-		fmt.Fprintf(stdout, "%s %s\n", label, server.JoinCommand(port, host))
+		fmt.Fprintf(stdout, "%s %s\n", label, joinline.Command(port, host))
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(listener) }()

@@ -1,4 +1,4 @@
-package server
+package joinline
 
 import (
 	"errors"
@@ -58,10 +58,21 @@ func TestJoinHosts(t *testing.T) {
 			t.Errorf("%s: joinHosts(%q, %q) = %q, want %q", tt.name, tt.listen, tt.public, got, tt.want)
 		}
 	}
-	if got := JoinCommand("2222", "camp.example.org"); got != "ssh -p 2222 camp.example.org" {
+	if got := Command("2222", "camp.example.org"); got != "ssh -p 2222 camp.example.org" {
 		t.Errorf("joinCommand = %q", got)
 	}
-	if got := JoinCommand("22", "camp.example.org"); got != "ssh camp.example.org" {
+	if got := Command("22", "camp.example.org"); got != "ssh camp.example.org" {
 		t.Errorf("joinCommand on port 22 = %q", got)
+	}
+}
+
+// A command line that needs a terminal asks for one; a code goes where
+// the user name goes, before the host.
+func TestTerminalAndUser(t *testing.T) {
+	if got, want := WithTerminal("ssh -p 2222 camp.example.org"), "ssh -t -p 2222 camp.example.org"; got != want {
+		t.Errorf("WithTerminal = %q, want %q", got, want)
+	}
+	if got, want := AsUser("ssh -p 2222 camp.example.org", "g-abcd"), "ssh -p 2222 g-abcd@camp.example.org"; got != want {
+		t.Errorf("AsUser = %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,7 @@
-package server
+// Package joinline writes the ssh line that reaches this server: the
+// one the lobby, `help` and the start-up banner show, with a terminal
+// asked for, or with a guest or invite code as the user name.
+package joinline
 
 import (
 	"fmt"
@@ -63,17 +66,40 @@ func (n network) joinHosts(listenAddr, publicHost string) []string {
 	return hosts
 }
 
-// JoinHosts are the names friends can type after `ssh -p PORT` to reach a
+// Hosts are the names friends can type after `ssh -p PORT` to reach a
 // server listening on listenAddr, best first (see network.joinHosts).
-func JoinHosts(listenAddr, publicHost string) []string {
+func Hosts(listenAddr, publicHost string) []string {
 	return machine.joinHosts(listenAddr, publicHost)
 }
 
-// JoinCommand is the ssh line for one host (IPv6 addresses need no
+// Command is the ssh line for one host (IPv6 addresses need no
 // brackets for ssh).
-func JoinCommand(port, host string) string {
+func Command(port, host string) string {
 	if port == "22" {
 		return "ssh " + host
 	}
 	return fmt.Sprintf("ssh -p %s %s", port, host)
+}
+
+// For is the ssh line to a server listening on listenAddr: on its port,
+// to the best of its Hosts.
+func For(listenAddr, publicHost string) string {
+	_, port, _ := net.SplitHostPort(listenAddr)
+	if port == "" {
+		port = "2222"
+	}
+	return Command(port, Hosts(listenAddr, publicHost)[0])
+}
+
+// WithTerminal adds ssh's -t (a terminal even with a command) to a join
+// line.
+func WithTerminal(join string) string { return strings.Replace(join, "ssh ", "ssh -t ", 1) }
+
+// AsUser is the join line with user (a guest's or an invite's code) as
+// the user name.
+func AsUser(join, user string) string {
+	if i := strings.LastIndexByte(join, ' '); i > 0 {
+		return join[:i+1] + user + "@" + join[i+1:]
+	}
+	return join + " " + user + "@host"
 }
