@@ -37,6 +37,7 @@ var rules = []importRule{
 	{[]string{"clock", "codes", "logredact"}, nil},
 	{[]string{"clock/clocktest", "logthrottle"}, []string{"clock"}},
 	{[]string{"sanitize"}, []string{"words", "x/text"}},
+	{[]string{"sanitize/internal/mkconfusables"}, nil},
 	{[]string{"hostkeys"}, []string{"x/crypto"}},
 	{[]string{"i18n"}, []string{"game", "go-i18n", "toml", "x/text"}},
 	{[]string{"table"}, []string{"clock", "codes", "game"}},

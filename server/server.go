@@ -99,7 +99,7 @@ type Server struct {
 	access     *access.Policy // admins, allowlist, invites
 	mod        *moderation.Service
 	live       live.Sessions // this node's player sessions
-	adminRates adminRates   // each admin's command budget
+	adminRates adminRates    // each admin's command budget
 	// campaignStarts bounds the campaigns a player or an address starts.
 	campaignStarts *startLimit
 
