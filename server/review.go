@@ -150,15 +150,16 @@ func (rv *reviewer) compute(rm persistence.RoomRecord, coach uikit.Reviewer, job
 			moves = append(moves, uikit.ReviewMove{Seat: e.Seat, Action: e.Action, ByBot: e.StandIn})
 		}
 	}
-	person := func(seat game.Seat) bool {
+	bot := func(seat game.Seat) string {
 		for _, s := range rm.Seats {
 			if s.Seat == seat {
-				return s.Bot == ""
+				return s.Bot
 			}
 		}
-		return false
+		return "?" // no seat: nobody to rate
 	}
-	g := uikit.ReviewGame{Setup: rm.Setup, Seed: rm.Seed, Moves: moves, Person: person,
+	person := func(seat game.Seat) bool { return bot(seat) == "" }
+	g := uikit.ReviewGame{Setup: rm.Setup, Seed: rm.Seed, Moves: moves, Person: person, Bot: bot,
 		Hints: rm.Hints}
 	return coach.Review(g, func(done, total int) bool {
 		job.n.Store(int32(done))

@@ -34,6 +34,11 @@ type simConfig struct {
 	timeCap  time.Duration
 	progress string
 	matrix   bool
+	// --calibrate: the coach's chances against results.
+	calibrate  bool
+	piles      string
+	levels     string
+	pointsFile string
 }
 
 // simReport is the result of a sim run; --json prints it as is. The
@@ -96,9 +101,14 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&c.timeCap, "time-cap", 0, "strong grizzled bot: time cap per decision (0: none, results reproducible)")
 	fs.StringVar(&c.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), on or off")
 	fs.BoolVar(&c.matrix, "matrix", false, fmt.Sprintf("The Grizzled on every variant × player count × bot level (--games a cell, %d by default), as a table", matrixGamesDefault))
+	fs.BoolVar(&c.calibrate, "calibrate", false, fmt.Sprintf("The Grizzled's coach: play --games (%d by default) a trials pile and bot level, one seat following the hints, and set every chance shown against the results", calibrateGamesDefault))
+	fs.StringVar(&c.piles, "piles", "", "--calibrate: the trials piles, of standard, veteran, campaign (default all)")
+	fs.StringVar(&c.levels, "bots", "", "--calibrate: the bot levels beside the person, of easy, strong (default all)")
+	fs.StringVar(&c.pointsFile, "points", "", "--calibrate: also write every chance shown to this file, one JSON object a line")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: bivouac sim [--game grizzled|werewolf] [--players 4] [--variant standard] [--bot easy|strong] [--games 1000] [--seed 1] [--workers N] [--json]")
 		fmt.Fprintln(stderr, "       "+matrixUsage)
+		fmt.Fprintln(stderr, "       "+calibrateUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -119,6 +129,22 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			c.games = matrixGamesDefault
 		}
 	}
+	if c.calibrate {
+		for _, name := range []string{"game", "players", "variant", "bot", "matrix", "samples", "time-cap"} {
+			if given[name] {
+				return fmt.Errorf("sim: --calibrate plays every player count of The Grizzled with the coach's budget; --%s does not go with it", name)
+			}
+		}
+		if !given["games"] {
+			c.games = calibrateGamesDefault
+		}
+	} else {
+		for _, name := range []string{"piles", "bots", "points"} {
+			if given[name] {
+				return fmt.Errorf("sim: --%s goes with --calibrate", name)
+			}
+		}
+	}
 	if c.games < 1 {
 		return errors.New("sim: --games must be at least 1")
 	}
@@ -137,6 +163,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "off":
 	default:
 		return fmt.Errorf("sim: --progress must be auto, on or off, not %q", c.progress)
+	}
+	if c.calibrate {
+		return runCalibrate(ctx, c, stdout, stderr, show)
 	}
 	if c.matrix {
 		rep, err := runMatrix(ctx, c, progressTo(stderr, show, c.games*len(matrixCells())))

@@ -279,21 +279,26 @@ func checkOptions(h int, o Options) (Options, int, error) {
 	if o.Leader < game.NoSeat || int(o.Leader) >= h {
 		return o, 0, fmt.Errorf("%w: first leader %d is not a player seat", ErrOptions, o.Leader)
 	}
-	n := o.StartingTrials
-	if n == 0 {
-		switch {
-		case o.Variant == Veteran:
-			n = 30
-		case h == 2:
-			n = 20
-		default:
-			n = 25
-		}
-	}
+	n := o.Trials(h)
 	if n < 1 || n > NumCards-1 {
 		return o, 0, fmt.Errorf("%w: starting trials %d must be 1..%d", ErrOptions, n, NumCards-1)
 	}
 	return o, n, nil
+}
+
+// Trials is the trials pile a game of these options starts with at a
+// table of humans soldiers: StartingTrials when set (a campaign's, §6.5),
+// else 30 for veteran rules (§6.3), 20 with two soldiers (§6.4), or 25.
+func (o Options) Trials(humans int) int {
+	switch {
+	case o.StartingTrials != 0:
+		return o.StartingTrials
+	case o.Variant == Veteran:
+		return 30
+	case humans == 2:
+		return 20
+	}
+	return 25
 }
 
 // seatPlayers seats the named players, and with two of them the chaplain.

@@ -36,6 +36,12 @@ func (s *Screen) Hint() tea.Cmd {
 			return uikit.HintMsg(th.T("grizzledui.hint.forced", game.Text("Action", snap.coachLabel(snap.v.Legal[0]))))
 		}
 	}
+	cfg := grizzbot.DefaultHint
+	var levels []string
+	for _, si := range s.u.Seats {
+		levels = append(levels, si.Bot)
+	}
+	cfg.Team = grizzbot.TeamOf(levels) // how well the team plays is part of its chances
 	return func() tea.Msg {
 		if !takeHintSlot() {
 			return uikit.HintMsg(th.T("grizzledui.hint.busy"))
@@ -44,7 +50,7 @@ func (s *Screen) Hint() tea.Cmd {
 		// Seeded from the view, as the review of this decision is: the
 		// review searches the same samples and never calls this move a
 		// mistake.
-		ad, ok := grizzbot.Hint(snap.v, grizzbot.DefaultHint)
+		ad, ok := grizzbot.Hint(snap.v, cfg)
 		if !ok {
 			return uikit.HintMsg(th.T("grizzledui.hint.not_now"))
 		}

@@ -56,7 +56,7 @@ func TestReviewOfARecordedGameInEveryLanguage(t *testing.T) {
 		s.Step(seat, act)
 	}
 	s2, _, _ := grizzled.NewGame([]string{"ann", "bob"}, grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat}, seed)
-	r, err := grizzbot.ReviewGame(s2, moves, func(s game.Seat) bool { return s == 0 }, grizzbot.ReviewConfig{Samples: 64}, 1, nil)
+	r, err := grizzbot.ReviewGame(s2, moves, func(s game.Seat) bool { return s == 0 }, grizzbot.ReviewConfig{Samples: 64}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

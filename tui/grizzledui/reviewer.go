@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/game/grizzled"
 	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -38,10 +39,17 @@ func (rv Reviewer) Review(g uikit.ReviewGame, progress func(done, total int) boo
 		moves = append(moves, grizzbot.Move{Seat: m.Seat, Action: a, ByBot: m.ByBot})
 	}
 	cfg := rv.Config
+	if g.Bot != nil {
+		var levels []string
+		for i := range len(g.Setup.Names) {
+			levels = append(levels, g.Bot(game.Seat(i)))
+		}
+		cfg.Team = grizzbot.TeamOf(levels)
+	}
 	if !g.Hints {
 		cfg.Hints = grizzbot.HintBudget{} // nobody could ask: no hint to agree with
 	}
-	r, err := grizzbot.ReviewGame(start, moves, g.Person, cfg, g.Seed^0x7e7e, progress)
+	r, err := grizzbot.ReviewGame(start, moves, g.Person, cfg, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,10 @@ type ReviewGame struct {
 	Seed   uint64
 	Moves  []ReviewMove         // the game's actions in order (chat left out)
 	Person func(game.Seat) bool // a person sat there: only people are rated
-	Hints  bool                 // the table gave hints: a review may weigh them
+	// Bot is the bot level that played a seat ("" for a person): how
+	// strong the team was is part of its chances.
+	Bot   func(game.Seat) string
+	Hints bool // the table gave hints: a review may weigh them
 }
 
 // ReviewMove is one logged action: Action as the game encoded it.

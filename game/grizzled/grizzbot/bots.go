@@ -110,15 +110,16 @@ func Play(s *g.State, bots []game.Bot, seed uint64) (int, error) {
 // strong bot's rollouts). It stops early after limit actions. v is
 // scratch space for the views (see playUntil).
 func playOut(s *g.State, v *g.SeatView, seed uint64, limit int) {
-	playUntil(s, v, seed, limit, -1)
+	playUntil(s, v, seed, limit, -1, nil)
 }
 
 // playUntil plays s on with the rule-based policy for every seat until
 // the game is over, limit actions have been applied, or (if endRound >= 0)
 // the game waits for the intensity of mission endRound. Each move's view
 // is built in *v, whose storage one search reuses from playout to playout:
-// allocating a view per move was most of a playout's time.
-func playUntil(s *g.State, v *g.SeatView, seed uint64, limit, endRound int) {
+// allocating a view per move was most of a playout's time. watch, when
+// not nil, notes whether its mission failed on the way.
+func playUntil(s *g.State, v *g.SeatView, seed uint64, limit, endRound int, watch *failWatch) {
 	p := paramsFor(s.Humans())
 	for n := 0; n < limit; n++ {
 		if _, over := s.Over(); over {
@@ -141,5 +142,14 @@ func playUntil(s *g.State, v *g.SeatView, seed uint64, limit, endRound int) {
 		if s.Step(seat, v.Legal[i]) != nil {
 			return
 		}
+		if watch != nil && s.Round() == watch.round && s.Failed() {
+			watch.failed = true
+		}
 	}
+}
+
+// failWatch notes whether mission round failed during a playout.
+type failWatch struct {
+	round  int
+	failed bool
 }

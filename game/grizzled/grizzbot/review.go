@@ -1,11 +1,9 @@
 package grizzbot
 
 import (
-	"math"
 	"slices"
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game"
 	g "github.com/bivouac-ssh/bivouac/game/grizzled"
 )
 
@@ -39,9 +37,13 @@ type ReviewConfig struct {
 	// that size (DefaultTuned).
 	Horizon int
 	// Hints is the budget the table's hints had (a review only): a move
-	// that a hint with this budget could have named is never a mistake.
-	// Zero: the table had no hints to agree with.
+	// that a hint with this budget could have named is never a mistake,
+	// and a better move within the margin of the hint's is named as the
+	// hint's. Zero: the table had no hints to agree with.
 	Hints HintBudget
+	// Team is who plays the soldiers: the chances shown are those of a
+	// team that plays as this one does (Team.calibration).
+	Team Team
 }
 
 // HintBudget is the part of a hint's budget a review needs to know which
@@ -76,49 +78,10 @@ func (cfg ReviewConfig) Budget() HintBudget {
 // searched with the same samples by a hint and by the review.
 func DecisionSeed(v *g.SeatView) uint64 { return mix(uint64(v.Seq)+0xc0ac4, uint64(v.Seat)) }
 
-// Estimate is a sampled chance with its 95% interval.
-type Estimate struct {
-	P  float64 `json:"p"`
-	Lo float64 `json:"lo"`
-	Hi float64 `json:"hi"`
-	N  int     `json:"n"` // samples behind it
-}
-
-// estimate is the mean of xs with a normal 95% interval, clamped to lo..hi.
-func estimate(xs []float64, lo, hi float64) Estimate {
-	n := len(xs)
-	if n == 0 {
-		return Estimate{}
-	}
-	var sum, sq float64
-	for _, x := range xs {
-		sum += x
-		sq += x * x
-	}
-	mean := sum / float64(n)
-	half := 0.0
-	if n > 1 {
-		vr := max(0, (sq-float64(n)*mean*mean)/float64(n-1))
-		half = 1.96 * math.Sqrt(vr/float64(n))
-	}
-	return Estimate{P: mean, Lo: max(lo, mean-half), Hi: min(hi, mean+half), N: n}
-}
-
 // Hopeless is the team's chance of winning below which the coach judges a
 // decision by the team's standing instead: with the game all but lost no
 // choice moves the chance, but a player can still hold out longer.
 const Hopeless = 0.03
-
-// Standing, the coach's second aim, is measured where a playout's look
-// ahead ends: half of it is the missions the team survives of those it
-// looks ahead (a game lost sooner survives fewer), a quarter the morale
-// cards kept, a quarter the hard knocks kept off (the heaviest soldier's
-// weight against the four that lose the game). A won game stands at 1.
-const (
-	standMissions = 0.5
-	standMorale   = 0.25
-	standKnocks   = 0.25
-)
 
 // Assessment rates one decision.
 type Assessment struct {
@@ -143,6 +106,8 @@ type Assessment struct {
 	// (ReviewConfig.Hints), so it is the coach's move there: Best is Made,
 	// and it is never called a mistake nor a turning point.
 	Hinted bool `json:"hinted,omitempty"`
+	// Why says what Best gains over Made, when they differ.
+	Why Why `json:"why,omitempty"`
 }
 
 // MinMistake is the least cost the coach calls a mistake: the value model
@@ -159,14 +124,47 @@ const MinStandMistake = 0.03
 // cost's interval lies above zero and the cost is at least MinMistake (in
 // standing, MinStandMistake, when the game was all but lost), and no hint
 // at that decision could have named the move made.
-func (a Assessment) Mistake() bool {
-	switch {
-	case a.Hinted:
-		return false
-	case a.Hopeless:
-		return a.CostS.Lo > 0 && a.CostS.P >= MinStandMistake
+func (a Assessment) Mistake() bool { return a.Grade() != GradeNone }
+
+// Grade is how much a named decision cost, as a chess review grades
+// moves.
+type Grade uint8
+
+const (
+	GradeNone       Grade = iota // the coach's move, a near tie, or a hinted move
+	GradeInaccuracy              // a sure cost from MinMistake
+	GradeMistake                 // from GradeMistakeFrom
+	GradeBlunder                 // from GradeBlunderFrom
+)
+
+// The grades' thresholds, in the chance to win: a mistake costs at least
+// 5 points, a blunder at least 10 (a play that fails a mission while a
+// safe one was open costs 10 to 40). When the game is all but lost, in
+// standing: 3, 8 and 15 points.
+const (
+	GradeMistakeFrom      = 0.05
+	GradeBlunderFrom      = 0.10
+	StandGradeMistakeFrom = 0.08
+	StandGradeBlunderFrom = 0.15
+)
+
+// Grade grades the decision by its cost: none unless the cost's interval
+// lies above zero and no hint could have named the move made.
+func (a Assessment) Grade() Grade {
+	cost, from := a.Cost, [3]float64{MinMistake, GradeMistakeFrom, GradeBlunderFrom}
+	if a.Hopeless {
+		cost, from = a.CostS, [3]float64{MinStandMistake, StandGradeMistakeFrom, StandGradeBlunderFrom}
 	}
-	return a.Cost.Lo > 0 && a.Cost.P >= MinMistake
+	if a.Hinted || cost.Lo <= 0 {
+		return GradeNone
+	}
+	g := GradeNone
+	for i, f := range from {
+		if cost.P >= f {
+			g = Grade(i + 1)
+		}
+	}
+	return g
 }
 
 // Loss is what the decision cost by the aim it is judged by.
@@ -177,34 +175,17 @@ func (a Assessment) Loss() float64 {
 	return a.Cost.P
 }
 
-// outcomes are a search's results: for each sample, each choice's chance
-// of winning and the team's standing, row by row.
-type outcomes struct {
-	k          int
-	win, stand []float64
-}
-
-func (o *outcomes) n() int { return len(o.win) / o.k }
-
-// col is choice j's column of xs over the first n samples.
-func (o *outcomes) col(xs []float64, j, n int) []float64 {
-	out := make([]float64, n)
-	for i := range n {
-		out[i] = xs[i*o.k+j]
-	}
-	return out
-}
-
 // ranker ranks choices on a growing prefix of the samples, as a hint
 // cut short at that many samples would.
 type ranker struct {
 	o          *outcomes
+	cal        calibration
 	n          int
 	win, stand []float64 // sums over the first n samples
 }
 
-func newRanker(o *outcomes) *ranker {
-	return &ranker{o: o, win: make([]float64, o.k), stand: make([]float64, o.k)}
+func newRanker(o *outcomes, cal calibration) *ranker {
+	return &ranker{o: o, cal: cal, win: make([]float64, o.k), stand: make([]float64, o.k)}
 }
 
 // grow adds samples up to the first n.
@@ -219,12 +200,12 @@ func (r *ranker) grow(n int) {
 }
 
 // order is the choices best first: by the chance of winning, or by the
-// standing when even the best chance is under Hopeless; ties keep
-// v.Legal's order.
+// standing when even the best chance shown is under Hopeless; ties keep
+// the choices' order.
 func (r *ranker) order() (order []int, hopeless bool) {
 	k := r.o.k
 	by := r.win
-	if slices.Max(r.win) < Hopeless*float64(r.n) {
+	if r.cal.shown(slices.Max(r.win)/float64(max(r.n, 1))) < Hopeless {
 		by, hopeless = r.stand, true
 	}
 	order = make([]int, k)
@@ -254,52 +235,80 @@ func Assess(v g.SeatView, made g.Action, cfg ReviewConfig) (a Assessment, ok boo
 	if len(v.Legal) < 2 || mi < 0 {
 		return Assessment{}, false
 	}
-	o := rate(&v, cfg, DecisionSeed(&v))
+	o := search(&v, v.Seat, v.Legal, cfg, DecisionSeed(&v))
 	if o == nil {
 		return Assessment{}, false
 	}
+	return assess(o, v.Legal, mi, cfg, cfg.Team.calibration(&v)), true
+}
+
+// assess rates choice mi against the others from their search o.
+func assess(o *outcomes, choices []g.Action, mi int, cfg ReviewConfig, cal calibration) (a Assessment) {
 	n := o.n()
-	r := newRanker(o)
+	r := newRanker(o, cal)
+	hint := -1 // the move a hint with its whole budget names
 	if h := cfg.Hints; h.Samples > 0 {
 		for m := max(1, h.MinSamples); m <= min(h.Samples, n); m++ {
 			r.grow(m)
-			if ord, _ := r.order(); ord[0] == mi {
+			ord, _ := r.order()
+			if ord[0] == mi {
 				a.Hinted = true
-				break
 			}
+			hint = ord[0]
 		}
 	}
 	r.grow(n)
 	ord, hopeless := r.order()
 	best := ord[0]
-	if !hopeless && r.win[mi] >= r.win[best]-1e-9 || hopeless && r.stand[mi] >= r.stand[best]-1e-9 || a.Hinted {
+	by := o.win
+	if hopeless {
+		by = o.stand
+	}
+	switch {
+	case a.Hinted, col(by, o, mi, n) >= col(by, o, best, n)-1e-9:
 		best = mi // a tie is no better choice; a hinted move is the coach's own
-	}
-	diff := func(xs []float64) []float64 {
-		d := make([]float64, n)
-		for i := range n {
-			d[i] = xs[i*o.k+best] - xs[i*o.k+mi]
+	case hint >= 0 && estimate(o.diff(by, best, hint, n), -1, 1).Lo <= 0:
+		// The review's best is not surely better than the hint's: the
+		// review names the move the hint did, or none when that move
+		// was no better than the one made.
+		best = hint
+		if col(by, o, hint, n) <= col(by, o, mi, n)+1e-9 {
+			best = mi
 		}
-		return d
 	}
-	a.Made, a.Best, a.Choices, a.Hopeless = made, v.Legal[best], o.k, hopeless
-	a.MadeP, a.BestP = estimate(o.col(o.win, mi, n), 0, 1), estimate(o.col(o.win, best, n), 0, 1)
-	a.Cost = estimate(diff(o.win), -1, 1)
+	a.Made, a.Best, a.Choices, a.Hopeless = choices[mi], choices[best], o.k, hopeless
+	madeRaw, bestRaw := estimate(o.col(o.win, mi, n), 0, 1), estimate(o.col(o.win, best, n), 0, 1)
+	a.MadeP, a.BestP = cal.estimate(madeRaw), cal.estimate(bestRaw)
+	a.Cost = cal.cost(madeRaw, estimate(o.diff(o.win, best, mi, n), -1, 1))
 	if hopeless {
 		a.MadeS, a.BestS = estimate(o.col(o.stand, mi, n), 0, 1), estimate(o.col(o.stand, best, n), 0, 1)
-		a.CostS = estimate(diff(o.stand), -1, 1)
+		a.CostS = estimate(o.diff(o.stand, best, mi, n), -1, 1)
 	}
-	return a, true
+	if best != mi {
+		a.Why = why(o, best, mi, n, hopeless)
+	}
+	return a
+}
+
+// col is the mean of choice j's column of xs over the first n samples.
+func col(xs []float64, o *outcomes, j, n int) float64 {
+	sum := 0.0
+	for i := range n {
+		sum += xs[i*o.k+j]
+	}
+	return sum / float64(max(n, 1))
 }
 
 // Advice is a hint: the move the coach would make and the next best, with
 // the team's chances after each (and, when the game is all but lost and
-// the moves are ranked by the team's standing, the standings).
+// the moves are ranked by the team's standing, the standings and why the
+// move keeps the team standing best).
 type Advice struct {
 	Best, Next   g.Action
 	BestP, NextP Estimate
 	Hopeless     bool
 	BestS, NextS Estimate
+	Why          Why
 }
 
 // Hint is the coach's advice from view v (ok false: no choice). It is
@@ -308,115 +317,27 @@ func Hint(v g.SeatView, cfg ReviewConfig) (Advice, bool) {
 	if len(v.Legal) < 2 {
 		return Advice{}, false
 	}
-	o := rate(&v, cfg, DecisionSeed(&v))
+	o := search(&v, v.Seat, v.Legal, cfg, DecisionSeed(&v))
 	if o == nil {
 		return Advice{}, false
 	}
+	return advise(o, v.Legal, cfg.Team.calibration(&v)), true
+}
+
+// advise is the hint that search o gives among choices.
+func advise(o *outcomes, choices []g.Action, cal calibration) Advice {
 	n := o.n()
-	r := newRanker(o)
+	r := newRanker(o, cal)
 	r.grow(n)
 	ord, hopeless := r.order()
 	b, x := ord[0], ord[1]
-	ad := Advice{Best: v.Legal[b], Next: v.Legal[x], Hopeless: hopeless,
-		BestP: estimate(o.col(o.win, b, n), 0, 1), NextP: estimate(o.col(o.win, x, n), 0, 1)}
+	ad := Advice{Best: choices[b], Next: choices[x], Hopeless: hopeless,
+		BestP: cal.estimate(estimate(o.col(o.win, b, n), 0, 1)), NextP: cal.estimate(estimate(o.col(o.win, x, n), 0, 1))}
 	if hopeless {
 		ad.BestS, ad.NextS = estimate(o.col(o.stand, b, n), 0, 1), estimate(o.col(o.stand, x, n), 0, 1)
+		ad.Why = why(o, b, x, n, true)
 	}
-	return ad, true
-}
-
-// rate plays every action of v.Legal in each determinization and returns
-// the outcomes, or nil when v cannot be determinized.
-func rate(v *g.SeatView, cfg ReviewConfig, seed uint64) *outcomes {
-	samples := max(cfg.Samples, 1)
-	k := len(v.Legal)
-	var deadline time.Time
-	if cfg.TimeCap > 0 {
-		deadline = time.Now().Add(cfg.TimeCap)
-	}
-	horizon := horizonOf(v, cfg)
-	o := &outcomes{k: k, win: make([]float64, 0, samples*k), stand: make([]float64, 0, samples*k)}
-	var scratch g.SeatView
-	from := standFrom{round: v.Round, morale: v.Morale, horizon: horizon}
-	for it := range samples {
-		if cfg.TimeCap > 0 && it >= max(cfg.MinSamples, 1) && time.Now().After(deadline) {
-			break
-		}
-		base := g.Determinize(*v, mix(seed, uint64(2*it)))
-		if base == nil {
-			break
-		}
-		rseed := mix(seed, uint64(2*it+1))
-		for j, a := range v.Legal {
-			s := base
-			if j < k-1 {
-				s = base.Clone()
-			}
-			if err := s.Step(v.Seat, a); err != nil {
-				o.win, o.stand = append(o.win, 0), append(o.stand, 0) // the sample disagrees with the view
-				continue
-			}
-			playMissions(s, &scratch, rseed, horizon)
-			o.win = append(o.win, chance(s, &scratch))
-			o.stand = append(o.stand, from.standing(s))
-		}
-	}
-	if len(o.win) == 0 {
-		return nil
-	}
-	return o
-}
-
-// horizonOf is how many missions a playout of cfg looks ahead from v.
-func horizonOf(v *g.SeatView, cfg ReviewConfig) int {
-	if cfg.Horizon > 0 {
-		return cfg.Horizon
-	}
-	return max(1, NewTuned(DefaultTuned).config(v).Horizon)
-}
-
-// standFrom is where a standing is measured from: the decision's mission
-// and morale, and how many missions the playouts look ahead.
-type standFrom struct{ round, morale, horizon int }
-
-// standing is the team's standing in s (the coach's second aim), read
-// from the state itself: a view per playout would cost a third of one.
-func (f standFrom) standing(s *g.State) float64 {
-	won, over := s.Over()
-	if won {
-		return 1
-	}
-	survived := s.Round() - f.round
-	if over {
-		survived = max(0, survived-1) // the mission the game was lost in was not survived
-	}
-	heaviest := 0
-	for i := range s.Seats() {
-		heaviest = max(heaviest, s.Weight(game.Seat(i)))
-	}
-	morale := 0.0
-	if f.morale > 0 {
-		morale = min(1, float64(s.MoraleLeft())/float64(f.morale))
-	}
-	return standMissions*min(1, float64(survived)/float64(f.horizon)) + standMorale*morale +
-		standKnocks*max(0, 1-float64(heaviest)/4)
-}
-
-// chance is the team's chance of winning from s: 1 or 0 once the game is
-// over, else the value model's estimate. A loss is worth nothing, less than
-// any game still going: the search once gave a lost game a little for the
-// cards it had cleared, and then preferred losing at once to a game it
-// judged nearly hopeless (veteran rules at 2 soldiers: 7.5% → 11.5% won).
-// v is scratch space for the value model's view.
-func chance(s *g.State, v *g.SeatView) float64 {
-	won, over := s.Over()
-	switch {
-	case won:
-		return 1
-	case over:
-		return 0
-	}
-	return value(s, v)
+	return ad
 }
 
 // SameAction reports whether a and b are the same move.

@@ -90,6 +90,9 @@ type Turn struct {
 	Loss     g.Loss    `json:"loss,omitempty"`    // ByOutcome: the game was lost as it ended, and why
 	From     float64   `json:"from"`
 	To       float64   `json:"to"`
+	// Margin is the change's 95% margin: a change within it may be the
+	// estimates' noise, and is no turning point.
+	Margin float64 `json:"margin,omitempty"`
 	// At is where it lies among the decisions: the number of Decisions
 	// made before it ends.
 	At int `json:"at"`
@@ -124,7 +127,10 @@ type GameReview struct {
 // knows they hold (grizzled.PlayerView.KnownTiles). 3: decisions seeded
 // as hints are and never a hinted move a mistake; the standing when the
 // game is all but lost; missions' lines and turning points with causes.
-const ReviewVersion = 3
+// 4: one estimator (a mission's start is the search of its leader's
+// choice), calibrated chances, turning points beyond their margin, grades,
+// the hint's move named when within the margin, why a move is better.
+const ReviewVersion = 4
 
 // ErrStopped is ReviewGame's answer when its progress function asked it to stop.
 var ErrStopped = errors.New("grizzbot: review stopped")
@@ -148,23 +154,26 @@ type between struct {
 // replayed.
 type course struct {
 	r       *GameReview
-	next    int     // 1 + the index of the next action
-	first   int     // the first action since the last point
-	started bool    // the course has its first point
-	last    float64 // the chances at the last point
+	next    int      // 1 + the index of the next action
+	first   int      // the first action since the last point
+	started bool     // the course has its first point
+	last    Estimate // the chances at the last point
 	gap     between
 }
 
 // point ends the stretch since the last point at chances p: its change
-// becomes a turn with the cause of what happened in it.
-func (c *course) point(p float64, mission int) {
+// becomes a turn with the cause of what happened in it. The two
+// estimates are of different samples: the change's margin is their
+// margins' root sum of squares.
+func (c *course) point(p Estimate, mission int) {
 	b := c.gap
 	if !c.started {
 		c.started, c.last, c.gap, c.first = true, p, between{}, c.next
 		return
 	}
-	t := Turn{Seat: b.seat, Action: b.action, Turn: b.turn, Bot: b.bot, Mission: mission, From: c.last, To: p,
-		At: len(c.r.Decisions), Decision: -1, First: c.first, Last: c.next - 1}
+	t := Turn{Seat: b.seat, Action: b.action, Turn: b.turn, Bot: b.bot, Mission: mission, From: c.last.P, To: p.P,
+		Margin: math.Hypot(c.last.Margin(), p.Margin()),
+		At:     len(c.r.Decisions), Decision: -1, First: c.first, Last: c.next - 1}
 	c.first = c.next
 	switch {
 	case b.failPlay:
@@ -185,42 +194,39 @@ func (c *course) point(p float64, mission int) {
 // decided adds decision d (just appended to Decisions): its own change,
 // from the best move's chances to the move made's.
 func (c *course) decided(d Decision) {
-	c.point(d.BestP.P, d.Mission)
+	c.point(d.BestP, d.Mission)
 	c.r.Turns = append(c.r.Turns, Turn{Cause: ByDecision, Seat: d.Seat, Action: d.Made, Decision: len(c.r.Decisions) - 1,
-		Mission: d.Mission, Turn: d.Turn, From: d.BestP.P, To: d.MadeP.P, At: len(c.r.Decisions), First: d.Index, Last: d.Index})
-	c.last, c.first = d.MadeP.P, d.Index // what its move drew or ended follows it
+		Mission: d.Mission, Turn: d.Turn, From: d.BestP.P, To: d.MadeP.P, Margin: d.Cost.Margin(), At: len(c.r.Decisions),
+		First: d.Index, Last: d.Index})
+	c.last, c.first = d.MadeP, d.Index // what its move drew or ended follows it
 }
 
 // ReviewGame replays moves from start and rates every decision of a seat
 // for which review is true (the people at the table; bots need no coach),
 // but for the moves a bot made in a person's place, which it counts in
 // StandIns when they were choices. Along the way it estimates the team's
-// chances at each mission's start (seed seeds those samples) and records
+// chances at each mission's start and records
 // what moved the chances between decisions.
 // progress, if not nil, hears after each rated decision how many of the
 // total are done, and returns false to stop the review (ErrStopped).
 // start is consumed.
-func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg ReviewConfig, seed uint64, progress func(done, total int) bool) (GameReview, error) {
-	total := 0
+func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg ReviewConfig, progress func(done, total int) bool) (GameReview, error) {
 	rated := func(m Move) bool { return review(m.Seat) && !m.ByBot }
-	for _, m := range moves {
-		if rated(m) {
-			total++
-		}
-	}
+	total := decisions(start.Clone(), moves, rated)
 	out := GameReview{Samples: cfg.Samples, Version: ReviewVersion}
 	c := &course{r: &out}
 	s, done := start, 0
 	turns := map[game.Seat]int{} // each seat's moves in this mission
 	var legal []g.Action
+	var kept keptSearch // the last mission start's search
 	mission := 0
 	for i, m := range moves {
 		c.next = i + 1
 		if s.Round() != mission && s.Phase() == g.PhaseIntensity {
 			mission = s.Round()
 			clear(turns)
-			p := missionStart(s, review, cfg, mix(seed, uint64(mission)))
-			c.point(p.P, mission)
+			p := missionStart(s, review, cfg, &kept)
+			c.point(p, mission)
 			out.Lines = append(out.Lines, MissionLine{Mission: mission, Start: p, Index: i + 1})
 		}
 		turns[m.Seat]++
@@ -234,14 +240,16 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 		}
 		if rated(m) {
 			v := s.View(m.Seat)
-			if a, ok := Assess(v, m.Action, cfg); ok {
+			if a, ok := assessKept(v, m.Action, cfg, kept); ok {
 				d := Decision{Index: i + 1, Seat: m.Seat, Mission: v.Round, Turn: turns[m.Seat], Assessment: a}
 				out.Decisions = append(out.Decisions, d)
 				c.decided(d)
 			}
-			done++
-			if progress != nil && !progress(done, total) {
-				return out, ErrStopped
+			if choice {
+				done++
+				if progress != nil && !progress(done, total) {
+					return out, ErrStopped
+				}
 			}
 		} else if choice {
 			c.gap.moved, c.gap.seat, c.gap.action, c.gap.turn, c.gap.bot = true, m.Seat, m.Action, turns[m.Seat], m.ByBot || !review(m.Seat)
@@ -291,9 +299,26 @@ func ReviewGame(start *g.State, moves []Move, review func(game.Seat) bool, cfg R
 		if won {
 			final = 1
 		}
-		c.point(final, s.Round())
+		c.point(Estimate{P: final, Lo: final, Hi: final}, s.Round())
 	}
 	return out, nil
+}
+
+// decisions counts the moves rated that were choices (a forced move is
+// no decision), as the review's progress counts them: replaying costs
+// next to nothing beside rating.
+func decisions(s *g.State, moves []Move, rated func(Move) bool) int {
+	n := 0
+	var legal []g.Action
+	for _, m := range moves {
+		if legal = s.AppendLegal(legal[:0], m.Seat); rated(m) && len(legal) > 1 {
+			n++
+		}
+		if s.Step(m.Seat, m.Action) != nil {
+			break
+		}
+	}
+	return n
 }
 
 // thirdThreat reports whether card c, played with counts in No Man's Land,
@@ -326,11 +351,13 @@ func ended(s *g.State, round int) Outcome {
 	return Unfinished
 }
 
-// missionStart estimates the team's chances at the start of a mission, as
-// the first reviewed seat could judge them: the rule-based policy plays on
-// from samples of what that seat cannot see, as far as the coach looks
-// ahead. A quarter of the decisions' samples: one line, not a choice.
-func missionStart(s *g.State, review func(game.Seat) bool, cfg ReviewConfig, seed uint64) Estimate {
+// missionStart is the team's chances at the start of a mission, as the
+// first reviewed seat could judge them, by the coach's one estimator: the
+// leader's choices of intensity searched from that seat's view, the best
+// one's chance (the coach's move, whoever leads). When that seat leads,
+// its search is the one its decision's review (and a hint there) makes,
+// and it is kept for that decision (at).
+func missionStart(s *g.State, review func(game.Seat) bool, cfg ReviewConfig, at *keptSearch) Estimate {
 	seat := game.Seat(-1)
 	for i := range s.Seats() {
 		if review(game.Seat(i)) && game.Seat(i) != s.ChaplainSeat() && seat < 0 {
@@ -341,19 +368,50 @@ func missionStart(s *g.State, review func(game.Seat) bool, cfg ReviewConfig, see
 		seat = 0
 	}
 	v := s.View(seat)
-	horizon := horizonOf(&v, cfg)
-	n := max(cfg.Samples/4, 8)
-	xs := make([]float64, 0, n)
-	var scratch g.SeatView
-	for it := range n {
-		st := g.Determinize(v, mix(seed, uint64(2*it)))
-		if st == nil {
-			break
-		}
-		playMissions(st, &scratch, mix(seed, uint64(2*it+1)), horizon)
-		xs = append(xs, chance(st, &scratch))
+	decider, choices := seat, v.Legal
+	if len(choices) < 2 {
+		decider = firstWaiting(s)
+		choices = s.AppendLegal(nil, decider)
 	}
-	return estimate(xs, 0, 1)
+	o := search(&v, decider, choices, cfg, DecisionSeed(&v))
+	if o == nil {
+		return Estimate{}
+	}
+	*at = keptSearch{seq: v.Seq, seat: decider, o: o}
+	return positionChance(o, cfg.Team.calibration(&v))
+}
+
+// assessKept is Assess, with the search kept from the mission's start
+// when it was this very decision's.
+func assessKept(v g.SeatView, made g.Action, cfg ReviewConfig, kept keptSearch) (Assessment, bool) {
+	if kept.o == nil || kept.seq != v.Seq || kept.seat != v.Seat {
+		return Assess(v, made, cfg)
+	}
+	mi := slices.IndexFunc(v.Legal, func(l g.Action) bool { return SameAction(l, made) })
+	if len(v.Legal) < 2 || mi < 0 {
+		return Assessment{}, false
+	}
+	return assess(kept.o, v.Legal, mi, cfg, cfg.Team.calibration(&v)), true
+}
+
+// keptSearch is a search kept for the decision it was made at.
+type keptSearch struct {
+	seq  int
+	seat game.Seat
+	o    *outcomes
+}
+
+// positionChance is the chance of a position whose choices o searched:
+// the best choice's, shown.
+func positionChance(o *outcomes, cal calibration) Estimate {
+	n := o.n()
+	best := 0
+	for j := range o.k {
+		if col(o.win, o, j, n) > col(o.win, o, best, n)+1e-9 {
+			best = j
+		}
+	}
+	return cal.estimate(estimate(o.col(o.win, best, n), 0, 1))
 }
 
 // Costliest returns up to n of seat's decisions, the most costly first,
@@ -384,12 +442,12 @@ func (r GameReview) Costliest(seat game.Seat, n int) []Decision {
 }
 
 // Turning returns up to n turning points, the largest changes of the
-// team's chances, in game order. A decision as the coach would make it
-// changes nothing and is never one.
+// team's chances, in game order. A change within its margin (the
+// estimates' noise) is none, nor is a decision as the coach would make it.
 func (r GameReview) Turning(n int) []Turn {
 	idx := make([]int, 0, len(r.Turns))
 	for i, t := range r.Turns {
-		if math.Abs(t.To-t.From) >= 0.005 {
+		if d := math.Abs(t.To - t.From); d >= 0.005 && d > t.Margin {
 			idx = append(idx, i)
 		}
 	}

@@ -87,7 +87,7 @@ func TestReviewRanksAThirdThreatAsTheCostliestDecision(t *testing.T) {
 			continue
 		}
 		found++
-		r, err := ReviewGame(newGame(t, 3, g.Standard, seed), moves, func(s game.Seat) bool { return s == 0 }, reviewBudget, 5, nil)
+		r, err := ReviewGame(newGame(t, 3, g.Standard, seed), moves, func(s game.Seat) bool { return s == 0 }, reviewBudget, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,15 +224,17 @@ func TestReviewSkipsMovesABotMadeForThePlayer(t *testing.T) {
 	}
 	cheap := ReviewConfig{Samples: 4}
 	lastTotal := 0
-	r, err := ReviewGame(newGame(t, 2, g.Standard, seed), moves, func(s game.Seat) bool { return s == 0 }, cheap, 5, func(_, n int) bool {
+	r, err := ReviewGame(newGame(t, 2, g.Standard, seed), moves, func(s game.Seat) bool { return s == 0 }, cheap, func(_, n int) bool {
 		lastTotal = n
 		return true
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lastTotal != len(own) {
-		t.Errorf("progress counts %d decisions, want seat 0's own %d of %d", lastTotal, len(own), total)
+	// The progress counts what the summary does: the decisions rated,
+	// not seat 0's forced moves too.
+	if lastTotal != len(r.Decisions) || lastTotal >= len(own) {
+		t.Errorf("progress counts %d decisions, the review rated %d (seat 0 made %d moves of its %d)", lastTotal, len(r.Decisions), len(own), total)
 	}
 	for _, d := range r.Decisions {
 		if !own[d.Index] {

@@ -319,5 +319,5 @@ func (p *pairStats) sure(z float64) bool {
 // ended (the game is then waiting for an intensity again) or the game is
 // over; v is scratch space (see playUntil).
 func playMissions(s *g.State, v *g.SeatView, seed uint64, n int) {
-	playUntil(s, v, seed, MaxActions, s.Round()+n)
+	playUntil(s, v, seed, MaxActions, s.Round()+n, nil)
 }

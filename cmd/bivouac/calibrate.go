@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+)
+
+// The coach's calibration (`bivouac sim --calibrate`): games in which one
+// person follows the coach's hints (now and then, on purpose, not) beside
+// bots of each level, on each trials pile; every chance the coach showed
+// is set against how the game ended, by decile. docs/COACH.md has the
+// table it prints.
+
+// calibrateGamesDefault is a batch's games (a pile × a bot level) when
+// --games is not given.
+const calibrateGamesDefault = 400
+
+// calibrationGoal is how far (in points) a decile with calibrationCount
+// chances or more may be from what its games did.
+const (
+	calibrationGoal  = 0.07
+	calibrationCount = 100
+)
+
+// calibrateReport is what --calibrate --json prints.
+type calibrateReport struct {
+	Seed        uint64           `json:"seed"`
+	Games       int              `json:"games_per_batch"`
+	Workers     int              `json:"workers"`
+	ElapsedSec  float64          `json:"elapsed_sec"`
+	Batches     []calibrateBatch `json:"batches"`
+	Interrupted bool             `json:"interrupted,omitempty"`
+}
+
+// calibrateBatch is one pile's figures: with one bot level, or with both
+// ("all").
+type calibrateBatch struct {
+	Pile    string            `json:"pile"`
+	Bots    string            `json:"bots"`
+	Games   int               `json:"games"`
+	Wins    int               `json:"wins"`
+	Points  int               `json:"points"`
+	Brier   float64           `json:"brier"`
+	Base    float64           `json:"brier_base_rate"` // the Brier score of always saying the win rate
+	Deciles []grizzbot.Decile `json:"deciles"`
+	Worst   float64           `json:"worst_gap"` // the largest |predicted − observed| of a decile with calibrationCount points
+	points  []grizzbot.CalibrationPoint
+}
+
+// runCalibrate plays every pile × bot level of c and prints the table.
+func runCalibrate(ctx context.Context, c simConfig, stdout, stderr io.Writer, show bool) error {
+	piles, err := listOf(c.piles, grizzbot.Piles)
+	if err != nil {
+		return fmt.Errorf("sim: --piles: %w", err)
+	}
+	levels, err := listOf(c.levels, (grizzbot.Bots{}).Levels())
+	if err != nil {
+		return fmt.Errorf("sim: --bots: %w", err)
+	}
+	var dump *json.Encoder
+	if c.pointsFile != "" {
+		f, err := os.Create(c.pointsFile)
+		if err != nil {
+			return fmt.Errorf("sim: %w", err)
+		}
+		defer f.Close()
+		dump = json.NewEncoder(f)
+	}
+	rep := calibrateReport{Seed: c.seed, Games: c.games, Workers: c.workers}
+	start := time.Now()
+	tick := progressTo(stderr, show, c.games*len(piles)*len(levels))
+	base := 0
+	for _, pile := range piles {
+		all := calibrateBatch{Pile: string(pile), Bots: "all"}
+		for _, level := range levels {
+			r, err := grizzbot.Calibrate(ctx, grizzbot.CalibrationConfig{Pile: pile, Level: level, Games: c.games, Seed: c.seed,
+				Workers: c.workers}, func(done int) {
+				if done >= 0 {
+					tick(base + done)
+				}
+			})
+			if err != nil {
+				return fmt.Errorf("sim: %w", err)
+			}
+			base += c.games
+			rep.Interrupted = rep.Interrupted || r.Interrupted
+			b := batchOf(string(pile), level, r.Games, r.Wins, r.Points)
+			rep.Batches = append(rep.Batches, b)
+			all.Games, all.Wins = all.Games+r.Games, all.Wins+r.Wins
+			all.points = append(all.points, r.Points...)
+			if dump != nil {
+				for _, p := range r.Points {
+					if err := dump.Encode(struct {
+						Pile  string `json:"pile"`
+						Level string `json:"level"`
+						grizzbot.CalibrationPoint
+					}{string(pile), level, p}); err != nil {
+						return fmt.Errorf("sim: %w", err)
+					}
+				}
+			}
+		}
+		if len(levels) > 1 {
+			rep.Batches = append(rep.Batches, batchOf(all.Pile, all.Bots, all.Games, all.Wins, all.points))
+		}
+	}
+	tick(-1)
+	rep.ElapsedSec = time.Since(start).Seconds()
+	if c.json {
+		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printCalibration(stdout, rep)
+	}
+	if rep.Interrupted {
+		return fmt.Errorf("sim: calibration interrupted: %w", ctx.Err())
+	}
+	return nil
+}
+
+// batchOf sums up a batch's points.
+func batchOf(pile, bots string, games, wins int, points []grizzbot.CalibrationPoint) calibrateBatch {
+	b := calibrateBatch{Pile: pile, Bots: bots, Games: games, Wins: wins, Points: len(points), Brier: grizzbot.Brier(points),
+		Deciles: grizzbot.Deciles(points), points: points}
+	won := 0
+	for _, p := range points {
+		if p.Won {
+			won++
+		}
+	}
+	if len(points) > 0 {
+		rate := float64(won) / float64(len(points))
+		b.Base = rate * (1 - rate)
+	}
+	for _, d := range b.Deciles {
+		if d.Count >= calibrationCount {
+			b.Worst = max(b.Worst, math.Abs(d.Predicted-d.Observed))
+		}
+	}
+	return b
+}
+
+// printCalibration writes each batch's deciles.
+func printCalibration(w io.Writer, r calibrateReport) {
+	fmt.Fprintf(w, "The coach's chances against results: %d games a pile and bot level, seed %d, %d workers (%.0f s)\n", r.Games, r.Seed, r.Workers, r.ElapsedSec)
+	fmt.Fprintf(w, "A decile with %d chances or more is within the goal when its games were won within %.0f points of the chance shown.\n",
+		calibrationCount, 100*calibrationGoal)
+	for _, b := range r.Batches {
+		fmt.Fprintf(w, "\n%s pile, %s bots: %d games, %d won; %d chances; Brier %.3f (always the win rate: %.3f); worst decile %.1f points\n",
+			b.Pile, b.Bots, b.Games, b.Wins, b.Points, b.Brier, b.Base, 100*b.Worst)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "shown\tpredicted\tobserved\tcount\tgames\t\t")
+		for _, d := range b.Deciles {
+			if d.Count == 0 {
+				continue
+			}
+			mark := ""
+			switch {
+			case d.Count < calibrationCount:
+				mark = "few"
+			case math.Abs(d.Predicted-d.Observed) > calibrationGoal:
+				mark = "OFF"
+			}
+			fmt.Fprintf(tw, "%.0f–%.0f%%\t%.1f%%\t%.1f%%\t%d\t%d\t%s\t\n", 100*d.From, 100*d.To, 100*d.Predicted, 100*d.Observed, d.Count, d.Games, mark)
+		}
+		tw.Flush()
+	}
+	if r.Interrupted {
+		fmt.Fprintln(w, "interrupted: the figures cover the games that finished")
+	}
+}
+
+// listOf parses a comma-separated list of names from have ("" is all).
+func listOf[T ~string](s string, have []T) ([]T, error) {
+	if s == "" {
+		return have, nil
+	}
+	var out []T
+	for _, name := range strings.Split(s, ",") {
+		found := false
+		for _, h := range have {
+			if string(h) == strings.TrimSpace(name) {
+				out, found = append(out, h), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown %q (have %v)", name, have)
+		}
+	}
+	return out, nil
+}
+
+// calibrateUsage is how --calibrate is asked for, in the usage text.
+var calibrateUsage = strings.TrimSpace(`
+bivouac sim --calibrate [--games 400] [--piles standard,veteran,campaign] [--bots easy,strong] [--seed 1] [--points FILE]: the coach's chances against results`)

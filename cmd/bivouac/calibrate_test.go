@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `bivouac sim --calibrate` prints a decile table per pile and bot level,
+// and --points writes every chance shown, which the table counts.
+func TestSimCalibrate(t *testing.T) {
+	t.Parallel()
+	points := filepath.Join(t.TempDir(), "points.jsonl")
+	var out, errb bytes.Buffer
+	err := runSim(context.Background(), []string{"--calibrate", "--games", "2", "--piles", "campaign", "--bots", "easy",
+		"--seed", "5", "--points", points}, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v (stderr %q)", err, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"campaign pile, easy bots: 2 games", "predicted", "observed", "Brier"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the table has no %q:\n%s", want, text)
+		}
+	}
+	f, err := os.Open(points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var p struct {
+			Pile   string  `json:"pile"`
+			Level  string  `json:"level"`
+			Shown  float64 `json:"shown"`
+			Trials int     `json:"trials"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Pile != "campaign" || p.Level != "easy" || p.Shown < 0 || p.Shown > 1 || p.Trials < 20 || p.Trials > 30 {
+			t.Errorf("point %s", sc.Text())
+		}
+		n++
+	}
+	if n == 0 || !strings.Contains(text, "; "+itoa(n)+" chances;") {
+		t.Errorf("%d points written; the table says:\n%s", n, text)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// --calibrate chooses its own players, rules and bots: those flags, and
+// its own without it, are refused.
+func TestSimCalibrateRefusesWhatItChooses(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"--calibrate", "--players", "3"},
+		{"--calibrate", "--bot", "easy"},
+		{"--calibrate", "--piles", "nowhere"},
+		{"--piles", "standard"},
+		{"--points", "x.jsonl"},
+	} {
+		var out, errb bytes.Buffer
+		if err := runSim(context.Background(), append(args, "--games", "1"), &out, &errb); err == nil {
+			t.Errorf("sim %v: no error", args)
+		}
+	}
+}
