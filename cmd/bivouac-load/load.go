@@ -96,7 +96,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
-	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profiles over the idle window and the play phase, and its heap after play, in this directory (needs -pprof)")
+	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profiles over the idle window and the play phase, its mutex and block profiles over the play phase, and its heap after play, in this directory (needs -pprof)")
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write the harness's own CPU profile (the clients' side of the run) to this file")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
@@ -496,12 +496,18 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 				}
 			}
 			var playProfile chan error
-			if o.profiles != "" { // where a move's CPU goes, over the whole play phase
-				playProfile = make(chan error, 1)
-				go func() {
-					playProfile <- fetchProfile(ctx, o.pprof, fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(o.play.Seconds())),
-						filepath.Join(o.profiles, kind+"-play-cpu.pb.gz"))
-				}()
+			if o.profiles != "" { // where a move's CPU goes, and who waits on whom, over the whole play phase
+				playProfile = make(chan error, 3)
+				for _, p := range []struct{ path, file string }{
+					{"/debug/pprof/profile", "-play-cpu.pb.gz"},
+					{"/debug/pprof/mutex", "-play-mutex.pb.gz"},
+					{"/debug/pprof/block", "-play-block.pb.gz"},
+				} {
+					go func() {
+						playProfile <- fetchProfile(ctx, o.pprof, fmt.Sprintf("%s?seconds=%d", p.path, int(o.play.Seconds())),
+							filepath.Join(o.profiles, kind+p.file))
+					}()
+				}
 			}
 			quietPlay := harnessGCOff() // as for the probes: only the server's collector is measured
 			gcs := harnessGCs()
@@ -511,8 +517,10 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 			o.logf("%s: the harness collected %d times while playing", kind, harnessGCs()-gcs)
 			quietPlay()
 			if playProfile != nil {
-				if err := <-playProfile; err != nil {
-					o.logf("%s: play CPU profile not saved: %v", kind, err)
+				for range cap(playProfile) {
+					if err := <-playProfile; err != nil {
+						o.logf("%s: a play profile not saved: %v", kind, err)
+					}
 				}
 			}
 			r.playTime = el

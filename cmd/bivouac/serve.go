@@ -12,6 +12,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -221,6 +222,12 @@ func servePprof(addr string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Who waits on whom, for the mutex and block profiles: one lock
+	// contention in 100, and every wait of a millisecond or more (shorter
+	// ones in proportion). Both cost a little on every wait, so only a
+	// server being measured pays for them.
+	runtime.SetMutexProfileFraction(100)
+	runtime.SetBlockProfileRate(int(time.Millisecond))
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
