@@ -30,6 +30,8 @@ type Sources struct {
 	Ready func() error
 	// Cluster is this node's cluster state, nil on a single node.
 	Cluster func() ClusterState
+	// Frames counts the screen changes written to player sessions.
+	Frames func() uint64
 }
 
 // Session kinds, the values of bivouac_players_connected's kind label: a

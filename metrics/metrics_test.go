@@ -33,6 +33,7 @@ func busy() *Metrics {
 		},
 		Ready:   func() error { return errors.New("no majority") },
 		Cluster: func() ClusterState { return ClusterState{Nodes: 3} },
+		Frames:  func() uint64 { return 7 },
 	})
 	m.Refused("limit")
 	m.Refused("not admitted: access.banned")
@@ -69,6 +70,7 @@ func TestScrape(t *testing.T) {
 		`bivouac_ready 0`,
 		`bivouac_cluster_nodes 3`,
 		`bivouac_cluster_ready 0`,
+		`bivouac_frames_total 7`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
 	} {

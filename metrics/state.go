@@ -7,6 +7,7 @@ import "github.com/prometheus/client_golang/prometheus"
 type stateCollector struct {
 	src                                    Sources
 	players, tables, ready, nodes, clReady *prometheus.Desc
+	frames                                 *prometheus.Desc
 }
 
 func newStateCollector(src Sources) *stateCollector {
@@ -16,11 +17,12 @@ func newStateCollector(src Sources) *stateCollector {
 		ready:   prometheus.NewDesc("bivouac_ready", "1 when the node serves fully (its store open; in a cluster, JetStream has a majority and the node caught up), else 0.", nil, nil),
 		nodes:   prometheus.NewDesc("bivouac_cluster_nodes", "Nodes the cluster was configured with (absent on a single node).", nil, nil),
 		clReady: prometheus.NewDesc("bivouac_cluster_ready", "1 when JetStream has a majority and this node caught up, else 0 (absent on a single node).", nil, nil),
+		frames:  prometheus.NewDesc("bivouac_frames_total", "Screen changes written to player sessions.", nil, nil),
 	}
 }
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.players, c.tables, c.ready, c.nodes, c.clReady} {
+	for _, d := range []*prometheus.Desc{c.players, c.tables, c.ready, c.nodes, c.clReady, c.frames} {
 		ch <- d
 	}
 }
@@ -42,6 +44,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if c.src.Ready != nil {
 		ch <- prometheus.MustNewConstMetric(c.ready, prometheus.GaugeValue, bool01(c.src.Ready() == nil))
+	}
+	if c.src.Frames != nil {
+		ch <- prometheus.MustNewConstMetric(c.frames, prometheus.CounterValue, float64(c.src.Frames()))
 	}
 	if c.src.Cluster != nil {
 		st := c.src.Cluster()

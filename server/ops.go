@@ -9,6 +9,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // The operator's listener (--metrics-addr): /metrics for Prometheus,
@@ -24,7 +25,8 @@ func (s *Server) openMetrics() {
 		Tables: func(add func(game, state string)) {
 			s.hub.EachLocal(func(sum table.Summary) { add(sum.Game, string(sum.Status)) })
 		},
-		Ready: s.Ready,
+		Ready:  s.Ready,
+		Frames: tui.FramesWritten,
 	}
 	if s.cluster != nil {
 		s.health = s.cluster.nats.Healthy

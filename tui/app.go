@@ -716,3 +716,7 @@ func commandCode(args []string) string {
 
 // lobbyChangedMsg: the hub's rooms changed at or before at.
 type lobbyChangedMsg struct{ at time.Time }
+
+// FramesWritten is how many screen changes this process sent its
+// sessions (the operator's bivouac_frames_total).
+func FramesWritten() uint64 { return frames.Written() }

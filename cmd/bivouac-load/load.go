@@ -60,8 +60,12 @@ type loadOpts struct {
 	baseline bool
 	ondemand bool
 	bivouac  string // the server binary under test
+	tags     string // build tags for the server when the harness builds it
 	self     string // this binary, which also serves the baseline
 	pprof    string
+	metrics  string // the Bivouac child's metrics listener (with budgets)
+	budgets  string // the allocation budgets file to check (load_budget.go)
+	budget   allocBudgets
 	profiles string // where to save the children's heap and goroutine profiles
 	cpuprof  string // the harness's own CPU profile
 	keep     bool
@@ -95,9 +99,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.baseline, "baseline", true, "also measure the bare wish+Bubble Tea baseline")
 	fs.BoolVar(&o.ondemand, "ondemand", false, "also measure the baseline drawn by an on-demand renderer instead of Bubble Tea's 60 FPS one")
 	fs.StringVar(&o.bivouac, "bivouac", "", "the bivouac binary to measure (default: built from this module with go build)")
+	fs.StringVar(&o.tags, "tags", "", "build tags for the server when the harness builds it (without -bivouac)")
 	fs.StringVar(&o.pprof, "pprof", "", "serve the children's pprof on this 127.0.0.1 address (e.g. 127.0.0.1:6060)")
 	fs.StringVar(&o.profiles, "profiles", "", "save each child's heap and goroutine profiles, taken while all sessions are idle, and its CPU profiles over the idle window and the play phase, its mutex and block profiles over the play phase, and its heap after play, in this directory (needs -pprof)")
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write the harness's own CPU profile (the clients' side of the run) to this file")
+	fs.StringVar(&o.budgets, "budgets", "", "count the server's allocations per move, per frame and per idle session per minute, and fail the run if one is over its budget in this JSON file (e.g. cmd/bivouac-load/testdata/budgets.json)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the servers' data directories and logs")
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	fs.IntVar(&o.nodes, "nodes", 1, "run a cluster of this many nodes (bivouac serve --cluster) instead of one server, the players dialling them in turn; no baseline")
@@ -142,7 +148,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		defer os.RemoveAll(dir)
-		if o.bivouac, err = buildBivouac(ctx, dir); err != nil {
+		if o.bivouac, err = buildBivouac(ctx, dir, o.tags); err != nil {
 			return err
 		}
 		o.logf("built %s", o.bivouac)
@@ -150,6 +156,19 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	if o.nodes > 1 {
 		return runClusterLoad(ctx, o)
+	}
+	if o.budgets != "" {
+		if o.budget, err = readBudgets(o.budgets); err != nil {
+			return err
+		}
+		if o.pprof == "" {
+			if o.pprof, err = freeLoopback(); err != nil {
+				return err
+			}
+		}
+		if o.metrics, err = freeLoopback(); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	res := []*loadResult{}
@@ -172,6 +191,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if e := res[0].errorCount(); e > 0 {
 		return fmt.Errorf("load: %d errors against bivouac", e)
 	}
+	if o.budgets != "" {
+		if over := res[0].alloc.overBudget(o.budget); len(over) > 0 {
+			return fmt.Errorf("load: over the budgets in %s: %s", o.budgets, strings.Join(over, "; "))
+		}
+	}
 	return nil
 }
 
@@ -185,6 +209,8 @@ func (o *loadOpts) check() error {
 		return loopbackOnly(o.pprof)
 	case o.profiles != "" && o.pprof == "":
 		return errors.New("load: -profiles needs -pprof")
+	case o.budgets != "" && o.nodes > 1:
+		return errors.New("load: -budgets is for one server, not -nodes")
 	case o.limit <= 0 || o.limit > 2*time.Hour:
 		return errors.New("load: -limit must be positive and at most 2h")
 	case o.nodes < 1 || o.nodes > 9:
@@ -239,6 +265,9 @@ type loadResult struct {
 	errs        map[string]int
 
 	tables, started, games, moves int
+
+	alloc     allocResult // with -budgets
+	allocRead bool
 
 	rssBase, rssConnected, rssPlay int64 // KiB
 	threads                        int
@@ -324,9 +353,13 @@ func startLoadChild(ctx context.Context, o loadOpts, kind, dir string) (*loadChi
 func serveArgs(o loadOpts, dir string) []string {
 	caps := fmt.Sprint(o.sessions + 64)
 	startups := fmt.Sprint(o.parallel + 64)
-	return []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--data", dir,
 		"--max-sessions", caps, "--max-per-ip", caps, "--typing-per-ip", "-1", "--new-keys-per-ip", "-1", "--tables-per-ip", "-1",
 		"--max-startups", startups + ":30:" + startups, "--max-startups-per-ip", startups}
+	if o.metrics != "" {
+		args = append(args, "--metrics-addr", o.metrics)
+	}
+	return args
 }
 
 // launchLoadChild starts bin with args, its log in dir/server.log; await
@@ -467,7 +500,20 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 				filepath.Join(o.profiles, kind+"-idle-cpu.pb.gz"))
 		}()
 	}
+	var counts *counter
+	var idle0 serverCounts
+	if o.budgets != "" && kind == "bivouac" {
+		counts = &counter{pprof: o.pprof, metrics: o.metrics, logf: o.logf}
+		if err := counts.calibrate(ctx); err != nil {
+			return r, fmt.Errorf("load: reading the server's allocations: %w", err)
+		}
+		idle0 = readStart(ctx, counts, r)
+	}
 	r.idleCPU, r.harnessIdleCPU = measureCPU(ctx, child.pid(), o.idle)
+	if counts != nil {
+		w := counts.window(idle0, readEnd(ctx, counts, r))
+		r.alloc.idle = per(w, float64(r.connected)*o.idle.Minutes())
+	}
 	if idleProfile != nil {
 		if err := <-idleProfile; err != nil {
 			o.logf("%s: idle CPU profile not saved: %v", kind, err)
@@ -481,8 +527,16 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 	}
 
 	quiet := harnessGCOff()
+	var probe0 serverCounts
+	if counts != nil {
+		probe0 = readStart(ctx, counts, r)
+	}
 	loadProbe(ctx, o, kind, fewClients(clients, o.few), r, &r.keyFew)
 	loadProbe(ctx, o, kind, clients, r, &r.key)
+	if counts != nil {
+		w := counts.window(probe0, readEnd(ctx, counts, r))
+		r.alloc.frame, r.alloc.frames = per(w, float64(w.frames)), w.frames
+	}
 	quiet()
 	o.logf("%s: %d key samples (%d with few typing)", kind, len(r.key), len(r.keyFew))
 
@@ -511,9 +565,17 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 			}
 			quietPlay := harnessGCOff() // as for the probes: only the server's collector is measured
 			gcs := harnessGCs()
+			var play0 serverCounts
+			if counts != nil {
+				play0 = readStart(ctx, counts, r)
+			}
 			cpu0, self0, t0 := procCPU(child.pid()), selfCPU(), time.Now()
 			loadPlay(ctx, o, tables, r)
 			el := time.Since(t0)
+			if counts != nil {
+				w := counts.window(play0, readEnd(ctx, counts, r))
+				r.alloc.move, r.alloc.moves = per(w, float64(w.moves)), w.moves
+			}
 			o.logf("%s: the harness collected %d times while playing", kind, harnessGCs()-gcs)
 			quietPlay()
 			if playProfile != nil {
@@ -1198,9 +1260,9 @@ func runBaselineChild(ctx context.Context, args []string, stdout, stderr io.Writ
 }
 
 // buildBivouac builds the server from this module into dir.
-func buildBivouac(ctx context.Context, dir string) (string, error) {
+func buildBivouac(ctx context.Context, dir, tags string) (string, error) {
 	bin := filepath.Join(dir, "bivouac")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/bivouac-ssh/bivouac/cmd/bivouac")
+	cmd := exec.CommandContext(ctx, "go", "build", "-tags", tags, "-o", bin, "github.com/bivouac-ssh/bivouac/cmd/bivouac")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building bivouac (run from the module, or give -bivouac): %v\n%s", err, out)
 	}

@@ -127,6 +127,22 @@ func printLoadReport(w io.Writer, o loadOpts, res []*loadResult, took time.Durat
 		row("harness CPU while playing", fmt.Sprintf("%.1f%%", biv.harnessPlayCPU), "", "", "", "")
 		row("server RSS after playing", fmt.Sprintf("%d MiB", biv.rssPlay>>10), "", "", "", "")
 	}
+	if o.budgets != "" && biv.allocRead {
+		b := o.budget
+		allocRow := func(name string, got, max allocCount) {
+			target, met := "", ""
+			if max.Allocs > 0 || max.Bytes > 0 {
+				target = fmt.Sprintf("≤ %.0f, %.0f B", max.Allocs, max.Bytes)
+				met = yes((max.Allocs <= 0 || got.Allocs <= max.Allocs) && (max.Bytes <= 0 || got.Bytes <= max.Bytes))
+			}
+			row(name, fmt.Sprintf("%.0f, %.0f B", got.Allocs, got.Bytes), "", "", target, met)
+		}
+		allocRow("server allocations per idle session-minute", biv.alloc.idle, b.IdleSessionMinute)
+		allocRow(fmt.Sprintf("server allocations per frame (%d keys' frames)", biv.alloc.frames), biv.alloc.frame, b.Frame)
+		if o.tables > 0 {
+			allocRow(fmt.Sprintf("server allocations per move (%d moves)", biv.alloc.moves), biv.alloc.move, b.Move)
+		}
+	}
 	tw.Flush()
 	if ond != nil && ond.connected > 0 {
 		fmt.Fprintf(w, "\nThe same baseline drawn by an on-demand renderer (loadbase_frames.go) instead of Bubble Tea's 60 FPS ticker:\n\n")

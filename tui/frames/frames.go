@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
@@ -276,6 +277,14 @@ var lineSeed = maphash.MakeSeed()
 // writing them: a write allocates nothing, and an idle session holds none.
 var frameBufs = sync.Pool{New: func() any { return new([]byte) }}
 
+// written counts the frames this process wrote to its sessions.
+var written atomic.Uint64
+
+// Written is how many frames (screen changes) every session of this
+// process was sent since it started: the load harness divides what a
+// frame costs by it (bivouac_frames_total).
+func Written() uint64 { return written.Load() }
+
 func newFrameWriter(ctx context.Context, out io.Writer, ascii bool) *frameWriter {
 	w := &frameWriter{out: out, done: make(chan struct{}), ascii: ascii}
 	// No goroutine waits for the end either: the context calls us.
@@ -417,6 +426,7 @@ func (w *frameWriter) write() {
 		*bp = w.draw((*bp)[:0], f)
 		if len(*bp) > 0 {
 			_, _ = w.out.Write(*bp)
+			written.Add(1)
 		}
 	}
 }
