@@ -365,7 +365,7 @@ func (a *App) CodeWait(th *uikit.Theme, addr string) string {
 		return ""
 	}
 	if w := a.Guesses.Wait(addr); w > 0 {
-		return th.T("ui.notice.too_many_codes", game.Num("N", int(w.Round(time.Second).Seconds())))
+		return th.T("ui.notice.too_many_codes", game.Num("N", int((w+time.Second-1)/time.Second))) // rounded up: never "0s"
 	}
 	return ""
 }

@@ -684,3 +684,29 @@ func TestRulesOverATable(t *testing.T) {
 		t.Fatalf("esc left the rules open:\n%s", v)
 	}
 }
+
+// waitFor is a code guess back-off that always answers the same wait.
+type waitFor time.Duration
+
+func (w waitFor) Wait(string) time.Duration  { return time.Duration(w) }
+func (w waitFor) Wrong(string) time.Duration { return time.Duration(w) }
+
+// The wait after wrong codes is rounded up: under half a second left is
+// "1s", never "try again in 0s" (issue 37 item 8).
+func TestCodeWaitIsNeverZeroSeconds(t *testing.T) {
+	th := (&App{}).Theme(nil, i18n.English, false)
+	for w, want := range map[time.Duration]string{
+		300 * time.Millisecond:  "try again in 1s.",
+		time.Second:             "try again in 1s.",
+		1500 * time.Millisecond: "try again in 2s.",
+		4 * time.Minute:         "try again in 240s.",
+	} {
+		a := &App{Guesses: waitFor(w)}
+		if got := a.CodeWait(th, "192.0.2.1"); !strings.HasSuffix(got, want) {
+			t.Errorf("after %v: %q, want it to end %q", w, got, want)
+		}
+	}
+	if got := (&App{Guesses: waitFor(0)}).CodeWait(th, "192.0.2.1"); got != "" {
+		t.Errorf("no wait says %q", got)
+	}
+}
