@@ -14,8 +14,8 @@ import (
 )
 
 // namers are the packages that may name a game by its ID besides the
-// game's own (those whose path holds the ID: game/grizzled/grizzbot,
-// tui/werewolfui): the package that puts the games together, the
+// game's own (those whose path holds the ID: games/grizzled/grizzbot,
+// games/werewolf/werewolfui): the package that puts the games together, the
 // command whose flags pick a game to simulate, and the store suite's
 // sample records.
 var namers = []string{"games", "cmd/bivouac", "persistence/storetest"}

@@ -26,7 +26,7 @@ func TestCitedRulesAreInTheDocs(t *testing.T) {
 	section := regexp.MustCompile(`§ ?(\d+(?:\.\d+)?)`)
 	grizzledID := regexp.MustCompile(`\b(SU-\d|LC-\d|[TFEGLMW]-\d|[ASP]\d)\b`)
 	checked := 0
-	for _, dir := range []string{"../game", "../table", "../tui", "../server"} {
+	for _, dir := range []string{"../game", "../games", "../table", "../tui", "../server"} {
 		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
 				return err
@@ -96,7 +96,7 @@ func anyDoc(docs map[string]string, names []string, ok func(string) bool) bool {
 func TestNoRuleIDsInWhatPlayersRead(t *testing.T) {
 	id := regexp.MustCompile(`§\s?\d|\((?:H\d\d|MC|SU-\d|LC-\d|[TFEGLMW]-\d|[ASP]\d)\)`)
 	fset := token.NewFileSet()
-	for _, dir := range []string{"../game", "../table", "../tui", "../server"} {
+	for _, dir := range []string{"../game", "../games", "../table", "../tui", "../server"} {
 		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 				return err

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
-	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzledui"
 	"github.com/bivouac-ssh/bivouac/tui"
-	"github.com/bivouac-ssh/bivouac/tui/grizzledui"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 

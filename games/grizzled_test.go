@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 

@@ -5,11 +5,11 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/werewolf"
-	"github.com/bivouac-ssh/bivouac/game/werewolf/wolfbot"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
+	"github.com/bivouac-ssh/bivouac/games/werewolf/werewolfui"
+	"github.com/bivouac-ssh/bivouac/games/werewolf/wolfbot"
 	"github.com/bivouac-ssh/bivouac/tui"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
-	"github.com/bivouac-ssh/bivouac/tui/werewolfui"
 )
 
 // werewolfPresets are the card sets the form offers (spec §3.2); name is

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
-	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
 )
 
 // TestEveryMessageOfRandomGamesRenders plays random games of both games

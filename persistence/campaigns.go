@@ -10,7 +10,7 @@ import (
 
 // Campaign is a group playing The Grizzled's campaign together. The rule
 // arithmetic (trials after a mission, when a group becomes veteran) lives
-// in game/grizzled; the store only keeps the numbers it is given.
+// in games/grizzled; the store only keeps the numbers it is given.
 type Campaign struct {
 	ID      string            `json:"id"`
 	Name    string            `json:"name"`

@@ -15,7 +15,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
 

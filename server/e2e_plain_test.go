@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
-	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/werewolf"
 	"github.com/bivouac-ssh/bivouac/games"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"

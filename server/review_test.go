@@ -10,13 +10,13 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
-	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzledui"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
-	"github.com/bivouac-ssh/bivouac/tui/grizzledui"
 )
 
 // A player finishes a game of The Grizzled, then asks the coach for its

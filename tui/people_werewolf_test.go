@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/werewolf"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
+	"github.com/bivouac-ssh/bivouac/games/werewolf/werewolfui"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
-	"github.com/bivouac-ssh/bivouac/tui/werewolfui"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzledui"
 	"github.com/bivouac-ssh/bivouac/table"
-	"github.com/bivouac-ssh/bivouac/tui/grizzledui"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 

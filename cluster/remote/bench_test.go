@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/table"
 )
 

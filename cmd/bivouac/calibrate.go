@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
 )
 
 // The coach's calibration (`bivouac sim --calibrate`): games in which one

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
 )
 
 // The win-rate matrix (`bivouac sim --matrix`): The Grizzled played by

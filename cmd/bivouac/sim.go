@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
-	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
 	"github.com/bivouac-ssh/bivouac/game/sim"
-	"github.com/bivouac-ssh/bivouac/game/werewolf/wolfbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/werewolf/wolfbot"
 )
 
 // simConfig is what `bivouac sim` was asked to do.

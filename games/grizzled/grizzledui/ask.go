@@ -1,0 +1,150 @@
+package grizzledui
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+)
+
+// askKind is what the screen is asking the player to choose now.
+type askKind int
+
+const (
+	askNone       askKind = iota // free turn (or nothing to do): keys act on the hand
+	askIntensity                 // leader: cards dealt to each soldier
+	askCharm                     // lucky charm: which NML card (opened with c)
+	askSpeech                    // speech: which threat (opened with s)
+	askAnswer                    // someone's speech: which card to discard (or pass)
+	askRemoveTile                // Absent-minded: which tile leaves the game
+	askPlaceTile                 // withdrawal: which tile to place face down
+	askKnock                     // Merry Christmas: whose hard knock to discard
+	askBenefit                   // support benefit: which hard knocks to discard
+)
+
+// modeKind is the action a player-opened chooser leads to.
+func modeKind(m askKind) grizzled.ActionKind {
+	switch m {
+	case askCharm:
+		return grizzled.ActCharm
+	case askSpeech:
+		return grizzled.ActSpeech
+	}
+	return 0
+}
+
+type choice struct {
+	label string // styled
+	act   grizzled.Action
+}
+
+type ask struct {
+	kind    askKind
+	prompt  string // styled
+	confirm string // help text of enter
+	choices []choice
+	cancel  bool // esc closes it
+}
+
+// current works out the chooser from the mode and SeatView.Legal. Every
+// choice is an action the engine listed, passed on unchanged.
+func (s *Screen) current() ask {
+	if s.drawing {
+		return s.drawnAsk
+	}
+	return s.askNow()
+}
+
+// askNow works out current's answer from the view and the open chooser.
+func (s *Screen) askNow() ask {
+	if !s.playing() {
+		return ask{}
+	}
+	var a ask
+	th := s.th
+	add := func(label string, act grizzled.Action) {
+		a.choices = append(a.choices, choice{label: label, act: act})
+	}
+	switch {
+	case s.mode == askCharm && s.has(grizzled.ActCharm):
+		a = ask{kind: askCharm, confirm: th.T("grizzledui.confirm.discard"), cancel: true}
+		charm := grizzled.Threat(0)
+		if me := s.me(); me >= 0 {
+			charm = s.v.Players[me].Charm
+		}
+		a.prompt = th.T("grizzledui.ask.charm", game.Text("Mark", s.threatTag(charm)), game.Text("Threat", s.threatName(charm)))
+		for _, l := range s.legalOf(grizzled.ActCharm) {
+			add(s.cardLabel(l.Card), l)
+		}
+	case s.mode == askSpeech && s.has(grizzled.ActSpeech):
+		a = ask{kind: askSpeech, confirm: th.T("grizzledui.confirm.speech"), cancel: true,
+			prompt: th.T("grizzledui.ask.speech")}
+		for _, l := range s.legalOf(grizzled.ActSpeech) {
+			add(s.threatTag(l.Threat)+" "+s.threatName(l.Threat), l)
+		}
+	case s.has(grizzled.ActIntensity):
+		a = ask{kind: askIntensity, confirm: th.T("grizzledui.confirm.deal")}
+		ls := s.legalOf(grizzled.ActIntensity)
+		slices.SortFunc(ls, func(x, y grizzled.Action) int { return x.K - y.K })
+		a.prompt = th.T("grizzledui.ask.intensity", game.Num("Mission", s.v.Round),
+			game.Num("Lo", s.v.MinIntensity), game.Num("Hi", s.v.MaxIntensity))
+		for _, l := range ls {
+			add(strconv.Itoa(l.K), l)
+		}
+	case s.has(grizzled.ActSpeechDiscard) || s.has(grizzled.ActSpeechPass):
+		a = ask{kind: askAnswer, confirm: th.T("grizzledui.confirm.discard")}
+		a.prompt = th.T("grizzledui.ask.answer", game.Text("Player", s.name(s.v.Speaker)),
+			game.Text("Mark", s.threatTag(s.v.SpeechThreat)), game.Text("Threat", s.threatName(s.v.SpeechThreat)))
+		for _, l := range s.legalOf(grizzled.ActSpeechDiscard) {
+			add(s.cardLabel(l.Card), l)
+		}
+	case s.has(grizzled.ActRemoveTile):
+		a = ask{kind: askRemoveTile, confirm: th.T("grizzledui.confirm.remove_tile"),
+			prompt: th.T("grizzledui.ask.remove_tile")}
+		for _, l := range s.legalOf(grizzled.ActRemoveTile) {
+			add(s.tileName(l.Tile), l)
+		}
+	case s.has(grizzled.ActPlaceTile):
+		a = ask{kind: askPlaceTile, confirm: th.T("grizzledui.confirm.place_tile"),
+			prompt: th.T("grizzledui.ask.place_tile")}
+		for _, l := range s.legalOf(grizzled.ActPlaceTile) {
+			add(s.tileName(l.Tile)+" → "+s.name(s.tileTarget(l.Tile)), l)
+		}
+	case s.has(grizzled.ActDiscardHardKnock):
+		a = ask{kind: askKnock, confirm: th.T("grizzledui.confirm.discard"),
+			prompt: th.T("grizzledui.ask.mc")}
+		for _, l := range s.legalOf(grizzled.ActDiscardHardKnock) {
+			add(s.name(l.Target)+": "+s.cardLabel(l.Card), l)
+		}
+	case s.has(grizzled.ActBenefitDiscard) || s.has(grizzled.ActBenefitCharm) || s.has(grizzled.ActBenefitDecline):
+		a = ask{kind: askBenefit, confirm: th.T("grizzledui.confirm.discard_knocks")}
+		var opts []string
+		ls := s.legalOf(grizzled.ActBenefitDiscard)
+		most := 0
+		for _, l := range ls {
+			most = max(most, len(l.Cards))
+		}
+		if len(ls) > 0 {
+			opts = append(opts, th.T("grizzledui.benefit.discard", game.Count(most)))
+		}
+		if s.has(grizzled.ActBenefitCharm) {
+			opts = append(opts, th.T("grizzledui.benefit.charm"))
+		}
+		if s.has(grizzled.ActBenefitDecline) {
+			opts = append(opts, th.T("grizzledui.benefit.decline"))
+		}
+		a.prompt = th.T("grizzledui.ask.benefit", game.Text("Options", th.Or(opts)))
+		for _, l := range ls {
+			var names []string
+			for _, c := range l.Cards {
+				names = append(names, s.cardLabel(c))
+			}
+			add(strings.Join(names, " + "), l)
+		}
+	default:
+		return ask{}
+	}
+	return a
+}

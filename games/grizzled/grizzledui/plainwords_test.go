@@ -1,0 +1,107 @@
+package grizzledui
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+)
+
+// Plain mode speaks to screen readers (issue 30 item 6): a soldier is said
+// in words, not the drawn table's column abbreviations; while another
+// soldier places a support tile or chooses a benefit nothing is said that
+// the log has just said; and the game's end names plain mode's own
+// command (leave), not the screen's key Q.
+func TestPlainModeSaysEachThingOnceInWords(t *testing.T) {
+	th := asciiTheme()
+	th.SetLang(i18n.Polish)
+	g := grizzled.Game{}
+	names := []string{"Ann", "Bob", "Cid"}
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
+	var st game.State
+	screen := func(seat game.Seat) *Screen {
+		v := g.View(st, seat).(grizzled.SeatView)
+		s := New(th)
+		s.SetSize(80, 23)
+		u := table.Update{Room: "TEST", Title: game.Raw("Wiarusi"), Seat: seat, Seq: v.Seq, View: v, Started: true}
+		if r, over := g.Result(st); over {
+			u.Over, u.Result = true, &r
+		}
+		s.SetUpdate(u)
+		return s
+	}
+	looked, placing, benefit := false, false, false
+	for seed := uint64(1); seed < 40 && !benefit; seed++ {
+		var err error
+		if st, _, err = g.New(game.Setup{Game: "grizzled", Names: names, Options: opts}, seed); err != nil {
+			t.Fatal(err)
+		}
+		play(t, g, &st, func(seat, other game.Seat, waiting []game.Seat, v grizzled.SeatView) {
+			if !looked && v.Phase == grizzled.PhaseTurn {
+				looked = true
+				look := strings.Join(screen(seat).Look(), "\n")
+				for _, abbr := range []string{th.T("grizzledui.col.tiles"), th.T("grizzledui.col.speech"), th.T("grizzledui.col.hand") + " "} {
+					if strings.Contains(look, abbr) {
+						t.Fatalf("look reads the column %q aloud:\n%s", abbr, look)
+					}
+				}
+				if !strings.Contains(look, "3 żetony wsparcia") || !strings.Contains(look, "w ręce") {
+					t.Fatalf("look does not say the soldiers in words:\n%s", look)
+				}
+			}
+			switch {
+			case v.Phase == grizzled.PhaseDecision && v.Decision == grizzled.DecidePlaceTile && !slices.Contains(waiting, other):
+				placing = true
+				if a := screen(other).Asked(); a != "" {
+					t.Fatalf("while %s places a tile, another seat hears %q", names[seat], a)
+				}
+			case v.Phase == grizzled.PhaseIntensity && !slices.Contains(waiting, other):
+				if a := screen(other).Asked(); a != "" {
+					t.Fatalf("while %s chooses the intensity, another seat hears %q", names[seat], a)
+				}
+			case v.Phase == grizzled.PhaseBenefit && !slices.Contains(waiting, other):
+				benefit = true
+				if a := screen(other).Asked(); a != "" {
+					t.Fatalf("while %s chooses a benefit, another seat hears %q", names[seat], a)
+				}
+			}
+		})
+	}
+	if !looked || !placing || !benefit {
+		t.Fatalf("the games did not go through everything: look %v, tile %v, benefit %v", looked, placing, benefit)
+	}
+	end := screen(0).Asked()
+	if !strings.Contains(end, th.T("plain.words.leave")) || strings.Contains(end, "Q ") {
+		t.Fatalf("the end says %q", end)
+	}
+}
+
+// play plays st to its end (or 3000 moves), calling see before each move
+// with the seat to move, another seat, the seats waited on and the view.
+func play(t *testing.T, g grizzled.Game, st *game.State, see func(seat, other game.Seat, waiting []game.Seat, v grizzled.SeatView)) {
+	for step := 0; step < 3000; step++ {
+		if _, over := g.Result(*st); over {
+			return
+		}
+		waiting := g.Waiting(*st)
+		seat := waiting[0]
+		see(seat, (seat+1)%3, waiting, g.View(*st, seat).(grizzled.SeatView))
+		legal := g.Legal(*st, seat)
+		a := legal[step%len(legal)]
+		for _, l := range legal { // withdraw soon: missions end, the war too
+			if l.(grizzled.Action).Kind == grizzled.ActWithdraw && step%4 == 0 {
+				a = l
+			}
+		}
+		next, _, err := g.Apply(*st, seat, a)
+		if err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		*st = next
+	}
+}

@@ -1,0 +1,371 @@
+package grizzledui
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
+)
+
+// The coach's review of a finished game, drawn for one reader: the team's
+// chances after each decision as a chart (with the moments the game turned
+// marked), then each person's one-line summary and three costliest
+// decisions with what the coach would have done. Decisions a bot made in a
+// person's place are not theirs: the review says so rather than rate them.
+
+// chartRows is the chart's height in lines (eighths of a line each).
+const chartRows = 6
+
+// ReviewLines draws r for a terminal width wide: the chart when plain is
+// false, sentences per mission when it is true (a screen reader reads the
+// numbers, not bars).
+func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, width int, plain bool) []string {
+	s := newReviewWords(th, seats)
+	if len(r.Decisions) == 0 && len(r.StandIns) == 0 {
+		return []string{th.T("grizzledui.review.nothing")}
+	}
+	out := styled(th.Strong, uikit.Wrap(s.outcomeLine(r), width))
+	if len(r.Decisions) == 0 {
+		for _, seat := range reviewedSeats(r) { // a bot made every choice
+			out = append(out, s.playerLines(r, seat, width)...)
+		}
+		return out
+	}
+	turns := r.Turning(3)
+	if plain {
+		for _, l := range s.missionSentences(r) {
+			out = append(out, uikit.Wrap(l, width)...)
+		}
+	} else {
+		out = append(out, styled(th.Header, uikit.Wrap(th.T("grizzledui.review.chart_title"), width))...)
+		out = append(out, s.chart(r, turns, width)...)
+	}
+	for k, t := range turns {
+		out = append(out, uikit.Wrap(s.turnLine(string(rune('A'+k)), t), width)...)
+	}
+	hopeless := false
+	for _, seat := range reviewedSeats(r) {
+		out = append(out, "")
+		out = append(out, s.playerLines(r, seat, width)...)
+	}
+	for _, d := range r.Decisions {
+		hopeless = hopeless || d.Hopeless
+	}
+	out = append(out, "")
+	if hopeless {
+		out = append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.standing_note", game.Num("Below", pct(grizzbot.Hopeless))), width))...)
+	}
+	return append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
+}
+
+// outcomeLine says how the game ended: won, or lost in which mission.
+func (s *reviewWords) outcomeLine(r grizzbot.GameReview) string {
+	if r.Won {
+		return s.th.T("grizzledui.review.won", game.Num("Mission", r.Missions))
+	}
+	return s.th.T("grizzledui.review.lost", game.Num("Mission", r.Missions))
+}
+
+// turnLine says turning point t, marked mark, with its cause.
+func (s *reviewWords) turnLine(mark string, t grizzbot.Turn) string {
+	th := s.th
+	args := []game.Arg{game.Text("Mark", mark), game.Num("Mission", t.Mission), game.Num("From", pct(t.From)), game.Num("To", pct(t.To))}
+	who := func() []game.Arg {
+		s.u.Seat = t.Seat
+		return append(args, game.Text("Player", s.moverName(t)), game.Num("Turn", t.Turn), game.Text("Action", s.reviewLabel(t.Action)))
+	}
+	switch t.Cause {
+	case grizzbot.ByDecision:
+		return th.T("grizzledui.review.turn_decision", who()...)
+	case grizzbot.ByMove:
+		return th.T("grizzledui.review.turn_move", who()...)
+	case grizzbot.ByFailPlay:
+		return th.T("grizzledui.review.turn_fail_play", who()...)
+	case grizzbot.ByTrap:
+		return th.T("grizzledui.review.turn_trap", args...)
+	case grizzbot.ByOutcome:
+		return th.T(outcomeKey(t.Outcome, t.Loss, true), args...)
+	}
+	return th.T("grizzledui.review.turn_cards", args...)
+}
+
+// outcomeKeys are the catalog keys that say a mission's outcome, for the
+// mission's line and for its turning point: how it went, and whether the
+// game was lost as it ended (the hard knocks after its support, or the
+// morale drop after that). GameLost: no support said how it went.
+var outcomeKeys = map[outcomeOf][2]string{
+	{grizzbot.Succeeded, grizzled.LossNone}:   {"grizzledui.review.mission_succeeded", "grizzledui.review.turn_succeeded"},
+	{grizzbot.Failed, grizzled.LossNone}:      {"grizzledui.review.mission_failed", "grizzledui.review.turn_failed"},
+	{grizzbot.Succeeded, grizzled.LossMorale}: {"grizzledui.review.mission_succeeded_morale", "grizzledui.review.turn_succeeded_morale"},
+	{grizzbot.Failed, grizzled.LossMorale}:    {"grizzledui.review.mission_failed_morale", "grizzledui.review.turn_failed_morale"},
+	{grizzbot.Succeeded, grizzled.LossKnocks}: {"grizzledui.review.mission_succeeded_knocks", "grizzledui.review.turn_succeeded_knocks"},
+	{grizzbot.Failed, grizzled.LossKnocks}:    {"grizzledui.review.mission_failed_knocks", "grizzledui.review.turn_failed_knocks"},
+}
+
+type outcomeOf struct {
+	o    grizzbot.Outcome
+	loss grizzled.Loss
+}
+
+// outcomeKey is the key for outcome o and loss: the mission line's
+// (turn false) or the turning point's.
+func outcomeKey(o grizzbot.Outcome, loss grizzled.Loss, turn bool) string {
+	k, ok := outcomeKeys[outcomeOf{o, loss}]
+	if !ok {
+		k = [2]string{"grizzledui.review.mission_lost", "grizzledui.review.turn_lost"}
+	}
+	if turn {
+		return k[1]
+	}
+	return k[0]
+}
+
+// moverName is who made t's move: a bot's move, also one a bot made in a
+// person's place, is marked as a bot's in the reader's language (a bot
+// seat's name carries the mark already).
+func (s *reviewWords) moverName(t grizzbot.Turn) string {
+	if t.Bot {
+		for _, p := range s.v.Players {
+			if p.Seat == t.Seat && !p.Chaplain && p.Name != "" && !strings.HasSuffix(p.Name, game.BotMark) {
+				return s.th.Name(uikit.Clean(p.Name) + game.BotMark)
+			}
+		}
+	}
+	return s.name(t.Seat)
+}
+
+// styled draws each line in ink.
+func styled(ink uikit.Ink, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = ink.Render(l)
+	}
+	return lines
+}
+
+// reviewWords name the seats, cards and moves of a review, as no seat in
+// particular sees them (a decision is said as its own seat made it).
+type reviewWords struct{ words }
+
+func newReviewWords(th *uikit.Theme, seats []table.SeatInfo) *reviewWords {
+	s := &reviewWords{words{th: th}}
+	s.v.Seat = game.Spectator
+	for _, si := range seats {
+		s.v.Players = append(s.v.Players, grizzled.PlayerView{Seat: si.Seat, Name: si.Name})
+	}
+	if len(seats) == 2 { // the two-player game seats the chaplain third (§6.4): a tile may go to him
+		s.v.Players = append(s.v.Players, grizzled.PlayerView{Seat: 2, Chaplain: true})
+	}
+	return s
+}
+
+// decided is an action of d's decision in words, as d's seat made it: a
+// support tile points from that seat, not from the reader's (SU-2).
+func (s *reviewWords) decided(d grizzbot.Decision, a grizzled.Action) string {
+	s.u.Seat = d.Seat
+	return s.reviewLabel(a)
+}
+
+// reviewLabel is an action in words inside a review's sentence: the
+// mission's size as a phrase of its own ("3 cards to each soldier"), not
+// the moves list's capitalised prompt.
+func (s *reviewWords) reviewLabel(a grizzled.Action) string {
+	if a.Kind == grizzled.ActIntensity {
+		return s.th.T("grizzledui.review.intensity", game.Count(a.K))
+	}
+	return s.coachLabel(a)
+}
+
+// reviewedSeats are the seats with rated decisions or decisions a bot
+// made in their place, in seat order.
+func reviewedSeats(r grizzbot.GameReview) []game.Seat {
+	var out []game.Seat
+	for _, d := range r.Decisions {
+		if !slices.Contains(out, d.Seat) {
+			out = append(out, d.Seat)
+		}
+	}
+	for seat := range r.StandIns {
+		if !slices.Contains(out, seat) {
+			out = append(out, seat)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// margin is the half-width of e's interval in whole points, at least 1
+// (a margin said as ±0 would claim a certainty the model does not have).
+func margin(e grizzbot.Estimate) int { return max(1, int(math.Ceil(100*(e.Hi-e.Lo)/2-1e-9))) }
+
+// pct is a chance in whole percent.
+func pct(p float64) int { return int(math.Round(100 * p)) }
+
+// playerLines is one person's summary and costliest decisions, and how
+// many of their decisions a bot made for them.
+func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
+	th := s.th
+	standIns := r.StandIns[seat]
+	decisions, agree, mistakes := 0, 0, 0
+	cost := 0.0
+	for _, d := range r.Decisions {
+		if d.Seat != seat {
+			continue
+		}
+		decisions++
+		if grizzbot.SameAction(d.Made, d.Best) {
+			agree++
+		}
+		if d.Mistake() {
+			mistakes++
+			if !d.Hopeless {
+				cost += d.Cost.P
+			}
+		}
+	}
+	if decisions == 0 {
+		return styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.stood_in", game.Text("Player", s.name(seat))), width))
+	}
+	out := styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.summary", game.Text("Player", s.name(seat)),
+		game.Num("Decisions", decisions), game.Num("Agree", agree), game.Num("Mistakes", mistakes), game.Num("Cost", pct(cost))), width))
+	if standIns > 0 {
+		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.stood_in_some", game.Count(standIns)), width))...)
+	}
+	worst := costliest(r, seat)
+	if len(worst) == 0 {
+		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
+	}
+	for k, d := range worst {
+		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("Turn", d.Turn), game.Num("Mission", d.Mission),
+			game.Text("Made", s.decided(d, d.Made))), width)...)
+		better := th.T("grizzledui.review.better", game.Text("Best", s.decided(d, d.Best)),
+			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)))
+		if d.Hopeless {
+			better = th.T("grizzledui.review.better_standing", game.Text("Best", s.decided(d, d.Best)),
+				game.Num("MadeS", pct(d.MadeS.P)), game.Num("BestS", pct(d.BestS.P)), game.Num("Margin", margin(d.CostS)))
+		}
+		for _, l := range uikit.Wrap(better, max(10, width-5)) {
+			out = append(out, "     "+th.Good.Render(l))
+		}
+	}
+	return out
+}
+
+// costliest are seat's three costliest mistakes while the game could be
+// won, then up to two of those after it was all but lost (judged by the
+// team's standing): a game lost early still has something to teach.
+func costliest(r grizzbot.GameReview, seat game.Seat) []grizzbot.Decision {
+	var win, stand []grizzbot.Decision
+	for _, d := range r.Costliest(seat, len(r.Decisions)) {
+		switch {
+		case !d.Hopeless && len(win) < 3:
+			win = append(win, d)
+		case d.Hopeless && len(stand) < 2:
+			stand = append(stand, d)
+		}
+	}
+	return append(win, stand...)
+}
+
+// missionSentences says, per mission, the team's chances before its first
+// move and after its outcome, and how it ended.
+func (s *reviewWords) missionSentences(r grizzbot.GameReview) []string {
+	var out []string
+	for i, l := range r.Lines {
+		end := 0.0
+		switch {
+		case i+1 < len(r.Lines):
+			end = r.Lines[i+1].Start.P
+		case r.Won:
+			end = 1
+		}
+		rated := 0
+		for _, d := range r.Decisions {
+			if d.Mission == l.Mission {
+				rated++
+			}
+		}
+		key := "grizzledui.review.mission_unfinished"
+		if l.Outcome != grizzbot.Unfinished {
+			key = outcomeKey(l.Outcome, l.Loss, false)
+		}
+		out = append(out, s.th.T(key, game.Num("Mission", l.Mission), game.Num("From", pct(l.Start.P)), game.Num("To", pct(end)),
+			game.Num("Decisions", rated)))
+	}
+	return out
+}
+
+// eighths are the partial blocks of a column, from one eighth to full.
+var eighths = []rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
+
+// chart draws the chances as columns (one per decision, or per group of
+// decisions when there are more than fit), a ruler with the missions'
+// numbers, and the turning points' marks A, B, C.
+func (s *reviewWords) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width int) []string {
+	th := s.th
+	n, room := len(r.Decisions), max(1, width-7)
+	cols := room // more decisions than columns: a column covers several
+	if n <= room {
+		cols = n * (room / n) // fewer: each decision is as wide as fits
+	}
+	colOf := func(i int) int { return i * cols / n }
+	values := make([]float64, cols)
+	for i, d := range r.Decisions { // a column shows the last decision it covers
+		for c := colOf(i); c < max(colOf(i)+1, colOf(i+1)); c++ {
+			values[c] = d.MadeP.P
+		}
+	}
+	var out []string
+	for row := chartRows - 1; row >= 0; row-- {
+		label := "     │"
+		switch row {
+		case chartRows - 1:
+			label = " 100%┤"
+		case chartRows / 2:
+			label = "  50%┤"
+		case 0:
+			label = "   0%┤"
+		}
+		var b strings.Builder
+		for _, v := range values {
+			level := v*chartRows*8 - float64(row*8) // eighths of this row filled
+			switch {
+			case level >= 8:
+				b.WriteRune('█')
+			case level >= 1:
+				b.WriteRune(eighths[int(level)-1])
+			case row == 0:
+				b.WriteRune('▁') // never an empty column: 0% still shows
+			default:
+				b.WriteRune(' ')
+			}
+		}
+		out = append(out, th.Muted.Render(label)+th.Accent.Render(b.String()))
+	}
+	ruler := []rune(strings.Repeat("─", cols))
+	numbers := []rune(strings.Repeat(" ", cols+4))
+	marks := []rune(strings.Repeat(" ", cols))
+	for i, d := range r.Decisions {
+		if i > 0 && d.Mission == r.Decisions[i-1].Mission {
+			continue
+		}
+		c := colOf(i)
+		ruler[c] = '┴'
+		num := []rune(strconv.Itoa(d.Mission))
+		if c+len(num) <= len(numbers) && (c == 0 || numbers[c-1] == ' ') {
+			copy(numbers[c:], num)
+		}
+	}
+	for k, t := range turns { // at the decision it is or follows
+		marks[colOf(min(n-1, max(0, t.At-1)))] = rune('A' + k)
+	}
+	out = append(out, th.Muted.Render("     └"+string(ruler)))
+	out = append(out, th.Muted.Render("      "+strings.TrimRight(string(numbers), " ")))
+	out = append(out, "      "+th.Warning.Render(strings.TrimRight(string(marks), " ")))
+	return out
+}
