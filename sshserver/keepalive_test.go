@@ -262,3 +262,19 @@ func TestConcurrentSessionsOnOneConnection(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestKeepAliveRoundsFallOnTheBeat(t *testing.T) {
+	for _, d := range []time.Duration{30 * time.Second, 1500 * time.Millisecond, 20 * time.Millisecond} {
+		beat := min(keepAliveBeat, d)
+		for range 20 {
+			wait := onKeepAliveBeat(d)
+			at := time.Now().Add(wait)
+			if wait < d-time.Millisecond || wait > d+beat {
+				t.Fatalf("interval %v: next round in %v, want %v to %v", d, wait, d, d+beat)
+			}
+			if off := at.Sub(at.Round(beat)).Abs(); off > 5*time.Millisecond && beat >= time.Second {
+				t.Fatalf("interval %v: round at %v is %v off the beat", d, at, off)
+			}
+		}
+	}
+}

@@ -397,8 +397,23 @@ func (s *Server) keepAlive(ctx ssh.Context, raw net.Conn) {
 	k := &keeper{s: s, ctx: ctx, raw: raw, lastSession: time.Now()}
 	k.heard, _ = raw.(*limitedConn)
 	k.sessions, _ = ctx.Value(channelCountKey{}).(*atomic.Int32)
-	k.timer = time.AfterFunc(s.cfg.KeepAliveInterval, k.tick)
+	k.timer = time.AfterFunc(onKeepAliveBeat(s.cfg.KeepAliveInterval), k.tick)
 	context.AfterFunc(ctx, func() { k.timer.Stop() })
+}
+
+// keepAliveBeat is the grid every connection's keepalive rounds fall on.
+// Ten thousand idle connections asked every 30 s were 333 rounds a second,
+// each waking the idle server on its own: 2.0% of a core of the 2.7% that
+// 10,000 idle players cost. On the beat, the rounds due in the same second
+// run together, and the server wakes once a second for all of them.
+const keepAliveBeat = time.Second
+
+// onKeepAliveBeat is how long from now until the first beat at least d
+// away (an interval shorter than the beat, in tests, is its own beat).
+func onKeepAliveBeat(d time.Duration) time.Duration {
+	beat := min(keepAliveBeat, d)
+	now := time.Now()
+	return now.Add(d + beat - 1).Truncate(beat).Sub(now)
 }
 
 // keeper is one connection's keepalive state. Only tick uses it, and
@@ -421,7 +436,7 @@ func (k *keeper) tick() {
 		return
 	}
 	if k.check() {
-		k.timer.Reset(k.s.cfg.KeepAliveInterval)
+		k.timer.Reset(onKeepAliveBeat(k.s.cfg.KeepAliveInterval))
 	}
 }
 
