@@ -36,10 +36,10 @@ func TestAddressIsKeptAcrossARestart(t *testing.T) {
 // SetGender gives a key with no profile yet one, under its name.
 func TestSetGenderMakesAProfile(t *testing.T) {
 	srv, _ := startServer(t, t.TempDir())
-	if err := (records{srv}).SetGender(table.Player{ID: "SHA256:ola", Name: "ola"}, game.Masculine); err != nil {
+	if err := srv.records.SetGender(table.Player{ID: "SHA256:ola", Name: "ola"}, game.Masculine); err != nil {
 		t.Fatal(err)
 	}
-	p, err := (records{srv}).Profile("SHA256:ola")
+	p, err := srv.records.Profile("SHA256:ola")
 	if err != nil || p.Gender != game.Masculine || p.Name != "ola" {
 		t.Fatalf("profile %+v, %v; want ola, masculine", p, err)
 	}

@@ -20,7 +20,7 @@ func TestCampaignMissionKeepsItsTableOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := records{srv}
+	rec := srv.records
 	ann := table.Player{ID: "SHA256:ann", Name: "ann"}
 	eve := table.Player{ID: "SHA256:eve", Name: "eve"}
 	c, err := rec.CreateCampaign(ann, "Verdun", 2)
@@ -81,7 +81,7 @@ func TestCampaignMissionKeepsItsTableOptions(t *testing.T) {
 
 	srv2, _ := startServer(t, dir)
 	srv = srv2
-	rec = records{srv2}
+	rec = srv2.records
 	if c, err = rec.Campaign(c.Code); err != nil || c.Options != strong {
 		t.Fatalf("after a restart the options are %+v (%v), want %+v", c.Options, err, strong)
 	}

@@ -30,7 +30,7 @@ func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, se
 	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
 		t.Fatal(err)
 	}
-	records{srv}.onOver(rec)
+	srv.records.OnOver(rec)
 }
 
 func TestCampaignClimbsToVeteran(t *testing.T) {
@@ -40,7 +40,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := records{srv}
+	rec := srv.records
 	ann := table.Player{ID: "SHA256:ann", Name: "ann"}
 	bob := table.Player{ID: "SHA256:bob", Name: "bob"}
 	cid := table.Player{ID: "SHA256:cid", Name: "cid"}
@@ -121,7 +121,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 func TestCampaignPlaysOneMissionAtATime(t *testing.T) {
 	t.Parallel()
 	srv, _ := startServer(t, t.TempDir())
-	rec := records{srv}
+	rec := srv.records
 	ann := table.Player{ID: "SHA256:ann", Name: "ann"}
 	bob := table.Player{ID: "SHA256:bob", Name: "bob"}
 	c, err := rec.CreateCampaign(ann, "Somme", 2)

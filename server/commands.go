@@ -14,6 +14,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
+	"github.com/bivouac-ssh/bivouac/server/people"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -145,7 +146,7 @@ func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.guest"))
 		return 1
 	}
-	rec := records{s}
+	rec := s.records
 	p, err := rec.Profile(id.ID)
 	if errors.Is(err, persistence.ErrNotFound) {
 		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.none"))
@@ -222,12 +223,12 @@ func (s *Server) lookUpGame(sess ssh.Session, p *i18n.Printer, look func() error
 // printReplay tells a finished game's public story as text.
 func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int {
 	var r tui.Replay
-	if !s.lookUpGame(sess, p, func() (err error) { r, err = records{s}.Replay(code); return err }) {
+	if !s.lookUpGame(sess, p, func() (err error) { r, err = s.records.Replay(code); return err }) {
 		return 1
 	}
 	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, sanitize.Line(p.Msg(r.Title), 80))
 	id, _ := sshserver.IdentityOf(sess)
-	ignores := s.ignores(id.ID)
+	ignores := people.Ignores(s.app.Relations, id.ID)
 	for _, st := range r.Steps {
 		for i := range st.Events {
 			e := &st.Events[i]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/server/records"
 
 	js "github.com/nats-io/nats.go/jetstream"
 )
@@ -33,9 +34,10 @@ func (downStore) FinishedGames(string, int) ([]persistence.RoomRecord, error) {
 // player with games is never told they have no profile.
 func TestUnavailableStoreReadsSayTheServerIsDegraded(t *testing.T) {
 	s := &Server{store: downStore{}, log: slog.New(slog.DiscardHandler)}
-	_, profileErr := records{s}.Profile("SHA256:someone")
-	_, replayErr := records{s}.Replay("ABCD")
-	_, gamesErr := records{s}.Finished("SHA256:someone", 5)
+	s.records = records.New(records.Options{Store: s.store, Degraded: s.degraded})
+	_, profileErr := s.records.Profile("SHA256:someone")
+	_, replayErr := s.records.Replay("ABCD")
+	_, gamesErr := s.records.Finished("SHA256:someone", 5)
 	for lang, want := range map[i18n.Lang]string{i18n.English: "the server is degraded", i18n.German: "der Server läuft eingeschränkt"} {
 		p := i18n.For(lang)
 		for what, err := range map[string]error{"profile": profileErr, "replay": replayErr, "games": gamesErr} {

@@ -19,7 +19,17 @@ import (
 // startServer runs the real server in-process on a loopback listener.
 func startServer(t *testing.T, dir string) (*Server, string) {
 	t.Helper()
-	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})
+	return startServerWith(t, dir, nil)
+}
+
+// startServerWith is startServer with adjust's changes to its Config.
+func startServerWith(t *testing.T, dir string, adjust func(*Config)) (*Server, string) {
+	t.Helper()
+	cfg := Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +40,16 @@ func startServer(t *testing.T, dir string) (*Server, string) {
 // bots answer at once. It skips the test under -short.
 func startGameServer(t *testing.T, why string) (*Server, string) {
 	t.Helper()
+	return startGameServerWith(t, why, nil)
+}
+
+// startGameServerWith is startGameServer with adjust's changes to its Config.
+func startGameServerWith(t *testing.T, why string, adjust func(*Config)) (*Server, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip(why)
 	}
-	srv, addr := startServer(t, t.TempDir())
+	srv, addr := startServerWith(t, t.TempDir(), adjust)
 	srv.app.Room.BotDelay = 0
 	return srv, addr
 }

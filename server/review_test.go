@@ -23,22 +23,22 @@ import (
 // review: as text without a terminal, and on the full screen. The coach
 // refuses a game the caller did not play in and a game still under way,
 // and keeps a review once done.
-// quickCoach has srv's reviewer rate The Grizzled with a small budget.
-// It runs before anyone connects: the reviewer reads its own copy.
-func quickCoach(srv *Server) {
-	games := slices.Clone(srv.reviews.games)
+// quickCoach is a server whose coach rates The Grizzled with a small
+// budget, for a game played through over SSH (see startGameServer).
+func quickCoach(t *testing.T, why string) (*Server, string) {
+	t.Helper()
+	games := slices.Clone(Catalog())
 	for i, g := range games {
 		if _, ok := g.Review.(grizzledui.Reviewer); ok {
 			games[i].Review = grizzledui.Reviewer{Config: grizzbot.ReviewConfig{Samples: 16}}
 		}
 	}
-	srv.reviews.games = games
+	return startGameServerWith(t, why, func(c *Config) { c.Games = games })
 }
 
 func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	t.Parallel()
-	srv, addr := startGameServer(t, "a whole game over SSH")
-	quickCoach(srv) // the estimates' quality is grizzbot's to test
+	srv, addr := quickCoach(t, "a whole game over SSH") // the estimates' quality is grizzbot's to test
 	guesses := withGuessClock(srv)
 	annKey := sshtest.NewKey(t)
 	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
@@ -123,8 +123,7 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 // did not count the stand-in's decisions) said otherwise.
 func TestTheReviewSaysABotDecidedForWhoeverGaveTheirSeatUp(t *testing.T) {
 	t.Parallel()
-	srv, addr := startGameServer(t, "a whole game over SSH")
-	quickCoach(srv)
+	srv, addr := quickCoach(t, "a whole game over SSH")
 	annKey := sshtest.NewKey(t)
 	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
 	code := regexp.MustCompile(`Table ([A-Z0-9]{4})`).FindStringSubmatch(strings.Join(ann.do("new grizzled 2 1"), "\n"))

@@ -27,6 +27,9 @@ import (
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/server/live"
+	"github.com/bivouac-ssh/bivouac/server/people"
+	"github.com/bivouac-ssh/bivouac/server/records"
+	"github.com/bivouac-ssh/bivouac/server/reviews"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -95,13 +98,12 @@ type Server struct {
 	guestNames guestNames
 	names      nameBook
 	newKeys    *newKeys
-	reviews    *reviewer
+	records    *records.Records
+	reviews    *reviews.Reviewer
 	access     *access.Policy // admins, allowlist, invites
 	mod        *moderation.Service
 	live       live.Sessions // this node's player sessions
 	adminRates adminRates    // each admin's command budget
-	// campaignStarts bounds the campaigns a player or an address starts.
-	campaignStarts *startLimit
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -151,23 +153,26 @@ func New(cfg Config) (*Server, error) {
 	s.games = games.Registry()
 	s.openMetrics()
 	s.newKeys = newNewKeys(cfg.NewKeysPerHour, cfg.Clock)
-	s.reviews = newReviewer(hubCtx, s, games) // before anything that may fail: Close waits for it
+	rel := people.NewRelations(store)
+	s.records = records.New(records.Options{Store: store, Games: games, Log: cfg.Log, Degraded: s.degraded, Blocked: rel.Blocks})
+	s.reviews = reviews.New(hubCtx, store, s.records.FinishedGame, games, cfg.Log) // before anything that may fail: Close waits for it
 	if err := s.openAccess(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	s.openModeration()
-	s.campaignStarts = newStartLimit(nil, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
 	journal := persistence.Journal{Store: timedStore{store, s.metrics}, Variant: variantOf(games)}
 	s.hub.CodeTaken = codeTaken(store)
 	s.hub.Limits = table.Limits{PerPlayer: tablesPerPlayer, PerAddr: tablesPerAddrOf(cfg.TablesPerAddr)}
 	s.app = &tui.App{
 		Hub:        s.hub,
 		Games:      games,
-		Profiles:   profiles{store},
+		Profiles:   s.records,
 		Names:      &s.names,
-		Records:    records{s},
+		Records:    s.records,
 		Reviews:    s.reviews,
+		Relations:  rel,
+		Reports:    people.Reports{Mod: s.mod},
 		JoinHint:   joinline.For(cfg.Addr, cfg.PublicHost),
 		ServerName: s.access.Name(),
 		MOTD:       s.access.MOTD,
@@ -178,8 +183,9 @@ func New(cfg Config) (*Server, error) {
 			TakeoverAfter: cfg.TakeoverAfter,
 			IdleClose:     15 * time.Minute,
 			DesertedAfter: desertedAfter,
-			OnOver:        records{s}.onOver,
-			IsMember:      records{s}.isMember,
+			OnOver:        s.records.OnOver,
+			IsMember:      s.records.IsMember,
+			Blocked:       rel.Blocks,
 			MayChat:       s.mayChat,
 			Banned:        s.bannedPlayer,
 			Meter:         s.metrics,
@@ -190,7 +196,6 @@ func New(cfg Config) (*Server, error) {
 		IdleWarning: time.Minute,
 	}
 	s.app.Degraded = s.clusterDegraded
-	s.wirePeople()
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
 		return nil
@@ -470,50 +475,9 @@ func (s *Server) Close() {
 		s.access.Close()
 	}
 	s.beating.Wait()
-	s.reviews.wait()
+	s.reviews.Wait()
 	s.store.Close()
 	if s.cluster != nil {
 		s.cluster.close()
-	}
-}
-
-// profiles adapts the store to what the lobby needs.
-type profiles struct{ store persistence.Store }
-
-func (p profiles) SetName(id, name string) error {
-	_, err := p.store.UpdatePlayer(id, func(pr *persistence.Profile) error {
-		pr.Name = name
-		stampNew(pr)
-		return nil
-	})
-	return err
-}
-
-// Keep stores p's profile, under the name p sits as, if none is stored.
-func (p profiles) Keep(pl table.Player) {
-	_ = keepProfile(p.store, pl)
-}
-
-// keepProfile stores a profile for keyed player p if it has none yet: the
-// first thing a key does that is worth keeping (a seat, a setting, a
-// campaign). Until then nothing of it is stored. A profile the store made
-// without a name (joining a campaign adds it to the member's) gets p's.
-func keepProfile(store persistence.Store, p table.Player) error {
-	if p.Guest {
-		return nil
-	}
-	prof, err := store.Player(p.ID)
-	if err == nil && prof.Name != "" || err != nil && !errors.Is(err, persistence.ErrNotFound) {
-		return err
-	}
-	_, err = store.Seen(p.ID, p.Name)
-	return err
-}
-
-// stampNew marks a profile being made now as seen now (UpdatePlayer stamps
-// only FirstSeen), so the name it holds counts as recently used.
-func stampNew(pr *persistence.Profile) {
-	if pr.LastSeen.IsZero() {
-		pr.LastSeen = pr.FirstSeen
 	}
 }

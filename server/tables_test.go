@@ -14,49 +14,6 @@ import (
 	"github.com/bivouac-ssh/bivouac/table"
 )
 
-// One connection made 230 campaigns in 10 s, each stored for good. A
-// player starts campaignsPerPlayer an hour, an address campaignsPerAddr
-// (new keys from one address do not get round it); past that the refusal
-// says so, and nothing is stored.
-func TestCampaignStartsAreBoundedPerPlayerAndAddress(t *testing.T) {
-	t.Parallel()
-	srv, _ := startServer(t, t.TempDir())
-	clk := &guessClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	srv.campaignStarts = newStartLimit(clk.Now, campaignWindow, campaignsPerPlayer, campaignsPerAddr)
-	rec := records{srv}
-	start := func(id, addr string) error {
-		_, err := rec.CreateCampaign(table.Player{ID: id, Addr: addr}, "Squad", 3)
-		return err
-	}
-	for i := range campaignsPerPlayer {
-		if err := start("SHA256:ann", "10.0.0.1"); err != nil {
-			t.Fatalf("campaign %d: %v", i+1, err)
-		}
-	}
-	err := start("SHA256:ann", "10.0.0.2")
-	if !errors.Is(err, errTooManyCampaigns) {
-		t.Fatalf("campaign %d of one player in an hour: %v", campaignsPerPlayer+1, err)
-	}
-	if got := i18n.For(i18n.English).Error(err); got != "you started 3 campaigns in the last hour: start the next one later" {
-		t.Fatalf("told %q", got)
-	}
-	for i := campaignsPerPlayer; i < campaignsPerAddr; i++ {
-		if err := start("SHA256:key"+string(rune('a'+i)), "10.0.0.1"); err != nil {
-			t.Fatalf("campaign %d from the address: %v", i+1, err)
-		}
-	}
-	if err := start("SHA256:fresh", "10.0.0.1"); !errors.Is(err, errTooManyCampaigns) {
-		t.Fatalf("a fresh key from a busy address: %v", err)
-	}
-	if cs, _ := rec.Campaigns("SHA256:ann"); len(cs) != campaignsPerPlayer {
-		t.Fatalf("ann has %d campaigns stored, want %d", len(cs), campaignsPerPlayer)
-	}
-	clk.Advance(campaignWindow)
-	if err := start("SHA256:ann", "10.0.0.1"); err != nil {
-		t.Fatalf("an hour later: %v", err)
-	}
-}
-
 // A new table's refusals are said in the player's words.
 func TestTableLimitsAreSaidInWords(t *testing.T) {
 	t.Parallel()
@@ -122,7 +79,7 @@ func TestAFinishedGameFreesItsCode(t *testing.T) {
 	if rec, err := srv.store.Room("ABCD"); err != nil || rec.Status != persistence.StatusWaiting {
 		t.Fatalf("the code names %+v, %v: want the new table", rec.Status, err)
 	}
-	games, err := records{srv}.Finished("SHA256:ann", 0)
+	games, err := srv.records.Finished("SHA256:ann", 0)
 	if err != nil || len(games) != 1 || games[0].Code == "ABCD" || !strings.HasPrefix(games[0].Code, "ABCD") {
 		t.Fatalf("ann's games %+v, %v: want the old game under an ID of its own", games, err)
 	}

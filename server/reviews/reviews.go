@@ -1,4 +1,8 @@
-package server
+// Package reviews runs the coach's post-game reviews off the room actors
+// (tui.Reviews): one at a time, since a review keeps a core busy for
+// seconds and the tables need the other; each stored once done, so a
+// game is reviewed once whoever asks.
+package reviews
 
 import (
 	"context"
@@ -14,24 +18,28 @@ import (
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
-// reviewer runs the coach's post-game reviews off the room actors: one at
-// a time (a review keeps one core busy for seconds; the tables keep the
-// other), each stored once done, so a game is reviewed once whoever asks.
-type reviewer struct {
-	store   persistence.Store
-	records records
-	games   tui.Catalog
-	log     *slog.Logger
-	ctx     context.Context // ends with the server: running reviews stop
-	slot    chan struct{}   // held by the review being computed
-	wg      sync.WaitGroup
+// Reviewer reviews finished games for those who played them.
+type Reviewer struct {
+	store    persistence.Store
+	finished func(code, key string) (persistence.RoomRecord, error)
+	games    tui.Catalog
+	log      *slog.Logger
+	ctx      context.Context // ends with the server: running reviews stop
+	slot     chan struct{}   // held by the review being computed
+	wg       sync.WaitGroup
 
 	mu      sync.Mutex
 	running map[string]*reviewJob // by room ID
 }
 
-func newReviewer(ctx context.Context, s *Server, games tui.Catalog) *reviewer {
-	return &reviewer{store: s.store, records: records{s}, games: games, log: s.log, ctx: ctx,
+var _ tui.Reviews = (*Reviewer)(nil)
+
+// New reviews the games of store with the coaches games offer, until ctx
+// ends. finished reads a finished game by its code, or refuses it in
+// words under key (records.Records.FinishedGame).
+func New(ctx context.Context, store persistence.Store, finished func(code, key string) (persistence.RoomRecord, error),
+	games tui.Catalog, log *slog.Logger) *Reviewer {
+	return &Reviewer{store: store, finished: finished, games: games, log: log, ctx: ctx,
 		slot: make(chan struct{}, 1), running: map[string]*reviewJob{}}
 }
 
@@ -41,8 +49,8 @@ var (
 )
 
 // Review implements tui.Reviews.
-func (rv *reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
-	rm, err := rv.records.finishedGame(code, "review.err.no_game")
+func (rv *Reviewer) Review(code string, p table.Player) (tui.ReviewJob, error) {
+	rm, err := rv.finished(code, "review.err.no_game")
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +103,7 @@ func satIn(rm persistence.RoomRecord, p table.Player) bool {
 
 // run computes one review when the slot is free, stores it and wakes
 // whoever waits. A panic is the review's failure, never the server's.
-func (rv *reviewer) run(rm persistence.RoomRecord, coach uikit.Reviewer, job *reviewJob) {
+func (rv *Reviewer) run(rm persistence.RoomRecord, coach uikit.Reviewer, job *reviewJob) {
 	defer rv.wg.Done()
 	defer func() {
 		if r := recover(); r != nil {
@@ -135,7 +143,7 @@ func (rv *reviewer) run(rm persistence.RoomRecord, coach uikit.Reviewer, job *re
 
 // compute replays the game's log and has the game's coach rate every
 // decision of the people at the table.
-func (rv *reviewer) compute(rm persistence.RoomRecord, coach uikit.Reviewer, job *reviewJob) (uikit.Review, error) {
+func (rv *Reviewer) compute(rm persistence.RoomRecord, coach uikit.Reviewer, job *reviewJob) (uikit.Review, error) {
 	entries, err := rv.store.Log(rm.ID)
 	if err != nil {
 		return nil, err
@@ -168,8 +176,8 @@ func (rv *reviewer) compute(rm persistence.RoomRecord, coach uikit.Reviewer, job
 	})
 }
 
-// wait lets running reviews see the server stop and end.
-func (rv *reviewer) wait() { rv.wg.Wait() }
+// Wait lets running reviews see the server stop (ctx) and end.
+func (rv *Reviewer) Wait() { rv.wg.Wait() }
 
 // reviewJob is one review under way or done (tui.ReviewJob).
 type reviewJob struct {

@@ -1,8 +1,15 @@
-package server
+// Package records serves what the store keeps of players as the screens
+// need it (tui.Records, tui.Profiles): profiles and their settings,
+// campaigns and the options of their missions, finished games and their
+// replays. It also moves a campaign on when one of its missions ends
+// (Records.OnOver, run on the room's actor).
+package records
 
 import (
 	"errors"
+	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/codes"
 	"github.com/bivouac-ssh/bivouac/game"
@@ -13,16 +20,55 @@ import (
 	"github.com/bivouac-ssh/bivouac/tui"
 )
 
-// records serves the TUI's history pages (profiles, campaigns, replays)
-// from the store, and records campaign results when games end.
-type records struct{ s *Server }
+// Options are what Records is built on.
+type Options struct {
+	Store persistence.Store
+	Games tui.Catalog
+	Log   *slog.Logger
+	// Degraded turns a failed read into the words a player reads when the
+	// store could not answer (a cluster without its majority); nil: errors
+	// as they come.
+	Degraded func(error) error
+	// Blocked keeps apart players who blocked one another: none joins a
+	// campaign of the other's (nil: nobody is kept apart).
+	Blocked table.Blocks
+	// Now times the campaign start limit (nil: the system's clock).
+	Now func() time.Time
+}
 
-var _ tui.Records = records{}
+// Records serves the players' records from the store.
+type Records struct {
+	store    persistence.Store
+	games    tui.Catalog
+	log      *slog.Logger
+	degraded func(error) error
+	blocked  table.Blocks
+	// starts bounds the campaigns a player or an address starts.
+	starts *startLimit
+}
 
-func (r records) Profile(id string) (tui.Profile, error) {
-	p, err := r.s.store.Player(id)
+var (
+	_ tui.Records      = (*Records)(nil)
+	_ tui.Profiles     = (*Records)(nil)
+	_ tui.GenderKeeper = (*Records)(nil)
+)
+
+// New serves o.Store's records.
+func New(o Options) *Records {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Degraded == nil {
+		o.Degraded = func(err error) error { return err }
+	}
+	return &Records{store: o.Store, games: o.Games, log: o.Log, degraded: o.Degraded, blocked: o.Blocked,
+		starts: newStartLimit(o.Now, campaignWindow, campaignsPerPlayer, campaignsPerAddr)}
+}
+
+func (r *Records) Profile(id string) (tui.Profile, error) {
+	p, err := r.store.Player(id)
 	if err != nil {
-		return tui.Profile{}, r.s.degraded(err)
+		return tui.Profile{}, r.degraded(err)
 	}
 	out := tui.Profile{Name: p.Name, ID: p.Fingerprint, Veteran: p.Veteran, VeteranSince: p.VeteranSince,
 		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen}
@@ -34,8 +80,8 @@ func (r records) Profile(id string) (tui.Profile, error) {
 }
 
 // name is a player's display name, or a short form of the fingerprint.
-func (r records) name(fp string) string {
-	if p, err := r.s.store.Player(fp); err == nil && p.Name != "" {
+func (r *Records) name(fp string) string {
+	if p, err := r.store.Player(fp); err == nil && p.Name != "" {
 		return p.Name
 	}
 	if len(fp) > 14 {
@@ -46,14 +92,14 @@ func (r records) name(fp string) string {
 
 // campaignTarget is the trials at which a campaign is won (0: the server
 // offers no campaigns).
-func (r records) campaignTarget() int {
-	if g, ok := r.s.app.Games.Campaigns(); ok {
+func (r *Records) campaignTarget() int {
+	if g, ok := r.games.Campaigns(); ok {
 		return g.Campaign.Max()
 	}
 	return 0
 }
 
-func (r records) campaign(c persistence.Campaign) tui.Campaign {
+func (r *Records) campaign(c persistence.Campaign) tui.Campaign {
 	out := tui.Campaign{Code: c.ID, Name: c.Name, Players: c.Players, MemberIDs: c.Members, Trials: c.Trials,
 		Target: r.campaignTarget(), Wins: c.Wins, Losses: c.Losses, Veteran: c.Veteran}
 	for _, m := range c.Members {
@@ -81,8 +127,8 @@ var (
 
 // SetLang remembers a keyed player's language: a setting, worth a
 // profile if the player has none yet (named as they play).
-func (r records) SetLang(pl table.Player, l i18n.Lang) error {
-	_, err := r.s.store.UpdatePlayer(pl.ID, func(p *persistence.Profile) error {
+func (r *Records) SetLang(pl table.Player, l i18n.Lang) error {
+	_, err := r.store.UpdatePlayer(pl.ID, func(p *persistence.Profile) error {
 		p.Lang = string(l)
 		if p.Name == "" {
 			p.Name = pl.Name
@@ -93,8 +139,8 @@ func (r records) SetLang(pl table.Player, l i18n.Lang) error {
 	return err
 }
 
-func (r records) Campaigns(id string) ([]tui.Campaign, error) {
-	cs, err := r.s.store.Campaigns(id)
+func (r *Records) Campaigns(id string) ([]tui.Campaign, error) {
+	cs, err := r.store.Campaigns(id)
 	if err != nil {
 		return nil, err
 	}
@@ -105,15 +151,15 @@ func (r records) Campaigns(id string) ([]tui.Campaign, error) {
 	return out, nil
 }
 
-func (r records) Campaign(code string) (tui.Campaign, error) {
-	c, err := r.s.store.Campaign(table.NormalizeCode(code))
+func (r *Records) Campaign(code string) (tui.Campaign, error) {
+	c, err := r.store.Campaign(table.NormalizeCode(code))
 	if err != nil {
 		return tui.Campaign{}, err
 	}
 	return r.campaign(c), nil
 }
 
-func (r records) CreateCampaign(owner table.Player, name string, players int) (tui.Campaign, error) {
+func (r *Records) CreateCampaign(owner table.Player, name string, players int) (tui.Campaign, error) {
 	if owner.Guest {
 		return tui.Campaign{}, errGuestCampaign
 	}
@@ -124,16 +170,16 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 	if players < 2 || players > 5 {
 		return tui.Campaign{}, errCampaignSize
 	}
-	g, ok := r.s.app.Games.Campaigns()
+	g, ok := r.games.Campaigns()
 	if !ok {
 		return tui.Campaign{}, errNoCampaignGame
 	}
-	if err := r.s.campaignStarts.take(owner.ID, owner.Addr); err != nil {
-		r.s.log.Info("campaign refused: too many started lately", "err", err)
+	if err := r.starts.take(owner.ID, owner.Addr); err != nil {
+		r.log.Info("campaign refused: too many started lately", "err", err)
 		return tui.Campaign{}, err
 	}
 	for {
-		c, err := r.s.store.CreateCampaign(persistence.Campaign{ID: codes.New(8), Name: name, Players: players,
+		c, err := r.store.CreateCampaign(persistence.Campaign{ID: codes.New(8), Name: name, Players: players,
 			Members: []string{owner.ID}, Trials: g.Campaign.Start(players)})
 		if errors.Is(err, persistence.ErrExists) {
 			continue // a code collision: draw another
@@ -141,12 +187,12 @@ func (r records) CreateCampaign(owner table.Player, name string, players int) (t
 		if err != nil {
 			return tui.Campaign{}, err
 		}
-		_ = keepProfile(r.s.store, owner)
+		_ = r.keep(owner)
 		return r.campaign(c), nil
 	}
 }
 
-func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error) {
+func (r *Records) JoinCampaign(p table.Player, code string) (tui.Campaign, error) {
 	if p.Guest {
 		return tui.Campaign{}, errGuestJoin
 	}
@@ -154,7 +200,7 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 	if err := r.keptApart(p, code); err != nil {
 		return tui.Campaign{}, err
 	}
-	c, err := r.s.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
+	c, err := r.store.UpdateCampaign(code, func(c *persistence.Campaign) error {
 		if slices.Contains(c.Members, p.ID) {
 			return nil
 		}
@@ -170,15 +216,33 @@ func (r records) JoinCampaign(p table.Player, code string) (tui.Campaign, error)
 	if err != nil {
 		return tui.Campaign{}, err
 	}
-	_ = keepProfile(r.s.store, p)
+	_ = r.keep(p)
 	return r.campaign(c), nil
+}
+
+// errCampaignApart: a member of the campaign and the player keep apart
+// (one blocked the other). Neutral, as a table's refusal is.
+var errCampaignApart = game.NewError("table.people.cannot_join_campaign")
+
+// keptApart refuses p a campaign where a member blocked them or they
+// blocked a member: campaign matching never seats the two together. (A
+// block made after both joined is kept at each mission's table.)
+func (r *Records) keptApart(p table.Player, code string) error {
+	c, err := r.store.Campaign(code)
+	if err != nil || slices.Contains(c.Members, p.ID) {
+		return nil // an unknown code is answered by the join itself
+	}
+	if !r.blocked.Apart(table.Summary{Players: c.Members}, p.ID) {
+		return errCampaignApart
+	}
+	return nil
 }
 
 // CampaignTable is a private table for the campaign's next mission: its
 // members sit, bots (marked as such) fill the seats no member takes, and
 // the options its members chose (campaign_options.go) apply.
-func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, error) {
-	g, ok := r.s.app.Games.Campaigns()
+func (r *Records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, error) {
+	g, ok := r.games.Campaigns()
 	if !ok {
 		return g, tui.TableSpec{}, errNoCampaignGame
 	}
@@ -202,10 +266,10 @@ func (r records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, er
 	return g, spec, nil
 }
 
-func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
-	rooms, err := r.s.store.FinishedGames(id, limit)
+func (r *Records) Finished(id string, limit int) ([]tui.GameRecord, error) {
+	rooms, err := r.store.FinishedGames(id, limit)
 	if err != nil {
-		return nil, r.s.degraded(err)
+		return nil, r.degraded(err)
 	}
 	var out []tui.GameRecord
 	for _, rm := range rooms {
@@ -228,34 +292,34 @@ func (r records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 	return out, nil
 }
 
-// finishedGame reads the finished game code names, or tui.ErrNoSuchGame
+// FinishedGame reads the finished game code names, or tui.ErrNoSuchGame
 // in words under key (replay.err.no_game, review.err.no_game): one answer
 // whether the code names nothing or a table still open (a private one
 // among them), so that a replay or a review never confirms a private
 // table's code. The caller counts it as a wrong guess (sshserver.Guesses).
-func (r records) finishedGame(code, key string) (persistence.RoomRecord, error) {
-	rm, err := r.s.store.Room(table.NormalizeCode(code))
+func (r *Records) FinishedGame(code, key string) (persistence.RoomRecord, error) {
+	rm, err := r.store.Room(table.NormalizeCode(code))
 	switch {
 	case err == nil && rm.Status == persistence.StatusFinished:
 		return rm, nil
 	case err == nil, errors.Is(err, persistence.ErrNotFound), errors.Is(err, persistence.ErrInvalid): // garbled: no such game either
 		return rm, game.Refuse(tui.ErrNoSuchGame, game.M(key, game.Text("Code", sanitize.Line(code, 20))))
 	}
-	return rm, r.s.degraded(err)
+	return rm, r.degraded(err)
 }
 
-func (r records) Replay(code string) (tui.Replay, error) {
-	rm, err := r.finishedGame(code, "replay.err.no_game")
+func (r *Records) Replay(code string) (tui.Replay, error) {
+	rm, err := r.FinishedGame(code, "replay.err.no_game")
 	if err != nil {
 		return tui.Replay{}, err
 	}
-	g, ok := r.s.games.Lookup(rm.Setup.Game)
+	g, ok := r.games.Lookup(rm.Setup.Game)
 	if !ok {
 		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.unknown_game", game.Text("Game", rm.Setup.Game)))
 	}
-	entries, err := r.s.store.Log(rm.ID)
+	entries, err := r.store.Log(rm.ID)
 	if err != nil {
-		return tui.Replay{}, r.s.degraded(err)
+		return tui.Replay{}, r.degraded(err)
 	}
 	steps, err := table.Replay(g.Game, rm.Setup, rm.Seed, entries, game.Spectator)
 	if err != nil {
@@ -278,27 +342,27 @@ func (r records) Replay(code string) (tui.Replay, error) {
 	return out, nil
 }
 
-// isMember reads a campaign's members afresh: someone who joined the
+// IsMember reads a campaign's members afresh: someone who joined the
 // campaign after its table opened may sit at it.
-func (r records) isMember(campaign, id string) bool {
-	c, err := r.s.store.Campaign(campaign)
+func (r *Records) IsMember(campaign, id string) bool {
+	c, err := r.store.Campaign(campaign)
 	return err == nil && slices.Contains(c.Members, id)
 }
 
-// onOver runs on a room's actor when its game has ended and been saved: a
+// OnOver runs on a room's actor when its game has ended and been saved: a
 // campaign mission moves the campaign on (rules §6.5).
-func (r records) onOver(rec table.RoomRecord) {
+func (r *Records) OnOver(rec table.RoomRecord) {
 	if rec.Campaign == "" || rec.Result == nil {
 		return
 	}
-	g, ok := r.s.app.Games.Lookup(rec.Game)
+	g, ok := r.games.Lookup(rec.Game)
 	if !ok || g.Campaign == nil {
-		r.s.log.Error("campaign result: the game has no campaigns", "room", rec.Code, "game", rec.Game)
+		r.log.Error("campaign result: the game has no campaigns", "room", rec.Code, "game", rec.Game)
 		return
 	}
 	trials, err := g.Campaign.Trials(rec.Options)
 	if err != nil {
-		r.s.log.Error("campaign result: options", "room", rec.Code, "err", err)
+		r.log.Error("campaign result: options", "room", rec.Code, "err", err)
 		return
 	}
 	next, won, veteran := g.Campaign.Next(trials, *rec.Result)
@@ -308,11 +372,11 @@ func (r records) onOver(rec table.RoomRecord) {
 			players = append(players, s.Identity)
 		}
 	}
-	_, err = r.s.store.RecordCampaignResult(rec.Campaign, rec.Code, trials, players, won, next, veteran)
+	_, err = r.store.RecordCampaignResult(rec.Campaign, rec.Code, trials, players, won, next, veteran)
 	switch {
 	case errors.Is(err, persistence.ErrStale):
-		r.s.log.Info("campaign result not counted: the campaign moved on", "room", rec.Code, "campaign", rec.Campaign)
+		r.log.Info("campaign result not counted: the campaign moved on", "room", rec.Code, "campaign", rec.Campaign)
 	case err != nil && !errors.Is(err, persistence.ErrExists):
-		r.s.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
+		r.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
 	}
 }

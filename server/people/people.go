@@ -1,4 +1,7 @@
-package server
+// Package people keeps whom players ignore and block, and takes their
+// reports to the admins: the sessions' and tables' side of players
+// keeping each other away (tui.Relations, tui.Reports, table.Blocks).
+package people
 
 import (
 	"errors"
@@ -14,11 +17,11 @@ import (
 	"github.com/bivouac-ssh/bivouac/tui"
 )
 
-// relations keeps whom players ignore and block (tui.Relations): a keyed
+// Relations keeps whom players ignore and block (tui.Relations): a keyed
 // player's lists in their profile, so every node of a cluster reads the
 // same; a guest, who has no profile, keeps theirs in this node's memory
 // until it restarts (and a reconnect with the same guest code finds them).
-type relations struct {
+type Relations struct {
 	store persistence.Store
 	now   func() time.Time
 
@@ -32,14 +35,15 @@ const maxGuestLists = 10_000
 
 var errListFull = game.Refuse(nil, game.M("ui.people.full", game.Num("N", persistence.MaxRelations)))
 
-func newRelations(store persistence.Store) *relations {
-	return &relations{store: store, now: time.Now, guests: map[string]*persistence.Relations{}}
+// NewRelations keeps keyed players' lists in store.
+func NewRelations(store persistence.Store) *Relations {
+	return &Relations{store: store, now: time.Now, guests: map[string]*persistence.Relations{}}
 }
 
 func isGuest(id string) bool { return strings.HasPrefix(id, "guest:") }
 
 // Lists are p's lists as the screens need them.
-func (r *relations) Lists(p table.Player) (tui.PlayerLists, error) {
+func (r *Relations) Lists(p table.Player) (tui.PlayerLists, error) {
 	rel, err := r.read(p.ID)
 	if err != nil {
 		return tui.PlayerLists{}, err
@@ -56,7 +60,7 @@ func people(rs []persistence.Relation) []tui.Person {
 }
 
 // read is id's lists (none yet: empty).
-func (r *relations) read(id string) (persistence.Relations, error) {
+func (r *Relations) read(id string) (persistence.Relations, error) {
 	if isGuest(id) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -73,7 +77,7 @@ func (r *relations) read(id string) (persistence.Relations, error) {
 }
 
 // Set puts other on p's list which (on) or takes them off it.
-func (r *relations) Set(p table.Player, which tui.RelationList, other tui.Person, on bool) error {
+func (r *Relations) Set(p table.Player, which tui.RelationList, other tui.Person, on bool) error {
 	change := func(rel *persistence.Relations) error {
 		list := &rel.Ignored
 		if which == tui.BlockList {
@@ -114,58 +118,30 @@ func (r *relations) Set(p table.Player, which tui.RelationList, other tui.Person
 	return nil
 }
 
-// blocks reports whether a has blocked b (table.Blocks): asked at each
+// Blocks reports whether a has blocked b (table.Blocks): asked at each
 // join of a table a hosts, and by matching.
-func (r *relations) blocks(a, b string) bool {
+func (r *Relations) Blocks(a, b string) bool {
 	rel, err := r.read(a)
 	return err == nil && persistence.HasRelation(rel.Blocked, b)
 }
 
-// reports files players' reports in the admins' queue (tui.Reports),
+// Reports files players' reports in the admins' queue (tui.Reports),
 // through the moderation service's checks.
-type reports struct{ mod *moderation.Service }
+type Reports struct{ Mod *moderation.Service }
 
-func (r reports) File(rep tui.Report) error {
-	_, err := r.mod.FileReport(moderation.Report{Reporter: rep.From, ReporterName: rep.FromName, Subject: rep.About,
+// File puts rep in the queue, or refuses it in words.
+func (r Reports) File(rep tui.Report) error {
+	_, err := r.Mod.FileReport(moderation.Report{Reporter: rep.From, ReporterName: rep.FromName, Subject: rep.About,
 		SubjectName: rep.AboutName, Table: rep.Table, Reason: rep.Reason, Evidence: rep.Evidence})
 	return err
 }
 
-// wirePeople gives the sessions and the tables the players' lists and
-// the reports' queue (the node's moderation, opened before).
-func (s *Server) wirePeople() {
-	rel := newRelations(s.store)
-	s.app.Relations = rel
-	s.app.Room.Blocked = rel.blocks
-	if s.mod != nil {
-		s.app.Reports = reports{s.mod}
-	}
-}
-
-// errCampaignApart: a member of the campaign and the player keep apart
-// (one blocked the other). Neutral, as a table's refusal is.
-var errCampaignApart = game.NewError("table.people.cannot_join_campaign")
-
-// keptApart refuses p a campaign where a member blocked them or they
-// blocked a member: campaign matching never seats the two together. (A
-// block made after both joined is kept at each mission's table.)
-func (r records) keptApart(p table.Player, code string) error {
-	c, err := r.s.store.Campaign(code)
-	if err != nil || slices.Contains(c.Members, p.ID) {
-		return nil // an unknown code is answered by the join itself
-	}
-	if !r.s.app.Room.Blocked.Apart(table.Summary{Players: c.Members}, p.ID) {
-		return errCampaignApart
-	}
-	return nil
-}
-
-// ignores is, for text told to the player id (a replay's story), whether a
-// chat line said from seat is one they ignore.
-func (s *Server) ignores(id string) func(seats []table.SeatInfo, from game.Seat) bool {
+// Ignores is, for text told to the player id (a replay's story), whether a
+// chat line said from seat is one they ignore (rel nil: none is).
+func Ignores(rel tui.Relations, id string) func(seats []table.SeatInfo, from game.Seat) bool {
 	var lists tui.PlayerLists
-	if s.app.Relations != nil && id != "" {
-		lists, _ = s.app.Relations.Lists(table.Player{ID: id, Guest: isGuest(id)})
+	if rel != nil && id != "" {
+		lists, _ = rel.Lists(table.Player{ID: id, Guest: isGuest(id)})
 	}
 	return func(seats []table.SeatInfo, from game.Seat) bool {
 		if from < 0 || int(from) >= len(seats) || seats[from].ID == "" {

@@ -1,4 +1,4 @@
-package server
+package records
 
 import (
 	"errors"
@@ -13,9 +13,9 @@ import (
 // campaignOptions are the table options campaign c's missions are played
 // with (the first bot level, no hints and the form's first turn clock
 // until its members choose), and the bot levels it may choose from.
-func (r records) campaignOptions(c persistence.Campaign) (tui.CampaignOptions, []string) {
+func (r *Records) campaignOptions(c persistence.Campaign) (tui.CampaignOptions, []string) {
 	var levels []string
-	if g, ok := r.s.app.Games.Campaigns(); ok && g.Bots != nil {
+	if g, ok := r.games.Campaigns(); ok && g.Bots != nil {
 		levels = g.Bots.Levels()
 	}
 	o := tui.CampaignOptions{TurnClock: tui.CampaignClocks[0].D}
@@ -39,11 +39,11 @@ var errCampaignClock = game.NewError("campaign.mission.err_clock")
 // SetCampaignOptions keeps how campaign code's next missions are played,
 // as its member p chose. A level or a clock the server does not offer
 // is refused and changes nothing; a mission under way keeps its own.
-func (r records) SetCampaignOptions(p table.Player, code string, o tui.CampaignOptions) (tui.Campaign, error) {
+func (r *Records) SetCampaignOptions(p table.Player, code string, o tui.CampaignOptions) (tui.Campaign, error) {
 	if p.Guest {
 		return tui.Campaign{}, errGuestJoin
 	}
-	c, err := r.s.store.UpdateCampaign(table.NormalizeCode(code), func(c *persistence.Campaign) error {
+	c, err := r.store.UpdateCampaign(table.NormalizeCode(code), func(c *persistence.Campaign) error {
 		if !slices.Contains(c.Members, p.ID) {
 			return game.Refuse(tui.ErrNoSuchCampaign, game.M("campaign.err.no_such", game.Text("Code", c.ID)))
 		}
