@@ -710,3 +710,29 @@ func TestCodeWaitIsNeverZeroSeconds(t *testing.T) {
 		t.Errorf("no wait says %q", got)
 	}
 }
+
+// The waiting room asks a fresh screen for the game's rules; once the
+// game's own screen answers them, that one is let go (a second screen
+// for every seated player, all game long, at 10,000 players 62 MB).
+func TestTheWaitingRoomsRulesScreenIsLetGoAtTheStart(t *testing.T) {
+	a := testApp(t)
+	alice := newSession(t, a, "fp-alice", "alice")
+	alice.keys("n")
+	alice.keys("enter")
+	alice.pump(`alice \(you\)  ● here`)
+	if alice.m.at.rules == nil {
+		t.Fatal("the waiting room found no rules for a game that has them")
+	}
+	bob := newSession(t, a, "fp-bob", "bob")
+	bob.keys("enter")
+	bob.pump(`bob \(you\)`)
+	alice.pump(`bob  ● here`)
+	alice.keys("s")
+	alice.pump(`flips: 0`)
+	if alice.m.at.rules != nil {
+		t.Error("the waiting room's rules screen is still held at a running game")
+	}
+	if alice.m.at.gameRules(alice.m) == nil {
+		t.Error("no rules once the game runs")
+	}
+}

@@ -40,6 +40,12 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 	if u.Started && t.screen == nil {
 		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
 			t.screen = g.Screen(m.th)
+			if _, ok := t.screen.(uikit.Rules); ok {
+				// The screen answers the rules from now on (gameRules): the
+				// fresh screen the waiting room asked was a second 6 KB
+				// screen for every seated player, all game long.
+				t.rules = nil
+			}
 			if a, ok := t.screen.(uikit.Alarmed); ok {
 				a.UseAlarm(m.alarm)
 			}
