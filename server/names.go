@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,9 @@ import (
 //
 // It lives in memory, seeded at start from the stored profiles' names.
 type nameBook struct {
+	reserved *reservedNames       // names no player may take (nil: none)
+	isAdmin  func(id string) bool // an admin may take them (nil: nobody)
+
 	mu   sync.Mutex
 	by   map[string]*nameHolder // fold → holder
 	used map[string]string      // player ID → fold of the name its sessions go by
@@ -128,6 +132,9 @@ func (b *nameBook) Rename(id, old, name string) error {
 		// A guest typing their reclaim code here would show it to all.
 		return game.Refuse(nil, game.M("ssh.gate.name_code"))
 	}
+	if err := b.checkReserved(id, name); err != nil {
+		return err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := time.Now()
@@ -142,6 +149,17 @@ func (b *nameBook) Rename(id, old, name string) error {
 	b.hold(id, name, now, online)
 	return nil
 }
+
+// checkReserved refuses id a name kept for the server's admins and bots
+// (reservedNames), saying so; an admin may take one ("Admin Anna").
+func (b *nameBook) checkReserved(id, name string) error {
+	if b.reserved != nil && b.reserved.has(name) && (b.isAdmin == nil || !b.isAdmin(id)) {
+		return game.Refuse(errReservedName, game.M("name.err.reserved", game.Text("Name", name)))
+	}
+	return nil
+}
+
+var errReservedName = errors.New("server: a reserved name")
 
 // holder is the player who holds a name that reads like name, with the
 // name as they hold it.

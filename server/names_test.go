@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -75,4 +76,46 @@ func TestALoginNameTooLongIsSaidNotSilentlyReplaced(t *testing.T) {
 	long.ExpectScreen(t, `(?m)^\s*name must be 1–20 letters`, 5*time.Second)
 	long.Type("r") // the field starts from the name kept: still the one given
 	long.ExpectScreen(t, `> guest-`, 5*time.Second)
+}
+
+// Issue 36 item 7: look-alikes of a taken name, of a bot's, and names
+// that speak for the server were accepted.
+func TestLookAlikesAndReservedNamesAreRefused(t *testing.T) {
+	t.Parallel()
+	b := nameBook{reserved: newReservedNames()}
+	b.login("fp-alice", "alice")
+	for _, n := range []string{"ɑlice", "Ꭺlice", "ᴀlice", "alicᥱ"} {
+		if err := b.Rename("fp-mallory", "Mallory", n); err == nil {
+			t.Errorf("rename to %q allowed while alice is online", n)
+		}
+	}
+	reserved := []string{"Bruno", "Brunօ", "bruno", "admin", "Admin_Bob", "ADMINS", "ɑdmin", "Notice from admins",
+		"Notice from the admins", "Mitteilung der Admins", "Объявление", "админ", "Администратор", "Komunikat",
+		"moderator", "Ada bot", "Ada (bot)", "Greta (бот)", "server", "Serwer"}
+	for _, n := range reserved {
+		err := b.Rename("fp-mallory", "Mallory", n)
+		if err == nil {
+			t.Errorf("rename to %q allowed", n)
+			continue
+		}
+		if !errors.Is(err, errReservedName) {
+			t.Errorf("rename to %q: %v, want the reserved-name refusal", n, err)
+		}
+	}
+	for _, n := range []string{"Brunhilde", "Adam", "Adrian", "Badminton", "Noticed", "Kasiaaa", "Hugo M", "Modesto",
+		"Serena", "Ola", "Robert", "Rosalind", "Саша", "Moderna"} {
+		if err := b.Rename("fp-mallory", "Mallory", n); err != nil {
+			t.Errorf("ordinary name %q refused: %v", n, err)
+		}
+	}
+}
+
+// Over SSH: logging in as a bot's look-alike gives a name of the server's,
+// said on screen with why.
+func TestAReservedLoginNameIsReplacedAndSaid(t *testing.T) {
+	t.Parallel()
+	_, addr := startServer(t, t.TempDir())
+	c := sshtest.Dial(t, addr, sshtest.WithUser("Brunօ"))
+	c.ExpectScreen(t, `Your login name Brunօ cannot be your name here \(the name Brunօ is kept for the`, 5*time.Second)
+	c.ExpectScreen(t, `so you are guest-`, 5*time.Second)
 }

@@ -146,6 +146,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
+	s.names.reserved = newReservedNames()
+	s.names.isAdmin = func(id string) bool { return s.mod != nil && s.mod.IsAdmin(id) }
 	games := cfg.Games
 	if games == nil {
 		games = Catalog()
@@ -334,6 +336,9 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	}
 	p := table.Player{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP}
 	name, err := sanitize.Name(id.User)
+	if err == nil {
+		err = s.names.checkReserved(id.ID, name)
+	}
 	refused := err // the login name cannot be a player's name: say why
 	if err != nil {
 		name = s.guestNames.nameFor(id.ID) // never derived from a reclaim code
@@ -372,6 +377,13 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 		pr := i18n.For(lang)
 		notice = pr.T("name.login_refused", game.Text("Name", sanitize.Cut(id.User, sanitize.MaxNameRunes+4)),
 			game.Text("Why", pr.Error(refused)), game.Text("Given", name))
+	}
+	if err := s.names.checkReserved(id.ID, p.Name); err != nil {
+		// A saved name from before it was reserved (a bot's, "admin").
+		given, pr := s.guestNames.nameFor(id.ID), i18n.For(lang)
+		notice = pr.T("name.saved_refused", game.Text("Name", p.Name),
+			game.Text("Why", pr.Error(err)), game.Text("Given", given))
+		p.Name = given
 	}
 	if given := s.names.login(id.ID, p.Name); given != p.Name {
 		notice = i18n.For(lang).T("name.renamed", game.Text("Name", p.Name), game.Text("Given", given))

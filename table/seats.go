@@ -321,6 +321,16 @@ var botNames = []struct {
 	{"Marta", game.Feminine}, {"Nils", game.Masculine}, {"Olga", game.Feminine}, {"Pierre", game.Masculine},
 	{"Quentin", game.Masculine}, {"Rosa", game.Feminine}}
 
+// BotNames are the names the bots go by (without game.BotMark): no player
+// may take one (the server reserves them).
+func BotNames() []string {
+	names := make([]string, len(botNames))
+	for i, b := range botNames {
+		names[i] = b.name
+	}
+	return names
+}
+
 // botName is a bot's name at a table: a name that reads in every
 // language, with game.BotMark, which each screen writes in its viewer's
 // language (screens show its level beside it).
