@@ -11,7 +11,6 @@ package metrics
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -32,6 +31,10 @@ type Sources struct {
 	Cluster func() ClusterState
 	// Frames counts the screen changes written to player sessions.
 	Frames func() uint64
+	// Refusals are the reasons Refused may be given (the SSH front door's
+	// fixed set): each is served from the start, at 0, and any other is
+	// counted as "other", so no caller can grow the registry.
+	Refusals []string
 }
 
 // Session kinds, the values of bivouac_players_connected's kind label: a
@@ -54,7 +57,7 @@ type ClusterState struct {
 type Metrics struct {
 	reg *prometheus.Registry
 
-	refused     *prometheus.CounterVec
+	refused     map[string]prometheus.Counter // by reason, fixed at New
 	moves       prometheus.Counter
 	moveSeconds prometheus.Histogram
 	appendSecs  prometheus.Observer
@@ -74,8 +77,12 @@ func New(src Sources) *Metrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := &Metrics{reg: reg}
-	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bivouac_sessions_refused_total",
-		Help: "SSH sessions refused, by reason."}, []string{"reason"})
+	refused := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bivouac_sessions_refused_total",
+		Help: "SSH connections and sessions refused, by reason."}, []string{"reason"})
+	m.refused = map[string]prometheus.Counter{refusedOther: refused.WithLabelValues(refusedOther)}
+	for _, r := range src.Refusals {
+		m.refused[r] = refused.WithLabelValues(r)
+	}
 	m.moves = prometheus.NewCounter(prometheus.CounterOpts{Name: "bivouac_moves_total",
 		Help: "Moves players made that their table accepted and stored."})
 	m.moveSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "bivouac_move_duration_seconds",
@@ -89,7 +96,7 @@ func New(src Sources) *Metrics {
 		Help: "Moderation actions (ban, mute, report, kick, …), by action."}, []string{"action"})
 	m.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "bivouac_cluster_lease_takeovers_total",
 		Help: "Tables this node took over from a node whose lease lapsed."})
-	reg.MustRegister(m.refused, m.moves, m.moveSeconds, store, m.moderation, m.takeovers, newStateCollector(src))
+	reg.MustRegister(refused, m.moves, m.moveSeconds, store, m.moderation, m.takeovers, newStateCollector(src))
 	return m
 }
 
@@ -98,15 +105,19 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// Refused counts a session refused; reason is one of a few fixed phrases
-// (never anything a client chose).
-func (m *Metrics) Refused(reason string) { m.refused.WithLabelValues(reasonLabel(reason)).Inc() }
-
-// reasonLabel makes a refusal's reason a label value: words joined by
-// underscores ("not admitted: access.banned" → "not_admitted:access.banned").
-func reasonLabel(reason string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(reason, ": ", ":"), " ", "_")
+// Refused counts a connection or session refused; reason is one of
+// Sources.Refusals (anything else counts as "other").
+func (m *Metrics) Refused(reason string) {
+	c, ok := m.refused[reason]
+	if !ok {
+		c = m.refused[refusedOther]
+	}
+	c.Inc()
 }
+
+// refusedOther is the reason a refusal not in Sources.Refusals is counted
+// under.
+const refusedOther = "other"
 
 // Moved counts a player's accepted move and how long it took.
 func (m *Metrics) Moved(took time.Duration) {

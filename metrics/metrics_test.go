@@ -31,12 +31,15 @@ func busy() *Metrics {
 			add("grizzled", "playing")
 			add("werewolf", "waiting")
 		},
-		Ready:   func() error { return errors.New("no majority") },
-		Cluster: func() ClusterState { return ClusterState{Nodes: 3} },
-		Frames:  func() uint64 { return 7 },
+		Ready:    func() error { return errors.New("no majority") },
+		Cluster:  func() ClusterState { return ClusterState{Nodes: 3} },
+		Frames:   func() uint64 { return 7 },
+		Refusals: []string{"gate", "ban", "full"},
 	})
-	m.Refused("limit")
-	m.Refused("not admitted: access.banned")
+	m.Refused("gate")
+	m.Refused("gate")
+	m.Refused("ban")
+	m.Refused("made up by a client")
 	m.Moved(3 * time.Millisecond)
 	m.Moved(40 * time.Millisecond)
 	m.Appended(2 * time.Millisecond)
@@ -57,8 +60,10 @@ func TestScrape(t *testing.T) {
 		`bivouac_players_connected{kind="plain"} 1`,
 		`bivouac_tables{game="grizzled",state="playing"} 2`,
 		`bivouac_tables{game="werewolf",state="waiting"} 1`,
-		`bivouac_sessions_refused_total{reason="limit"} 1`,
-		`bivouac_sessions_refused_total{reason="not_admitted:access.banned"} 1`,
+		`bivouac_sessions_refused_total{reason="gate"} 2`,
+		`bivouac_sessions_refused_total{reason="ban"} 1`,
+		`bivouac_sessions_refused_total{reason="full"} 0`,
+		`bivouac_sessions_refused_total{reason="other"} 1`,
 		`bivouac_moves_total 2`,
 		`bivouac_move_duration_seconds_bucket{le="0.005"} 1`,
 		`bivouac_move_duration_seconds_count 2`,

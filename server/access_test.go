@@ -151,7 +151,7 @@ func TestAllowlistLetsInOnlyListedKeys(t *testing.T) {
 	if want := i18n.For(i18n.English).T("access.no_guests"); guest != want {
 		t.Fatalf("guest told %q, want %q", guest, want)
 	}
-	if !strings.Contains(logs.String(), "not admitted") {
+	if !strings.Contains(logs.String(), "refused=allowlist") {
 		t.Errorf("the log does not say why the stranger was refused:\n%s", logs.String())
 	}
 }

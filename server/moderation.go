@@ -43,15 +43,15 @@ func (s *Server) Moderation() *moderation.Service { return s.mod }
 // with what is left of the ban (sshserver.Deps.Admit). A guest's ban
 // holds its address too: a new guest from there is the same person. While
 // the node drains, every session is sent to another node (drain.go).
-func (s *Server) admit(sess ssh.Session, id sshserver.Identity) string {
-	if why := s.drainRefusal(sess); why != "" {
-		return why // this node is stopping: any other has every table
+func (s *Server) admit(sess ssh.Session, id sshserver.Identity) (sshserver.Refusal, string) {
+	if say := s.drainRefusal(sess); say != "" {
+		return sshserver.RefusedDraining, say // this node is stopping: any other has every table
 	}
 	sn, ok := s.mod.Banned(id.ID, guestAddr(id))
 	if !ok || s.mod.IsAdmin(id.ID) {
-		return ""
+		return "", ""
 	}
-	return s.printer(sess).Msg(moderation.Explain(sn, s.mod.Now()))
+	return sshserver.RefusedBan, s.printer(sess).Msg(moderation.Explain(sn, s.mod.Now()))
 }
 
 func guestAddr(id sshserver.Identity) string {

@@ -8,6 +8,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/metrics"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/live"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
 )
@@ -27,6 +28,9 @@ func (s *Server) openMetrics() {
 		},
 		Ready:  s.Ready,
 		Frames: tui.FramesWritten,
+	}
+	for _, r := range sshserver.Refusals {
+		src.Refusals = append(src.Refusals, string(r))
 	}
 	if s.cluster != nil {
 		s.health = s.cluster.nats.Healthy

@@ -229,7 +229,7 @@ func New(cfg Config) (*Server, error) {
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
 		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag, Admit: s.admit,
-		Doorkeeper: accessGate{s.access}, Refused: s.metrics.Refused})
+		Doorkeeper: accessGate{s.access}, Refused: func(why sshserver.Refusal) { s.metrics.Refused(string(why)) }})
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -354,7 +354,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 				if log {
 					s.log.Warn("sessions refused: too many new keys from one address", "addr", id.RemoteIP, "limit", s.newKeys.limit)
 				}
-				sshserver.Refuse(sess, i18n.For(lang).T("ssh.newkeys.too_many", game.Num("N", s.newKeys.limit)))
+				s.ssh.RefuseFor(sess, sshserver.RefusedNewKeys, i18n.For(lang).T("ssh.newkeys.too_many", game.Num("N", s.newKeys.limit)))
 				return id, table.Player{}, lang, "", false
 			}
 		}

@@ -28,10 +28,13 @@
 // A connection that has not authenticated holds no player's place: it
 // waits in a gate (Config.MaxStartups in all, as OpenSSH's MaxStartups with
 // random early drop, and Config.MaxStartupsPerIP per address), where a
-// newcomer takes the place of a connection that has not said a word (from
-// the newcomer's address when that is full, else from the address with the
-// most waiting), and it must send its version line within Config.VersionTimeout and
-// authenticate within Config.HandshakeTimeout. The caps count authenticated
+// newcomer is never refused but takes the place of the oldest connection
+// of the most crowded address (its own when that is full). It must send
+// its version line within Config.VersionTimeout, finish the key exchange
+// within Config.KexTimeout of that, and authenticate within
+// Config.HandshakeTimeout of accept; an address whose handshakes stall or
+// fail owes a penalty and, past PenaltyMin, is kept out for a while
+// (penalty.go). Every refusal has a reason from one set (Refusals). The caps count authenticated
 // connections (Config.MaxSessions in all, Config.MaxPerIP per IPv4 address
 // or IPv6 /64). A connection over a cap may still open its session so it
 // can be told why, then it is ended; only a few such refused connections

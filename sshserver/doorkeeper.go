@@ -197,12 +197,26 @@ func (s *Server) doorRefusal(next ssh.Handler) ssh.Handler {
 			next(sess)
 			return
 		}
-		s.markRefused(sess, "not admitted: "+m.Key)
+		s.markRefused(sess, doorRefusal(m))
 		refuse(sess, Printer(sess).Msg(m))
 		if c, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
 			time.AfterFunc(messageTimeout, func() { c.Close() })
 		}
 	}
+}
+
+// doorRefusal is the Refusal of a Doorkeeper's message (or of the door's
+// own about wrong codes).
+func doorRefusal(m words.Msg) Refusal {
+	switch m.Key {
+	case msgTooManyGuesses.Key:
+		return RefusedGuesses
+	case "ssh.door.invite_spent", "access.invite_bad", "access.invite_needs_key":
+		return RefusedInvite
+	case "access.unavailable":
+		return RefusedUnavailable
+	}
+	return RefusedAllowlist // access.not_allowed, access.no_guests
 }
 
 // offeredKey is the PublicKeyHandler: acceptAnyKey, or the Doorkeeper's say.

@@ -96,8 +96,9 @@ func TestSilentConnectionsFromManyAddressesKeepNoOneOut(t *testing.T) {
 }
 
 // Connections that talk and then stall meet OpenSSH's random early drop:
-// from Start waiting, a newcomer is refused with a chance growing from
-// Rate% to 100% at Full.
+// from Start waiting, a newcomer comes in with a chance of Rate% growing to
+// 100% at Full that another gives its place up. Never the newcomer: the
+// oldest of the most crowded address goes (here there is one address).
 func TestRandomEarlyDropOfStalledHandshakes(t *testing.T) {
 	var mu sync.Mutex
 	draws := []float64{0.7, 0.6, 0.9, 0.0}
@@ -111,36 +112,50 @@ func TestRandomEarlyDropOfStalledHandshakes(t *testing.T) {
 				return d
 			}
 		})
-	// stalled dials, says its version line and then nothing; it reports
-	// whether the server answered with its own.
-	stalled := func() bool {
+	var conns []net.Conn
+	// stalled dials, says its version line and then nothing, and waits for
+	// the server's own line.
+	stalled := func() {
 		nc := dialFrom(t, "127.0.0.1", srv.addr)
 		if _, err := nc.Write([]byte("SSH-2.0-stall\r\n")); err != nil {
-			return false
+			t.Fatal(err)
 		}
 		_ = nc.SetReadDeadline(time.Now().Add(wait))
 		line, err := bufio.NewReader(nc).ReadString('\n')
-		if err != nil {
+		if err != nil || !strings.HasPrefix(line, "SSH-2.0-Bivouac") {
+			t.Fatalf("server said %q, %v", line, err)
+		}
+		eventually(t, func() bool { return noneSilent(srv) }) // the server read ours
+		conns = append(conns, nc)
+	}
+	// Waiting: 0, 1 (joins), 2 (chance 50%: 0.7 joins), 3 (75%: 0.6 takes
+	// the oldest's place, 0.9 joins), 4 (full: takes a place whatever the
+	// draw).
+	gaveUp := []int{-1, -1, -1, 0, -1, 1}
+	for i, g := range gaveUp {
+		stalled()
+		if g < 0 {
+			continue
+		}
+		if !closedByServer(conns[g], wait) {
+			t.Errorf("connection %d: connection %d kept its place", i+1, g+1)
+		}
+	}
+	if total, _ := srv.gate.counts("127.0.0.1"); total != 4 {
+		t.Errorf("%d waiting, want the 4 of the budget", total)
+	}
+}
+
+// noneSilent: every connection in the gate has sent its version line.
+func noneSilent(srv *testServer) bool {
+	srv.gate.mu.Lock()
+	defer srv.gate.mu.Unlock()
+	for e := srv.gate.waiting.Front(); e != nil; e = e.Next() {
+		if e.Value.(*startup).silent() {
 			return false
 		}
-		if !strings.HasPrefix(line, "SSH-2.0-Bivouac") {
-			t.Fatalf("server said %q", line)
-		}
-		eventually(t, func() bool { // the server read ours: the connection is not silent
-			srv.gate.mu.Lock()
-			defer srv.gate.mu.Unlock()
-			return srv.gate.oldestSilent("") == nil
-		})
-		return true
 	}
-	// Waiting: 0, 1 (let in), 2 (chance 50%: 0.7 lets in), 3 (75%: 0.6
-	// refuses, 0.9 lets in), 4 (full: refused whatever the draw).
-	want := []bool{true, true, true, false, true, false}
-	for i, w := range want {
-		if got := stalled(); got != w {
-			t.Errorf("connection %d let in: %v, want %v", i+1, got, w)
-		}
-	}
+	return true
 }
 
 func TestSilentConnectionIsClosedAtTheVersionDeadline(t *testing.T) {
@@ -166,19 +181,37 @@ func TestSilentConnectionIsClosedAtTheVersionDeadline(t *testing.T) {
 }
 
 // When the budget in all is spent, the flood's own places go first: the
-// silent connection given up is from the address with the most waiting.
+// one given up is from the address with the most waiting, a silent one
+// before one that spoke, and never the newcomer's place.
 func TestTheCrowdedAddressGivesUpItsPlaceFirst(t *testing.T) {
-	g := newGate(Startups{Start: 3, Rate: 100, Full: 3}, 10)
-	conn := func() *limitedConn { return &limitedConn{closed: make(chan struct{})} }
-	lone, _ := g.enter("192.0.2.1", conn()) // the oldest
-	g.enter("198.51.100.7", conn())
-	g.enter("198.51.100.7", conn())
-	st := g.crowdedSilent()
-	if st == nil || st.key != "198.51.100.7" {
-		t.Fatalf("gave up %+v, want one of the crowded address's", st)
+	g := newGate(Startups{Start: 4, Rate: 100, Full: 4}, 10)
+	g.rand = func() float64 { return 0 }
+	conn := func(spoke bool) *limitedConn {
+		c := &limitedConn{closed: make(chan struct{})}
+		c.spoke.Store(spoke)
+		return c
 	}
-	if g.oldestSilent("") != lone {
-		t.Fatal("the oldest is not the lone player's")
+	lone, _ := g.enter("192.0.2.1", conn(true)) // the oldest
+	talking, _ := g.enter("198.51.100.7", conn(true))
+	silent, _ := g.enter("198.51.100.7", conn(false))
+	g.enter("203.0.113.9", conn(true))
+	// Full: a newcomer from a fresh address takes the crowded address's
+	// silent connection's place, though the lone player's is older.
+	if _, out := g.enter("203.0.113.50", conn(true)); out != silent {
+		t.Fatalf("gave up %+v, want the crowded address's silent one", out)
+	}
+	if _, out := g.enter("203.0.113.51", conn(true)); out != lone {
+		t.Fatalf("gave up %+v, want the oldest of the equally crowded", out)
+	}
+	// A newcomer from an address as crowded as any gives up its own.
+	if _, out := g.enter("198.51.100.7", conn(true)); out != talking {
+		t.Fatalf("gave up %+v, want its own address's oldest", out)
+	}
+	if total, _ := g.counts(""); total != 4 {
+		t.Errorf("%d waiting, want 4", total)
+	}
+	if !g.leave(lone) || g.leave(&startup{}) {
+		t.Error("leave does not say who gave its place up")
 	}
 }
 

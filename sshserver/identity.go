@@ -119,7 +119,8 @@ func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChalleng
 		// name would show most of the code to everyone.
 		addr := ctx.RemoteAddr().String()
 		wait := s.guesses.Wrong(addr)
-		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait)
+		s.refused(RefusedGuesses)
+		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait, "refused", RefusedGuesses)
 		sleepAtMost(ctx, wait)
 		return false
 	}
@@ -134,14 +135,17 @@ func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChalleng
 	}
 	addr := ctx.RemoteAddr().String()
 	if wait := s.guesses.Wait(addr); wait > 0 {
-		s.log.Info("guest code refused: too many wrong codes", "remote", addr, "wait", wait.Round(time.Second))
+		s.refused(RefusedGuesses)
+		s.log.Info("guest code refused: too many wrong codes", "remote", addr, "wait", wait.Round(time.Second),
+			"refused", RefusedGuesses)
 		sleepAtMost(ctx, wait)
 		return false
 	}
 	id := GuestID(code)
 	if !s.issued.has(id, time.Now()) && (s.deps.KnownGuest == nil || !s.deps.KnownGuest(id)) {
 		wait := s.guesses.Wrong(addr)
-		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait)
+		s.refused(RefusedGuesses)
+		s.log.Info("unknown guest code", "remote", addr, "next_guess_in", wait, "refused", RefusedGuesses)
 		sleepAtMost(ctx, wait)
 		return false
 	}

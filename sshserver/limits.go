@@ -101,6 +101,13 @@ func (l *limiter) admit(key string) (verdict, func()) {
 	})
 }
 
+// full reports whether the cap in all is reached.
+func (l *limiter) full() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.maxTotal > 0 && l.total >= l.maxTotal
+}
+
 // counts returns the admitted connections in all and for one address group.
 func (l *limiter) counts(key string) (total, ip int) {
 	l.mu.Lock()
@@ -138,12 +145,18 @@ func hostKey(s string) string {
 
 type refusalKey struct{}
 
+// capRefusal is why a connection over a player cap was refused, told once
+// its session exists, in the session's language.
+type capRefusal struct {
+	why Refusal
+	msg words.Msg
+}
+
 // refusalOf returns why a connection was refused at authentication (zero
-// if it was not); it is said in the session's language once the session
-// exists.
-func refusalOf(ctx context.Context) words.Msg {
-	m, _ := ctx.Value(refusalKey{}).(words.Msg)
-	return m
+// if it was not).
+func refusalOf(ctx context.Context) capRefusal {
+	r, _ := ctx.Value(refusalKey{}).(capRefusal)
+	return r
 }
 
 type channelCountKey struct{}
@@ -160,17 +173,24 @@ type passage struct {
 	key     string
 	conn    *limitedConn
 	startup *startup
+	began   time.Time
+	kex     atomic.Int64 // when its key exchange was done (unix ns; 0: not yet)
 
-	mu      sync.Mutex
-	authed  bool
-	closed  bool
-	release func()      // the player's place (nil before authentication)
-	refused *time.Timer // ends a connection refused by the caps
+	mu       sync.Mutex
+	authed   bool
+	closed   bool
+	stalled  bool        // closed by us at a handshake deadline
+	release  func()      // the player's place (nil before authentication)
+	refused  *time.Timer // ends a connection refused by the caps
+	deadline *time.Timer // the handshake's next deadline (handshakeDeadline)
 }
 
-// done gives back everything the connection holds; it closed.
-func (p *passage) done(g *gate) {
-	g.leave(p.startup)
+// done gives back everything the connection holds; it closed. It reports
+// whether the connection ended on its way in by its client's doing: it
+// closed before it authenticated, though it had spoken and was neither
+// stalled nor put out of the gate by us.
+func (p *passage) done(g *gate) (abandoned bool) {
+	evicted := g.leave(p.startup)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
@@ -180,12 +200,19 @@ func (p *passage) done(g *gate) {
 	if p.refused != nil {
 		p.refused.Stop()
 	}
+	if p.deadline != nil {
+		p.deadline.Stop()
+	}
+	return !p.authed && !p.stalled && !evicted && p.conn.spoke.Load()
 }
 
 // onConn is the ssh.Server ConnCallback: every TCP connection passes here
-// before its handshake. It lets the connection through the gate of
-// unauthenticated connections, arms the version and handshake deadlines
-// and registers the connection so Shutdown can close it even mid-handshake.
+// before its handshake. A connection from an address that is kept out
+// (penalties) is closed at once; any other enters the gate of
+// unauthenticated connections, which always lets it in (another, from the
+// most crowded address, may give its place up), and gets its handshake's
+// deadlines. The connection is registered so Shutdown can close it even
+// mid-handshake.
 func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 	// Everything below closes the wrapper, which also wakes a throttled Read.
 	conn := newLimitedConn(raw, s.cfg.MaxInputRate, s.cfg.MaxInputBurst)
@@ -193,47 +220,97 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 		return nil // shutting down
 	}
 	key := ipKey(conn.RemoteAddr())
-	st, ok := s.gate.enter(key, conn)
-	if !ok {
+	if left := s.penalties.keptOut(key); left > 0 {
 		s.trackConn(conn, false)
-		s.log.Warn("connection dropped: too many connections logging in",
-			"remote", conn.RemoteAddr().String())
+		s.refused(RefusedPenalty)
+		s.log.Info("connection closed: its address is kept out after stalled or failed handshakes",
+			"remote", conn.RemoteAddr().String(), "refused", RefusedPenalty, "for", left.Round(time.Second))
 		return nil
 	}
-	p := &passage{key: key, conn: conn, startup: st}
+	st, evicted := s.gate.enter(key, conn)
+	if evicted != nil {
+		evicted.conn.Close() // its goroutine gives the rest back
+		s.refused(RefusedGate)
+		s.log.Info("connection closed: its place went to a newcomer (too many connections logging in)",
+			"remote", evicted.conn.RemoteAddr().String(), "refused", RefusedGate)
+	}
+	p := &passage{key: key, conn: conn, startup: st, began: time.Now()}
 	ctx.SetValue(passageKey{}, p)
 	ctx.SetValue(channelCountKey{}, new(atomic.Int32))
 	ctx.SetValue(rawChannelKey{}, new(rawChannelSlot))
-
-	var timers []*time.Timer
-	if d := s.cfg.VersionTimeout; d > 0 {
-		timers = append(timers, time.AfterFunc(d, func() {
-			if !conn.spoke.Load() {
-				s.log.Info("no version line in time", "remote", conn.RemoteAddr().String())
-				conn.Close()
-			}
-		}))
-	}
-	if d := s.cfg.HandshakeTimeout; d > 0 {
-		timers = append(timers, time.AfterFunc(d, func() {
-			if ctx.Value(ssh.ContextKeyConn) == nil { // set only once the handshake is done
-				s.log.Info("handshake timed out", "remote", conn.RemoteAddr().String())
-				conn.Close()
-			}
-		}))
+	p.deadline = time.AfterFunc(time.Hour, func() { s.handshakeDeadline(p) })
+	if due, _ := s.handshakeDue(p); !due.IsZero() {
+		p.deadline.Reset(time.Until(due))
+	} else {
+		p.deadline.Stop()
 	}
 	if s.cfg.KeepAliveInterval > 0 {
 		s.keepAlive(ctx, conn)
 	}
 	// The ssh package cancels ctx when the connection closes, on every path.
 	context.AfterFunc(ctx, func() {
-		for _, t := range timers {
-			t.Stop()
+		if p.done(s.gate) && !s.closing.Load() {
+			s.penalties.add(key, PenaltyNoAuth)
 		}
-		p.done(s.gate)
 		s.trackConn(conn, false)
 	})
 	return conn
+}
+
+// handshakeDeadline runs at each deadline of a connection on its way in
+// (LoginGraceTime in OpenSSH's words, in three steps): its version line
+// within VersionTimeout of accept, the key exchange done within KexTimeout
+// of the version line, and authentication within HandshakeTimeout of
+// accept. A connection past one is closed, and its address owes
+// PenaltyStalled; one in time is looked at again at its next deadline.
+func (s *Server) handshakeDeadline(p *passage) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.authed || p.closed {
+		return
+	}
+	now := time.Now()
+	due, stage := s.handshakeDue(p)
+	if due.IsZero() {
+		return // no deadline is set for this step or any later one
+	}
+	if now.Before(due) {
+		p.deadline.Reset(due.Sub(now))
+		return
+	}
+	p.stalled = true
+	s.penalties.add(p.key, PenaltyStalled)
+	s.refused(RefusedStalled)
+	s.log.Info("handshake timed out: "+stage+" in time", "remote", p.conn.RemoteAddr().String(),
+		"refused", RefusedStalled, "after", now.Sub(p.began).Round(time.Millisecond))
+	p.conn.Close()
+}
+
+// handshakeDue is the passage's next deadline and the step it is for
+// (zero: none; a timeout of 0 is off).
+func (s *Server) handshakeDue(p *passage) (time.Time, string) {
+	var due time.Time
+	stage := ""
+	at := func(from time.Time, d time.Duration, what string) {
+		if d > 0 && !from.IsZero() && (due.IsZero() || from.Add(d).Before(due)) {
+			due, stage = from.Add(d), what
+		}
+	}
+	spoke, kex := p.conn.spokeAt(), p.kex.Load()
+	switch {
+	case spoke.IsZero():
+		at(p.began, s.cfg.VersionTimeout, "no version line")
+	case kex == 0:
+		at(spoke, s.cfg.KexTimeout, "no key exchange")
+	}
+	at(p.began, s.cfg.HandshakeTimeout, "not authenticated")
+	return due, stage
+}
+
+// keyExchanged notes that the connection's key exchange is done: its client
+// asked to authenticate (every client starts with "none").
+func (p *passage) keyExchanged() {
+	p.kex.CompareAndSwap(0, time.Now().UnixNano())
 }
 
 // authenticated runs when a connection has proved who it is (a verified
@@ -253,10 +330,16 @@ func (s *Server) authenticated(ctx ssh.Context) bool {
 		return p.authed && !p.closed
 	}
 	s.gate.leave(p.startup)
+	p.deadline.Stop()
 	v, release := s.limits.admit(p.key)
+	why := RefusedPerAddress
+	if v == refusedFull || (v == dropped && s.limits.full()) {
+		why = RefusedFull
+	}
 	if v == dropped {
+		s.refused(why)
 		s.log.Warn("connection dropped: too many refused connections",
-			"remote", p.conn.RemoteAddr().String())
+			"remote", p.conn.RemoteAddr().String(), "refused", why)
 		p.conn.Close()
 		return false
 	}
@@ -266,9 +349,9 @@ func (s *Server) authenticated(ctx ssh.Context) bool {
 	ctx.SetValue(typingKey{}, s.typing.forAddr(p.key, time.Now()))
 	switch v {
 	case refusedIP:
-		ctx.SetValue(refusalKey{}, words.M("ssh.too_many_from_ip", words.Num("N", s.cfg.MaxPerIP)))
+		ctx.SetValue(refusalKey{}, capRefusal{why, words.M("ssh.too_many_from_ip", words.Num("N", s.cfg.MaxPerIP))})
 	case refusedFull:
-		ctx.SetValue(refusalKey{}, words.M("ssh.full", words.Num("N", s.cfg.MaxSessions)))
+		ctx.SetValue(refusalKey{}, capRefusal{why, words.M("ssh.full", words.Num("N", s.cfg.MaxSessions))})
 	}
 	if v != admitted {
 		p.refused = time.AfterFunc(refusedLifetime, func() { p.conn.Close() })

@@ -53,12 +53,11 @@ func Printer(s ssh.Session) *i18n.Printer {
 	return i18n.For(l)
 }
 
-// markRefused records why a session was refused, for the disconnect log.
-func (s *Server) markRefused(sess ssh.Session, why string) {
+// markRefused records why a session was refused, for the disconnect log
+// and the operator's metric.
+func (s *Server) markRefused(sess ssh.Session, why Refusal) {
 	s.refusedFor.Store(sess, why)
-	if s.deps.Refused != nil {
-		s.deps.Refused(why)
-	}
+	s.refused(why)
 }
 
 // logging logs every session, refused ones included: connect with what the
@@ -138,7 +137,7 @@ func (s *Server) recovery(next ssh.Handler) ssh.Handler {
 				id, _ := IdentityOf(sess)
 				s.log.Error("panic in session", "session", shortID(sess), "id", id.ID,
 					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				s.markRefused(sess, "internal error")
+				s.markRefused(sess, RefusedInternal)
 				refuseMsg(sess, "ssh.internal")
 			}
 		}()
@@ -150,9 +149,9 @@ func (s *Server) recovery(next ssh.Handler) ssh.Handler {
 // time (see onConn) why it is refused, and ends it.
 func (s *Server) caps(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		if r := refusalOf(sess.Context()); !r.IsZero() {
-			s.markRefused(sess, "limit")
-			refuse(sess, Printer(sess).Msg(r)) // onConn's timer closes the connection if the client lingers
+		if r := refusalOf(sess.Context()); r.why != "" {
+			s.markRefused(sess, r.why)
+			refuse(sess, Printer(sess).Msg(r.msg)) // onConn's timer closes the connection if the client lingers
 			return
 		}
 		next(sess)
@@ -168,15 +167,15 @@ func (s *Server) identity(next ssh.Handler) ssh.Handler {
 		if err != nil {
 			s.log.Warn("identity refused", "session", shortID(sess),
 				"remote", sess.RemoteAddr().String(), "err", err)
-			s.markRefused(sess, "identity")
+			s.markRefused(sess, RefusedIdentity)
 			refuseMsg(sess, "ssh.identity")
 			return
 		}
 		sess.Context().SetValue(identityKey{}, id)
 		if s.deps.Admit != nil {
-			if why := s.deps.Admit(sess, id); why != "" {
-				s.markRefused(sess, "not admitted")
-				refuse(sess, why)
+			if why, say := s.deps.Admit(sess, id); why != "" {
+				s.markRefused(sess, why)
+				refuse(sess, say)
 				return
 			}
 		}
@@ -203,7 +202,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		// that grows with the square of its length: 100 KB took seconds of
 		// CPU. Our commands are a few words long.
 		if n := len(sess.RawCommand()); n > MaxCommand {
-			s.markRefused(sess, "command too long")
+			s.markRefused(sess, RefusedCommandLong)
 			refuseMsg(sess, "ssh.command_long", words.Num("N", n), words.Num("Max", MaxCommand))
 			return
 		}

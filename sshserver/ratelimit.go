@@ -30,9 +30,10 @@ import (
 // burst wait until its rate has paid for them.
 type limitedConn struct {
 	net.Conn
-	lim   *rate.Limiter
-	reads atomic.Uint64 // reads that brought bytes: the client was heard (keepalives)
-	spoke atomic.Bool   // a line end came: the client's version line (see gate)
+	lim    *rate.Limiter
+	reads  atomic.Uint64 // reads that brought bytes: the client was heard (keepalives)
+	spoke  atomic.Bool   // a line end came: the client's version line (see gate)
+	spoken atomic.Int64  // when it came (unix ns)
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -52,6 +53,7 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 		// The SSH layer reads the version line a byte at a time, so this
 		// looks at one byte a read until the line is in, then never again.
 		if !c.spoke.Load() && bytes.IndexByte(p[:n], '\n') >= 0 {
+			c.spoken.Store(time.Now().UnixNano())
 			c.spoke.Store(true)
 		}
 		if d := c.lim.ReserveN(time.Now(), n).Delay(); d > 0 {
@@ -64,6 +66,14 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// spokeAt is when the client's version line came (zero: not yet).
+func (c *limitedConn) spokeAt() time.Time {
+	if !c.spoke.Load() {
+		return time.Time{}
+	}
+	return time.Unix(0, c.spoken.Load())
 }
 
 func (c *limitedConn) Close() error {

@@ -29,13 +29,18 @@ type Config struct {
 	Addr        string // listen address for ListenAndServe; default ":2222"
 	HostKeyPath string // required: a key file hostkeys.Ensure made (its checks are repeated)
 
-	IdleTimeout      time.Duration // close a connection with no traffic either way; default 30m
-	MaxTimeout       time.Duration // close any connection after this long; default 12h
-	HandshakeTimeout time.Duration // TCP accept to authenticated (passphrase typing included); default 60s
-	// VersionTimeout is TCP accept to the client's version line, which a
-	// real client sends at once; default 10s. A connection that says
-	// nothing is closed then, long before HandshakeTimeout.
-	VersionTimeout time.Duration
+	IdleTimeout time.Duration // close a connection with no traffic either way; default 30m
+	MaxTimeout  time.Duration // close any connection after this long; default 12h
+	// A connection on its way in has three deadlines, OpenSSH's
+	// LoginGraceTime in steps: its version line (which a real client sends
+	// at once) within VersionTimeout of accept, default 10s; the key
+	// exchange done (its first authentication request) within KexTimeout
+	// of that line, default 10s; authenticated within HandshakeTimeout of
+	// accept, passphrase typing included, default 30s. One that misses a
+	// deadline is closed, and its address owes a penalty (penalty.go).
+	VersionTimeout   time.Duration
+	KexTimeout       time.Duration
+	HandshakeTimeout time.Duration
 
 	// KeepAliveInterval is how long the server waits to hear from a client
 	// before it asks whether it is still there (a keepalive@openssh.com
@@ -95,8 +100,9 @@ func (c *Config) defaults() {
 	}
 	dur(&c.IdleTimeout, 30*time.Minute)
 	dur(&c.MaxTimeout, 12*time.Hour)
-	dur(&c.HandshakeTimeout, 60*time.Second)
 	dur(&c.VersionTimeout, 10*time.Second)
+	dur(&c.KexTimeout, 10*time.Second)
+	dur(&c.HandshakeTimeout, 30*time.Second)
 	dur(&c.KeepAliveInterval, 30*time.Second)
 	if c.KeepAliveCountMax <= 0 {
 		c.KeepAliveCountMax = 2
@@ -169,11 +175,11 @@ type Deps struct {
 	// at a table restored after a restart. nil: only this process's codes.
 	KnownGuest func(id string) bool
 	// Admit, if set, is asked about every session with a verified identity
-	// before anything else runs for it: a non-empty answer refuses the
-	// session with that sentence (say it in the session's language) on
-	// stderr and exit status 1. It is where bans are kept out: SSH's
+	// before anything else runs for it: a refusal (why) ends the session
+	// with the sentence say (in the session's language) on stderr and exit
+	// status 1. It is where bans are kept out: SSH's
 	// authentication itself can refuse but cannot say why.
-	Admit func(s ssh.Session, id Identity) string
+	Admit func(s ssh.Session, id Identity) (why Refusal, say string)
 	// OnConnect and OnDisconnect, if set, run around every session that got
 	// a verified identity (after it, on the session's goroutine).
 	OnConnect    func(s ssh.Session, id Identity)
@@ -181,10 +187,9 @@ type Deps struct {
 	// Doorkeeper, if set, decides at authentication who may come in (see
 	// doorkeeper.go); nil: every key, and guests as Config.AllowGuests says.
 	Doorkeeper Doorkeeper
-	// Refused, if set, hears every session refused, with its reason (one
-	// of a few fixed phrases, never anything the client chose): for the
-	// operator's metrics. It must not block.
-	Refused func(reason string)
+	// Refused, if set, hears every connection or session refused, with why
+	// (one of Refusals): for the operator's metrics. It must not block.
+	Refused func(why Refusal)
 }
 
 // Server is Bivouac's SSH front door.
@@ -198,6 +203,7 @@ type Server struct {
 	tag       func(secret string) string // how the log names a secret
 	limits    *limiter                   // authenticated connections
 	gate      *gate                      // connections not authenticated yet
+	penalties *penalties                 // addresses whose handshakes stalled or failed
 	handlers  inflight
 	channels  inflight // session channels not yet closed on both sides
 	guesses   *Guesses // wrong reclaim codes by address (see Guesses)
@@ -205,7 +211,7 @@ type Server struct {
 	issued    issued // reclaim codes handed out by this process
 
 	noProgramFor sync.Map // ssh.Session → true: Programs returned nil for it
-	refusedFor   sync.Map // ssh.Session → why it was refused, for the log
+	refusedFor   sync.Map // ssh.Session → why it was refused (Refusal), for the log
 	closing      atomic.Bool
 
 	noSessionTimeout time.Duration // see keepAlive
@@ -255,6 +261,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		hostKeyFP: fp,
 		limits:    newLimiter(cfg.MaxSessions, cfg.MaxPerIP),
 		gate:      newGate(cfg.MaxStartups, cfg.MaxStartupsPerIP),
+		penalties: newPenalties(nil),
 		guesses:   NewGuesses(nil),
 		typing:    typingBudgets{perIP: rate.Limit(max(cfg.MaxTypingPerIP, 0))},
 		conns:     map[net.Conn]struct{}{},
@@ -279,7 +286,12 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		ssh.WrapConn(s.onConn),
 		func(srv *ssh.Server) error {
 			srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
-				return &gossh.ServerConfig{VerifiedPublicKeyCallback: s.keyLogin(ctx)}
+				return &gossh.ServerConfig{VerifiedPublicKeyCallback: s.keyLogin(ctx),
+					PreAuthConnCallback: func(gossh.ServerPreAuthConn) {
+						if p, ok := ctx.Value(passageKey{}).(*passage); ok {
+							p.keyExchanged()
+						}
+					}}
 			}
 			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
 			srv.RequestHandlers = map[string]ssh.RequestHandler{}     // no port forwarding

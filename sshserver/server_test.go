@@ -474,7 +474,7 @@ func TestPerIPCap(t *testing.T) {
 	eventually(t, func() bool { total, _ := srv.limits.counts("127.0.0.1"); return total == 1 })
 	d := sshtest.Dial(t, srv.addr)
 	d.ExpectScreen(t, `who SHA256`, wait)
-	if logs := srv.logs.String(); !strings.Contains(logs, "refused=limit") {
+	if logs := srv.logs.String(); !strings.Contains(logs, "refused=per_address") {
 		t.Errorf("refusal not logged:\n%s", logs)
 	}
 }
@@ -723,11 +723,11 @@ func TestAdmitRefusesWithItsSentence(t *testing.T) {
 	srv := start(t, Config{}, Deps{
 		Programs: testPrograms,
 		Command:  func(s ssh.Session, args []string) int { ran.Store(true); return testCommand(s, args) },
-		Admit: func(_ ssh.Session, id Identity) string {
+		Admit: func(_ ssh.Session, id Identity) (Refusal, string) {
 			if id.ID == sshtest.Fingerprint(banned) {
-				return "You are banned from this server."
+				return RefusedBan, "You are banned from this server."
 			}
-			return ""
+			return "", ""
 		},
 	})
 	c := sshtest.Dial(t, srv.addr, sshtest.WithKey(banned), sshtest.WithoutPTY(), sshtest.WithCommand("rooms"))

@@ -11,16 +11,17 @@ import (
 
 // Startups is the budget of connections that have not authenticated yet,
 // as OpenSSH's MaxStartups "start:rate:full": below Start such connections
-// in all, a new one is let in; from Start on, it is refused with a chance
-// of Rate percent that grows linearly to 100% at Full.
+// in all, a new one simply joins them; from Start on, with a chance of
+// Rate percent that grows linearly to 100% at Full, it joins them in the
+// place of another, which is closed.
 //
-// A refusal here takes the place of a silent connection (one whose client
-// has not sent its version line: the oldest of the address with the most
-// connections waiting) when there is one, rather than turning the
-// newcomer away: a real client speaks within a round trip
-// of connecting, so silent connections are the cheapest way to fill the
-// budget, and they never keep a client that talks from getting in. Only
-// connections that talk (and stall in the handshake) make newcomers wait.
+// The one that gives its place up is the oldest of the address group with
+// the most connections waiting (one that has not sent its version line
+// first: a real client speaks within a round trip), never the newcomer:
+// OpenSSH refuses the newcomer, so connections that send a version line
+// and then stall, redialled from a few addresses, kept every new player
+// out. Here a flood gives up its own places, and a player from an address
+// of its own, the least crowded, always gets in.
 type Startups struct{ Start, Rate, Full int }
 
 // ParseStartups reads "start:rate:full" (e.g. "10:30:100").
@@ -74,59 +75,53 @@ type gate struct {
 
 // startup is one connection on its way to authenticating.
 type startup struct {
-	key    string
-	conn   *limitedConn
-	el     *list.Element // nil once it left the gate
-	silent func() bool   // its client has not said a word yet
+	key     string
+	conn    *limitedConn
+	el      *list.Element // nil once it left the gate
+	evicted bool          // it gave its place up to a newcomer (under the gate's lock)
 }
+
+func (st *startup) silent() bool { return !st.conn.spoke.Load() }
 
 func newGate(budget Startups, perIP int) *gate {
 	return &gate{budget: budget, perIP: perIP, rand: rand.Float64, byIP: map[string]int{}}
 }
 
 // enter lets a new connection from the address group key wait to
-// authenticate, or says no (false). A place it takes from a silent
-// connection is given back by closing that connection.
-func (g *gate) enter(key string, conn *limitedConn) (*startup, bool) {
-	var evicted []*startup
-	defer func() {
-		for _, e := range evicted {
-			e.conn.Close() // outside the lock: its goroutine calls leave
-		}
-	}()
+// authenticate. When its address's share is full, it takes the place of
+// that address's oldest connection; when the budget in all says no (see
+// Startups), the place of the oldest connection of the most crowded
+// group. The connection that gave its place up is returned, for the caller
+// to close outside the lock (nil: none).
+func (g *gate) enter(key string, conn *limitedConn) (st, evicted *startup) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.byIP[key] >= g.perIP {
-		// The newcomer takes a place of its own address's: the number
-		// waiting in all does not change.
-		v := g.oldestSilent(key)
-		if v == nil {
-			return nil, false
-		}
-		g.remove(v)
-		evicted = append(evicted, v)
-	} else if n := g.waiting.Len(); n >= g.budget.Start && g.rand() < g.budget.dropChance(n) {
-		v := g.crowdedSilent()
-		if v == nil {
-			return nil, false
-		}
-		g.remove(v)
-		evicted = append(evicted, v)
+	switch n := g.waiting.Len(); {
+	case g.byIP[key] >= g.perIP:
+		evicted = g.oldestOf(key)
+	case n >= g.budget.Start && g.rand() < g.budget.dropChance(n):
+		evicted = g.oldestOfCrowded(key)
 	}
-	st := &startup{key: key, conn: conn, silent: func() bool { return !conn.spoke.Load() }}
+	if evicted != nil {
+		g.remove(evicted)
+		evicted.evicted = true
+	}
+	st = &startup{key: key, conn: conn}
 	st.el = g.waiting.PushBack(st)
 	g.byIP[key]++
-	return st, true
+	return st, evicted
 }
 
 // leave takes a connection out of the gate (it authenticated or closed);
-// it may be called more than once.
-func (g *gate) leave(st *startup) {
+// it may be called more than once. It reports whether the connection had
+// given its place up to a newcomer.
+func (g *gate) leave(st *startup) (evicted bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if st.el != nil {
 		g.remove(st)
 	}
+	return st.evicted
 }
 
 func (g *gate) remove(st *startup) {
@@ -137,30 +132,45 @@ func (g *gate) remove(st *startup) {
 	}
 }
 
-// oldestSilent is the longest-waiting connection that has not spoken, from
-// the address group key ("": any), or nil.
-func (g *gate) oldestSilent(key string) *startup {
+// oldestOf is the longest-waiting connection of the address group key that
+// has not spoken, or else its longest-waiting one; nil if it has none.
+func (g *gate) oldestOf(key string) *startup {
+	var first *startup
 	for e := g.waiting.Front(); e != nil; e = e.Next() {
 		st := e.Value.(*startup)
-		if (key == "" || st.key == key) && st.silent() {
+		if st.key != key {
+			continue
+		}
+		if st.silent() {
 			return st
 		}
-	}
-	return nil
-}
-
-// crowdedSilent is the longest-waiting silent connection from the address
-// group that has the most connections waiting, or nil: a flood from a
-// few addresses gives up its own places before a lone player's.
-func (g *gate) crowdedSilent() *startup {
-	var pick *startup
-	for e := g.waiting.Front(); e != nil; e = e.Next() {
-		st := e.Value.(*startup)
-		if st.silent() && (pick == nil || g.byIP[st.key] > g.byIP[pick.key]) {
-			pick = st
+		if first == nil {
+			first = st
 		}
 	}
-	return pick
+	return first
+}
+
+// oldestOfCrowded is oldestOf the group with the most connections
+// waiting, counting the newcomer in its group key: that group's own when
+// it is as crowded as any, else among equally crowded groups the one
+// whose oldest connection has waited longest.
+func (g *gate) oldestOfCrowded(key string) *startup {
+	own := g.byIP[key] + 1
+	most, crowded := 0, ""
+	for e := g.waiting.Front(); e != nil; e = e.Next() {
+		st := e.Value.(*startup)
+		if n := g.byIP[st.key]; n > most {
+			most, crowded = n, st.key
+		}
+	}
+	if own >= most && own > 1 {
+		crowded = key
+	}
+	if crowded == "" {
+		return nil
+	}
+	return g.oldestOf(crowded)
 }
 
 // counts is the connections waiting to authenticate in all and from key.
