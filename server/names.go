@@ -24,6 +24,8 @@ import (
 type nameBook struct {
 	reserved *reservedNames       // names no player may take (nil: none)
 	isAdmin  func(id string) bool // an admin may take them (nil: nobody)
+	// holdsCode: the name holds a reclaim code the server knows (nil: none)
+	holdsCode func(name string) bool
 
 	mu   sync.Mutex
 	by   map[string]*nameHolder // fold → holder
@@ -128,7 +130,7 @@ func (b *nameBook) logout(id string) {
 // Rename moves id's session from old to name, unless another player holds
 // name or it looks like a code (tui.Names).
 func (b *nameBook) Rename(id, old, name string) error {
-	if sshserver.SecretUser(name) != "" {
+	if sshserver.SecretUser(name) != "" || b.holdsCode != nil && b.holdsCode(name) {
 		// A guest typing their reclaim code here would show it to all.
 		return game.Refuse(nil, game.M("ssh.gate.name_code"))
 	}

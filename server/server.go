@@ -235,6 +235,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.app.Guesses = s.ssh.Guesses()
+	s.names.holdsCode = s.ssh.HoldsCode
 	return s, nil
 }
 

@@ -67,3 +67,39 @@ func TestCodeShapedUserNamesAreNeverNames(t *testing.T) {
 		t.Errorf("the log does not say what was hidden:\n%s", logs)
 	}
 }
+
+// Issue 36 item 2: with a valid code, near-misses around it became
+// display names and reached the log. Any user name holding the code's 12
+// characters, whatever surrounds them, is no name and is not logged; a
+// keyless login under one is a failed reclaim.
+func TestNamesHoldingACodeAreNeverNames(t *testing.T) {
+	srv := start(t, Config{AllowGuests: true})
+	g := sshtest.Dial(t, srv.addr, sshtest.AsGuest())
+	code := strings.ToLower(g.ExpectScreen(t, `code="(\w+)"`, wait)[1])
+	dashed := strings.TrimPrefix(FormatGuestCode(code), "g-") // xxxx-xxxx-xxxx
+	names := []string{"gg-" + dashed, "xg-" + dashed, "g=" + dashed, "g:" + dashed, "g/" + dashed,
+		"g~" + dashed, "g+" + dashed, "g—" + dashed, "g-" + dashed + "@localhost", "g-" + dashed + ",",
+		"(g-" + dashed, "g-" + dashed + "!", "user g-" + dashed, "code:g-" + dashed,
+		"x" + code + "y", "Anna" + strings.ToUpper(code), "a.b." + dashed + ".c"}
+	for _, name := range names {
+		c := sshtest.Dial(t, srv.addr, sshtest.WithUser(name))
+		c.ExpectScreen(t, `who SHA256\S+\nguest=false code="" user=""`, wait)
+		c.Close()
+	}
+	srv.guesses = NewGuesses(nil)
+	if c, err := sshtest.DialE(t, srv.addr, sshtest.AsGuest(), sshtest.WithUser("xx"+code)); err == nil {
+		c.Close()
+		t.Error("a keyless login holding a known code got in as a new guest")
+	}
+	logs := strings.ToLower(srv.logs.String())
+	for _, part := range []string{code[:4], code[4:8], code[8:]} {
+		if strings.Contains(logs, part) {
+			t.Errorf("part %q of the code is in the log", part)
+		}
+	}
+	for _, s := range []string{"Kathryn Smyth77", "Meg Richardson 1985", "gg", "xg-kate", "Greg Smith-Jones"} {
+		if LooksLikeGuestCode(s) || srv.HoldsCode(s) {
+			t.Errorf("ordinary name %q taken for a code", s)
+		}
+	}
+}

@@ -42,14 +42,20 @@ func ParseGuestCode(user string) (string, bool) {
 }
 
 // LooksLikeGuestCode reports whether a user name may hold a reclaim code,
-// right or wrong: one that ParseGuestCode takes; "g" and any separator
-// (-, _, ., space) followed by 8 or more letters and digits
-// ("g_vyv7f8vacax0", "G.VYV7-F8VA"); or, without the prefix, 11 to 13
-// letters and digits mixing both, either in three groups of four
-// ("vyv7-f8va-cax0") or with a digit before the last letter
-// ("vyv7f8vacax0"). Such a name is never shown or logged: it is a reclaim
+// right or wrong, whatever surrounds it: one that ParseGuestCode takes;
+// "g" and any separators (anything but a letter or a digit: "-", "=", ":",
+// "/", an em dash, a space…), at the start or after one character or a
+// separator ("xg-", "user g-", "code:g-"), then 8 to 16 letters and digits
+// mixing both ("g_vyv7f8vacax0", "gg-vyv7-f8va-cax0"); three groups of
+// four letters and digits mixing both, between separators, anywhere
+// ("vyv7-f8va-cax0", "(vyv7-f8va-cax0!", "vyv7-f8va-cax0@host"); or 11 to
+// 13 letters and digits mixing both, as the whole name or one word of it,
+// with a digit before the last letter ("vyv7f8vacax0", "user
+// vyv7f8vacax0"). Such a name is never shown or logged: it is a reclaim
 // that failed, not a display name. Ordinary names ("kate22",
-// "john_smith_1985") do not look like codes.
+// "john_smith_1985", "Meg Richardson 1985") do not look like codes.
+// Server.HoldsCode also catches a code the server knows hidden in any
+// other way.
 func LooksLikeGuestCode(user string) bool {
 	if _, ok := ParseGuestCode(user); ok {
 		return true
@@ -60,13 +66,52 @@ func LooksLikeGuestCode(user string) bool {
 	}
 	if len(u) >= 2 && u[0] == 'g' && isCodeSeparator(u[1]) {
 		sh := codeShape(u[2:])
-		return sh.clean && sh.n >= 8
+		if sh.clean && sh.n >= 8 {
+			return true
+		}
 	}
-	sh := codeShape(u)
-	if !sh.clean || !sh.mixed || sh.n < 11 || sh.n > 13 {
-		return false
+	if sh := codeShape(u); sh.clean && sh.mixed && sh.n >= 11 && sh.n <= 13 &&
+		(slices.Equal(sh.groups, []int{4, 4, 4}) || sh.digitFirst) {
+		return true
 	}
-	return slices.Equal(sh.groups, []int{4, 4, 4}) || sh.digitFirst
+	return hiddenCode(alnumRuns(u))
+}
+
+// alnumRuns are the runs of letters and digits of s (lower case), in order.
+func alnumRuns(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !isAlnum(r) })
+}
+
+func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
+
+// hiddenCode looks for a code's shape among the words of a user name
+// (see LooksLikeGuestCode).
+func hiddenCode(ws []string) bool {
+	for i, w := range ws {
+		// "g" alone, or one character and "g" ("gg", "xg") as the first
+		// word, then 8 to 16 letters and digits mixing both.
+		if w == "g" || i == 0 && len(w) == 2 && w[1] == 'g' {
+			rest := ""
+			for _, next := range ws[i+1:] {
+				if len(rest) >= 8 {
+					break
+				}
+				rest += next
+			}
+			if len(rest) >= 8 && len(rest) <= 16 && codeShape(rest).mixed {
+				return true
+			}
+		}
+		// Three words of four mixing letters and digits.
+		if i+2 < len(ws) && len(w) == 4 && len(ws[i+1]) == 4 && len(ws[i+2]) == 4 && codeShape(w+ws[i+1]+ws[i+2]).mixed {
+			return true
+		}
+		// One word of 11 to 13, a digit before its last letter.
+		if sh := codeShape(w); sh.mixed && sh.digitFirst && sh.n >= 11 && sh.n <= 13 {
+			return true
+		}
+	}
+	return false
 }
 
 // InvitePrefix starts the user name of a newcomer invited with a code.
@@ -125,6 +170,56 @@ func codeShape(s string) shape {
 	}
 	sh.n, sh.mixed, sh.clean = letters+digits, letters > 0 && digits > 0, true
 	return sh
+}
+
+// HoldsCode reports whether user holds, among its letters and digits
+// read in order, the 12 characters of a reclaim code the server knows (one
+// this process handed out, or a seated guest's: Deps.KnownGuest),
+// whatever surrounds them: "gg-CODE", "CODE@localhost", "user CODE",
+// "xCODEy". Such a name is a secret like any code-shaped one
+// (LooksLikeGuestCode). Only the first maxCodeScan letters and digits are
+// read.
+func (s *Server) HoldsCode(user string) bool {
+	var b [maxCodeScan]byte
+	n := 0
+	for _, r := range user {
+		if n == len(b) {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z':
+			b[n], n = byte(r-'a'+'A'), n+1
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			b[n], n = byte(r), n+1
+		}
+	}
+	now := time.Now()
+	for i := 0; i+GuestCodeLen <= n; i++ {
+		w := string(b[i : i+GuestCodeLen])
+		if !codes.Valid(w, GuestCodeLen) {
+			continue
+		}
+		id := GuestID(w)
+		if s.issued.has(id, now) || s.deps.KnownGuest != nil && s.deps.KnownGuest(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCodeScan bounds what HoldsCode reads of a user name.
+const maxCodeScan = 128
+
+// secretUser is SecretUser, or "(guest code)" for a name that holds a code
+// the server knows (HoldsCode).
+func (s *Server) secretUser(user string) string {
+	if label := SecretUser(user); label != "" {
+		return label
+	}
+	if s.HoldsCode(user) {
+		return "(guest code)"
+	}
+	return ""
 }
 
 // FormatGuestCode is the code as its owner types it: "g-7kqm-x4tr-9pzc".

@@ -114,7 +114,7 @@ var errRefused = errors.New("sshserver: connection refused")
 // gets a fresh code.
 func (s *Server) guestLogin(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool {
 	code, reclaim := ParseGuestCode(ctx.User())
-	if !reclaim && LooksLikeGuestCode(ctx.User()) {
+	if !reclaim && (LooksLikeGuestCode(ctx.User()) || s.HoldsCode(ctx.User())) {
 		// A mistyped code is a failed reclaim, never a fresh guest whose
 		// name would show most of the code to everyone.
 		addr := ctx.RemoteAddr().String()
@@ -185,14 +185,17 @@ func setExt(p *ssh.Permissions, k, v string) {
 // recorded, re-checking the key: the fingerprint of the key the session
 // carries must equal both the offered and the verified record (soft-serve's
 // auth-bypass lesson: a client can offer one key and sign with another).
-func identify(s ssh.Session, allowGuests bool) (Identity, error) {
+//
+// secret says whether a user name holds a secret (Server.secretUser): such
+// a name is no player's name.
+func identify(s ssh.Session, allowGuests bool, secret func(user string) string) (Identity, error) {
 	perms := s.Permissions()
 	var ext map[string]string
 	if perms.Permissions != nil {
 		ext = perms.Extensions
 	}
 	id := Identity{RemoteIP: remoteIP(s.RemoteAddr())}
-	if SecretUser(s.User()) == "" {
+	if secret(s.User()) == "" {
 		id.User = sanitize.Line(s.User(), 64)
 	}
 	if key := s.PublicKey(); key != nil {

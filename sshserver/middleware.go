@@ -79,7 +79,7 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 		s.log.Info("connect",
 			"session", shortID(sess),
 			"remote", sess.RemoteAddr().String(),
-			"user", logUser(sess.User()),
+			"user", s.logUser(sess.User()),
 			"key", keyFP,
 			"command", s.logCommand(sess.RawCommand()),
 			"pty", hasPty, "term", sanitize.Line(pty.Term, 40),
@@ -104,8 +104,8 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 
 // logUser is the SSH user name as the log shows it: a reclaim code (right
 // or wrong) or an invite is a secret, so it is never written out.
-func logUser(user string) string {
-	if label := SecretUser(user); label != "" {
+func (s *Server) logUser(user string) string {
+	if label := s.secretUser(user); label != "" {
 		return label
 	}
 	return sanitize.Line(user, 64)
@@ -163,7 +163,7 @@ func (s *Server) caps(next ssh.Handler) ssh.Handler {
 // session whose records don't add up.
 func (s *Server) identity(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		id, err := identify(sess, s.cfg.AllowGuests)
+		id, err := identify(sess, s.cfg.AllowGuests, s.secretUser)
 		if err != nil {
 			s.log.Warn("identity refused", "session", shortID(sess),
 				"remote", sess.RemoteAddr().String(), "err", err)

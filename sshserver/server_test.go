@@ -367,7 +367,7 @@ func TestIdentifyReverifiesTheKey(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.s.user = "u"
-			id, err := identify(tt.s, tt.guests)
+			id, err := identify(tt.s, tt.guests, SecretUser)
 			if tt.want == "" {
 				if err == nil {
 					t.Fatalf("accepted as %+v", id)
