@@ -131,13 +131,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	stopHUP := reloadOnHangup(srv.ReloadAccess)
 	defer stopHUP()
 	if *metricsAddr != "" {
-		stop, err := serveOps(*metricsAddr, srv.OpsHandler())
+		stop, bound, err := serveOps(*metricsAddr, srv.OpsHandler())
 		if err != nil {
 			door.Close()
 			srv.Close()
 			return err
 		}
 		defer stop()
+		warnIfExposed(log, bound)
 		fmt.Fprintf(stdout, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", *metricsAddr)
 	}
 	port := "2222"
@@ -255,18 +256,36 @@ func logHandler(format string, w io.Writer, level slog.Level) (slog.Handler, err
 }
 
 // serveOps serves the operator's endpoints (metrics, health) on addr
-// until stop is called. Any address is allowed (a Prometheus on another
-// machine of a private network scrapes it); the README says to keep it
-// off the public internet: the metrics say how busy the server is.
-func serveOps(addr string, h http.Handler) (stop func(), err error) {
+// until stop is called, and says where it listens. Any address is allowed
+// (a Prometheus on another machine of a private network scrapes it), with
+// a warning off loopback (warnIfExposed).
+func serveOps(addr string, h http.Handler) (stop func(), bound net.Addr, err error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("--metrics-addr: %w", err)
+		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() { _ = hs.Serve(l) }()
-	return func() { hs.Close() }, nil
+	return func() { hs.Close() }, l.Addr(), nil
+}
+
+// warnIfExposed warns at start when the operator's listener is not on
+// loopback (":9464" listens on every interface): the metrics say how busy
+// the server is and who plays how much, and --pprof, which says more,
+// refuses anything but loopback. A private network is the operator's
+// call, so it is a warning, naming the flag.
+func warnIfExposed(log *slog.Logger, bound net.Addr) {
+	tcp, ok := bound.(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return
+	}
+	where := "an address other machines may reach"
+	if tcp.IP.IsUnspecified() {
+		where = "every interface"
+	}
+	log.Warn("--metrics-addr listens on "+where+": keep the metrics on loopback (127.0.0.1:9464) or a private network",
+		"flag", "--metrics-addr", "addr", bound.String())
 }
 
 // parseBytes reads a size as GOMEMLIMIT writes it: a number of bytes with
