@@ -1,6 +1,7 @@
 package server
 
 import (
+	"container/heap"
 	"errors"
 	"strconv"
 	"strings"
@@ -15,40 +16,62 @@ import (
 
 // nameBook keeps display names apart: a name (compared by sanitize.Fold,
 // so look-alikes count as the same) belongs to the player who used it, as
-// long as they are online or were seen within nameHeld. Another player who
-// logs in under it gets a numbered variant and is told; a rename to it is
-// refused. Chat lines carry names, so this is what keeps one player from
+// long as they are online or were seen within nameHeld (a guest's only
+// while their code can still reclaim them: guestNameHeld). Another player
+// who logs in under it gets a numbered variant and is told; a rename to it
+// is refused. Chat lines carry names, so this is what keeps one player from
 // speaking as another.
 //
-// It lives in memory, seeded at start from the stored profiles' names.
+// It lives in memory, seeded at start from the stored profiles' names, and
+// holds at most nameBookMax names: past that the offline name whose hold
+// ends first is forgotten (expiring, an expiry-ordered heap of the
+// offline names), and names whose hold has ended are forgotten as new
+// ones come. Each holder costs about 250 bytes.
 type nameBook struct {
 	reserved *reservedNames       // names no player may take (nil: none)
 	isAdmin  func(id string) bool // an admin may take them (nil: nobody)
 	// holdsCode: the name holds a reclaim code the server knows (nil: none)
 	holdsCode func(name string) bool
 
-	mu   sync.Mutex
-	by   map[string]*nameHolder // fold → holder
-	used map[string]string      // player ID → fold of the name its sessions go by
+	mu       sync.Mutex
+	by       map[string]*nameHolder // fold → holder
+	used     map[string]string      // player ID → fold of the name its sessions go by
+	expiring holderHeap             // offline holders, the hold that ends first on top
+	next     map[string]int         // fold of a name → the number its next variant tries first
 }
 
 type nameHolder struct {
+	fold   string
 	id     string
 	name   string
 	seen   time.Time
 	online int // sessions open now
+	at     int // index in expiring; -1 while online
 }
 
-// nameHeld is how long a name stays its player's after their last visit.
-const nameHeld = 30 * 24 * time.Hour
+// ends is when the holder's hold on its name ends, if offline.
+func (h *nameHolder) ends() time.Time {
+	if strings.HasPrefix(h.id, sshserver.GuestIDPrefix) {
+		return h.seen.Add(guestNameHeld)
+	}
+	return h.seen.Add(nameHeld)
+}
 
-// nameBookMax bounds the memory; past it, names of long-gone players go.
+// nameHeld is how long a name stays its player's after their last visit;
+// guestNameHeld a guest's, as long as their reclaim code brings them back
+// (sshserver.GuestReclaimable): after that nobody can be that guest again.
+const (
+	nameHeld      = 30 * 24 * time.Hour
+	guestNameHeld = sshserver.GuestReclaimable
+)
+
+// nameBookMax bounds the memory (about 250 bytes a name: 50 MB at most).
 const nameBookMax = 200000
 
 // taken reports whether another player holds a name that reads like name.
 func (b *nameBook) taken(id, name string, now time.Time) bool {
 	h := b.by[sanitize.Fold(name)]
-	return h != nil && h.id != id && (h.online > 0 || now.Sub(h.seen) < nameHeld)
+	return h != nil && h.id != id && (h.online > 0 || now.Before(h.ends()))
 }
 
 // hold records that id holds name (seen now); online counts a session.
@@ -56,17 +79,22 @@ func (b *nameBook) hold(id, name string, now time.Time, online int) {
 	if b.by == nil {
 		b.by = map[string]*nameHolder{}
 	}
-	if len(b.by) >= nameBookMax {
-		b.forget(now)
-	}
+	b.forget(now)
 	f := sanitize.Fold(name)
 	h := b.by[f]
-	if h == nil || h.id != id {
-		h = &nameHolder{id: id}
+	if h != nil && h.id != id {
+		b.drop(h) // its hold ended (taken said so)
+		h = nil
+	}
+	if h == nil {
+		if len(b.by) >= nameBookMax && len(b.expiring) > 0 {
+			b.drop(b.expiring[0])
+		}
+		h = &nameHolder{fold: f, id: id, at: -1}
 		b.by[f] = h
 	}
 	h.name, h.seen = name, now
-	h.online += online
+	b.setOnline(h, h.online+online)
 	if online > 0 {
 		if b.used == nil {
 			b.used = map[string]string{}
@@ -75,12 +103,57 @@ func (b *nameBook) hold(id, name string, now time.Time, online int) {
 	}
 }
 
-func (b *nameBook) forget(now time.Time) {
-	for f, h := range b.by {
-		if h.online == 0 && now.Sub(h.seen) >= nameHeld/2 {
-			delete(b.by, f)
-		}
+// setOnline sets h's count of sessions and keeps it in expiring while it
+// has none.
+func (b *nameBook) setOnline(h *nameHolder, n int) {
+	h.online = n
+	switch {
+	case n > 0 && h.at >= 0:
+		heap.Remove(&b.expiring, h.at)
+	case n == 0 && h.at < 0:
+		heap.Push(&b.expiring, h)
+	case n == 0:
+		heap.Fix(&b.expiring, h.at)
 	}
+}
+
+// drop forgets a holder.
+func (b *nameBook) drop(h *nameHolder) {
+	if h.at >= 0 {
+		heap.Remove(&b.expiring, h.at)
+	}
+	delete(b.by, h.fold)
+	delete(b.next, h.fold)
+}
+
+// forget drops the offline holders whose hold has ended.
+func (b *nameBook) forget(now time.Time) {
+	for len(b.expiring) > 0 && !now.Before(b.expiring[0].ends()) {
+		b.drop(b.expiring[0])
+	}
+}
+
+// holderHeap orders offline holders by when their hold ends.
+type holderHeap []*nameHolder
+
+func (q holderHeap) Len() int           { return len(q) }
+func (q holderHeap) Less(i, j int) bool { return q[i].ends().Before(q[j].ends()) }
+func (q holderHeap) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].at, q[j].at = i, j
+}
+func (q *holderHeap) Push(x any) {
+	h := x.(*nameHolder)
+	h.at = len(*q)
+	*q = append(*q, h)
+}
+func (q *holderHeap) Pop() any {
+	old := *q
+	h := old[len(old)-1]
+	old[len(old)-1] = nil
+	h.at = -1
+	*q = old[:len(old)-1]
+	return h
 }
 
 // seed records a stored player's name as last seen at seen.
@@ -93,25 +166,43 @@ func (b *nameBook) seed(id, name string, seen time.Time) {
 	b.hold(id, name, seen, 0)
 }
 
-// login gives id the name it asks for, or when another player holds it, the
-// first free numbered variant ("ann2"); the session counts as online until
-// logout. It returns the name given.
+// login gives id the name it asks for, or when another player holds it, a
+// free numbered variant ("ann2"); the session counts as online until
+// logout. It returns the name given. Variants are tried from the number
+// after the last one given for that name, so finding one takes about one
+// look whatever the number of holders (a freed lower number is not
+// reused).
 func (b *nameBook) login(id, name string) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := time.Now()
 	given := name
-	for n := 2; b.taken(id, given, now); n++ {
-		suffix := strconv.Itoa(n)
-		base := name
-		for utf8.RuneCountInString(base)+len(suffix) > sanitize.MaxNameRunes {
-			_, size := utf8.DecodeLastRuneInString(base)
-			base = base[:len(base)-size]
+	if b.taken(id, given, now) {
+		if b.next == nil {
+			b.next = map[string]int{}
 		}
-		given = base + suffix
+		f := sanitize.Fold(name)
+		n := max(b.next[f], 2)
+		for given = numbered(name, n); b.taken(id, given, now); given = numbered(name, n) {
+			n++
+		}
+		if b.by[f] != nil { // the counter lives as long as the name's holder
+			b.next[f] = n + 1
+		}
 	}
 	b.hold(id, given, now, 1)
 	return given
+}
+
+// numbered is name with the number n, cut to fit sanitize.MaxNameRunes.
+func numbered(name string, n int) string {
+	suffix := strconv.Itoa(n)
+	base := name
+	for utf8.RuneCountInString(base)+len(suffix) > sanitize.MaxNameRunes {
+		_, size := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-size]
+	}
+	return base + suffix
 }
 
 // logout ends one of id's sessions (under whichever name it has now).
@@ -119,8 +210,8 @@ func (b *nameBook) logout(id string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if h := b.by[b.used[id]]; h != nil && h.id == id && h.online > 0 {
-		h.online--
 		h.seen = time.Now()
+		b.setOnline(h, h.online-1)
 		if h.online == 0 {
 			delete(b.used, id)
 		}
@@ -146,7 +237,8 @@ func (b *nameBook) Rename(id, old, name string) error {
 	online := 1
 	if h := b.by[sanitize.Fold(old)]; h != nil && h.id == id && h.online > 0 {
 		online = h.online // every session of id moves to the new name
-		h.online = 0
+		h.seen = now
+		b.setOnline(h, 0)
 	}
 	b.hold(id, name, now, online)
 	return nil

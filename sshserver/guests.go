@@ -231,12 +231,20 @@ func FormatGuestCode(code string) string {
 	return GuestPrefix + c[0:4] + "-" + c[4:8] + "-" + c[8:12]
 }
 
+// GuestIDPrefix starts every guest's ID (GuestID).
+const GuestIDPrefix = "guest:"
+
+// GuestReclaimable is how long after a guest's last login their code
+// still brings them back (while this process runs; a guest seated at a
+// table can always come back to it).
+const GuestReclaimable = 7 * 24 * time.Hour
+
 // GuestID is the player ID of the guest holding code: "guest:" and a hash
 // of the code. It may be stored, shown in logs and compared; it does not
 // give the code back.
 func GuestID(code string) string {
 	sum := sha256.Sum256([]byte("bivouac guest\x00" + code))
-	return "guest:" + hex.EncodeToString(sum[:10])
+	return GuestIDPrefix + hex.EncodeToString(sum[:10])
 }
 
 // LogTag is how a log line names a player: the ID as it is (a key's
@@ -344,7 +352,7 @@ type issued struct {
 
 const (
 	issuedEntries = 100000
-	issuedForget  = 7 * 24 * time.Hour
+	issuedForget  = GuestReclaimable
 )
 
 func (is *issued) add(id string, now time.Time) {
