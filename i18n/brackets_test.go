@@ -1,10 +1,11 @@
-package i18n
+package i18n_test
 
 import (
 	"slices"
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // A bot's name carries its mark in brackets ("Hugo (бот)"), so a message
@@ -13,16 +14,17 @@ import (
 // for every argument that names a player, brackets brackets.
 func TestABotsNameIsNeverBracketedAgain(t *testing.T) {
 	bot := "Hugo" + game.BotMark
-	for _, l := range []Lang{English, Polish, Russian, German} {
-		p := For(l)
-		keys := make([]string, 0, len(p.messages))
-		for k := range p.messages {
+	for _, l := range i18n.Langs {
+		p := i18n.For(l)
+		msgs := i18n.Messages(p)
+		keys := make([]string, 0, len(msgs))
+		for k := range msgs {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
 			var args []game.Arg
-			for _, a := range p.messages[k].args() {
+			for _, a := range i18n.Args(p, k) {
 				switch {
 				case a == "Count":
 					args = append(args, game.Count(2))

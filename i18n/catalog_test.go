@@ -1,4 +1,4 @@
-package i18n
+package i18n_test
 
 import (
 	"go/ast"
@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,19 +14,31 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	_ "github.com/bivouac-ssh/bivouac/games" // every game's catalog, registered by its module
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
-// namespaces are the first segments of catalog keys; a string literal in
-// the code that starts with one of them and looks like a key is one.
-var namespaces = []string{"access", "bot", "campaign", "cmd", "form", "game", "grizzled", "grizzledui",
-	"learn", "list", "moderation", "name", "plain", "replay", "review", "ssh", "table", "ui", "werewolf", "werewolfui"}
-
 var keyLike = regexp.MustCompile(`^[a-z]+(\.[A-Za-z0-9_\-]+)+\.?$`)
+
+// namespaces are the first segments of the keys of every catalog, the
+// shared words' and each registered game's; a string literal in the code
+// that starts with one of them and looks like a key is one.
+func namespaces(t *testing.T) []string {
+	var ns []string
+	for k := range loadCatalog(t, i18n.English) {
+		if first, _, _ := strings.Cut(genderBase(k), "."); !slices.Contains(ns, first) {
+			ns = append(ns, first)
+		}
+	}
+	return ns
+}
 
 // usedKeys are the catalog keys the code names: exact keys, and families
 // (literals ending in ".", completed at run time: "grizzled.card." + code).
 func usedKeys(t *testing.T) (exact, families map[string]bool) {
 	t.Helper()
+	namespaces := namespaces(t)
 	exact, families = map[string]bool{"raw": true}, map[string]bool{}
 	root := filepath.Join("..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -71,16 +82,33 @@ func usedKeys(t *testing.T) (exact, families map[string]bool) {
 // catalogMsg is one catalog entry: its text, or its plural forms.
 type catalogMsg map[string]string
 
-// loadCatalog reads a catalog file into key → forms ("other" for a plain catalogMsg).
-func loadCatalog(t *testing.T, l Lang) map[string]catalogMsg {
+// loadCatalog reads language l of every catalog (the shared words and
+// each registered game's) into key → forms ("other" for a plain
+// catalogMsg).
+func loadCatalog(t *testing.T, l i18n.Lang) map[string]catalogMsg {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("catalog", string(l)+".toml"))
+	out := map[string]catalogMsg{}
+	for _, c := range i18n.Catalogs() {
+		for k, m := range loadOne(t, c, l) {
+			if _, dup := out[k]; dup {
+				t.Errorf("%s: %s is in two catalogs", l, k)
+			}
+			out[k] = m
+		}
+	}
+	return out
+}
+
+// loadOne reads language l of catalog c.
+func loadOne(t *testing.T, c i18n.Catalog, l i18n.Lang) map[string]catalogMsg {
+	t.Helper()
+	b, err := fs.ReadFile(c.Files, string(l)+".toml")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("catalog %q: %v", c.Name, err)
 	}
 	var raw map[string]any
 	if err := toml.Unmarshal(b, &raw); err != nil {
-		t.Fatalf("%s: %v", l, err)
+		t.Fatalf("catalog %q, %s: %v", c.Name, l, err)
 	}
 	out := map[string]catalogMsg{}
 	var walk func(prefix string, m map[string]any)
@@ -106,8 +134,8 @@ func loadCatalog(t *testing.T, l Lang) map[string]catalogMsg {
 // to, or k itself: a language has such wordings only where its sentences
 // agree with the player they name.
 func genderBase(k string) string {
-	for _, prefix := range genderPrefixes {
-		if base, ok := strings.CutPrefix(k, prefix); ok && prefix != "" {
+	for _, prefix := range []string{"feminine.", "masculine."} {
+		if base, ok := strings.CutPrefix(k, prefix); ok {
 			return base
 		}
 	}
@@ -125,11 +153,11 @@ func mergeForm(m catalogMsg, form, text string) catalogMsg {
 var pluralForms = map[string]bool{"zero": true, "one": true, "two": true, "few": true, "many": true, "other": true}
 
 // cldrForms are the plural categories each language needs for whole numbers.
-var cldrForms = map[Lang][]string{
-	English: {"one", "other"},
-	German:  {"one", "other"},
-	Polish:  {"one", "few", "many", "other"},
-	Russian: {"one", "few", "many", "other"},
+var cldrForms = map[i18n.Lang][]string{
+	i18n.English: {"one", "other"},
+	i18n.German:  {"one", "other"},
+	i18n.Polish:  {"one", "few", "many", "other"},
+	i18n.Russian: {"one", "few", "many", "other"},
 }
 
 var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z]+)\s*\}\}`)
@@ -150,7 +178,7 @@ func placeholders(m catalogMsg) []string {
 // language needs.
 func TestCatalogsAreComplete(t *testing.T) {
 	exact, families := usedKeys(t)
-	en := loadCatalog(t, English)
+	en := loadCatalog(t, i18n.English)
 	used := func(k string) bool {
 		if exact[k] {
 			return true
@@ -179,9 +207,9 @@ func TestCatalogsAreComplete(t *testing.T) {
 			t.Errorf("en: nothing in the family %s…", f)
 		}
 	}
-	for _, l := range Langs {
+	for _, l := range i18n.Langs {
 		cat := en
-		if l != English {
+		if l != i18n.English {
 			cat = loadCatalog(t, l)
 		}
 		for k := range exact {
@@ -207,7 +235,7 @@ func TestCatalogsAreComplete(t *testing.T) {
 			}
 		}
 		for k := range en {
-			if _, ok := cat[k]; !ok && l != English && genderBase(k) == k {
+			if _, ok := cat[k]; !ok && l != i18n.English && genderBase(k) == k {
 				t.Errorf("%s: %s is missing", l, k)
 			}
 		}

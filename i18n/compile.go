@@ -1,6 +1,8 @@
 package i18n
 
 import (
+	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -16,9 +18,10 @@ const formOther = 5
 
 // message is one catalog entry split at its placeholders, per plural form.
 type message struct {
-	forms  [len(formNames)][]segment
-	plural bool // has forms other than "other"
-	size   int  // a guess at the rendered length, for the builder
+	forms   [len(formNames)][]segment
+	plural  bool   // has forms other than "other"
+	size    int    // a guess at the rendered length, for the builder
+	catalog string // the catalog that holds it ("" for the shared words)
 	// gendered holds, by game.Gender, the wording for a Player who asked
 	// to be addressed in the feminine or masculine (catalog keys
 	// "feminine.KEY", "masculine.KEY"); nil where the message itself
@@ -37,17 +40,34 @@ type segment struct {
 	arg  string
 }
 
-// compileCatalog reads language l's catalog as go-i18n does (nested tables
-// make dotted keys; a table of plural forms is one message) and compiles
-// every message.
-func compileCatalog(l Lang) map[string]*message {
-	b, err := catalogs.ReadFile("catalog/" + string(l) + ".toml")
+// compileCatalogs reads language l of every catalog as go-i18n does
+// (nested tables make dotted keys; a table of plural forms is one message)
+// and compiles every message into one map. A key two catalogs define
+// panics: which one a reader got would depend on their order.
+func compileCatalogs(cats []Catalog, l Lang) map[string]*message {
+	out, from := map[string]*message{}, map[string]string{}
+	for _, c := range cats {
+		for k, m := range compileCatalog(c, l) {
+			if other, dup := from[k]; dup {
+				panic(fmt.Sprintf("i18n: %s: %s is in catalog %q and in %q", l, k, other, c.Name))
+			}
+			m.catalog = c.Name
+			out[k], from[k] = m, c.Name
+		}
+	}
+	attachGendered(out)
+	return out
+}
+
+// compileCatalog is language l of one catalog, compiled.
+func compileCatalog(c Catalog, l Lang) map[string]*message {
+	b, err := fs.ReadFile(c.Files, string(l)+".toml")
 	if err != nil {
-		panic("i18n: " + err.Error())
+		panic("i18n: " + c.Name + ": " + err.Error())
 	}
 	var raw map[string]any
 	if err := toml.Unmarshal(b, &raw); err != nil {
-		panic("i18n: " + err.Error())
+		panic("i18n: " + c.Name + ": " + err.Error())
 	}
 	out := map[string]*message{}
 	var walk func(prefix string, m map[string]any)
@@ -66,7 +86,6 @@ func compileCatalog(l Lang) map[string]*message {
 		}
 	}
 	walk("", raw)
-	attachGendered(out)
 	return out
 }
 

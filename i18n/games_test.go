@@ -1,4 +1,4 @@
-package i18n
+package i18n_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/games/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // TestEveryMessageOfRandomGamesRenders plays random games of both games
@@ -93,8 +94,8 @@ func TestEveryMessageOfRandomGamesRenders(t *testing.T) {
 		keys[m.Key] = true
 	}
 	t.Logf("%d messages, %d keys", len(msgs), len(keys))
-	for _, l := range Langs {
-		p := For(l)
+	for _, l := range i18n.Langs {
+		p := i18n.For(l)
 		for _, m := range msgs {
 			got := p.Msg(m)
 			if got == "" || got == m.Key || strings.Contains(got, "{{") || strings.Contains(got, "<no value>") ||

@@ -2,15 +2,19 @@
 //
 // Rules and screens name what they say by a catalog key with typed
 // arguments (game.Msg); a Printer turns that into English, Polish, Russian
-// or German. The catalogs are TOML files, one per language, embedded from
-// catalog/ and read by go-i18n, which brings CLDR's plural rules
-// ("1 karta / 2 karty / 5 kart"). catalog/GLOSSARY.md lists the names of
-// cards, roles and terms and the rulebook each comes from.
+// or German. The catalogs are TOML files, one per language, read by
+// go-i18n, which brings CLDR's plural rules ("1 karta / 2 karty / 5
+// kart"): the shared words embedded from catalog/ here, and each game's
+// own, which its module registers (Register) from the game's folder
+// (games/ID/catalog, beside a GLOSSARY.md of the game's terms and the
+// rulebook each comes from).
 package i18n
 
 import (
 	"embed"
 	"errors"
+	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,7 +51,68 @@ func (l Lang) Next() Lang {
 }
 
 //go:embed catalog/*.toml
-var catalogs embed.FS
+var shared embed.FS
+
+// A Catalog is a set of words in every language the server speaks: a TOML
+// file a language, named for it (en.toml, pl.toml, ru.toml, de.toml).
+type Catalog struct {
+	Name  string // "" for the shared words; else the game's ID
+	Files fs.FS
+}
+
+// catalogs are the shared words, then each game's as its module
+// registered them. The first printer seals them: printers are shared by
+// every session and never change.
+var catalogs = struct {
+	sync.Mutex
+	list   []Catalog
+	sealed bool
+}{list: []Catalog{{Files: sharedFiles()}}}
+
+func sharedFiles() fs.FS {
+	f, err := fs.Sub(shared, "catalog")
+	if err != nil {
+		panic("i18n: " + err.Error()) // a constant path into an embedded tree
+	}
+	return f
+}
+
+// Register adds a game's words: its module calls it from its package's
+// init, so the words are in before any printer is made. name is the
+// game's ID; files hold en.toml, pl.toml, ru.toml and de.toml. A name
+// registered twice, or a registration after the first printer, panics: a
+// build defect that every test rendering words catches at once. A key two
+// catalogs both define panics when the printers are made.
+func Register(name string, files fs.FS) {
+	catalogs.Lock()
+	defer catalogs.Unlock()
+	if catalogs.sealed {
+		panic("i18n: catalog " + name + " registered after the first printer was made: register it from an init func")
+	}
+	for _, c := range catalogs.list {
+		if c.Name == name || name == "" {
+			panic(fmt.Sprintf("i18n: catalog %q registered twice", name))
+		}
+	}
+	catalogs.list = append(catalogs.list, Catalog{Name: name, Files: files})
+}
+
+// Catalogs are the shared words and every registered game's, in the order
+// they came.
+func Catalogs() []Catalog {
+	catalogs.Lock()
+	defer catalogs.Unlock()
+	return append([]Catalog(nil), catalogs.list...)
+}
+
+// sealedCatalogs are the catalogs the printers are made from; none may be
+// registered after.
+func sealedCatalogs() []Catalog {
+	catalogs.Lock()
+	defer catalogs.Unlock()
+	catalogs.sealed = true
+	return catalogs.list
+}
 
 // The catalogs are read twice: go-i18n loads them into a bundle (it checks
 // the format and owns CLDR's plural rules, which pick a message's form for
@@ -59,9 +124,11 @@ var bundle = sync.OnceValue(func() *goi18n.Bundle {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	for _, l := range Langs {
-		// A catalog that does not parse is a build defect the tests catch.
-		if _, err := b.LoadMessageFileFS(catalogs, "catalog/"+string(l)+".toml"); err != nil {
-			panic("i18n: " + err.Error())
+		for _, c := range sealedCatalogs() {
+			// A catalog that does not parse is a build defect the tests catch.
+			if _, err := b.LoadMessageFileFS(c.Files, string(l)+".toml"); err != nil {
+				panic("i18n: " + c.Name + ": " + err.Error())
+			}
 		}
 		// The plural forms by name, so a count's form can be asked for.
 		b.MustAddMessages(language.Make(string(l)), &goi18n.Message{ID: formsID,
@@ -123,12 +190,13 @@ type Printer struct {
 
 var printers = sync.OnceValue(func() map[Lang]*Printer {
 	b := bundle()
-	en := compileCatalog(English)
+	cats := sealedCatalogs()
+	en := compileCatalogs(cats, English)
 	m := make(map[Lang]*Printer, len(Langs))
 	for _, l := range Langs {
 		p := &Printer{lang: l, loc: goi18n.NewLocalizer(b, string(l)), fallback: en, messages: en}
 		if l != English {
-			p.messages = compileCatalog(l)
+			p.messages = compileCatalogs(cats, l)
 		}
 		for n := range countCache {
 			p.forms[n] = p.formOf(n)

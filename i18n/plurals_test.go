@@ -1,4 +1,4 @@
-package i18n
+package i18n_test
 
 import (
 	"flag"
@@ -10,25 +10,38 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
-var update = flag.Bool("update", false, "write testdata/plurals.*.txt from the catalogs (then review the diff)")
+var update = flag.Bool("update", false, "write the reviewed files (plurals.*.txt, gender.*.txt) from the catalogs (then review the diff)")
 
 // pluralCounts cover every CLDR form of pl, ru and de, and the numbers
 // that trip them: 0, 1, 2, 5, teens (12), 21 and 22.
 var pluralCounts = []int{0, 1, 2, 5, 12, 21, 22}
 
 // Every message with a count, rendered at each of pluralCounts in Polish,
-// Russian and German, must read as testdata/plurals.LANG.txt says: a
-// sentence whose number does not agree is seen in review of that file,
-// and a catalog change that alters one shows in its diff. Other arguments
-// render as ‹Name›. Run with -update to rewrite the files after a reviewed
-// catalog change.
+// Russian and German, must read as its catalog's testdata/plurals.LANG.txt
+// says (i18n/testdata for the shared words, games/ID/catalog/testdata for
+// a game's): a sentence whose number does not agree is seen in review of
+// that file, and a catalog change that alters one shows in its diff.
+// Other arguments render as ‹Name›. Run with -update to rewrite the files
+// after a reviewed catalog change.
 func TestPluralsReadAsReviewed(t *testing.T) {
-	for _, l := range []Lang{Polish, Russian, German} {
-		got := renderCounts(For(l))
-		checkReviewed(t, filepath.Join("testdata", "plurals."+string(l)+".txt"), got, "TestPluralsReadAsReviewed", "a counted message")
+	for _, c := range i18n.Catalogs() {
+		for _, l := range []i18n.Lang{i18n.Polish, i18n.Russian, i18n.German} {
+			got := renderCounts(i18n.For(l), c.Name)
+			checkReviewed(t, filepath.Join(reviewedDir(c), "plurals."+string(l)+".txt"), got, "TestPluralsReadAsReviewed", "a counted message")
+		}
 	}
+}
+
+// reviewedDir is where a catalog's reviewed renderings are kept: beside
+// the catalog, under testdata.
+func reviewedDir(c i18n.Catalog) string {
+	if c.Name == "" {
+		return "testdata"
+	}
+	return filepath.Join("..", "games", c.Name, "catalog", "testdata")
 }
 
 // checkReviewed compares got with the reviewed file at path and names the
@@ -68,20 +81,25 @@ func checkReviewed(t *testing.T, path, got, test, what string) {
 	}
 }
 
-// renderCounts is every counted message of p at each of pluralCounts, one
-// line each, sorted by key.
-func renderCounts(p *Printer) string {
+// keysOf are the keys of p's language that catalog holds, sorted.
+func keysOf(p *i18n.Printer, catalog string, want func(key string) bool) []string {
 	var keys []string
-	for k, m := range p.messages {
-		if m.plural || slices.ContainsFunc(m.args(), func(a string) bool { return a == "Count" }) {
+	for k, c := range i18n.Messages(p) {
+		if c == catalog && want(k) {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
+	return keys
+}
+
+// renderCounts is every counted message of catalog in p's language at
+// each of pluralCounts, one line each, sorted by key.
+func renderCounts(p *i18n.Printer, catalog string) string {
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range keysOf(p, catalog, func(k string) bool { return i18n.Counted(p, k) }) {
 		var args []game.Arg
-		for _, a := range p.messages[k].args() {
+		for _, a := range i18n.Args(p, k) {
 			if a != "Count" {
 				args = append(args, game.Text(a, "‹"+a+"›"))
 			}
@@ -91,17 +109,4 @@ func renderCounts(p *Printer) string {
 		}
 	}
 	return b.String()
-}
-
-// args are the names of the arguments m's forms use, each once.
-func (m *message) args() []string {
-	var v []string
-	for _, f := range m.forms {
-		for _, s := range f {
-			if s.arg != "" && !slices.Contains(v, s.arg) {
-				v = append(v, s.arg)
-			}
-		}
-	}
-	return v
 }

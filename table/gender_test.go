@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -75,13 +74,13 @@ func TestAddressedGivesEachNameItsGender(t *testing.T) {
 // table did.
 func TestAReplayNamesPlayersInTheirGender(t *testing.T) {
 	seats := []SeatRecord{{Name: "Anna", Identity: "a", Gender: game.Feminine}, {Name: botName(7), Bot: "easy"}} // Hugo
-	steps := []Step{{Events: []game.Event{{Msg: game.M("werewolf.death.devoured", game.Text("Player", "Anna"), game.Term("Role", "werewolf.role.villager"))}}},
-		{Events: []game.Event{{Msg: game.M("werewolf.death.devoured", game.Text("Player", botName(7)), game.Term("Role", "werewolf.role.villager"))}}}}
+	steps := []Step{{Events: []game.Event{{Msg: game.M("table.bot_stands_in", game.Text("Player", "Anna"))}}},
+		{Events: []game.Event{{Msg: game.M("table.bot_stands_in", game.Text("Player", botName(7)))}}}}
 	AddressSteps(steps, seats)
 	pl := i18n.For(i18n.Polish)
-	for i, want := range []string{"Anna padła ofiarą wilkołaków.", "Hugo (bot) padł ofiarą wilkołaków."} {
-		if got := pl.Event(&steps[i].Events[0]); !strings.HasPrefix(got, want) {
-			t.Errorf("step %d reads %q, want %q…", i, got, want)
+	for i, want := range []string{"Dopóki Anna nie wróci, gra za nią bot.", "Dopóki Hugo (bot) nie wróci, gra za niego bot."} {
+		if got := pl.Event(&steps[i].Events[0]); got != want {
+			t.Errorf("step %d reads %q, want %q", i, got, want)
 		}
 	}
 }

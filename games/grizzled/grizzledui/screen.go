@@ -11,6 +11,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	_ "github.com/bivouac-ssh/bivouac/games/grizzled/catalog" // the game's words, registered with i18n
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 

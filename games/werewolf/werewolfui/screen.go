@@ -22,6 +22,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/werewolf"
+	_ "github.com/bivouac-ssh/bivouac/games/werewolf/catalog" // the game's words, registered with i18n
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 

@@ -1,0 +1,4 @@
+package grizzled
+
+// The tests read the game's words, which its catalog registers.
+import _ "github.com/bivouac-ssh/bivouac/games/grizzled/catalog"
