@@ -1,11 +1,8 @@
 package server
 
 import (
-	"strings"
-
 	"github.com/bivouac-ssh/bivouac/access"
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 )
@@ -51,16 +48,3 @@ func (g accessGate) KeyEntry(fp, invite string) sshserver.KeyDecision {
 func (g accessGate) Redeem(fp, invite string) error { return g.p.Redeem(fp, invite) }
 
 func (g accessGate) GuestEntry(invite string) (game.Msg, bool) { return g.p.GuestEntry(invite) }
-
-// helpHeading is what `ssh host help` says before its commands: the
-// server's name and its message of the day in the reader's language.
-func (s *Server) helpHeading(p *i18n.Printer) string {
-	var b strings.Builder
-	if name := s.access.Name(); name != "" {
-		b.WriteString(name + "\n\n")
-	}
-	if motd := s.access.MOTD(p.Lang()); motd != "" {
-		b.WriteString(motd + "\n\n")
-	}
-	return b.String()
-}

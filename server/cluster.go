@@ -175,7 +175,7 @@ func (c *clusterNode) run(s *Server) error {
 		return err
 	}
 	var err error
-	if c.admin, err = adminbus.Serve(c.nc, c.cfg.Node, s.adminHere); err != nil {
+	if c.admin, err = adminbus.Serve(c.nc, c.cfg.Node, s.here.Answer); err != nil {
 		return err
 	}
 	c.wg.Go(func() { c.again("room directory watch", c.watchDirectory) })
@@ -571,6 +571,24 @@ func (c *clusterNode) watchDirectory() error {
 		c.s.hub.Changed()
 	}
 	return errors.New("the watch stopped")
+}
+
+// Node is this node's ID (admin.Cluster).
+func (c *clusterNode) Node() string { return c.cfg.Node }
+
+// AskOthers asks every node of the cluster but this one, by ID
+// (admin.Cluster).
+func (c *clusterNode) AskOthers(req adminbus.Request, within time.Duration) []adminbus.Answer {
+	c.learnNodes() // a node that joined since the last sweep is asked too
+	others := slices.DeleteFunc(c.knownNodes(), func(n string) bool { return n == c.cfg.Node })
+	slices.Sort(others)
+	answers := adminbus.Ask(context.Background(), c.nc, others, req, within)
+	for _, a := range answers {
+		if a.Err != nil && !errors.Is(a.Err, adminbus.ErrNoAnswer) {
+			c.s.log.Warn("a node's answer to an admin command was unreadable", "node", a.Node, "op", req.Op, "err", a.Err)
+		}
+	}
+	return answers
 }
 
 // List implements table.Others: the cluster's unfinished rooms (the hub

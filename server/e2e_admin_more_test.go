@@ -26,7 +26,7 @@ func TestAdminClosedTableDoesNotComeBackAfterARestart(t *testing.T) {
 	other := sshtest.Dial(t, addr, sshtest.WithKey(sshtest.NewKey(t)), sshtest.WithUser("carl"), sshtest.WithPTY(80, 24))
 	kept := newTable(t, other) // a table nobody closed comes back: the restart itself is sound
 
-	if out, status := admin(t, addr, adminKey, "close "+code); status != 0 {
+	if out, status := runAdmin(t, addr, adminKey, "close "+code); status != 0 {
 		t.Fatalf("admin close: status %d:\n%s", status, out)
 	}
 	bob.ExpectScreen(t, `an admin closed it`, 5*time.Second)
@@ -48,7 +48,7 @@ func TestAdminClosedTableDoesNotComeBackAfterARestart(t *testing.T) {
 	if strings.Contains(rooms.Text(), code) {
 		t.Errorf("`rooms` lists the closed table %s after a restart:\n%s", code, rooms.Text())
 	}
-	out, _ := admin(t, addr, adminKey, "log")
+	out, _ := runAdmin(t, addr, adminKey, "log")
 	if !regexp.MustCompile(`ada: closed table ` + code).MatchString(out) {
 		t.Errorf("admin log does not show the close after a restart:\n%s", out)
 	}
@@ -66,7 +66,7 @@ func TestAdminWhoSaysWhereEachPlayerSits(t *testing.T) {
 	carl := sshtest.Dial(t, addr, sshtest.WithKey(carlKey), sshtest.WithUser("carl"), sshtest.WithPTY(80, 24))
 	carl.ExpectScreen(t, `Bivouac`, 5*time.Second)
 
-	out, status := admin(t, addr, adminKey, "who")
+	out, status := runAdmin(t, addr, adminKey, "who")
 	if status != 0 {
 		t.Fatalf("admin who: status %d:\n%s", status, out)
 	}

@@ -35,7 +35,7 @@ func startModerated(t *testing.T, dir, adminsFile string) (*Server, string) {
 func adminRun(t *testing.T, addr string, key gossh.Signer) func(args string, wantStatus int, want ...string) string {
 	return func(args string, wantStatus int, want ...string) string {
 		t.Helper()
-		out, status := admin(t, addr, key, args)
+		out, status := runAdmin(t, addr, key, args)
 		if status != wantStatus {
 			t.Errorf("admin %s: status %d, want %d:\n%s", args, status, wantStatus, out)
 		}
@@ -48,9 +48,9 @@ func adminRun(t *testing.T, addr string, key gossh.Signer) func(args string, wan
 	}
 }
 
-// admin runs `ssh host admin ARGS` as key and returns what it printed and
+// runAdmin runs `ssh host admin ARGS` as key and returns what it printed and
 // its exit status.
-func admin(t *testing.T, addr string, key gossh.Signer, args string) (string, int) {
+func runAdmin(t *testing.T, addr string, key gossh.Signer, args string) (string, int) {
 	t.Helper()
 	c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ada"), sshtest.WithoutPTY(), sshtest.WithCommand("admin "+args))
 	code := c.Wait(t, 10*time.Second)
@@ -87,7 +87,7 @@ func TestAdminBansAPlayerInTheMiddleOfAWerewolvesDay(t *testing.T) {
 	bob.Type("s")
 	bob.ExpectScreen(t, `DAY 1`, 20*time.Second)
 
-	out, status := admin(t, addr, adminKey, "ban BOB 2h insults the village")
+	out, status := runAdmin(t, addr, adminKey, "ban BOB 2h insults the village")
 	if status != 0 || !strings.Contains(out, "bob is banned for 2 hours, until") {
 		t.Fatalf("admin ban: status %d, said:\n%s", status, out)
 	}
@@ -131,11 +131,11 @@ func TestAdminBansAPlayerInTheMiddleOfAWerewolvesDay(t *testing.T) {
 	if status := later.Wait(t, 5*time.Second); status != 1 {
 		t.Errorf("after a restart a banned command ended with status %d, want 1", status)
 	}
-	out, _ = admin(t, addr, adminKey, "log")
+	out, _ = runAdmin(t, addr, adminKey, "log")
 	if !regexp.MustCompile(`ada: banned bob\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+insults\s+the\s+village`).MatchString(out) {
 		t.Errorf("admin log does not show the ban:\n%s", out)
 	}
-	out, _ = admin(t, addr, adminKey, "bans")
+	out, _ = runAdmin(t, addr, adminKey, "bans")
 	if !strings.Contains(out, "ban  bob  until") {
 		t.Errorf("admin bans:\n%s", out)
 	}
@@ -274,7 +274,7 @@ func TestClusterBanHoldsOnEveryNode(t *testing.T) {
 	bob := sshtest.Dial(t, c.nodes[1].addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithPTY(80, 24))
 	bob.ExpectScreen(t, `bob`, 10*time.Second)
 
-	out, status := admin(t, c.nodes[0].addr, adminKey, "ban "+sshtest.Fingerprint(bobKey)+" 1h")
+	out, status := runAdmin(t, c.nodes[0].addr, adminKey, "ban "+sshtest.Fingerprint(bobKey)+" 1h")
 	if status != 0 {
 		t.Fatalf("admin ban on node 1: status %d:\n%s", status, out)
 	}
@@ -306,7 +306,7 @@ func TestBanFreesTheSeatOfAnAbsentPlayer(t *testing.T) {
 	bob.Close()
 	r := srv.hub.Local(code)
 	waitUntil(t, "bob to be away", func() bool { return !r.Summary().Seats[0].Connected })
-	if out, status := admin(t, addr, adminKey, "ban bob"); status != 0 {
+	if out, status := runAdmin(t, addr, adminKey, "ban bob"); status != 0 {
 		t.Fatalf("admin ban: %d\n%s", status, out)
 	}
 	waitUntil(t, "bob's seat to be freed", func() bool { return !slices.Contains(r.Summary().Players, sshtest.Fingerprint(bobKey)) })
@@ -323,16 +323,16 @@ func TestPlainModeHearsTheAdmins(t *testing.T) {
 	carl := dialPlain(t, addr, "carl", sshtest.WithKey(carlKey))
 	carl.c.Type("new grizzled 3 2\r")
 	expectRaw(t, carl.c, `Table [A-Z0-9]{4}`, 5*time.Second)
-	if _, status := admin(t, addr, adminKey, "mute carl 2h"); status != 0 {
+	if _, status := runAdmin(t, addr, adminKey, "mute carl 2h"); status != 0 {
 		t.Fatal("mute refused")
 	}
 	carl.c.Type("say hello\r")
 	expectRaw(t, carl.c, `You are muted for 2 hours, until`, 5*time.Second)
-	if _, status := admin(t, addr, adminKey, "say Closing soon"); status != 0 {
+	if _, status := runAdmin(t, addr, adminKey, "say Closing soon"); status != 0 {
 		t.Fatal("say refused")
 	}
 	expectRaw(t, carl.c, `Notice from the admins: Closing soon`, 5*time.Second)
-	if _, status := admin(t, addr, adminKey, "ban carl rude"); status != 0 {
+	if _, status := runAdmin(t, addr, adminKey, "ban carl rude"); status != 0 {
 		t.Fatal("ban refused")
 	}
 	expectRaw(t, carl.c, `You are banned from this server\. Reason: rude`, 5*time.Second)

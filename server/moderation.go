@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/moderation"
@@ -32,7 +31,7 @@ func (s *Server) watchModeration(ctx context.Context) {
 	s.beating.Add(1)
 	go func() {
 		defer s.beating.Done()
-		s.mod.Watch(ctx, func(sn moderation.Sanction) { s.enforceBan(sn) })
+		s.mod.Watch(ctx, func(sn moderation.Sanction) { s.here.EnforceBan(sn) })
 	}()
 }
 
@@ -67,34 +66,6 @@ func (s *Server) mayChat(identity string) error {
 		return moderation.MutedError(sn, s.mod.Now())
 	}
 	return nil
-}
-
-// enforceBan ends the banned player's sessions on this node, each with the
-// reason and how long the ban lasts in its own language; each gives its
-// seat up (a bot plays it, a waiting room frees it). It returns how many.
-func (s *Server) enforceBan(sn moderation.Sanction) int {
-	sessions := s.live.List(func(ls *live.Session) bool {
-		return ls.Who.ID == sn.Subject || (sn.Addr != "" && ls.Who.Guest && ls.Who.RemoteIP == sn.Addr)
-	})
-	end := tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true}
-	for _, ls := range sessions {
-		ls.Send(end)
-	}
-	// Seats the player holds while away would wait for them (a Werewolves
-	// table without stand-ins): given up too. A seat with a session on it
-	// is given up by that session as it ends.
-	for _, sum := range s.hub.List() {
-		if slices.Contains(sum.Players, sn.Subject) {
-			if r := s.hub.Local(sum.Code); r != nil {
-				if err := r.GiveUpSeat(sn.Subject); err != nil {
-					// The room stopped (no seat to wait) or is too busy
-					// to take the command: the seat keeps waiting.
-					s.log.Warn("a banned player's seat was not given up", "room", sum.Code, "err", err)
-				}
-			}
-		}
-	}
-	return len(sessions)
 }
 
 // register puts a player's session in the node's register until ctx ends,

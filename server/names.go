@@ -255,9 +255,9 @@ func (b *nameBook) checkReserved(id, name string) error {
 
 var errReservedName = errors.New("server: a reserved name")
 
-// holder is the player who holds a name that reads like name, with the
+// Holder is the player who holds a name that reads like name, with the
 // name as they hold it.
-func (b *nameBook) holder(name string) (id, held string, ok bool) {
+func (b *nameBook) Holder(name string) (id, held string, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if h := b.by[sanitize.Fold(name)]; h != nil {
@@ -266,9 +266,9 @@ func (b *nameBook) holder(name string) (id, held string, ok bool) {
 	return "", "", false
 }
 
-// beginning is up to most holders (ID and name) whose folded names begin
+// Beginning is up to most holders (ID and name) whose folded names begin
 // with prefix, a folded name.
-func (b *nameBook) beginning(prefix string, most int) [][2]string {
+func (b *nameBook) Beginning(prefix string, most int) [][2]string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out [][2]string

@@ -25,6 +25,8 @@ import (
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/server/admin"
+	"github.com/bivouac-ssh/bivouac/server/commands"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/server/people"
@@ -102,8 +104,10 @@ type Server struct {
 	reviews    *reviews.Reviewer
 	access     *access.Policy // admins, allowlist, invites
 	mod        *moderation.Service
-	live       live.Sessions // this node's player sessions
-	adminRates adminRates    // each admin's command budget
+	live       live.Sessions     // this node's player sessions
+	commands   commands.Commands // what players run without a terminal
+	console    *admin.Console    // what admins run
+	here       *admin.Here       // this node's part of the admins' commands
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -198,6 +202,13 @@ func New(cfg Config) (*Server, error) {
 		IdleWarning: time.Minute,
 	}
 	s.app.Degraded = s.clusterDegraded
+	s.commands = commands.Commands{App: s.app}
+	s.here = &admin.Here{Hub: s.hub, Live: &s.live, Mod: s.mod, Log: cfg.Log}
+	s.console = &admin.Console{Here: s.here, Mod: s.mod, Access: s.access, Store: store, Names: &s.names,
+		JoinLine: func() string { return s.app.JoinHint }, Log: cfg.Log}
+	if cluster != nil {
+		s.console.Cluster = cluster
+	}
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
 		return nil

@@ -1,6 +1,40 @@
 package server
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/sshserver"
+
+	"github.com/charmbracelet/ssh"
+)
+
+// command answers `ssh host CMD` without a PTY: `admin …` is the admin
+// console's (package admin), every other command the players'
+// (package commands).
+func (s *Server) command(sess ssh.Session, args []string) int {
+	p := s.printer(sess)
+	if strings.EqualFold(args[0], "admin") {
+		return s.console.Run(sess, p, args[1:])
+	}
+	return s.commands.Run(sess, p, args)
+}
+
+// printer is the language a command answers in: the session's
+// environment's, else the player's saved choice, else English.
+func (s *Server) printer(sess ssh.Session) *i18n.Printer {
+	if l, ok := i18n.FromEnv(sess.Environ()); ok {
+		return i18n.For(l)
+	}
+	if id, ok := sshserver.IdentityOf(sess); ok && !id.Guest {
+		if prof, err := s.store.Player(id.ID); err == nil {
+			if l, ok := i18n.Parse(prof.Lang); ok {
+				return i18n.For(l)
+			}
+		}
+	}
+	return i18n.For(i18n.English)
+}
 
 // terminalVerbs are the commands a session with a terminal opens the TUI
 // for (`ssh -t host join CODE`), each with the number of words that follow

@@ -1,14 +1,13 @@
-package server
+package admin
 
 // The admin commands that act on players' sessions and on tables: who,
 // kick, say and close. Each node answers for its own sessions and tables
-// (adminHere); in a cluster the admin's node asks every other node too,
+// (Here.Answer); in a cluster the admin's node asks every other node too,
 // over cluster/adminbus, and names the nodes that did not answer.
 
 import (
-	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -17,27 +16,37 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
 )
 
-// adminAskWithin bounds the wait for each other node's answer to an admin
+// AskWithin bounds the wait for each other node's answer to an admin
 // command; a node that has not answered by then is named as silent.
 // close waits adminCloseWait longer: the owner waits for the table to save.
-const adminAskWithin = 2 * time.Second
+const AskWithin = 2 * time.Second
 
-// adminHere does this node's part of an admin request: the request may
+// Here is this node's part of the admins' commands: its player sessions
+// and the tables it runs.
+type Here struct {
+	Hub  *table.Hub
+	Live *live.Sessions
+	Mod  *moderation.Service
+	Log  *slog.Logger
+}
+
+// Answer does this node's part of an admin request: the request may
 // come from another node, so its words are cleaned again here.
-func (s *Server) adminHere(req adminbus.Request) adminbus.Reply {
+func (h *Here) Answer(req adminbus.Request) adminbus.Reply {
 	switch req.Op {
 	case adminbus.OpWho:
-		return adminbus.Reply{Sessions: s.sessionsHere()}
+		return adminbus.Reply{Sessions: h.sessions()}
 	case adminbus.OpKick:
-		return adminbus.Reply{Count: s.kickHere(sanitize.Line(req.Player, 128), sanitize.Line(req.Text, moderation.MaxReason))}
+		return adminbus.Reply{Count: h.kick(sanitize.Line(req.Player, 128), sanitize.Line(req.Text, moderation.MaxReason))}
 	case adminbus.OpSay:
-		return adminbus.Reply{Count: s.sayHere(sanitize.Line(req.Text, game.MaxChat))}
+		return adminbus.Reply{Count: h.say(sanitize.Line(req.Text, game.MaxChat))}
 	case adminbus.OpClose:
-		return adminbus.Reply{Count: s.closeHere(strings.ToUpper(sanitize.Line(req.Code, 20)))}
+		return adminbus.Reply{Count: h.close(strings.ToUpper(sanitize.Line(req.Code, 20)))}
 	}
 	return adminbus.Reply{}
 }
@@ -45,29 +54,13 @@ func (s *Server) adminHere(req adminbus.Request) adminbus.Reply {
 // askEveryNode is req's answers: this node's first, then, in a cluster,
 // every other known node's, each within within. A node that did not
 // answer has its Err set.
-func (s *Server) askEveryNode(req adminbus.Request, within time.Duration) []adminbus.Answer {
-	here := adminbus.Answer{Reply: s.adminHere(req)}
-	if s.cluster == nil {
+func (c *Console) askEveryNode(req adminbus.Request, within time.Duration) []adminbus.Answer {
+	here := adminbus.Answer{Reply: c.Here.Answer(req)}
+	if c.Cluster == nil {
 		return []adminbus.Answer{here}
 	}
-	c := s.cluster
-	here.Node = c.cfg.Node
-	return append([]adminbus.Answer{here}, s.askOtherNodes(req, within)...)
-}
-
-// askOtherNodes asks every node of the cluster but this one, by ID.
-func (s *Server) askOtherNodes(req adminbus.Request, within time.Duration) []adminbus.Answer {
-	c := s.cluster
-	c.learnNodes() // a node that joined since the last sweep is asked too
-	others := slices.DeleteFunc(c.knownNodes(), func(n string) bool { return n == c.cfg.Node })
-	slices.Sort(others)
-	answers := adminbus.Ask(context.Background(), c.nc, others, req, within)
-	for _, a := range answers {
-		if a.Err != nil && !errors.Is(a.Err, adminbus.ErrNoAnswer) {
-			s.log.Warn("a node's answer to an admin command was unreadable", "node", a.Node, "op", req.Op, "err", a.Err)
-		}
-	}
-	return answers
+	here.Node = c.Cluster.Node()
+	return append([]adminbus.Answer{here}, c.Cluster.AskOthers(req, within)...)
 }
 
 // silentNodes are the nodes of answers that did not answer.
@@ -90,15 +83,15 @@ func (a *adminSession) sayingSilent(key string, silent []string) []string {
 	return lines
 }
 
-// sessionsHere are this node's player sessions as `admin who` lists them.
-func (s *Server) sessionsHere() []adminbus.Session {
-	live := s.live.List(nil)
-	if len(live) == 0 {
+// sessions are this node's player sessions as `admin who` lists them.
+func (h *Here) sessions() []adminbus.Session {
+	all := h.Live.List(nil)
+	if len(all) == 0 {
 		return nil
 	}
-	at := s.tablesAt()
-	out := make([]adminbus.Session, 0, len(live))
-	for _, ls := range live {
+	at := h.tablesAt()
+	out := make([]adminbus.Session, 0, len(all))
+	for _, ls := range all {
 		out = append(out, adminbus.Session{Name: ls.Name, ID: ls.Who.ID, Addr: ls.Who.RemoteIP, Since: ls.Since, Tables: at[ls.Who.ID]})
 	}
 	return out
@@ -106,9 +99,9 @@ func (s *Server) sessionsHere() []adminbus.Session {
 
 // tablesAt is, for each player, the codes of the tables where a session
 // of theirs sits now (private ones too: admins may see codes), sorted.
-func (s *Server) tablesAt() map[string][]string {
+func (h *Here) tablesAt() map[string][]string {
 	at := map[string][]string{}
-	for _, sum := range s.hub.List() {
+	for _, sum := range h.Hub.List() {
 		if sum.Status == table.StatusClosed {
 			continue
 		}
@@ -127,7 +120,7 @@ func (s *Server) tablesAt() map[string][]string {
 // who lists the sessions of every node; in a cluster, grouped by node,
 // with the nodes that did not answer named.
 func (a *adminSession) who() {
-	answers := a.s.askEveryNode(adminbus.Request{Op: adminbus.OpWho}, adminAskWithin)
+	answers := a.c.askEveryNode(adminbus.Request{Op: adminbus.OpWho}, AskWithin)
 	silent := silentNodes(answers)
 	total := 0
 	for _, an := range answers {
@@ -178,11 +171,11 @@ func (a *adminSession) kick(who moderation.Person, rest []string) error {
 	if who.ID == a.by.ID {
 		return moderation.ErrSelf
 	}
-	if a.s.mod.IsAdmin(who.ID) {
+	if a.c.Mod.IsAdmin(who.ID) {
 		return moderation.ErrAdminImmune
 	}
 	reason := sanitize.Line(strings.Join(rest, " "), moderation.MaxReason)
-	answers := a.s.askEveryNode(adminbus.Request{Op: adminbus.OpKick, Player: who.ID, Text: reason}, adminAskWithin)
+	answers := a.c.askEveryNode(adminbus.Request{Op: adminbus.OpKick, Player: who.ID, Text: reason}, AskWithin)
 	ended := 0
 	for _, an := range answers {
 		ended += an.Reply.Count
@@ -190,9 +183,9 @@ func (a *adminSession) kick(who moderation.Person, rest []string) error {
 	silent := a.sayingSilent("moderation.admin.cluster.silent_kick", silentNodes(answers))
 	switch {
 	case ended > 0:
-		a.s.mod.Record(a.by, "kick", who.ID, who.Name, reason)
+		a.c.Mod.Record(a.by, "kick", who.ID, who.Name, reason)
 		a.out(append([]string{a.p.T("moderation.admin.kicked", game.Text("Name", who.Name))}, silent...)...)
-	case a.s.cluster != nil:
+	case a.c.Cluster != nil:
 		a.out(append([]string{a.p.T("moderation.admin.cluster.not_on", game.Text("Name", who.Name))}, silent...)...)
 	default:
 		a.out(a.p.T("moderation.admin.not_on", game.Text("Name", who.Name)))
@@ -200,9 +193,9 @@ func (a *adminSession) kick(who moderation.Person, rest []string) error {
 	return nil
 }
 
-// kickHere ends the sessions of identity id on this node, each told why
+// kick ends the sessions of identity id on this node, each told why
 // in its own language, and says how many.
-func (s *Server) kickHere(id, reason string) int {
+func (h *Here) kick(id, reason string) int {
 	if id == "" {
 		return 0
 	}
@@ -210,7 +203,7 @@ func (s *Server) kickHere(id, reason string) int {
 	if reason != "" {
 		end.End = game.M("moderation.kicked_reason", game.Text("Reason", reason))
 	}
-	sessions := s.live.Of(id)
+	sessions := h.Live.Of(id)
 	for _, ls := range sessions {
 		ls.Send(end)
 	}
@@ -224,23 +217,23 @@ func (a *adminSession) say(rest []string) error {
 	if text == "" {
 		return usageError("moderation.admin.usage.say")
 	}
-	answers := a.s.askEveryNode(adminbus.Request{Op: adminbus.OpSay, Text: text}, adminAskWithin)
+	answers := a.c.askEveryNode(adminbus.Request{Op: adminbus.OpSay, Text: text}, AskWithin)
 	reached := 0
 	for _, an := range answers {
 		reached += an.Reply.Count
 	}
-	a.s.mod.Record(a.by, "say", "", "", text)
+	a.c.Mod.Record(a.by, "say", "", "", text)
 	a.out(append([]string{a.p.T("moderation.admin.said", game.Count(reached))},
 		a.sayingSilent("moderation.admin.cluster.silent_say", silentNodes(answers))...)...)
 	return nil
 }
 
-// sayHere shows text as the admins' notice to every session on this node.
-func (s *Server) sayHere(text string) int {
+// say shows text as the admins' notice to every session on this node.
+func (h *Here) say(text string) int {
 	if text == "" {
 		return 0
 	}
-	sessions := s.live.List(nil)
+	sessions := h.Live.List(nil)
 	notice := tui.Control{Notice: game.M("moderation.notice", game.Text("Text", text))}
 	for _, ls := range sessions {
 		ls.Send(notice)
@@ -254,10 +247,10 @@ func (a *adminSession) close(rest []string) error {
 		return usageError("moderation.admin.usage.close")
 	}
 	code := strings.ToUpper(sanitize.Line(rest[0], 20))
-	closed := a.s.closeHere(code) > 0
+	closed := a.c.Here.close(code) > 0
 	var silent []string
-	if !closed && a.s.cluster != nil {
-		answers := a.s.askOtherNodes(adminbus.Request{Op: adminbus.OpClose, Code: code}, adminCloseWait+adminAskWithin)
+	if !closed && a.c.Cluster != nil {
+		answers := a.c.Cluster.AskOthers(adminbus.Request{Op: adminbus.OpClose, Code: code}, adminCloseWait+AskWithin)
 		for _, an := range answers {
 			closed = closed || an.Reply.Count > 0
 		}
@@ -267,22 +260,22 @@ func (a *adminSession) close(rest []string) error {
 	case closed:
 	case len(silent) > 0:
 		return &game.Error{Msg: game.M("moderation.admin.cluster.table_unanswered", game.Text("Code", code), game.Text("Nodes", strings.Join(silent, ", ")))}
-	case a.s.cluster != nil && a.s.cluster.Has(code):
+	case a.c.Cluster != nil && a.c.Cluster.Has(code):
 		// Listed, but no node runs it: its node stopped and another is
 		// taking it over.
 		return &game.Error{Msg: game.M("moderation.admin.cluster.table_between", game.Text("Code", code))}
 	default:
 		return &game.Error{Msg: game.M("moderation.err.no_such_table", game.Text("Code", code))}
 	}
-	a.s.mod.Record(a.by, "close", code, code, "")
+	a.c.Mod.Record(a.by, "close", code, code, "")
 	a.out(a.p.T("moderation.admin.closed", game.Text("Code", code)))
 	return nil
 }
 
-// closeHere closes table code if this node runs it, and waits for it to
+// close closes table code if this node runs it, and waits for it to
 // save itself closed: "closed" then means kept closed. 1 if it did.
-func (s *Server) closeHere(code string) int {
-	r := s.hub.Local(code)
+func (h *Here) close(code string) int {
+	r := h.Hub.Local(code)
 	if r == nil {
 		return 0
 	}
@@ -298,10 +291,10 @@ func (s *Server) closeHere(code string) int {
 // came in on another node since it started) among the sessions of the
 // other nodes: the one identity whose session there bears the name, case
 // and look-alikes aside. Else notFound.
-func (s *Server) resolveOnNodes(name string, notFound error) (moderation.Person, error) {
+func (c *Console) resolveOnNodes(name string, notFound error) (moderation.Person, error) {
 	fold := sanitize.Fold(sanitize.Line(name, sanitize.MaxNameRunes+8))
 	var found *adminbus.Session
-	for _, an := range s.askOtherNodes(adminbus.Request{Op: adminbus.OpWho}, adminAskWithin) {
+	for _, an := range c.Cluster.AskOthers(adminbus.Request{Op: adminbus.OpWho}, AskWithin) {
 		for _, ss := range an.Reply.Sessions {
 			switch {
 			case sanitize.Fold(ss.Name) != fold:
@@ -319,4 +312,32 @@ func (s *Server) resolveOnNodes(name string, notFound error) (moderation.Person,
 	id := sanitize.Line(found.ID, 128)
 	return moderation.Person{ID: id, Name: sanitize.Line(found.Name, sanitize.MaxNameRunes+8),
 		Guest: strings.HasPrefix(id, "guest:"), Addr: sanitize.Line(found.Addr, 64)}, nil
+}
+
+// EnforceBan ends the banned player's sessions on this node, each with the
+// reason and how long the ban lasts in its own language; each gives its
+// seat up (a bot plays it, a waiting room frees it). It returns how many.
+func (h *Here) EnforceBan(sn moderation.Sanction) int {
+	sessions := h.Live.List(func(ls *live.Session) bool {
+		return ls.Who.ID == sn.Subject || (sn.Addr != "" && ls.Who.Guest && ls.Who.RemoteIP == sn.Addr)
+	})
+	end := tui.Control{End: moderation.Explain(sn, h.Mod.Now()), GiveUpSeat: true}
+	for _, ls := range sessions {
+		ls.Send(end)
+	}
+	// Seats the player holds while away would wait for them (a Werewolves
+	// table without stand-ins): given up too. A seat with a session on it
+	// is given up by that session as it ends.
+	for _, sum := range h.Hub.List() {
+		if slices.Contains(sum.Players, sn.Subject) {
+			if r := h.Hub.Local(sum.Code); r != nil {
+				if err := r.GiveUpSeat(sn.Subject); err != nil {
+					// The room stopped (no seat to wait) or is too busy
+					// to take the command: the seat keeps waiting.
+					h.Log.Warn("a banned player's seat was not given up", "room", sum.Code, "err", err)
+				}
+			}
+		}
+	}
+	return len(sessions)
 }

@@ -1,14 +1,18 @@
-package server
-
-// The admin commands: `ssh host admin COMMAND …` for scripts, and
-// `ssh -t host admin` for a line-based console that runs the same
-// commands. Only commands.go's one `case "admin":` leads here.
+// Package admin answers the server's admins: `ssh host admin COMMAND …`
+// for scripts, and `ssh -t host admin` for a line-based console that runs
+// the same commands (Console), in the admin's language. Each node does
+// its own part of a command on its sessions and tables (Here); in a
+// cluster the admin's node asks the others too (Cluster, over
+// cluster/adminbus) and names those that did not answer. Only the
+// server's command router leads here, for `ssh host admin`.
+package admin
 
 import (
 	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,10 +20,13 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/access"
+	"github.com/bivouac-ssh/bivouac/cluster/adminbus"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
+	"github.com/bivouac-ssh/bivouac/server/commands"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -45,18 +52,55 @@ const adminCloseWait = 5 * time.Second
 // adminLogShown is how many moderation actions `admin log` shows: the last ones.
 const adminLogShown = 50
 
-// adminCommand answers `ssh host admin …`: one command (args), or with no
-// command the console. Non-admins learn only that it is not permitted.
-func (s *Server) adminCommand(sess ssh.Session, args []string) int {
-	p := s.printer(sess)
+// Console answers the admins' commands.
+type Console struct {
+	Here   *Here // this node's sessions and tables
+	Mod    *moderation.Service
+	Access *access.Policy    // invites
+	Store  persistence.Store // the admins' names, as their profiles give them
+	Names  Names             // the names players go by
+	// JoinLine is the ssh line that reaches this server, for invites.
+	JoinLine func() string
+	// Cluster is the other nodes of this one's cluster; nil on a single node.
+	Cluster Cluster
+	Log     *slog.Logger
+
+	rates adminRates // each admin's command budget
+}
+
+// Names finds players by the names they go by (the server's name book).
+type Names interface {
+	// Holder is the player who holds a name that reads like name, with
+	// the name as they hold it.
+	Holder(name string) (id, held string, ok bool)
+	// Beginning is up to most holders (ID and name) whose folded names
+	// begin with prefix, a folded name.
+	Beginning(prefix string, most int) [][2]string
+}
+
+// Cluster is what the console asks of the other nodes of a cluster.
+type Cluster interface {
+	// Node is this node's ID.
+	Node() string
+	// AskOthers asks every known node but this one, each within within;
+	// a node that did not answer has its Err set.
+	AskOthers(req adminbus.Request, within time.Duration) []adminbus.Answer
+	// Has reports whether the cluster lists an unfinished table code.
+	Has(code string) bool
+}
+
+// Run answers `ssh host admin …` in p's language: one command (args), or
+// with no command the console. Non-admins learn only that it is not
+// permitted.
+func (c *Console) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 	id, _ := sshserver.IdentityOf(sess)
-	if id.Guest || !s.mod.IsAdmin(id.ID) {
+	if id.Guest || !c.Mod.IsAdmin(id.ID) {
 		fmt.Fprintln(sess.Stderr(), p.Error(moderation.ErrNotPermitted))
 		return 1
 	}
-	a := &adminSession{s: s, p: p, by: moderation.Person{ID: id.ID, Name: s.adminName(id), Addr: id.RemoteIP}}
+	a := &adminSession{c: c, p: p, by: moderation.Person{ID: id.ID, Name: c.adminName(id), Addr: id.RemoteIP}}
 	if len(args) == 0 {
-		return s.adminConsole(sess, a)
+		return c.console(sess, a)
 	}
 	a.out = func(lines ...string) { writeLines(sess, lines) }
 	a.fail = func(msg string) { fmt.Fprintln(sess.Stderr(), msg) }
@@ -74,8 +118,8 @@ func writeLines(w io.Writer, lines []string) {
 
 // adminName is how the log names an admin: their profile's name, else
 // the one they logged in with.
-func (s *Server) adminName(id sshserver.Identity) string {
-	if prof, err := s.store.Player(id.ID); err == nil && prof.Name != "" {
+func (c *Console) adminName(id sshserver.Identity) string {
+	if prof, err := c.Store.Player(id.ID); err == nil && prof.Name != "" {
 		return prof.Name
 	}
 	if n, err := sanitize.Name(id.User); err == nil {
@@ -84,10 +128,10 @@ func (s *Server) adminName(id sshserver.Identity) string {
 	return id.ID
 }
 
-// adminConsole reads commands a line at a time, after an overview of who
+// console reads commands a line at a time, after an overview of who
 // is on, the tables, open reports and sanctions. With a PTY it echoes and
 // prompts as plain mode does.
-func (s *Server) adminConsole(sess ssh.Session, a *adminSession) int {
+func (c *Console) console(sess ssh.Session, a *adminSession) int {
 	_, _, pty := sess.Pty()
 	out := sshserver.RawOutput(sess)
 	ed := plain.NewLineEditor(out, pty)
@@ -147,7 +191,7 @@ func splitCommand(line string) []string {
 
 // adminSession is one admin's commands, answered in their language.
 type adminSession struct {
-	s    *Server
+	c    *Console
 	p    *i18n.Printer
 	by   moderation.Person
 	out  func(lines ...string) // answers
@@ -157,7 +201,7 @@ type adminSession struct {
 // run runs one command within the admin's budget; false: it was refused
 // or failed (the admin was told).
 func (a *adminSession) run(args []string) bool {
-	if !a.s.adminLimiter(a.by.ID).Allow() {
+	if !a.c.limiter(a.by.ID).Allow() {
 		a.fail(a.p.T("moderation.err.too_fast"))
 		return false
 	}
@@ -198,7 +242,7 @@ func (a *adminSession) do(args []string) bool {
 	case "invite":
 		err = a.invite(rest)
 	default:
-		a.fail(a.p.T("moderation.err.unknown", game.Text("Cmd", echoCommand(args[0]))))
+		a.fail(a.p.T("moderation.err.unknown", game.Text("Cmd", commands.Echo(args[0]))))
 		return false
 	}
 	if err != nil {
@@ -215,7 +259,7 @@ func (a *adminSession) explain(err error) string {
 	if errors.As(err, &ge) {
 		return a.p.Error(err)
 	}
-	a.s.log.Error("admin command failed", "by", a.by.ID, "err", err)
+	a.c.Log.Error("admin command failed", "by", a.by.ID, "err", err)
 	return a.p.T("moderation.err.store")
 }
 
@@ -229,10 +273,10 @@ func (a *adminSession) withName(args []string, usage string, do func(moderation.
 	if len(args) == 0 {
 		return usageError(usage)
 	}
-	who, err := a.s.resolvePlayer(args[0])
+	who, err := a.c.resolvePlayer(args[0])
 	var ge *game.Error
-	if errors.As(err, &ge) && ge.Msg.Key == "moderation.err.no_such_player" && a.s.cluster != nil {
-		who, err = a.s.resolveOnNodes(args[0], err)
+	if errors.As(err, &ge) && ge.Msg.Key == "moderation.err.no_such_player" && a.c.Cluster != nil {
+		who, err = a.c.resolveOnNodes(args[0], err)
 	}
 	if err != nil {
 		return err
@@ -242,7 +286,7 @@ func (a *adminSession) withName(args []string, usage string, do func(moderation.
 
 func (a *adminSession) tables() {
 	var rooms []table.Summary
-	for _, r := range a.s.hub.List() {
+	for _, r := range a.c.Here.Hub.List() {
 		if r.Status != table.StatusClosed {
 			rooms = append(rooms, r)
 		}
@@ -275,7 +319,7 @@ func (a *adminSession) reports(rest []string) error {
 		}
 		return usageError("moderation.admin.more.usage_reports")
 	}
-	rs, err := a.s.mod.Reports()
+	rs, err := a.c.Mod.Reports()
 	if err != nil {
 		return err
 	}
@@ -331,7 +375,7 @@ func (a *adminSession) resolve(rest []string) error {
 	if err != nil {
 		return usageError("moderation.admin.more.usage_resolve")
 	}
-	if _, err := a.s.mod.Resolve(a.by, n, strings.Join(rest[1:], " ")); err != nil {
+	if _, err := a.c.Mod.Resolve(a.by, n, strings.Join(rest[1:], " ")); err != nil {
 		return err
 	}
 	a.out(a.p.T("moderation.admin.more.resolved", game.Text("N", strconv.Itoa(n))))
@@ -339,7 +383,7 @@ func (a *adminSession) resolve(rest []string) error {
 }
 
 func (a *adminSession) bans() error {
-	all, err := a.s.mod.InForce()
+	all, err := a.c.Mod.InForce()
 	if err != nil {
 		return err
 	}
@@ -363,7 +407,7 @@ func (a *adminSession) bans() error {
 }
 
 func (a *adminSession) log() error {
-	entries, err := a.s.mod.Log(adminLogShown)
+	entries, err := a.c.Mod.Log(adminLogShown)
 	if err != nil {
 		return err
 	}
@@ -420,16 +464,16 @@ func (a *adminSession) sanction(kind string, who moderation.Person, rest []strin
 		rest = rest[1:]
 	}
 	reason := strings.Join(rest, " ")
-	mk := a.s.mod.Mute
+	mk := a.c.Mod.Mute
 	if kind == moderation.Ban {
-		mk = a.s.mod.Ban
+		mk = a.c.Mod.Ban
 	}
 	sn, err := mk(a.by, who, d, reason)
 	if err != nil {
 		return err
 	}
 	if kind == moderation.Ban {
-		a.s.enforceBan(sn)
+		a.c.Here.EnforceBan(sn)
 	}
 	said := map[string][2]string{moderation.Ban: {"moderation.admin.banned_for", "moderation.admin.banned_for_good"},
 		moderation.Mute: {"moderation.admin.muted_for", "moderation.admin.muted_for_good"}}[kind]
@@ -445,9 +489,9 @@ func (a *adminSession) lift(cmd string, who moderation.Person) error {
 	var err error
 	key := "moderation.admin.unbanned"
 	if cmd == "unban" {
-		_, err = a.s.mod.Unban(a.by, who.ID)
+		_, err = a.c.Mod.Unban(a.by, who.ID)
 	} else {
-		_, err = a.s.mod.Unmute(a.by, who.ID)
+		_, err = a.c.Mod.Unmute(a.by, who.ID)
 		key = "moderation.admin.unmuted"
 	}
 	if err != nil {
@@ -474,7 +518,7 @@ func (a *adminSession) invite(rest []string) error {
 			uses = -1 // typed: CreateInvite's 0 means "one", and 0 typed is a slip it should refuse
 		}
 	}
-	code, err := a.s.access.CreateInvite(a.by.ID, uses, ttl)
+	code, err := a.c.Access.CreateInvite(a.by.ID, uses, ttl)
 	if err != nil {
 		return err
 	}
@@ -484,9 +528,9 @@ func (a *adminSession) invite(rest []string) error {
 	if ttl == 0 {
 		ttl = access.DefaultTTL
 	}
-	until := a.s.mod.Now().Add(ttl).UTC().Format(moderation.UntilFormat)
-	login := joinline.AsUser(a.s.app.JoinHint, sshserver.InvitePrefix+access.FormatCode(code))
-	a.s.mod.Record(a.by, "invite", "", "", "")
+	until := a.c.Mod.Now().Add(ttl).UTC().Format(moderation.UntilFormat)
+	login := joinline.AsUser(a.c.JoinLine(), sshserver.InvitePrefix+access.FormatCode(code))
+	a.c.Mod.Record(a.by, "invite", "", "", "")
 	a.out(a.p.T("moderation.admin.invite", game.Count(uses), game.Text("Code", access.FormatCode(code)),
 		game.Text("Until", until), game.Text("Command", login)))
 	return nil
@@ -496,25 +540,25 @@ func (a *adminSession) invite(rest []string) error {
 // look-alikes aside: a name held now or lately, a sanctioned player's, or
 // else the only name beginning so. A name several could mean is refused
 // with the candidates. An identity (SHA256:…, guest:…) is taken as it is.
-func (s *Server) resolvePlayer(name string) (moderation.Person, error) {
+func (c *Console) resolvePlayer(name string) (moderation.Person, error) {
 	if strings.HasPrefix(name, "SHA256:") || strings.HasPrefix(name, "guest:") {
 		// An identity as `who` shows it: a player on another node of a
 		// cluster, or one whose name this node no longer knows.
 		id := sanitize.Line(name, 128)
-		return s.person(id, id), nil
+		return c.person(id, id), nil
 	}
 	name = sanitize.Line(name, sanitize.MaxNameRunes+8)
-	if id, display, ok := s.names.holder(name); ok {
-		return s.person(id, display), nil
+	if id, display, ok := c.Names.Holder(name); ok {
+		return c.person(id, display), nil
 	}
-	sanctions, _ := s.mod.InForce()
+	sanctions, _ := c.Mod.InForce()
 	fold := sanitize.Fold(name)
 	for _, sn := range sanctions {
 		if sanitize.Fold(sn.Name) == fold {
 			return moderation.Person{ID: sn.Subject, Name: sn.Name, Addr: sn.Addr, Guest: strings.HasPrefix(sn.Subject, "guest:")}, nil
 		}
 	}
-	cands := s.names.beginning(fold, 6)
+	cands := c.Names.Beginning(fold, 6)
 	for _, sn := range sanctions {
 		if strings.HasPrefix(sanitize.Fold(sn.Name), fold) && !slices.ContainsFunc(cands, func(c [2]string) bool { return c[0] == sn.Subject }) {
 			cands = append(cands, [2]string{sn.Subject, sn.Name})
@@ -524,7 +568,7 @@ func (s *Server) resolvePlayer(name string) (moderation.Person, error) {
 	case 0:
 		return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.no_such_player", game.Text("Name", name))}
 	case 1:
-		return s.person(cands[0][0], cands[0][1]), nil
+		return c.person(cands[0][0], cands[0][1]), nil
 	}
 	var names []game.Msg
 	for _, c := range cands {
@@ -536,25 +580,25 @@ func (s *Server) resolvePlayer(name string) (moderation.Person, error) {
 
 // person is a player with the address and kind of their session here, if
 // they have one.
-func (s *Server) person(id, name string) moderation.Person {
+func (c *Console) person(id, name string) moderation.Person {
 	p := moderation.Person{ID: id, Name: name, Guest: strings.HasPrefix(id, "guest:")}
-	if ls := s.live.Of(id); len(ls) > 0 {
+	if ls := c.Here.Live.Of(id); len(ls) > 0 {
 		p.Guest, p.Addr = ls[0].Who.Guest, ls[0].Who.RemoteIP
 	}
 	return p
 }
 
-// adminLimiter is an admin's command budget, shared by their sessions.
-func (s *Server) adminLimiter(id string) *rate.Limiter {
-	s.adminRates.mu.Lock()
-	defer s.adminRates.mu.Unlock()
-	if s.adminRates.m == nil {
-		s.adminRates.m = map[string]*rate.Limiter{}
+// limiter is an admin's command budget, shared by their sessions.
+func (c *Console) limiter(id string) *rate.Limiter {
+	c.rates.mu.Lock()
+	defer c.rates.mu.Unlock()
+	if c.rates.m == nil {
+		c.rates.m = map[string]*rate.Limiter{}
 	}
-	l := s.adminRates.m[id]
+	l := c.rates.m[id]
 	if l == nil {
 		l = rate.NewLimiter(rate.Every(adminEvery), adminBurst)
-		s.adminRates.m[id] = l // admins only: a short list
+		c.rates.m[id] = l // admins only: a short list
 	}
 	return l
 }

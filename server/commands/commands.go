@@ -1,4 +1,9 @@
-package server
+// Package commands answers what a player runs without a terminal
+// (`ssh host rooms`, `help`, `profile`, `replay CODE`, `review CODE`) as
+// plain text in the player's language, and points `join` and `learn` to
+// the terminal they need. It reads everything through the sessions' app
+// (tui.App): the tables, the games, the records and the coach.
+package commands
 
 import (
 	"errors"
@@ -7,7 +12,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
@@ -23,76 +27,57 @@ import (
 	"github.com/charmbracelet/ssh"
 )
 
-// command answers `ssh host CMD` without a PTY, as plain text.
-func (s *Server) command(sess ssh.Session, args []string) int {
-	out, p := sess, s.printer(sess)
+// Commands answers the commands of the players of App.
+type Commands struct{ App *tui.App }
+
+// echoMost is how much of an unknown command is said back, "…" included:
+// a client may send a command of any length.
+const echoMost = 41
+
+// Echo is an unknown command as it is said back: cleaned, and cut short.
+func Echo(c string) string { return sanitize.Cut(c, echoMost) }
+
+// Run answers `ssh host CMD` without a PTY, as plain text in p's language.
+func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
+	out := sess
 	switch strings.ToLower(args[0]) {
 	case "rooms", "tables", "ls":
-		s.listRooms(out, p)
+		c.listRooms(out, p)
 		return 0
 	case "help":
-		fmt.Fprint(out, s.help(p))
+		fmt.Fprint(out, c.help(p))
 		return 0
 	case "join":
-		fmt.Fprintln(sess.Stderr(), p.T("cmd.join_terminal", game.Text("Ssh", joinline.WithTerminal(s.app.JoinHint))))
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.join_terminal", game.Text("Ssh", joinline.WithTerminal(c.App.JoinHint))))
 		return 2
 	case "learn":
-		fmt.Fprintln(sess.Stderr(), p.T("cmd.learn_terminal", game.Text("Ssh", joinline.WithTerminal(s.app.JoinHint))))
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.learn_terminal", game.Text("Ssh", joinline.WithTerminal(c.App.JoinHint))))
 		return 2
 	case "profile":
-		return s.printProfile(sess, p)
+		return c.printProfile(sess, p)
 	case "replay":
 		if len(args) != 2 {
 			fmt.Fprintln(sess.Stderr(), p.T("cmd.replay_usage"))
 			return 2
 		}
-		return s.printReplay(sess, p, args[1])
-	case "admin":
-		return s.adminCommand(sess, args[1:])
+		return c.printReplay(sess, p, args[1])
 	case "review":
 		if len(args) != 2 {
 			fmt.Fprintln(sess.Stderr(), p.T("cmd.review_usage"))
 			return 2
 		}
-		return s.printReview(sess, p, args[1])
+		return c.printReview(sess, p, args[1])
 	}
-	fmt.Fprintf(sess.Stderr(), "%s\n\n%s", p.T("cmd.unknown", game.Text("Cmd", echoCommand(args[0]))), s.help(p))
+	fmt.Fprintf(sess.Stderr(), "%s\n\n%s", p.T("cmd.unknown", game.Text("Cmd", Echo(args[0]))), c.help(p))
 	return 2
-}
-
-// printer is the language a command answers in: the session's
-// environment's, else the player's saved choice, else English.
-func (s *Server) printer(sess ssh.Session) *i18n.Printer {
-	if l, ok := i18n.FromEnv(sess.Environ()); ok {
-		return i18n.For(l)
-	}
-	if id, ok := sshserver.IdentityOf(sess); ok && !id.Guest {
-		if prof, err := s.store.Player(id.ID); err == nil {
-			if l, ok := i18n.Parse(prof.Lang); ok {
-				return i18n.For(l)
-			}
-		}
-	}
-	return i18n.For(i18n.English)
-}
-
-// echoCommand is an unknown command as it is said back: cleaned, and cut
-// short (a client may send a command of any length).
-func echoCommand(c string) string {
-	const most = 40
-	clean := sanitize.Line(c, most+1)
-	if utf8.RuneCountInString(clean) > most {
-		clean = string([]rune(clean)[:most]) + "…"
-	}
-	return clean
 }
 
 // help is what `ssh host help` prints, with this server's own join
 // command in it (never a placeholder such as PORT).
-func (s *Server) help(p *i18n.Printer) string {
-	ssh := s.app.JoinHint // "ssh -p 2222 games.example.org"
+func (c Commands) help(p *i18n.Printer) string {
+	ssh := c.App.JoinHint // "ssh -p 2222 games.example.org"
 	var b strings.Builder
-	b.WriteString(s.helpHeading(p))
+	b.WriteString(c.heading(p))
 	b.WriteString(p.T("cmd.help.title") + "\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, l := range [][2]string{
@@ -114,8 +99,8 @@ func (s *Server) help(p *i18n.Printer) string {
 	return b.String()
 }
 
-func (s *Server) listRooms(w io.Writer, p *i18n.Printer) {
-	rooms := s.hub.List()
+func (c Commands) listRooms(w io.Writer, p *i18n.Printer) {
+	rooms := c.App.Hub.List()
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, p.T("cmd.rooms.head"))
 	n := 0
@@ -140,13 +125,13 @@ func (s *Server) listRooms(w io.Writer, p *i18n.Printer) {
 }
 
 // printProfile writes the caller's profile as text.
-func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
+func (c Commands) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	id, _ := sshserver.IdentityOf(sess)
 	if id.Guest {
 		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.guest"))
 		return 1
 	}
-	rec := s.records
+	rec := c.App.Records
 	p, err := rec.Profile(id.ID)
 	if errors.Is(err, persistence.ErrNotFound) {
 		fmt.Fprintln(sess.Stderr(), tr.T("cmd.profile.none"))
@@ -165,7 +150,7 @@ func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	fmt.Fprintln(tw, tr.T("cmd.profile.head"))
 	for _, st := range p.Stats {
 		variant := st.Variant
-		if g, ok := s.app.Games.Lookup(st.Game); ok && g.VariantKey != nil && variant != "" {
+		if g, ok := c.App.Games.Lookup(st.Game); ok && g.VariantKey != nil && variant != "" {
 			variant = tr.T(g.VariantKey(variant))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", tr.T(st.Game+".title"), variant, st.Players, st.Played, st.Won)
@@ -201,17 +186,17 @@ func (s *Server) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 // (sshserver.Guesses): refused while the address must wait, and a code
 // that names no finished game counts as a wrong guess. Without it one
 // address probed 5,325 codes a second.
-func (s *Server) lookUpGame(sess ssh.Session, p *i18n.Printer, look func() error) bool {
+func (c Commands) lookUpGame(sess ssh.Session, p *i18n.Printer, look func() error) bool {
 	id, _ := sshserver.IdentityOf(sess)
-	if s.app.Guesses != nil {
-		if w := s.app.Guesses.Wait(id.RemoteIP); w > 0 {
+	if c.App.Guesses != nil {
+		if w := c.App.Guesses.Wait(id.RemoteIP); w > 0 {
 			fmt.Fprintln(sess.Stderr(), p.T("ui.notice.too_many_codes", game.Num("N", int((w+time.Second-1)/time.Second))))
 			return false
 		}
 	}
 	err := look()
-	if errors.Is(err, tui.ErrNoSuchGame) && s.app.Guesses != nil {
-		s.app.Guesses.Wrong(id.RemoteIP)
+	if errors.Is(err, tui.ErrNoSuchGame) && c.App.Guesses != nil {
+		c.App.Guesses.Wrong(id.RemoteIP)
 	}
 	if err != nil {
 		fmt.Fprintln(sess.Stderr(), p.Error(err))
@@ -221,14 +206,14 @@ func (s *Server) lookUpGame(sess ssh.Session, p *i18n.Printer, look func() error
 }
 
 // printReplay tells a finished game's public story as text.
-func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int {
+func (c Commands) printReplay(sess ssh.Session, p *i18n.Printer, code string) int {
 	var r tui.Replay
-	if !s.lookUpGame(sess, p, func() (err error) { r, err = s.records.Replay(code); return err }) {
+	if !c.lookUpGame(sess, p, func() (err error) { r, err = c.App.Records.Replay(code); return err }) {
 		return 1
 	}
 	fmt.Fprintf(sess, "%s · %s\n\n", r.Code, sanitize.Line(p.Msg(r.Title), 80))
 	id, _ := sshserver.IdentityOf(sess)
-	ignores := people.Ignores(s.app.Relations, id.ID)
+	ignores := people.Ignores(c.App.Relations, id.ID)
 	for _, st := range r.Steps {
 		for i := range st.Events {
 			e := &st.Events[i]
@@ -254,11 +239,11 @@ func (s *Server) printReplay(sess ssh.Session, p *i18n.Printer, code string) int
 // printReview prints the coach's review of a finished game the caller
 // played in, as text. While the coach works it says how far it has got on
 // stderr, about every tenth of the way.
-func (s *Server) printReview(sess ssh.Session, p *i18n.Printer, code string) int {
+func (c Commands) printReview(sess ssh.Session, p *i18n.Printer, code string) int {
 	id, _ := sshserver.IdentityOf(sess)
 	var job tui.ReviewJob
-	if !s.lookUpGame(sess, p, func() (err error) {
-		job, err = s.reviews.Review(code, table.Player{ID: id.ID, Guest: id.Guest})
+	if !c.lookUpGame(sess, p, func() (err error) {
+		job, err = c.App.Reviews.Review(code, table.Player{ID: id.ID, Guest: id.Guest})
 		return err
 	}) {
 		return 1
@@ -303,4 +288,19 @@ wait:
 		out(l)
 	}
 	return 0
+}
+
+// heading is what `ssh host help` says before its commands: the
+// server's name and its message of the day in the reader's language.
+func (c Commands) heading(p *i18n.Printer) string {
+	var b strings.Builder
+	if name := c.App.ServerName; name != "" {
+		b.WriteString(name + "\n\n")
+	}
+	if c.App.MOTD != nil {
+		if motd := c.App.MOTD(p.Lang()); motd != "" {
+			b.WriteString(motd + "\n\n")
+		}
+	}
+	return b.String()
 }
