@@ -438,3 +438,37 @@ func TestReviewNamesTheHintsMoveWithinTheMargin(t *testing.T) {
 		t.Error("no review named the hint's move: the test proves nothing")
 	}
 }
+
+// In the lost positions of a game thrown early, the hints name a reason
+// for their move, and where the move fails the mission, that it fails
+// either way or what the move keeps.
+func TestHopelessHintsSayWhy(t *testing.T) {
+	const seed = 4
+	moves := record(t, seed, blunders(seed))
+	s := newGame(t, 2, g.Standard, seed)
+	hopeless, failing := 0, 0
+	for _, m := range moves {
+		if v := s.View(m.Seat); m.Seat == 0 && len(v.Legal) > 1 {
+			ad, _ := Hint(v, storyReview)
+			if ad.Hopeless {
+				hopeless++
+				if ad.Why.Gain == GainNone {
+					t.Errorf("move %v: a lost position's hint gives no reason: %+v", ad.Best, ad.Why)
+				}
+				if failsMission(s, 0, ad.Best) {
+					failing++
+					if ad.Why.Gain == GainMission || ad.Why.Gain == GainThreat {
+						t.Errorf("move %v fails the mission, yet its reason is the mission: %+v", ad.Best, ad.Why)
+					}
+				}
+			}
+		}
+		if err := s.Step(m.Seat, m.Action); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d hopeless hints, %d of them failing the mission", hopeless, failing)
+	if hopeless == 0 {
+		t.Fatal("no hopeless hint: the test proves nothing")
+	}
+}

@@ -83,7 +83,7 @@ func (s *words) adviceLine(ad grizzbot.Advice) string {
 	if ad.Hopeless {
 		return th.T("grizzledui.hint.standing", game.Text("Action", s.coachLabel(ad.Best)), game.Num("P", pct(ad.BestP.P)),
 			game.Num("S", pct(ad.BestS.P)), game.Num("Margin", margin(ad.BestS)), game.Text("Next", s.coachLabel(ad.Next)),
-			game.Num("NextS", pct(ad.NextS.P)))
+			game.Num("NextS", pct(ad.NextS.P)), game.Text("Why", whyClause(th, ad.Why)))
 	}
 	return th.T("grizzledui.hint.line", game.Text("Action", s.coachLabel(ad.Best)), game.Num("P", pct(ad.BestP.P)),
 		game.Num("Margin", margin(ad.BestP)), game.Text("Next", s.coachLabel(ad.Next)), game.Num("NextP", pct(ad.NextP.P)))

@@ -8,6 +8,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
@@ -52,6 +53,27 @@ func TestHintSaysAMoveAsTheMovesListDoes(t *testing.T) {
 		BestP: grizzbot.Estimate{P: 0.01}, BestS: grizzbot.Estimate{P: 0.4, Lo: 0.35, Hi: 0.45}, NextS: grizzbot.Estimate{P: 0.3}}
 	if line := s.adviceLine(ad); !strings.Contains(line, "standing ≈40 ±5") || !strings.Contains(line, "≈1%") {
 		t.Errorf("a hint with the game all but lost: %q", line)
+	}
+}
+
+// In a lost position the hint says in one clause why its move, one that
+// fails the mission too, is the one to make: in every language.
+func TestAHopelessHintSaysWhy(t *testing.T) {
+	want := map[i18n.Lang]string{
+		i18n.English: ": the mission fails either way; it keeps more morale cards (",
+		i18n.Polish:  ": misja nie uda się tak czy inaczej; zachowuje więcej kart morale (",
+		i18n.Russian: ": задание провалится в любом случае; он сохраняет больше карт боевого духа (",
+		i18n.German:  ": der Einsatz scheitert so oder so; er behält mehr Moralkarten (",
+	}
+	for _, lang := range i18n.Langs {
+		s := newScreen(midMission(), 100, 30)
+		s.th.SetLang(lang)
+		ad := grizzbot.Advice{Best: grizzled.Action{Kind: grizzled.ActWithdraw}, Next: grizzled.Action{Kind: grizzled.ActWithdraw}, Hopeless: true,
+			BestP: grizzbot.Estimate{P: 0.01}, BestS: grizzbot.Estimate{P: 0.4, Lo: 0.35, Hi: 0.45}, NextS: grizzbot.Estimate{P: 0.3},
+			Why: grizzbot.Why{Gain: grizzbot.GainMorale, FailsAnyway: true}}
+		if line := s.adviceLine(ad); !strings.Contains(line, want[lang]) {
+			t.Errorf("%s: the hint %q does not say %q", lang, line, want[lang])
+		}
 	}
 }
 

@@ -49,16 +49,20 @@ func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo,
 	for k, t := range turns {
 		out = append(out, uikit.Wrap(s.turnLine(string(rune('A'+k)), t), width)...)
 	}
-	hopeless := false
+	hopeless, graded := false, false
 	for _, seat := range reviewedSeats(r) {
 		out = append(out, "")
 		out = append(out, s.playerLines(r, seat, width)...)
-	}
-	for _, d := range r.Decisions {
-		hopeless = hopeless || d.Hopeless
+		for _, d := range costliest(r, seat) {
+			hopeless, graded = hopeless || d.Hopeless, true
+		}
 	}
 	out = append(out, "")
-	if hopeless {
+	if graded {
+		out = append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.grades_note", game.Num("Inaccuracy", pct(grizzbot.MinMistake)),
+			game.Num("Mistake", pct(grizzbot.GradeMistakeFrom)), game.Num("Blunder", pct(grizzbot.GradeBlunderFrom))), width))...)
+	}
+	if hopeless { // a decision judged by the standing is listed
 		out = append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.standing_note", game.Num("Below", pct(grizzbot.Hopeless))), width))...)
 	}
 	return append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
@@ -211,8 +215,9 @@ func pct(p float64) int { return int(math.Round(100 * p)) }
 func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
 	th := s.th
 	standIns := r.StandIns[seat]
-	decisions, agree, mistakes := 0, 0, 0
-	cost := 0.0
+	decisions, agree, graded := 0, 0, 0
+	var grades [grizzbot.GradeBlunder + 1]int
+	cost := 0.0 // what the graded decisions cost the chance to win
 	for _, d := range r.Decisions {
 		if d.Seat != seat {
 			continue
@@ -221,8 +226,9 @@ func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width i
 		if grizzbot.SameAction(d.Made, d.Best) {
 			agree++
 		}
-		if d.Mistake() {
-			mistakes++
+		if gr := d.Grade(); gr != grizzbot.GradeNone {
+			grades[gr]++
+			graded++
 			if !d.Hopeless {
 				cost += d.Cost.P
 			}
@@ -232,7 +238,15 @@ func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width i
 		return styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.stood_in", game.Text("Player", s.name(seat))), width))
 	}
 	out := styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.summary", game.Text("Player", s.name(seat)),
-		game.Num("Decisions", decisions), game.Num("Agree", agree), game.Num("Mistakes", mistakes), game.Num("Cost", pct(cost))), width))
+		game.Num("Decisions", decisions), game.Num("Agree", agree)), width))
+	if graded > 0 {
+		key := "grizzledui.review.grades"
+		if pct(cost) == 0 { // judged by the standing, or less than half a point
+			key = "grizzledui.review.grades_no_cost"
+		}
+		out = append(out, styled(th.Strong, uikit.Wrap("  "+th.T(key, game.Num("Inaccuracies", grades[grizzbot.GradeInaccuracy]),
+			game.Num("Mistakes", grades[grizzbot.GradeMistake]), game.Num("Blunders", grades[grizzbot.GradeBlunder]), game.Num("Cost", pct(cost))), width))...)
+	}
 	if standIns > 0 {
 		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.stood_in_some", game.Count(standIns)), width))...)
 	}
@@ -242,18 +256,53 @@ func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width i
 	}
 	for k, d := range worst {
 		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("Turn", d.Turn), game.Num("Mission", d.Mission),
-			game.Text("Made", s.decided(d, d.Made))), width)...)
+			game.Text("Made", s.decided(d, d.Made)), game.Text("Grade", th.T(gradeKeys[d.Grade()]))), width)...)
 		better := th.T("grizzledui.review.better", game.Text("Best", s.decided(d, d.Best)),
-			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)))
+			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)),
+			game.Text("Why", whyClause(th, d.Why)))
 		if d.Hopeless {
 			better = th.T("grizzledui.review.better_standing", game.Text("Best", s.decided(d, d.Best)),
-				game.Num("MadeS", pct(d.MadeS.P)), game.Num("BestS", pct(d.BestS.P)), game.Num("Margin", margin(d.CostS)))
+				game.Num("MadeS", pct(d.MadeS.P)), game.Num("BestS", pct(d.BestS.P)), game.Num("Margin", margin(d.CostS)),
+				game.Text("Why", whyClause(th, d.Why)))
 		}
 		for _, l := range uikit.Wrap(better, max(10, width-5)) {
 			out = append(out, "     "+th.Good.Render(l))
 		}
 	}
+	if more := graded - len(worst); more > 0 {
+		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.more", game.Count(more)), width))...)
+	}
 	return out
+}
+
+// gradeKeys name the grades.
+var gradeKeys = [...]string{
+	grizzbot.GradeInaccuracy: "grizzledui.review.grade_inaccuracy",
+	grizzbot.GradeMistake:    "grizzledui.review.grade_mistake",
+	grizzbot.GradeBlunder:    "grizzledui.review.grade_blunder",
+}
+
+// whyKeys say what a better move gains, in one clause.
+var whyKeys = map[grizzbot.Gain]string{
+	grizzbot.GainThreat:  "grizzledui.why.threat",
+	grizzbot.GainMission: "grizzledui.why.mission",
+	grizzbot.GainLoss:    "grizzledui.why.loss",
+	grizzbot.GainKnocks:  "grizzledui.why.knocks",
+	grizzbot.GainMorale:  "grizzledui.why.morale",
+	grizzbot.GainOdds:    "grizzledui.why.odds",
+}
+
+// whyClause is why a move is the better one, in one clause.
+func whyClause(th *uikit.Theme, w grizzbot.Why) string {
+	key, ok := whyKeys[w.Gain]
+	if !ok {
+		key = whyKeys[grizzbot.GainOdds]
+	}
+	clause := th.T(key)
+	if w.FailsAnyway {
+		return th.T("grizzledui.why.either_way", game.Text("Why", clause))
+	}
+	return clause
 }
 
 // costliest are seat's three costliest mistakes while the game could be
@@ -348,24 +397,68 @@ func (s *reviewWords) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width 
 		out = append(out, th.Muted.Render(label)+th.Accent.Render(b.String()))
 	}
 	ruler := []rune(strings.Repeat("─", cols))
-	numbers := []rune(strings.Repeat(" ", cols+4))
-	marks := []rune(strings.Repeat(" ", cols))
+	failed := map[int]bool{} // missions that failed, marked ✗ after their number
+	for _, l := range r.Lines {
+		failed[l.Mission] = l.Outcome == grizzbot.Failed
+	}
+	// Each mission's number under its first decision, on the first row
+	// with room: short missions' numbers take more rows, never dropped.
+	var rows [][]rune
 	for i, d := range r.Decisions {
 		if i > 0 && d.Mission == r.Decisions[i-1].Mission {
 			continue
 		}
 		c := colOf(i)
 		ruler[c] = '┴'
-		num := []rune(strconv.Itoa(d.Mission))
-		if c+len(num) <= len(numbers) && (c == 0 || numbers[c-1] == ' ') {
-			copy(numbers[c:], num)
+		label := []rune(strconv.Itoa(d.Mission))
+		if failed[d.Mission] {
+			label = append(label, '✗')
 		}
+		k := slices.IndexFunc(rows, func(row []rune) bool { return fits(row, c, len(label)) })
+		if k < 0 {
+			rows, k = append(rows, []rune(strings.Repeat(" ", cols+4))), len(rows)
+		}
+		copy(rows[k][c:], label)
 	}
-	for k, t := range turns { // at the decision it is or follows
-		marks[colOf(min(n-1, max(0, t.At-1)))] = rune('A' + k)
+	// The turning points' marks at the decision each is or follows; two
+	// at one column go side by side, so that every listed mark is drawn.
+	marks := []rune(strings.Repeat(" ", cols))
+	for k, t := range turns {
+		c := colOf(min(n-1, max(0, t.At-1)))
+		for c < cols-1 && marks[c] != ' ' {
+			c++
+		}
+		for c > 0 && marks[c] != ' ' {
+			c--
+		}
+		marks[c] = rune('A' + k)
 	}
 	out = append(out, th.Muted.Render("     └"+string(ruler)))
-	out = append(out, th.Muted.Render("      "+strings.TrimRight(string(numbers), " ")))
+	for _, row := range rows {
+		out = append(out, th.Muted.Render("      "+strings.TrimRight(string(row), " ")))
+	}
 	out = append(out, "      "+th.Warning.Render(strings.TrimRight(string(marks), " ")))
+	for _, f := range failed {
+		if f {
+			for _, l := range uikit.Wrap(th.T("grizzledui.review.failed_legend"), max(10, width-6)) {
+				out = append(out, th.Muted.Render("      "+l))
+			}
+			return out
+		}
+	}
 	return out
+}
+
+// fits reports whether a label of n runes fits in row at column c, a
+// blank before it to keep it apart from the one on its left.
+func fits(row []rune, c, n int) bool {
+	if c+n > len(row) || c > 0 && row[c-1] != ' ' {
+		return false
+	}
+	for _, r := range row[c : c+n] {
+		if r != ' ' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,8 @@
 package grizzledui
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,10 +71,10 @@ func TestReviewLines(t *testing.T) {
 				t.Errorf("%s: no chart or no name:\n%s", lang, text)
 			}
 			if lang == i18n.English && width == 80 {
-				for _, want := range []string{"Александра Констант · decisions: 15 · as the coach would: 14", "clear mistakes: 1", "(−18 points)",
+				for _, want := range []string{"Александра Констант · decisions: 15 · as the coach would: 14", "inaccuracies: 0 · mistakes: 0 · blunders: 1 (−18 points)", "move 5: play: T09 Night+Gas Mask (blunder)",
 					"1. mission 1, move 5: play:", "the coach: withdraw · 42% → 60% (±4)",
 					"The team lost, in mission 3.", "A: mission 1, Александра Констант, move 5: play: ", "a decision: 60% with the coach's move, 42% with this one",
-					"B: mission 2: the cards — a trap drew a third threat and the mission failed (38% → 20%)", "C: mission 2 failed: its cards went back to the trials (30% → 25%)", "bob · decisions: 15", "No clear mistakes"} {
+					"B: mission 2: the cards — a trap drew a third threat and the mission failed (38% → 20%)", "C: mission 2 failed: its cards went back to the trials (30% → 25%)", "bob · decisions: 15", "No inaccuracies", "a blunder from 10"} {
 					if !strings.Contains(flat, want) {
 						t.Errorf("the review does not say %q:\n%s", want, text)
 					}
@@ -209,5 +211,109 @@ func TestReviewReadsInPolish(t *testing.T) {
 	}
 	if strings.Contains(plain, "Kart na żołnierza") {
 		t.Errorf("the moves list's prompt inside a sentence:\n%s", plain)
+	}
+}
+
+// The chart shows every mission's number, however short the mission
+// (two rows when they crowd), marks failed ones with ✗ and says so, and
+// draws every turning point the list names, also two at one decision.
+func TestReviewChartShowsEveryMissionAndMark(t *testing.T) {
+	est := func(p float64) grizzbot.Estimate { return grizzbot.Estimate{P: p, Lo: p - 0.03, Hi: p + 0.03, N: 96} }
+	var r grizzbot.GameReview
+	r.Samples, r.Missions = 96, 12
+	play := grizzled.Action{Kind: grizzled.ActPlay, Card: 3}
+	for i := range 40 { // missions 1-4 long, 5-12 of one or two decisions
+		m := 1 + i/8
+		if i >= 32 {
+			m = 5 + (i - 32)
+		}
+		a := grizzbot.Assessment{Made: play, Best: play, MadeP: est(0.5), BestP: est(0.5), Choices: 2}
+		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: i + 1, Seat: 0, Mission: m, Turn: 1, Assessment: a})
+	}
+	for m := 1; m <= 12; m++ {
+		o := grizzbot.Succeeded
+		if m == 3 || m == 9 {
+			o = grizzbot.Failed
+		}
+		r.Lines = append(r.Lines, grizzbot.MissionLine{Mission: m, Start: est(0.5), Outcome: o})
+	}
+	r.Turns = []grizzbot.Turn{
+		{Cause: grizzbot.ByTrap, Mission: 5, From: 0.6, To: 0.3, At: 33},
+		{Cause: grizzbot.ByCards, Mission: 5, From: 0.3, To: 0.1, At: 33},                // the same decision
+		{Cause: grizzbot.ByCards, Mission: 6, From: 0.1, To: 0.12, Margin: 0.05, At: 34}, // within its margin: none
+		{Cause: grizzbot.ByOutcome, Outcome: grizzbot.Failed, Mission: 9, From: 0.5, To: 0.2, At: 37},
+	}
+	seats := []table.SeatInfo{{Seat: 0, Name: "ann"}, {Seat: 1, Name: "bob"}}
+	for _, width := range []int{80, 50} {
+		th := uikit.New(nil)
+		lines := ReviewLines(th, r, seats, width, false)
+		text := ansi.Strip(strings.Join(lines, "\n"))
+		var ruler, marks string
+		for i, l := range lines {
+			if strings.Contains(l, "└") {
+				for _, r := range lines[i+1:] {
+					if strings.ContainsAny(r, "ABC") {
+						break
+					}
+					ruler += " " + ansi.Strip(r)
+				}
+			}
+			if strings.HasPrefix(ansi.Strip(l), "      ") && strings.ContainsAny(ansi.Strip(l), "ABC") && !strings.ContainsAny(l, "0123456789") {
+				marks = ansi.Strip(l)
+			}
+		}
+		for m := 1; m <= 12; m++ {
+			label := strconv.Itoa(m)
+			if m == 3 || m == 9 {
+				label += "✗"
+			}
+			if !slices.Contains(strings.Fields(ruler), label) {
+				t.Errorf("%d columns: mission %q is not under the chart: %q", width, label, ruler)
+			}
+		}
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), "✗ after a mission's number: the mission failed") {
+			t.Errorf("%d columns: no legend for ✗:\n%s", width, text)
+		}
+		turns := r.Turning(3)
+		if len(turns) != 3 {
+			t.Fatalf("%d turning points, want 3 (one is within its margin)", len(turns))
+		}
+		for k := range turns {
+			mark := string(rune('A' + k))
+			if !strings.Contains(marks, mark) || !strings.Contains(text, mark+": mission") {
+				t.Errorf("%d columns: turning point %s is not both on the chart (%q) and in the list", width, mark, marks)
+			}
+		}
+		if strings.Contains(text, "D: mission") || strings.Contains(text, "−0 points") || strings.Contains(text, "standing instead") {
+			t.Errorf("%d columns: a change within its margin, a cost of 0 or a note for nothing listed:\n%s", width, text)
+		}
+	}
+}
+
+// The grades count every graded decision, and those past the list are
+// said to be there; a cost only judged by the standing prints no "−0".
+func TestReviewGradesCountWhatTheyList(t *testing.T) {
+	est := func(p, h float64) grizzbot.Estimate { return grizzbot.Estimate{P: p, Lo: p - h, Hi: p + h, N: 96} }
+	play := func(c grizzled.CardID) grizzled.Action { return grizzled.Action{Kind: grizzled.ActPlay, Card: c} }
+	withdraw := grizzled.Action{Kind: grizzled.ActWithdraw}
+	r := grizzbot.GameReview{Samples: 96, Missions: 2}
+	for i, cost := range []float64{0.03, 0.04, 0.06, 0.12, 0.025} {
+		a := grizzbot.Assessment{Made: play(grizzled.CardID(i + 1)), Best: withdraw, MadeP: est(0.4, 0.03), BestP: est(0.4+cost, 0.03),
+			Cost: est(cost, 0.01), Choices: 2}
+		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: i + 1, Seat: 0, Mission: 1, Turn: i + 1, Assessment: a})
+	}
+	hopeless := grizzbot.Assessment{Made: play(9), Best: withdraw, MadeP: est(0.01, 0.005), BestP: est(0.01, 0.005), Hopeless: true,
+		MadeS: est(0.5, 0.02), BestS: est(0.6, 0.02), CostS: est(0.1, 0.02), Choices: 2}
+	r.Decisions = append(r.Decisions, grizzbot.Decision{Index: 9, Seat: 1, Mission: 2, Turn: 1, Assessment: hopeless})
+	seats := []table.SeatInfo{{Seat: 0, Name: "ann"}, {Seat: 1, Name: "bob"}}
+	flat := strings.Join(strings.Fields(ansi.Strip(strings.Join(ReviewLines(uikit.New(nil), r, seats, 80, false), "\n"))), " ")
+	for _, want := range []string{
+		"inaccuracies: 3 · mistakes: 1 · blunders: 1 (−28 points)", "… and 2 smaller ones, not listed.",
+		"bob · decisions: 1 · as the coach would: 0 inaccuracies: 0 · mistakes: 1 · blunders: 0 1.", // no "(−0 points)"
+		"standing instead",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the review does not say %q:\n%s", want, flat)
+		}
 	}
 }
