@@ -36,6 +36,11 @@ type Records interface {
 	// p's name).
 	SetLang(p table.Player, l i18n.Lang) error
 	Replay(code string) (Replay, error)
+	// ReplayAs is Replay from the seat p sat in: their own hand as it was
+	// at every step, and never another player's hidden one (a seat's
+	// view shows what that seat saw, no more). Someone who did not sit in
+	// the game gets the spectator's replay.
+	ReplayAs(code string, p table.Player) (Replay, error)
 }
 
 // Profile is a keyed player's record.
@@ -93,11 +98,13 @@ type GameRecord struct {
 	Won     bool
 }
 
-// Replay is a finished game step by step, as a spectator saw it.
+// Replay is a finished game step by step, as a spectator saw it, or as
+// the player in Seat did (ReplayAs).
 type Replay struct {
 	Code  string
 	Title game.Msg
 	Game  string
+	Seat  game.Seat // whose views the steps are: Spectator, or a player's own
 	Seats []table.SeatInfo
 	Steps []table.Step
 	End   *game.Result

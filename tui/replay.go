@@ -57,10 +57,43 @@ func openReplay(m *root, code string, back page) {
 		m.notice = said
 		return
 	}
+	r.Seat = game.Spectator
+	showReplay(m, r, back)
+}
+
+// openReplayAt opens the replay of the game code from the reader's own
+// seat (Records.ReplayAs: their hand as it was, nobody else's) at the
+// step after actions actions: a decision the review names, as it was.
+func openReplayAt(m *root, code string, actions int, back page) {
+	if m.app.Records == nil {
+		m.notice = m.th.T("ui.err.no_records")
+		return
+	}
+	var r Replay
+	if said, ok := m.app.LookUpGame(m.th, m.sess.Addr, func() (err error) {
+		r, err = m.app.Records.ReplayAs(code, m.sess.Player)
+		return err
+	}); !ok {
+		m.notice = said
+		return
+	}
+	if p := showReplay(m, r, back); p != nil {
+		for i, s := range r.Steps { // the first step with that many actions applied
+			if s.Index >= actions {
+				p.step = i
+				break
+			}
+		}
+		p.showStep()
+	}
+}
+
+// showReplay puts replay r on screen at its first step.
+func showReplay(m *root, r Replay, back page) *replayPage {
 	g, ok := m.app.Games.Lookup(r.Game)
 	if !ok || g.Screen == nil {
 		m.notice = m.th.T("ui.err.cannot_show", game.Text("Game", r.Game))
-		return
+		return nil
 	}
 	// Presence belongs to a live table: a replay marks nobody away
 	// (every seat was drawn "(away)", in German "(weg)").
@@ -76,6 +109,7 @@ func openReplay(m *root, code string, back page) {
 	m.show(p)
 	m.notice = ""
 	p.showStep()
+	return p
 }
 
 func (p *replayPage) resize(w, h int) { p.screen.SetSize(w, h) }
@@ -90,7 +124,7 @@ func (p *replayPage) showStep() {
 		log = log[len(log)-40:]
 	}
 	last := p.step == len(r.Steps)-1
-	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: game.Spectator, Seq: p.step,
+	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: r.Seat, Seq: p.step,
 		View: r.Steps[p.step].View, Log: game.Refs(log), Seats: r.Seats, Started: true, Over: last && r.End != nil}
 	if u.Over {
 		u.Result = r.End

@@ -13,14 +13,18 @@ import (
 
 // reviewPage is the coach's review of a finished game: its progress while
 // the coach works (off the table, on the server), then the chart, the
-// summaries and the costliest decisions, scrolled with ↑/↓. Esc goes back
-// to the page it was opened from.
+// summaries and the costliest decisions. ↑/↓ move a cursor over its lines
+// (the page scrolls with it); enter on a line that names a decision opens
+// the replay there, from the reader's own seat. Esc goes back to the page
+// it was opened from.
 type reviewPage struct {
 	code   string
 	job    ReviewJob
 	review *Review // once done
 	err    error
-	top    int // first line shown
+	top    int   // first line shown
+	cur    int   // the cursor's line
+	at     []int // each line's moment (uikit.Stepped), as last drawn
 	back   page
 	bind   pagesKeys
 }
@@ -75,17 +79,29 @@ func (p *reviewPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		}
 		m.show(p.back)
 	case key.Matches(k, pk.Up):
-		p.top = max(0, p.top-1)
+		p.cur = max(0, p.cur-1)
 	case key.Matches(k, pk.Down):
-		p.top++
+		p.cur++
 	case key.Matches(k, pk.Prev), k.String() == "pgup":
-		p.top = max(0, p.top-(m.height-4))
+		p.cur = max(0, p.cur-(m.height-4))
 	case key.Matches(k, pk.Step), k.String() == "pgdown":
-		p.top += m.height - 4
+		p.cur += m.height - 4
 	case key.Matches(k, pk.First):
-		p.top = 0
+		p.cur = 0
+	case key.Matches(k, pk.Open):
+		if at := p.moment(); at >= 0 {
+			openReplayAt(m, p.code, at, p)
+		}
 	}
 	return nil
+}
+
+// moment is the game's moment the cursor's line names, or -1.
+func (p *reviewPage) moment() int {
+	if p.cur < 0 || p.cur >= len(p.at) {
+		return -1
+	}
+	return p.at[p.cur]
 }
 
 // lines is the review's body, or where the coach has got to.
@@ -104,7 +120,14 @@ func (p *reviewPage) lines(m *root) []string {
 		bar := th.Accent.Render(strings.Repeat("█", filled)) + th.Muted.Render(strings.Repeat("░", width-filled))
 		return []string{th.T("ui.review.progress", game.Num("Done", done), game.Count(total)), "", "  " + bar}
 	}
-	return p.review.Coach.Lines(th, p.review.Seats, m.width, false)
+	width := max(10, m.width-2) // the cursor's column
+	if st, ok := p.review.Coach.(uikit.Stepped); ok {
+		var lines []string
+		lines, p.at = st.LinesAt(th, p.review.Seats, width, false)
+		return lines
+	}
+	p.at = nil
+	return p.review.Coach.Lines(th, p.review.Seats, width, false)
 }
 
 func (p *reviewPage) view(m *root) string {
@@ -122,9 +145,14 @@ func (p *reviewPage) view(m *root) string {
 	b.WriteString(th.Trunc(th.Title.Render(title), m.width) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	body := p.lines(m)
 	room := max(1, m.height-3) // title, rule, bottom bar
-	p.top = min(p.top, max(0, len(body)-room))
-	for _, l := range body[p.top:min(len(body), p.top+room)] {
-		b.WriteString(th.Trunc(l, m.width) + "\n")
+	p.cur = min(p.cur, max(0, len(body)-1))
+	p.top = min(max(p.top, p.cur-room+1), p.cur, max(0, len(body)-room)) // the cursor in sight
+	for i, l := range body[p.top:min(len(body), p.top+room)] {
+		mark := "  "
+		if p.top+i == p.cur && p.review != nil {
+			mark = th.Accent.Render("›") + " "
+		}
+		b.WriteString(th.Trunc(mark+l, m.width) + "\n")
 	}
 	return b.String()
 }
@@ -132,7 +160,12 @@ func (p *reviewPage) view(m *root) string {
 func (p *reviewPage) help(m *root) []key.Binding {
 	scroll := p.bind.Up
 	scroll.SetHelp("↑/↓", m.th.T("ui.key.scroll"))
-	return []key.Binding{scroll, p.bind.Back}
+	if p.moment() < 0 {
+		return []key.Binding{scroll, p.bind.Back}
+	}
+	replay := p.bind.Open
+	replay.SetHelp("enter", m.th.T("ui.key.replay"))
+	return []key.Binding{scroll, replay, p.bind.Back}
 }
 
 func (p *reviewPage) bar(m *root) string           { return m.shortHelp(p.help(m)) }

@@ -309,10 +309,30 @@ func (r *Records) FinishedGame(code, key string) (persistence.RoomRecord, error)
 }
 
 func (r *Records) Replay(code string) (tui.Replay, error) {
+	return r.replay(code, func(persistence.RoomRecord) game.Seat { return game.Spectator })
+}
+
+// ReplayAs is the replay from the seat p sat in (tui.Records): only a
+// person's own seat, found by identity, never a bot's nor a guess.
+func (r *Records) ReplayAs(code string, p table.Player) (tui.Replay, error) {
+	return r.replay(code, func(rm persistence.RoomRecord) game.Seat {
+		for _, s := range rm.Seats {
+			if s.Bot == "" && s.Identity != "" && s.Identity == p.ID {
+				return s.Seat
+			}
+		}
+		return game.Spectator
+	})
+}
+
+// replay is the finished game code names, step by step from the seat
+// seatOf picks.
+func (r *Records) replay(code string, seatOf func(persistence.RoomRecord) game.Seat) (tui.Replay, error) {
 	rm, err := r.FinishedGame(code, "replay.err.no_game")
 	if err != nil {
 		return tui.Replay{}, err
 	}
+	seat := seatOf(rm)
 	g, ok := r.games.Lookup(rm.Setup.Game)
 	if !ok {
 		return tui.Replay{}, game.Refuse(nil, game.M("replay.err.unknown_game", game.Text("Game", rm.Setup.Game)))
@@ -321,12 +341,12 @@ func (r *Records) Replay(code string) (tui.Replay, error) {
 	if err != nil {
 		return tui.Replay{}, r.degraded(err)
 	}
-	steps, err := table.Replay(g.Game, rm.Setup, rm.Seed, entries, game.Spectator)
+	steps, err := table.Replay(g.Game, rm.Setup, rm.Seed, entries, seat)
 	if err != nil {
 		return tui.Replay{}, err
 	}
 	table.AddressSteps(steps, rm.Engine().Seats)
-	out := tui.Replay{Code: rm.ID, Title: rm.Title, Game: rm.Setup.Game, Steps: steps, End: rm.Result}
+	out := tui.Replay{Code: rm.ID, Title: rm.Title, Game: rm.Setup.Game, Seat: seat, Steps: steps, End: rm.Result}
 	if rm.Result != nil && rm.Result.Summary.Key == game.RawKey {
 		// Stored before results had keys: say it again from the game, so
 		// that every reader gets it in their own language.

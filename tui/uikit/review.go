@@ -41,6 +41,14 @@ type ReviewMove struct {
 	ByBot  bool // a bot made it in the person's place: nobody to coach
 }
 
+// Stepped is a Review whose lines name moments of the game, so that the
+// review page can open the replay there: LinesAt draws what Lines does,
+// with each line's moment (the number of actions before the decision it
+// is about; -1 for a line about none).
+type Stepped interface {
+	LinesAt(th *Theme, seats []table.SeatInfo, width int, plain bool) (lines []string, at []int)
+}
+
 // Review is a coach's reading of one finished game.
 type Review interface {
 	Won() bool  // the reader's side won

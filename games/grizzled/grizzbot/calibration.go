@@ -41,7 +41,7 @@ const numCalFeatures = 14
 // calibrationFit are the coefficients of a logistic regression of the
 // game's result on calFeatures, fitted on the chances kept by
 // `bivouac sim --calibrate` (TestCalibrationFit says how).
-var calibrationFit = [numCalFeatures]float64{0.5333, 0.8586, -1.7773, 0.0769, 0.3174, -0.0753, 0.1506, 0.4495, 0.1376, 0.0631, 0.2955, -0.0736, 0.7070, 0.0054}
+var calibrationFit = [numCalFeatures]float64{0.3830, 0.8354, -1.5200, 0.0474, 0.2495, -0.0029, 0.1157, 0.5683, 0.1550, -0.0819, 0.2805, -0.0850, 0.6115, -0.0294}
 
 // rawFloor keeps a raw mean off 0 and 1: every playout of the look-ahead
 // lost (or won) is not a game decided, as a stronger team plays on.

@@ -26,46 +26,69 @@ const chartRows = 6
 // false, sentences per mission when it is true (a screen reader reads the
 // numbers, not bars).
 func ReviewLines(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, width int, plain bool) []string {
-	s := newReviewWords(th, seats)
-	if len(r.Decisions) == 0 && len(r.StandIns) == 0 {
-		return []string{th.T("grizzledui.review.nothing")}
+	return reviewDoc(th, r, seats, width, plain).lines
+}
+
+// doc is a review's lines, each with the moment of the game it names:
+// the number of actions before the decision (or the stretch) it is
+// about, or -1.
+type doc struct {
+	lines []string
+	at    []int
+}
+
+// add appends lines about the moment at.
+func (d *doc) add(at int, lines ...string) {
+	for _, l := range lines {
+		d.lines, d.at = append(d.lines, l), append(d.at, at)
 	}
-	out := styled(th.Strong, uikit.Wrap(s.outcomeLine(r), width))
+}
+
+// reviewDoc is ReviewLines with the moment each line names.
+func reviewDoc(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, width int, plain bool) *doc {
+	s := newReviewWords(th, seats)
+	out := &doc{}
+	if len(r.Decisions) == 0 && len(r.StandIns) == 0 {
+		out.add(-1, th.T("grizzledui.review.nothing"))
+		return out
+	}
+	out.add(-1, styled(th.Strong, uikit.Wrap(s.outcomeLine(r), width))...)
 	if len(r.Decisions) == 0 {
 		for _, seat := range reviewedSeats(r) { // a bot made every choice
-			out = append(out, s.playerLines(r, seat, width)...)
+			s.playerLines(out, r, seat, width)
 		}
 		return out
 	}
 	turns := r.Turning(3)
 	if plain {
-		for _, l := range s.missionSentences(r) {
-			out = append(out, uikit.Wrap(l, width)...)
+		for i, l := range s.missionSentences(r) {
+			out.add(r.Lines[i].Index-1, uikit.Wrap(l, width)...)
 		}
 	} else {
-		out = append(out, styled(th.Header, uikit.Wrap(th.T("grizzledui.review.chart_title"), width))...)
-		out = append(out, s.chart(r, turns, width)...)
+		out.add(-1, styled(th.Header, uikit.Wrap(th.T("grizzledui.review.chart_title"), width))...)
+		out.add(-1, s.chart(r, turns, width)...)
 	}
 	for k, t := range turns {
-		out = append(out, uikit.Wrap(s.turnLine(string(rune('A'+k)), t), width)...)
+		out.add(t.First-1, uikit.Wrap(s.turnLine(string(rune('A'+k)), t), width)...)
 	}
 	hopeless, graded := false, false
 	for _, seat := range reviewedSeats(r) {
-		out = append(out, "")
-		out = append(out, s.playerLines(r, seat, width)...)
+		out.add(-1, "")
+		s.playerLines(out, r, seat, width)
 		for _, d := range costliest(r, seat) {
 			hopeless, graded = hopeless || d.Hopeless, true
 		}
 	}
-	out = append(out, "")
+	out.add(-1, "")
 	if graded {
-		out = append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.grades_note", game.Num("Inaccuracy", pct(grizzbot.MinMistake)),
+		out.add(-1, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.grades_note", game.Num("Inaccuracy", pct(grizzbot.MinMistake)),
 			game.Num("Mistake", pct(grizzbot.GradeMistakeFrom)), game.Num("Blunder", pct(grizzbot.GradeBlunderFrom))), width))...)
 	}
 	if hopeless { // a decision judged by the standing is listed
-		out = append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.standing_note", game.Num("Below", pct(grizzbot.Hopeless))), width))...)
+		out.add(-1, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.standing_note", game.Num("Below", pct(grizzbot.Hopeless))), width))...)
 	}
-	return append(out, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
+	out.add(-1, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
+	return out
 }
 
 // outcomeLine says how the game ended: won, or lost in which mission.
@@ -210,9 +233,9 @@ func margin(e grizzbot.Estimate) int { return max(1, int(math.Ceil(100*(e.Hi-e.L
 // pct is a chance in whole percent.
 func pct(p float64) int { return int(math.Round(100 * p)) }
 
-// playerLines is one person's summary and costliest decisions, and how
+// playerLines adds one person's summary and costliest decisions, and how
 // many of their decisions a bot made for them.
-func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width int) []string {
+func (s *reviewWords) playerLines(out *doc, r grizzbot.GameReview, seat game.Seat, width int) {
 	th := s.th
 	standIns := r.StandIns[seat]
 	decisions, agree, graded := 0, 0, 0
@@ -235,27 +258,29 @@ func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width i
 		}
 	}
 	if decisions == 0 {
-		return styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.stood_in", game.Text("Player", s.name(seat))), width))
+		out.add(-1, styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.stood_in", game.Text("Player", s.name(seat))), width))...)
+		return
 	}
-	out := styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.summary", game.Text("Player", s.name(seat)),
-		game.Num("Decisions", decisions), game.Num("Agree", agree)), width))
+	out.add(-1, styled(th.Strong, uikit.Wrap(th.T("grizzledui.review.summary", game.Text("Player", s.name(seat)),
+		game.Num("Decisions", decisions), game.Num("Agree", agree)), width))...)
 	if graded > 0 {
 		key := "grizzledui.review.grades"
 		if pct(cost) == 0 { // judged by the standing, or less than half a point
 			key = "grizzledui.review.grades_no_cost"
 		}
-		out = append(out, styled(th.Strong, uikit.Wrap("  "+th.T(key, game.Num("Inaccuracies", grades[grizzbot.GradeInaccuracy]),
+		out.add(-1, styled(th.Strong, uikit.Wrap("  "+th.T(key, game.Num("Inaccuracies", grades[grizzbot.GradeInaccuracy]),
 			game.Num("Mistakes", grades[grizzbot.GradeMistake]), game.Num("Blunders", grades[grizzbot.GradeBlunder]), game.Num("Cost", pct(cost))), width))...)
 	}
 	if standIns > 0 {
-		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.stood_in_some", game.Count(standIns)), width))...)
+		out.add(-1, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.stood_in_some", game.Count(standIns)), width))...)
 	}
 	worst := costliest(r, seat)
 	if len(worst) == 0 {
-		return append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
+		out.add(-1, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.no_mistakes"), width))...)
+		return
 	}
 	for k, d := range worst {
-		out = append(out, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("Turn", d.Turn), game.Num("Mission", d.Mission),
+		out.add(d.Index-1, uikit.Wrap(th.T("grizzledui.review.costly", game.Num("Rank", k+1), game.Num("Turn", d.Turn), game.Num("Mission", d.Mission),
 			game.Text("Made", s.decided(d, d.Made)), game.Text("Grade", th.T(gradeKeys[d.Grade()]))), width)...)
 		better := th.T("grizzledui.review.better", game.Text("Best", s.decided(d, d.Best)),
 			game.Num("MadeP", pct(d.MadeP.P)), game.Num("BestP", pct(d.BestP.P)), game.Num("Margin", margin(d.Cost)),
@@ -266,13 +291,12 @@ func (s *reviewWords) playerLines(r grizzbot.GameReview, seat game.Seat, width i
 				game.Text("Why", whyClause(th, d.Why)))
 		}
 		for _, l := range uikit.Wrap(better, max(10, width-5)) {
-			out = append(out, "     "+th.Good.Render(l))
+			out.add(d.Index-1, "     "+th.Good.Render(l))
 		}
 	}
 	if more := graded - len(worst); more > 0 {
-		out = append(out, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.more", game.Count(more)), width))...)
+		out.add(-1, styled(th.Muted, uikit.Wrap("  "+th.T("grizzledui.review.more", game.Count(more)), width))...)
 	}
-	return out
 }
 
 // gradeKeys name the grades.

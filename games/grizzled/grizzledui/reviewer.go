@@ -24,6 +24,14 @@ func (v review) Lines(th *uikit.Theme, seats []table.SeatInfo, width int, plain 
 	return ReviewLines(th, v.r, seats, width, plain)
 }
 
+// LinesAt implements uikit.Stepped: each line with the decision it names.
+func (v review) LinesAt(th *uikit.Theme, seats []table.SeatInfo, width int, plain bool) ([]string, []int) {
+	d := reviewDoc(th, v.r, seats, width, plain)
+	return d.lines, d.at
+}
+
+var _ uikit.Stepped = review{}
+
 // Review implements uikit.Reviewer.
 func (rv Reviewer) Review(g uikit.ReviewGame, progress func(done, total int) bool) (uikit.Review, error) {
 	start, _, err := grizzled.New(g.Setup, g.Seed)
