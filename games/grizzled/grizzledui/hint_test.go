@@ -60,10 +60,10 @@ func TestHintSaysAMoveAsTheMovesListDoes(t *testing.T) {
 // fails the mission too, is the one to make: in every language.
 func TestAHopelessHintSaysWhy(t *testing.T) {
 	want := map[i18n.Lang]string{
-		i18n.English: ": the mission fails either way; it keeps more morale cards (",
-		i18n.Polish:  ": misja nie uda się tak czy inaczej; zachowuje więcej kart morale (",
-		i18n.Russian: ": задание провалится в любом случае; он сохраняет больше карт боевого духа (",
-		i18n.German:  ": der Einsatz scheitert so oder so; er behält mehr Moralkarten (",
+		i18n.English: " — the mission fails either way; it keeps more morale cards (",
+		i18n.Polish:  " — misja nie uda się tak czy inaczej; ten ruch zachowuje więcej kart morale (",
+		i18n.Russian: " — задание провалится в любом случае; этот ход сохраняет больше карт боевого духа (",
+		i18n.German:  " — der Einsatz scheitert so oder so; dieser Zug bewahrt mehr Moralkarten (",
 	}
 	for _, lang := range i18n.Langs {
 		s := newScreen(midMission(), 100, 30)

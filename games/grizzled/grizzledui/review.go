@@ -86,6 +86,8 @@ func reviewDoc(th *uikit.Theme, r grizzbot.GameReview, seats []table.SeatInfo, w
 	}
 	if hopeless { // a decision judged by the standing is listed
 		out.add(-1, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.standing_note", game.Num("Below", pct(grizzbot.Hopeless))), width))...)
+		out.add(-1, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.grades_standing_note", game.Num("Inaccuracy", pct(grizzbot.MinStandMistake)),
+			game.Num("Mistake", pct(grizzbot.StandGradeMistakeFrom)), game.Num("Blunder", pct(grizzbot.StandGradeBlunderFrom))), width))...)
 	}
 	out.add(-1, styled(th.Muted, uikit.Wrap(th.T("grizzledui.review.noise_note", game.Num("Samples", r.Samples)), width))...)
 	return out
