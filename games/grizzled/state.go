@@ -127,6 +127,15 @@ func (s *State) Phase() Phase { return s.phase }
 // Round is the current mission number (1-based).
 func (s *State) Round() int { return s.round }
 
+// LastSupport is the mission of the last support and whether it
+// succeeded; ok is false before the first.
+func (s *State) LastSupport() (round int, success, ok bool) {
+	if s.last == nil {
+		return 0, false, false
+	}
+	return s.last.Round, s.last.Success, true
+}
+
 // StartingTrials is the size of the trials pile the game started with.
 func (s *State) StartingTrials() int { return s.startTrials }
 

@@ -142,14 +142,32 @@ func playUntil(s *g.State, v *g.SeatView, seed uint64, limit, endRound int, watc
 		if s.Step(seat, v.Legal[i]) != nil {
 			return
 		}
-		if watch != nil && s.Round() == watch.round && s.Failed() {
-			watch.failed = true
+		if watch != nil {
+			watch.see(s)
 		}
 	}
 }
 
 // failWatch notes whether mission round failed during a playout.
 type failWatch struct {
-	round  int
-	failed bool
+	round        int
+	failed, done bool
+}
+
+// see looks at s after a move: a third threat while the mission lasts,
+// or, once it is over, its support's outcome (a mission may fail and
+// its support pass within one move).
+func (w *failWatch) see(s *g.State) {
+	if w.done {
+		return
+	}
+	_, over := s.Over()
+	if s.Round() == w.round && !over {
+		w.failed = w.failed || s.Failed()
+		return
+	}
+	w.done = true
+	if r, success, ok := s.LastSupport(); ok && r == w.round {
+		w.failed = !success
+	}
 }

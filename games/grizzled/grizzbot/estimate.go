@@ -143,7 +143,8 @@ func search(v *g.SeatView, decider game.Seat, choices []g.Action, cfg ReviewConf
 				o.add(0, 0, playoutEnd{failed: true, lost: true}) // the sample disagrees with the view
 				continue
 			}
-			w := failWatch{round: v.Round, failed: s.Failed() && s.Round() == v.Round}
+			w := failWatch{round: v.Round}
+			w.see(s)
 			playUntil(s, &scratch, rseed, MaxActions, s.Round()+horizon, &w)
 			end := from.end(s)
 			end.failed = w.failed

@@ -325,6 +325,11 @@ func TestReviewBlamesTheBlunders(t *testing.T) {
 	if !fail.Mistake() {
 		t.Errorf("the failing play is not a mistake: %+v", fail.Assessment)
 	}
+	// Its trap drew the third threat here, in most deals but not all: the
+	// better move is said to fail the mission less often.
+	if fail.Why.Gain != GainThreat && fail.Why.Gain != GainMission {
+		t.Errorf("the failing play's better move is not said to save the mission: %+v", fail.Why)
+	}
 	for _, l := range r.Lines {
 		t.Logf("mission %d: %.0f%% from move %d, outcome %d", l.Mission, 100*l.Start.P, l.Index, l.Outcome)
 	}

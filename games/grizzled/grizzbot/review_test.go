@@ -102,6 +102,12 @@ func TestReviewRanksAThirdThreatAsTheCostliestDecision(t *testing.T) {
 		if !d.Mistake() || d.Cost.P < 0.05 {
 			t.Errorf("seed %d: the blunder costs only %+v", seed, d.Cost)
 		}
+		if d.Grade() != GradeBlunder && d.Grade() != GradeMistake {
+			t.Errorf("seed %d: the blunder is graded %d", seed, d.Grade())
+		}
+		if d.Why.Gain != GainThreat && d.Why.Gain != GainMission {
+			t.Errorf("seed %d: the better move is not said to save the mission: %+v", seed, d.Why)
+		}
 		t.Logf("seed %d: move %d costs %.0f%% (%.0f–%.0f), %d samples", seed, at, 100*d.Cost.P, 100*d.Cost.Lo, 100*d.Cost.Hi, d.Cost.N)
 	}
 	if found < 3 {
