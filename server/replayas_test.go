@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/game/grizzled"
-	"github.com/bivouac-ssh/bivouac/game/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/table"
 )
