@@ -23,7 +23,7 @@ func TestCalibrationFit(t *testing.T) {
 	if len(paths) == 0 {
 		t.Skip("CALFIT names files of calibration points")
 	}
-	var X [][numCalFeatures]float64
+	var X [][]float64
 	var Y []float64
 	var groups []string
 	for _, path := range paths {
@@ -41,7 +41,8 @@ func TestCalibrationFit(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
 				t.Fatal(err)
 			}
-			X = append(X, calFeatures(p.Raw, p.Soldiers, p.Easy, p.Left, p.Morale, p.Trials))
+			f := calFeatures(p.Raw, p.Soldiers, p.Easy, p.Left, p.Morale, p.Trials)
+			X = append(X, f[:])
 			Y = append(Y, b2f(p.Won))
 			groups = append(groups, p.Pile+"/"+p.Level)
 		}
@@ -49,7 +50,7 @@ func TestCalibrationFit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := fitLogistic(X, Y, 1e-2)
+	w := fitLogistic(X, Y, 1e-2, 30, nil)
 	fmt.Printf("var calibrationFit = [numCalFeatures]float64{")
 	for j := range w {
 		fmt.Printf("%.4f, ", w[j])
@@ -59,7 +60,7 @@ func TestCalibrationFit(t *testing.T) {
 	type cell struct{ n, pred, obs float64 }
 	byGroup := map[string]*[10]cell{}
 	for r := range X {
-		p := logistic(w[:], X[r][:])
+		p := logistic(w, X[r])
 		if byGroup[groups[r]] == nil {
 			byGroup[groups[r]] = &[10]cell{}
 		}
@@ -89,15 +90,22 @@ func logistic(w, x []float64) float64 {
 	return 1 / (1 + math.Exp(-z))
 }
 
-// fitLogistic is a ridge-regularised logistic regression by IRLS.
-func fitLogistic(X [][numCalFeatures]float64, Y []float64, ridge float64) [numCalFeatures]float64 {
-	const k = numCalFeatures
-	var w [k]float64
-	for range 30 {
-		var H [k][k]float64
-		var gr [k]float64
+// fitLogistic is a ridge-regularised logistic regression of Y on the rows
+// of X by IRLS (iteratively reweighted least squares), iters rounds; each
+// round's mean log-likelihood goes to log, if not nil.
+func fitLogistic(X [][]float64, Y []float64, ridge float64, iters int, log func(it int, ll float64)) []float64 {
+	k := len(X[0])
+	w := make([]float64, k)
+	for it := range iters {
+		H := make([][]float64, k)
+		for j := range H {
+			H[j] = make([]float64, k)
+		}
+		gr := make([]float64, k)
+		ll := 0.0
 		for r := range X {
-			p := logistic(w[:], X[r][:])
+			p := logistic(w, X[r])
+			ll += Y[r]*math.Log(p+1e-12) + (1-Y[r])*math.Log(1-p+1e-12)
 			for j := range k {
 				gr[j] += (Y[r] - p) * X[r][j]
 				for l := range k {
@@ -109,41 +117,13 @@ func fitLogistic(X [][numCalFeatures]float64, Y []float64, ridge float64) [numCa
 			H[j][j] += ridge
 			gr[j] -= ridge * w[j]
 		}
-		d := solveN(H, gr)
+		d := solve(H, gr)
 		for j := range k {
 			w[j] += d[j]
 		}
+		if log != nil {
+			log(it, ll/float64(len(X)))
+		}
 	}
 	return w
-}
-
-// solveN solves A x = b by Gaussian elimination with partial pivoting.
-func solveN(A [numCalFeatures][numCalFeatures]float64, b [numCalFeatures]float64) [numCalFeatures]float64 {
-	n := numCalFeatures
-	for c := range n {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(A[r][c]) > math.Abs(A[p][c]) {
-				p = r
-			}
-		}
-		A[c], A[p] = A[p], A[c]
-		b[c], b[p] = b[p], b[c]
-		for r := c + 1; r < n; r++ {
-			f := A[r][c] / A[c][c]
-			for l := c; l < n; l++ {
-				A[r][l] -= f * A[c][l]
-			}
-			b[r] -= f * b[c]
-		}
-	}
-	var x [numCalFeatures]float64
-	for r := n - 1; r >= 0; r-- {
-		s := b[r]
-		for l := r + 1; l < n; l++ {
-			s -= A[r][l] * x[l]
-		}
-		x[r] = s / A[r][r]
-	}
-	return x
 }

@@ -52,38 +52,16 @@ func TestValueModelFitsFreshGames(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	// IRLS with a little ridge.
-	var w [numFeatures]float64
-	for it := 0; it < 25; it++ {
-		var H [numFeatures][numFeatures]float64
-		var gr [numFeatures]float64
-		ll := 0.0
-		for r := range X {
-			z := 0.0
-			for j := range w {
-				z += w[j] * X[r][j]
-			}
-			p := 1 / (1 + math.Exp(-z))
-			ll += Y[r]*math.Log(p+1e-12) + (1-Y[r])*math.Log(1-p+1e-12)
-			for j := range w {
-				gr[j] += (Y[r] - p) * X[r][j]
-				for k := range w {
-					H[j][k] += p * (1 - p) * X[r][j] * X[r][k]
-				}
-			}
-		}
-		for j := range w {
-			H[j][j] += 1e-3
-			gr[j] -= 1e-3 * w[j]
-		}
-		d := solve(H, gr)
-		for j := range w {
-			w[j] += d[j]
-		}
-		if printWeights {
-			t.Logf("it %d ll %.4f", it, ll/float64(len(X)))
-		}
+	rows := make([][]float64, len(X))
+	for r := range X {
+		rows[r] = X[r][:]
 	}
+	var log func(int, float64)
+	if printWeights {
+		log = func(it int, ll float64) { t.Logf("it %d ll %.4f", it, ll) }
+	}
+	var w [numFeatures]float64
+	copy(w[:], fitLogistic(rows, Y, 1e-3, 25, log))
 	if printWeights {
 		fmt.Printf("samples %d\nvar valueWeights = [numFeatures]float64{", len(X))
 		for j := range w {
@@ -123,9 +101,11 @@ func TestValueModelFitsFreshGames(t *testing.T) {
 	}
 }
 
-func solve(A [numFeatures][numFeatures]float64, b [numFeatures]float64) [numFeatures]float64 {
-	n := numFeatures
-	for c := 0; c < n; c++ {
+// solve solves A x = b by Gaussian elimination with partial pivoting
+// (A and b are overwritten).
+func solve(A [][]float64, b []float64) []float64 {
+	n := len(b)
+	for c := range n {
 		p := c
 		for r := c + 1; r < n; r++ {
 			if math.Abs(A[r][c]) > math.Abs(A[p][c]) {
@@ -142,7 +122,7 @@ func solve(A [numFeatures][numFeatures]float64, b [numFeatures]float64) [numFeat
 			b[r] -= f * b[c]
 		}
 	}
-	var x [numFeatures]float64
+	x := make([]float64, n)
 	for r := n - 1; r >= 0; r-- {
 		s := b[r]
 		for k := r + 1; k < n; k++ {
