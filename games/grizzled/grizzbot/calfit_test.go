@@ -23,9 +23,25 @@ func TestCalibrationFit(t *testing.T) {
 	if len(paths) == 0 {
 		t.Skip("CALFIT names files of calibration points")
 	}
-	var X [][]float64
-	var Y []float64
-	var groups []string
+	X, Y, groups := readPoints(t, paths)
+	w := fitLogistic(X, Y, 1e-2, 30, nil)
+	fmt.Printf("var calibrationFit = [numCalFeatures]float64{")
+	for j := range w {
+		fmt.Printf("%.4f, ", w[j])
+	}
+	fmt.Println("}")
+	showDeciles(t, "fit", w, X, Y, groups)
+	// CALCHECK names points of other seeds, to see the fit on games it
+	// did not see before pasting it.
+	if check := strings.Fields(os.Getenv("CALCHECK")); len(check) > 0 {
+		X, Y, groups := readPoints(t, check)
+		showDeciles(t, "check", w, X, Y, groups)
+	}
+}
+
+// readPoints reads calibration points: their features, results and
+// pile/level.
+func readPoints(t *testing.T, paths []string) (X [][]float64, Y []float64, groups []string) {
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -50,35 +66,38 @@ func TestCalibrationFit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := fitLogistic(X, Y, 1e-2, 30, nil)
-	fmt.Printf("var calibrationFit = [numCalFeatures]float64{")
-	for j := range w {
-		fmt.Printf("%.4f, ", w[j])
-	}
-	fmt.Println("}")
-	// In-sample deciles by group: a first look, not the published table.
+	return X, Y, groups
+}
+
+// showDeciles logs, by pile/level, each decile's mean chance and share
+// won (deciles of 100 chances or more) and the worst gap.
+func showDeciles(t *testing.T, what string, w []float64, X [][]float64, Y []float64, groups []string) {
 	type cell struct{ n, pred, obs float64 }
 	byGroup := map[string]*[10]cell{}
 	for r := range X {
 		p := logistic(w, X[r])
-		if byGroup[groups[r]] == nil {
-			byGroup[groups[r]] = &[10]cell{}
+		pile, _, _ := strings.Cut(groups[r], "/")
+		for _, g := range []string{groups[r], pile + "/all"} {
+			if byGroup[g] == nil {
+				byGroup[g] = &[10]cell{}
+			}
+			c := &byGroup[g][min(int(p*10), 9)]
+			c.n++
+			c.pred += p
+			c.obs += Y[r]
 		}
-		c := &byGroup[groups[r]][min(int(p*10), 9)]
-		c.n++
-		c.pred += p
-		c.obs += Y[r]
 	}
 	for gname, cells := range byGroup {
-		line := gname + ":"
+		line, worst := what+" "+gname+":", 0.0
 		for _, c := range cells {
 			if c.n >= 100 {
 				line += fmt.Sprintf(" %.0f/%.0f", 100*c.pred/c.n, 100*c.obs/c.n)
+				worst = max(worst, math.Abs(c.pred-c.obs)/c.n)
 			} else {
 				line += " -"
 			}
 		}
-		t.Log(line)
+		t.Logf("%s; worst %.1f", line, 100*worst)
 	}
 }
 
