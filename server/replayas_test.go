@@ -68,7 +68,7 @@ func TestAReplayFromYourSeatShowsOnlyYourHand(t *testing.T) {
 		p    table.Player
 		seat game.Seat
 	}{{table.Player{ID: "fp-ann"}, 0}, {table.Player{ID: "fp-bob"}, 1}, {table.Player{ID: "fp-eve"}, game.Spectator}} {
-		r, err := records{srv}.ReplayAs("RPLY", who.p)
+		r, err := srv.records.ReplayAs("RPLY", who.p)
 		if err != nil {
 			t.Fatal(err)
 		}
