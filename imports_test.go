@@ -19,8 +19,15 @@ const module = "github.com/bivouac-ssh/bivouac"
 // importRule is one row of docs/ARCHITECTURE.md's package table: the
 // packages it covers and what their code (not their tests) may import
 // beyond the standard library, which is always allowed. A name is a
-// package of this module ("tui/uikit") or a third-party name from
-// thirdParty ("bubbletea"). An empty mayImport means standard library only.
+// package of this module ("tui/uikit"), a third-party name from
+// thirdParty ("bubbletea"), or a pattern of every game's packages: ID
+// stands for a game's ID, the name of its folder under games/
+// ("games/ID/IDui" is every game's module), and "/..." for every package
+// below ("games/ID/..."). In a row of a game's packages, ID in what they
+// may import is that game (a game's packages import none of another's);
+// elsewhere it is any game. A package's row is the first that names it
+// exactly, else the first whose pattern it matches: so a new game needs
+// no row. An empty mayImport means standard library only.
 type importRule struct {
 	packages  []string
 	mayImport []string
@@ -30,17 +37,14 @@ type importRule struct {
 var rules = []importRule{
 	{[]string{"words"}, nil},
 	{[]string{"game"}, []string{"words"}},
-	{[]string{"games/grizzled", "games/werewolf", "game/gametest"}, []string{"game"}},
+	{[]string{"game/gametest"}, []string{"game"}},
 	{[]string{"game/sim"}, nil},
-	{[]string{"games/grizzled/grizzbot"}, []string{"game", "games/grizzled", "game/sim"}},
-	{[]string{"games/werewolf/wolfbot"}, []string{"game", "game/sim", "games/werewolf"}},
 	{[]string{"clock", "codes", "logredact"}, nil},
 	{[]string{"clock/clocktest", "logthrottle"}, []string{"clock"}},
 	{[]string{"sanitize"}, []string{"words", "x/text"}},
 	{[]string{"sanitize/internal/mkconfusables"}, nil},
 	{[]string{"hostkeys"}, []string{"x/crypto"}},
 	{[]string{"i18n"}, []string{"game", "go-i18n", "toml", "x/text"}},
-	{[]string{"games/grizzled/catalog", "games/werewolf/catalog"}, []string{"i18n"}},
 	{[]string{"table"}, []string{"clock", "codes", "game"}},
 	{[]string{"persistence"}, []string{"game", "table", "bbolt"}},
 	{[]string{"persistence/storetest"}, []string{"game", "persistence"}},
@@ -60,15 +64,15 @@ var rules = []importRule{
 	{[]string{"sshserver/sshtest/vterm"}, []string{"x/ansi"}},
 	{[]string{"tui/uikit"}, []string{"game", "i18n", "table",
 		"bubbles", "bubbletea", "lipgloss", "termenv", "x/ansi", "x/text"}},
-	{[]string{"games/grizzled/grizzledui"}, []string{"game", "games/grizzled", "games/grizzled/catalog", "games/grizzled/grizzbot", "i18n", "table", "tui/uikit",
-		"bubbles", "bubbletea", "x/ansi"}},
-	{[]string{"games/werewolf/werewolfui"}, []string{"game", "games/werewolf", "games/werewolf/catalog", "table", "tui/uikit", "bubbles", "bubbletea"}},
 	{[]string{"tui/frames"}, []string{"tui/uikit", "bubbletea"}},
 	{[]string{"tui"}, []string{"clock", "game", "i18n", "sanitize", "table", "tui/frames", "tui/uikit",
 		"bubbles", "bubbletea", "lipgloss", "termenv", "x/ansi"}},
 	{[]string{"tui/plain"}, []string{"game", "i18n", "sanitize", "table", "tui", "tui/uikit"}},
-	{[]string{"games"}, []string{"game", "games/grizzled", "games/grizzled/grizzbot", "games/werewolf", "games/werewolf/wolfbot",
-		"tui", "games/grizzled/grizzledui", "tui/uikit", "games/werewolf/werewolfui"}},
+	{[]string{"games/ID/catalog"}, []string{"i18n"}},
+	{[]string{"games/ID/IDui"}, []string{"game", "game/sim", "games/ID", "games/ID/...", "i18n", "table", "tui/uikit", "words",
+		"bubbles", "bubbletea", "lipgloss", "x/ansi"}},
+	{[]string{"games/ID", "games/ID/..."}, []string{"game", "game/sim", "games/ID", "games/ID/...", "words"}},
+	{[]string{"games"}, []string{"game", "games/ID", "games/ID/...", "tui", "tui/uikit"}},
 	{[]string{"server/joinline"}, nil},
 	{[]string{"server/live"}, []string{"sshserver", "tui"}},
 	{[]string{"server/people"}, []string{"game", "moderation", "persistence", "table", "tui"}},
@@ -84,8 +88,7 @@ var rules = []importRule{
 		"moderation", "persistence", "persistence/jetstream", "sanitize", "server/admin", "server/commands",
 		"server/joinline", "server/live", "server/people", "server/records", "server/reviews", "sshserver", "table", "tui",
 		"tui/plain", "bubbletea", "charmbracelet/ssh", "nats.go", "wish"}},
-	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "games/grizzled", "games/grizzled/grizzbot",
-		"game/sim", "games/werewolf/wolfbot", "hostkeys", "persistence", "server", "server/joinline", "sshserver", "sshserver/porch"}},
+	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "game/sim", "hostkeys", "persistence", "server", "server/joinline", "sshserver", "sshserver/porch"}},
 	{[]string{"cmd/bivouac-load"}, []string{"cluster/lease", "cluster/natsnode", "persistence", "persistence/jetstream",
 		"sshserver/sshtest/vterm", "bubbletea", "charmbracelet/ssh", "lipgloss", "nats.go", "termenv",
 		"wish", "x/crypto"}},
@@ -99,6 +102,11 @@ var debts = []struct{ from, imports, why string }{
 	// Issue 31 item 3: tui should not touch SSH; App takes window sizes
 	// as ssh.Window where a type of its own would do.
 	{"tui", "charmbracelet/ssh", "issue 31 item 3: tui takes ssh.Window for window sizes"},
+	// Issue 38: bivouac sim runs The Grizzled and Werewolves by name
+	// (sim, matrix, calibrate) until it runs any game of the registry.
+	{"cmd/bivouac", "games/grizzled", "issue 38: bivouac sim names The Grizzled"},
+	{"cmd/bivouac", "games/grizzled/grizzbot", "issue 38: bivouac sim names The Grizzled's bots"},
+	{"cmd/bivouac", "games/werewolf/wolfbot", "issue 38: bivouac sim names the Werewolves' bots"},
 }
 
 // thirdParty names the modules outside this one that code may import: a
@@ -128,7 +136,7 @@ var thirdParty = map[string]string{
 // that docs/ARCHITECTURE.md's table has the same rows and README's layout
 // names every package.
 func TestEveryPackageImportsOnlyWhatItsRowAllows(t *testing.T) {
-	allowed := allowedImports(t)
+	checkRules(t)
 	owed := map[int]bool{} // debts still in the code
 	pkgs := listModule(t)
 	for _, p := range pkgs {
@@ -136,13 +144,13 @@ func TestEveryPackageImportsOnlyWhatItsRowAllows(t *testing.T) {
 		if len(p.GoFiles) == 0 {
 			continue // only tests: nothing of its own to import
 		}
-		may, ok := allowed[name]
-		if !ok {
+		row := rowOf(name)
+		if row < 0 {
 			t.Errorf("package %s has no row: add one to rules in imports_test.go, a line to the table in docs/ARCHITECTURE.md and one to README's layout", name)
 			continue
 		}
 		for _, imp := range p.Imports {
-			if standard(imp) || slices.ContainsFunc(may, func(m string) bool { return covers(m, imp) }) {
+			if standard(imp) || slices.ContainsFunc(rules[row].mayImport, func(m string) bool { return allows(m, name, imp) }) {
 				continue
 			}
 			if i := debtFor(name, imp); i >= 0 {
@@ -161,65 +169,111 @@ func TestEveryPackageImportsOnlyWhatItsRowAllows(t *testing.T) {
 	t.Run("README layout", func(t *testing.T) { checkReadmeLayout(t, pkgs) })
 }
 
-// allowedImports turns rules into each package's list of import paths (or
-// path prefixes), after checking that every name in the table is known.
-func allowedImports(t *testing.T) map[string][]string {
-	rowOf := map[string]int{}
+// checkRules checks the table itself: no package has two rows, every name
+// a row may import is a package with a row or a third-party name, and no
+// package outside the games imports a game's (the registry, games, puts
+// them together; nothing generic names one).
+func checkRules(t *testing.T) {
+	seen := map[string]int{}
 	for i, r := range rules {
 		for _, p := range r.packages {
-			if j, dup := rowOf[p]; dup {
+			if j, dup := seen[p]; dup {
 				t.Fatalf("%s has two rows (%d and %d)", p, j, i)
 			}
-			rowOf[p] = i
+			seen[p] = i
 		}
 	}
-	pathOf := func(name string) string {
-		if mod, ok := thirdParty[name]; ok {
-			return mod
-		}
-		if _, ok := rowOf[name]; !ok {
-			t.Errorf("%q is neither a package with a row nor in thirdParty", name)
-		}
-		return module + "/" + name
-	}
-	allowed := map[string][]string{}
 	for _, r := range rules {
-		var paths []string
 		for _, m := range r.mayImport {
-			paths = append(paths, pathOf(m))
-		}
-		for _, p := range r.packages {
-			allowed[p] = paths
+			if _, third := thirdParty[m]; !third && rowOf(m) < 0 {
+				t.Errorf("%q is neither a package with a row nor in thirdParty", m)
+			}
+			if !strings.HasPrefix(r.packages[0], "games") && strings.HasPrefix(m, "games/") {
+				t.Errorf("%v may import %s: a package outside the games imports none of a game's, only the registry (games)", r.packages, m)
+			}
 		}
 	}
 	for _, d := range debts {
-		pathOf(d.from)
-		pathOf(d.imports)
+		if _, third := thirdParty[d.imports]; !third && rowOf(d.imports) < 0 || rowOf(d.from) < 0 {
+			t.Errorf("debt %s → %s names a package with no row", d.from, d.imports)
+		}
 	}
-	return allowed
 }
 
-// debtFor is the index in debts of the import from → imp, or -1.
-func debtFor(from, imp string) int {
-	for i, d := range debts {
-		want := module + "/" + d.imports
-		if mod, ok := thirdParty[d.imports]; ok {
-			want = mod
+// rowOf is the index in rules of the row of package name, or -1: the row
+// that names it, else the first whose pattern it matches.
+func rowOf(name string) int {
+	for i, r := range rules {
+		if slices.Contains(r.packages, name) {
+			return i
 		}
-		if d.from == from && covers(want, imp) {
+	}
+	_, pattern := gameOf(name)
+	for i, r := range rules {
+		if slices.ContainsFunc(r.packages, func(p string) bool { return matches(p, pattern) }) {
 			return i
 		}
 	}
 	return -1
 }
 
-// covers says whether an allowance names imp: a module package exactly, a
-// third-party module with all its packages.
-func covers(allowance, imp string) bool {
-	if strings.HasPrefix(allowance, module+"/") {
-		return imp == allowance
+// gameOf is the game whose folder holds package name, and name with that
+// game's ID written ID: "games/grizzled/grizzledui" is game "grizzled",
+// "games/ID/IDui". A package outside every game's folder is game "", and
+// its name as it is.
+func gameOf(name string) (id, pattern string) {
+	parts := strings.Split(name, "/")
+	if len(parts) < 2 || parts[0] != "games" || parts[1] == "ID" {
+		return "", name
 	}
-	return imp == allowance || strings.HasPrefix(imp, allowance+"/")
+	id = parts[1]
+	parts[1] = "ID"
+	for i := 2; i < len(parts); i++ {
+		if rest, ok := strings.CutPrefix(parts[i], id); ok {
+			parts[i] = "ID" + rest
+		}
+	}
+	return id, strings.Join(parts, "/")
+}
+
+// matches says whether a row's name covers a package written as pattern
+// (gameOf): the same name, or a name ending in "/..." and a package below.
+func matches(name, pattern string) bool {
+	if prefix, ok := strings.CutSuffix(name, "/..."); ok {
+		return strings.HasPrefix(pattern, prefix+"/")
+	}
+	return name == pattern
+}
+
+// allows says whether the allowance m of from's row lets from import imp:
+// a third-party module with all its packages, a package of this module by
+// its name, or by a pattern (in a game's row, ID is that same game).
+func allows(m, from, imp string) bool {
+	if mod, ok := thirdParty[m]; ok {
+		return imp == mod || strings.HasPrefix(imp, mod+"/")
+	}
+	name, ok := strings.CutPrefix(imp, module+"/")
+	if !ok {
+		return false
+	}
+	if name == m {
+		return true
+	}
+	id, pattern := gameOf(name)
+	if fromID, _ := gameOf(from); id == "" || fromID != "" && fromID != id {
+		return false
+	}
+	return matches(m, pattern)
+}
+
+// debtFor is the index in debts of the import from → imp, or -1.
+func debtFor(from, imp string) int {
+	for i, d := range debts {
+		if d.from == from && allows(d.imports, from, imp) {
+			return i
+		}
+	}
+	return -1
 }
 
 // standard says whether an import path is the standard library's: its
@@ -324,8 +378,8 @@ func checkReadmeLayout(t *testing.T, pkgs []listedPackage) {
 	layout, _, _ = strings.Cut(layout, "\n## ")
 	for _, p := range pkgs {
 		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
-		if name == "" {
-			continue
+		if id, _ := gameOf(name); name == "" || id != "" {
+			continue // a game's packages are the games/ line's, by pattern (games/ID/…)
 		}
 		top, _, _ := strings.Cut(name, "/")
 		if top == "cmd" {
