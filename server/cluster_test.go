@@ -16,6 +16,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
 
@@ -40,12 +41,12 @@ type testCluster struct {
 
 func startTestCluster(t testing.TB, n int) *testCluster {
 	t.Helper()
-	return startTestClusterWith(t, n, func(*ClusterConfig) {})
+	return startTestClusterWith(t, n, func(*node.Config) {})
 }
 
 // startTestClusterWith is startTestCluster with each node's cluster
 // configuration changed by adjust first.
-func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *testCluster {
+func startTestClusterWith(t testing.TB, n int, adjust func(*node.Config)) *testCluster {
 	t.Helper()
 	dirs := natstest.DataDirs(t, n)
 	routes, err := natsnode.FreeLoopbackAddrs(n)
@@ -55,7 +56,7 @@ func startTestClusterWith(t testing.TB, n int, adjust func(*ClusterConfig)) *tes
 	c := &testCluster{t: t}
 	for i := range n {
 		c.cfgs = append(c.cfgs, Config{Addr: "127.0.0.1:0", DataDir: dirs[i], Guests: true, Log: testLog(i),
-			Cluster: &ClusterConfig{Name: "test", Node: fmt.Sprintf("n%d", i+1), Peers: routes,
+			Cluster: &node.Config{Name: "test", Node: fmt.Sprintf("n%d", i+1), Peers: routes,
 				NATSAddr: "127.0.0.1:0", ClusterAddr: routes[i], ReadyWithin: natstest.ReadyWithin}})
 		adjust(c.cfgs[i].Cluster)
 	}
@@ -81,10 +82,7 @@ func (c *testCluster) lobbiesLive(within time.Duration) {
 				continue
 			}
 			cl := c.nodes[i].srv.cluster
-			cl.mu.Lock()
-			_, inDir := cl.directory[probe.Code()]
-			size := len(cl.directory)
-			cl.mu.Unlock()
+			inDir, size := cl.Has(probe.Code()), len(cl.List())
 			return fmt.Errorf("node %d never listed a new table (in its directory: %v, of %d rooms; hub lists %d)",
 				i+1, inDir, size, len(c.nodes[i].srv.hub.List()))
 		}
@@ -132,8 +130,7 @@ func (c *testCluster) start(i int) error {
 func (c *testCluster) kill(i int) {
 	n := c.nodes[i]
 	n.l.Close()
-	n.srv.cluster.nc.Close()
-	n.srv.cluster.nats.Shutdown()
+	n.srv.cluster.Crash()
 }
 
 // shutdownAll stops every node gracefully, at once.
@@ -401,7 +398,7 @@ func TestClusterSweepTakesOverWithoutTheWatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("3 embedded NATS nodes and a failover: about 20 s")
 	}
-	c := startTestClusterWith(t, 3, func(cfg *ClusterConfig) { cfg.sweepOnly = true })
+	c := startTestClusterWith(t, 3, func(cfg *node.Config) { cfg.SweepOnly = true })
 	alice := table.Player{ID: "fp-alice", Name: "alice"}
 	bob := table.Player{ID: "fp-bob", Name: "bob"}
 	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
@@ -491,7 +488,7 @@ func testLog(i int) *slog.Logger {
 // losing another one leaves a majority.
 func (c *testCluster) caughtUp(i int, within time.Duration) {
 	c.t.Helper()
-	j, err := jetstream.New(c.nodes[i].srv.cluster.nc)
+	j, err := jetstream.New(c.nodes[i].srv.cluster.Conn())
 	if err != nil {
 		c.t.Fatal(err)
 	}

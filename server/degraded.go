@@ -1,15 +1,6 @@
 package server
 
-import (
-	"context"
-	"errors"
-
-	"github.com/bivouac-ssh/bivouac/game"
-	"github.com/bivouac-ssh/bivouac/persistence"
-
-	"github.com/nats-io/nats.go"
-	js "github.com/nats-io/nats.go/jetstream"
-)
+import "github.com/bivouac-ssh/bivouac/server/node"
 
 // A cluster that lost its majority can write nothing and may read little:
 // what players are told then must be true. The server is degraded, what
@@ -22,36 +13,12 @@ func (s *Server) clusterDegraded() bool {
 }
 
 // degraded turns a failed read of the store into the degraded-server
-// message when the store could not answer (rather than a raw
-// "nats: API error: code=503"); any other error is returned as it is.
+// message when the store could not answer (node.Unavailable); any other
+// error is returned as it is.
 func (s *Server) degraded(err error) error {
-	if err == nil || errors.Is(err, persistence.ErrNotFound) {
+	if !node.Unavailable(err, s.clusterDegraded()) {
 		return err
 	}
-	var said *game.Error
-	if errors.As(err, &said) {
-		return err // already in words
-	}
-	if storeUnavailable(err) || s.clusterDegraded() {
-		s.log.Warn("a read failed: the store is unavailable", "err", err)
-		return game.Refuse(err, game.M("ui.degraded.records"))
-	}
-	return err
-}
-
-// storeUnavailable is whether err says the store did not answer, rather
-// than that it refused: JetStream without a majority ("503 JetStream
-// system temporarily unavailable"), a request nobody answered, a timeout.
-func storeUnavailable(err error) bool {
-	var api *js.APIError
-	if errors.As(err, &api) && api.Code == 503 {
-		return true
-	}
-	for _, e := range []error{context.DeadlineExceeded, nats.ErrTimeout, nats.ErrNoResponders,
-		js.ErrNoStreamResponse, nats.ErrConnectionClosed, nats.ErrDisconnected} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
+	s.log.Warn("a read failed: the store is unavailable", "err", err)
+	return node.ReadError(err)
 }

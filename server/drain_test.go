@@ -10,6 +10,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
 )
@@ -81,7 +82,7 @@ func TestClusterDrainHandsTablesOver(t *testing.T) {
 
 // drainOne drains node i, checks that it handed every table it ran to a
 // live node and stopped, and returns the handover of room code.
-func drainOne(t *testing.T, c *testCluster, i int, code string) Handover {
+func drainOne(t *testing.T, c *testCluster, i int, code string) node.Handover {
 	t.Helper()
 	ran := c.nodes[i].srv.hub.Running()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -95,7 +96,7 @@ func drainOne(t *testing.T, c *testCluster, i int, code string) Handover {
 	if len(rep.Tables) != ran { // every table of the test is unfinished
 		t.Fatalf("node %d handed over %d tables, ran %d", i+1, len(rep.Tables), ran)
 	}
-	var mine Handover
+	var mine node.Handover
 	for _, h := range rep.Tables {
 		t.Logf("  table %s → %s (%s) in %v", h.Room, h.Node, h.Join, h.Took)
 		if h.Err != nil {
@@ -160,8 +161,7 @@ func TestDrainingNodeRefusesSessions(t *testing.T) {
 	if _, err := srv.Drain(context.Background(), nil); err == nil || srv.Draining() {
 		t.Fatalf("a single node drained (err %v, draining %v)", err, srv.Draining())
 	}
-	srv.drain.begin()
-	srv.drain.refuse = "ssh -p 2299 elsewhere.example"
+	srv.drainingTo = func() string { return "ssh -p 2299 elsewhere.example" } // as a draining node's Refusal says
 	if got := refusal(t, addr); !strings.Contains(got, "Connect to another node: ssh -p 2299 elsewhere.example") {
 		t.Fatalf("refusal while draining: %q", got)
 	}

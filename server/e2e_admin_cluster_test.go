@@ -8,9 +8,11 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/server/admin"
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // An admin on node 1 of three acts on players connected to nodes 2 and 3:
@@ -26,7 +28,7 @@ func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	}
 	// Node 3's tables are not taken over during the test: a close of one
 	// once the node is down meets no node that runs it.
-	c := startTestClusterWith(t, 3, func(cc *ClusterConfig) { cc.LeaseTTL = time.Minute })
+	c := startTestClusterWith(t, 3, func(cc *node.Config) { cc.LeaseTTL = time.Minute })
 	adminKey, bobKey, carolKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
 	for _, n := range c.nodes {
 		n.srv.Moderation().SetAdmins(fixedAdmins{sshtest.Fingerprint(adminKey): true})
@@ -61,13 +63,13 @@ func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	// The groups node 3 led elect new leaders first: until then a login
 	// to node 1 reads the store slowly (over 40 s under -race beside the
 	// other packages' tests), which is not what this bound is about.
-	clocktest.CheckFor(t, 2*time.Minute, 50*time.Millisecond, func() error { return c.nodes[0].srv.cluster.nats.Healthy() })
+	clocktest.CheckFor(t, 2*time.Minute, 50*time.Millisecond, func() error { return c.nodes[0].srv.cluster.Healthy() })
 	began := time.Now()
 	run("who", 0, `  On node n2:\n    bob\s+`, `  Node n3 did not answer: its players are not listed\.\n`)
-	// The bound: a fresh look at the node list (askWithin), then
+	// The bound: a fresh look at the node list (node.AskWithin), then
 	// admin.AskWithin for the answers; the rest is SSH on a loaded machine.
 	took := time.Since(began)
-	if took > askWithin+admin.AskWithin+3*time.Second {
+	if took > node.AskWithin+admin.AskWithin+3*time.Second {
 		t.Errorf("who with a node down took %v", took)
 	}
 	t.Logf("who with node 3 down answered in %v", took)
@@ -77,20 +79,28 @@ func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	// A node that is up but never answers (hung, or cut off after its
 	// subscription was routed): who waits for it no longer than its bound.
 	n1 := c.nodes[0].srv.cluster
-	hung, err := n1.nc.Subscribe("bivouac.admin.n4", func(*nats.Msg) {})
+	hung, err := n1.Conn().Subscribe("bivouac.admin.n4", func(*nats.Msg) {})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer hung.Unsubscribe()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := n1.nodes.PutString(ctx, "n4", "ssh -p 1 n4.invalid"); err != nil {
+	nodes, err := jetstream.New(n1.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := nodes.KeyValue(ctx, node.NodesBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dir.PutString(ctx, "n4", "ssh -p 1 n4.invalid"); err != nil {
 		t.Fatal(err)
 	}
 	began = time.Now()
 	run("who", 0, `  On node n2:\n    bob\s+`, `  Node n3 did not answer: its players are not listed\.\n  Node n4 did not answer: its players are not listed\.\n`)
 	took = time.Since(began)
-	if took < admin.AskWithin || took > askWithin+admin.AskWithin+3*time.Second {
+	if took < admin.AskWithin || took > node.AskWithin+admin.AskWithin+3*time.Second {
 		t.Errorf("who with a node that never answers took %v; its bound is %v", took, admin.AskWithin)
 	}
 	t.Logf("who with node 4 hung answered in %v", took)

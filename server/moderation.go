@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/live"
@@ -66,6 +67,19 @@ func (s *Server) mayChat(identity string) error {
 		return moderation.MutedError(sn, s.mod.Now())
 	}
 	return nil
+}
+
+// drainRefusal is why a session is refused while the node drains, in its
+// language ("" when it is not draining).
+func (s *Server) drainRefusal(sess ssh.Session) string {
+	if s.drainingTo == nil {
+		return ""
+	}
+	join := s.drainingTo()
+	if join == "" {
+		return ""
+	}
+	return s.printer(sess).T("ssh.drain.other_node", game.Text("Join", join))
 }
 
 // register puts a player's session in the node's register until ctx ends,

@@ -33,9 +33,9 @@ func (s *Server) openMetrics() {
 		src.Refusals = append(src.Refusals, string(r))
 	}
 	if s.cluster != nil {
-		s.health = s.cluster.nats.Healthy
+		s.health = s.cluster.Healthy
 		src.Cluster = func() metrics.ClusterState {
-			return metrics.ClusterState{Nodes: s.cluster.nats.ClusterSize(), Ready: s.health() == nil}
+			return metrics.ClusterState{Nodes: s.cluster.Size(), Ready: s.health() == nil}
 		}
 	}
 	s.metrics = metrics.New(src)

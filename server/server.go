@@ -29,6 +29,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/server/commands"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/server/live"
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/server/people"
 	"github.com/bivouac-ssh/bivouac/server/records"
 	"github.com/bivouac-ssh/bivouac/server/reviews"
@@ -57,7 +58,7 @@ type Config struct {
 	SSH           sshserver.Config // Addr and HostKeyPath are filled in
 	// Cluster makes this server one node of a cluster on NATS JetStream;
 	// nil: a single node keeping everything in one bbolt file.
-	Cluster *ClusterConfig
+	Cluster *node.Config
 	// Access is who may come in and who administers (package access):
 	// its Log is filled in.
 	Access access.Config
@@ -92,8 +93,7 @@ type Server struct {
 	games  game.Registry
 	closed bool
 
-	cluster *clusterNode // nil on a single node
-	drain   drainState   // a rolling upgrade's drain of this node (drain.go)
+	cluster *node.Node // nil on a single node
 
 	beating sync.WaitGroup // the heartbeat
 
@@ -111,6 +111,9 @@ type Server struct {
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
+	// drainingTo is the ssh line new sessions are sent to while the node
+	// drains ("": it does not); nil on a single node.
+	drainingTo func() string
 }
 
 // New assembles a server on cfg.DataDir: host key, database, restored
@@ -138,13 +141,13 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	var store persistence.Store
-	var cluster *clusterNode
+	var cluster *node.Node
 	if cfg.Cluster != nil {
-		cluster, err = startCluster(*cfg.Cluster, cfg.DataDir, cfg.Log)
+		cluster, err = node.Start(*cfg.Cluster, cfg.DataDir, cfg.Log)
 		if err != nil {
 			return nil, err
 		}
-		store = cluster.store
+		store = cluster.Store()
 	} else if store, err = persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{Log: cfg.Log}); err != nil {
 		return nil, err
 	}
@@ -217,11 +220,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cluster != nil {
-		s.hub.Claim, s.hub.Others, s.hub.Launched = cluster.claim, cluster, cluster.serve
-		// Bounded, so that a cluster without its majority refuses a new
-		// table within Create's 5 s (see clusterNode.claim).
-		s.hub.CodeTaken = codeTaken(cluster.store.WithTimeout(codeCheckWithin))
-		err = cluster.run(s)
+		s.hub.Claim, s.hub.Others, s.hub.Launched = cluster.Claim, cluster, cluster.Serve
+		s.hub.CodeTaken = codeTaken(cluster.CodeStore())
+		s.drainingTo = cluster.Refusal
+		err = cluster.Run(node.Options{Hub: s.hub, Games: s.games, Room: &s.app.Room, Live: &s.live,
+			Admin: s.here.Answer, Degraded: s.clusterDegraded, TookOver: s.metrics.TookOver})
 	} else {
 		err = s.restore(journal)
 	}
@@ -447,7 +450,7 @@ func (s *Server) HostKeyFingerprint() string { return s.ssh.HostKeyFingerprint()
 func (s *Server) Serve(l net.Listener) error {
 	s.app.JoinHint = joinline.For(l.Addr().String(), s.cfg.PublicHost)
 	if s.cluster != nil {
-		s.cluster.announce(s.app.JoinHint)
+		s.cluster.Announce(s.app.JoinHint)
 	}
 	return s.ssh.Serve(l)
 }
@@ -469,7 +472,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	_ = s.ssh.Drain(tell) // sessions still open after this are cut below
 	cancel()
 	if s.cluster != nil {
-		s.cluster.stopTakingOver() // the rooms let go below are for the other nodes
+		s.cluster.StopTakingOver() // the rooms let go below are for the other nodes
 	}
 	// Timed steps stop here: a restart gives them back what they have left.
 	err := s.store.MarkAlive(time.Now())
@@ -489,7 +492,7 @@ func (s *Server) Close() {
 		s.admin.Close()
 	}
 	if s.cluster != nil {
-		s.cluster.stopTakingOver() // before the rooms stop and let their leases go
+		s.cluster.StopTakingOver() // before the rooms stop and let their leases go
 	}
 	s.stop()
 	if s.mod != nil {
@@ -502,6 +505,6 @@ func (s *Server) Close() {
 	s.reviews.Wait()
 	s.store.Close()
 	if s.cluster != nil {
-		s.cluster.close()
+		s.cluster.Close()
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/hostkeys"
 	"github.com/bivouac-ssh/bivouac/server"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/sshserver/porch"
 )
@@ -308,19 +309,19 @@ func parseBytes(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// clusterConfig turns the cluster flags into a server.ClusterConfig: nil
+// clusterConfig turns the cluster flags into a node.Config: nil
 // without --cluster (a single node on bbolt).
-func clusterConfig(name, node, peers, natsAddr, clusterAddr, cert, key, ca string) (*server.ClusterConfig, error) {
+func clusterConfig(name, nodeID, peers, natsAddr, clusterAddr, cert, key, ca string) (*node.Config, error) {
 	if name == "" {
-		if node != "" || peers != "" {
+		if nodeID != "" || peers != "" {
 			return nil, fmt.Errorf("--node and --peers need --cluster")
 		}
 		return nil, nil
 	}
-	if node == "" {
+	if nodeID == "" {
 		return nil, fmt.Errorf("--cluster needs --node: this node's ID")
 	}
-	c := &server.ClusterConfig{Name: name, Node: node, NATSAddr: natsAddr, ClusterAddr: clusterAddr}
+	c := &node.Config{Name: name, Node: nodeID, NATSAddr: natsAddr, ClusterAddr: clusterAddr}
 	for _, p := range strings.Split(peers, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			c.Peers = append(c.Peers, p)

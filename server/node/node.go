@@ -1,7 +1,10 @@
-package server
-
-// A server as one node of a cluster: the embedded NATS server, the
-// JetStream store, room leases, the shared lobby.
+// Package node makes a server one node of a cluster on NATS JetStream:
+// the embedded NATS server, the JetStream store, room leases, the shared
+// lobby's directory of every node's tables, the takeover (adoption) of
+// the tables of a node that died, the handover of this node's tables to
+// the others before it stops (drain, drain.go), and the words for a
+// cluster that cannot serve fully now (degraded, degraded.go).
+package node
 
 import (
 	"context"
@@ -25,12 +28,13 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/persistence/jetstream"
+	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/table"
 )
 
-// ClusterConfig makes the server one node of a cluster on NATS JetStream
-// (Config.Cluster; nil: a single node on bbolt).
-type ClusterConfig struct {
+// Config makes the server one node of a cluster on NATS JetStream
+// (server.Config.Cluster; nil: a single node on bbolt).
+type Config struct {
 	Name string // the cluster's name, the same on every node
 	Node string // this node's ID: unique in the cluster, the same across restarts
 	// Peers are the other nodes' route addresses (host:port).
@@ -53,9 +57,9 @@ type ClusterConfig struct {
 	// streams to answer (default 2 minutes: the other nodes may be starting).
 	ReadyWithin time.Duration
 
-	// sweepOnly, for tests, hears of no lapse from the lease watch: rooms
+	// SweepOnly, for tests, hears of no lapse from the lease watch: rooms
 	// are taken over by the sweep alone, as when the watch falls silent.
-	sweepOnly bool
+	SweepOnly bool
 }
 
 // DefaultLeaseTTL keeps a dead node's tables down for about 4 s: long
@@ -63,13 +67,33 @@ type ClusterConfig struct {
 // enough that players barely notice.
 const DefaultLeaseTTL = 4 * time.Second
 
-// nodesBucket maps each node's ID to the ssh line that reaches it.
-const nodesBucket = "bivouac-nodes"
+// NodesBucket maps each node's ID to the ssh line that reaches it.
+const NodesBucket = "bivouac-nodes"
 
-// clusterNode is the server's side of a cluster.
-type clusterNode struct {
-	cfg    ClusterConfig
-	s      *Server
+// Options are what a node serves the cluster with: this server's tables
+// and sessions (Run).
+type Options struct {
+	Hub   *table.Hub
+	Games game.Registry
+	// Room is the configuration every room taken over starts from (the
+	// server's tui.App.Room).
+	Room *table.RoomConfig
+	// Live are this node's sessions: a drain sends each to another node.
+	Live *live.Sessions
+	// Admin does this node's part of an admin's command (admin.Here.Answer).
+	Admin func(adminbus.Request) adminbus.Reply
+	// Degraded says the cluster cannot serve fully now; TookOver counts
+	// a table taken over (metrics).
+	Degraded func() bool
+	TookOver func()
+}
+
+// Node is the server's side of a cluster.
+type Node struct {
+	cfg    Config
+	log    *slog.Logger
+	o      Options
+	drain  drainState // a rolling upgrade's drain of this node (drain.go)
 	nats   *natsnode.Node
 	nc     *nats.Conn
 	store  *jetstream.Store
@@ -84,7 +108,7 @@ type clusterNode struct {
 	mu        sync.Mutex
 	directory map[string]table.Summary // every unfinished room in the cluster, by code
 	adopting  map[string]bool          // rooms this node is claiming now
-	quick     *jetstream.Store         // store, each call bounded to askWithin: for takeovers
+	quick     *jetstream.Store         // store, each call bounded to AskWithin: for takeovers
 	known     []string                 // the cluster's node IDs (knownNodes)
 }
 
@@ -103,9 +127,9 @@ func checkRoutes(cfg natsnode.Config, log *slog.Logger) error {
 	return nil
 }
 
-// startCluster starts the node's NATS server, waits for JetStream, and
+// Start starts the node's NATS server, waits for JetStream, and
 // opens the store, the lease bucket and the node directory.
-func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*clusterNode, error) {
+func Start(cfg Config, dataDir string, log *slog.Logger) (*Node, error) {
 	if cfg.Name == "" || cfg.Node == "" {
 		return nil, errors.New("a cluster node needs a cluster name and a node ID")
 	}
@@ -125,8 +149,8 @@ func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*cluster
 	if err != nil {
 		return nil, err
 	}
-	c := &clusterNode{cfg: cfg, nats: n, directory: map[string]table.Summary{}}
-	fail := func(err error) (*clusterNode, error) { c.close(); return nil, err }
+	c := &Node{cfg: cfg, log: log, nats: n, directory: map[string]table.Summary{}}
+	fail := func(err error) (*Node, error) { c.Close(); return nil, err }
 	log.Info("waiting for the cluster's JetStream", "node", cfg.Node, "peers", len(cfg.Peers))
 	if err := n.Ready(cfg.ReadyWithin); err != nil {
 		return fail(err)
@@ -140,7 +164,7 @@ func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*cluster
 	if c.store, err = jetstream.Open(ctx, c.nc, jetstream.Options{Replicas: replicas}); err != nil {
 		return fail(err)
 	}
-	c.quick = c.store.WithTimeout(askWithin)
+	c.quick = c.store.WithTimeout(AskWithin)
 	j, err := js.New(c.nc)
 	if err != nil {
 		return fail(err)
@@ -156,7 +180,7 @@ func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*cluster
 		return fail(err)
 	}
 	if err := jetstream.Patiently(ctx, func(ctx context.Context) (err error) {
-		c.nodes, err = j.CreateOrUpdateKeyValue(ctx, js.KeyValueConfig{Bucket: nodesBucket,
+		c.nodes, err = j.CreateOrUpdateKeyValue(ctx, js.KeyValueConfig{Bucket: NodesBucket,
 			Description: "Bivouac node ID → the ssh line that reaches it", History: 1, Replicas: replicas})
 		return err
 	}); err != nil {
@@ -166,16 +190,17 @@ func startCluster(cfg ClusterConfig, dataDir string, log *slog.Logger) (*cluster
 	return c, nil
 }
 
-// run starts the lobby's directory watch and the takeover of rooms
-// nobody runs. Either watch is started again if it fails (a stream's
-// leader died with its node, say).
-func (c *clusterNode) run(s *Server) error {
-	c.s = s
+// Run starts the lobby's directory watch and the takeover of rooms
+// nobody runs, and answers the other nodes' drains and admin commands.
+// Either watch is started again if it fails (a stream's leader died with
+// its node, say).
+func (c *Node) Run(o Options) error {
+	c.o = o
 	if err := c.serveDrains(); err != nil {
 		return err
 	}
 	var err error
-	if c.admin, err = adminbus.Serve(c.nc, c.cfg.Node, s.here.Answer); err != nil {
+	if c.admin, err = adminbus.Serve(c.nc, c.cfg.Node, o.Admin); err != nil {
 		return err
 	}
 	c.wg.Go(func() { c.again("room directory watch", c.watchDirectory) })
@@ -184,13 +209,13 @@ func (c *clusterNode) run(s *Server) error {
 }
 
 // again runs watch until ctx ends, starting it again after it fails.
-func (c *clusterNode) again(what string, watch func() error) {
+func (c *Node) again(what string, watch func() error) {
 	for {
 		err := watch()
 		if c.ctx.Err() != nil {
 			return
 		}
-		c.s.log.Warn(what+" ended; starting it again", "err", err)
+		c.log.Warn(what+" ended; starting it again", "err", err)
 		select {
 		case <-c.ctx.Done():
 			return
@@ -201,12 +226,12 @@ func (c *clusterNode) again(what string, watch func() error) {
 
 // takeOver takes over the unfinished rooms nobody holds, then every room
 // whose lease lapses, until the watch ends.
-func (c *clusterNode) takeOver() error {
+func (c *Node) takeOver() error {
 	lapsed, err := c.leases.WatchLapsed(c.ctx)
 	if err != nil {
 		return err
 	}
-	if c.cfg.sweepOnly {
+	if c.cfg.SweepOnly {
 		lapsed = make(chan lease.Lapse) // silent, as a watch whose stream leader died
 	}
 	unfinished, err := c.store.Rooms(persistence.StatusWaiting, persistence.StatusPlaying)
@@ -250,7 +275,7 @@ func (c *clusterNode) takeOver() error {
 // since the last sweep, or has no entry at all. Claim itself waits out a
 // whole TTL of an unchanged entry before it takes a room, so a slow
 // sweep can only be late, never early.
-func (c *clusterNode) sweep(seen map[string]uint64) {
+func (c *Node) sweep(seen map[string]uint64) {
 	c.mu.Lock()
 	codes := make([]string, 0, len(c.directory))
 	for code := range c.directory {
@@ -259,7 +284,7 @@ func (c *clusterNode) sweep(seen map[string]uint64) {
 	c.mu.Unlock()
 	now := map[string]uint64{}
 	for _, code := range codes {
-		if c.s.hub.Local(code) != nil {
+		if c.o.Hub.Local(code) != nil {
 			continue
 		}
 		o, err := c.owner(code)
@@ -284,7 +309,7 @@ func (c *clusterNode) sweep(seen map[string]uint64) {
 
 // goAdopt adopts code on its own goroutine, unless this node is at it
 // already.
-func (c *clusterNode) goAdopt(code string, lapsed uint64) {
+func (c *Node) goAdopt(code string, lapsed uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.adopting[code] {
@@ -313,7 +338,7 @@ func (c *clusterNode) goAdopt(code string, lapsed uint64) {
 // request to one of them goes unanswered until then. adopt asks again, in
 // short tries, for up to adoptFor, rather than leaving the room to the
 // next sweep.
-func (c *clusterNode) adopt(code string, lapsed uint64) {
+func (c *Node) adopt(code string, lapsed uint64) {
 	began := time.Now()
 	for {
 		done, err := c.tryAdopt(code, lapsed)
@@ -321,7 +346,7 @@ func (c *clusterNode) adopt(code string, lapsed uint64) {
 			return
 		}
 		if time.Since(began) > adoptFor {
-			c.s.log.Warn("could not take a room over; the next sweep tries again", "room", code, "err", err)
+			c.log.Warn("could not take a room over; the next sweep tries again", "room", code, "err", err)
 			return
 		}
 		select {
@@ -336,18 +361,18 @@ func (c *clusterNode) adopt(code string, lapsed uint64) {
 // answer; the sweep starts another after it.
 const adoptFor = 30 * time.Second
 
-// askWithin bounds one request to the cluster while adopting: a request
+// AskWithin bounds one request to the cluster while adopting: a request
 // to a group without a leader is never answered, so a short try and
 // another are quicker than one long wait.
-const askWithin = 500 * time.Millisecond
+const AskWithin = 500 * time.Millisecond
 
 // tryAdopt is one attempt of adopt; done means there is nothing more to
 // do (the room runs here now, or elsewhere, or is over), err says why not
 // otherwise. A node that is not the room's first adopter waits for it at
 // every attempt that gets this far: after an election every survivor's
 // attempt gets through at once, and the first to ask must not take all.
-func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error) {
-	if c.s.hub.Local(code) != nil {
+func (c *Node) tryAdopt(code string, lapsed uint64) (done bool, err error) {
+	if c.o.Hub.Local(code) != nil {
 		return true, nil
 	}
 	rec, err := c.quick.Room(code)
@@ -367,7 +392,7 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 		return true, nil // renewed or taken meanwhile
 	}
 	if o.Node != "" && o.Node != c.cfg.Node {
-		ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+		ctx, cancel := context.WithTimeout(c.ctx, AskWithin)
 		served := remote.Served(ctx, c.nc, code)
 		cancel()
 		if served {
@@ -392,7 +417,7 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 		}
 	}
 	// Claim waits out what is left of a TTL since the first sighting.
-	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL+askWithin)
+	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.LeaseTTL+AskWithin)
 	held, err := c.leases.Claim(ctx, code)
 	cancel()
 	switch {
@@ -408,13 +433,13 @@ func (c *clusterNode) tryAdopt(code string, lapsed uint64) (done bool, err error
 		cancel()
 		return false, fmt.Errorf("restore: %w", err)
 	}
-	c.s.metrics.TookOver()
+	c.o.TookOver()
 	return true, nil
 }
 
-// owner reads who holds code's lease, in one short try (askWithin).
-func (c *clusterNode) owner(code string) (lease.Owner, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+// owner reads who holds code's lease, in one short try (AskWithin).
+func (c *Node) owner(code string) (lease.Owner, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, AskWithin)
 	defer cancel()
 	return c.leases.Owner(ctx, code)
 }
@@ -443,7 +468,7 @@ func adopter(room string, nodes []string, lost string) string {
 
 // knownNodes are the nodes that announced themselves (the node bucket),
 // as read at the last sweep, and this one.
-func (c *clusterNode) knownNodes() []string {
+func (c *Node) knownNodes() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !slices.Contains(c.known, c.cfg.Node) {
@@ -453,9 +478,9 @@ func (c *clusterNode) knownNodes() []string {
 }
 
 // learnNodes reads the node bucket's keys into known.
-func (c *clusterNode) learnNodes() {
+func (c *Node) learnNodes() {
 	// Briefly: the takeover loop waits, and lapses queue up behind it.
-	ctx, cancel := context.WithTimeout(c.ctx, askWithin)
+	ctx, cancel := context.WithTimeout(c.ctx, AskWithin)
 	defer cancel()
 	nodes, err := c.nodes.Keys(ctx)
 	if err != nil {
@@ -468,7 +493,7 @@ func (c *clusterNode) learnNodes() {
 
 // restore reads the room's record and log (after the claim: the old owner
 // can no longer change them) and starts its actor under held.
-func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) error {
+func (c *Node) restore(code string, held *lease.Held, stopped time.Time) error {
 	// Read in short tries while the lease is ours: the groups the dead
 	// node led may still be electing their leaders.
 	ctx, cancel := context.WithTimeout(c.ctx, adoptFor)
@@ -492,7 +517,7 @@ func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) 
 		return err
 	}
 	var err error
-	g, ok := c.s.games.Lookup(rec.Setup.Game)
+	g, ok := c.o.Games.Lookup(rec.Setup.Game)
 	if !ok {
 		return fmt.Errorf("unknown game %q", rec.Setup.Game)
 	}
@@ -501,21 +526,21 @@ func (c *clusterNode) restore(code string, held *lease.Held, stopped time.Time) 
 			return err
 		}
 	}
-	cfg := c.s.app.Room
+	cfg := *c.o.Room
 	cfg.Game, cfg.Bots, cfg.Stopped, cfg.Lease = g.Game, g.Bots, stopped, held
-	if _, err := c.s.hub.Restore(cfg, rec.Engine(), entries); err != nil {
+	if _, err := c.o.Hub.Restore(cfg, rec.Engine(), entries); err != nil {
 		return err
 	}
-	c.s.log.Info("room taken over", "room", code, "actions", len(entries), "term", held.Token())
+	c.log.Info("room taken over", "room", code, "actions", len(entries), "term", held.Token())
 	return nil
 }
 
-// claim takes a new room's lease (table.Hub.Claim). A code with a lease
+// Claim takes a new room's lease (table.Hub.Claim). A code with a lease
 // entry is another room's (live, or its node died and it waits for an
 // adopter): table.ErrCodeTaken, at once, rather than Claim's wait for the
 // entry to lapse. Any other failure (no majority) comes back within
 // claimWithin, and Create gives up on it.
-func (c *clusterNode) claim(code string) (table.Lease, error) {
+func (c *Node) Claim(code string) (table.Lease, error) {
 	o, err := c.owner(code)
 	switch {
 	case err == nil:
@@ -541,7 +566,7 @@ func (c *clusterNode) claim(code string) (table.Lease, error) {
 }
 
 // A new table's checks in a cluster: the code in the store (codeCheckWithin),
-// its lease entry (askWithin, twice at most) and the claim (claimWithin)
+// its lease entry (AskWithin, twice at most) and the claim (claimWithin)
 // answer within 4.5 s together, so a player asking for a table when the cluster has lost
 // its majority hears so within 5 s.
 const (
@@ -551,7 +576,7 @@ const (
 
 // watchDirectory keeps the lobby's view of every unfinished room until
 // the watch ends.
-func (c *clusterNode) watchDirectory() error {
+func (c *Node) watchDirectory() error {
 	changes, err := c.store.WatchRooms(c.ctx)
 	if err != nil {
 		return err
@@ -568,24 +593,48 @@ func (c *clusterNode) watchDirectory() error {
 			c.directory[code] = table.SummaryOf(ch.Room.Engine())
 		}
 		c.mu.Unlock()
-		c.s.hub.Changed()
+		c.o.Hub.Changed()
 	}
 	return errors.New("the watch stopped")
 }
 
 // Node is this node's ID (admin.Cluster).
-func (c *clusterNode) Node() string { return c.cfg.Node }
+func (c *Node) Node() string { return c.cfg.Node }
+
+// Store is the cluster's store, on JetStream.
+func (c *Node) Store() *jetstream.Store { return c.store }
+
+// CodeStore is the store as a new table's code check reads it: each
+// read bounded, so that a cluster without its majority refuses a new
+// table within Create's 5 s (see Claim).
+func (c *Node) CodeStore() persistence.Store { return c.store.WithTimeout(codeCheckWithin) }
+
+// Healthy is nil when JetStream has a majority and this node has caught up.
+func (c *Node) Healthy() error { return c.nats.Healthy() }
+
+// Size is how many nodes the cluster has.
+func (c *Node) Size() int { return c.nats.ClusterSize() }
+
+// Conn is this node's connection to NATS (tests: a client of its own).
+func (c *Node) Conn() *nats.Conn { return c.nc }
+
+// Crash stops the node as kill -9 would, for its peers: its connection
+// and NATS server gone at once, nothing let go (tests).
+func (c *Node) Crash() {
+	c.nc.Close()
+	c.nats.Shutdown()
+}
 
 // AskOthers asks every node of the cluster but this one, by ID
 // (admin.Cluster).
-func (c *clusterNode) AskOthers(req adminbus.Request, within time.Duration) []adminbus.Answer {
+func (c *Node) AskOthers(req adminbus.Request, within time.Duration) []adminbus.Answer {
 	c.learnNodes() // a node that joined since the last sweep is asked too
 	others := slices.DeleteFunc(c.knownNodes(), func(n string) bool { return n == c.cfg.Node })
 	slices.Sort(others)
 	answers := adminbus.Ask(context.Background(), c.nc, others, req, within)
 	for _, a := range answers {
 		if a.Err != nil && !errors.Is(a.Err, adminbus.ErrNoAnswer) {
-			c.s.log.Warn("a node's answer to an admin command was unreadable", "node", a.Node, "op", req.Op, "err", a.Err)
+			c.log.Warn("a node's answer to an admin command was unreadable", "node", a.Node, "op", req.Op, "err", a.Err)
 		}
 	}
 	return answers
@@ -593,7 +642,7 @@ func (c *clusterNode) AskOthers(req adminbus.Request, within time.Duration) []ad
 
 // List implements table.Others: the cluster's unfinished rooms (the hub
 // shows its own rooms' live summaries instead).
-func (c *clusterNode) List() []table.Summary {
+func (c *Node) List() []table.Summary {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]table.Summary, 0, len(c.directory))
@@ -604,7 +653,7 @@ func (c *clusterNode) List() []table.Summary {
 }
 
 // Has implements table.Others: whether another node runs a room with code.
-func (c *clusterNode) Has(code string) bool {
+func (c *Node) Has(code string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, ok := c.directory[code]
@@ -614,7 +663,7 @@ func (c *clusterNode) Has(code string) bool {
 // Room implements table.Others: a handle on a room another node runs,
 // through which a session here plays at it (cluster/remote). A room that
 // cannot be reached says where it runs, so the player can ssh there.
-func (c *clusterNode) Room(code string) table.RoomHandle {
+func (c *Node) Room(code string) table.RoomHandle {
 	c.mu.Lock()
 	sum, ok := c.directory[code]
 	c.mu.Unlock()
@@ -623,7 +672,7 @@ func (c *clusterNode) Room(code string) table.RoomHandle {
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, 3*time.Second)
 	defer cancel()
-	if c.s.clusterDegraded() {
+	if c.o.Degraded() {
 		// Its node may be dead and no other can take it over: say so,
 		// rather than "ssh to that node" or "try again".
 		return table.Unreachable(sum, game.Refuse(nil, game.M("ui.degraded.table_unreachable", game.Text("Code", code))))
@@ -633,11 +682,11 @@ func (c *clusterNode) Room(code string) table.RoomHandle {
 		// Between owners (or being restored here): worth a second try.
 		return table.Unreachable(sum, table.ErrBusy)
 	}
-	h, err := remote.Dial(ctx, c.nc, code, c.s.games, remote.Options{})
+	h, err := remote.Dial(ctx, c.nc, code, c.o.Games, remote.Options{})
 	if err == nil {
 		return h
 	}
-	c.s.log.Warn("a table on another node did not answer", "room", code, "node", o.Node, "err", err)
+	c.log.Warn("a table on another node did not answer", "room", code, "node", o.Node, "err", err)
 	join := o.Node
 	if e, err := c.nodes.Get(ctx, o.Node); err == nil {
 		join = string(e.Value())
@@ -646,39 +695,39 @@ func (c *clusterNode) Room(code string) table.RoomHandle {
 		game.Text("Code", code), game.Text("Node", o.Node), game.Text("Join", join))))
 }
 
-// serve answers the other nodes' sessions about a room this node runs,
+// Serve answers the other nodes' sessions about a room this node runs,
 // until the room stops (table.Hub.Launched).
-func (c *clusterNode) serve(r *table.Room) {
-	g, ok := c.s.games.Lookup(r.Summary().Game)
+func (c *Node) Serve(r *table.Room) {
+	g, ok := c.o.Games.Lookup(r.Summary().Game)
 	if !ok {
 		return
 	}
 	if _, err := remote.Serve(c.nc, r, g.Game, remote.Options{}); err != nil {
-		c.s.log.Error("a table cannot be served to other nodes", "room", r.Code(), "err", err)
+		c.log.Error("a table cannot be served to other nodes", "room", r.Code(), "err", err)
 	}
 }
 
-// announce tells the other nodes the ssh line that reaches this one.
-func (c *clusterNode) announce(join string) {
+// Announce tells the other nodes the ssh line that reaches this one.
+func (c *Node) Announce(join string) {
 	ctx, cancel := context.WithTimeout(c.ctx, 5*time.Second)
 	defer cancel()
 	if _, err := c.nodes.PutString(ctx, c.cfg.Node, join); err != nil {
-		c.s.log.Warn("could not announce this node's ssh line", "err", err)
+		c.log.Warn("could not announce this node's ssh line", "err", err)
 	}
 }
 
-// stopTakingOver ends the watches: a node shutting down releases its
+// StopTakingOver ends the watches: a node shutting down releases its
 // rooms for the others and must not take them back.
-func (c *clusterNode) stopTakingOver() {
+func (c *Node) StopTakingOver() {
 	if c.cancel != nil {
 		c.cancel()
 	}
 	c.wg.Wait()
 }
 
-// close stops the watches, the client connection and the NATS server.
-func (c *clusterNode) close() {
-	c.stopTakingOver()
+// Close stops the watches, the client connection and the NATS server.
+func (c *Node) Close() {
+	c.StopTakingOver()
 	if c.admin != nil {
 		_ = c.admin.Unsubscribe()
 	}

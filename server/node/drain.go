@@ -1,4 +1,4 @@
-package server
+package node
 
 // Draining a node of a cluster, for a rolling upgrade: its tables go to
 // the other nodes one by one, each in well under a second, its players
@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 	"time"
@@ -21,8 +20,6 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
-
-	"github.com/charmbracelet/ssh"
 )
 
 // drainSubject is where node answers the drains of other nodes: whether
@@ -101,20 +98,14 @@ func (d *drainState) done() chan struct{} {
 }
 
 // Drained is closed once a drain has stopped the server.
-func (s *Server) Drained() <-chan struct{} { return s.drain.done() }
+func (c *Node) Drained() <-chan struct{} { return c.drain.done() }
 
 // Draining reports whether a drain has begun.
-func (s *Server) Draining() bool { return s.drain.draining() }
+func (c *Node) Draining() bool { return c.drain.draining() }
 
-// drainRefusal is why a session is refused while the node drains, in its
-// language ("" when it is not draining).
-func (s *Server) drainRefusal(sess ssh.Session) string {
-	join := s.drain.refusal()
-	if join == "" {
-		return ""
-	}
-	return s.printer(sess).T("ssh.drain.other_node", game.Text("Join", join))
-}
+// Refusal is the ssh line of another node that new sessions are sent to
+// while this one drains ("": it is not draining).
+func (c *Node) Refusal() string { return c.drain.refusal() }
 
 // handoverWithin bounds one table's handover: past it the table is left
 // to the other nodes' lapse watch, as after a crash.
@@ -125,35 +116,31 @@ const drainAtOnce = 4
 
 // Drain hands each table this node runs to another node of the cluster,
 // ends every session here with the ssh line of a node that has the
-// player's table (or of any other node), and shuts the server down.
-// progress, if not nil, hears a line per table. From the start, new
-// sessions are refused with another node's ssh line and this node takes
-// and makes no table. Nothing is lost: every move is in JetStream before
-// it is played, and the new owner replays the log.
-func (s *Server) Drain(ctx context.Context, progress func(string)) (DrainReport, error) {
+// player's table (or of any other node), and shuts the server down with
+// stop. progress, if not nil, hears a line per table. From the start, new
+// sessions are refused with another node's ssh line (Refusal) and this
+// node takes and makes no table. Nothing is lost: every move is in
+// JetStream before it is played, and the new owner replays the log.
+func (c *Node) Drain(ctx context.Context, progress func(string), stop func(context.Context) error) (DrainReport, error) {
 	var rep DrainReport
-	c := s.cluster
-	if c == nil {
-		return rep, errors.New("drain: this server is not a node of a cluster, so no other node can take its tables; stop it instead")
-	}
-	if !s.drain.begin() {
+	if !c.drain.begin() {
 		return rep, errors.New("drain: a drain is under way already")
 	}
 	peers := c.livePeers(ctx)
 	if len(peers) == 0 {
-		s.drain.abort()
+		c.drain.abort()
 		return rep, errors.New("drain: no other node of the cluster answers, so none can take this node's tables")
 	}
-	s.drain.mu.Lock()
-	s.drain.refuse = peers[0].join
-	s.drain.mu.Unlock()
-	c.stopTakingOver() // nor can a room be made here now: claims end with c.ctx
+	c.drain.mu.Lock()
+	c.drain.refuse = peers[0].join
+	c.drain.mu.Unlock()
+	c.StopTakingOver() // nor can a room be made here now: claims end with c.ctx
 	c.withdraw()
-	s.log.Info("draining: handing this node's tables to the others", "tables", s.hub.Running(), "peers", len(peers))
+	c.log.Info("draining: handing this node's tables to the others", "tables", c.o.Hub.Running(), "peers", len(peers))
 
 	// A finished game's room is not taken over by anyone: it stays until
 	// the shutdown closes it, its players reading the end.
-	rooms := slices.DeleteFunc(s.hub.Locals(), func(r *table.Room) bool {
+	rooms := slices.DeleteFunc(c.o.Hub.Locals(), func(r *table.Room) bool {
 		st := r.Summary().Status
 		return st != table.StatusWaiting && st != table.StatusPlaying
 	})
@@ -172,7 +159,7 @@ func (s *Server) Drain(ctx context.Context, progress func(string)) (DrainReport,
 			defer func() { <-slots }()
 			h := c.handOver(ctx, r, peers)
 			rep.Tables[i] = h
-			s.logHandover(h, progress)
+			c.logHandover(h, progress)
 		})
 	}
 	wg.Wait()
@@ -181,7 +168,7 @@ func (s *Server) Drain(ctx context.Context, progress func(string)) (DrainReport,
 	for _, h := range rep.Tables {
 		handed[h.Room] = h
 	}
-	for _, ls := range s.live.List(nil) {
+	for _, ls := range c.o.Live.List(nil) {
 		msg := game.M("ssh.drain.other_node", game.Text("Join", peers[0].join))
 		if h, ok := handed[seatedAt[ls.Who.ID]]; ok && h.Join != "" {
 			msg = game.M("ssh.drain.table", game.Text("Code", h.Room), game.Text("Join", h.Join))
@@ -191,22 +178,22 @@ func (s *Server) Drain(ctx context.Context, progress func(string)) (DrainReport,
 	}
 	// Each session's goodbye first: the shutdown's own would say only that
 	// the server restarts.
-	for end := time.Now().Add(3 * time.Second); len(s.live.List(nil)) > 0 && time.Now().Before(end); {
+	for end := time.Now().Add(3 * time.Second); len(c.o.Live.List(nil)) > 0 && time.Now().Before(end); {
 		time.Sleep(20 * time.Millisecond)
 	}
-	err := s.Shutdown(ctx)
-	close(s.drain.done())
+	err := stop(ctx)
+	close(c.drain.done())
 	return rep, err
 }
 
 // logHandover says where a table went, in the log and to progress.
-func (s *Server) logHandover(h Handover, progress func(string)) {
+func (c *Node) logHandover(h Handover, progress func(string)) {
 	line := fmt.Sprintf("table %s: now on node %s (%s) after %v", h.Room, h.Node, h.Join, h.Took.Round(time.Millisecond))
 	if h.Err != nil {
-		s.log.Warn("a table was not handed over; another node takes it when its lease lapses", "room", h.Room, "err", h.Err)
+		c.log.Warn("a table was not handed over; another node takes it when its lease lapses", "room", h.Room, "err", h.Err)
 		line = fmt.Sprintf("table %s: not handed over (%v); another node takes it over as after a crash", h.Room, h.Err)
 	} else {
-		s.log.Info("table handed over", "room", h.Room, "node", h.Node, "took", h.Took)
+		c.log.Info("table handed over", "room", h.Room, "node", h.Node, "took", h.Took)
 	}
 	if progress != nil {
 		progress(line)
@@ -217,7 +204,7 @@ func (s *Server) logHandover(h Handover, progress func(string)) {
 type peer struct{ node, join string }
 
 // livePeers are the other nodes that take tables now, by node ID.
-func (c *clusterNode) livePeers(ctx context.Context) []peer {
+func (c *Node) livePeers(ctx context.Context) []peer {
 	const within = 2 * time.Second // each look: a busy node answers late, not never
 	keys, cancel := context.WithTimeout(ctx, within)
 	nodes, err := c.nodes.Keys(keys)
@@ -246,16 +233,16 @@ func (c *clusterNode) livePeers(ctx context.Context) []peer {
 
 // withdraw takes this node out of the node directory: no player is sent
 // here, and no room waits for this node as its first adopter.
-func (c *clusterNode) withdraw() {
+func (c *Node) withdraw() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := c.nodes.Delete(ctx, c.cfg.Node); err != nil {
-		c.s.log.Warn("could not take this node out of the node directory", "err", err)
+		c.log.Warn("could not take this node out of the node directory", "err", err)
 	}
 }
 
 // askDrain sends req to node and waits for its answer.
-func (c *clusterNode) askDrain(ctx context.Context, node string, req drainRequest) error {
+func (c *Node) askDrain(ctx context.Context, node string, req drainRequest) error {
 	b, _ := json.Marshal(req)
 	m, err := c.nc.RequestWithContext(ctx, drainSubject(node), b)
 	if err != nil {
@@ -276,7 +263,7 @@ func (c *clusterNode) askDrain(ctx context.Context, node string, req drainReques
 // The peer asked first is the room's first adopter if that one answered
 // the drain, so the other nodes' lapse watches, which give the first
 // adopter half a TTL, do not race it.
-func (c *clusterNode) handOver(ctx context.Context, room *table.Room, peers []peer) Handover {
+func (c *Node) handOver(ctx context.Context, room *table.Room, peers []peer) Handover {
 	code := room.Code()
 	h := Handover{Room: code}
 	began := time.Now()
@@ -308,14 +295,14 @@ func (c *clusterNode) handOver(ctx context.Context, room *table.Room, peers []pe
 			if err == nil || asking.Err() != nil {
 				break
 			}
-			c.s.log.Warn("a node did not take a drained table", "room", code, "node", n, "err", err)
+			c.log.Warn("a node did not take a drained table", "room", code, "node", n, "err", err)
 		}
 		asked <- err
 	}()
 	deadline := began.Add(handoverWithin)
 	for {
 		if o, err := c.peek(ctx, code); err == nil && o.Node != "" && o.Node != c.cfg.Node {
-			look, cancel := context.WithTimeout(ctx, askWithin)
+			look, cancel := context.WithTimeout(ctx, AskWithin)
 			ok := remote.Served(look, c.nc, code)
 			cancel()
 			if ok {
@@ -344,25 +331,25 @@ func (c *clusterNode) handOver(ctx context.Context, room *table.Room, peers []pe
 
 // peek reads who holds code's lease, in one short try; unlike owner it
 // works once this node has stopped taking rooms over.
-func (c *clusterNode) peek(ctx context.Context, code string) (lease.Owner, error) {
-	ctx, cancel := context.WithTimeout(ctx, askWithin)
+func (c *Node) peek(ctx context.Context, code string) (lease.Owner, error) {
+	ctx, cancel := context.WithTimeout(ctx, AskWithin)
 	defer cancel()
 	return c.leases.Owner(ctx, code)
 }
 
 // serveDrains answers the drains of other nodes until the connection closes.
-func (c *clusterNode) serveDrains() error {
+func (c *Node) serveDrains() error {
 	_, err := c.nc.Subscribe(drainSubject(c.cfg.Node), func(m *nats.Msg) { go c.answerDrain(m) })
 	return err
 }
 
 // answerDrain answers one request of a draining node.
-func (c *clusterNode) answerDrain(m *nats.Msg) {
+func (c *Node) answerDrain(m *nats.Msg) {
 	var req drainRequest
 	err := json.Unmarshal(m.Data, &req)
 	switch {
 	case err != nil:
-	case c.s.drain.draining() || c.ctx.Err() != nil:
+	case c.drain.draining() || c.ctx.Err() != nil:
 		err = errors.New("this node is stopping too")
 	case req.Room != "":
 		err = c.adoptNow(req.Room)
@@ -377,7 +364,7 @@ func (c *clusterNode) answerDrain(m *nats.Msg) {
 
 // adoptNow takes over a room a draining node has just let go: no wait for
 // a first adopter, and its timed step resumes with the time it had left.
-func (c *clusterNode) adoptNow(code string) error {
+func (c *Node) adoptNow(code string) error {
 	code = table.NormalizeCode(code)
 	// Even when the lapse watch is at it already: it may be giving another
 	// node, its first adopter, half a TTL to come first. Whichever claims
@@ -396,7 +383,7 @@ func (c *clusterNode) adoptNow(code string) error {
 			c.mu.Unlock()
 		}()
 	}
-	if c.s.hub.Local(code) != nil {
+	if c.o.Hub.Local(code) != nil {
 		return nil
 	}
 	// An entry already: another node's lapse watch claimed the room (or its
@@ -405,11 +392,11 @@ func (c *clusterNode) adoptNow(code string) error {
 	if _, err := c.peek(c.ctx, code); !errors.Is(err, lease.ErrNoOwner) {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, 2*askWithin) // a Get and a Create; no wait
+	ctx, cancel := context.WithTimeout(c.ctx, 2*AskWithin) // a Get and a Create; no wait
 	held, err := c.leases.Claim(ctx, code)
 	cancel()
 	if errors.Is(err, lease.ErrHeld) || errors.Is(err, lease.ErrAlreadyHeld) {
-		c.s.log.Info("a drained table was taken by another claim", "room", code, "err", err)
+		c.log.Info("a drained table was taken by another claim", "room", code, "err", err)
 		return nil // taken: the draining node sees by whom
 	}
 	if err != nil {
@@ -422,40 +409,4 @@ func (c *clusterNode) adoptNow(code string) error {
 		return fmt.Errorf("restore: %w", err)
 	}
 	return nil
-}
-
-// DrainDone is the last line of a drain over the admin socket when it
-// succeeded; any other last line says why it did not.
-const DrainDone = "drained"
-
-// drainWithin bounds a drain asked for over the admin socket: every table
-// handed over (handoverWithin each, drainAtOnce at a time) and the stop.
-const drainWithin = 10 * time.Minute
-
-// adminDrain drains the node for `bivouac drain`, a line to w per table,
-// then DrainDone and a summary, or why not.
-func (s *Server) adminDrain(w io.Writer) {
-	ctx, cancel := context.WithTimeout(context.Background(), drainWithin)
-	defer cancel()
-	var mu sync.Mutex
-	rep, err := s.Drain(ctx, func(line string) {
-		mu.Lock()
-		fmt.Fprintln(w, line)
-		mu.Unlock()
-	})
-	if err != nil && rep.Tables == nil {
-		fmt.Fprintln(w, err)
-		return
-	}
-	failed := 0
-	for _, h := range rep.Tables {
-		if h.Err != nil {
-			failed++
-		}
-	}
-	fmt.Fprintf(w, "%s: %d tables handed over, %d left to the other nodes' takeover, %d sessions sent to another node; stopped", DrainDone, len(rep.Tables)-failed, failed, rep.Told)
-	if err != nil {
-		fmt.Fprintf(w, " (%v)", err)
-	}
-	fmt.Fprintln(w)
 }

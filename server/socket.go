@@ -1,0 +1,142 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/server/node"
+)
+
+// The admin socket lets `bivouac backup` take a hot copy from a running
+// server: the database file is locked by the server, so another process
+// can't open it, but it can ask the server for a consistent copy (a bbolt
+// read transaction's WriteTo) over a Unix socket only the operator can reach
+// (it lives in the 0700 data dir, mode 0600). `bivouac drain` asks a
+// cluster node to hand its tables over and stop (package node).
+
+// AdminSocket is the admin socket's file name in the data directory.
+const AdminSocket = "admin.sock"
+
+// listenAdmin serves admin requests until the listener is closed.
+func (s *Server) listenAdmin() error {
+	path := filepath.Join(s.cfg.DataDir, AdminSocket)
+	if c, err := net.Dial("unix", path); err == nil {
+		c.Close()
+		return fmt.Errorf("another server answers on %s", path)
+	}
+	os.Remove(path) // a socket left by a killed server
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return err
+	}
+	s.admin = l
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go s.serveAdmin(c)
+		}
+	}()
+	return nil
+}
+
+func (s *Server) serveAdmin(c net.Conn) {
+	defer c.Close()
+	// Deadlines fail only on a closed connection, where the read or
+	// write that follows fails too.
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(io.LimitReader(c, 256)).ReadString('\n')
+	if err != nil {
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	switch strings.TrimSpace(line) {
+	case "backup":
+		b, ok := s.store.(persistence.Backuper)
+		if !ok {
+			fmt.Fprintln(c, "this store keeps replicas, not a backup file")
+			return
+		}
+		if _, err := b.Backup(c); err != nil {
+			s.log.Error("backup over the admin socket", "err", err)
+		}
+	case "drain":
+		s.adminDrain(c)
+	default:
+		fmt.Fprintln(c, "unknown request")
+	}
+}
+
+// Drain hands this cluster node's tables to the other nodes, sends its
+// players there and stops the server (node.Node.Drain); a single node
+// has nowhere to drain to.
+func (s *Server) Drain(ctx context.Context, progress func(string)) (node.DrainReport, error) {
+	if s.cluster == nil {
+		return node.DrainReport{}, errors.New("drain: this server is not a node of a cluster, so no other node can take its tables; stop it instead")
+	}
+	return s.cluster.Drain(ctx, progress, s.Shutdown)
+}
+
+// Draining reports whether a drain has begun.
+func (s *Server) Draining() bool { return s.cluster != nil && s.cluster.Draining() }
+
+// Drained is closed once a drain has stopped the server (never on a
+// single node: nil).
+func (s *Server) Drained() <-chan struct{} {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.Drained()
+}
+
+// DrainDone is the last line of a drain over the admin socket when it
+// succeeded; any other last line says why it did not.
+const DrainDone = "drained"
+
+// drainWithin bounds a drain asked for over the admin socket: every table
+// handed over (handoverWithin each, drainAtOnce at a time) and the stop.
+const drainWithin = 10 * time.Minute
+
+// adminDrain drains the node for `bivouac drain`, a line to w per table,
+// then DrainDone and a summary, or why not.
+func (s *Server) adminDrain(w io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), drainWithin)
+	defer cancel()
+	var mu sync.Mutex
+	rep, err := s.Drain(ctx, func(line string) {
+		mu.Lock()
+		fmt.Fprintln(w, line)
+		mu.Unlock()
+	})
+	if err != nil && rep.Tables == nil {
+		fmt.Fprintln(w, err)
+		return
+	}
+	failed := 0
+	for _, h := range rep.Tables {
+		if h.Err != nil {
+			failed++
+		}
+	}
+	fmt.Fprintf(w, "%s: %d tables handed over, %d left to the other nodes' takeover, %d sessions sent to another node; stopped", DrainDone, len(rep.Tables)-failed, failed, rep.Told)
+	if err != nil {
+		fmt.Fprintf(w, " (%v)", err)
+	}
+	fmt.Fprintln(w)
+}
