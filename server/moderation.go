@@ -87,6 +87,7 @@ func (s *Server) drainRefusal(sess ssh.Session) string {
 func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Player, ls *live.Session) {
 	ls.Who, ls.Name, ls.Since = id, p.Name, time.Now()
 	context.AfterFunc(ctx, s.live.Add(ls))
+	s.hereOnBus(ctx, id.ID)
 	if sn, ok := s.mod.Banned(id.ID, guestAddr(id)); ok && !s.mod.IsAdmin(id.ID) {
 		ls.Send(tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true})
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/logthrottle"
 	"github.com/bivouac-ssh/bivouac/metrics"
 	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/admin"
@@ -108,6 +109,7 @@ type Server struct {
 	commands   commands.Commands // what players run without a terminal
 	console    *admin.Console    // what admins run
 	here       *admin.Here       // this node's part of the admins' commands
+	notices    *notice.Board     // notices to this node's player sessions (notices.go)
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -212,6 +214,7 @@ func New(cfg Config) (*Server, error) {
 	if cluster != nil {
 		s.console.Cluster = cluster
 	}
+	s.wireNotices()
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
 		return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/clock"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/frames"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
@@ -236,6 +237,9 @@ type App struct {
 	// admins (nil: this server takes none). See people.go.
 	Relations Relations
 	Reports   Reports
+	// Notices is the node's notice board (package notice): each session
+	// opens an inbox on it and shows what comes (nil: no notices).
+	Notices *notice.Board
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
 	// ServerName heads the lobby ("" : Bivouac's own title); MOTD is the
@@ -327,6 +331,9 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	p := tea.NewProgram(f, opts...)
 	f.SendWith(p.Send)
 	m.send = p.Send
+	if a.Notices != nil {
+		m.inbox = a.Notices.Open(s.Player.ID)
+	}
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)
@@ -383,6 +390,11 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 	inLobby := func() bool { return m.current.Load() == nil } // at a table the lobby is not on screen
 	lobby, stop := a.watchLobby(inLobby)
 	defer stop()
+	var notes <-chan struct{}
+	if m.inbox != nil {
+		notes = m.inbox.C()
+		defer m.inbox.Close()
+	}
 	defer m.flushLang() // before the session counts as gone: Shutdown then closes the store
 	defer func() {
 		if r := m.current.Load(); r != nil {
@@ -441,6 +453,8 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 			p.Send(due)
 		case <-dropped:
 			p.Send(keysDroppedMsg{})
+		case <-notes:
+			p.Send(noticesMsg(m.inbox.Take()))
 		case <-lobby:
 			if inLobby() { // still: the session may have sat down since it was told
 				p.Send(lobbyChangedMsg{at: time.Now()})

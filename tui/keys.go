@@ -17,6 +17,7 @@ type globalKeys struct {
 	Pick, First                                           key.Binding
 	Rules, Learn, Review, Hint                            key.Binding
 	People, Remove                                        key.Binding // the players at the table (peoplepick.go)
+	Answer                                                key.Binding // act on the notice's banner (notices.go)
 }
 
 // newGlobalKeys are the session's bindings with help in its language,
@@ -52,5 +53,6 @@ var globalKeysByLang = uikit.PerLang[globalKeys]{Make: func(th *uikit.Theme) glo
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", th.T("ui.key.hint"))),
 		People:    key.NewBinding(key.WithKeys("I"), key.WithHelp("I", th.T("ui.people.key.people"))),
 		Remove:    key.NewBinding(key.WithKeys("X"), key.WithHelp("X", th.T("ui.people.key.remove"))),
+		Answer:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", th.T("ui.notices.key"))),
 	}
 }}

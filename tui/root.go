@@ -10,6 +10,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
@@ -48,6 +49,11 @@ type root struct {
 	rules         *rulesView // the rules reference over a table (R)
 	notice        string
 	hint          hintLine // the coach's hint on the notice line (hintline.go)
+
+	// notes are the notices that came for the player; inbox is where
+	// they come from (nil: the server has no notice board). notices.go.
+	notes sessionNotices
+	inbox *notice.Inbox
 
 	// Players this session keeps away, and its picker of the players at
 	// its table (I; people.go, peoplepick.go).
@@ -233,6 +239,13 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeExpiredMsg:
 		if m.notice == string(msg) {
 			m.notice = ""
+		}
+		return m, nil
+	case noticesMsg:
+		return m, m.onNotices(msg)
+	case bannerDown:
+		if m.notes.banner.ID == string(msg) {
+			m.setBanner(notice.Notice{}, time.Now())
 		}
 		return m, nil
 	case tea.WindowSizeMsg:
@@ -545,10 +558,10 @@ func (m *root) say(text string) {
 }
 
 // sizeScreen tells the page's game screen its size: the window less the
-// bottom line (help bar or prompt).
+// bottom line (help bar or prompt) and the notice's banner.
 func (m *root) sizeScreen() {
 	if r, ok := m.page.(resizer); ok {
-		r.resize(m.width, max(1, m.height-1))
+		r.resize(m.width, max(1, m.height-1-m.bannerLines()))
 	}
 }
 
@@ -564,6 +577,9 @@ func (m *root) onKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if m.input != nil {
 		return m.onPromptKey(k)
+	}
+	if m.notes.banner.ID != "" && actLabel(m.notes.banner.Act) != "" && key.Matches(k, m.keys.Answer) {
+		return m.actOnBanner()
 	}
 	if m.rules != nil {
 		if m.rules.key(k) {
@@ -698,13 +714,13 @@ func (m *root) Lines() []string {
 		return strings.Split(tooSmall(m.th, m.width, m.height), "\n")
 	}
 	if m.rules != nil {
-		return m.th.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width)
+		return m.withBanner(m.th.FitLinesWidth(strings.Split(m.rules.view(m.th, m.width, m.height), "\n"), m.width))
 	}
 	if m.people != nil && m.at != nil && m.page == m.at {
-		return m.people.frame(m)
+		return m.withBanner(m.people.frame(m))
 	}
 	if m.showHelp {
-		return uikit.SplitLines(m.fullHelp())
+		return m.withBanner(uikit.SplitLines(m.fullHelp()))
 	}
 	var body []string
 	if p, ok := m.page.(linedPage); ok {
@@ -719,7 +735,11 @@ func (m *root) Lines() []string {
 	if m.idleNote != "" {
 		bottom = m.th.Notice.Render(" " + m.th.Trunc(m.idleNote, m.width-2) + " ")
 	}
-	return m.th.FitLinesWidth(uikit.FitLinesAbove(body, m.height-1, bottom), m.width)
+	above := m.height - 1
+	if banner := m.bannerLine(); banner != "" {
+		bottom, above = banner+"\n"+bottom, above-1
+	}
+	return m.th.FitLinesWidth(uikit.FitLinesAbove(body, above, bottom), m.width)
 }
 
 // tooSmall is what every page shows in a window under 80×24.

@@ -24,6 +24,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/cluster/adminbus"
 	"github.com/bivouac-ssh/bivouac/cluster/lease"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/cluster/playerbus"
 	"github.com/bivouac-ssh/bivouac/cluster/remote"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/persistence"
@@ -100,6 +101,9 @@ type Node struct {
 	leases *lease.Manager
 	nodes  js.KeyValue
 	admin  *nats.Subscription // this node's part of admin commands (cluster/adminbus)
+	// players carries what is for one player to the nodes of their sessions
+	// (cluster/playerbus): notices, friends' presence.
+	players *playerbus.Bus
 
 	ctx    context.Context // ends when the node stops taking rooms over
 	cancel context.CancelFunc
@@ -158,6 +162,7 @@ func Start(cfg Config, dataDir string, log *slog.Logger) (*Node, error) {
 	if c.nc, err = n.Connect(); err != nil {
 		return fail(err)
 	}
+	c.players = playerbus.New(c.nc, cfg.Node)
 	replicas := min(3, n.ClusterSize())
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.ReadyWithin)
 	defer cancel()
@@ -615,6 +620,10 @@ func (c *Node) Healthy() error { return c.nats.Healthy() }
 // Size is how many nodes the cluster has.
 func (c *Node) Size() int { return c.nats.ClusterSize() }
 
+// Players is the node's end of the players' own subjects
+// (cluster/playerbus): notices and friends' presence.
+func (c *Node) Players() *playerbus.Bus { return c.players }
+
 // Conn is this node's connection to NATS (tests: a client of its own).
 func (c *Node) Conn() *nats.Conn { return c.nc }
 
@@ -730,6 +739,9 @@ func (c *Node) Close() {
 	c.StopTakingOver()
 	if c.admin != nil {
 		_ = c.admin.Unsubscribe()
+	}
+	if c.players != nil {
+		c.players.Close()
 	}
 	if c.nc != nil {
 		c.nc.Close()

@@ -53,6 +53,13 @@ type Screen interface {
 	Crashed(p any, stack []byte) string
 }
 
+// Ringer is a Screen that may ask for the terminal's bell (a notice came
+// for the player): Bell reports whether it wants it rung, and forgets.
+// The bell goes out with the next write, alone if nothing else changed.
+type Ringer interface {
+	Bell() bool
+}
+
 // Model wraps the session's Screen so every Update hands its lines to w.
 // Its methods take a pointer: a struct of two pointers returned as a
 // tea.Model would be boxed anew at every Update.
@@ -138,6 +145,9 @@ func (f *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		if early {
 			return f, cmd
 		}
+	}
+	if r, ok := f.screen.(Ringer); ok && r.Bell() {
+		f.w.ring()
 	}
 	sent := f.screen.Sent()
 	if f.awaiting && f.screen.Answer(msg) {
@@ -257,6 +267,7 @@ type frameWriter struct {
 	has     bool   //
 	final   string // the goodbye to leave on the normal screen, if finishing
 	ending  bool   // finish was called or the session's context ended
+	bell    bool   // the terminal's bell is due
 	writing bool   // a write goroutine is running
 
 	// Only the write goroutine (one at a time) uses these.
@@ -305,6 +316,17 @@ func (w *frameWriter) offer(f frame) {
 		f.height = max(f.height, w.pending.height)
 	}
 	w.pending, w.has = f, true
+	w.wake()
+}
+
+// ring has the next write ring the terminal's bell.
+func (w *frameWriter) ring() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ending {
+		return
+	}
+	w.bell = true
 	w.wake()
 }
 
@@ -399,11 +421,11 @@ func (w *frameWriter) write() {
 	defer frameBufs.Put(bp)
 	for {
 		w.mu.Lock()
-		f, has, ending, final := w.pending, w.has, w.ending, w.final
+		f, has, ending, final, bell := w.pending, w.has, w.ending, w.final, w.bell
 		// The frame is let go once taken: kept, every idle session held
 		// its last screen's lines (two dozen strings the collector marks).
-		w.pending, w.has = frame{}, false
-		if !has && !ending {
+		w.pending, w.has, w.bell = frame{}, false, false
+		if !has && !ending && !bell {
 			w.writing = false
 			w.mu.Unlock()
 			return
@@ -423,10 +445,18 @@ func (w *frameWriter) write() {
 			close(w.done) // writing stays true: nothing is written after this
 			return
 		}
-		*bp = w.draw((*bp)[:0], f)
+		*bp = (*bp)[:0]
+		if bell {
+			*bp = append(*bp, '\a')
+		}
+		if has {
+			*bp = w.draw(*bp, f)
+		}
 		if len(*bp) > 0 {
 			_, _ = w.out.Write(*bp)
-			written.Add(1)
+			if has {
+				written.Add(1)
+			}
 		}
 	}
 }

@@ -224,3 +224,46 @@ func TestAPutOffFrameComesByTheGapTimer(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// ringing is a screen that asks for the bell once, at its first key.
+type ringing struct {
+	screen
+	rang, asked bool
+}
+
+func (r *ringing) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.KeyMsg); ok && !r.asked {
+		r.asked, r.rang = true, true
+	}
+	return nil, nil
+}
+
+func (r *ringing) Bell() bool {
+	rang := r.rang
+	r.rang = false
+	return rang
+}
+
+// A screen that asks for the bell has it rung once, with the frame or
+// alone when nothing else changed.
+func TestTheBellRingsOnceWhenAsked(t *testing.T) {
+	out := make(writes, 16)
+	s := &ringing{screen: screen{lines: []string{"a"}}}
+	f := newModel(s, newFrameWriter(t.Context(), out, false))
+	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'x'}})
+	if got := out.next(t); !strings.HasPrefix(got, "\a") || strings.Count(got, "\a") != 1 {
+		t.Errorf("the first write was %q, want the bell then the frame", got)
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'y'}})
+	select {
+	case got := <-out:
+		if strings.Contains(got, "\a") {
+			t.Errorf("the bell rang again: %q", got)
+		}
+	default:
+	}
+	f.w.ring() // alone, with nothing to draw
+	if got := out.next(t); got != "\a" {
+		t.Errorf("a bell alone wrote %q", got)
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -75,6 +76,7 @@ type plain struct {
 	langs       *tui.LangSave    // the language choice waiting to be stored (nil: none made)
 	lists       tui.SessionLists // the players this session ignores and blocks (people.go)
 	lastReport  time.Time        // when this session last reported a player
+	notes       notice.List      // the notices said and still live (notices.go)
 }
 
 // maxPlainLine is the longest command line read; the rest of a longer one
@@ -93,6 +95,13 @@ func Run(a *tui.App, s Session) int {
 			p.langs.Flush()
 		}
 	}()
+	var notes <-chan struct{}
+	var inbox *notice.Inbox
+	if a.Notices != nil {
+		inbox = a.Notices.Open(s.Player.ID)
+		defer inbox.Close()
+		notes = inbox.C()
+	}
 	lines := make(chan string)
 	go p.ed.read(s.Ctx, s.In, lines)
 	p.say(p.th.T("plain.welcome"))
@@ -120,6 +129,8 @@ func Run(a *tui.App, s Session) int {
 			if p.control(c) {
 				return 1
 			}
+		case <-notes:
+			p.onNotices(inbox.Take())
 		case <-s.Dropped:
 			// said once a flood, not once a dropped read
 			if now := time.Now(); now.Sub(p.droppedSaid) > 5*time.Second {
@@ -288,6 +299,9 @@ func (p *plain) command(line string) {
 	case "quit", "exit", "q":
 		p.quit = true
 		return
+	case "accept":
+		p.accept()
+		return
 	case "lang", "language":
 		if l, ok := i18n.Parse(rest); ok {
 			p.th = p.app.Theme(nil, l, p.s.ASCII)
@@ -325,10 +339,12 @@ func (p *plain) help() {
 		p.say(p.th.T("plain.help_review"))
 		p.say(p.th.T("plain.people.help"))
 		p.say(p.th.T("plain.address.help"))
+		p.say(p.th.T("plain.notice.help"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
 	p.say(p.th.T("plain.people.help"))
+	p.say(p.th.T("plain.notice.help"))
 	if p.app.Games.Reviewer(p.room.Summary().Game) != nil {
 		p.say(p.th.T("plain.help_review"))
 	}
@@ -770,8 +786,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 		}
 		return
 	case "leave", "lobby":
-		_ = p.room.Detach(p.box) // to the lobby either way; a stopped room has nobody to tell
-		p.room, p.screen = nil, nil
+		p.leaveTable() // to the lobby either way
 		p.lobby()
 		return
 	case "start":

@@ -1,0 +1,163 @@
+package tui
+
+// Notices (package notice) on the full screen: the newest shows as a
+// banner above the help bar on every page, the lobby, a table or another
+// page, with the terminal's bell when it comes; A acts on it (joins the
+// table an invitation names, accepts a friend). The banner stays
+// bannerFor, or until the notice lapses or is acted on; the notice itself
+// stays live until it lapses (the friends page lists invitations).
+
+import (
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/notice"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// bannerFor is how long a notice shows as the banner: long enough to
+// finish a move and answer, short enough not to cover a game for good.
+const bannerFor = 45 * time.Second
+
+// noticesMsg: notices came for the player (the pump took them from the
+// session's inbox).
+type noticesMsg []notice.Notice
+
+// bannerDown takes the banner of notice id down, if it still shows.
+type bannerDown string
+
+// sessionNotices is what a session keeps of its notices.
+type sessionNotices struct {
+	list   notice.List
+	banner notice.Notice // on screen until bannerTo (zero: no banner)
+	to     time.Time
+	bell   bool // ring the terminal's bell with the next frame
+}
+
+// Bell reports whether the terminal's bell is due, and forgets it
+// (frames.Ringer).
+func (m *root) Bell() bool {
+	b := m.notes.bell
+	m.notes.bell = false
+	return b
+}
+
+// onNotices takes notices that came: those of players the session
+// ignores or blocks are dropped unseen; a new one rings and shows.
+func (m *root) onNotices(ns []notice.Notice) tea.Cmd {
+	m.app.LoadLists(m.sess.Player, &m.lists)
+	kept := ns[:0:0]
+	for _, n := range ns {
+		if n.From != "" && (m.lists.Has(IgnoreList, n.From) || m.lists.Has(BlockList, n.From)) {
+			continue
+		}
+		kept = append(kept, n)
+	}
+	now := time.Now()
+	rang := m.notes.list.Add(kept, now)
+	if m.notes.banner.ID != "" && !m.noticeLive(m.notes.banner.ID, now) {
+		m.setBanner(notice.Notice{}, now) // withdrawn
+	}
+	var cmd tea.Cmd
+	if n, ok := m.notes.list.Newest(now); ok && rang {
+		m.notes.bell = true
+		cmd = m.setBanner(n, now)
+	}
+	return cmd
+}
+
+// noticeLive reports whether notice id is still live.
+func (m *root) noticeLive(id string, now time.Time) bool {
+	for _, n := range m.notes.list.Live(now) {
+		if n.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// setBanner shows n as the banner (zero: none) and has it taken down in
+// time; the page is sized again around it.
+func (m *root) setBanner(n notice.Notice, now time.Time) tea.Cmd {
+	had := m.notes.banner.ID != ""
+	m.notes.banner = n
+	if had != (n.ID != "") {
+		m.sizeScreen()
+	}
+	if n.ID == "" {
+		return nil
+	}
+	m.notes.to = now.Add(bannerFor)
+	if !n.Until.IsZero() && n.Until.Before(m.notes.to) {
+		m.notes.to = n.Until
+	}
+	id := n.ID
+	return tea.Tick(m.notes.to.Sub(now), func(time.Time) tea.Msg { return bannerDown(id) })
+}
+
+// bannerLines is how many lines the banner takes (0 or 1).
+func (m *root) bannerLines() int {
+	if m.notes.banner.ID == "" {
+		return 0
+	}
+	return 1
+}
+
+// bannerLine is the banner as drawn: the notice and its key.
+func (m *root) bannerLine() string {
+	n := m.notes.banner
+	if n.ID == "" {
+		return ""
+	}
+	text := "✉ " + uikit.Clean(m.th.Msg(n.Text))
+	if label := actLabel(n.Act); label != "" {
+		text += " · A: " + m.th.T(label)
+	}
+	return m.th.Notice.Render(" " + m.th.Trunc(text, m.width-2) + " ")
+}
+
+// actLabel is the catalog key of what a notice's key does ("": the
+// session cannot act on it).
+func actLabel(a notice.Act) string {
+	switch a.Verb {
+	case notice.VerbJoin:
+		return "ui.notices.act.join"
+	case notice.VerbWatch:
+		return "ui.notices.act.watch"
+	}
+	return ""
+}
+
+// NoticeActs reports whether a session can act on a notice's act (plain
+// mode's "accept").
+func NoticeActs(a notice.Act) bool { return actLabel(a) != "" }
+
+// actOnBanner does what the banner's key does, and takes it down.
+func (m *root) actOnBanner() tea.Cmd {
+	n := m.notes.banner
+	m.notes.list.Remove(n.ID)
+	m.setBanner(notice.Notice{}, time.Now())
+	return m.doNotice(n)
+}
+
+// doNotice does what notice n's key does.
+func (m *root) doNotice(n notice.Notice) tea.Cmd {
+	switch n.Act.Verb {
+	case notice.VerbJoin, notice.VerbWatch:
+		code, watch := n.Act.Arg, n.Act.Verb == notice.VerbWatch
+		return func() tea.Msg { return joinMsg{code: code, watch: watch} }
+	}
+	return nil
+}
+
+// withBanner puts the banner over the line above the bottom of lines (a
+// page drawn as a whole: the rules, the help, the players at the table).
+func (m *root) withBanner(lines []string) []string {
+	b := m.bannerLine()
+	if b == "" || len(lines) < 2 {
+		return lines
+	}
+	lines[len(lines)-2] = b
+	return lines
+}
