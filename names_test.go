@@ -48,7 +48,7 @@ func TestOnlyAGamesOwnPackagesNameIt(t *testing.T) {
 				ast.Inspect(f, func(n ast.Node) bool {
 					if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 						if s, err := strconv.Unquote(lit.Value); err == nil && s == id {
-							t.Errorf("%s names game %q: ask the game's entry (tui.GameEntry) instead", fset.Position(lit.Pos()), id)
+							t.Errorf("%s names game %q: ask the game's entry (uikit.Module) instead", fset.Position(lit.Pos()), id)
 						}
 					}
 					return true

@@ -20,7 +20,6 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
-	"github.com/bivouac-ssh/bivouac/tui"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -277,17 +276,17 @@ func (s *pebblesScreen) Moves() []uikit.Move {
 
 // pebblesEntry is the game as a server offers it: rules, bot, screen and
 // a form of two fields.
-func pebblesEntry() tui.GameEntry {
-	return tui.GameEntry{
+func pebblesEntry() uikit.Module {
+	return uikit.Module{
 		Entry:  game.Entry{Game: pebbles{}, Bots: pebblesBots{}},
 		Screen: newPebblesScreen,
-		Form: tui.Form{
-			Fields: []tui.Field{
+		Form: uikit.Form{
+			Fields: []uikit.Field{
 				{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3"), game.Raw("4")}},
 				{Label: "form.bot_seats", Choices: []game.Msg{game.Raw("0"), game.Raw("1"), game.Raw("2"), game.Raw("3")}},
 			},
-			Build: func(c []int) (tui.TableSpec, error) {
-				spec := tui.TableSpec{Seats: c[0] + 2, Bots: c[1], Title: game.Raw("Pebbles")}
+			Build: func(c []int) (uikit.TableSpec, error) {
+				spec := uikit.TableSpec{Seats: c[0] + 2, Bots: c[1], Title: game.Raw("Pebbles")}
 				if spec.Bots > 0 {
 					spec.BotLevel = "easy"
 				}

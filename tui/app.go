@@ -32,76 +32,15 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// GameEntry is one game the server offers, as the lobby shows it: its
-// rules and bots (from the server's game.Registry), its screen and its
-// create-a-table form.
-type GameEntry struct {
-	game.Entry
-	Screen func(th *uikit.Theme) uikit.Screen
-	Form   Form
-	// Learn is the game's guided first mission (nil: it has none): the
-	// table to open for a newcomer, with its fixed deal (Seed); its
-	// screen coaches (uikit.Coached), as at every Practice table.
-	Learn func() TableSpec
-
-	// The abilities below are the game's own; nil: it has none.
-
-	// Review is the game's post-game coach.
-	Review uikit.Reviewer
-	// Campaign is the game's series of missions.
-	Campaign CampaignRules
-	// Variant names the variant a finished game was played with, from its
-	// options, for the players' stats ("": one line for all variants).
-	Variant func(options []byte) string
-	// VariantKey is the catalog key of a variant's name (nil: the variant
-	// is shown as Variant wrote it).
-	VariantKey func(variant string) string
-	// TitleKey is the catalog key of the game's name ("": the game's own
-	// Title, untranslated).
-	TitleKey string
-}
-
-// Title is the game's name in th's language.
-func (g GameEntry) Title(th *uikit.Theme) string {
-	if g.TitleKey == "" {
-		return g.Game.Title()
-	}
-	return th.T(g.TitleKey)
-}
-
-// CampaignRules is how a game's campaign moves: a series of missions played by one group, each
-// starting from what the last left (The Grizzled's rules §6.5): the
-// server keeps the campaign, the game says how it moves.
-type CampaignRules interface {
-	Start(players int) int // the trials a new campaign's first mission starts with
-	Max() int              // the trials at which a campaign is won
-	// Next is where the campaign stands after a mission that started
-	// with trials and ended with r; won: the mission was; veteran: the
-	// campaign is.
-	Next(trials int, r game.Result) (next int, won, veteran bool)
-	// Options are a mission's table options, starting with trials.
-	Options(trials int) ([]byte, error)
-	// Trials reads a mission's starting trials back from its options.
-	Trials(options []byte) (int, error)
-}
-
-// VariantName is a stats variant's name in th's language.
-func (g GameEntry) VariantName(th *uikit.Theme, v string) string {
-	if v == "" || v == "-" || g.VariantKey == nil {
-		return v
-	}
-	return th.T(g.VariantKey(v))
-}
-
 // Campaigns is the game whose campaigns the server offers: the first
 // with any.
-func (c Catalog) Campaigns() (GameEntry, bool) {
+func (c Catalog) Campaigns() (uikit.Module, bool) {
 	for _, g := range c {
 		if g.Campaign != nil {
 			return g, true
 		}
 	}
-	return GameEntry{}, false
+	return uikit.Module{}, false
 }
 
 // Title is game id's name in th's language; a game no longer offered
@@ -131,7 +70,7 @@ func (c Catalog) Reviewer(id string) uikit.Reviewer {
 }
 
 // Catalog is the games on offer, in lobby order.
-type Catalog []GameEntry
+type Catalog []uikit.Module
 
 // Registry is the catalog's rules and bots.
 func (c Catalog) Registry() game.Registry {
@@ -143,49 +82,13 @@ func (c Catalog) Registry() game.Registry {
 }
 
 // Lookup finds the game with this ID.
-func (c Catalog) Lookup(id string) (GameEntry, bool) {
+func (c Catalog) Lookup(id string) (uikit.Module, bool) {
 	for _, g := range c {
 		if g.Game.ID() == id {
 			return g, true
 		}
 	}
-	return GameEntry{}, false
-}
-
-// Form describes a game's create-a-table options as a few choice fields.
-type Form struct {
-	Fields []Field
-	// Build turns the chosen indexes (one per field) into a table.
-	Build func(choice []int) (TableSpec, error)
-}
-
-// Field is one option with a fixed list of choices.
-type Field struct {
-	Label   string     // catalog key of the field's name
-	Choices []game.Msg // what the player picks from
-	Default int
-	Note    string // catalog key of the text shown under the form while the field is focused
-}
-
-// TableSpec is what a filled-in form makes.
-type TableSpec struct {
-	Seats    int
-	Options  []byte
-	Title    game.Msg
-	Summary  game.Msg // what the choices make, shown under the form (e.g. the deck)
-	BotLevel string   // "" for no bots
-	Bots     int      // seats to fill with bots at once (the last ones)
-	Private  bool
-	Campaign string
-	Allowed  []string
-	// NoTakeover and AbandonAfter: what happens to absent players' seats
-	// (table.RoomConfig).
-	NoTakeover   bool
-	AbandonAfter time.Duration
-	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
-	Seed         uint64        // the deal (0: a fresh one)
-	Practice     bool          // a guided mission (table.RoomConfig.Practice)
-	Hints        bool          // a seated player may ask for hints (table.RoomConfig.Hints)
+	return uikit.Module{}, false
 }
 
 // Profiles is what the lobby needs of stored players. Guests have none.
@@ -654,7 +557,7 @@ type updateArrived struct{ u *table.Update }
 type idleMsg struct{ warning time.Duration }
 
 // Create opens a room from a filled-in form with the session as host.
-func (a *App) Create(g GameEntry, spec TableSpec, host table.Player) (table.RoomHandle, error) {
+func (a *App) Create(g uikit.Module, spec uikit.TableSpec, host table.Player) (table.RoomHandle, error) {
 	if spec.Campaign != "" {
 		// Its mission may be under way on another node of a cluster.
 		if r := a.Hub.CampaignTable(spec.Campaign); r != nil {
@@ -682,13 +585,13 @@ func (a *App) Create(g GameEntry, spec TableSpec, host table.Player) (table.Room
 }
 
 // learnEntry is the first game with a guided mission.
-func (a *App) learnEntry() (GameEntry, bool) {
+func (a *App) learnEntry() (uikit.Module, bool) {
 	for _, g := range a.Games {
 		if g.Learn != nil {
 			return g, true
 		}
 	}
-	return GameEntry{}, false
+	return uikit.Module{}, false
 }
 
 // StartLearning opens the guided mission for p and starts it at once,

@@ -136,7 +136,7 @@ func (f *formPage) view(m *root) string {
 
 // createAndJoin opens a table with this session as host and sits down at
 // it, off Update: creating saves the table, and joining waits for its actor.
-func (m *root) createAndJoin(g GameEntry, spec TableSpec) tea.Cmd {
+func (m *root) createAndJoin(g uikit.Module, spec uikit.TableSpec) tea.Cmd {
 	app, host := m.app, m.sess.Player
 	return m.sitDown(func() (table.RoomHandle, error) { return app.Create(g, spec, host) }, false)
 }

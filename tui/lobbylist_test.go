@@ -7,6 +7,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 func TestSharedRoomsSplitsOncePerList(t *testing.T) {
@@ -100,7 +101,7 @@ func TestSharedRoomsAsksTheHubOncePerChange(t *testing.T) {
 	if again := a.lobbyRooms.current(a.Hub, before); !sameList(first, again) || first == nil {
 		t.Fatal("a second session told of the same change did not share the list")
 	}
-	if _, err := a.Create(g, TableSpec{Seats: 2, Title: game.Raw("t")}, table.Player{ID: "h", Name: "h"}); err != nil {
+	if _, err := a.Create(g, uikit.TableSpec{Seats: 2, Title: game.Raw("t")}, table.Player{ID: "h", Name: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	if after := a.lobbyRooms.current(a.Hub, time.Now()); len(after) != 1 {
@@ -121,7 +122,7 @@ func TestLobbyWatchersHearOfChanges(t *testing.T) {
 	ch3, stop3 := a.watchLobby(func() bool { return !away.Load() })
 	open := func(title string) {
 		t.Helper()
-		if _, err := a.Create(a.Games[0], TableSpec{Seats: 2, Title: game.Raw(title)}, table.Player{ID: "h", Name: "h"}); err != nil {
+		if _, err := a.Create(a.Games[0], uikit.TableSpec{Seats: 2, Title: game.Raw(title)}, table.Player{ID: "h", Name: "h"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -26,7 +26,7 @@ type Records interface {
 	JoinCampaign(p table.Player, code string) (Campaign, error)
 	// CampaignTable is the table spec for the campaign's next mission,
 	// played with its options (Campaign.Options).
-	CampaignTable(c Campaign) (GameEntry, TableSpec, error)
+	CampaignTable(c Campaign) (uikit.Module, uikit.TableSpec, error)
 	// SetCampaignOptions keeps how the campaign code's next missions are
 	// played, chosen by its member p; values it does not offer are refused.
 	SetCampaignOptions(p table.Player, code string, o CampaignOptions) (Campaign, error)

@@ -33,7 +33,7 @@ func (grizzledReplay) Replay(code string) (Replay, error) {
 // (issue 30 item 8).
 func TestAReplayMarksNobodyAway(t *testing.T) {
 	a := testApp(t)
-	a.Games = append(a.Games, GameEntry{Entry: game.Entry{Game: grizzled.Game{}}, Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) }})
+	a.Games = append(a.Games, uikit.Module{Entry: game.Entry{Game: grizzled.Game{}}, Screen: func(th *uikit.Theme) uikit.Screen { return grizzledui.New(th) }})
 	a.Records = grizzledReplay{}
 	s := newSession(t, a, "fp-anna", "anna")
 	openReplay(s.m, "K7QX", nil)

@@ -103,10 +103,10 @@ func testApp(t testing.TB) *App {
 		Games: Catalog{{
 			Entry:  game.Entry{Game: coin{}},
 			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
-			Form: Form{
-				Fields: []Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
-				Build: func(c []int) (TableSpec, error) {
-					return TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
+			Form: uikit.Form{
+				Fields: []uikit.Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
+				Build: func(c []int) (uikit.TableSpec, error) {
+					return uikit.TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
 				},
 			},
 		}},

@@ -18,6 +18,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // Options are what Records is built on.
@@ -241,24 +242,24 @@ func (r *Records) keptApart(p table.Player, code string) error {
 // CampaignTable is a private table for the campaign's next mission: its
 // members sit, bots (marked as such) fill the seats no member takes, and
 // the options its members chose (campaign_options.go) apply.
-func (r *Records) CampaignTable(c tui.Campaign) (tui.GameEntry, tui.TableSpec, error) {
+func (r *Records) CampaignTable(c tui.Campaign) (uikit.Module, uikit.TableSpec, error) {
 	g, ok := r.games.Campaigns()
 	if !ok {
-		return g, tui.TableSpec{}, errNoCampaignGame
+		return g, uikit.TableSpec{}, errNoCampaignGame
 	}
 	if c.Veteran {
-		return g, tui.TableSpec{}, errCampaignWon
+		return g, uikit.TableSpec{}, errCampaignWon
 	}
 	opts, err := g.Campaign.Options(c.Trials)
 	if err != nil {
-		return g, tui.TableSpec{}, err
+		return g, uikit.TableSpec{}, err
 	}
 	o := c.Options
 	title := "campaign.table_title"
 	if o.Hints {
 		title = "campaign.mission.title_hints" // everyone reads that h gives hints
 	}
-	spec := tui.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Hints: o.Hints,
+	spec := uikit.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Hints: o.Hints,
 		Title: game.M(title, game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
 	if g.Bots != nil {
 		spec.BotLevel = o.BotLevel

@@ -65,10 +65,10 @@ func testApp(t testing.TB) *tui.App {
 		Games: tui.Catalog{{
 			Entry:  game.Entry{Game: coin{}},
 			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
-			Form: tui.Form{
-				Fields: []tui.Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
-				Build: func(c []int) (tui.TableSpec, error) {
-					return tui.TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
+			Form: uikit.Form{
+				Fields: []uikit.Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
+				Build: func(c []int) (uikit.TableSpec, error) {
+					return uikit.TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
 				},
 			},
 		}},

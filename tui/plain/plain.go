@@ -517,7 +517,7 @@ func (p *plain) newTable(args []string) {
 // plainForm is the new-table form asked one field at a time: the same
 // fields, choices and notes as the full screen's form.
 type plainForm struct {
-	game   tui.GameEntry
+	game   uikit.Module
 	choice []int
 	field  int
 }
@@ -898,7 +898,7 @@ func (p *plain) sayPage(pg uikit.RulePage) {
 }
 
 // gameNamed finds a game by its id or the start of its title.
-func (p *plain) gameNamed(word string) (tui.GameEntry, bool) {
+func (p *plain) gameNamed(word string) (uikit.Module, bool) {
 	word = strings.ToLower(word)
 	if g, ok := p.app.Games.Lookup(word); ok {
 		return g, true
@@ -908,7 +908,7 @@ func (p *plain) gameNamed(word string) (tui.GameEntry, bool) {
 			return e, true
 		}
 	}
-	return tui.GameEntry{}, false
+	return uikit.Module{}, false
 }
 
 func (p *plain) profile() {

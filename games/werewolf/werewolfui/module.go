@@ -1,4 +1,4 @@
-package games
+package werewolfui
 
 import (
 	"strconv"
@@ -6,9 +6,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/werewolf"
-	"github.com/bivouac-ssh/bivouac/games/werewolf/werewolfui"
 	"github.com/bivouac-ssh/bivouac/games/werewolf/wolfbot"
-	"github.com/bivouac-ssh/bivouac/tui"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
@@ -40,9 +38,9 @@ func quickTimers() werewolf.Timers {
 		Discussion: 30, Vote: 15, Tiebreak: 10, Verdict: 3}
 }
 
-// Werewolf is The Werewolves of Millers Hollow as a server offers it,
+// Module is The Werewolves of Millers Hollow as a server offers it,
 // with the host options of the spec's §14 that a table needs at creation.
-func Werewolf() tui.GameEntry {
+func Module() uikit.Module {
 	e := game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}
 	bots := e.Bots
 	var players []game.Msg
@@ -62,22 +60,22 @@ func Werewolf() tui.GameEntry {
 	if bots != nil {
 		botLevels = append(botLevels, bots.Levels()...)
 	}
-	botCounts := numbers(0, 17)
-	return tui.GameEntry{
+	botCounts := uikit.Numbers(0, 17)
+	return uikit.Module{
 		Entry:    e,
 		TitleKey: "werewolf.title",
-		Screen:   func(th *uikit.Theme) uikit.Screen { return werewolfui.New(th) },
-		Form: tui.Form{
-			Fields: []tui.Field{
+		Screen:   func(th *uikit.Theme) uikit.Screen { return New(th) },
+		Form: uikit.Form{
+			Fields: []uikit.Field{
 				{Label: "form.players", Choices: players, Default: 3, Note: "form.werewolf.players_note"},
 				{Label: "form.werewolf.cards", Choices: presets, Note: "form.werewolf.cards_note"},
 				{Label: "form.werewolf.timers", Choices: timers, Note: "form.werewolf.timers_note"},
-				{Label: "form.bots", Choices: botChoices(botLevels), Default: min(1, len(botLevels)-1), Note: "form.bots_note"},
+				{Label: "form.bots", Choices: uikit.BotChoices(botLevels), Default: min(1, len(botLevels)-1), Note: "form.bots_note"},
 				{Label: "form.bot_seats", Choices: botCounts, Note: "form.bot_seats_note"},
-				{Label: "form.private", Choices: yesNo(), Note: "form.private_note"},
-				{Label: "form.werewolf.standins", Choices: yesNo(), Note: "form.werewolf.standins_note"},
+				{Label: "form.private", Choices: uikit.YesNo(), Note: "form.private_note"},
+				{Label: "form.werewolf.standins", Choices: uikit.YesNo(), Note: "form.werewolf.standins_note"},
 			},
-			Build: func(c []int) (tui.TableSpec, error) {
+			Build: func(c []int) (uikit.TableSpec, error) {
 				seats := c[0] + 5
 				opts := werewolfPresets[c[1]].opts(seats)
 				opts.SmallTable = seats < 8
@@ -87,7 +85,7 @@ func Werewolf() tui.GameEntry {
 				if c[2] == 2 {
 					opts.NightTiming = werewolf.TimingFast
 				}
-				spec := tui.TableSpec{Seats: seats, Options: opts.Encode(), Private: c[5] == 1,
+				spec := uikit.TableSpec{Seats: seats, Options: opts.Encode(), Private: c[5] == 1,
 					NoTakeover: c[6] == 0, AbandonAfter: werewolfAbandonAfter}
 				if err := opts.Validate(seats); err != nil {
 					return spec, err
@@ -107,7 +105,7 @@ func Werewolf() tui.GameEntry {
 					spec.BotLevel = botLevels[c[3]]
 					spec.Bots = c[4]
 				} else if c[4] > 0 {
-					return spec, errBotLevel
+					return spec, uikit.ErrBotLevel
 				}
 				if spec.Bots >= seats {
 					return spec, game.Refuse(nil, game.M("form.err.one_person", game.Num("Seats", seats), game.Num("Bots", spec.Bots)))

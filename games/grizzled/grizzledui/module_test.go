@@ -1,4 +1,4 @@
-package games
+package grizzledui
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 // in every language: a campaign mission's stats line read
 // "grizzled.variant.campaign" in profiles.
 func TestEveryStatsVariantHasAName(t *testing.T) {
-	entry := Grizzled()
+	entry := Module()
 	var opts [][]byte
 	for _, v := range []grizzled.Variant{grizzled.Beginner, grizzled.Standard, grizzled.Veteran} {
 		o, _ := json.Marshal(grizzled.Options{Variant: v})
@@ -46,7 +46,7 @@ func TestEveryStatsVariantHasAName(t *testing.T) {
 // blind to the team once showed (three such soldiers won 14 of 36 games
 // of 29 or 30 cards in the first calibration run: 39%).
 func TestACampaignsPileReachesTheCoach(t *testing.T) {
-	entry := Grizzled()
+	entry := Module()
 	chance := func(trials int) float64 {
 		t.Helper()
 		opts, err := entry.Campaign.Options(trials)

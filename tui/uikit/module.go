@@ -1,0 +1,131 @@
+package uikit
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/game"
+)
+
+// Module is one game as the server offers it: its rules and bots (the
+// game.Entry the table and replays look games up by), its screen, its
+// create-a-table form, and the abilities it may have. A game's folder
+// exports one (games/ID/IDui), and the registry (package games) lists it:
+// that line is all a new game adds outside its folder.
+type Module struct {
+	game.Entry
+	Screen func(th *Theme) Screen
+	Form   Form
+	// Learn is the game's guided first mission (nil: it has none): the
+	// table to open for a newcomer, with its fixed deal (Seed); its
+	// screen coaches (Coached), as at every Practice table.
+	Learn func() TableSpec
+
+	// The abilities below are the game's own; nil: it has none.
+
+	// Review is the game's post-game coach.
+	Review Reviewer
+	// Campaign is the game's series of missions.
+	Campaign CampaignRules
+	// Variant names the variant a finished game was played with, from its
+	// options, for the players' stats ("": one line for all variants).
+	Variant func(options []byte) string
+	// VariantKey is the catalog key of a variant's name (nil: the variant
+	// is shown as Variant wrote it).
+	VariantKey func(variant string) string
+	// TitleKey is the catalog key of the game's name ("": the game's own
+	// Title, untranslated).
+	TitleKey string
+}
+
+// Title is the game's name in th's language.
+func (g Module) Title(th *Theme) string {
+	if g.TitleKey == "" {
+		return g.Game.Title()
+	}
+	return th.T(g.TitleKey)
+}
+
+// CampaignRules is how a game's campaign moves: a series of missions played by one group, each
+// starting from what the last left (The Grizzled's rules §6.5): the
+// server keeps the campaign, the game says how it moves.
+type CampaignRules interface {
+	Start(players int) int // the trials a new campaign's first mission starts with
+	Max() int              // the trials at which a campaign is won
+	// Next is where the campaign stands after a mission that started
+	// with trials and ended with r; won: the mission was; veteran: the
+	// campaign is.
+	Next(trials int, r game.Result) (next int, won, veteran bool)
+	// Options are a mission's table options, starting with trials.
+	Options(trials int) ([]byte, error)
+	// Trials reads a mission's starting trials back from its options.
+	Trials(options []byte) (int, error)
+}
+
+// VariantName is a stats variant's name in th's language.
+func (g Module) VariantName(th *Theme, v string) string {
+	if v == "" || v == "-" || g.VariantKey == nil {
+		return v
+	}
+	return th.T(g.VariantKey(v))
+}
+
+// Form describes a game's create-a-table options as a few choice fields.
+type Form struct {
+	Fields []Field
+	// Build turns the chosen indexes (one per field) into a table.
+	Build func(choice []int) (TableSpec, error)
+}
+
+// Field is one option with a fixed list of choices.
+type Field struct {
+	Label   string     // catalog key of the field's name
+	Choices []game.Msg // what the player picks from
+	Default int
+	Note    string // catalog key of the text shown under the form while the field is focused
+}
+
+// TableSpec is what a filled-in form makes.
+type TableSpec struct {
+	Seats    int
+	Options  []byte
+	Title    game.Msg
+	Summary  game.Msg // what the choices make, shown under the form (e.g. the deck)
+	BotLevel string   // "" for no bots
+	Bots     int      // seats to fill with bots at once (the last ones)
+	Private  bool
+	Campaign string
+	Allowed  []string
+	// NoTakeover and AbandonAfter: what happens to absent players' seats
+	// (table.RoomConfig).
+	NoTakeover   bool
+	AbandonAfter time.Duration
+	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
+	Seed         uint64        // the deal (0: a fresh one)
+	Practice     bool          // a guided mission (table.RoomConfig.Practice)
+	Hints        bool          // a seated player may ask for hints (table.RoomConfig.Hints)
+}
+
+// ErrBotLevel refuses bot seats asked for without a bot level.
+var ErrBotLevel = game.NewError("form.err.bot_level")
+
+// Numbers are a field's choices lo..hi.
+func Numbers(lo, hi int) []game.Msg {
+	var out []game.Msg
+	for n := lo; n <= hi; n++ {
+		out = append(out, game.Raw(strconv.Itoa(n)))
+	}
+	return out
+}
+
+// YesNo are a field's choices no and yes.
+func YesNo() []game.Msg { return []game.Msg{game.M("form.no"), game.M("form.yes")} }
+
+// BotChoices name the bot levels ("none", "easy", "strong") for a form.
+func BotChoices(levels []string) []game.Msg {
+	out := make([]game.Msg, len(levels))
+	for i, l := range levels {
+		out[i] = game.M("bot.level." + l)
+	}
+	return out
+}
