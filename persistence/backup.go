@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,6 +23,30 @@ func (s *Bolt) Backup(w io.Writer) (int64, error) {
 		return err
 	})
 	return n, err
+}
+
+// SpooledBackup is Backup for a writer that may be slow or stop reading
+// (the admin socket's reader): the copy is written first, in the read
+// transaction, to a temporary file beside the database at the disk's
+// speed, and only then, the transaction over, copied to w. A read
+// transaction held while w stalled held bbolt's remap lock: once the file
+// had to grow, every write waited for the reader (a new table waited
+// 10.9 s, until the reader let go). The temporary file (0600, as large as
+// the database) is removed before it returns.
+func (s *Bolt) SpooledBackup(w io.Writer) (int64, error) {
+	spool, err := os.CreateTemp(filepath.Dir(s.path), ".backup-spool-*")
+	if err != nil {
+		return 0, fmt.Errorf("persistence: backup spool: %w", err)
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
+	if _, err := s.Backup(spool); err != nil {
+		return 0, err
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("persistence: backup spool: %w", err)
+	}
+	return io.Copy(w, spool)
 }
 
 // BackupFile writes a backup to path atomically with WriteBackupFile:

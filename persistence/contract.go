@@ -58,6 +58,9 @@ type Store interface {
 // file (Bolt). A clustered store keeps replicas instead.
 type Backuper interface {
 	Backup(w io.Writer) (int64, error)
+	// SpooledBackup is Backup for a writer that may stall (a socket): the
+	// store is never held while w is slow.
+	SpooledBackup(w io.Writer) (int64, error)
 }
 
 var (

@@ -2,9 +2,11 @@ package persistence_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,5 +91,77 @@ func TestBackupOpensWithSameData(t *testing.T) {
 		if err := b.Check(); err != nil {
 			t.Fatalf("%s: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+// stallingWriter takes its first write, says so, and then blocks every
+// write until released: a backup reader that stopped reading.
+type stallingWriter struct {
+	once    sync.Once
+	wrote   chan struct{}
+	release chan struct{}
+}
+
+func (w *stallingWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.wrote) })
+	<-w.release
+	return len(p), nil
+}
+
+// Issue 36 item 6: a backup reader that stopped reading froze every write
+// once the database had to grow (a new table waited 10.9 s, until the
+// reader let go). The spooled backup holds nothing while its reader is
+// slow.
+func TestAStalledBackupReaderHoldsNoWrite(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, filepath.Join(dir, "live.db"))
+	storetest.Fill(t, s)
+	reader := &stallingWriter{wrote: make(chan struct{}), release: make(chan struct{})}
+	backedUp := make(chan error, 1)
+	go func() {
+		_, err := s.SpooledBackup(reader)
+		backedUp <- err
+	}()
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(reader.release)
+		}
+	}
+	t.Cleanup(release)
+	select {
+	case <-reader.wrote:
+	case err := <-backedUp:
+		t.Fatalf("the backup ended before its reader stalled: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the backup wrote nothing")
+	}
+	// 64 MiB of reviews: the file must grow (and bbolt remap) several times.
+	big := bytes.Repeat([]byte("x"), 8<<20)
+	wrote := make(chan error, 1)
+	go func() {
+		for i := range 8 {
+			if err := s.PutBlob(fmt.Sprint("blob", i), big); err != nil {
+				wrote <- err
+				return
+			}
+		}
+		wrote <- nil
+	}()
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("writes wait for a stalled backup reader")
+	}
+	release()
+	if err := <-backedUp; err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".backup-spool-*")); len(left) > 0 {
+		t.Errorf("the spool is left behind: %v", left)
 	}
 }

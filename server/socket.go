@@ -56,6 +56,22 @@ func (s *Server) listenAdmin() error {
 	return nil
 }
 
+// backupStall is how long the admin socket's backup reader may take to
+// accept one write before the backup is given up.
+var backupStall = 30 * time.Second
+
+// stallLimit is a connection whose every write must go through within d:
+// a reader that stops reading ends the stream, not the server's patience.
+type stallLimit struct {
+	c net.Conn
+	d time.Duration
+}
+
+func (w stallLimit) Write(p []byte) (int, error) {
+	_ = w.c.SetWriteDeadline(time.Now().Add(w.d)) // fails only on a closed connection, as the write then does
+	return w.c.Write(p)
+}
+
 func (s *Server) serveAdmin(c net.Conn) {
 	defer c.Close()
 	// Deadlines fail only on a closed connection, where the read or
@@ -73,7 +89,7 @@ func (s *Server) serveAdmin(c net.Conn) {
 			fmt.Fprintln(c, "this store keeps replicas, not a backup file")
 			return
 		}
-		if _, err := b.Backup(c); err != nil {
+		if _, err := b.SpooledBackup(stallLimit{c, backupStall}); err != nil {
 			s.log.Error("backup over the admin socket", "err", err)
 		}
 	case "drain":
