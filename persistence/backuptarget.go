@@ -30,7 +30,11 @@ func refused(target, why string, args ...any) error {
 //     socket, and a rename there replaces them;
 //   - it exists and is not a regular file (a directory, FIFO, device or
 //     socket, or a symlink to one), or it is a symlink to nothing: a
-//     rename would turn a device node or pipe into a regular file.
+//     rename would turn a device node or pipe into a regular file;
+//   - another process holds it open as a bbolt database (bbolt's file
+//     lock): another server's live database;
+//   - it sits beside a host key or an admin socket (DataDirMarks): it is
+//     in another server's data directory.
 //
 // An empty dataDir or live skips that check. The answer holds only until
 // the file system changes: WriteBackupFile checks again before its rename.
@@ -45,6 +49,11 @@ func CheckBackupTarget(target, dataDir, live string) (string, error) {
 	}
 	if err := checkTargetFile(target, real, live); err != nil {
 		return "", err
+	}
+	for _, mark := range DataDirMarks {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(real), mark)); err == nil {
+			return "", refused(target, "is beside %s, in a server's data directory: write the backup somewhere else", mark)
+		}
 	}
 	if dataDir == "" {
 		return real, nil
@@ -98,6 +107,9 @@ func checkTargetFile(target, real, live string) error {
 	if kind := notRegular(fi.Mode()); kind != "" {
 		return refused(target, "is %s, not a regular file: a backup replaces only a regular file or creates a new one", kind)
 	}
+	if heldAsDatabase(real) {
+		return refused(target, "is a database another process holds open (another server's live database?): replacing it would lose every later move of that server")
+	}
 	if live == "" {
 		return nil
 	}
@@ -106,6 +118,11 @@ func checkTargetFile(target, real, live string) error {
 	}
 	return nil
 }
+
+// DataDirMarks are the files that make a directory a Bivouac server's data
+// directory, beside its database: the host key (hostkeys.FileName) and the
+// admin socket (server.AdminSocket). A backup is never written beside them.
+var DataDirMarks = []string{"ssh_host_ed25519_key", "admin.sock"}
 
 // notRegular names what a file of mode m is, or "" for a regular file.
 func notRegular(m fs.FileMode) string {

@@ -68,7 +68,17 @@ func refusedTargets(t *testing.T, dataDir, live string) map[string]string {
 	mk(os.Link(live, hard))
 	dataLink := filepath.Join(out, "data-link")
 	mk(os.Symlink(dataDir, dataLink))
+	// Issue 36 item 5: bivouac backup --data OTHER PATH replaced another
+	// running server's live database.
+	otherLive := filepath.Join(t.TempDir(), "elsewhere.db")
+	openAt(t, otherLive)
+	otherKeyDir, otherSockDir := t.TempDir(), t.TempDir()
+	mk(os.WriteFile(filepath.Join(otherKeyDir, "ssh_host_ed25519_key"), []byte("key"), 0o600))
+	mk(os.WriteFile(filepath.Join(otherSockDir, "admin.sock"), nil, 0o600))
 	return map[string]string{
+		"another server's live database":    otherLive,
+		"beside another server's host key":  filepath.Join(otherKeyDir, "bivouac.db"),
+		"beside another server's socket":    filepath.Join(otherSockDir, "backup.db"),
 		"the live database":                 live,
 		"the live database through ..":      dataDir + "/../" + filepath.Base(dataDir) + "/" + filepath.Base(live),
 		"the live database through a link":  link,

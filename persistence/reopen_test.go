@@ -2,10 +2,12 @@ package persistence_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -163,5 +165,33 @@ func TestAStalledBackupReaderHoldsNoWrite(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".backup-spool-*")); len(left) > 0 {
 		t.Errorf("the spool is left behind: %v", left)
+	}
+}
+
+// Issue 36 item 5: the server did not notice its database file replaced
+// under it (it kept writing to the old inode, lost at the next start).
+func TestFileReplacedIsNoticed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.db")
+	s := openAt(t, path)
+	if err := s.FileReplaced(); err != nil {
+		t.Fatalf("a file in place: %v", err)
+	}
+	other := filepath.Join(dir, "other.db")
+	if err := os.WriteFile(other, []byte("a backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, path); err != nil {
+		t.Fatal(err)
+	}
+	err := s.FileReplaced()
+	if !errors.Is(err, persistence.ErrFileReplaced) || !strings.Contains(err.Error(), "/proc/") {
+		t.Fatalf("a file renamed over it: %v; want ErrFileReplaced saying how to keep the open file", err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FileReplaced(); !errors.Is(err, persistence.ErrFileReplaced) {
+		t.Fatalf("the file removed: %v", err)
 	}
 }

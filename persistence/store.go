@@ -122,6 +122,7 @@ type Bolt struct {
 	db     *bolt.DB
 	writes *groupCommit // Append, PutRoom and MarkAlive share its commits
 	path   string
+	opened os.FileInfo // the file at path when it was opened (FileReplaced)
 	now    func() time.Time
 }
 
@@ -180,8 +181,13 @@ func Open(path string, opts Options) (*Bolt, error) {
 		db.Close()
 		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
 	}
+	opened, err := os.Stat(path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("persistence: open %s: %w", path, err)
+	}
 	writes := &groupCommit{db: db, max: opts.BatchSize, delay: opts.BatchDelay}
-	return &Bolt{db: db, writes: writes, path: path, now: func() time.Time { return opts.Clock().UTC() }}, nil
+	return &Bolt{db: db, writes: writes, path: path, opened: opened, now: func() time.Time { return opts.Clock().UTC() }}, nil
 }
 
 // Close releases the file. It waits for a running write transaction, but

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -10,11 +11,20 @@ import (
 // resumes with what it had left then (table.RoomConfig.Stopped).
 const aliveEvery = time.Second
 
-// heartbeat marks the store alive until ctx ends.
+// fileCheckEvery is how often the server checks that its database file is
+// still the one at its path; replacedSaidEvery how often it says so, loudly,
+// while it is not.
+const (
+	fileCheckEvery    = 5 * time.Second
+	replacedSaidEvery = time.Minute
+)
+
+// heartbeat marks the store alive until ctx ends, and watches its file.
 func (s *Server) heartbeat(ctx context.Context) {
 	defer s.beating.Done()
 	t := time.NewTicker(aliveEvery)
 	defer t.Stop()
+	var lastCheck, lastSaid time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -23,6 +33,54 @@ func (s *Server) heartbeat(ctx context.Context) {
 			if err := s.store.MarkAlive(now); err != nil {
 				s.log.Warn("could not mark the store alive", "err", err)
 			}
+			if now.Sub(lastCheck) >= fileCheckEvery {
+				lastCheck = now
+				if s.checkFile(now.Sub(lastSaid) >= replacedSaidEvery) {
+					lastSaid = now
+				}
+			}
 		}
 	}
+}
+
+// fileWatched is a store whose file can be replaced under it (bbolt).
+type fileWatched interface{ FileReplaced() error }
+
+// checkFile notes whether the store's database file was replaced or
+// removed under the running server (a backup renamed over it by another
+// server's tools, a mistaken mv): /readyz then answers 503 with that, and
+// the log says so as an error, naming what to do, when say is set. It
+// reports whether it said something.
+func (s *Server) checkFile(say bool) bool {
+	w, ok := s.store.(fileWatched)
+	if !ok {
+		return false
+	}
+	err := w.FileReplaced()
+	s.fileReplaced.set(err)
+	if err == nil {
+		return false
+	}
+	if say {
+		s.log.Error("THE DATABASE FILE WAS REPLACED OR REMOVED under the running server", "err", err)
+	}
+	return say
+}
+
+// fileState is the last answer of the store's file check.
+type fileState struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *fileState) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.err = err
+}
+
+func (f *fileState) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }

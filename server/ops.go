@@ -59,6 +59,9 @@ func (s *Server) Ready() error {
 	if _, err := s.store.LastAlive(); err != nil {
 		return errStoreClosed
 	}
+	if s.fileReplaced.get() != nil {
+		return persistence.ErrFileReplaced
+	}
 	return nil
 }
 

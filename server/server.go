@@ -96,7 +96,8 @@ type Server struct {
 
 	cluster *node.Node // nil on a single node
 
-	beating sync.WaitGroup // the heartbeat
+	beating      sync.WaitGroup // the heartbeat
+	fileReplaced fileState      // the store's file was replaced under it (checkFile)
 
 	guestNames guestNames
 	names      nameBook
