@@ -104,6 +104,8 @@ type Service struct {
 	readAt  time.Time  // when; zero: never (or made stale by a change)
 	readErr error
 	changes int // counts stale(): a read begun before a change does not make the view fresh
+
+	reportLimits reportLimits
 }
 
 // ContextReader is a store whose sanctions read ends when ctx does (the
@@ -156,8 +158,14 @@ func (s *Service) IsAdmin(id string) bool {
 func (s *Service) Now() time.Time { return s.clock.Now() }
 
 // FileReport puts a player's report in the admins' queue: the reason is
-// one line (required), the evidence a few cleaned lines of chat.
-func (s *Service) FileReport(r Report) (Report, error) {
+// one line (required), the evidence a few cleaned lines of chat. addr is
+// the reporter's address group (sshserver.AddressGroup; "" for none). A
+// reporter, or an address, past its budget (ReportsPerReporter,
+// ReportsPerAddress in ReportWindow) gets ErrTooManyReports. A report
+// about a player at a table they already have an open report about, or
+// about a player with MaxOpenReportsAbout open reports, counts into that
+// report (Report.Count) rather than adding one.
+func (s *Service) FileReport(r Report, addr string) (Report, error) {
 	r.Reason = sanitize.Line(r.Reason, MaxReason)
 	if r.Reason == "" {
 		return r, ErrNoReason
@@ -172,14 +180,66 @@ func (s *Service) FileReport(r Report) (Report, error) {
 		}
 	}
 	r.Evidence = ev
+	now := s.clock.Now()
 	if r.At.IsZero() {
-		r.At = s.clock.Now()
+		r.At = now
 	}
-	r, err := s.store.FileReport(r)
+	s.forgetResolved(now)
+	if !s.reportLimits.take(r.Reporter, addr, now) {
+		return r, ErrTooManyReports
+	}
+	all, err := s.store.Reports()
+	if err != nil {
+		return r, err
+	}
+	if same := repeatOf(all, r); same != "" {
+		rep, err := s.store.RepeatReport(same, r.At)
+		if err == nil {
+			s.counted(ActionReport)
+			return rep, nil
+		}
+		if !errors.Is(err, persistence.ErrExists) { // resolved meanwhile: a new one
+			return rep, err
+		}
+	}
+	r, err = s.store.FileReport(r)
 	if err == nil {
 		s.counted(ActionReport)
 	}
 	return r, err
+}
+
+// repeatOf is the open report of all that r counts into (see FileReport),
+// or "".
+func repeatOf(all []Report, r Report) string {
+	latest, open := "", 0
+	for _, o := range all {
+		if o.Resolved != nil || o.Subject != r.Subject {
+			continue
+		}
+		if o.Table == r.Table {
+			return o.ID
+		}
+		latest = o.ID // oldest first: the last one seen is the latest
+		open++
+	}
+	if open >= MaxOpenReportsAbout {
+		return latest
+	}
+	return ""
+}
+
+// forgetResolved deletes, at most once an hour, the reports resolved more
+// than ReportsKept ago.
+func (s *Service) forgetResolved(now time.Time) {
+	if !s.reportLimits.sweepDue(now) {
+		return
+	}
+	if n, err := s.store.ForgetReports(now.Add(-ReportsKept)); err != nil {
+		s.log.Warn("old resolved reports could not be forgotten", "err", err)
+	} else if n > 0 {
+		s.log.Info("resolved reports forgotten", "reports", n, "kept", ReportsKept)
+	}
 }
 
 // Reports is the admins' queue, oldest first.

@@ -3,6 +3,7 @@ package moderation_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -182,7 +183,7 @@ func TestBanFromAnotherNodeHoldsWithinRefresh(t *testing.T) {
 
 func TestFileReportCleansAndRequiresAReason(t *testing.T) {
 	s, _, _ := newService(t)
-	if _, err := s.FileReport(moderation.Report{Reporter: ada.ID, Subject: troll.ID, Reason: "  "}); !errors.Is(err, moderation.ErrNoReason) {
+	if _, err := s.FileReport(moderation.Report{Reporter: ada.ID, Subject: troll.ID, Reason: "  "}, ""); !errors.Is(err, moderation.ErrNoReason) {
 		t.Fatalf("a report without a reason: %v", err)
 	}
 	var ev []string
@@ -190,7 +191,7 @@ func TestFileReportCleansAndRequiresAReason(t *testing.T) {
 		ev = append(ev, "Troll: \x1b[2Jboo")
 	}
 	r, err := s.FileReport(moderation.Report{Reporter: ada.ID, ReporterName: "Ada", Subject: troll.ID, SubjectName: "Troll",
-		Table: "K7QX", Reason: "insults\nand more", Evidence: ev})
+		Table: "K7QX", Reason: "insults\nand more", Evidence: ev}, "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,5 +223,78 @@ func TestLeftSaysTheLargestUnit(t *testing.T) {
 		if got := en.Msg(arg.Msgs[0]); got != want {
 			t.Errorf("LeftArg(%v) reads %q, want %q", d, got, want)
 		}
+	}
+}
+
+// Issue 36 item 3: one report a minute a session was no limit (a fresh
+// guest session filed another: 772 reports in 80 s from four addresses).
+// Reports are capped per reporter and per address, repeats about one
+// player at one table count into one report, and resolved reports are
+// forgotten after ReportsKept.
+func TestReportsAreBoundedAndMerged(t *testing.T) {
+	s, clk, st := newService(t)
+	report := func(reporter, addr, subject, table string) (moderation.Report, error) {
+		return s.FileReport(moderation.Report{Reporter: reporter, ReporterName: reporter, Subject: subject,
+			SubjectName: subject, Table: table, Reason: "spam"}, addr)
+	}
+	// One guest after another from one address: the address's budget.
+	for i := range moderation.ReportsPerAddress {
+		if _, err := report(fmt.Sprint("guest:", i), "192.0.2.1", fmt.Sprint("SHA256:victim", i), "K7QX"); err != nil {
+			t.Fatalf("report %d: %v", i+1, err)
+		}
+	}
+	if _, err := report("guest:fresh", "192.0.2.1", "SHA256:victim", "K7QX"); !errors.Is(err, moderation.ErrTooManyReports) {
+		t.Fatalf("past the address's budget: %v", err)
+	}
+	// One player from many addresses: the reporter's budget.
+	for i := range moderation.ReportsPerReporter {
+		if _, err := report("SHA256:angry", fmt.Sprint("198.51.100.", i), fmt.Sprint("SHA256:other", i), "ABCD"); err != nil {
+			t.Fatalf("report %d: %v", i+1, err)
+		}
+	}
+	if _, err := report("SHA256:angry", "198.51.100.99", "SHA256:other", "ABCD"); !errors.Is(err, moderation.ErrTooManyReports) {
+		t.Fatalf("past the reporter's budget: %v", err)
+	}
+	clk.Advance(moderation.ReportWindow)
+	if _, err := report("guest:fresh", "192.0.2.1", "SHA256:x", "K7QX"); err != nil {
+		t.Fatalf("a window later: %v", err)
+	}
+	// Many reporters about one player at one table: one report, counted.
+	before, _ := s.Reports()
+	for i := range 30 {
+		if _, err := report(fmt.Sprint("guest:mob", i), fmt.Sprint("203.0.113.", i), "SHA256:troll", "ZZZZ"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := s.Reports()
+	if len(after) != len(before)+1 || after[len(after)-1].Times() != 30 {
+		t.Fatalf("30 reports about one player at one table: %d new records, the last %d times", len(after)-len(before), after[len(after)-1].Times())
+	}
+	// At many tables: at most MaxOpenReportsAbout records about them.
+	for i := range 40 {
+		if _, err := report(fmt.Sprint("guest:roam", i), fmt.Sprint("203.0.114.", i), "SHA256:roamer", fmt.Sprint("T", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _ := s.Reports()
+	about := 0
+	for _, r := range all {
+		if r.Subject == "SHA256:roamer" {
+			about++
+		}
+	}
+	if about != moderation.MaxOpenReportsAbout {
+		t.Errorf("%d open reports about one player, want %d", about, moderation.MaxOpenReportsAbout)
+	}
+	// Resolved ones go after ReportsKept, at the next report an hour on.
+	if _, err := s.Resolve(moderation.Person{ID: ada.ID, Name: "Ada"}, 1, "done"); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(moderation.ReportsKept + time.Hour)
+	if _, err := report("guest:late", "192.0.2.200", "SHA256:y", "K7QX"); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := st.Reports(); len(rs) != len(all) { // one resolved gone, one new
+		t.Errorf("%d reports kept, want %d", len(rs), len(all))
 	}
 }

@@ -40,6 +40,13 @@ type Moderation interface {
 	// no such report, ErrExists if it was resolved already (the first
 	// resolution stands).
 	ResolveReport(id string, res Resolution) (Report, error)
+	// RepeatReport counts one more report, at at, into the open report id
+	// (the same player reported at the same table again): ErrNotFound,
+	// or ErrExists once it is resolved.
+	RepeatReport(id string, at time.Time) (Report, error)
+	// ForgetReports deletes the reports resolved before before, and
+	// returns how many.
+	ForgetReports(before time.Time) (int, error)
 }
 
 // Sanction kinds.
@@ -106,8 +113,23 @@ type Report struct {
 	Table        string    `json:"table,omitempty"` // the table's code
 	Reason       string    `json:"reason"`
 	Evidence     []string  `json:"evidence,omitempty"` // the last chat lines
+	// Count is how many reports this one stands for (the same player at
+	// the same table reported again while it was open; 0 is one), the
+	// last of them at LastAt.
+	Count  int       `json:"count,omitempty"`
+	LastAt time.Time `json:"last_at,omitzero"`
 	// Resolved is set once an admin has handled the report.
 	Resolved *Resolution `json:"resolved,omitempty"`
+}
+
+// Times is how many reports r stands for.
+func (r Report) Times() int { return max(r.Count, 1) }
+
+// Repeated is r with one more report at at.
+func (r Report) Repeated(at time.Time) Report {
+	r.Count = r.Times() + 1
+	r.LastAt = at
+	return r
 }
 
 // Resolution is how an admin closed a report: who, when, with what note.
@@ -214,8 +236,54 @@ func (s *Bolt) Reports() ([]Report, error) {
 	return all[Report](s, bktReports, 0)
 }
 
+// RepeatReport counts one more report into an open one.
+func (s *Bolt) RepeatReport(id string, at time.Time) (Report, error) {
+	return s.changeReport(id, func(r Report) Report { return r.Repeated(at) })
+}
+
 // ResolveReport marks a report handled, once.
 func (s *Bolt) ResolveReport(id string, res Resolution) (Report, error) {
+	return s.changeReport(id, func(r Report) Report {
+		r.Resolved = &res
+		return r
+	})
+}
+
+// ForgetReports deletes the reports resolved before before.
+func (s *Bolt) ForgetReports(before time.Time) (int, error) {
+	n := 0
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bktReports)
+		if b == nil {
+			return nil
+		}
+		var gone [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			r, err := Decode[Report](v)
+			if err != nil {
+				return err
+			}
+			if r.Resolved != nil && r.Resolved.At.Before(before) {
+				gone = append(gone, k)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range gone {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		n = len(gone)
+		return nil
+	})
+	return n, err
+}
+
+// changeReport applies change to the open report id.
+func (s *Bolt) changeReport(id string, change func(Report) Report) (Report, error) {
 	var out Report
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bktReports)
@@ -233,7 +301,7 @@ func (s *Bolt) ResolveReport(id string, res Resolution) (Report, error) {
 		if out.Resolved != nil {
 			return fmt.Errorf("%w: report %s is resolved", ErrExists, id)
 		}
-		out.Resolved = &res
+		out = change(out)
 		return putJSON(b, id, out)
 	})
 	return out, err

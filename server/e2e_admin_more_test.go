@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -91,7 +92,7 @@ func TestAdminResolvesReports(t *testing.T) {
 		{Reporter: "SHA256:vic", ReporterName: "vic", Subject: "SHA256:troll", SubjectName: "troll", Table: "K7QX", Reason: "insults"},
 		{Reporter: "SHA256:amy", ReporterName: "amy", Subject: "SHA256:spam", SubjectName: "spammer", Reason: "spam"},
 	} {
-		if _, err := srv.Moderation().FileReport(r); err != nil {
+		if _, err := srv.Moderation().FileReport(r, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,4 +118,39 @@ func TestAdminResolvesReports(t *testing.T) {
 	run("reports", 0, `No open reports\.`)
 	run("reports all", 0, `#1 .*insults\n\s+resolved by ada, \S+ \S+: warned them`, `#2 .*spam\n\s+resolved by ada, \S+ \S+\n`)
 	run("log", 0, `ada: resolved report #1\s+warned them`, `ada: resolved report #2`)
+}
+
+// Issue 36 item 3: `admin reports` printed the whole queue (3.19 MB after
+// a flood). It shows a page of 20 and how to see the next; repeats about
+// one player at one table are one report with a count.
+func TestAdminReportsArePaged(t *testing.T) {
+	dir := t.TempDir()
+	adminKey := sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	srv, addr := startModerated(t, dir, adminsFile)
+	for i := range 25 {
+		r := moderation.Report{Reporter: fmt.Sprint("SHA256:r", i), ReporterName: fmt.Sprint("r", i),
+			Subject: fmt.Sprint("SHA256:s", i), SubjectName: fmt.Sprint("s", i), Table: "K7QX", Reason: "spam"}
+		if _, err := srv.Moderation().FileReport(r, fmt.Sprint("192.0.2.", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3 { // three more about s0 at K7QX: one report
+		r := moderation.Report{Reporter: fmt.Sprint("SHA256:x", i), ReporterName: "x", Subject: "SHA256:s0",
+			SubjectName: "s0", Table: "K7QX", Reason: "again"}
+		if _, err := srv.Moderation().FileReport(r, fmt.Sprint("198.51.100.", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := adminRun(t, addr, adminKey)
+	out := run("reports", 0, `Reports, page 1 of 2:`, `#1\s.*r0 reports s0`, `reported 4 times, the last at`, `#20\s`, `More: reports 2`)
+	if strings.Contains(out, "#21") {
+		t.Errorf("page 1 goes past 20:\n%s", out)
+	}
+	out = run("reports 2", 0, `Reports, page 2 of 2:`, `#21\s`, `#25\s`)
+	if strings.Contains(out, "More:") || strings.Contains(out, "#20 ") {
+		t.Errorf("page 2:\n%s", out)
+	}
+	run("reports x", 1, `Usage: reports \[all\] \[PAGE\]`)
 }

@@ -235,7 +235,7 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	run("invite lots", 1, `Usage: invite \[USES\] \[DURATION\]`)
 
 	if _, err := srv.Moderation().FileReport(moderation.Report{Reporter: sshtest.Fingerprint(rootKey), ReporterName: "root",
-		Subject: sshtest.Fingerprint(trollKey), SubjectName: "troll", Table: code, Reason: "insults", Evidence: []string{"troll: you all stink"}}); err != nil {
+		Subject: sshtest.Fingerprint(trollKey), SubjectName: "troll", Table: code, Reason: "insults", Evidence: []string{"troll: you all stink"}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	run("reports", 0, `root reports troll at table `+code+`: insults\n\s+troll: you all stink`)
@@ -249,6 +249,7 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	con := sshtest.Dial(t, addr, sshtest.WithKey(adminKey), sshtest.WithUser("ada"), sshtest.WithPTY(80, 24), sshtest.WithCommand("admin"))
 	con.Expect(t, `Admin console`, 5*time.Second)
 	con.Expect(t, `Who is on:`, 5*time.Second)
+	con.Expect(t, `1 open report: reports lists it\.`, 5*time.Second) // a count, not the queue
 	con.Expect(t, `No bans or mutes\.`, 5*time.Second)
 	con.Type("ban trol\r")
 	con.Expect(t, `trol could be any of`, 5*time.Second)

@@ -184,7 +184,7 @@ func New(cfg Config) (*Server, error) {
 		Records:    s.records,
 		Reviews:    s.reviews,
 		Relations:  rel,
-		Reports:    people.Reports{Mod: s.mod},
+		Reports:    people.Reports{Mod: s.mod, AddressGroup: sshserver.AddressGroup},
 		JoinHint:   joinline.For(cfg.Addr, cfg.PublicHost),
 		ServerName: s.access.Name(),
 		MOTD:       s.access.MOTD,

@@ -54,6 +54,7 @@ type Relations interface {
 // Report is one player's report of another, for the admins' queue.
 type Report struct {
 	From, FromName   string // who reports: identity and name
+	FromAddr         string // and where they connected from
 	About, AboutName string // who is reported
 	Table            string // the table's code
 	Reason           string // one line, cleaned
@@ -255,7 +256,7 @@ func (a *App) FileReport(th *uikit.Theme, p table.Player, u *table.Update, who t
 	case !last.IsZero() && now.Sub(*last) < reportEvery:
 		return th.T("ui.people.report_wait", game.Count(int((reportEvery-now.Sub(*last)+time.Second-1)/time.Second)))
 	}
-	err := a.Reports.File(Report{From: p.ID, FromName: p.Name, About: who.ID, AboutName: who.Name,
+	err := a.Reports.File(Report{From: p.ID, FromName: p.Name, FromAddr: p.Addr, About: who.ID, AboutName: who.Name,
 		Table: u.Room, Reason: reason, Evidence: evidence(u)})
 	if err != nil {
 		return th.Err(err)

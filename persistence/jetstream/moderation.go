@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	js "github.com/nats-io/nats.go/jetstream"
 
@@ -107,6 +108,41 @@ func (s *Store) Reports() ([]persistence.Report, error) {
 // ResolveReport marks a report handled, once: two admins resolving it on
 // two nodes at once, the first write stands and the other is told.
 func (s *Store) ResolveReport(id string, res persistence.Resolution) (persistence.Report, error) {
+	return s.changeReport(id, func(r persistence.Report) persistence.Report {
+		r.Resolved = &res
+		return r
+	})
+}
+
+// RepeatReport counts one more report into an open one; two nodes at
+// once both count (compare-and-set, tried again).
+func (s *Store) RepeatReport(id string, at time.Time) (persistence.Report, error) {
+	return s.changeReport(id, func(r persistence.Report) persistence.Report { return r.Repeated(at) })
+}
+
+// ForgetReports deletes the reports resolved before before.
+func (s *Store) ForgetReports(before time.Time) (int, error) {
+	all, err := s.Reports()
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	n := 0
+	for _, r := range all {
+		if r.Resolved == nil || !r.Resolved.At.Before(before) {
+			continue
+		}
+		if err := s.reports.Delete(ctx, key(r.ID)); err != nil && !errors.Is(err, js.ErrKeyNotFound) {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// changeReport applies change to the open report id, compare-and-set.
+func (s *Store) changeReport(id string, change func(persistence.Report) persistence.Report) (persistence.Report, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
 	k := key(id)
@@ -121,7 +157,7 @@ func (s *Store) ResolveReport(id string, res persistence.Resolution) (persistenc
 		if r.Resolved != nil {
 			return r, fmt.Errorf("%w: report %s is resolved", persistence.ErrExists, id)
 		}
-		r.Resolved = &res
+		r = change(r)
 		if err := put(ctx, s.reports, k, r, rev); !conflict(err) {
 			return r, err
 		}

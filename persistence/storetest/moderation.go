@@ -124,4 +124,29 @@ func testReportsAreKept(t *testing.T, open Opener) {
 	if all, err := m.Reports(); err != nil || !reflect.DeepEqual(all, []persistence.Report{r, r2}) {
 		t.Fatalf("Reports after resolving = %+v, %v; want the first resolved by Ada (the first resolution stands), the second open", all, err)
 	}
+
+	// Repeats count into the open report; a resolved one takes none.
+	at := res.At.Add(time.Hour)
+	if got, err := m.RepeatReport(r2.ID, at); err != nil || got.Times() != 2 || !got.LastAt.Equal(at) {
+		t.Fatalf("RepeatReport = %+v, %v; want it twice, last at %v", got, err, at)
+	}
+	if got, err := m.RepeatReport(r2.ID, at.Add(time.Minute)); err != nil || got.Times() != 3 {
+		t.Fatalf("RepeatReport again = %+v, %v; want it three times", got, err)
+	}
+	if _, err := m.RepeatReport(r.ID, at); !errors.Is(err, persistence.ErrExists) {
+		t.Fatalf("repeating a resolved report: %v; want ErrExists", err)
+	}
+	if _, err := m.RepeatReport("no-such-report", at); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("repeating an unknown report: %v; want ErrNotFound", err)
+	}
+	// Resolved reports are forgotten once old enough; open ones never.
+	if n, err := m.ForgetReports(res.At); err != nil || n != 0 {
+		t.Fatalf("ForgetReports(the moment it was resolved) = %d, %v; want none", n, err)
+	}
+	if n, err := m.ForgetReports(res.At.Add(time.Second)); err != nil || n != 1 {
+		t.Fatalf("ForgetReports(after) = %d, %v; want the resolved one", n, err)
+	}
+	if all, err := m.Reports(); err != nil || len(all) != 1 || all[0].ID != r2.ID || all[0].Times() != 3 {
+		t.Fatalf("Reports after forgetting = %+v, %v; want the open one, three times", all, err)
+	}
 }

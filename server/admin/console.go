@@ -141,7 +141,11 @@ func (c *Console) console(sess ssh.Session, a *adminSession) int {
 	lines := ed.Lines(sess.Context(), keys)
 	ed.Say(a.p.T("moderation.admin.welcome"), "")
 	for _, c := range []string{"who", "tables", "reports", "bans"} {
-		a.do([]string{c}) // the overview is not the admin's to pay for
+		if c == "reports" {
+			a.openReports() // counted: the whole queue is a page away
+		} else {
+			a.do([]string{c}) // the overview is not the admin's to pay for
+		}
 		ed.Say("")
 	}
 	ed.Prompt()
@@ -309,35 +313,84 @@ func (a *adminSession) tables() {
 	a.out(lines...)
 }
 
-// reports lists the open reports, numbered as resolve takes them; with
-// `all`, the resolved ones too, with who resolved them.
+// reportsPage is how many reports `admin reports` shows at once.
+const reportsPage = 20
+
+// reports lists the open reports, numbered as resolve takes them, a page
+// of reportsPage at a time (`reports 2` the second); with `all`, the
+// resolved ones too, with who resolved them.
 func (a *adminSession) reports(rest []string) error {
-	all := len(rest) == 1 && strings.EqualFold(rest[0], "all")
-	if len(rest) > 0 && !all {
-		if len(rest) >= 2 && strings.EqualFold(rest[0], "close") {
-			return a.resolve(rest[1:]) // `reports close N [NOTE]`
+	if len(rest) >= 2 && strings.EqualFold(rest[0], "close") {
+		return a.resolve(rest[1:]) // `reports close N [NOTE]`
+	}
+	all, page := false, 1
+	if len(rest) > 0 && strings.EqualFold(rest[0], "all") {
+		all, rest = true, rest[1:]
+	}
+	if len(rest) > 0 {
+		n, err := strconv.Atoi(rest[0])
+		if err != nil || n < 1 || len(rest) > 1 {
+			return usageError("moderation.admin.more.usage_reports")
 		}
-		return usageError("moderation.admin.more.usage_reports")
+		page = n
 	}
 	rs, err := a.c.Mod.Reports()
 	if err != nil {
 		return err
 	}
-	lines := []string{a.p.T("moderation.admin.reports_title")}
+	var shown []int // numbers (from 1) of the reports listed
 	for i, r := range rs {
 		if r.Resolved == nil || all {
-			lines = append(lines, a.report(i+1, r)...)
+			shown = append(shown, i+1)
 		}
 	}
 	switch {
-	case len(lines) > 1:
-		a.out(lines...)
-	case all:
+	case len(shown) == 0 && all:
 		a.out(a.p.T("moderation.admin.reports_none"))
-	default:
+		return nil
+	case len(shown) == 0:
 		a.out(a.p.T("moderation.admin.more.reports_none_open"))
+		return nil
 	}
+	pages := (len(shown) + reportsPage - 1) / reportsPage
+	page = min(page, pages)
+	lines := []string{a.p.T("moderation.admin.reports_title")}
+	if pages > 1 {
+		lines[0] = a.p.T("moderation.admin.reports_page", game.Num("Page", page), game.Num("Pages", pages))
+	}
+	for _, n := range shown[(page-1)*reportsPage : min(page*reportsPage, len(shown))] {
+		lines = append(lines, a.report(n, rs[n-1])...)
+	}
+	if page < pages {
+		next := "reports " + strconv.Itoa(page+1)
+		if all {
+			next = "reports all " + strconv.Itoa(page+1)
+		}
+		lines = append(lines, a.p.T("moderation.admin.reports_next", game.Text("Command", next)))
+	}
+	a.out(lines...)
 	return nil
+}
+
+// openReports is the console overview's line on reports: how many are
+// open (the queue itself may be long).
+func (a *adminSession) openReports() {
+	rs, err := a.c.Mod.Reports()
+	if err != nil {
+		a.fail(a.p.Error(err))
+		return
+	}
+	open := 0
+	for _, r := range rs {
+		if r.Resolved == nil {
+			open++
+		}
+	}
+	if open == 0 {
+		a.out(a.p.T("moderation.admin.more.reports_none_open"))
+		return
+	}
+	a.out(a.p.T("moderation.admin.reports_open", game.Count(open)))
 }
 
 // report is report n as `admin reports` shows it: number, who, whom,
@@ -351,6 +404,10 @@ func (a *adminSession) report(n int, r moderation.Report) []string {
 		args = append(args, game.Text("Table", r.Table))
 	}
 	lines := []string{fmt.Sprintf("  #%d  %s", n, a.p.T(key, args...))}
+	if r.Times() > 1 {
+		lines = append(lines, "      "+a.p.T("moderation.admin.report_times", game.Count(r.Times()),
+			game.Text("When", r.LastAt.UTC().Format("2006-01-02 15:04"))))
+	}
 	for _, e := range r.Evidence {
 		lines = append(lines, "      "+e)
 	}

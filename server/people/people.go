@@ -127,12 +127,18 @@ func (r *Relations) Blocks(a, b string) bool {
 
 // Reports files players' reports in the admins' queue (tui.Reports),
 // through the moderation service's checks.
-type Reports struct{ Mod *moderation.Service }
+type Reports struct {
+	Mod *moderation.Service
+	// AddressGroup is how reporters' addresses are counted together
+	// (sshserver.AddressGroup: an IPv4 address, an IPv6 /64).
+	AddressGroup func(addr string) string
+}
 
 // File puts rep in the queue, or refuses it in words.
 func (r Reports) File(rep tui.Report) error {
 	_, err := r.Mod.FileReport(moderation.Report{Reporter: rep.From, ReporterName: rep.FromName, Subject: rep.About,
-		SubjectName: rep.AboutName, Table: rep.Table, Reason: rep.Reason, Evidence: rep.Evidence})
+		SubjectName: rep.AboutName, Table: rep.Table, Reason: rep.Reason, Evidence: rep.Evidence},
+		r.AddressGroup(rep.FromAddr))
 	return err
 }
 
