@@ -74,7 +74,7 @@ func (s *Bolt) Campaigns(fp string) ([]Campaign, error) {
 		if raw == nil {
 			return nil
 		}
-		p, err := Decode[Profile](raw)
+		p, err := DecodeAt[Profile](bktPlayers, []byte(fp), raw)
 		if err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func getCampaign(tx *bolt.Tx, id string) (Campaign, error) {
 	if raw == nil {
 		return Campaign{}, fmt.Errorf("campaign %q: %w", id, ErrNotFound)
 	}
-	return Decode[Campaign](raw)
+	return DecodeAt[Campaign](bktCampaigns, []byte(id), raw)
 }
 
 // putCampaign stores c and brings members' profiles in line with the

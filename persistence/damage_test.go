@@ -167,3 +167,72 @@ func TestOpenNamesAFlippedPageAndSaysToRestore(t *testing.T) {
 		}
 	}
 }
+
+// Issue 36 item 9: a flipped byte inside a stored value that kept its JSON
+// valid went unnoticed, and one that did not gave "undecodable record:
+// invalid character…" naming neither the record nor what to do. Records
+// carry a checksum: the server refuses the file at start, naming the
+// bucket and key, and a read meets it the same way.
+func TestAFlippedByteInARecordIsNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Seen("SHA256:ada", "Ada1986"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte("Ada1986"))
+	if i < 0 || bytes.Count(b, []byte("Ada1986")) != 1 {
+		t.Fatal("the record is not in the file once")
+	}
+	b[i+6] = '7' // "Ada1987": still valid JSON
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(path, Options{})
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open of a file with a flipped digit in a name: %v, want ErrCorrupt", err)
+	}
+	for _, want := range []string{"checksum", "bucket players", `key "SHA256:ada"`, "bivouac backup"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal %q does not say %q", err, want)
+		}
+	}
+	// A read of it, as a running server would meet it (the file past its
+	// check at start).
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	running := &Bolt{db: db, path: path, now: time.Now}
+	_, err = running.Player("SHA256:ada")
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "bucket players") || !strings.Contains(err.Error(), "bivouac backup") {
+		t.Fatalf("reading the damaged record: %v; want ErrCorrupt naming it and what to do", err)
+	}
+}
+
+// Records written before the checksum (no "c") are read as they are.
+func TestRecordsWithoutAChecksumStillRead(t *testing.T) {
+	type rec struct{ N int }
+	v, err := Decode[rec]([]byte(`{"v":1,"d":{"N":7}}`))
+	if err != nil || v.N != 7 {
+		t.Fatalf("Decode of an old record = %+v, %v", v, err)
+	}
+	raw, err := Encode(rec{N: 7})
+	if err != nil || !bytes.Contains(raw, []byte(`"c":"`)) {
+		t.Fatalf("Encode = %s, %v; want a checksum", raw, err)
+	}
+	flipped := bytes.Replace(raw, []byte(`"N":7`), []byte(`"N":8`), 1)
+	if _, err := Decode[rec](flipped); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Decode of a flipped record: %v", err)
+	}
+}

@@ -189,7 +189,7 @@ func (s *Bolt) DeleteSanction(kind, subject string) (Sanction, error) {
 			return fmt.Errorf("%w: %s of %s", ErrNotFound, kind, subject)
 		}
 		var err error
-		if out, err = Decode[Sanction](raw); err != nil {
+		if out, err = DecodeAt[Sanction](bktSanctions, k, raw); err != nil {
 			return err
 		}
 		return b.Delete(k)
@@ -259,7 +259,7 @@ func (s *Bolt) ForgetReports(before time.Time) (int, error) {
 		}
 		var gone [][]byte
 		err := b.ForEach(func(k, v []byte) error {
-			r, err := Decode[Report](v)
+			r, err := DecodeAt[Report](bktReports, k, v)
 			if err != nil {
 				return err
 			}
@@ -295,7 +295,7 @@ func (s *Bolt) changeReport(id string, change func(Report) Report) (Report, erro
 			return fmt.Errorf("%w: report %s", ErrNotFound, id)
 		}
 		var err error
-		if out, err = Decode[Report](raw); err != nil {
+		if out, err = DecodeAt[Report](bktReports, []byte(id), raw); err != nil {
 			return err
 		}
 		if out.Resolved != nil {
@@ -332,7 +332,7 @@ func all[T any](s *Bolt, name []byte, limit int) ([]T, error) {
 		}
 		c := b.Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
-			rec, err := Decode[T](v)
+			rec, err := DecodeAt[T](name, k, v)
 			if err != nil {
 				return err
 			}

@@ -60,7 +60,7 @@ func (s *Bolt) Player(fp string) (Profile, error) {
 			return fmt.Errorf("player %q: %w", fp, ErrNotFound)
 		}
 		var err error
-		p, err = Decode[Profile](raw)
+		p, err = DecodeAt[Profile](bktPlayers, []byte(fp), raw)
 		return err
 	})
 	return p, err
@@ -92,7 +92,7 @@ func (s *Bolt) updatePlayer(tx *bolt.Tx, fp string, fn func(*Profile) error) (Pr
 	p := Profile{Fingerprint: fp, FirstSeen: s.now()}
 	if raw := players.Get([]byte(fp)); raw != nil {
 		var err error
-		if p, err = Decode[Profile](raw); err != nil {
+		if p, err = DecodeAt[Profile](bktPlayers, []byte(fp), raw); err != nil {
 			return Profile{}, err
 		}
 	}
@@ -120,8 +120,8 @@ func (s *Bolt) Seen(fp, name string) (Profile, error) {
 // stops at fn's first error, which it returns. It reads one snapshot.
 func (s *Bolt) EachPlayer(fn func(Profile) error) error {
 	return s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bktPlayers).ForEach(func(_, raw []byte) error {
-			p, err := Decode[Profile](raw)
+		return tx.Bucket(bktPlayers).ForEach(func(k, raw []byte) error {
+			p, err := DecodeAt[Profile](bktPlayers, k, raw)
 			if err != nil {
 				return err
 			}

@@ -41,7 +41,7 @@ func (s *Bolt) Review(roomID string) (json.RawMessage, error) {
 			return fmt.Errorf("%w: review of %s", ErrNotFound, roomID)
 		}
 		var err error
-		out, err = Decode[json.RawMessage](raw)
+		out, err = DecodeAt[json.RawMessage](bktReviews, []byte(roomID), raw)
 		return err
 	})
 	return out, err

@@ -141,7 +141,7 @@ func (s *Bolt) putRoom(tx *bolt.Tx, rec *RoomRecord) error {
 	rooms := tx.Bucket(bktRooms)
 	var old *RoomRecord
 	if raw := rooms.Get([]byte(rec.ID)); raw != nil {
-		o, err := Decode[RoomRecord](raw)
+		o, err := DecodeAt[RoomRecord](bktRooms, []byte(rec.ID), raw)
 		if err != nil {
 			return err
 		}
@@ -240,7 +240,7 @@ func getRoom(tx *bolt.Tx, id string) (RoomRecord, error) {
 	if raw == nil {
 		return RoomRecord{}, fmt.Errorf("room %q: %w", id, ErrNotFound)
 	}
-	return Decode[RoomRecord](raw)
+	return DecodeAt[RoomRecord](bktRooms, []byte(id), raw)
 }
 
 // Rooms lists the rooms with any of the given statuses (all rooms when none
@@ -252,8 +252,8 @@ func (s *Bolt) Rooms(statuses ...Status) ([]RoomRecord, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		rooms := tx.Bucket(bktRooms)
 		if len(statuses) == 0 {
-			return rooms.ForEach(func(_, v []byte) error {
-				rec, err := Decode[RoomRecord](v)
+			return rooms.ForEach(func(k, v []byte) error {
+				rec, err := DecodeAt[RoomRecord](bktRooms, k, v)
 				out = append(out, rec)
 				return err
 			})

@@ -295,22 +295,32 @@ func inspect(path string, opts Options) error {
 // every page in use: a page that is not what its parent says it is makes
 // bbolt panic, and guard turns that into ErrCorrupt. (bbolt's own Tx.Check
 // runs in a goroutine of its own, where such a panic could not be caught.)
+// Every record in an envelope is checked against its checksum too
+// (checkRecord), and a damaged one is named by bucket and key.
 func readAll(tx *bolt.Tx) error {
 	var sum uint32
-	var walk func(b *bolt.Bucket) error
-	walk = func(b *bolt.Bucket) error {
+	var walk func(name []byte, b *bolt.Bucket) error
+	walk = func(name []byte, b *bolt.Bucket) error {
 		return b.ForEach(func(k, v []byte) error {
 			if v == nil {
 				if sub := b.Bucket(k); sub != nil {
-					return walk(sub)
+					return walk(append(append(append([]byte{}, name...), '/'), k...), sub)
 				}
 			}
 			sum = crc32.Update(sum, crc32.IEEETable, v) // touch every byte: overflow pages too
+			if bytes.HasPrefix(v, envelopeStart) {
+				if _, err := checkRecord(v); errors.Is(err, ErrCorrupt) {
+					return fmt.Errorf("%w (bucket %s, key %q)", err, name, k)
+				}
+			}
 			return nil
 		})
 	}
-	return tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return walk(b) })
+	return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(name, b) })
 }
+
+// envelopeStart begins every record Encode writes.
+var envelopeStart = []byte(`{"v":`)
 
 // view is db.View with a damaged page turned into ErrCorrupt instead of a
 // panic: one bad table must not take the server down.
