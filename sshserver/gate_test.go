@@ -26,6 +26,17 @@ func dialFrom(t *testing.T, ip, addr string) net.Conn {
 	return nc
 }
 
+// dialStalling is dialFrom with the client's version line sent, and
+// nothing after: a handshake that stalls.
+func dialStalling(t *testing.T, ip, addr string) net.Conn {
+	t.Helper()
+	nc := dialFrom(t, ip, addr)
+	if _, err := nc.Write([]byte("SSH-2.0-stall\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	return nc
+}
+
 // closedByServer reports whether the server closed nc within d (its
 // version line and key exchange may come first).
 func closedByServer(nc net.Conn, d time.Duration) bool {
@@ -116,10 +127,7 @@ func TestRandomEarlyDropOfStalledHandshakes(t *testing.T) {
 	// stalled dials, says its version line and then nothing, and waits for
 	// the server's own line.
 	stalled := func() {
-		nc := dialFrom(t, "127.0.0.1", srv.addr)
-		if _, err := nc.Write([]byte("SSH-2.0-stall\r\n")); err != nil {
-			t.Fatal(err)
-		}
+		nc := dialStalling(t, "127.0.0.1", srv.addr)
 		_ = nc.SetReadDeadline(time.Now().Add(wait))
 		line, err := bufio.NewReader(nc).ReadString('\n')
 		if err != nil || !strings.HasPrefix(line, "SSH-2.0-Bivouac") {
@@ -162,10 +170,7 @@ func TestSilentConnectionIsClosedAtTheVersionDeadline(t *testing.T) {
 	srv := start(t, Config{VersionTimeout: 200 * time.Millisecond, HandshakeTimeout: time.Minute})
 	began := time.Now()
 	silent := dialFrom(t, "127.0.0.1", srv.addr)
-	talking := dialFrom(t, "127.0.0.1", srv.addr)
-	if _, err := talking.Write([]byte("SSH-2.0-stall\r\n")); err != nil {
-		t.Fatal(err)
-	}
+	talking := dialStalling(t, "127.0.0.1", srv.addr)
 	if !closedByServer(silent, wait) {
 		t.Fatal("a silent connection was not closed")
 	}

@@ -119,10 +119,7 @@ func TestStalledHandshakesArePenalized(t *testing.T) {
 
 	// After its version line, no key exchange.
 	began := time.Now()
-	talker := dialFrom(t, "127.0.0.60", srv.addr)
-	if _, err := talker.Write([]byte("SSH-2.0-stall\r\n")); err != nil {
-		t.Fatal(err)
-	}
+	talker := dialStalling(t, "127.0.0.60", srv.addr)
 	if !closedByServer(talker, wait) {
 		t.Fatal("a connection that stalled after its version line was not closed")
 	}
