@@ -36,12 +36,12 @@ func TeamOf(levels []string) Team {
 type calibration struct{ a, b float64 }
 
 // numCalFeatures is the length of calFeatures.
-const numCalFeatures = 14
+const numCalFeatures = 17
 
 // calibrationFit are the coefficients of a logistic regression of the
 // game's result on calFeatures, fitted on the chances kept by
 // `bivouac sim --calibrate` (TestCalibrationFit says how).
-var calibrationFit = [numCalFeatures]float64{0.3830, 0.8354, -1.5200, 0.0474, 0.2495, -0.0029, 0.1157, 0.5683, 0.1550, -0.0819, 0.2805, -0.0850, 0.6115, -0.0294}
+var calibrationFit = [numCalFeatures]float64{0.2114, 0.7414, -1.4316, 0.1433, 0.4735, 0.1071, 0.4017, 0.4958, 0.1241, -0.0383, 0.2814, -0.0784, 0.5694, -0.0196, 0.1173, 0.0702, 0.1212}
 
 // rawFloor keeps a raw mean off 0 and 1: every playout of the look-ahead
 // lost (or won) is not a game decided, as a stronger team plays on.
@@ -59,11 +59,11 @@ func calFeatures(raw float64, soldiers, easy, left, morale, trials int) [numCalF
 	f := [numCalFeatures]float64{1, x, e, e * x, 0, 0, 0, l, l * x, e * l, float64(morale) / 10, l * l, t, t * x}
 	switch soldiers {
 	case 2:
-		f[4] = 1
+		f[4], f[14] = 1, x
 	case 3:
-		f[5] = 1
+		f[5], f[15] = 1, x
 	case 5:
-		f[6] = 1
+		f[6], f[16] = 1, x
 	}
 	return f
 }
@@ -76,13 +76,18 @@ func (t Team) calibration(v *g.SeatView) calibration {
 			soldiers++
 		}
 	}
-	f := calFeatures(0.5, soldiers, t.Easy, v.Trials+handsLeft(v), v.Morale, v.Options.Trials(soldiers))
-	w := &calibrationFit
-	// f at a logit of 0: the terms of x drop out of a, and are b.
-	c := calibration{b: w[1] + w[3]*f[2] + w[8]*f[7] + w[13]*f[12]}
-	for j, x := range f {
-		c.a += w[j] * x
+	// The features are linear in the raw mean's logit: a is z at a logit
+	// of 0, b what a logit of 1 adds.
+	z := func(raw float64) float64 {
+		f := calFeatures(raw, soldiers, t.Easy, v.Trials+handsLeft(v), v.Morale, v.Options.Trials(soldiers))
+		sum := 0.0
+		for j, x := range f {
+			sum += calibrationFit[j] * x
+		}
+		return sum
 	}
+	c := calibration{a: z(0.5)}
+	c.b = z(1/(1+math.Exp(-1))) - c.a
 	return c
 }
 
