@@ -59,6 +59,7 @@ var rules = []importRule{
 	{[]string{"moderation"}, []string{"clock", "persistence", "sanitize", "words"}},
 	{[]string{"access"}, []string{"clock", "codes", "i18n", "persistence", "sanitize", "words", "x/crypto"}},
 	{[]string{"metrics"}, []string{"prometheus"}},
+	{[]string{"notify"}, []string{"clock", "words", "x/time"}},
 	{[]string{"sshserver"}, []string{"codes", "hostkeys", "i18n", "logredact", "sanitize", "words",
 		"bubbletea", "charmbracelet/ssh", "lipgloss", "termenv", "wish", "x/ansi", "x/crypto", "x/time"}},
 	{[]string{"sshserver/porch"}, []string{"sshserver", "charmbracelet/ssh"}},
