@@ -75,6 +75,10 @@ type Config struct {
 	Clock clock.Clock
 	// Games are the games on offer (nil: Catalog()).
 	Games tui.Catalog
+	// MetricsAddr serves the operator's endpoints (/metrics, /healthz,
+	// /readyz) on this address, PprofAddr Go's profiles on a loopback
+	// address ("": none); only Run serves them.
+	MetricsAddr, PprofAddr string
 
 	// moderationStore, if set, stands in front of the store's moderation
 	// (tests: a store that does not answer).
@@ -151,7 +155,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		store = cluster.Store()
-	} else if store, err = persistence.Open(filepath.Join(cfg.DataDir, "bivouac.db"), persistence.Options{Log: cfg.Log}); err != nil {
+	} else if store, err = persistence.Open(filepath.Join(cfg.DataDir, DatabaseFile), persistence.Options{Log: cfg.Log}); err != nil {
 		return nil, err
 	}
 	hubCtx, stop := context.WithCancel(context.Background())

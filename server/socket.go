@@ -24,6 +24,9 @@ import (
 // (it lives in the 0700 data dir, mode 0600). `bivouac drain` asks a
 // cluster node to hand its tables over and stop (package node).
 
+// DatabaseFile is the bbolt database's file name in the data directory.
+const DatabaseFile = "bivouac.db"
+
 // AdminSocket is the admin socket's file name in the data directory.
 const AdminSocket = "admin.sock"
 
@@ -155,4 +158,94 @@ func (s *Server) adminDrain(w io.Writer) {
 		fmt.Fprintf(w, " (%v)", err)
 	}
 	fmt.Fprintln(w)
+}
+
+// RequestDrain asks the cluster node running on dataDir, over its admin
+// socket, to hand each of its tables to another node, send its players
+// there, and stop: one node's step of a rolling upgrade. It copies to out
+// where each table went and returns once the node has stopped.
+func RequestDrain(ctx context.Context, dataDir string, out io.Writer) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", filepath.Join(dataDir, AdminSocket))
+	if err != nil {
+		return fmt.Errorf("no server runs on %s: %w", dataDir, err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if _, err := io.WriteString(c, "drain\n"); err != nil {
+		return err
+	}
+	last := ""
+	lines := bufio.NewScanner(c)
+	for lines.Scan() {
+		last = lines.Text()
+		fmt.Fprintln(out, last)
+	}
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("stopped waiting; the node goes on draining: %w", ctx.Err())
+	case strings.HasPrefix(last, DrainDone+":"):
+		return nil
+	case last == "":
+		return errors.New("the server said nothing")
+	}
+	return errors.New("the node was not drained")
+}
+
+// Backup writes a consistent copy of the database on dataDir to dest:
+// from the running server through its admin socket (live), or straight
+// from the file if no server holds it. Either way dest is checked first
+// and refused, with nothing touched, if it is in the data directory, is
+// the live database under any name, or exists and is not a regular file
+// (persistence.CheckBackupTarget).
+func Backup(ctx context.Context, dataDir, dest string) (live bool, err error) {
+	db := filepath.Join(dataDir, DatabaseFile)
+	if _, err := persistence.CheckBackupTarget(dest, dataDir, db); err != nil {
+		return false, err
+	}
+	var d net.Dialer
+	if c, err := d.DialContext(ctx, "unix", filepath.Join(dataDir, AdminSocket)); err == nil {
+		defer c.Close()
+		if err := persistence.WriteBackupFile(dest, dataDir, db, fromServer(c), openable); err != nil {
+			if errors.Is(err, persistence.ErrRefusedTarget) {
+				return true, err
+			}
+			return true, fmt.Errorf("backup from the running server: %w", err)
+		}
+		return true, nil
+	}
+	if _, err := os.Stat(db); err != nil {
+		return false, fmt.Errorf("no database to back up: %w", err)
+	}
+	store, err := persistence.Open(db, persistence.Options{})
+	if err != nil {
+		return false, err
+	}
+	defer store.Close()
+	return false, store.BackupFile(dest)
+}
+
+// fromServer asks the server on the admin connection c for a backup and
+// copies it to w.
+func fromServer(c net.Conn) func(w io.Writer) error {
+	return func(w io.Writer) error {
+		if _, err := io.WriteString(c, "backup\n"); err != nil {
+			return err
+		}
+		n, err := io.Copy(w, c)
+		if err == nil && n == 0 {
+			err = errors.New("the server sent nothing")
+		}
+		return err
+	}
+}
+
+// openable checks a copy by opening it as a Bivouac database.
+func openable(path string) error {
+	check, err := persistence.Open(path, persistence.Options{})
+	if err != nil {
+		return fmt.Errorf("the copy does not open: %w", err)
+	}
+	return check.Close()
 }

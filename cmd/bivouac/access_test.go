@@ -3,9 +3,7 @@ package main
 import (
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // A key file named on the command line that cannot be read stops the
@@ -17,20 +15,5 @@ func TestServeRefusesAnUnreadableAllowFile(t *testing.T) {
 		"--allow", filepath.Join(dir, "no-such-file")}, &out, &out)
 	if err == nil || !strings.Contains(err.Error(), "allow file") {
 		t.Fatalf("serve with a missing --allow file: %v", err)
-	}
-}
-
-// SIGHUP reads the key files again at once.
-func TestHangupReloads(t *testing.T) {
-	reloaded := make(chan struct{}, 1)
-	stop := reloadOnHangup(func() { reloaded <- struct{}{} })
-	defer stop()
-	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-reloaded:
-	case <-time.After(5 * time.Second):
-		t.Fatal("SIGHUP did not reload")
 	}
 }

@@ -2,36 +2,25 @@ package main
 
 import (
 	"context"
-	"errors"
-	"expvar"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
-	"net/http/pprof"
 	"os"
-	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/access"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
-	"github.com/bivouac-ssh/bivouac/hostkeys"
 	"github.com/bivouac-ssh/bivouac/server"
-	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver"
-	"github.com/bivouac-ssh/bivouac/sshserver/porch"
 )
 
 // runServe is `bivouac serve`: flags and environment to a server.Config,
-// then serve until a signal, and shut down within 5 seconds.
+// then server.Run until a signal.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -94,93 +83,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	log := slog.New(handler)
-	if *pprofAddr != "" {
-		stop, err := servePprof(*pprofAddr)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
-	// The port first: one already taken fails here, at once, not after
-	// joining a cluster; sessions that come while the store opens hear the
-	// server is starting (porch) rather than hang.
-	l, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	door, err := openPorch(l, *data, log)
-	if err != nil {
-		l.Close()
-		return err
-	}
-	srv, err := startServer(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests, Log: log,
-		BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute, NewKeysPerHour: *newKeys, TablesPerAddr: *tablesPerIP,
+	return server.Run(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests,
+		Log: slog.New(handler), BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
+		NewKeysPerHour: *newKeys, TablesPerAddr: *tablesPerIP, MetricsAddr: *metricsAddr, PprofAddr: *pprofAddr,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
-		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}})
-	if errors.Is(err, errStopped) {
-		door.Close()
-		fmt.Fprintln(stdout, "Stopped while starting.")
-		return nil
-	}
-	if err != nil {
-		door.Close()
-		return err
-	}
-	stopHUP := reloadOnHangup(srv.ReloadAccess)
-	defer stopHUP()
-	if *metricsAddr != "" {
-		stop, bound, err := serveOps(*metricsAddr, srv.OpsHandler())
-		if err != nil {
-			door.Close()
-			srv.Close()
-			return err
-		}
-		defer stop()
-		warnIfExposed(log, bound)
-		fmt.Fprintf(stdout, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", *metricsAddr)
-	}
-	port := "2222"
-	if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
-		port = p
-	}
-	// Handed over before "listening" is said: a player who connects the
-	// moment the operator reads it reaches the server, not the porch.
-	listener := door.Handover()
-	fmt.Fprintf(stdout, "Bivouac is listening on %s\n", l.Addr())
-	fmt.Fprintf(stdout, "Host key fingerprint: %s\n", srv.HostKeyFingerprint())
-	for i, host := range joinline.Hosts(l.Addr().String(), *publicHost) {
-		label := "Join with: "
-		if i > 0 {
-			label = "       or: "
-		}
-		fmt.Fprintf(stdout, "%s %s\n", label, joinline.Command(port, host))
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(listener) }()
-	select {
-	case err := <-served:
-		door.Close()
-		if srv.Draining() { // `bivouac drain`: the drain stops the server
-			<-srv.Drained()
-			fmt.Fprintln(stdout, "Drained: the tables run on the other nodes; stopped.")
-			return nil
-		}
-		srv.Close()
-		return err
-	case <-ctx.Done():
-	}
-	if srv.Draining() {
-		fmt.Fprintln(stdout, "Draining: waiting for the tables to be handed over.")
-		<-srv.Drained()
-		return nil
-	}
-	fmt.Fprintln(stdout, "Shutting down: telling players, saving, closing.")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return srv.Shutdown(sctx)
+		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}}, stdout)
 }
 
 // envBool is whether the environment variable says yes (1, true, yes).
@@ -190,56 +99,6 @@ func envBool(name string) bool {
 		return true
 	}
 	return false
-}
-
-// reloadOnHangup calls reload on every SIGHUP until stop is called: the
-// operator's key files are read again at once instead of within a poll.
-func reloadOnHangup(reload func()) (stop func()) {
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-hup:
-				reload()
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { signal.Stop(hup); close(done) }
-}
-
-// servePprof serves Go's profiles on a loopback address until stop is
-// called. Never on another address: profiles show the server's insides.
-func servePprof(addr string) (stop func(), err error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--pprof %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return nil, fmt.Errorf("--pprof %q: only a loopback address such as 127.0.0.1:6060", addr)
-	}
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	// Who waits on whom, for the mutex and block profiles: one lock
-	// contention in 100, and every wait of a millisecond or more (shorter
-	// ones in proportion). Both cost a little on every wait, so only a
-	// server being measured pays for them.
-	runtime.SetMutexProfileFraction(100)
-	runtime.SetBlockProfileRate(int(time.Millisecond))
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	mux.Handle("/debug/vars", expvar.Handler()) // exact allocation counts (memstats) for bivouac-load -budgets
-	ps := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = ps.Serve(l) }()
-	return func() { ps.Close() }, nil
 }
 
 // logHandler is the log's format: text (key=value, for a person) or json
@@ -254,39 +113,6 @@ func logHandler(format string, w io.Writer, level slog.Level) (slog.Handler, err
 		return slog.NewJSONHandler(w, opts), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: text or json", format)
-}
-
-// serveOps serves the operator's endpoints (metrics, health) on addr
-// until stop is called, and says where it listens. Any address is allowed
-// (a Prometheus on another machine of a private network scrapes it), with
-// a warning off loopback (warnIfExposed).
-func serveOps(addr string, h http.Handler) (stop func(), bound net.Addr, err error) {
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
-	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-		WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}
-	go func() { _ = hs.Serve(l) }()
-	return func() { hs.Close() }, l.Addr(), nil
-}
-
-// warnIfExposed warns at start when the operator's listener is not on
-// loopback (":9464" listens on every interface): the metrics say how busy
-// the server is and who plays how much, and --pprof, which says more,
-// refuses anything but loopback. A private network is the operator's
-// call, so it is a warning, naming the flag.
-func warnIfExposed(log *slog.Logger, bound net.Addr) {
-	tcp, ok := bound.(*net.TCPAddr)
-	if !ok || tcp.IP.IsLoopback() {
-		return
-	}
-	where := "an address other machines may reach"
-	if tcp.IP.IsUnspecified() {
-		where = "every interface"
-	}
-	log.Warn("--metrics-addr listens on "+where+": keep the metrics on loopback (127.0.0.1:9464) or a private network",
-		"flag", "--metrics-addr", "addr", bound.String())
 }
 
 // parseBytes reads a size as GOMEMLIMIT writes it: a number of bytes with
@@ -338,44 +164,4 @@ func clusterConfig(name, nodeID, peers, natsAddr, clusterAddr, cert, key, ca str
 		c.TLS = &natsnode.TLSFiles{Cert: cert, Key: key, CA: ca}
 	}
 	return c, nil
-}
-
-// openPorch answers on l while the server starts, with its host key.
-func openPorch(l net.Listener, data string, log *slog.Logger) (*porch.Porch, error) {
-	key, _, err := hostkeys.Ensure(data)
-	if err != nil {
-		return nil, err
-	}
-	return porch.Open(l, key, log)
-}
-
-// errStopped: the process was told to stop before the server was ready.
-var errStopped = errors.New("stopped while starting")
-
-// startServer is server.New, given up on when ctx ends first: a cluster
-// node may wait minutes for its peers (ClusterConfig.ReadyWithin), and a
-// stop asked meanwhile must not wait with it. The half-started server is
-// closed when New returns; the process is exiting by then, which the
-// store survives as it survives kill -9.
-func startServer(ctx context.Context, cfg server.Config) (*server.Server, error) {
-	type started struct {
-		srv *server.Server
-		err error
-	}
-	done := make(chan started, 1)
-	go func() {
-		srv, err := server.New(cfg)
-		done <- started{srv, err}
-	}()
-	select {
-	case st := <-done:
-		return st.srv, st.err
-	case <-ctx.Done():
-		go func() {
-			if st := <-done; st.srv != nil {
-				st.srv.Close()
-			}
-		}()
-		return nil, errStopped
-	}
 }

@@ -1,0 +1,245 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"expvar"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/server/joinline"
+	"github.com/bivouac-ssh/bivouac/sshserver/porch"
+)
+
+// Run is the server as a process (`bivouac serve`): the port first, so
+// that one already taken fails at once rather than after joining a
+// cluster, with the porch answering it while the store opens; then the
+// banner on out (where it listens, its host key, the join lines), the
+// operator's endpoints, and the access files read again on SIGHUP. It
+// serves until ctx ends, then tells every player and shuts down within
+// 5 s; a drain (`bivouac drain`) stops it too, once the tables are
+// handed over.
+func Run(ctx context.Context, cfg Config, out io.Writer) error {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.PprofAddr != "" {
+		stop, err := servePprof(cfg.PprofAddr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	// Sessions that come while the store opens hear the server is
+	// starting (porch) rather than hang.
+	l, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	door, err := openPorch(l, cfg.DataDir, cfg.Log)
+	if err != nil {
+		l.Close()
+		return err
+	}
+	srv, err := newWithin(ctx, cfg)
+	if errors.Is(err, errStopped) {
+		door.Close()
+		fmt.Fprintln(out, "Stopped while starting.")
+		return nil
+	}
+	if err != nil {
+		door.Close()
+		return err
+	}
+	stopHUP := reloadOnHangup(srv.ReloadAccess)
+	defer stopHUP()
+	if cfg.MetricsAddr != "" {
+		stop, bound, err := serveOps(cfg.MetricsAddr, srv.OpsHandler())
+		if err != nil {
+			door.Close()
+			srv.Close()
+			return err
+		}
+		defer stop()
+		warnIfExposed(cfg.Log, bound)
+		fmt.Fprintf(out, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", cfg.MetricsAddr)
+	}
+	// Handed over before "listening" is said: a player who connects the
+	// moment the operator reads it reaches the server, not the porch.
+	listener := door.Handover()
+	banner(out, srv, l.Addr(), cfg.PublicHost)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(listener) }()
+	select {
+	case err := <-served:
+		door.Close()
+		if srv.Draining() { // `bivouac drain`: the drain stops the server
+			<-srv.Drained()
+			fmt.Fprintln(out, "Drained: the tables run on the other nodes; stopped.")
+			return nil
+		}
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	if srv.Draining() {
+		fmt.Fprintln(out, "Draining: waiting for the tables to be handed over.")
+		<-srv.Drained()
+		return nil
+	}
+	fmt.Fprintln(out, "Shutting down: telling players, saving, closing.")
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+// banner tells the operator where the server listens, its host key's
+// fingerprint (for players to check), and the lines friends join with.
+func banner(out io.Writer, srv *Server, addr net.Addr, publicHost string) {
+	port := "2222"
+	if _, p, err := net.SplitHostPort(addr.String()); err == nil {
+		port = p
+	}
+	fmt.Fprintf(out, "Bivouac is listening on %s\n", addr)
+	fmt.Fprintf(out, "Host key fingerprint: %s\n", srv.HostKeyFingerprint())
+	for i, host := range joinline.Hosts(addr.String(), publicHost) {
+		label := "Join with: "
+		if i > 0 {
+			label = "       or: "
+		}
+		fmt.Fprintf(out, "%s %s\n", label, joinline.Command(port, host))
+	}
+}
+
+// reloadOnHangup calls reload on every SIGHUP until stop is called: the
+// operator's key files are read again at once instead of within a poll.
+func reloadOnHangup(reload func()) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				reload()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
+}
+
+// servePprof serves Go's profiles on a loopback address until stop is
+// called. Never on another address: profiles show the server's insides.
+func servePprof(addr string) (stop func(), err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--pprof %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("--pprof %q: only a loopback address such as 127.0.0.1:6060", addr)
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	// Who waits on whom, for the mutex and block profiles: one lock
+	// contention in 100, and every wait of a millisecond or more (shorter
+	// ones in proportion). Both cost a little on every wait, so only a
+	// server being measured pays for them.
+	runtime.SetMutexProfileFraction(100)
+	runtime.SetBlockProfileRate(int(time.Millisecond))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.Handle("/debug/vars", expvar.Handler()) // exact allocation counts (memstats) for bivouac-load -budgets
+	ps := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = ps.Serve(l) }()
+	return func() { ps.Close() }, nil
+}
+
+// serveOps serves the operator's endpoints (metrics, health) on addr
+// until stop is called, and says where it listens. Any address is allowed
+// (a Prometheus on another machine of a private network scrapes it), with
+// a warning off loopback (warnIfExposed).
+func serveOps(addr string, h http.Handler) (stop func(), bound net.Addr, err error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}
+	go func() { _ = hs.Serve(l) }()
+	return func() { hs.Close() }, l.Addr(), nil
+}
+
+// warnIfExposed warns at start when the operator's listener is not on
+// loopback (":9464" listens on every interface): the metrics say how busy
+// the server is and who plays how much, and --pprof, which says more,
+// refuses anything but loopback. A private network is the operator's
+// call, so it is a warning, naming the flag.
+func warnIfExposed(log *slog.Logger, bound net.Addr) {
+	tcp, ok := bound.(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return
+	}
+	where := "an address other machines may reach"
+	if tcp.IP.IsUnspecified() {
+		where = "every interface"
+	}
+	log.Warn("--metrics-addr listens on "+where+": keep the metrics on loopback (127.0.0.1:9464) or a private network",
+		"flag", "--metrics-addr", "addr", bound.String())
+}
+
+// openPorch answers on l while the server starts, with its host key.
+func openPorch(l net.Listener, data string, log *slog.Logger) (*porch.Porch, error) {
+	key, _, err := hostkeys.Ensure(data)
+	if err != nil {
+		return nil, err
+	}
+	return porch.Open(l, key, log)
+}
+
+// errStopped: the process was told to stop before the server was ready.
+var errStopped = errors.New("stopped while starting")
+
+// newWithin is New, given up on when ctx ends first: a cluster node may
+// wait minutes for its peers (node.Config.ReadyWithin), and a stop asked
+// meanwhile must not wait with it. The half-started server is closed when
+// New returns; the process is exiting by then, which the store survives
+// as it survives kill -9.
+func newWithin(ctx context.Context, cfg Config) (*Server, error) {
+	type started struct {
+		srv *Server
+		err error
+	}
+	done := make(chan started, 1)
+	go func() {
+		srv, err := New(cfg)
+		done <- started{srv, err}
+	}()
+	select {
+	case st := <-done:
+		return st.srv, st.err
+	case <-ctx.Done():
+		go func() {
+			if st := <-done; st.srv != nil {
+				st.srv.Close()
+			}
+		}()
+		return nil, errStopped
+	}
+}
