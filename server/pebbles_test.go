@@ -280,20 +280,11 @@ func pebblesEntry() uikit.Module {
 	return uikit.Module{
 		Entry:  game.Entry{Game: pebbles{}, Bots: pebblesBots{}},
 		Screen: newPebblesScreen,
+		Players: uikit.Players{Min: 2, Max: 4, Default: 2},
 		Form: uikit.Form{
-			Fields: []uikit.Field{
-				{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3"), game.Raw("4")}},
-				{Label: "form.bot_seats", Choices: []game.Msg{game.Raw("0"), game.Raw("1"), game.Raw("2"), game.Raw("3")}},
-			},
-			Build: func(c []int) (uikit.TableSpec, error) {
-				spec := uikit.TableSpec{Seats: c[0] + 2, Bots: c[1], Title: game.Raw("Pebbles")}
-				if spec.Bots > 0 {
-					spec.BotLevel = "easy"
-				}
-				if spec.Bots >= spec.Seats {
-					return spec, game.NewError("form.err.one_person")
-				}
-				return spec, nil
+			Fields: []uikit.Field{{Std: uikit.Seats}, {Std: uikit.BotLevel}, {Std: uikit.BotSeats}},
+			Build: func(uikit.Choices) (uikit.TableSpec, error) {
+				return uikit.TableSpec{Title: game.Raw("Pebbles")}, nil
 			},
 		},
 	}

@@ -13,9 +13,10 @@ import (
 
 // formPage is the create-a-table page: first the game, then its fields.
 type formPage struct {
-	game   int   // index in App.Games
-	field  int   // focused row: 0 is the game, then the game's fields
-	choice []int // per field of the chosen game
+	game   int           // index in App.Games
+	fields []uikit.Field // the chosen game's, standard ones filled in
+	field  int           // focused row: 0 is the game, then the game's fields
+	choice []int         // per field of the chosen game
 	bind   formKeys
 }
 
@@ -51,16 +52,12 @@ func openForm(m *root) {
 
 func (f *formPage) setGame(a *App, i int) {
 	f.game = i
-	fields := a.Games[i].Form.Fields
-	f.choice = make([]int, len(fields))
-	for j, fl := range fields {
-		f.choice[j] = fl.Default
-	}
+	f.fields, f.choice = a.Games[i].FormFields(), a.Games[i].FormDefaults()
 }
 
 func (f *formPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	g := m.app.Games[f.game]
-	rows := 1 + len(g.Form.Fields)
+	rows := 1 + len(f.fields)
 	step := 0
 	switch {
 	case key.Matches(k, f.bind.Back):
@@ -75,7 +72,7 @@ func (f *formPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, f.bind.Right):
 		step = 1
 	case key.Matches(k, f.bind.Create):
-		spec, err := g.Form.Build(f.choice)
+		spec, err := g.BuildTable(f.choice)
 		if err != nil {
 			m.notice = m.th.Err(err)
 			return nil
@@ -86,7 +83,7 @@ func (f *formPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		if f.field == 0 {
 			f.setGame(m.app, (f.game+step+len(m.app.Games))%len(m.app.Games))
 		} else {
-			fl := g.Form.Fields[f.field-1]
+			fl := f.fields[f.field-1]
 			f.choice[f.field-1] = (f.choice[f.field-1] + step + len(fl.Choices)) % len(fl.Choices)
 		}
 	}
@@ -111,16 +108,16 @@ func (f *formPage) view(m *root) string {
 		b.WriteString(mark + pad(th, label, 18) + " " + v + "\n")
 	}
 	row(0, th.T("ui.form.game"), g.Title(th))
-	for i, fl := range g.Form.Fields {
+	for i, fl := range f.fields {
 		row(i+1, th.T(fl.Label), th.Msg(fl.Choices[f.choice[i]]))
 	}
 	b.WriteString("\n")
 	if f.field > 0 {
-		if note := g.Form.Fields[f.field-1].Note; note != "" {
+		if note := f.fields[f.field-1].Note; note != "" {
 			b.WriteString(th.Muted.Style().Width(m.width).Render(th.T(note)) + "\n")
 		}
 	}
-	if spec, err := g.Form.Build(f.choice); err == nil {
+	if spec, err := g.BuildTable(f.choice); err == nil {
 		b.WriteString(th.Muted.Render(th.Msg(spec.Title)+" · "+th.T("ui.n_seats", game.Count(spec.Seats))) + "\n")
 		for _, l := range uikit.Wrap(th.Msg(spec.Summary), m.width) {
 			b.WriteString(th.Muted.Render(l) + "\n")

@@ -23,8 +23,8 @@ func (s *hintCoinScreen) Hint() tea.Cmd {
 func TestTheCoachsHintGoesWithItsMoment(t *testing.T) {
 	a := testApp(t)
 	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &hintCoinScreen{} }
-	a.Games[0].Form.Build = func(c []int) (uikit.TableSpec, error) {
-		return uikit.TableSpec{Seats: 2, Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(2))}, nil
+	a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
+		return uikit.TableSpec{Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(2))}, nil
 	}
 	alice := newSession(t, a, "fp-alice", "alice")
 	alice.keys("n", "enter")
@@ -75,8 +75,9 @@ func (s *fullCoinScreen) View() string {
 func TestANoticeHidesNoneOfTheTable(t *testing.T) {
 	a := testApp(t)
 	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &fullCoinScreen{} }
-	a.Games[0].Form.Build = func(c []int) (uikit.TableSpec, error) {
-		return uikit.TableSpec{Seats: 1, Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
+	a.Games[0].Players = uikit.Players{Min: 1, Max: 1, Default: 1}
+	a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
+		return uikit.TableSpec{Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
 	}
 	alice := newSession(t, a, "fp-alice", "alice")
 	alice.keys("n", "enter")

@@ -103,10 +103,11 @@ func testApp(t testing.TB) *App {
 		Games: Catalog{{
 			Entry:  game.Entry{Game: coin{}},
 			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
+			Players: uikit.Players{Min: 2, Max: 3, Default: 2},
 			Form: uikit.Form{
-				Fields: []uikit.Field{{Label: "form.players", Choices: []game.Msg{game.Raw("2"), game.Raw("3")}}},
-				Build: func(c []int) (uikit.TableSpec, error) {
-					return uikit.TableSpec{Seats: c[0] + 2, Title: game.Raw(fmt.Sprintf("Coin · %d players", c[0]+2))}, nil
+				Fields: []uikit.Field{{Std: uikit.Seats}},
+				Build: func(c uikit.Choices) (uikit.TableSpec, error) {
+					return uikit.TableSpec{Title: game.Raw(fmt.Sprintf("Coin · %d players", c.Seats))}, nil
 				},
 			},
 		}},

@@ -473,35 +473,27 @@ func (p *plain) newTable(args []string) {
 		p.say(th.T("plain.new_usage"))
 		return
 	}
-	choice := make([]int, len(g.Form.Fields))
-	for i, f := range g.Form.Fields {
-		choice[i] = f.Default
-	}
+	choice := g.FormDefaults()
 	if len(args) == 1 {
-		p.form = &plainForm{game: g, choice: choice}
+		p.form = &plainForm{game: g, fields: g.FormFields(), choice: choice}
 		p.say(th.T("plain.form.start", game.Text("Game", g.Title(th))))
 		p.askField()
 		return
 	}
-	set := func(label string, value string) {
-		for i, f := range g.Form.Fields {
-			if f.Label != label {
-				continue
-			}
-			for j, c := range f.Choices {
-				if w := strings.Fields(th.Msg(c)); len(w) > 0 && w[0] == value {
-					choice[i] = j
-				}
-			}
+	set := func(std uikit.Std, n int) { // out of range: the default
+		if i := g.StdField(std); i >= 0 && n >= 0 && n < len(g.FormFields()[i].Choices) {
+			choice[i] = n
 		}
 	}
-	if len(args) > 1 {
-		set("form.players", args[1])
+	if n, err := strconv.Atoi(args[1]); err == nil {
+		set(uikit.Seats, n-g.Players.Min)
 	}
 	if len(args) > 2 {
-		set("form.bot_seats", args[2])
+		if n, err := strconv.Atoi(args[2]); err == nil {
+			set(uikit.BotSeats, n)
+		}
 	}
-	spec, err := g.Form.Build(choice)
+	spec, err := g.BuildTable(choice)
 	if err != nil {
 		p.say(th.Err(err))
 		return
@@ -518,6 +510,7 @@ func (p *plain) newTable(args []string) {
 // fields, choices and notes as the full screen's form.
 type plainForm struct {
 	game   uikit.Module
+	fields []uikit.Field // the game's, standard ones filled in
 	choice []int
 	field  int
 }
@@ -525,8 +518,8 @@ type plainForm struct {
 // askField says the current field, its note and its numbered choices.
 func (p *plain) askField() {
 	th, f := p.th, p.form
-	fl := f.game.Form.Fields[f.field]
-	p.say(fmt.Sprintf("%s (%d/%d)", th.T(fl.Label), f.field+1, len(f.game.Form.Fields)))
+	fl := f.fields[f.field]
+	p.say(fmt.Sprintf("%s (%d/%d)", th.T(fl.Label), f.field+1, len(f.fields)))
 	if fl.Note != "" {
 		p.say(th.T(fl.Note))
 	}
@@ -544,7 +537,7 @@ func (p *plain) askField() {
 // "back" for the previous field, "cancel" to give up.
 func (p *plain) formLine(line string) {
 	th, f := p.th, p.form
-	fl := f.game.Form.Fields[f.field]
+	fl := f.fields[f.field]
 	switch w := strings.ToLower(strings.TrimSpace(line)); w {
 	case "cancel", "leave", "lobby":
 		p.form = nil
@@ -565,12 +558,12 @@ func (p *plain) formLine(line string) {
 		}
 		f.choice[f.field] = n - 1
 	}
-	if f.field++; f.field < len(f.game.Form.Fields) {
+	if f.field++; f.field < len(f.fields) {
 		p.askField()
 		return
 	}
 	p.form = nil
-	spec, err := f.game.Form.Build(f.choice)
+	spec, err := f.game.BuildTable(f.choice)
 	if err != nil {
 		p.say(th.Err(err))
 		return

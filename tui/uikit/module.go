@@ -1,7 +1,6 @@
 package uikit
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
@@ -14,8 +13,11 @@ import (
 // that line is all a new game adds outside its folder.
 type Module struct {
 	game.Entry
-	Screen func(th *Theme) Screen
-	Form   Form
+	// Players is how many may sit at a table: the form's players field
+	// and plain mode's "new ID PLAYERS BOTS" come from it.
+	Players Players
+	Screen  func(th *Theme) Screen
+	Form    Form
 	// Learn is the game's guided first mission (nil: it has none): the
 	// table to open for a newcomer, with its fixed deal (Seed); its
 	// screen coaches (Coached), as at every Practice table.
@@ -70,21 +72,6 @@ func (g Module) VariantName(th *Theme, v string) string {
 	return th.T(g.VariantKey(v))
 }
 
-// Form describes a game's create-a-table options as a few choice fields.
-type Form struct {
-	Fields []Field
-	// Build turns the chosen indexes (one per field) into a table.
-	Build func(choice []int) (TableSpec, error)
-}
-
-// Field is one option with a fixed list of choices.
-type Field struct {
-	Label   string     // catalog key of the field's name
-	Choices []game.Msg // what the player picks from
-	Default int
-	Note    string // catalog key of the text shown under the form while the field is focused
-}
-
 // TableSpec is what a filled-in form makes.
 type TableSpec struct {
 	Seats    int
@@ -104,28 +91,4 @@ type TableSpec struct {
 	Seed         uint64        // the deal (0: a fresh one)
 	Practice     bool          // a guided mission (table.RoomConfig.Practice)
 	Hints        bool          // a seated player may ask for hints (table.RoomConfig.Hints)
-}
-
-// ErrBotLevel refuses bot seats asked for without a bot level.
-var ErrBotLevel = game.NewError("form.err.bot_level")
-
-// Numbers are a field's choices lo..hi.
-func Numbers(lo, hi int) []game.Msg {
-	var out []game.Msg
-	for n := lo; n <= hi; n++ {
-		out = append(out, game.Raw(strconv.Itoa(n)))
-	}
-	return out
-}
-
-// YesNo are a field's choices no and yes.
-func YesNo() []game.Msg { return []game.Msg{game.M("form.no"), game.M("form.yes")} }
-
-// BotChoices name the bot levels ("none", "easy", "strong") for a form.
-func BotChoices(levels []string) []game.Msg {
-	out := make([]game.Msg, len(levels))
-	for i, l := range levels {
-		out[i] = game.M("bot.level." + l)
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package grizzledui
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
@@ -13,61 +14,52 @@ import (
 // Module is The Grizzled as a server offers it: rules, bots, screen,
 // form, guided mission, coach, campaigns and variant names.
 func Module() uikit.Module {
-	e := game.Entry{Game: grizzled.Game{}, Bots: grizzbot.Bots{}}
-	bots := e.Bots
-	players := []game.Msg{game.M("form.grizzled.two_players"), game.Raw("3"), game.Raw("4"), game.Raw("5")}
 	variants := []grizzled.Variant{grizzled.Standard, grizzled.Beginner, grizzled.Veteran}
 	variantNames := []game.Msg{game.M("form.grizzled.standard"), game.M("form.grizzled.beginner"), game.M("form.grizzled.veteran")}
-	botLevels := []string{"none"}
-	if bots != nil {
-		botLevels = append(botLevels, bots.Levels()...)
-	}
-	botCounts := uikit.Numbers(0, 4)
+	const rules, clock, hints = 0, 1, 2 // the form's own fields, in Choices.Own
 	return uikit.Module{
-		Entry:    e,
+		Entry:    game.Entry{Game: grizzled.Game{}, Bots: grizzbot.Bots{}},
 		TitleKey: "grizzled.title",
+		Players:  uikit.Players{Min: 2, Max: 5, Default: 4, Label: playersLabel},
 		Screen:   func(th *uikit.Theme) uikit.Screen { return New(th) },
 		Form: uikit.Form{
 			Fields: []uikit.Field{
-				{Label: "form.players", Choices: players, Default: 2, Note: "form.grizzled.players_note"},
+				{Std: uikit.Seats, Note: "form.grizzled.players_note"},
 				{Label: "form.grizzled.rules", Choices: variantNames, Note: "form.grizzled.rules_note"},
-				{Label: "form.bots", Choices: uikit.BotChoices(botLevels), Default: min(1, len(botLevels)-1), Note: "form.bots_note"},
-				{Label: "form.bot_seats", Choices: botCounts, Note: "form.bot_seats_note"},
-				{Label: "form.private", Choices: uikit.YesNo(), Note: "form.private_note"},
+				{Std: uikit.BotLevel},
+				{Std: uikit.BotSeats},
+				{Std: uikit.Private},
 				{Label: "form.clock", Choices: []game.Msg{game.M("form.clock_90s"), game.M("form.clock_3m"), game.M("form.off")}, Note: "form.clock_note"},
 				{Label: "form.hints", Choices: uikit.YesNo(), Note: "form.hints_note"},
 			},
-			Build: func(c []int) (uikit.TableSpec, error) {
-				seats := c[0] + 2
-				opts := grizzled.Options{Variant: variants[c[1]], Leader: game.NoSeat}
+			Build: func(c uikit.Choices) (uikit.TableSpec, error) {
+				opts := grizzled.Options{Variant: variants[c.Own[rules]], Leader: game.NoSeat}
 				b, err := json.Marshal(opts)
 				if err != nil {
 					return uikit.TableSpec{}, err
 				}
 				title := "form.grizzled.table_title"
-				if c[6] == 1 {
+				if c.Own[hints] == 1 {
 					title = "form.grizzled.table_title_hints" // everyone reads that h gives hints
 				}
-				spec := uikit.TableSpec{Seats: seats, Options: b, Private: c[4] == 1, TurnClock: grizzledClocks[c[5]], Hints: c[6] == 1,
-					Title: game.M(title, game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(seats))}
-				if c[2] > 0 {
-					spec.BotLevel = botLevels[c[2]]
-					spec.Bots = c[3]
-				} else if c[3] > 0 {
-					return spec, uikit.ErrBotLevel
-				}
-				if spec.Bots >= seats {
-					return spec, game.Refuse(nil, game.M("form.err.one_person", game.Num("Seats", seats), game.Num("Bots", spec.Bots)))
-				}
-				return spec, nil
+				return uikit.TableSpec{Options: b, TurnClock: grizzledClocks[c.Own[clock]], Hints: c.Own[hints] == 1,
+					Title: game.M(title, game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(c.Seats))}, nil
 			},
 		},
-		Learn:      func() uikit.TableSpec { return learnSpec(botLevels) },
+		Learn:      learnSpec,
 		Review:     Reviewer{Config: grizzbot.DefaultReview},
 		Campaign:   grizzledCampaign{},
 		Variant:    grizzledVariant,
 		VariantKey: func(v string) string { return "grizzled.variant." + v },
 	}
+}
+
+// playersLabel names a count of players: two play with the chaplain.
+func playersLabel(n int) game.Msg {
+	if n == 2 {
+		return game.M("form.grizzled.two_players")
+	}
+	return game.Raw(strconv.Itoa(n))
 }
 
 // grizzledVariant names a finished Grizzled game's variant for stats: a
@@ -111,13 +103,10 @@ const learnSeed = 1
 
 // learnSpec is the guided first mission's table: the newcomer and two
 // easy bots, the beginner rules (no traps yet), private, no turn clock.
-func learnSpec(botLevels []string) uikit.TableSpec {
+func learnSpec() uikit.TableSpec {
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Beginner, Leader: game.NoSeat}) // plain data: cannot fail
-	spec := uikit.TableSpec{Seats: 3, Options: opts, Title: game.M("learn.table_title"), Private: true, Seed: learnSeed}
-	if len(botLevels) > 1 {
-		spec.BotLevel, spec.Bots = botLevels[1], 2
-	}
-	return spec
+	return uikit.TableSpec{Seats: 3, Options: opts, Title: game.M("learn.table_title"), Private: true, Seed: learnSeed,
+		BotLevel: grizzbot.LevelEasy, Bots: 2}
 }
 
 // grizzledClocks are the turn clocks a Grizzled table may choose.

@@ -41,79 +41,65 @@ func quickTimers() werewolf.Timers {
 // Module is The Werewolves of Millers Hollow as a server offers it,
 // with the host options of the spec's §14 that a table needs at creation.
 func Module() uikit.Module {
-	e := game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}}
-	bots := e.Bots
-	var players []game.Msg
-	for n := 5; n <= 18; n++ {
-		if n < 8 {
-			players = append(players, game.M("form.werewolf.small_n", game.Num("N", n)))
-		} else {
-			players = append(players, game.Raw(strconv.Itoa(n)))
-		}
-	}
 	var presets []game.Msg
 	for _, p := range werewolfPresets {
 		presets = append(presets, game.M("form.werewolf.preset."+p.name))
 	}
 	timers := []game.Msg{game.M("form.werewolf.timers_normal"), game.M("form.werewolf.timers_quick"), game.M("form.werewolf.timers_fast")}
-	botLevels := []string{"none"}
-	if bots != nil {
-		botLevels = append(botLevels, bots.Levels()...)
-	}
-	botCounts := uikit.Numbers(0, 17)
+	const cards, timing, standIns = 0, 1, 2 // the form's own fields, in Choices.Own
 	return uikit.Module{
-		Entry:    e,
+		Entry:    game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}},
 		TitleKey: "werewolf.title",
+		Players:  uikit.Players{Min: 5, Max: 18, Default: 8, Label: playersLabel},
 		Screen:   func(th *uikit.Theme) uikit.Screen { return New(th) },
 		Form: uikit.Form{
 			Fields: []uikit.Field{
-				{Label: "form.players", Choices: players, Default: 3, Note: "form.werewolf.players_note"},
+				{Std: uikit.Seats, Note: "form.werewolf.players_note"},
 				{Label: "form.werewolf.cards", Choices: presets, Note: "form.werewolf.cards_note"},
 				{Label: "form.werewolf.timers", Choices: timers, Note: "form.werewolf.timers_note"},
-				{Label: "form.bots", Choices: uikit.BotChoices(botLevels), Default: min(1, len(botLevels)-1), Note: "form.bots_note"},
-				{Label: "form.bot_seats", Choices: botCounts, Note: "form.bot_seats_note"},
-				{Label: "form.private", Choices: uikit.YesNo(), Note: "form.private_note"},
+				{Std: uikit.BotLevel},
+				{Std: uikit.BotSeats},
+				{Std: uikit.Private},
 				{Label: "form.werewolf.standins", Choices: uikit.YesNo(), Note: "form.werewolf.standins_note"},
 			},
-			Build: func(c []int) (uikit.TableSpec, error) {
-				seats := c[0] + 5
-				opts := werewolfPresets[c[1]].opts(seats)
+			Build: func(c uikit.Choices) (uikit.TableSpec, error) {
+				seats := c.Seats
+				opts := werewolfPresets[c.Own[cards]].opts(seats)
 				opts.SmallTable = seats < 8
-				if c[2] > 0 {
+				if c.Own[timing] > 0 {
 					opts.Timers = quickTimers()
 				}
-				if c[2] == 2 {
+				if c.Own[timing] == 2 {
 					opts.NightTiming = werewolf.TimingFast
 				}
-				spec := uikit.TableSpec{Seats: seats, Options: opts.Encode(), Private: c[5] == 1,
-					NoTakeover: c[6] == 0, AbandonAfter: werewolfAbandonAfter}
+				spec := uikit.TableSpec{Options: opts.Encode(), NoTakeover: c.Own[standIns] == 0, AbandonAfter: werewolfAbandonAfter}
 				if err := opts.Validate(seats); err != nil {
 					return spec, err
 				}
 				title := "form.werewolf.table_title"
 				switch {
-				case opts.SmallTable && c[2] == 2:
+				case opts.SmallTable && c.Own[timing] == 2:
 					title = "form.werewolf.table_title_small_fast"
 				case opts.SmallTable:
 					title = "form.werewolf.table_title_small"
-				case c[2] == 2:
+				case c.Own[timing] == 2:
 					title = "form.werewolf.table_title_fast"
 				}
-				spec.Title = game.M(title, game.Term("Preset", "form.werewolf.preset_short."+werewolfPresets[c[1]].name), game.Count(seats))
+				spec.Title = game.M(title, game.Term("Preset", "form.werewolf.preset_short."+werewolfPresets[c.Own[cards]].name), game.Count(seats))
 				spec.Summary = deckSummary(opts, seats)
-				if c[3] > 0 {
-					spec.BotLevel = botLevels[c[3]]
-					spec.Bots = c[4]
-				} else if c[4] > 0 {
-					return spec, uikit.ErrBotLevel
-				}
-				if spec.Bots >= seats {
-					return spec, game.Refuse(nil, game.M("form.err.one_person", game.Num("Seats", seats), game.Num("Bots", spec.Bots)))
-				}
 				return spec, nil
 			},
 		},
 	}
+}
+
+// playersLabel names a count of players: fewer than eight is the small
+// table, outside the rulebook.
+func playersLabel(n int) game.Msg {
+	if n < 8 {
+		return game.M("form.werewolf.small_n", game.Num("N", n))
+	}
+	return game.Raw(strconv.Itoa(n))
 }
 
 // werewolfAbandonAfter ends a game every human has left (spec §14).

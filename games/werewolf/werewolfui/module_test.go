@@ -14,23 +14,24 @@ import (
 // tables and fast nights are marked as outside the rulebook.
 func TestWerewolfForm(t *testing.T) {
 	t.Parallel()
-	f := Module().Form
+	m := Module()
+	f := m.FormFields()
 	en := i18n.For(i18n.English)
-	if got := en.Msg(f.Fields[0].Choices[f.Fields[0].Default]); got != "8" {
+	if got := en.Msg(f[0].Choices[f[0].Default]); got != "8" {
 		t.Errorf("default players %q, want 8", got)
 	}
-	for i, c := range f.Fields[0].Choices[:3] {
+	for i, c := range f[0].Choices[:3] {
 		if !strings.Contains(en.Msg(c), "[not in the rulebook]") {
 			t.Errorf("players choice %d (%q) is not marked", i, c)
 		}
 	}
 	built, refused := 0, 0
-	choice := make([]int, len(f.Fields))
-	for players := range f.Fields[0].Choices {
-		for cards := range f.Fields[1].Choices {
-			for timers := range f.Fields[2].Choices {
+	choice := make([]int, len(f))
+	for players := range f[0].Choices {
+		for cards := range f[1].Choices {
+			for timers := range f[2].Choices {
 				choice[0], choice[1], choice[2], choice[3], choice[4] = players, cards, timers, 1, 3
-				spec, err := f.Build(choice)
+				spec, err := m.BuildTable(choice)
 				if err != nil {
 					refused++
 					continue
@@ -59,24 +60,24 @@ func TestWerewolfForm(t *testing.T) {
 		t.Errorf("built %d, refused %d: classic below 8 players must be refused", built, refused)
 	}
 	// The form shows the deck the choices make.
-	if spec, err := f.Build([]int{3, 2, 0, 0, 0, 0, 0}); err != nil || en.Msg(spec.Summary) != "Deck: Werewolf ×2, Seer, Witch, Hunter, Cupid, Little Girl, Thief, Villager ×2 (2 of them lie in the middle for the thief)" {
+	if spec, err := m.BuildTable([]int{3, 2, 0, 0, 0, 0, 0}); err != nil || en.Msg(spec.Summary) != "Deck: Werewolf ×2, Seer, Witch, Hunter, Cupid, Little Girl, Thief, Villager ×2 (2 of them lie in the middle for the thief)" {
 		t.Errorf("classic at 8: %q, %v", en.Msg(spec.Summary), err)
 	}
 	// Stand-ins are off unless chosen; a deserted game ends either way (§13).
 	choice = []int{3, 0, 0, 0, 0, 0, 0}
-	if spec, err := f.Build(choice); err != nil || !spec.NoTakeover || spec.AbandonAfter != 10*time.Minute {
+	if spec, err := m.BuildTable(choice); err != nil || !spec.NoTakeover || spec.AbandonAfter != 10*time.Minute {
 		t.Errorf("default stand-ins: %+v, %v", spec, err)
 	}
 	choice[6] = 1
-	if spec, _ := f.Build(choice); spec.NoTakeover {
+	if spec, _ := m.BuildTable(choice); spec.NoTakeover {
 		t.Error("stand-ins chosen but off")
 	}
 	choice = []int{3, 0, 0, 0, 2, 0, 0} // bot seats without a bot level
-	if _, err := f.Build(choice); err == nil {
+	if _, err := m.BuildTable(choice); err == nil {
 		t.Error("bot seats without a level should be refused")
 	}
 	choice = []int{0, 0, 0, 1, 5, 1, 0} // 5 seats, 5 bots
-	if _, err := f.Build(choice); err == nil {
+	if _, err := m.BuildTable(choice); err == nil {
 		t.Error("a table of bots only should be refused")
 	}
 }
