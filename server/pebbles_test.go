@@ -278,8 +278,8 @@ func (s *pebblesScreen) Moves() []uikit.Move {
 // a form of two fields.
 func pebblesEntry() uikit.Module {
 	return uikit.Module{
-		Entry:  game.Entry{Game: pebbles{}, Bots: pebblesBots{}},
-		Screen: newPebblesScreen,
+		Entry:   game.Entry{Game: pebbles{}, Bots: pebblesBots{}},
+		Screen:  newPebblesScreen,
 		Players: uikit.Players{Min: 2, Max: 4, Default: 2},
 		Form: uikit.Form{
 			Fields: []uikit.Field{{Std: uikit.Seats}, {Std: uikit.BotLevel}, {Std: uikit.BotSeats}},

@@ -101,8 +101,8 @@ func testApp(t testing.TB) *App {
 		JoinHint: "ssh -p 2222 camp.example",
 		Profiles: memProfiles{},
 		Games: Catalog{{
-			Entry:  game.Entry{Game: coin{}},
-			Screen: func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
+			Entry:   game.Entry{Game: coin{}},
+			Screen:  func(*uikit.Theme) uikit.Screen { return &coinScreen{} },
 			Players: uikit.Players{Min: 2, Max: 3, Default: 2},
 			Form: uikit.Form{
 				Fields: []uikit.Field{{Std: uikit.Seats}},
