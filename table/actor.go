@@ -98,6 +98,9 @@ func leaseErr(l Lease) any {
 }
 
 func (r *Room) handle(c command) {
+	if !c.claimed() {
+		return // its caller stopped waiting: the call is not carried out
+	}
 	if c.madeByItself() && !r.owns() {
 		r.clock.AfterFunc(suspendedRetry, func() { r.retrySubmit(c) })
 		return

@@ -5,6 +5,7 @@ package table
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
@@ -28,9 +29,22 @@ func (r *Room) submit(c command) error {
 	}
 }
 
-// call submits c and waits for the actor's answer (or ctx).
+// CallPatience is how long a session waits for a room's answer to a call
+// (a join, a start) before it tells its player the table is busy. A busy
+// room answers late, never not at all: at 10,000 players a collector's
+// mark and the queue behind it held joins for over 3 s, and a player was
+// told "timed out" about a table that was there and then seated them
+// anyway. Long past any such wait, short of a room that truly hangs.
+const CallPatience = 30 * time.Second
+
+// call submits c and waits for the actor's answer (or ctx). A call whose
+// caller stopped waiting is not carried out: the actor claims a call
+// before it acts on it, and a caller whose ctx ends first withdraws it
+// (ErrBusy: nothing changed, try again); once the actor has claimed it,
+// the caller waits for the answer, which is on its way.
 func (r *Room) call(ctx context.Context, c command) error {
 	c.reply = make(chan error, 1)
+	c.claim = new(atomic.Int32)
 	if err := r.submit(c); err != nil {
 		return err
 	}
@@ -40,8 +54,30 @@ func (r *Room) call(ctx context.Context, c command) error {
 	case <-r.done:
 		return ErrClosed
 	case <-ctx.Done():
-		return ctx.Err()
+		if c.claim.CompareAndSwap(callWaiting, callWithdrawn) {
+			return ErrBusy
+		}
 	}
+	select {
+	case err := <-c.reply:
+		return err
+	case <-r.done:
+		return ErrClosed
+	}
+}
+
+// A call's claim: waiting in the inbox, claimed by the actor, or
+// withdrawn by its caller.
+const (
+	callWaiting int32 = iota
+	callClaimed
+	callWithdrawn
+)
+
+// claimed reports whether the actor may act on c: not a call, or a call
+// whose caller still waits (it cannot withdraw it from now on).
+func (c command) claimed() bool {
+	return c.claim == nil || c.claim.CompareAndSwap(callWaiting, callClaimed)
 }
 
 // Join attaches a session: it takes the player's own seat back, or an open

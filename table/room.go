@@ -214,6 +214,7 @@ type command struct {
 	id     uint64
 	reply  chan error // buffered, so the actor never blocks on it
 	seatCh chan game.Seat
+	claim  *atomic.Int32 // a call's (see Room.call); nil for a command nobody waits for
 }
 
 // seatState is one seat at the table.

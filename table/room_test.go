@@ -622,3 +622,35 @@ func TestRoomWithoutItsHostIsTakenOverByWhoeverComes(t *testing.T) {
 		}
 	}
 }
+
+// A caller that stopped waiting for a busy room (its ctx ended) hears the
+// table is busy, and its call is not carried out when the room gets to it:
+// a join that timed out must not seat or attach the session afterwards.
+func TestRoomCallGivenUpIsNotCarriedOut(t *testing.T) {
+	block := make(chan struct{})
+	_, r := newTestRoom(t, race{block: block}, RoomConfig{Seats: 2})
+	alice, _ := join(t, r, "alice")
+	join(t, r, "bob")
+	if err := r.Start(context.Background(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Act(alice, 0, 1); err != nil { // the actor now waits inside Apply
+		t.Fatal(err)
+	}
+	carol := NewMailbox()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := r.Join(ctx, Player{ID: "carol", Name: "carol"}, carol, true); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a join the room did not answer in time: %v, want ErrBusy", err)
+	}
+	close(block)
+	settle(t, r)
+	if w := r.Summary().Watchers; w != 0 {
+		t.Errorf("the given-up join was carried out: %d watchers", w)
+	}
+	select {
+	case u := <-carol.C():
+		t.Errorf("the given-up join's session got an update: %+v", u)
+	default:
+	}
+}

@@ -607,7 +607,7 @@ func (a *App) StartLearning(ctx context.Context, p table.Player, box *table.Mail
 	if err != nil {
 		return nil, game.NoSeat, err
 	}
-	jctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	jctx, cancel := context.WithTimeout(ctx, table.CallPatience)
 	defer cancel()
 	seat, err := r.Join(jctx, p, box, false)
 	if err != nil {

@@ -78,6 +78,7 @@ type root struct {
 	// sitting: a join is under way (sitDown); early holds the table's
 	// first update if it comes before the join's answer.
 	sitting bool
+	sits    int // joins begun, to tell a slow join's notice from an earlier one's
 	early   table.Update
 
 	// sent: this Update sent an action to the table, whose answer usually
@@ -270,6 +271,9 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.join(msg.code, msg.watch)
 	case joinedMsg:
 		return m, m.onJoined(msg)
+	case joinSlowMsg:
+		m.onJoinSlow(msg)
+		return m, nil
 	case noticeMsg:
 		m.notice = string(msg)
 		return m, nil
@@ -421,14 +425,17 @@ type noticeMsg string
 // Update: the join waits for the room's actor, and a busy table must never
 // freeze this session's screen. Until the answer comes (joinedMsg) the
 // session is "sitting": keys other than ctrl+c are ignored (a few
-// milliseconds), and the room's first update is kept.
+// milliseconds, seconds on a server under load: past joinSlow the
+// notice line says the table is awaited), and the room's first update is
+// kept. The join waits table.CallPatience: a busy table answers late, and
+// a table that is there is never an error for being slow.
 func (m *root) sitDown(room func() (table.RoomHandle, error), watch bool) tea.Cmd {
 	return m.sitWith(func(ctx context.Context, p table.Player, box *table.Mailbox) (table.RoomHandle, game.Seat, error) {
 		r, err := room()
 		if err != nil {
 			return nil, game.NoSeat, err
 		}
-		jctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		jctx, cancel := context.WithTimeout(ctx, table.CallPatience)
 		defer cancel()
 		seat, err := r.Join(jctx, p, box, watch)
 		if err != nil {
@@ -445,8 +452,10 @@ func (m *root) learn() tea.Cmd { return m.sitWith(m.app.StartLearning) }
 func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (table.RoomHandle, game.Seat, error)) tea.Cmd {
 	m.leaveRoom(false)
 	m.sitting = true
+	m.sits++
 	ctx, p, box, current, app := m.sess.Ctx, m.sess.Player, m.box, &m.current, m.app
-	return func() tea.Msg {
+	slow := tea.Tick(joinSlow, func(time.Time) tea.Msg { return joinSlowMsg(m.sits) })
+	return tea.Batch(slow, func() tea.Msg {
 		r, seat, err := sit(ctx, p, box)
 		if err != nil {
 			return joinedMsg{err: err}
@@ -459,6 +468,20 @@ func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (
 			_ = r.Detach(box) // the session is over; a stopped room has nobody to tell
 		}
 		return joinedMsg{room: r, seat: seat}
+	})
+}
+
+// joinSlow is how long a join may take before the player is told the
+// table is awaited: longer than a join takes on a server at ease, so the
+// notice does not flicker at every table.
+const joinSlow = 400 * time.Millisecond
+
+// joinSlowMsg: the join numbered so (root.sits) is still under way after joinSlow.
+type joinSlowMsg int
+
+func (m *root) onJoinSlow(msg joinSlowMsg) {
+	if m.sitting && int(msg) == m.sits {
+		m.notice = m.th.T("ui.waiting_table")
 	}
 }
 
@@ -467,7 +490,7 @@ func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (
 func (m *root) roomCall(call func(ctx context.Context) error) tea.Cmd {
 	ctx := m.sess.Ctx
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, table.CallPatience)
 		defer cancel()
 		if err := call(ctx); err != nil {
 			return noticeMsg(m.th.Err(err))

@@ -422,8 +422,9 @@ func TestLongNoticesFitTheWindow(t *testing.T) {
 
 // Joining waits for the table's actor, so it runs off Update: Update
 // returns at once with a command, the session stays where it was until
-// the answer comes, keys meanwhile open nothing, and an update the table
-// sent before the answer is not lost.
+// the answer comes, keys meanwhile open nothing, a join that takes long
+// says the table is awaited, and an update the table sent before the
+// answer is not lost.
 func TestJoiningRunsOffUpdate(t *testing.T) {
 	a := testApp(t)
 	alice := newSession(t, a, "fp-alice", "alice")
@@ -439,7 +440,22 @@ func TestJoiningRunsOffUpdate(t *testing.T) {
 	if bob.m.page != page(bob.m.lobby) {
 		t.Fatalf("a key acted while the join was under way: page %T", bob.m.page)
 	}
-	joined := cmd()
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) != 2 {
+		t.Fatalf("the join's command is not the join and its slow notice: %T", cmd())
+	}
+	slow, joined := batch[0](), batch[1]()
+	if _, ok := slow.(joinSlowMsg); !ok {
+		t.Fatalf("the first command gives %T, not the slow join's notice", slow)
+	}
+	bob.send(joinSlowMsg(bob.m.sits - 1)) // an earlier join's: says nothing
+	if strings.Contains(bob.m.View(), "Waiting for the table") {
+		t.Fatal("an earlier join's slow notice showed")
+	}
+	bob.send(slow)
+	if v := bob.m.View(); !strings.Contains(v, "Waiting for the table") {
+		t.Fatalf("a slow join says nothing:\n%s", v)
+	}
 	// The table's first update reaches the session before the answer.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -449,8 +465,12 @@ func TestJoiningRunsOffUpdate(t *testing.T) {
 	}
 	bob.send(updateArrived{&u})
 	bob.send(joined)
-	if v := bob.m.View(); !regexp.MustCompile(`bob \(you\)`).MatchString(v) {
-		t.Fatalf("after joining, the table's first update is on screen:\n%s", v)
+	if v := bob.m.View(); !regexp.MustCompile(`bob \(you\)`).MatchString(v) || strings.Contains(v, "Waiting for the table") {
+		t.Fatalf("after joining, the table's first update is on screen, and no slow notice:\n%s", v)
+	}
+	bob.send(slow) // a tick that comes after the answer says nothing
+	if strings.Contains(bob.m.View(), "Waiting for the table") {
+		t.Fatal("a slow join's notice came after the join")
 	}
 }
 

@@ -50,7 +50,7 @@ func (p *plain) peopleCommand(word, rest string) bool {
 		}
 	case "remove":
 		if who, ok := p.atTable(rest); ok {
-			ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+			ctx, cancel := context.WithTimeout(p.s.Ctx, table.CallPatience)
 			defer cancel()
 			if err := p.room.Remove(ctx, p.box, who.Seat); err != nil {
 				p.say(th.Err(err))

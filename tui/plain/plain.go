@@ -577,7 +577,7 @@ func (p *plain) formLine(line string) {
 }
 
 func (p *plain) sit(r table.RoomHandle, watch bool) {
-	ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+	ctx, cancel := context.WithTimeout(p.s.Ctx, table.CallPatience)
 	defer cancel()
 	seat, err := r.Join(ctx, p.s.Player, p.box, watch)
 	if err != nil {
@@ -783,7 +783,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 		p.lobby()
 		return
 	case "start":
-		ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+		ctx, cancel := context.WithTimeout(p.s.Ctx, table.CallPatience)
 		defer cancel()
 		if err := p.room.Start(ctx, p.box); err != nil {
 			p.say(th.Err(err))
@@ -816,7 +816,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 	// The move waits for its outcome, so that the answer to it is what it
 	// did (or why not) and the next command sees the table after it: an
 	// update already in the mailbox may be from before the move.
-	ctx, cancel := context.WithTimeout(p.s.Ctx, 3*time.Second)
+	ctx, cancel := context.WithTimeout(p.s.Ctx, table.CallPatience)
 	defer cancel()
 	if err := p.room.ActNow(ctx, p.box, p.upd.Seq, moves[pick].Action); err != nil {
 		p.say(th.Err(err))
