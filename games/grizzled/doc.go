@@ -1,6 +1,6 @@
 // Package grizzled is the rules engine of The Grizzled (Les Poilus, Wiarusi,
 // Братья по оружию), base game, for 2 to 5 players, as specified in
-// docs/RULES-grizzled.md. Rule IDs of the spec (A4, SU-5, G-6, ...) are cited in
+// RULES.md in this folder. Rule IDs of the spec (A4, SU-5, G-6, ...) are cited in
 // comments and test names.
 //
 // # What it does

@@ -1,6 +1,6 @@
 // Package werewolf is the rules engine of The Werewolves of Millers Hollow
 // (Wilkołaki), after the Polish rulebook and the project's spec
-// (docs/RULES-werewolves.md, whose section numbers comments and tests cite). The
+// (RULES.md in this folder, whose section numbers comments and tests cite). The
 // server is the narrator.
 //
 // # Usage
