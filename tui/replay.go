@@ -103,7 +103,7 @@ func showReplay(m *root, r Replay, back page) *replayPage {
 	p := &replayPage{replay: &r, screen: g.Screen(m.th), back: back, bind: newPagesKeys(m.th)}
 	m.app.LoadLists(m.sess.Player, &m.lists)
 	p.muted = m.lists.MutedSeats(&table.Update{Seats: r.Seats})
-	if mu, ok := p.screen.(uikit.Muting); ok {
+	if mu := uikit.AbilitiesOf(p.screen).Muting; mu != nil {
 		mu.Mute(p.muted)
 	}
 	m.show(p)

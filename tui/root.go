@@ -782,8 +782,8 @@ func (m *root) shortHelp(keys []key.Binding) string {
 func (m *root) fullHelp() string {
 	about := m.th.Wrapped("ui.help.about", m.width)
 	if t, ok := m.page.(*tablePage); ok {
-		if g, ok := t.screen.(uikit.Guide); ok {
-			about = g.Guide() // at a table: this game's rules and symbols
+		if t.can.Guide != nil {
+			about = t.can.Guide.Guide() // at a table: this game's rules and symbols
 		}
 	}
 	return m.th.HelpPage(m.width, m.height, m.page.keys(m), about)

@@ -133,13 +133,13 @@ func rulesFor(m *root, t *tablePage) *rulesView {
 // gameRules is the table's game's rules reference, or nil: the game's
 // screen answers it, a fresh one before the game starts (looked up once).
 func (t *tablePage) gameRules(m *root) uikit.Rules {
-	if r, ok := t.screen.(uikit.Rules); ok {
-		return r
+	if t.can.Rules != nil {
+		return t.can.Rules
 	}
 	if !t.rulesLooked && t.upd.Game != "" {
 		t.rulesLooked = true
 		if g, ok := m.app.Games.Lookup(t.upd.Game); ok && g.Screen != nil {
-			t.rules, _ = g.Screen(m.th).(uikit.Rules)
+			t.rules = uikit.AbilitiesOf(g.Screen(m.th)).Rules
 		}
 	}
 	return t.rules

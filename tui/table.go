@@ -19,13 +19,14 @@ import (
 // room until the game starts, then the game's own screen.
 type tablePage struct {
 	room          table.RoomHandle
-	upd           table.Update // the newest from the room, without the chat of players this session ignores
-	raw           table.Update // the newest from the room as it came (the picker's players, a report's evidence)
-	screen        uikit.Screen // the game's screen, once it started
-	seatCur       int          // waiting room: the selected seat
-	talkBack      int          // waiting room: table-talk lines scrolled back
-	confirmGiveUp bool         // L was pressed at a running table: the next key answers
-	rules         uikit.Rules  // the game's rules reference (nil: none), found once
+	upd           table.Update    // the newest from the room, without the chat of players this session ignores
+	raw           table.Update    // the newest from the room as it came (the picker's players, a report's evidence)
+	screen        uikit.Screen    // the game's screen, once it started
+	can           uikit.Abilities // what the screen may do beyond the contract
+	seatCur       int             // waiting room: the selected seat
+	talkBack      int             // waiting room: table-talk lines scrolled back
+	confirmGiveUp bool            // L was pressed at a running table: the next key answers
+	rules         uikit.Rules     // the game's rules reference (nil: none), found once
 	rulesLooked   bool
 	w, h          int // the screen's area, as resize last gave it
 }
@@ -40,26 +41,27 @@ func (t *tablePage) update(m *root, u table.Update) tea.Cmd {
 	if u.Started && t.screen == nil {
 		if g, ok := m.app.Games.Lookup(u.Game); ok && g.Screen != nil {
 			t.screen = g.Screen(m.th)
-			if _, ok := t.screen.(uikit.Rules); ok {
+			t.can = uikit.AbilitiesOf(t.screen)
+			if t.can.Rules != nil {
 				// The screen answers the rules from now on (gameRules): the
 				// fresh screen the waiting room asked was a second 6 KB
 				// screen for every seated player, all game long.
 				t.rules = nil
 			}
-			if a, ok := t.screen.(uikit.Alarmed); ok {
-				a.UseAlarm(m.alarm)
+			if t.can.Alarmed != nil {
+				t.can.Alarmed.UseAlarm(m.alarm)
 			}
-			if d, ok := t.screen.(uikit.Direct); ok {
-				d.SendActionsTo(m.act)
+			if t.can.Direct != nil {
+				t.can.Direct.SendActionsTo(m.act)
 			}
-			if c, ok := t.screen.(uikit.Coached); ok && u.Practice {
-				c.StartCoach()
+			if t.can.Coached != nil && u.Practice {
+				t.can.Coached.StartCoach()
 			}
 			m.sizeScreen()
 		}
 	}
-	if mu, ok := t.screen.(uikit.Muting); ok {
-		mu.Mute(muted)
+	if t.can.Muting != nil {
+		t.can.Muting.Mute(muted)
 	}
 	if t.screen != nil {
 		// Through Update rather than SetUpdate: a screen with a countdown
@@ -176,14 +178,14 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Review) && t.canReview(m):
 		return openReview(m, t.room.Code(), t)
 	case key.Matches(k, m.keys.Hint) && t.hints():
-		if h, ok := t.screen.(uikit.Hinter); ok {
+		if t.can.Hinter != nil {
 			m.hint.ask(m, t.upd.Seq)
-			return h.Hint()
+			return t.can.Hinter.Hint()
 		}
 	case key.Matches(k, m.keys.Talk) && t.upd.Seat >= 0:
 		hint := m.th.T("ui.chat.table")
-		if h, ok := t.screen.(uikit.ChatHinter); ok {
-			hint = h.ChatHint()
+		if t.can.ChatHinter != nil {
+			hint = t.can.ChatHinter.ChatHint()
 		}
 		return m.askChat(hint)
 	}
@@ -260,21 +262,20 @@ func (t *tablePage) frameLines(m *root) []string {
 	// A quiet screen shows no notice, save the question the player asked
 	// for with L: unseen, it swallowed their next key; it reads the same
 	// whatever their card.
-	q, quiet := t.screen.(uikit.Quiet)
 	notice := ""
-	if m.notice != "" && (!(quiet && q.Quiet()) || t.confirmGiveUp) && t.h > 1 {
+	if m.notice != "" && (t.can.Quiet == nil || !t.can.Quiet.Quiet() || t.confirmGiveUp) && t.h > 1 {
 		notice = m.th.Notice.Render(" " + m.th.Trunc(m.notice, m.width-2) + " ")
 	}
-	noticed, drawsNotice := t.screen.(uikit.Noticed)
+	drawsNotice := t.can.Noticed != nil
 	if drawsNotice {
-		noticed.SetNotice(notice)
+		t.can.Noticed.SetNotice(notice)
 	} else if notice != "" {
 		t.screen.SetSize(t.w, t.h-1)
 		defer t.screen.SetSize(t.w, t.h)
 	}
 	var lines []string
-	if l, ok := t.screen.(uikit.Lined); ok {
-		lines = l.Lines()
+	if t.can.Lined != nil {
+		lines = t.can.Lined.Lines()
 	} else {
 		lines = strings.Split(t.screen.View(), "\n")
 	}
@@ -345,11 +346,7 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 // help appends the help bar's keys: the screen's, then the session's.
 func (t *tablePage) help(m *root, keys []key.Binding) []key.Binding {
 	if t.screen != nil {
-		if a, ok := t.screen.Keys().(uikit.ShortHelpAppender); ok {
-			keys = a.AppendShortHelp(keys)
-		} else {
-			keys = append(keys, t.screen.Keys().ShortHelp()...)
-		}
+		keys = uikit.AppendShortHelp(keys, t.screen.Keys())
 	}
 	return t.global(m, keys)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
-	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // Plain mode's commands about other players (people.go): ignore NAME,
@@ -124,8 +123,8 @@ func (p *plain) remute() {
 // players it ignores (the screen's own chat too, uikit.Muting).
 func (p *plain) muted(u table.Update) table.Update {
 	seats := p.lists.MutedSeats(&u)
-	if mu, ok := p.screen.(uikit.Muting); ok {
-		mu.Mute(seats)
+	if p.can.Muting != nil {
+		p.can.Muting.Mute(seats)
 	}
 	return tui.WithoutMuted(u, seats)
 }

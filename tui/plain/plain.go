@@ -66,6 +66,7 @@ type plain struct {
 	room        table.RoomHandle
 	seat        game.Seat
 	screen      uikit.Screen
+	can         uikit.Abilities // what screen may do beyond the contract
 	upd         table.Update
 	logEnd      int
 	asked       string
@@ -306,7 +307,7 @@ func (p *plain) command(line string) {
 		if l, ok := i18n.Parse(rest); ok {
 			p.th = p.app.Theme(nil, l, p.s.ASCII)
 			if p.screen != nil {
-				p.screen = p.newScreen(p.upd.Game)
+				p.setScreen(p.newScreen(p.upd.Game))
 				p.screen.SetUpdate(p.upd)
 			}
 			p.say(p.th.T("ui.lang.now", game.Text("Lang", p.th.T("ui.lang.name"))))
@@ -351,8 +352,8 @@ func (p *plain) help() {
 	if p.room.Summary().Hints {
 		p.say(p.th.T("ui.hint.usage"))
 	}
-	if g, ok := p.screen.(uikit.Guide); ok {
-		p.say(strings.Split(g.Guide(), "\n")...)
+	if p.can.Guide != nil {
+		p.say(strings.Split(p.can.Guide.Guide(), "\n")...)
 	}
 }
 
@@ -609,10 +610,16 @@ func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
 	}
 }
 
+// setScreen makes s the table's screen (nil: none) and looks up what it
+// can do.
+func (p *plain) setScreen(s uikit.Screen) {
+	p.screen, p.can = s, uikit.AbilitiesOf(s)
+}
+
 func (p *plain) newScreen(gameID string) uikit.Screen {
 	if g, ok := p.app.Games.Lookup(gameID); ok && g.Screen != nil {
 		s := g.Screen(p.th)
-		if c, ok := s.(uikit.Coached); ok && p.room != nil && p.room.Summary().Practice {
+		if c := uikit.AbilitiesOf(s).Coached; c != nil && p.room != nil && p.room.Summary().Practice {
 			c.StartCoach()
 		}
 		return s
@@ -628,16 +635,18 @@ func (p *plain) onUpdate(u table.Update) {
 	th := p.th
 	if u.Closed == table.Removed {
 		p.say(th.T("ui.people.you_removed", game.Text("Code", u.Room)))
-		p.room, p.screen = nil, nil
+		p.room = nil
+		p.setScreen(nil)
 		return
 	}
 	if u.Closed != table.Open {
 		p.say(th.T("ui.notice.table_closed", game.Text("Code", u.Room), game.Term("Why", p.app.ClosedWhy(u.Closed))))
-		p.room, p.screen = nil, nil
+		p.room = nil
+		p.setScreen(nil)
 		return
 	}
 	if u.Started && p.screen == nil {
-		p.screen = p.newScreen(u.Game)
+		p.setScreen(p.newScreen(u.Game))
 	}
 	p.upd = u
 	p.app.LoadLists(p.s.Player, &p.lists)
@@ -667,13 +676,13 @@ func (p *plain) onUpdate(u table.Update) {
 		p.say(th.T("ui.refused", game.Text("Why", th.Msg(u.Notice))))
 	}
 	// The guided mission's lessons, each read once, before what is asked.
-	if c, ok := p.screen.(uikit.Coached); ok {
+	if c := p.can.Coached; c != nil {
 		for text, _ := c.Lesson(); text != ""; text, _ = c.Lesson() {
 			p.say(p.th.T("learn.coach") + ": " + text)
 			c.NextLesson()
 		}
 	}
-	if pl, ok := p.screen.(uikit.Plain); ok {
+	if pl := p.can.Plain; pl != nil {
 		// What is asked is said when it changes, or when the moves do
 		// (your turn again, with a card fewer).
 		asked := keyHints.ReplaceAllString(pl.Asked(), "")
@@ -724,7 +733,7 @@ func (p *plain) waitingRoom() {
 
 func (p *plain) tableCommand(line, word, rest string) {
 	th := p.th
-	pl, _ := p.screen.(uikit.Plain)
+	pl := p.can.Plain
 	switch word {
 	case "look", "l":
 		if pl == nil {
@@ -769,8 +778,8 @@ func (p *plain) tableCommand(line, word, rest string) {
 		p.review(rest)
 		return
 	case "hint":
-		h, ok := p.screen.(uikit.Hinter)
-		if !ok || !p.room.Summary().Hints {
+		h := p.can.Hinter
+		if h == nil || !p.room.Summary().Hints {
 			p.say(th.T("ui.hint.off"))
 			return
 		}
@@ -859,8 +868,8 @@ func (p *plain) rules(gameID, what string) {
 	} else if gameID != "" {
 		screen = p.newScreen(gameID) // the rules need no view
 	}
-	r, ok := screen.(uikit.Rules)
-	if !ok {
+	r := uikit.AbilitiesOf(screen).Rules
+	if r == nil {
 		p.say(p.th.T("plain.rules_which"))
 		return
 	}
