@@ -671,6 +671,10 @@ func (m *root) onPromptKey(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		k.Runes = []rune(clean)
+	} else if len(k.Runes) > 0 {
+		// The input cleans its runes in place, and Bubble Tea hands every
+		// session the same slice for the space key: each must get its own.
+		k.Runes = append([]rune(nil), k.Runes...)
 	}
 	in, cmd := m.input.Update(k)
 	*m.input = in

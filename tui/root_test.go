@@ -357,6 +357,30 @@ func TestRenameIsCleanedAndSaved(t *testing.T) {
 	}
 }
 
+// Bubble Tea hands every session the same rune slice for the space key,
+// and the input cleans runes in place: two players typing a space at once
+// must not share a write (the race detector fails this test otherwise).
+func TestTwoPlayersTypeASpaceAtOnce(t *testing.T) {
+	a := testApp(t)
+	shared := []rune{' '}
+	var done sync.WaitGroup
+	for _, who := range []string{"alice", "bob"} {
+		s := newSession(t, a, "fp-"+who, who)
+		s.keys("r")
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			for range 50 {
+				s.m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: shared})
+			}
+		}()
+	}
+	done.Wait()
+	if string(shared) != " " {
+		t.Fatalf("the shared space key now reads %q", string(shared))
+	}
+}
+
 func TestTooSmallWindowSaysSo(t *testing.T) {
 	a := testApp(t)
 	s := newSession(t, a, "fp-alice", "alice")
