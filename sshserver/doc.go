@@ -41,10 +41,12 @@
 // may be open at once, beyond which connections are closed unanswered.
 // Config.MaxChannelsPerConn limits the sessions one
 // connection may open at once, IdleTimeout and MaxTimeout the connection's
-// life. Server keepalives (Config.KeepAliveInterval; wish v1.4.7 has no
-// option for them, so they are sent here) go to a client not heard from
-// for an interval, as OpenSSH's ClientAliveInterval, and disconnect one
-// that stopped answering. What a client sends is rate-limited (Config.MaxInputRate). No
+// life. A client that vanished is found by the kernel's TCP keepalives
+// within Config.VanishedAfter (vanished.go). Server keepalives
+// (Config.KeepAliveInterval; wish v1.4.7 has no option for them, so they
+// are sent here) go to a client not heard from for an interval, as
+// OpenSSH's ClientAliveInterval, and disconnect one that stopped
+// answering: a client whose program hung. What a client sends is rate-limited (Config.MaxInputRate). No
 // port forwarding, agent use or subsystems (sftp) are served; env requests
 // are kept only for the variables Bivouac reads (TERM, LANG, LC_*,
 // NO_COLOR, COLORTERM, BIVOUAC_*), short and at most 16 a session.

@@ -244,6 +244,10 @@ func (s *Server) onConn(ctx ssh.Context, raw net.Conn) net.Conn {
 	} else {
 		p.deadline.Stop()
 	}
+	if err := watchForVanishing(raw, s.cfg.VanishedAfter); err != nil {
+		s.log.Warn("TCP keepalives not set: a vanished client is found by server keepalives only",
+			"remote", conn.RemoteAddr().String(), "err", err)
+	}
 	if s.cfg.KeepAliveInterval > 0 {
 		s.keepAlive(ctx, conn)
 	}

@@ -42,15 +42,24 @@ type Config struct {
 	KexTimeout       time.Duration
 	HandshakeTimeout time.Duration
 
+	// VanishedAfter bounds how long the connection of a client that
+	// vanished (a laptop shut or gone from its network, nothing sent to
+	// say so) is kept after the last packet from it, so that a vanished
+	// laptop frees its seat within two minutes: the kernel's TCP
+	// keepalives and TCP_USER_TIMEOUT find it (vanished.go), with no work
+	// for the server. Default 2m.
+	VanishedAfter time.Duration
+
 	// KeepAliveInterval is how long the server waits to hear from a client
 	// before it asks whether it is still there (a keepalive@openssh.com
 	// request), as OpenSSH's ClientAliveInterval does: a client that typed,
 	// resized or answered within the interval is not asked. One that has not
-	// answered KeepAliveCountMax requests in a row is disconnected, so a
-	// vanished laptop frees its seat within two minutes. Default 30s and 2:
-	// every round trip is a request each way through the cipher, and at 15s
-	// they were most of the server's idle CPU with 10,000 players connected
-	// (docs/PERFORMANCE.md).
+	// answered KeepAliveCountMax requests in a row is disconnected. They find
+	// what the kernel's keepalives cannot: a client whose machine answers
+	// but whose program hung. Default 5m and 2 (such a client is gone
+	// within 15 minutes): every round trip is a request each way through
+	// the cipher, and at 30s they were two thirds of the server's idle CPU
+	// with 10,000 players connected (docs/PERFORMANCE.md).
 	// Keepalives are traffic: with them on, IdleTimeout only ends
 	// connections whose client stopped answering at the SSH level; a player
 	// who just stopped typing is the TUI's business.
@@ -103,7 +112,8 @@ func (c *Config) defaults() {
 	dur(&c.VersionTimeout, 10*time.Second)
 	dur(&c.KexTimeout, 10*time.Second)
 	dur(&c.HandshakeTimeout, 30*time.Second)
-	dur(&c.KeepAliveInterval, 30*time.Second)
+	dur(&c.VanishedAfter, 2*time.Minute)
+	dur(&c.KeepAliveInterval, 5*time.Minute)
 	if c.KeepAliveCountMax <= 0 {
 		c.KeepAliveCountMax = 2
 	}
