@@ -544,8 +544,12 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 		tables := loadSeat(ctx, o, clients, r)
 		o.logf("%s: %d tables seated, %d started", kind, r.tables, r.started)
 		if ctx.Err() == nil {
-			if o.profiles != "" { // the heap as play starts: the base for what play allocates
-				if err := fetchProfile(ctx, o.pprof, "/debug/pprof/heap", filepath.Join(o.profiles, kind+"-seated-heap.pb.gz")); err != nil {
+			if o.profiles != "" {
+				// The heap as play starts: the base for what play allocates.
+				// After a collection: a heap profile is as of the last one,
+				// which without it may predate the seating, whose lobby and
+				// form screens then looked like play's.
+				if err := fetchProfile(ctx, o.pprof, "/debug/pprof/heap?gc=1", filepath.Join(o.profiles, kind+"-seated-heap.pb.gz")); err != nil {
 					o.logf("%s: heap profile before play not saved: %v", kind, err)
 				}
 			}
