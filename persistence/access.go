@@ -27,8 +27,38 @@ type Invite struct {
 // AdmittedKey is a key an invite let in.
 type AdmittedKey struct {
 	Fingerprint string    `json:"fp"`
-	Invite      string    `json:"invite"` // the invite's ID
+	Invite      string    `json:"invite"`       // the invite's ID
+	By          string    `json:"by,omitempty"` // who made the invite (a key fingerprint)
 	At          time.Time `json:"at"`
+}
+
+// Key lists an admin may change from the console (KeyListEntry.List).
+const (
+	ListAdmins = "admins"
+	ListAllow  = "allow"
+)
+
+// KeyListEntry is an admin's change to a key list (the admins, the
+// allowlist) kept in the store rather than in the list's file: the file
+// could not be written, or the server is a node of a cluster, whose store
+// every node reads. It adds the key to the list, or with Removed takes it
+// off whatever the file says.
+type KeyListEntry struct {
+	List        string    `json:"list"` // ListAdmins or ListAllow
+	Fingerprint string    `json:"fp"`
+	Key         string    `json:"key,omitempty"` // the public key, authorized_keys form
+	Removed     bool      `json:"removed,omitempty"`
+	By          string    `json:"by"` // the admin who made the change
+	ByName      string    `json:"by_name,omitempty"`
+	At          time.Time `json:"at"`
+}
+
+// CheckKeyListEntry refuses an entry no store accepts.
+func CheckKeyListEntry(e KeyListEntry) error {
+	if e.List != ListAdmins && e.List != ListAllow {
+		return fmt.Errorf("%w: key list %q", ErrInvalid, e.List)
+	}
+	return CheckKey("fingerprint", e.Fingerprint)
 }
 
 // AccessStore keeps invites and the keys they admitted; Bolt and the
@@ -60,6 +90,14 @@ type AccessStore interface {
 	AdmittedKeys() ([]AdmittedKey, error)
 	// ForgetKey removes an admitted key: ErrNotFound if there is none.
 	ForgetKey(fp string) error
+
+	// PutKeyListEntry keeps an admin's change to a key list, replacing
+	// any of the same list and key.
+	PutKeyListEntry(e KeyListEntry) error
+	// DeleteKeyListEntry removes one: ErrNotFound if there is none.
+	DeleteKeyListEntry(list, fp string) error
+	// KeyListEntries is every change kept, by list then fingerprint.
+	KeyListEntries() ([]KeyListEntry, error)
 }
 
 var _ AccessStore = (*Bolt)(nil)
@@ -70,6 +108,7 @@ var _ AccessStore = (*Bolt)(nil)
 var (
 	bktInvites  = []byte("invites")
 	bktAdmitted = []byte("admitted")
+	bktKeyLists = []byte("keylists") // list NUL fingerprint → KeyListEntry
 )
 
 // CheckInvite refuses an invite no store accepts.
@@ -209,6 +248,48 @@ func (s *Bolt) ForgetKey(fp string) error {
 		return err
 	}
 	return s.db.Update(func(tx *bolt.Tx) error { return deleteAccess(tx.Bucket(bktAdmitted), "admitted key", fp) })
+}
+
+func keyListKey(list, fp string) string { return list + "\x00" + fp }
+
+// PutKeyListEntry keeps a change to a key list.
+func (s *Bolt) PutKeyListEntry(e KeyListEntry) error {
+	if err := CheckKeyListEntry(e); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bktKeyLists)
+		if err != nil {
+			return err
+		}
+		return putAccess(b, keyListKey(e.List, e.Fingerprint), e)
+	})
+}
+
+// DeleteKeyListEntry removes a change to a key list.
+func (s *Bolt) DeleteKeyListEntry(list, fp string) error {
+	if err := CheckKey("fingerprint", fp); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return deleteAccess(tx.Bucket(bktKeyLists), "key list entry", keyListKey(list, fp))
+	})
+}
+
+// KeyListEntries returns every change kept, by list then fingerprint.
+func (s *Bolt) KeyListEntries() ([]KeyListEntry, error) {
+	var all []KeyListEntry
+	err := s.view(func(tx *bolt.Tx) error {
+		return eachAccess(tx.Bucket(bktKeyLists), func(e KeyListEntry) { all = append(all, e) })
+	})
+	return all, err // byte order of list NUL fingerprint
+}
+
+// SortKeyListEntries orders entries by list, then fingerprint.
+func SortKeyListEntries(all []KeyListEntry) {
+	slices.SortFunc(all, func(a, b KeyListEntry) int {
+		return strings.Compare(keyListKey(a.List, a.Fingerprint), keyListKey(b.List, b.Fingerprint))
+	})
 }
 
 func putAccess[T any](b *bolt.Bucket, k string, v T) error {

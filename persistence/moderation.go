@@ -60,15 +60,23 @@ type Sanction struct {
 	Kind    string `json:"kind"`    // SanctionBan or SanctionMute
 	Subject string `json:"subject"` // the player's identity: a key fingerprint or a guest ID
 	Name    string `json:"name"`    // their display name when sanctioned
-	// Addr is a guest's address when banned: a guest can make a new
-	// identity at will, so the ban holds the address too.
-	Addr   string    `json:"addr,omitempty"`
-	Reason string    `json:"reason,omitempty"`
-	By     string    `json:"by"`      // the admin's fingerprint
-	ByName string    `json:"by_name"` // and name
-	At     time.Time `json:"at"`
-	Until  time.Time `json:"until,omitzero"`
+	// Addr is the address a ban holds besides the identity, as a prefix
+	// ("203.0.113.7/32", "2001:db8:1:2::/64"; older records: one
+	// address), until AddrUntil (zero: as long as the ban). A player's
+	// ban holds it for guests and keys first seen after At; an address
+	// ban (Subject AddressSubject + Addr) for everyone but admins.
+	Addr      string    `json:"addr,omitempty"`
+	AddrUntil time.Time `json:"addr_until,omitzero"`
+	Reason    string    `json:"reason,omitempty"`
+	By        string    `json:"by"`      // the admin's fingerprint
+	ByName    string    `json:"by_name"` // and name
+	At        time.Time `json:"at"`
+	Until     time.Time `json:"until,omitzero"`
 }
+
+// AddressSubject begins the subject of an address ban: the ban of an
+// address or a range of them, whoever comes from it.
+const AddressSubject = "address:"
 
 // Key is where the sanction is stored: one per kind and subject.
 func (s Sanction) Key() string { return SanctionKey(s.Kind, s.Subject) }
@@ -100,6 +108,8 @@ type AuditEntry struct {
 	SubjectName string    `json:"subject_name,omitempty"` // a name, or a table's code
 	Reason      string    `json:"reason,omitempty"`       // or the text said
 	Until       time.Time `json:"until,omitzero"`
+	Addr        string    `json:"addr,omitempty"`      // the address a ban holds too
+	AddrUntil   time.Time `json:"addr_until,omitzero"` // and until when
 }
 
 // Report is a player's complaint about another, for the admins' queue.

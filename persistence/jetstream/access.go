@@ -17,6 +17,9 @@ var _ persistence.AccessStore = (*Store)(nil)
 // fingerprint base64-encoded, see key).
 func inviteKey(id string) string   { return "invite." + key(id) }
 func admittedKey(fp string) string { return "key." + key(fp) }
+func keyListKey(list, fp string) string {
+	return "list." + key(list) + "." + key(fp)
+}
 
 // CreateInvite stores a new invite: ErrExists if its ID is taken.
 func (s *Store) CreateInvite(inv persistence.Invite) error {
@@ -118,6 +121,31 @@ func (s *Store) ForgetKey(fp string) error {
 		return err
 	}
 	return s.deleteAccess(admittedKey(fp), "admitted key", fp)
+}
+
+// PutKeyListEntry keeps a change to a key list.
+func (s *Store) PutKeyListEntry(e persistence.KeyListEntry) error {
+	if err := persistence.CheckKeyListEntry(e); err != nil {
+		return err
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	return overwrite(ctx, s.access, keyListKey(e.List, e.Fingerprint), e)
+}
+
+// DeleteKeyListEntry removes a change to a key list.
+func (s *Store) DeleteKeyListEntry(list, fp string) error {
+	if err := persistence.CheckKey("fingerprint", fp); err != nil {
+		return err
+	}
+	return s.deleteAccess(keyListKey(list, fp), "key list entry", list+" "+fp)
+}
+
+// KeyListEntries returns every change kept, by list then fingerprint.
+func (s *Store) KeyListEntries() ([]persistence.KeyListEntry, error) {
+	all, err := scanAccess[persistence.KeyListEntry](s, "list.>")
+	persistence.SortKeyListEntries(all)
+	return all, err
 }
 
 // deleteAccess deletes a record of the access bucket, ErrNotFound if it

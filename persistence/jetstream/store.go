@@ -44,6 +44,7 @@ type Store struct {
 
 	sanctions, audit, reports *bucket // moderation.go
 	access                    *bucket // invites and the keys they admitted (access.go)
+	sightings                 *bucket // what was seen of each player (sightings.go)
 
 	tips *tipCache // shared with the copies WithTimeout makes
 }
@@ -118,27 +119,29 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 		return nil
 	})
 	for _, b := range []struct {
-		b    **bucket
-		name string
-		what string
+		b       **bucket
+		name    string
+		what    string
+		maxMsgs int64 // > 0: the oldest messages past it go
 	}{
-		{&s.rooms, "rooms", "room directory: room ID → record"},
-		{&s.players, "players", "profiles: fingerprint → profile"},
-		{&s.campaigns, "campaigns", "campaign ID → campaign"},
-		{&s.finished, "finished", "index: fingerprint.room ID → when the room finished"},
-		{&s.reviews, "reviews", "room ID → the coach's review of a finished game"},
-		{&s.alive, "alive", "the last moment the server was known to run"},
-		{&s.sanctions, "sanctions", "bans and mutes: kind/subject → sanction"},
-		{&s.audit, "audit", "moderation audit log: ID → action"},
-		{&s.reports, "reports", "players' reports: ID → report"},
-		{&s.access, "access", "invite.ID → invite, key.fingerprint → a key an invite admitted"},
+		{&s.rooms, "rooms", "room directory: room ID → record", 0},
+		{&s.players, "players", "profiles: fingerprint → profile", 0},
+		{&s.campaigns, "campaigns", "campaign ID → campaign", 0},
+		{&s.finished, "finished", "index: fingerprint.room ID → when the room finished", 0},
+		{&s.reviews, "reviews", "room ID → the coach's review of a finished game", 0},
+		{&s.alive, "alive", "the last moment the server was known to run", 0},
+		{&s.sanctions, "sanctions", "bans and mutes: kind/subject → sanction", 0},
+		{&s.audit, "audit", "moderation audit log: ID → action", 0},
+		{&s.reports, "reports", "players' reports: ID → report", 0},
+		{&s.access, "access", "invite.ID → invite, key.fingerprint → a key an invite admitted", 0},
+		{&s.sightings, "sightings", "id.identity → names, addresses and key seen; name.fold → identities", MaxSightingMessages},
 	} {
 		do(func(ctx context.Context) error {
 			var err error
 			*b.b, err = openBucket(ctx, j, js.KeyValueConfig{
 				Bucket: opts.Name + "-" + b.name, Description: "Bivouac " + b.what,
 				Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
-			})
+			}, b.maxMsgs)
 			if err != nil {
 				return fmt.Errorf("bucket %s: %w", b.name, err)
 			}
@@ -187,7 +190,10 @@ type bucket struct {
 // one bound while another node's new bucket still had them on would ask
 // for direct gets for good, which nobody answers once they are off (every
 // read "no responders"; that node's rooms never reached the directory).
-func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (*bucket, error) {
+//
+// With maxMsgs > 0 the stream keeps at most that many messages, the
+// oldest going first: a bucket of records that may be forgotten.
+func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig, maxMsgs int64) (*bucket, error) {
 	_, err := j.KeyValue(ctx, cfg.Bucket)
 	if errors.Is(err, js.ErrBucketNotFound) {
 		_, err = j.CreateKeyValue(ctx, cfg)
@@ -202,8 +208,11 @@ func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig) (*bu
 	if err != nil {
 		return nil, err
 	}
-	if sc := st.CachedInfo().Config; sc.AllowDirect {
+	if sc := st.CachedInfo().Config; sc.AllowDirect || maxMsgs > 0 && (sc.MaxMsgs != maxMsgs || sc.Discard != js.DiscardOld) {
 		sc.AllowDirect = false
+		if maxMsgs > 0 {
+			sc.MaxMsgs, sc.Discard = maxMsgs, js.DiscardOld
+		}
 		if st, err = j.UpdateStream(ctx, sc); err != nil {
 			return nil, err
 		}

@@ -24,6 +24,7 @@ func RunAccess(t *testing.T, open Opener) {
 		{"ConcurrentRedeemsNeverOveruse", testConcurrentRedeemsNeverOveruse},
 		{"DeleteInvite", testDeleteInvite},
 		{"AdmittedKeys", testAdmittedKeys},
+		{"KeyListEntries", testKeyListEntries},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,5 +192,41 @@ func testAdmittedKeys(t *testing.T, s persistence.AccessStore) {
 	}
 	if err := s.AdmitKey(persistence.AdmittedKey{}); !errors.Is(err, persistence.ErrInvalid) {
 		t.Fatalf("a key without a fingerprint: %v", err)
+	}
+}
+
+// An admin's changes to the key lists are kept one per list and key, the
+// latest standing, listed by list then fingerprint, and taken back.
+func testKeyListEntries(t *testing.T, s persistence.AccessStore) {
+	if all, err := s.KeyListEntries(); err != nil || len(all) != 0 {
+		t.Fatalf("a new store's key list entries = %v, %v", all, err)
+	}
+	add := persistence.KeyListEntry{List: persistence.ListAllow, Fingerprint: "SHA256:bob", Key: "ssh-ed25519 AAAAbob",
+		By: "SHA256:ada", ByName: "ada", At: inviteDay}
+	off := persistence.KeyListEntry{List: persistence.ListAdmins, Fingerprint: "SHA256:carl", Removed: true, By: "SHA256:ada", At: inviteDay}
+	for _, e := range []persistence.KeyListEntry{add, off} {
+		if err := s.PutKeyListEntry(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add.Key, add.At = "ssh-ed25519 AAAAbob2", inviteDay.Add(time.Hour) // the same key again: replaces
+	if err := s.PutKeyListEntry(add); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.KeyListEntries()
+	if err != nil || !reflect.DeepEqual(all, []persistence.KeyListEntry{off, add}) {
+		t.Fatalf("KeyListEntries = %+v, %v; want admins' then allow's", all, err)
+	}
+	if err := s.DeleteKeyListEntry(persistence.ListAllow, "SHA256:bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteKeyListEntry(persistence.ListAllow, "SHA256:bob"); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("deleting it again: %v", err)
+	}
+	if err := s.PutKeyListEntry(persistence.KeyListEntry{List: "friends", Fingerprint: "SHA256:x"}); !errors.Is(err, persistence.ErrInvalid) {
+		t.Fatalf("a list that is not one: %v", err)
+	}
+	if all, _ := s.KeyListEntries(); len(all) != 1 || all[0].Fingerprint != "SHA256:carl" {
+		t.Fatalf("after the delete: %+v", all)
 	}
 }

@@ -51,6 +51,8 @@ func Run(t *testing.T, open Opener) {
 		{"SanctionsPutReplaceDelete", testSanctionsPutReplaceDelete},
 		{"AuditKeepsEveryActionInOrder", testAuditKeepsEveryActionInOrder},
 		{"ReportsAreKept", testReportsAreKept},
+		{"SightingsMergeAndIndex", testSightingsMergeAndIndex},
+		{"SightingsPrune", testSightingsPrune},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })
