@@ -84,7 +84,7 @@ func (c command) setsUp() bool {
 // there to try again.
 func (c command) madeByItself() bool {
 	switch c.kind {
-	case cmdBotAct, cmdBotSay, cmdTimer, cmdTakeover, cmdTurnClock, cmdIdle, cmdAbandon:
+	case cmdBotAct, cmdBotSay, cmdTimer, cmdTakeover, cmdTurnClock, cmdIdle, cmdAbandon, cmdCreatorGrace:
 		return true
 	}
 	return false
@@ -153,6 +153,8 @@ func (r *Room) handle(c command) {
 		}
 	case cmdTakeover:
 		r.takeover(c.seat)
+	case cmdCreatorGrace:
+		r.creatorGraceOver()
 	case cmdIdle:
 		r.idleTimer = nil
 		if len(r.members) == 0 && (!r.started || r.over || r.cfg.Practice) {

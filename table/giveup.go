@@ -20,11 +20,7 @@ func (r *Room) giveUp(identity string) {
 		switch {
 		case !r.started:
 			r.narrate(game.M("table.leaves", game.Text("Player", s.rec.Name)))
-			wasHost := s.rec.Identity == r.cfg.Host
-			s.rec = SeatRecord{Seat: seat}
-			if wasHost {
-				r.passHost()
-			}
+			r.freeSeat(seat)
 		case r.over || s.rec.Left || r.cfg.Bots == nil:
 			continue
 		default:

@@ -366,10 +366,16 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	r := newRoom(h.ctx, cfg)
 	r.created, r.first, r.setup = rec.Created, game.Seat(rec.First-1), rec.Setup // First 0 (older records too): the draw
 	r.removed = rec.Removed
+	if r.creator = rec.Creator; r.creator == "" {
+		r.creator = rec.Host // a record from before creators were kept
+	}
 	for i, s := range rec.Seats {
 		r.seats[i].rec = s
 		r.seats[i].awaySince = r.clock.Now()
 		r.seats[i].takeover = s.Left && r.cfg.Bots != nil
+		if s.Identity == r.creator && rec.Status == StatusWaiting {
+			r.cfg.Host = r.creator // seated, the creator hosts their waiting room
+		}
 	}
 	r.logged, r.resume = len(entries), rec.Timer
 	if rec.Status == StatusWaiting {

@@ -57,6 +57,7 @@ type RoomRecord struct {
 	Status   RoomStatus   `json:"status"`
 	Private  bool         `json:"private,omitempty"`
 	Host     string       `json:"host"`
+	Creator  string       `json:"creator,omitempty"` // who made the room; older records: Host
 	BotLevel string       `json:"bot_level,omitempty"`
 	Campaign string       `json:"campaign,omitempty"`
 	Allowed  []string     `json:"allowed,omitempty"` // identities who may sit (campaign members); empty: anyone

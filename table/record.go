@@ -8,7 +8,7 @@ import (
 
 func (r *Room) record0() RoomRecord {
 	rec := RoomRecord{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Options: r.cfg.Options,
-		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, BotLevel: r.cfg.BotLevel,
+		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, Creator: r.creator, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
 		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
 		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice, Hints: r.cfg.Hints}

@@ -19,6 +19,10 @@ var ErrCannotJoin = game.NewError("table.people.cannot_join")
 // errRemoveWho: the host named an open seat, a bot or their own.
 var errRemoveWho = game.NewError("table.people.remove_who")
 
+// ErrRemoveAway: a player only away (not AwayGrace yet) is not removed.
+// (Nor is a table's creator: while seated they are its host.)
+var ErrRemoveAway = game.NewError("table.people.remove_away")
+
 // Blocks reports whether player a has blocked player b (identities).
 // The server answers from a's profile, or a guest's own session.
 type Blocks func(a, b string) bool
@@ -87,8 +91,11 @@ func (r *Room) remove(c command) error {
 	}
 	s := &r.seats[c.seat]
 	id := s.rec.Identity
-	if id == "" || id == r.cfg.Host {
+	switch {
+	case id == "" || id == r.cfg.Host:
 		return errRemoveWho
+	case !r.seatConnected(c.seat) && r.clock.Now().Sub(s.awaySince) < AwayGrace:
+		return game.Refuse(ErrRemoveAway, game.M("table.people.remove_away", game.Text("Player", s.rec.Name), waitArg(AwayGrace)))
 	}
 	for box, m := range r.members {
 		if m.id == id {

@@ -197,6 +197,7 @@ const (
 	cmdClose
 	cmdRemove
 	cmdGiveUp
+	cmdCreatorGrace
 )
 
 type command struct {
@@ -282,6 +283,12 @@ type Room struct {
 	// by and from are who made the room and from where (Hub.Limits):
 	// set before the actor starts and never changed, unlike cfg.Host.
 	by, from string
+	// creator made the room: its host while they hold a seat in it
+	// (seats.go); creatorGone is since when they hold none (the room's
+	// start or restore, until they sit).
+	creator     string
+	creatorGone time.Time
+	graceTimer  clock.Timer
 }
 
 func newRoom(ctx context.Context, cfg RoomConfig) *Room {
@@ -320,7 +327,9 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		log:      cfg.Logger.With("room", cfg.Code),
 		by:       cfg.Host,
 		from:     AddressGroup(cfg.Addr),
+		creator:  cfg.Host,
 	}
+	r.creatorGone = r.created
 	r.seats = make([]seatState, cfg.Seats)
 	for i := range r.seats {
 		r.seats[i].rec = SeatRecord{Seat: game.Seat(i)}

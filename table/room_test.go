@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 )
@@ -509,12 +510,14 @@ func TestHubShutdownTellsEverySession(t *testing.T) {
 	waitFor(t, alice, "closed", func(u Update) bool { return u.Closed == Restarting })
 }
 
-// The host leaving (or losing the connection) before the start does not
-// strand the table: the next human there becomes host, says so, and can
-// start (issue 18 item 7).
+// The host leaving before the start does not strand the table: once
+// gone for AwayGrace, the next human there becomes host, says so, and can
+// start (issue 18 item 7). The creator losing the connection keeps their
+// seat, and with it the table (issue 37 item 6).
 func TestRoomHostLeavingHandsTheTableOn(t *testing.T) {
 	for _, how := range []string{"leave", "detach"} {
-		_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2})
+		clk := clocktest.New()
+		_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk})
 		alice, _ := join(t, r, "alice")
 		bob, _ := join(t, r, "bob")
 		if err := r.Start(context.Background(), bob); !errors.Is(err, ErrNotHost) {
@@ -525,13 +528,22 @@ func TestRoomHostLeavingHandsTheTableOn(t *testing.T) {
 		} else {
 			r.Detach(alice)
 		}
+		settle(t, r)
+		clk.Advance(AwayGrace)
+		settle(t, r)
+		if how == "detach" {
+			r.mustHost(t, "alice")
+			alice, _ = join(t, r, "alice")
+			if err := r.Start(context.Background(), alice); err != nil {
+				t.Fatalf("alice back at her table cannot start it: %v", err)
+			}
+			continue
+		}
 		waitFor(t, bob, "bob told he is host", func(u Update) bool {
 			return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), "bob is the host now") })
 		})
-		if h := r.Summary().Host; h != "bob" {
-			t.Fatalf("%s: host is %q", how, h)
-		}
-		if err := r.Start(context.Background(), bob); errors.Is(err, ErrNotHost) || (how == "detach" && err != nil) {
+		r.mustHost(t, "bob")
+		if err := r.Start(context.Background(), bob); errors.Is(err, ErrNotHost) {
 			t.Fatalf("%s: the new host cannot start: %v", how, err)
 		}
 	}
@@ -588,38 +600,130 @@ func evText(e *game.Event) string {
 	return e.Text
 }
 
-// A waiting room whose host has gone does not wait on them: whoever comes
-// in next becomes the host and can start (issue 30 item 2), whether the
-// host left an empty room or lost the connection; the creator of a new
-// room is not passed over by someone quicker.
+// A waiting room whose creator has gone does not wait on them for ever:
+// once they gave their seat up AwayGrace ago, whoever comes in next
+// becomes the host and can start (issue 30 item 2); the creator of a new
+// room is not passed over by someone quicker, and one who steps away
+// keeping their seat stays its host (issue 37 item 6).
 func TestRoomWithoutItsHostIsTakenOverByWhoeverComes(t *testing.T) {
-	for _, how := range []string{"leave", "detach"} {
-		_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Bots: raceBots{}, BotLevel: "easy"})
-		early, _ := join(t, r, "bob")
-		if h := r.Summary().Host; h != "alice" {
-			t.Fatalf("bob, in before the creator, took the host: %q", h)
-		}
-		r.Leave(early)
-		alice, _ := join(t, r, "alice")
-		if how == "leave" {
-			r.Leave(alice)
-		} else {
-			r.Detach(alice)
-		}
-		carol, _ := join(t, r, "carol")
-		waitFor(t, carol, "carol told she is host", func(u Update) bool {
-			return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), "carol is the host now") })
-		})
-		if h := r.Summary().Host; h != "carol" {
-			t.Fatalf("%s: host is %q", how, h)
-		}
-		dave, _ := join(t, r, "dave")
-		if err := r.Start(context.Background(), dave); !errors.Is(err, ErrNotHost) {
-			t.Fatalf("%s: dave started carol's table: %v", how, err)
-		}
-		if err := r.Start(context.Background(), carol); err != nil {
-			t.Fatalf("%s: the new host cannot start: %v", how, err)
-		}
+	clk := clocktest.New()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Bots: raceBots{}, BotLevel: "easy", Clock: clk})
+	early, _ := join(t, r, "bob")
+	if h := r.Summary().Host; h != "alice" {
+		t.Fatalf("bob, in before the creator, took the host: %q", h)
+	}
+	r.Leave(early)
+	alice, _ := join(t, r, "alice")
+	r.Leave(alice)
+	carol, _ := join(t, r, "carol")
+	if h := r.Summary().Host; h != "alice" {
+		t.Fatalf("carol, in a moment after alice left, took the host: %q", h)
+	}
+	clk.Advance(AwayGrace)
+	waitFor(t, carol, "carol told she is host", func(u Update) bool {
+		return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), "carol is the host now") })
+	})
+	if h := r.Summary().Host; h != "carol" {
+		t.Fatalf("after the grace the host is %q", h)
+	}
+	dave, _ := join(t, r, "dave")
+	if err := r.Start(context.Background(), dave); !errors.Is(err, ErrNotHost) {
+		t.Fatalf("dave started carol's table: %v", err)
+	}
+	if err := r.Start(context.Background(), carol); err != nil {
+		t.Fatalf("the new host cannot start: %v", err)
+	}
+}
+
+// Anna makes a table and steps into the lobby, keeping her seat; mallory
+// joins. Anna stays the host however long she is away: mallory can
+// neither start nor remove her; anna, back, still hosts. Mallory stepping
+// away is safe from removal for AwayGrace, then anna may remove her.
+func TestCreatorWhoStepsAwayStaysTheHost(t *testing.T) {
+	clk := clocktest.New()
+	j := NewMemJournal()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Host: "anna", Clock: clk, Journal: j})
+	anna, annaSeat := join(t, r, "anna")
+	r.StepAway(anna)
+	mallory, mallorySeat := join(t, r, "mallory")
+	var err error
+	settle(t, r)
+	if h := r.Summary().Host; h != "anna" {
+		t.Fatalf("mallory took the host of anna's table: %q", h)
+	}
+	ctx := context.Background()
+	if err := r.Remove(ctx, mallory, annaSeat); !errors.Is(err, ErrNotHost) {
+		t.Fatalf("mallory removing anna: %v", err)
+	}
+	if err := r.Start(ctx, mallory); !errors.Is(err, ErrNotHost) {
+		t.Fatalf("mallory starting anna's table: %v", err)
+	}
+	clk.Advance(24 * time.Hour)
+	settle(t, r)
+	if h := r.Summary().Host; h != "anna" {
+		t.Fatalf("a day later mallory hosts anna's table: %q", h)
+	}
+	// A restart keeps who made the table.
+	rec, _ := j.Room(r.Code())
+	if rec.Creator != "anna" {
+		t.Fatalf("the record's creator: %q", rec.Creator)
+	}
+	anna, _ = join(t, r, "anna")
+	if h := r.Summary().Host; h != "anna" {
+		t.Fatalf("anna back: the host is %q", h)
+	}
+	r.StepAway(mallory)
+	settle(t, r)
+	err = r.Remove(ctx, anna, mallorySeat)
+	if !errors.Is(err, ErrRemoveAway) || !strings.Contains(noticeText(err.(*game.Error).Msg), "mallory") {
+		t.Fatalf("removing mallory a moment after she stepped away: %v", err)
+	}
+	clk.Advance(AwayGrace)
+	if err := r.Remove(ctx, anna, mallorySeat); err != nil {
+		t.Fatalf("removing mallory away for the grace: %v", err)
+	}
+}
+
+// The creator can never be removed from their table, even by a host the
+// room passed on to while they were gone; sitting again, they host it.
+func TestCreatorIsNeverRemoved(t *testing.T) {
+	clk := clocktest.New()
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Host: "anna", Clock: clk})
+	anna, _ := join(t, r, "anna")
+	bob, _ := join(t, r, "bob")
+	r.Leave(anna)
+	settle(t, r) // the grace is armed
+	clk.Advance(AwayGrace)
+	settle(t, r)
+	r.mustHost(t, "bob")
+	anna, annaSeat := join(t, r, "anna")
+	r.mustHost(t, "anna")
+	r.StepAway(anna)
+	settle(t, r)
+	r.mustHost(t, "anna") // away, her seat held
+	if err := r.Remove(context.Background(), bob, annaSeat); !errors.Is(err, ErrNotHost) {
+		t.Fatalf("bob removing anna: %v", err)
+	}
+	// A room restored with bob as its host and anna seated (a record
+	// from before creators were kept names none): anna cannot be removed.
+	j := NewMemJournal()
+	rec := RoomRecord{Code: "K7QX", Game: race{}.ID(), Seats: []SeatRecord{{Seat: 0, Identity: "anna", Name: "anna"},
+		{Seat: 1, Identity: "bob", Name: "bob"}, {Seat: 2}}, Status: StatusWaiting, Host: "bob", Creator: "anna"}
+	r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{}, Journal: j, Clock: clk}, rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob2, _ := join(t, r2, "bob")
+	r2.mustHost(t, "anna") // her seat held: the creator hosts
+	if err := r2.Remove(context.Background(), bob2, 0); !errors.Is(err, ErrNotHost) {
+		t.Fatalf("bob removing anna after a restart: %v", err)
+	}
+}
+
+func (r *Room) mustHost(t *testing.T, want string) {
+	t.Helper()
+	if h := r.Summary().Host; h != want {
+		t.Fatalf("the host is %q, want %q", h, want)
 	}
 }
 

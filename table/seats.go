@@ -52,6 +52,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 			}
 			r.attach(c.box, game.Seat(i), p.ID)
 			r.narrateAbout(game.Seat(i), game.M("table.back", game.Text("Player", s.rec.Name)))
+			r.creatorSits(game.Seat(i))
 			r.hostIfNone(game.Seat(i))
 			r.afterChange()
 			return game.Seat(i), nil
@@ -70,6 +71,7 @@ func (r *Room) join(c command) (game.Seat, error) {
 				s.rec = SeatRecord{Seat: game.Seat(i), Identity: p.ID, Name: p.Name, Guest: p.Guest, Badge: p.Badge, Gender: p.Gender}
 				r.attach(c.box, game.Seat(i), p.ID)
 				r.narrate(game.M("table.sits_down", game.Text("Player", p.Name)))
+				r.creatorSits(game.Seat(i))
 				r.hostIfNone(game.Seat(i))
 				r.save()
 				r.afterChange()
@@ -112,11 +114,7 @@ func (r *Room) leave(box *Mailbox) {
 		s := &r.seats[seat]
 		if !r.started {
 			r.narrate(game.M("table.leaves", game.Text("Player", s.rec.Name)))
-			wasHost := s.rec.Identity == r.cfg.Host
-			s.rec = SeatRecord{Seat: seat}
-			if wasHost {
-				r.passHost()
-			}
+			r.freeSeat(seat)
 			r.save()
 		} else if !r.over && !r.seatConnected(seat) {
 			r.narrateAbout(seat, game.M("table.has_left", game.Text("Player", s.rec.Name)))
@@ -146,8 +144,8 @@ func (r *Room) detach(box *Mailbox, onPurpose bool) {
 			return
 		}
 		s.awaySince = r.clock.Now()
-		if !r.started && s.rec.Identity == r.cfg.Host {
-			r.passHost() // a host who went away must not strand the table
+		if !r.started && s.rec.Identity == r.cfg.Host && s.rec.Identity != r.creator {
+			r.passHost() // a host who went away must not strand the table; its creator keeps it
 		}
 		if r.started && !r.over {
 			what := "table.lost_connection"
@@ -180,10 +178,11 @@ func (r *Room) passHost() {
 
 // hostIfNone makes seat's player the host of a waiting room whose host is
 // not there: a room never waits on someone who is not there (the host may
-// have left an empty room, or the server restarted). A new room's creator,
-// who joins just after making it, is not passed over.
+// have left an empty room, or the server restarted). Its creator is not
+// passed over: while they hold a seat, connected or not, and for
+// AwayGrace after they gave it up (or the room was made or restored).
 func (r *Room) hostIfNone(seat game.Seat) {
-	if r.started || !r.hostSeen && !slices.ContainsFunc(r.seats, func(s seatState) bool { return s.rec.Identity == r.cfg.Host }) {
+	if r.started || r.creatorHolds() {
 		return
 	}
 	for _, m := range r.members {
@@ -195,6 +194,69 @@ func (r *Room) hostIfNone(seat game.Seat) {
 	r.cfg.Host = s.rec.Identity
 	r.narrate(game.M("table.new_host", game.Text("Player", s.rec.Name)))
 	r.save()
+}
+
+// AwayGrace is how long a waiting room counts a player as only away. Its
+// creator stays its host while they hold a seat, connected or not, and
+// for AwayGrace after they gave their seat up; a player is removed only
+// while at the table or once away for AwayGrace. Answers: a newcomer
+// taking a room whose creator stepped into the lobby, and removing them
+// from it for good.
+const AwayGrace = 5 * time.Minute
+
+// creatorHolds reports whether the room's creator still has it: they hold
+// a seat, or gave theirs up less than AwayGrace ago.
+func (r *Room) creatorHolds() bool {
+	if r.creator == "" {
+		return false
+	}
+	if slices.ContainsFunc(r.seats, func(s seatState) bool { return s.rec.Identity == r.creator }) {
+		return true
+	}
+	return r.clock.Now().Sub(r.creatorGone) < AwayGrace
+}
+
+// creatorSits makes the creator, taking a seat in the waiting room, its
+// host again.
+func (r *Room) creatorSits(seat game.Seat) {
+	s := &r.seats[seat]
+	if r.started || s.rec.Identity != r.creator || r.cfg.Host == r.creator {
+		return
+	}
+	r.cfg.Host = r.creator
+	r.narrate(game.M("table.new_host", game.Text("Player", s.rec.Name)))
+	r.save()
+}
+
+// freeSeat empties a waiting room's seat whose player went. Their hosting
+// passes on at once, or for the room's creator after AwayGrace, if they
+// are not back.
+func (r *Room) freeSeat(seat game.Seat) {
+	s := &r.seats[seat]
+	id := s.rec.Identity
+	s.rec = SeatRecord{Seat: seat}
+	switch {
+	case id == "" || id != r.cfg.Host:
+	case id == r.creator:
+		r.creatorGone = r.clock.Now()
+		if r.graceTimer != nil {
+			r.graceTimer.Stop()
+		}
+		r.graceTimer = r.clock.AfterFunc(AwayGrace, func() { r.retrySubmit(command{kind: cmdCreatorGrace}) })
+	default:
+		r.passHost()
+	}
+}
+
+// creatorGraceOver passes the hosting of a waiting room on when its
+// creator gave their seat up AwayGrace ago and is not back.
+func (r *Room) creatorGraceOver() {
+	r.graceTimer = nil
+	if r.started || r.cfg.Host != r.creator || r.creatorHolds() {
+		return
+	}
+	r.passHost()
+	r.afterChange()
 }
 
 func (r *Room) afterDetach() {
