@@ -35,6 +35,13 @@ type Config struct {
 	Name string
 	// MOTDFile is the message of the day (see motd.go); "" none.
 	MOTDFile string
+	// Shared: the server is a node of a cluster, whose store every node
+	// reads; an admin's change to a key list goes there (lists.go).
+	Shared bool
+	// OnChange, if set, hears that a list changed (ListAdmins, ListAllow):
+	// its file was read again, or an admin changed it. The server ends
+	// the sessions the change shuts out.
+	OnChange func(list string)
 
 	Clock clock.Clock // polls the files; nil: clock.System
 	Log   *slog.Logger
@@ -51,6 +58,9 @@ type Policy struct {
 	allow  *KeyFile // nil: no allowlist
 	store  persistence.AccessStore
 	motd   *motdFiles // nil: none
+	over   overrides  // admins' changes kept in the store
+	// rewrite writes a key file back (rewriteKeyFile; tests: a read-only one)
+	rewrite func(path string, edit func(lines [][]byte) [][]byte) error
 
 	mu     sync.Mutex
 	timer  clock.Timer
@@ -60,7 +70,7 @@ type Policy struct {
 // New reads the files cfg names. A file that cannot be read is an error;
 // bad lines are logged and skipped. Call Watch to follow later changes.
 func New(cfg Config) (*Policy, error) {
-	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock, store: cfg.Store}
+	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock, store: cfg.Store, rewrite: rewriteKeyFile}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -83,6 +93,12 @@ func New(cfg Config) (*Policy, error) {
 			return nil, err
 		}
 	}
+	p.readOverrides()
+	for _, f := range []*KeyFile{p.admins, p.allow} {
+		if f != nil {
+			f.readSince() // read as the server starts: no change to tell
+		}
+	}
 	return p, nil
 }
 
@@ -91,15 +107,18 @@ const NoAdminsHint = "no admins: name the operators' SSH public keys in a file i
 	"and start with --admins FILE (env BIVOUAC_ADMINS); a player's key fingerprint is in their profile"
 
 // IsAdmin reports whether fp (a key fingerprint, "SHA256:…") is one of
-// the admins' keys. Guests are never admins.
-func (p *Policy) IsAdmin(fp string) bool { return p != nil && p.admins.Has(fp) }
+// the admins' keys: in the admins file, or added by an admin, and not
+// taken off. Guests are never admins.
+func (p *Policy) IsAdmin(fp string) bool {
+	return p != nil && p.admins != nil && fp != "" && p.onList(ListAdmins, p.admins, fp)
+}
 
-// Admins is the admins' keys in file order.
+// Admins is the admins' keys: the file's in its order, then those added.
 func (p *Policy) Admins() []Key {
 	if p == nil {
 		return nil
 	}
-	return p.admins.Keys()
+	return p.ListKeys(ListAdmins)
 }
 
 // HasAdmins reports whether an admins file was named.
@@ -124,10 +143,20 @@ func (p *Policy) poll() {
 	}
 }
 
-// Check reads again each file that changed since it was last read.
+// Check reads again each file that changed since it was last read, and
+// the admins' changes kept in the store.
 func (p *Policy) Check() {
 	for _, f := range p.files() {
 		f.Check()
+	}
+	changed := p.readOverrides()
+	for _, l := range []struct {
+		name string
+		f    *KeyFile
+	}{{ListAdmins, p.admins}, {ListAllow, p.allow}} {
+		if l.f != nil && (l.f.readSince() || changed) {
+			p.changed(l.name)
+		}
 	}
 }
 
@@ -138,6 +167,20 @@ func (p *Policy) Reload() {
 		if err := f.Load(); err != nil {
 			p.log.Warn("file cannot be read: its last version stays in force", "err", err)
 		}
+	}
+	p.readOverrides()
+	for _, l := range []string{ListAdmins, ListAllow} {
+		if f, _ := p.file(l); f != nil {
+			f.readSince() // told below
+			p.changed(l)
+		}
+	}
+}
+
+// changed tells OnChange that list changed.
+func (p *Policy) changed(list string) {
+	if p.cfg.OnChange != nil {
+		p.cfg.OnChange(list)
 	}
 }
 

@@ -89,9 +89,21 @@ func (p *Policy) GuestEntry(code string) (refused words.Msg, wrong bool) {
 	return words.Msg{}, false
 }
 
+// Admits reports whether a key may come in now: any key on a server
+// without an allowlist, else an admin's, one on the allowlist or one an
+// invite admitted. The server asks it of the keys in session when a list
+// changes (a store it cannot read keeps them in).
+func (p *Policy) Admits(fp string) bool {
+	if !p.Restricted() {
+		return true
+	}
+	known, err := p.knownKey(fp)
+	return known || err != nil
+}
+
 // knownKey: an admin's key, one on the allowlist or one an invite admitted.
 func (p *Policy) knownKey(fp string) (bool, error) {
-	if p.admins.Has(fp) || p.allow.Has(fp) {
+	if p.IsAdmin(fp) || p.allow != nil && p.onList(ListAllow, p.allow, fp) {
 		return true, nil
 	}
 	if p.store == nil {

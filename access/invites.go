@@ -89,6 +89,10 @@ func hashOf(code string) string {
 
 func idOf(code string) string { return hashOf(code)[:inviteIDLen] }
 
+// TagOf is the public name of the invite of code: its ID, which listings
+// and logs show (never the code).
+func TagOf(code string) string { return idOf(code) }
+
 // CreateInvite makes an invite by the admin of fingerprint by, good for
 // uses keys (0: one) for ttl (0: DefaultTTL), and returns its code in
 // canonical form: show it to that admin only, never log it.
@@ -185,7 +189,7 @@ func (p *Policy) liveInvite(code string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return sameHash(rec.Hash, hashOf(code)) && asInvite(rec).Live(p.clock.Now()), nil
+	return sameHash(rec.Hash, hashOf(code)) && asInvite(rec).Live(p.clock.Now()) && p.IsAdmin(rec.By), nil
 }
 
 func asInvite(r persistence.Invite) Invite {
@@ -207,8 +211,8 @@ func (p *Policy) Redeem(fp, code string) error {
 	again := false
 	rec, err := p.store.UpdateInvite(id, func(r *persistence.Invite) error {
 		again = slices.Contains(r.Keys, fp)
-		if !sameHash(r.Hash, hash) || (!again && !asInvite(*r).Live(now)) {
-			return ErrInviteSpent
+		if !sameHash(r.Hash, hash) || (!again && !asInvite(*r).Live(now)) || !p.IsAdmin(r.By) {
+			return ErrInviteSpent // an invite from a key no longer an admin's admits nobody
 		}
 		if !again {
 			r.Used++
@@ -222,13 +226,21 @@ func (p *Policy) Redeem(fp, code string) error {
 	if err != nil {
 		return err
 	}
-	if err := p.store.AdmitKey(persistence.AdmittedKey{Fingerprint: fp, Invite: id, At: now.UTC()}); err != nil {
+	if err := p.store.AdmitKey(persistence.AdmittedKey{Fingerprint: fp, Invite: id, By: rec.By, At: now.UTC()}); err != nil {
 		return err
 	}
 	if !again {
 		p.log.Info("invite used: key admitted", "invite", id, "key", fp, "uses_left", rec.Uses-rec.Used)
 	}
 	return nil
+}
+
+// AdmittedKey is the record of a key an invite admitted, or ErrNotFound.
+func (p *Policy) AdmittedKey(fp string) (persistence.AdmittedKey, error) {
+	if p.store == nil {
+		return persistence.AdmittedKey{}, persistence.ErrNotFound
+	}
+	return p.store.AdmittedKey(fp)
 }
 
 // Admitted lists the keys invites admitted, in fingerprint order.

@@ -22,7 +22,47 @@ func invitePolicy(t *testing.T) (*Policy, *clocktest.Manual) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.admins = fixedKeys("SHA256:admin") // the invites' maker is an admin
 	return p, clk
+}
+
+// fixedKeys is a key file holding those fingerprints.
+func fixedKeys(fps ...string) *KeyFile {
+	f := &KeyFile{byFP: map[string]Key{}}
+	for _, fp := range fps {
+		f.keys = append(f.keys, Key{Fingerprint: fp})
+		f.byFP[fp] = Key{Fingerprint: fp}
+	}
+	return f
+}
+
+// An invite is as good as its maker: once the key that made it is no
+// longer an admin's, its code admits nobody (the keys it admitted stay).
+func TestInviteOfARevokedAdminAdmitsNobody(t *testing.T) {
+	p, _ := invitePolicy(t)
+	code, err := p.CreateInvite("SHA256:admin", 5, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Redeem("SHA256:a", code); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := p.Admitted(); len(keys) != 1 || keys[0].By != "SHA256:admin" || keys[0].Invite == "" {
+		t.Fatalf("admitted = %+v; want who invited the key, and by which invite", keys)
+	}
+	p.admins = fixedKeys("SHA256:root") // SIGHUP after the admin's key was taken out
+	if e := p.KeyEntry("SHA256:b", code); !e.WrongCode {
+		t.Errorf("the revoked admin's invite at the door: %+v", e)
+	}
+	if err := p.Redeem("SHA256:b", code); !errors.Is(err, ErrInviteSpent) {
+		t.Errorf("redeeming the revoked admin's invite: %v", err)
+	}
+	if m, _ := p.GuestEntry(code); m.Key != "access.invite_bad" {
+		t.Errorf("a guest with the revoked admin's invite reads %v", m)
+	}
+	if known, _ := p.knownKey("SHA256:a"); !known {
+		t.Error("a key the invite admitted before was forgotten")
+	}
 }
 
 func TestInviteCodesAreSecretSized(t *testing.T) {

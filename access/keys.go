@@ -107,6 +107,7 @@ type KeyFile struct {
 	keys  []Key
 	byFP  map[string]Key
 	stamp fileStamp
+	fresh bool // read since readSince last asked
 }
 
 // fileStamp tells whether a file changed since it was read.
@@ -156,7 +157,7 @@ func (f *KeyFile) Load() error {
 		byFP[k.Fingerprint] = k
 	}
 	f.mu.Lock()
-	f.keys, f.byFP, f.stamp = keys, byFP, stampOf(fi)
+	f.keys, f.byFP, f.stamp, f.fresh = keys, byFP, stampOf(fi), true
 	f.mu.Unlock()
 	f.log.Info("key file read", "file", f.what, "path", f.path, "keys", len(keys), "bad_lines", len(bad))
 	return nil
@@ -189,6 +190,15 @@ func (f *KeyFile) Check() bool {
 		return false
 	}
 	return true
+}
+
+// readSince reports whether the file was read since the last call.
+func (f *KeyFile) readSince() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fresh := f.fresh
+	f.fresh = false
+	return fresh
 }
 
 // Has reports whether the key of fingerprint fp is in the file.

@@ -61,6 +61,16 @@ func TestServerKnowsItsAdmins(t *testing.T) {
 	}
 }
 
+// anAdmin writes an admins file in dir with one key, and returns its path
+// and that key's fingerprint (an invite is as good as its maker's rights).
+func anAdmin(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	key := sshtest.NewKey(t)
+	path := filepath.Join(dir, "admins")
+	writeKeys(t, path, key)
+	return path, sshtest.Fingerprint(key)
+}
+
 // accessServer starts a server on dir with the access settings given; its
 // log is returned for leak checks.
 func accessServer(t *testing.T, dir string, guests bool, cfg access.Config) (*Server, string, *sshtest.Buffer) {
@@ -213,8 +223,9 @@ func TestInviteAdmitsOneNewKeyForGood(t *testing.T) {
 	allow := filepath.Join(dir, "allow")
 	writeKeys(t, allow)
 	data := filepath.Join(dir, "data")
-	srv, addr, logs := accessServer(t, data, true, access.Config{AllowFile: allow})
-	code, err := srv.Access().CreateInvite("SHA256:admin", 1, time.Hour)
+	admins, by := anAdmin(t, dir)
+	srv, addr, logs := accessServer(t, data, true, access.Config{AllowFile: allow, AdminsFile: admins})
+	code, err := srv.Access().CreateInvite(by, 1, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +253,7 @@ func TestInviteAdmitsOneNewKeyForGood(t *testing.T) {
 	}
 	srv.Close()
 
-	_, addr2, _ := accessServer(t, data, true, access.Config{AllowFile: allow})
+	_, addr2, _ := accessServer(t, data, true, access.Config{AllowFile: allow, AdminsFile: admins})
 	if !runs(t, addr2, sshtest.WithKey(newcomer)) {
 		t.Fatal("the invited key was forgotten across a restart")
 	}
@@ -258,8 +269,9 @@ func TestExpiredInviteIsRefused(t *testing.T) {
 	allow := filepath.Join(dir, "allow")
 	writeKeys(t, allow)
 	clk := clocktest.NewAt(time.Now())
-	srv, addr, _ := accessServer(t, filepath.Join(dir, "data"), true, access.Config{AllowFile: allow, Clock: clk})
-	code, err := srv.Access().CreateInvite("SHA256:admin", 3, time.Hour)
+	admins, by := anAdmin(t, dir)
+	srv, addr, _ := accessServer(t, filepath.Join(dir, "data"), true, access.Config{AllowFile: allow, AdminsFile: admins, Clock: clk})
+	code, err := srv.Access().CreateInvite(by, 3, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

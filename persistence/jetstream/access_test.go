@@ -1,6 +1,7 @@
 package jetstream_test
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/persistence/jetstream"
 	"github.com/bivouac-ssh/bivouac/persistence/storetest"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // The access contract on two nodes: each test's store is reached through
@@ -33,15 +36,16 @@ func TestInviteAcrossNodes(t *testing.T) {
 	c := natstest.Start(t, 2, nil)
 	a := open(t, connect(t, c, 0), jetstream.Options{Name: "inv"})
 	b := open(t, connect(t, c, 1), jetstream.Options{Name: "inv"})
-	onA, err := access.New(access.Config{Store: a, AllowFile: emptyFile(t)})
+	admins, admin := adminsFile(t)
+	onA, err := access.New(access.Config{Store: a, AllowFile: emptyFile(t), AdminsFile: admins})
 	if err != nil {
 		t.Fatal(err)
 	}
-	onB, err := access.New(access.Config{Store: b, AllowFile: emptyFile(t)})
+	onB, err := access.New(access.Config{Store: b, AllowFile: emptyFile(t), AdminsFile: admins})
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := onA.CreateInvite("SHA256:admin", 1, time.Hour)
+	code, err := onA.CreateInvite(admin, 1, time.Hour) // an invite is as good as its maker's rights
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +61,24 @@ func TestInviteAcrossNodes(t *testing.T) {
 	if err := onA.Redeem("SHA256:other", code); !errors.Is(err, access.ErrInviteSpent) {
 		t.Fatalf("node A let a spent invite be used again: %v", err)
 	}
+}
+
+// adminsFile is an admins file of one new key, and that key's fingerprint.
+func adminsFile(t *testing.T) (string, string) {
+	t.Helper()
+	pub, _, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := gossh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "admins")
+	if err := os.WriteFile(path, gossh.MarshalAuthorizedKey(pk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, gossh.FingerprintSHA256(pk)
 }
 
 func emptyFile(t *testing.T) string {
