@@ -52,7 +52,7 @@ func TestReadsEndWithWatchAndClose(t *testing.T) {
 	wait("Watch", watched)
 
 	checked := make(chan struct{})
-	go func() { svc.Banned("SHA256:troll", ""); close(checked) }()
+	go func() { svc.Banned("SHA256:troll"); close(checked) }()
 	wait("Banned's read", h.asked)
 	svc.Close()
 	wait("Banned after Close", checked)

@@ -39,3 +39,14 @@ var explainKeys = map[explainKey]string{
 
 // MutedError is Explain as the error a muted player's chat is refused with.
 func MutedError(sn Sanction, now time.Time) error { return &words.Error{Msg: Explain(sn, now)} }
+
+// ExplainTo is why a ban keeps v out, or ends v's session, at now: the
+// ban's message, and when v is kept out by the address part of another
+// player's ban, that the ban holds the address for newcomers.
+func ExplainTo(sn Sanction, v Visitor, now time.Time) words.Msg {
+	m := Explain(sn, now)
+	if sn.Subject != v.ID && !IsAddressBan(sn) {
+		m = words.M("moderation.bans.held_address", words.Sub("Ban", m))
+	}
+	return m
+}

@@ -81,6 +81,13 @@ type Options struct {
 	// OnAction, if set, hears each action kept (ban, mute, kick, report…:
 	// a fixed word, never who), for the operator's metrics.
 	OnAction func(action string)
+	// Sightings keeps what was seen of each player (nil: the Store's, if
+	// it keeps them).
+	Sightings persistence.Sightings
+	// KnownSince, if set, says since when the server has known an
+	// identity that has no sightings (a profile made before they were
+	// kept): a ban's address part lets in keys known before it.
+	KnownSince func(id string) (time.Time, bool)
 }
 
 // Service is one node's moderation. Its methods are safe for concurrent use.
@@ -91,6 +98,9 @@ type Service struct {
 	refresh time.Duration
 	log     *slog.Logger
 	counted func(action string)
+
+	seen       *sightingKeeper
+	knownSince func(id string) (time.Time, bool)
 
 	// life ends with Close: a read of the store waiting on a cluster
 	// that does not answer is given up then (see current).
@@ -130,13 +140,20 @@ func New(o Options) *Service {
 		o.OnAction = func(string) {}
 	}
 	life, cancel := context.WithCancel(context.Background())
-	return &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log, counted: o.OnAction,
-		life: life, close: cancel, reading: make(chan struct{}, 1)}
+	s := &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log, counted: o.OnAction,
+		life: life, close: cancel, reading: make(chan struct{}, 1),
+		seen: newSightingKeeper(o.Store, o.Sightings), knownSince: o.KnownSince}
+	if s.seen.store != nil {
+		go s.writeSightings()
+		s.prunePeriodically()
+	}
+	return s
 }
 
 // Close gives up any read of the store under way and makes every later
 // check answer at once from the sanctions last read: a node shutting
-// down waits for no store. Watch ends too.
+// down waits for no store. Watch ends too, and so does the writing of
+// sightings (those not yet written are lost: a login's, no action's).
 func (s *Service) Close() { s.close() }
 
 // SetAdmins replaces who counts as an admin.
@@ -273,18 +290,12 @@ func (s *Service) Resolve(by Person, n int, note string) (Report, error) {
 // Log is the last limit moderation actions, oldest first.
 func (s *Service) Log(limit int) ([]Entry, error) { return s.store.Audit(limit) }
 
-// Ban keeps who out for d (0: for good): by key, or for a guest by its
-// identity and address. Admins cannot be banned.
-func (s *Service) Ban(by, who Person, d time.Duration, reason string) (Sanction, error) {
-	return s.sanction(Ban, by, who, d, reason)
-}
-
-// Mute keeps who silent for d (0: for good). Admins cannot be muted.
+// Mute keeps who silent for d (Forever: for good). Admins cannot be muted.
 func (s *Service) Mute(by, who Person, d time.Duration, reason string) (Sanction, error) {
-	return s.sanction(Mute, by, who, d, reason)
+	return s.sanction(Sanction{Kind: Mute}, by, who, d, reason)
 }
 
-func (s *Service) sanction(kind string, by, who Person, d time.Duration, reason string) (Sanction, error) {
+func (s *Service) sanction(sn Sanction, by, who Person, d time.Duration, reason string) (Sanction, error) {
 	if who.ID == by.ID {
 		return Sanction{}, ErrSelf
 	}
@@ -292,20 +303,17 @@ func (s *Service) sanction(kind string, by, who Person, d time.Duration, reason 
 		return Sanction{}, ErrAdminImmune
 	}
 	now := s.clock.Now().UTC()
-	sn := Sanction{Kind: kind, Subject: who.ID, Name: who.Name, Reason: sanitize.Line(reason, MaxReason),
-		By: by.ID, ByName: by.Name, At: now}
+	sn.Subject, sn.Name, sn.Reason = who.ID, who.Name, sanitize.Line(reason, MaxReason)
+	sn.By, sn.ByName, sn.At = by.ID, by.Name, now
 	if d > 0 {
 		sn.Until = now.Add(d)
-	}
-	if kind == Ban && who.Guest {
-		sn.Addr = who.Addr
 	}
 	if err := s.store.PutSanction(sn); err != nil {
 		return sn, err
 	}
 	s.stale()
-	s.audit(Entry{At: now, By: by.ID, ByName: by.Name, Action: kind, Subject: who.ID, SubjectName: who.Name,
-		Reason: sn.Reason, Until: sn.Until})
+	s.audit(Entry{At: now, By: by.ID, ByName: by.Name, Action: sn.Kind, Subject: who.ID, SubjectName: who.Name,
+		Reason: sn.Reason, Until: sn.Until, Addr: sn.Addr, AddrUntil: sn.AddrUntil})
 	return sn, nil
 }
 
@@ -339,21 +347,47 @@ func (s *Service) Record(by Person, action, subject, subjectName, reason string)
 		Reason: sanitize.Line(reason, MaxReason)})
 }
 
+// audit keeps an action in the audit log, and writes it to the server's
+// log as one line (journald and log collectors see it there).
 func (s *Service) audit(e Entry) {
 	if e.At.IsZero() {
 		e.At = s.clock.Now().UTC()
 	}
 	s.counted(e.Action)
+	s.log.Info("moderation", logAttrs(e)...)
 	if _, err := s.store.AppendAudit(e); err != nil {
 		s.log.Error("moderation: the audit log could not keep an action", "action", e.Action, "by", e.By, "err", err)
 	}
 }
 
-// Banned returns the ban in force on an identity, or on a guest's address.
-func (s *Service) Banned(id, addr string) (Sanction, bool) {
-	return s.find(func(sn Sanction) bool {
-		return sn.Kind == Ban && (sn.Subject == id || (sn.Addr != "" && sn.Addr == addr))
-	})
+// logAttrs is an action as the server's log line carries it: who did
+// what to whom, for how long, why. A table's code goes as room, which
+// the log writes as a tag when the table is private; a ban's length as
+// duration (a Go duration: "2h0m0s") and its end as until.
+func logAttrs(e Entry) []any {
+	kv := []any{"action", e.Action, "by", e.By, "by_name", e.ByName}
+	switch {
+	case e.Action == "close":
+		kv = append(kv, "room", e.Subject)
+	case e.Subject != "":
+		kv = append(kv, "subject", e.Subject)
+		if e.SubjectName != "" && e.SubjectName != e.Subject {
+			kv = append(kv, "subject_name", e.SubjectName)
+		}
+	}
+	switch {
+	case !e.Until.IsZero():
+		kv = append(kv, "duration", e.Until.Sub(e.At).Round(time.Second), "until", e.Until)
+	case e.Action == Ban || e.Action == Mute:
+		kv = append(kv, "duration", "forever")
+	}
+	if e.Addr != "" {
+		kv = append(kv, "addr", e.Addr, "addr_until", e.AddrUntil)
+	}
+	if e.Reason != "" {
+		kv = append(kv, "reason", e.Reason)
+	}
+	return kv
 }
 
 // Muted returns the mute in force on an identity.

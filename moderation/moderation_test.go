@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,45 +37,72 @@ func newService(t *testing.T) (*moderation.Service, *clocktest.Manual, *persiste
 	return moderation.New(moderation.Options{Store: st, Admins: admins{ada.ID: true}, Clock: clk}), clk, st
 }
 
+// A duration is a number and one unit of a fixed list; every other word
+// is refused with a message naming what is wrong with it, never taken for
+// a reason or for "for good".
 func TestParseDuration(t *testing.T) {
 	for in, want := range map[string]time.Duration{
 		"30m": 30 * time.Minute, "2h": 2 * time.Hour, "7d": 7 * 24 * time.Hour, "2W": 14 * 24 * time.Hour, " 1m ": time.Minute,
-		"3650d": moderation.MaxDuration,
+		"3650d": moderation.MaxDuration, "90m": 90 * time.Minute,
 	} {
 		if got, err := moderation.ParseDuration(in); err != nil || got != want {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "m", "7", "0d", "-2h", "2x", "1.5h", "3651d", "99999999999999999999d", "h2"} {
-		if _, err := moderation.ParseDuration(bad); !errors.Is(err, moderation.ErrDuration) {
+	en := i18n.For(i18n.English)
+	for bad, says := range map[string]string{
+		"":                      "Say for how long",
+		"m":                     "m is not a duration",
+		"spam":                  "spam is not a duration",
+		"7":                     "7 has no unit",
+		"42":                    "42 has no unit",
+		"0d":                    "0d is no time at all",
+		"-1h":                   "-1h: a duration cannot be negative",
+		"2x":                    "2x: x is not a unit",
+		"7days":                 "7days: days is not a unit",
+		"1.5h":                  "1.5h: a duration is a whole number",
+		"3651d":                 "3651d is longer than 10 years",
+		"99999999999999999999d": "99999999999999999999d is longer than 10 years",
+		"2h30m":                 "2h30m is not a duration",
+		"h2":                    "h2 is not a duration",
+		"forever":               "forever is not a duration",
+	} {
+		_, err := moderation.ParseDuration(bad)
+		if !errors.Is(err, moderation.ErrDuration) {
 			t.Errorf("ParseDuration(%q) = %v; want ErrDuration", bad, err)
+			continue
+		}
+		if got := en.Error(err); !strings.Contains(got, says) {
+			t.Errorf("ParseDuration(%q) says %q; want it to say %q", bad, got, says)
 		}
 	}
-	for s, want := range map[string]bool{"7x": true, "30m": true, "idiot": false, "2": false, "x7": false} {
-		if moderation.LooksLikeDuration(s) != want {
-			t.Errorf("LooksLikeDuration(%q) = %v", s, !want)
+	for in, want := range map[string]time.Duration{"forever": moderation.Forever, "PERMANENT": moderation.Forever, "2h": 2 * time.Hour} {
+		if got, err := moderation.ParseTerm(in); err != nil || got != want {
+			t.Errorf("ParseTerm(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "for", "good", "-1h", "99999999999999999999d", "spam"} {
+		if _, err := moderation.ParseTerm(bad); !errors.Is(err, moderation.ErrDuration) {
+			t.Errorf("ParseTerm(%q) = %v; want ErrDuration", bad, err)
 		}
 	}
 }
 
 func TestBanHoldsUntilItExpiresAndIsAudited(t *testing.T) {
 	s, clk, _ := newService(t)
-	sn, err := s.Ban(ada, troll, 2*time.Hour, "insults")
+	sn, err := s.Ban(ada, troll, 2*time.Hour, "insults", moderation.BanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := s.Banned(troll.ID, "203.0.113.1"); !ok || got.Reason != "insults" || !got.Until.Equal(sn.Until) {
-		t.Fatalf("Banned = %+v, %v; want the 2h ban", got, ok)
-	}
-	if _, ok := s.Banned("SHA256:someone", troll.Addr); ok {
-		t.Fatal("a key holder's ban held their address: everyone behind it would be out")
+	if got, ok := s.Refused(moderation.Visitor{ID: troll.ID, Addr: "203.0.113.1"}); !ok || got.Reason != "insults" || !got.Until.Equal(sn.Until) {
+		t.Fatalf("Refused = %+v, %v; want the 2h ban", got, ok)
 	}
 	en := i18n.For(i18n.English)
 	if got := en.Msg(moderation.Explain(sn, clk.Now().Add(30*time.Minute))); got != "You are banned from this server for 2 hours, until 2026-01-01 02:00 UTC. Reason: insults" {
 		t.Errorf("explained as %q", got)
 	}
 	clk.Advance(2*time.Hour + time.Second)
-	if _, ok := s.Banned(troll.ID, ""); ok {
+	if _, ok := s.Banned(troll.ID); ok {
 		t.Fatal("the ban still holds after it expired")
 	}
 	log, err := s.Log(0)
@@ -84,19 +112,123 @@ func TestBanHoldsUntilItExpiresAndIsAudited(t *testing.T) {
 }
 
 func TestGuestBanHoldsItsAddress(t *testing.T) {
-	s, _, _ := newService(t)
-	if _, err := s.Ban(ada, guest, 0, ""); err != nil {
+	s, clk, _ := newService(t)
+	sn, err := s.Ban(ada, guest, moderation.Forever, "", moderation.BanOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.Banned("guest:new-code", guest.Addr); !ok {
+	if sn.Addr != "192.0.2.7/32" || !sn.AddrUntil.Equal(sn.At.Add(moderation.MaxAddressHold)) {
+		t.Fatalf("a ban for good holds the address %q until %v; want a day", sn.Addr, sn.AddrUntil)
+	}
+	if _, ok := s.Refused(moderation.Visitor{ID: "guest:new-code", Guest: true, Addr: guest.Addr}); !ok {
 		t.Fatal("a banned guest came back under a new code from the same address")
 	}
-	sn, ok := s.Banned(guest.ID, "")
-	if !ok || !sn.Permanent() {
-		t.Fatalf("Banned = %+v, %v; want a ban for good", sn, ok)
+	got, ok := s.Banned(guest.ID)
+	if !ok || !got.Permanent() {
+		t.Fatalf("Banned = %+v, %v; want a ban for good", got, ok)
 	}
-	if got := i18n.For(i18n.Polish).Msg(moderation.Explain(sn, time.Now())); got != "Masz bana na tym serwerze." {
+	if got := i18n.For(i18n.Polish).Msg(moderation.Explain(got, time.Now())); got != "Masz bana na tym serwerze." {
 		t.Errorf("explained in Polish as %q", got)
+	}
+	clk.Advance(moderation.MaxAddressHold)
+	if _, ok := s.Refused(moderation.Visitor{ID: "guest:new-code", Guest: true, Addr: guest.Addr}); ok {
+		t.Fatal("the address is still held a day after the ban: addresses change hands")
+	}
+	if _, ok := s.Refused(moderation.Visitor{ID: guest.ID, Guest: true, Addr: "203.0.113.9"}); !ok {
+		t.Fatal("the banned guest's own code came in once the address part ended")
+	}
+}
+
+// A player's ban holds their identity and, for as long as the ban but a
+// day at most, their last address (an IPv6 one by its /64): guests and
+// keys the server first saw after the ban are kept out from there, keys
+// it knew before come in, and --key-only leaves the address out.
+func TestPlayerBanHoldsTheirAddressForNewcomers(t *testing.T) {
+	s, clk, _ := newService(t)
+	anna := moderation.Person{ID: "SHA256:anna", Name: "anna", Addr: "2001:db8:1:2::7"}
+	housemate := moderation.Person{ID: "SHA256:housemate", Name: "hm", Addr: "2001:db8:1:2::8"}
+	s.Saw(housemate, "")
+	s.Saw(anna, "")
+	s.Flush()
+	clk.Advance(time.Minute)
+	sn, err := s.Ban(ada, moderation.Person{ID: anna.ID, Name: anna.Name}, 2*time.Hour, "spam", moderation.BanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sn.Addr != "2001:db8:1:2::/64" || !sn.AddrUntil.Equal(sn.Until) {
+		t.Fatalf("the offline player's ban holds %q until %v; want her last address's /64 for the 2 hours", sn.Addr, sn.AddrUntil)
+	}
+	for _, c := range []struct {
+		v    moderation.Visitor
+		kept bool
+	}{
+		{moderation.Visitor{ID: anna.ID, Addr: "198.51.100.1"}, true},                    // her key from anywhere
+		{moderation.Visitor{ID: "SHA256:new", Addr: "2001:db8:1:2:aaaa::1"}, true},       // a new key, a privacy address of the /64
+		{moderation.Visitor{ID: "guest:x", Guest: true, Addr: "2001:db8:1:2::99"}, true}, // a guest there
+		{moderation.Visitor{ID: housemate.ID, Addr: housemate.Addr}, false},              // a key seen there before the ban
+		{moderation.Visitor{ID: "SHA256:new", Addr: "2001:db8:1:3::1"}, false},           // a new key elsewhere
+		{moderation.Visitor{ID: ada.ID, Addr: "2001:db8:1:2::1"}, false},                 // an admin
+		{moderation.Visitor{ID: "guest:y", Guest: true, Addr: "not an address"}, false},  // nothing to match
+	} {
+		if _, got := s.Refused(c.v); got != c.kept {
+			t.Errorf("Refused(%+v) = %v, want %v", c.v, got, c.kept)
+		}
+	}
+	if _, err := s.Unban(ada, anna.ID); err != nil {
+		t.Fatal(err)
+	}
+	sn, err = s.Ban(ada, anna, time.Hour, "", moderation.BanOptions{KeyOnly: true})
+	if err != nil || sn.Addr != "" {
+		t.Fatalf("--key-only: %+v, %v", sn, err)
+	}
+	if _, ok := s.Refused(moderation.Visitor{ID: "guest:x", Guest: true, Addr: anna.Addr}); ok {
+		t.Error("a key-only ban kept a guest at the address out")
+	}
+	nobody := moderation.Person{ID: "SHA256:ghost", Name: "ghost"}
+	if sn, err := s.Ban(ada, nobody, time.Hour, "", moderation.BanOptions{}); err != nil || sn.Addr != "" {
+		t.Errorf("a player never seen: %+v, %v; want the key alone", sn, err)
+	}
+}
+
+// An address ban holds everyone from the address or range but admins,
+// for as long as it lasts; too wide a range, and too many, are refused.
+func TestAddressBans(t *testing.T) {
+	s, clk, _ := newService(t)
+	p, err := moderation.ParseAddress("203.0.113.0/24")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, err := s.BanAddress(ada, p, 3*24*time.Hour, "botnet")
+	if err != nil || !moderation.IsAddressBan(sn) || sn.Name != "203.0.113.0/24" {
+		t.Fatalf("BanAddress = %+v, %v", sn, err)
+	}
+	for v, kept := range map[moderation.Visitor]bool{
+		{ID: "SHA256:old", Addr: "203.0.113.200"}:         true,
+		{ID: "guest:g", Guest: true, Addr: "203.0.113.1"}: true,
+		{ID: "SHA256:old", Addr: "203.0.114.1"}:           false,
+		{ID: ada.ID, Addr: "203.0.113.5"}:                 false,
+	} {
+		if _, got := s.Refused(v); got != kept {
+			t.Errorf("Refused(%+v) = %v, want %v", v, got, kept)
+		}
+	}
+	clk.Advance(3 * 24 * time.Hour)
+	if _, ok := s.Refused(moderation.Visitor{ID: "SHA256:old", Addr: "203.0.113.200"}); ok {
+		t.Error("the address ban holds after it ended")
+	}
+	for _, wide := range []string{"10.0.0.0/8", "2001:db8::/16", "0.0.0.0/0"} {
+		p, _ := moderation.ParseAddress(wide)
+		if _, err := s.BanAddress(ada, p, time.Hour, ""); !errors.Is(err, moderation.ErrAddressTooWide) {
+			t.Errorf("banning %s: %v", wide, err)
+		}
+	}
+	for _, word := range []string{"203.0.113", "carl", "fe80::1%eth0", "2001:db8::/129"} {
+		if _, err := moderation.ParseAddress(word); !errors.Is(err, moderation.ErrNotAnAddress) {
+			t.Errorf("ParseAddress(%q) = %v", word, err)
+		}
+	}
+	if p, err := moderation.ParseAddress("::ffff:192.0.2.1"); err != nil || p.String() != "192.0.2.1/32" {
+		t.Errorf("a mapped IPv4 address: %v, %v", p, err)
 	}
 }
 
@@ -104,13 +236,13 @@ func TestAdminsAndSelfCannotBeSanctioned(t *testing.T) {
 	s, _, _ := newService(t)
 	other := moderation.Person{ID: "SHA256:bob", Name: "Bob"}
 	s.SetAdmins(admins{ada.ID: true, other.ID: true})
-	if _, err := s.Ban(ada, other, 0, ""); !errors.Is(err, moderation.ErrAdminImmune) {
+	if _, err := s.Ban(ada, other, 0, "", moderation.BanOptions{}); !errors.Is(err, moderation.ErrAdminImmune) {
 		t.Errorf("banning an admin: %v", err)
 	}
 	if _, err := s.Mute(ada, other, 0, ""); !errors.Is(err, moderation.ErrAdminImmune) {
 		t.Errorf("muting an admin: %v", err)
 	}
-	if _, err := s.Ban(ada, ada, 0, ""); !errors.Is(err, moderation.ErrSelf) {
+	if _, err := s.Ban(ada, ada, 0, "", moderation.BanOptions{}); !errors.Is(err, moderation.ErrSelf) {
 		t.Errorf("banning oneself: %v", err)
 	}
 	if got, _ := s.InForce(); len(got) != 0 {
@@ -131,7 +263,7 @@ func TestMuteAndUnmute(t *testing.T) {
 	if err := moderation.MutedError(sn, clk.Now()); !errors.As(err, &ge) || ge.Msg.Key != "moderation.mute.for" {
 		t.Fatalf("MutedError = %v", err)
 	}
-	if _, ok := s.Banned(troll.ID, ""); ok {
+	if _, ok := s.Banned(troll.ID); ok {
 		t.Fatal("a mute bans")
 	}
 	if _, err := s.Unmute(ada, troll.ID); err != nil {
@@ -155,7 +287,7 @@ func TestMuteAndUnmute(t *testing.T) {
 // here once the view is older than Refresh, and Watch reports it.
 func TestBanFromAnotherNodeHoldsWithinRefresh(t *testing.T) {
 	s, clk, st := newService(t)
-	if _, ok := s.Banned(troll.ID, ""); ok {
+	if _, ok := s.Banned(troll.ID); ok {
 		t.Fatal("banned before anything happened")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -164,7 +296,7 @@ func TestBanFromAnotherNodeHoldsWithinRefresh(t *testing.T) {
 	go s.Watch(ctx, func(sn moderation.Sanction) { got <- sn })
 	clk.WaitTimers(t, 1)
 	other := moderation.New(moderation.Options{Store: st, Clock: clk})
-	if _, err := other.Ban(ada, troll, 0, "spam"); err != nil {
+	if _, err := other.Ban(ada, troll, 0, "spam", moderation.BanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(2 * time.Second)
@@ -176,7 +308,7 @@ func TestBanFromAnotherNodeHoldsWithinRefresh(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Watch did not tell of the ban made elsewhere")
 	}
-	if _, ok := s.Banned(troll.ID, ""); !ok {
+	if _, ok := s.Banned(troll.ID); !ok {
 		t.Fatal("the ban made elsewhere does not hold here")
 	}
 }

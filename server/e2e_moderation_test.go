@@ -30,12 +30,18 @@ func startModerated(t *testing.T, dir, adminsFile string) (*Server, string) {
 	return srv, sshtest.Start(t, srv)
 }
 
-// adminRun runs `admin ARGS` as key and checks its exit status and that
-// its answer matches every pattern in want; it returns the answer.
+// adminRun runs `admin ARGS` as key (logged in as ada) and checks its
+// exit status and that its answer matches every pattern in want; it
+// returns the answer.
 func adminRun(t *testing.T, addr string, key gossh.Signer) func(args string, wantStatus int, want ...string) string {
+	return adminRunAs(t, addr, key, "ada")
+}
+
+// adminRunAs is adminRun logged in as user.
+func adminRunAs(t *testing.T, addr string, key gossh.Signer, user string) func(args string, wantStatus int, want ...string) string {
 	return func(args string, wantStatus int, want ...string) string {
 		t.Helper()
-		out, status := runAdmin(t, addr, key, args)
+		out, status := adminAs(t, addr, key, user, args)
 		if status != wantStatus {
 			t.Errorf("admin %s: status %d, want %d:\n%s", args, status, wantStatus, out)
 		}
@@ -52,7 +58,13 @@ func adminRun(t *testing.T, addr string, key gossh.Signer) func(args string, wan
 // its exit status.
 func runAdmin(t *testing.T, addr string, key gossh.Signer, args string) (string, int) {
 	t.Helper()
-	c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("ada"), sshtest.WithoutPTY(), sshtest.WithCommand("admin "+args))
+	return adminAs(t, addr, key, "ada", args)
+}
+
+// adminAs is admin logged in as user.
+func adminAs(t *testing.T, addr string, key gossh.Signer, user, args string) (string, int) {
+	t.Helper()
+	c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser(user), sshtest.WithoutPTY(), sshtest.WithCommand("admin "+args))
 	code := c.Wait(t, 10*time.Second)
 	c.Close()
 	return string(c.Transcript()), code // raw: without a PTY, lines end in a bare \n
@@ -192,13 +204,15 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 
 	run("who", 0, `Who is on:`, `troll\s+`+regexp.QuoteMeta(sshtest.Fingerprint(trollKey)), `Trolley`)
 	run("tables", 0, code+`\s+The Grizzled`)
-	run("ban tro", 1, `tro could be any of Trolley and troll: use the exact name\.`)
-	run("ban nobody-here", 1, `Nobody called nobody-here is known here\.`)
-	run("ban troll 7x", 1, `A duration is a whole number and a unit`)
-	run("ban", 1, `Usage: ban NAME \[DURATION\] \[REASON\]`)
-	run("mute ROOT", 1, `Admins cannot be banned, muted or kicked\.`)
+	run("ban tro 2h", 1, `Nobody called tro is known here\.`) // a name, never a prefix of one
+	run("ban nobody-here 2h", 1, `Nobody called nobody-here is known here\.`)
+	run("ban troll 7x", 1, `7x: x is not a unit; write m \(minutes\), h \(hours\), d \(days\) or w \(weeks\)\.`)
+	run("ban", 1, `Usage: ban NAME\|ADDRESS DURATION \[--key-only\] \[REASON\]`)
+	run("mute ROOT 1h", 1, `Admins cannot be banned, muted or kicked\.`)
 	run("frobnicate", 1, `There is no admin command frobnicate\. Type: admin help`)
-	run("help", 0, `ban NAME \[DURATION\] \[REASON\]\n\s+keep a player out`, `close CODE`)
+	run("help", 0, `ban NAME\|ADDRESS DURATION \[--key-only\] \[REASON\]\n\s+keep a player out`, `close CODE`,
+		`invites\n`, `uninvite TAG`, `admitted\n`, `unadmit NAME\|KEY`, `allow \[add\|remove KEY\|NAME\]`,
+		`admins \[add\|remove KEY\|NAME\]`, `history NAME\|KEY`, `over ssh, quote it twice:\n  ssh HOST 'admin ban "jean luc" 2h'`)
 
 	run("mute troll 30m spam", 0, `troll is muted for 30 minutes, until`)
 	troll.Type("t")
@@ -251,8 +265,8 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	con.Expect(t, `Who is on:`, 5*time.Second)
 	con.Expect(t, `1 open report: reports lists it\.`, 5*time.Second) // a count, not the queue
 	con.Expect(t, `No bans or mutes\.`, 5*time.Second)
-	con.Type("ban trol\r")
-	con.Expect(t, `trol could be any of`, 5*time.Second)
+	con.Type("ban trol 2h\r")
+	con.Expect(t, `Nobody called trol is known here`, 5*time.Second)
 	con.Type("quit\r")
 	con.Expect(t, `Admin console closed\.`, 5*time.Second)
 	if status := con.Wait(t, 5*time.Second); status != 0 {
@@ -307,7 +321,7 @@ func TestBanFreesTheSeatOfAnAbsentPlayer(t *testing.T) {
 	bob.Close()
 	r := srv.hub.Local(code)
 	waitUntil(t, "bob to be away", func() bool { return !r.Summary().Seats[0].Connected })
-	if out, status := runAdmin(t, addr, adminKey, "ban bob"); status != 0 {
+	if out, status := runAdmin(t, addr, adminKey, "ban bob forever"); status != 0 {
 		t.Fatalf("admin ban: %d\n%s", status, out)
 	}
 	waitUntil(t, "bob's seat to be freed", func() bool { return !slices.Contains(r.Summary().Players, sshtest.Fingerprint(bobKey)) })
@@ -333,7 +347,7 @@ func TestPlainModeHearsTheAdmins(t *testing.T) {
 		t.Fatal("say refused")
 	}
 	expectRaw(t, carl.c, `Notice from the admins: Closing soon`, 5*time.Second)
-	if _, status := runAdmin(t, addr, adminKey, "ban carl rude"); status != 0 {
+	if _, status := runAdmin(t, addr, adminKey, "ban carl forever rude"); status != 0 {
 		t.Fatal("ban refused")
 	}
 	expectRaw(t, carl.c, `You are banned from this server\. Reason: rude`, 5*time.Second)

@@ -23,8 +23,19 @@ func (s *Server) openModeration() {
 	if s.cfg.moderationStore != nil {
 		ms = s.cfg.moderationStore(ms)
 	}
+	seen, _ := s.store.(persistence.Sightings) // both stores keep them
 	s.mod = moderation.New(moderation.Options{Store: ms, Admins: s.access, Log: s.log,
-		OnAction: s.metrics.Moderated})
+		OnAction: s.metrics.Moderated, Sightings: seen, KnownSince: s.knownSince})
+}
+
+// knownSince is since when a key has had a profile: a key known before a
+// ban is let in from the banned player's address (moderation.Refused).
+func (s *Server) knownSince(id string) (time.Time, bool) {
+	prof, err := s.store.Player(id)
+	if err != nil || prof.FirstSeen.IsZero() {
+		return time.Time{}, false
+	}
+	return prof.FirstSeen, true
 }
 
 // watchModeration follows bans made on other nodes until ctx ends.
@@ -40,25 +51,25 @@ func (s *Server) watchModeration(ctx context.Context) {
 func (s *Server) Moderation() *moderation.Service { return s.mod }
 
 // admit refuses a banned player at the door, in the session's language,
-// with what is left of the ban (sshserver.Deps.Admit). A guest's ban
-// holds its address too: a new guest from there is the same person. While
-// the node drains, every session is sent to another node (drain.go).
+// with what is left of the ban (sshserver.Deps.Admit): a ban of their
+// identity or their address, or one that holds their address for guests
+// and keys new since (then they read that too). A session let in is
+// noted for the admins (its address and key). While the node drains,
+// every session is sent to another node (drain.go).
 func (s *Server) admit(sess ssh.Session, id sshserver.Identity) (sshserver.Refusal, string) {
 	if say := s.drainRefusal(sess); say != "" {
 		return sshserver.RefusedDraining, say // this node is stopping: any other has every table
 	}
-	sn, ok := s.mod.Banned(id.ID, guestAddr(id))
-	if !ok || s.mod.IsAdmin(id.ID) {
+	sn, ok := s.mod.Refused(visitor(id))
+	if !ok {
+		s.mod.Saw(moderation.Person{ID: id.ID, Addr: id.RemoteIP, Guest: id.Guest}, sshserver.AuthorizedKey(sess))
 		return "", ""
 	}
-	return sshserver.RefusedBan, s.printer(sess).Msg(moderation.Explain(sn, s.mod.Now()))
+	return sshserver.RefusedBan, s.printer(sess).Msg(moderation.ExplainTo(sn, visitor(id), s.mod.Now()))
 }
 
-func guestAddr(id sshserver.Identity) string {
-	if id.Guest {
-		return id.RemoteIP
-	}
-	return ""
+func visitor(id sshserver.Identity) moderation.Visitor {
+	return moderation.Visitor{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP}
 }
 
 // mayChat refuses a muted player's lines at every table (table.RoomConfig.MayChat).
@@ -83,19 +94,21 @@ func (s *Server) drainRefusal(sess ssh.Session) string {
 }
 
 // register puts a player's session in the node's register until ctx ends,
-// and ends it at once if its player was banned meanwhile.
+// notes the name its player goes by for the admins (admit noted the
+// address and key), and ends it at once if a ban came meanwhile.
 func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Player, ls *live.Session) {
 	ls.Who, ls.Name, ls.Since = id, p.Name, time.Now()
 	context.AfterFunc(ctx, s.live.Add(ls))
 	s.hereOnBus(ctx, id.ID)
-	if sn, ok := s.mod.Banned(id.ID, guestAddr(id)); ok && !s.mod.IsAdmin(id.ID) {
-		ls.Send(tui.Control{End: moderation.Explain(sn, s.mod.Now()), GiveUpSeat: true})
+	s.mod.Saw(moderation.Person{ID: id.ID, Name: p.Name, Addr: id.RemoteIP, Guest: id.Guest}, "")
+	if sn, ok := s.mod.Refused(visitor(id)); ok {
+		ls.Send(tui.Control{End: moderation.ExplainTo(sn, visitor(id), s.mod.Now()), GiveUpSeat: true})
 	}
 }
 
 // bannedPlayer reports whether a seated player is banned now
 // (table.RoomConfig.Banned): their seat is given up as they leave it.
 func (s *Server) bannedPlayer(identity string) bool {
-	_, ok := s.mod.Banned(identity, "")
+	_, ok := s.mod.Banned(identity)
 	return ok && !s.mod.IsAdmin(identity)
 }

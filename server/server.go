@@ -184,7 +184,7 @@ func New(cfg Config) (*Server, error) {
 		Hub:        s.hub,
 		Games:      games,
 		Profiles:   s.records,
-		Names:      &s.names,
+		Names:      playerNames{s},
 		Records:    s.records,
 		Reviews:    s.reviews,
 		Relations:  rel,
@@ -251,7 +251,7 @@ func New(cfg Config) (*Server, error) {
 	sshCfg.Addr, sshCfg.HostKeyPath, sshCfg.AllowGuests = cfg.Addr, keyPath, cfg.Guests
 	s.ssh, err = sshserver.New(sshCfg, sshserver.Deps{Programs: s.program, Command: s.command, Plain: s.plain, Log: cfg.Log,
 		KnownGuest: s.guestSeated, Opens: opensTUI, Verb: isVerb, Tag: tagger.Tag, Admit: s.admit,
-		Doorkeeper: accessGate{s.access}, Refused: func(why sshserver.Refusal) { s.metrics.Refused(string(why)) }})
+		Doorkeeper: accessGate{s.access, s}, Refused: func(why sshserver.Refusal) { s.metrics.Refused(string(why)) }})
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -463,15 +463,27 @@ func (s *Server) Serve(l net.Listener) error {
 	return s.ssh.Serve(l)
 }
 
+// sightingsFlushWithin bounds how long a stopping server waits to write
+// what logins showed of players (moderation.Saw): a store that does not
+// answer does not hold the stop up.
+const sightingsFlushWithin = 500 * time.Millisecond
+
 // Shutdown tells every player, closes rooms (their state is already on
 // disk), disconnects sessions and closes the store, within ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
 	if s.closed { // the store and rooms are gone already; stop serving
 		return s.ssh.Shutdown(ctx)
 	}
-	// Moderation stops first: its watcher and any check made while rooms
-	// close answer from the sanctions last read instead of waiting on a
-	// store that may not answer (a cluster losing this node).
+	// What logins showed of players is written first, for half a second
+	// at most. Then moderation stops: its watcher and any check made while
+	// rooms close answer from the sanctions last read instead of waiting
+	// on a store that may not answer (a cluster losing this node).
+	flushed := make(chan struct{})
+	go func() { s.mod.Flush(); close(flushed) }()
+	select {
+	case <-flushed:
+	case <-time.After(sightingsFlushWithin):
+	}
 	s.mod.Close()
 	// Every player sees why first, on a terminal given back whole; a
 	// client that does not read gets at most two seconds.

@@ -1,6 +1,7 @@
 package sshserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"maps"
@@ -230,4 +231,16 @@ func remoteIP(addr net.Addr) string {
 		return addr.String()
 	}
 	return host
+}
+
+// AuthorizedKey is the public key a session logged in with, as a line of
+// an authorized_keys file ("ssh-ed25519 AAAA…"), or "" for a guest: what
+// an admin's `allow add NAME` writes to the allowlist.
+func AuthorizedKey(sess ssh.Session) string {
+	id, ok := IdentityOf(sess)
+	key := sess.PublicKey()
+	if !ok || id.Guest || key == nil {
+		return ""
+	}
+	return string(bytes.TrimSpace(gossh.MarshalAuthorizedKey(key)))
 }

@@ -44,6 +44,8 @@ const (
 	OpKick  = "kick"  // end Player's sessions, with Text as the reason
 	OpSay   = "say"   // Text as a notice to every session
 	OpClose = "close" // close table Code if this node runs it
+	// OpRevoke ends Player's sessions: their key is no longer let in.
+	OpRevoke = "revoke"
 )
 
 // Request is what the admin's node asks.

@@ -9,6 +9,7 @@ package admin
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/access"
@@ -27,7 +29,6 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/commands"
-	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/plain"
@@ -35,22 +36,6 @@ import (
 	"github.com/charmbracelet/ssh"
 	"golang.org/x/time/rate"
 )
-
-// Admin command rate: a burst of adminBurst commands, then one every
-// adminEvery, per admin (all their sessions together). Far above what a
-// person types or a script needs; it stops a runaway loop from flooding
-// the store and every player's screen with notices.
-const (
-	adminBurst = 30
-	adminEvery = 200 * time.Millisecond
-)
-
-// adminCloseWait is how long `admin close` waits for the table to save
-// itself closed before it answers.
-const adminCloseWait = 5 * time.Second
-
-// adminLogShown is how many moderation actions `admin log` shows: the last ones.
-const adminLogShown = 50
 
 // Console answers the admins' commands.
 type Console struct {
@@ -65,7 +50,8 @@ type Console struct {
 	Cluster Cluster
 	Log     *slog.Logger
 
-	rates adminRates // each admin's command budget
+	rates    adminRates    // each admin's command budget
+	consoles adminConsoles // the consoles open here
 }
 
 // Names finds players by the names they go by (the server's name book).
@@ -89,6 +75,22 @@ type Cluster interface {
 	Has(code string) bool
 }
 
+// Admin command rate: a burst of adminBurst commands, then one every
+// adminEvery, per admin (all their sessions together). Far above what a
+// person types or a script needs; it stops a runaway loop from flooding
+// the store and every player's screen with notices.
+const (
+	adminBurst = 30
+	adminEvery = 200 * time.Millisecond
+)
+
+// adminCloseWait is how long `admin close` waits for the table to save
+// itself closed before it answers.
+const adminCloseWait = 5 * time.Second
+
+// adminLogShown is how many moderation actions `admin log` shows: the last ones.
+const adminLogShown = 50
+
 // Run answers `ssh host admin …` in p's language: one command (args), or
 // with no command the console. Non-admins learn only that it is not
 // permitted.
@@ -99,6 +101,7 @@ func (c *Console) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 		return 1
 	}
 	a := &adminSession{c: c, p: p, by: moderation.Person{ID: id.ID, Name: c.adminName(id), Addr: id.RemoteIP}}
+	c.Mod.Saw(a.by, "") // an admin goes by their name in the lists too
 	if len(args) == 0 {
 		return c.console(sess, a)
 	}
@@ -128,28 +131,42 @@ func (c *Console) adminName(id sshserver.Identity) string {
 	return id.ID
 }
 
-// console reads commands a line at a time, after an overview of who
-// is on, the tables, open reports and sanctions. With a PTY it echoes and
-// prompts as plain mode does.
+// console reads commands a line at a time, after an overview of who is
+// on, the tables, open reports and sanctions. With a PTY it echoes and
+// prompts as plain mode does. It closes, with status 1, when its key is
+// no longer an admin's (CloseRevoked).
 func (c *Console) console(sess ssh.Session, a *adminSession) int {
 	_, _, pty := sess.Pty()
 	out := sshserver.RawOutput(sess)
 	ed := plain.NewLineEditor(out, pty)
 	a.out = ed.Say
 	a.fail = func(msg string) { ed.Say(msg) }
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	oc := c.consoles.add(a.by.ID, cancel)
+	defer c.consoles.remove(oc)
 	keys, _ := sshserver.Keyboard(sess)
-	lines := ed.Lines(sess.Context(), keys)
+	lines := ed.Lines(ctx, keys)
 	ed.Say(a.p.T("moderation.admin.welcome"), "")
-	for _, c := range []string{"who", "tables", "reports", "bans"} {
-		if c == "reports" {
+	for _, cmd := range []string{"who", "tables", "reports", "bans"} {
+		if cmd == "reports" {
 			a.openReports() // counted: the whole queue is a page away
 		} else {
-			a.do([]string{c}) // the overview is not the admin's to pay for
+			a.do([]string{cmd}) // the overview is not the admin's to pay for
 		}
 		ed.Say("")
 	}
 	ed.Prompt()
-	for line := range lines {
+	for {
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-ctx.Done(): // the session ended, or the key's rights did
+		}
+		if !ok {
+			break
+		}
 		args := splitCommand(sanitize.Line(line, sshserver.MaxCommand))
 		if len(args) > 0 && (strings.EqualFold(args[0], "quit") || strings.EqualFold(args[0], "exit")) {
 			break
@@ -161,6 +178,10 @@ func (c *Console) console(sess ssh.Session, a *adminSession) int {
 			a.run(args)
 		}
 		ed.Prompt()
+	}
+	if oc.revoked.Load() || !c.Mod.IsAdmin(a.by.ID) {
+		ed.Say("", a.p.T("moderation.console.revoked"))
+		return 1
 	}
 	ed.Say(a.p.T("moderation.admin.bye"))
 	return 0
@@ -202,9 +223,13 @@ type adminSession struct {
 	fail func(msg string)      // refusals and errors
 }
 
-// run runs one command within the admin's budget; false: it was refused
-// or failed (the admin was told).
+// run runs one command within the admin's budget, if their key is still
+// an admin's; false: it was refused or failed (the admin was told).
 func (a *adminSession) run(args []string) bool {
+	if !a.c.Mod.IsAdmin(a.by.ID) {
+		a.fail(a.p.Error(moderation.ErrNotPermitted))
+		return false
+	}
 	if !a.c.limiter(a.by.ID).Allow() {
 		a.fail(a.p.T("moderation.err.too_fast"))
 		return false
@@ -212,48 +237,90 @@ func (a *adminSession) run(args []string) bool {
 	return a.do(args)
 }
 
-// do runs one command.
+// adminVerb is one admin command's grammar: the words after its name,
+// from min to max (max < 0: any number, the rest being text), and what
+// it does with them.
+type adminVerb struct {
+	name     string
+	usage    string // its usage's catalog key; "": the name alone
+	help     string // its help line's catalog key
+	min, max int
+	run      func(a *adminSession, args []string) error
+}
+
+// adminVerbs are the commands in the order help lists them (set in init:
+// the commands' usage errors read it).
+var adminVerbs []adminVerb
+
+func init() {
+	adminVerbs = []adminVerb{
+		{"who", "", "moderation.admin.help.who", 0, 0, func(a *adminSession, _ []string) error { a.who(); return nil }},
+		{"tables", "", "moderation.admin.help.tables", 0, 0, func(a *adminSession, _ []string) error { a.tables(); return nil }},
+		{"kick", "moderation.admin.usage.kick", "moderation.admin.help.kick", 1, -1, (*adminSession).kickCmd},
+		{"mute", "moderation.admin.usage.mute", "moderation.admin.help.mute", 2, -1, (*adminSession).muteCmd},
+		{"unmute", "moderation.admin.usage.unmute", "moderation.admin.help.unmute", 1, 1, (*adminSession).unmuteCmd},
+		{"ban", "moderation.admin.usage.ban", "moderation.admin.help.ban", 2, -1, (*adminSession).banCmd},
+		{"unban", "moderation.admin.usage.unban", "moderation.admin.help.unban", 1, 1, (*adminSession).unbanCmd},
+		{"bans", "", "moderation.admin.help.bans", 0, 0, func(a *adminSession, _ []string) error { return a.bans() }},
+		{"history", "moderation.admin.usage.history", "moderation.admin.help.history", 1, 1, (*adminSession).history},
+		{"say", "moderation.admin.usage.say", "moderation.admin.help.say", 1, -1, (*adminSession).say},
+		{"close", "moderation.admin.usage.close", "moderation.admin.help.close", 1, 1, (*adminSession).close},
+		{"invite", "moderation.admin.usage.invite", "moderation.admin.help.invite", 0, 2, (*adminSession).invite},
+		{"invites", "", "moderation.admin.help.invites", 0, 0, func(a *adminSession, _ []string) error { return a.invites() }},
+		{"uninvite", "moderation.admin.usage.uninvite", "moderation.admin.help.uninvite", 1, 1, (*adminSession).uninvite},
+		{"admitted", "", "moderation.admin.help.admitted", 0, 0, func(a *adminSession, _ []string) error { return a.admitted() }},
+		{"unadmit", "moderation.admin.usage.unadmit", "moderation.admin.help.unadmit", 1, 1, (*adminSession).unadmit},
+		{"allow", "moderation.admin.usage.allow", "moderation.admin.help.allow", 0, -1, (*adminSession).allowCmd},
+		{"admins", "moderation.admin.usage.admins", "moderation.admin.help.admins", 0, -1, (*adminSession).adminsCmd},
+		{"reports", "moderation.admin.more.usage_reports", "moderation.admin.help.reports", 0, -1, (*adminSession).reports},
+		{"resolve", "moderation.admin.more.usage_resolve", "moderation.admin.more.help_resolve", 1, -1, (*adminSession).resolve},
+		{"log", "", "moderation.admin.help.log", 0, 0, func(a *adminSession, _ []string) error { return a.log() }},
+		{"help", "", "moderation.admin.help.help", 0, 0, func(a *adminSession, _ []string) error { a.help(); return nil }},
+	}
+}
+
+// usageMsg is a command's usage as the admin reads it.
+func (v adminVerb) usageMsg() game.Msg {
+	if v.usage == "" {
+		return game.Raw(v.name)
+	}
+	return game.M(v.usage)
+}
+
+// do runs one command: its words checked against its grammar first.
 func (a *adminSession) do(args []string) bool {
-	cmd, rest := strings.ToLower(args[0]), args[1:]
-	var err error
-	switch cmd {
-	case "who":
-		a.who()
-	case "tables":
-		a.tables()
-	case "reports":
-		err = a.reports(rest)
-	case "resolve":
-		err = a.resolve(rest)
-	case "bans":
-		err = a.bans()
-	case "log":
-		err = a.log()
-	case "help":
-		a.help()
-	case "kick":
-		err = a.withName(rest, "moderation.admin.usage.kick", a.kick)
-	case "ban", "mute":
-		usage := map[string]string{"ban": "moderation.admin.usage.ban", "mute": "moderation.admin.usage.mute"}[cmd]
-		err = a.withName(rest, usage, func(who moderation.Person, more []string) error { return a.sanction(cmd, who, more) })
-	case "unban", "unmute":
-		usage := map[string]string{"unban": "moderation.admin.usage.unban", "unmute": "moderation.admin.usage.unmute"}[cmd]
-		err = a.withName(rest, usage, func(who moderation.Person, _ []string) error { return a.lift(cmd, who) })
-	case "say":
-		err = a.say(rest)
-	case "close":
-		err = a.close(rest)
-	case "invite":
-		err = a.invite(rest)
-	default:
+	name, rest := strings.ToLower(args[0]), args[1:]
+	i := slices.IndexFunc(adminVerbs, func(v adminVerb) bool { return v.name == name })
+	if i < 0 {
 		a.fail(a.p.T("moderation.err.unknown", game.Text("Cmd", commands.Echo(args[0]))))
 		return false
+	}
+	v := adminVerbs[i]
+	var err error
+	switch {
+	case len(rest) < v.min:
+		err = &game.Error{Msg: game.M("moderation.err.usage", game.Sub("Usage", v.usageMsg()))}
+	case v.max >= 0 && len(rest) > v.max:
+		err = extraWord(rest[v.max], v.usageMsg())
+	default:
+		err = v.run(a, rest)
 	}
 	if err != nil {
 		a.fail(a.explain(err))
 		return false
 	}
 	return true
+}
+
+// extraWord refuses a command for a word beyond its grammar.
+func extraWord(word string, usage game.Msg) error {
+	return &game.Error{Msg: game.M("moderation.console.extra", game.Text("Extra", sanitize.Cut(word, 40)), game.Sub("Usage", usage))}
+}
+
+// usageOf is the usage error of the command name.
+func usageOf(name string) error {
+	i := slices.IndexFunc(adminVerbs, func(v adminVerb) bool { return v.name == name })
+	return &game.Error{Msg: game.M("moderation.err.usage", game.Sub("Usage", adminVerbs[i].usageMsg()))}
 }
 
 // explain is an error as the admin reads it: the catalog's words for
@@ -267,25 +334,14 @@ func (a *adminSession) explain(err error) string {
 	return a.p.T("moderation.err.store")
 }
 
-func usageError(key string) error {
-	return &game.Error{Msg: game.M("moderation.err.usage", game.Sub("Usage", game.M(key)))}
-}
-
-// withName resolves the first word as a player's name and runs do with
-// the rest.
-func (a *adminSession) withName(args []string, usage string, do func(moderation.Person, []string) error) error {
-	if len(args) == 0 {
-		return usageError(usage)
+// player resolves the word an admin named a player by (resolvePlayer; in
+// a cluster, the other nodes' sessions too), for command cmd.
+func (a *adminSession) player(cmd, word string) (moderation.Person, error) {
+	who, err := a.c.resolvePlayer(cmd, word)
+	if errors.Is(err, errNoSuchPlayer) && a.c.Cluster != nil {
+		who, err = a.c.resolveOnNodes(word, err)
 	}
-	who, err := a.c.resolvePlayer(args[0])
-	var ge *game.Error
-	if errors.As(err, &ge) && ge.Msg.Key == "moderation.err.no_such_player" && a.c.Cluster != nil {
-		who, err = a.c.resolveOnNodes(args[0], err)
-	}
-	if err != nil {
-		return err
-	}
-	return do(who, args[1:])
+	return who, err
 }
 
 func (a *adminSession) tables() {
@@ -329,8 +385,11 @@ func (a *adminSession) reports(rest []string) error {
 	}
 	if len(rest) > 0 {
 		n, err := strconv.Atoi(rest[0])
-		if err != nil || n < 1 || len(rest) > 1 {
-			return usageError("moderation.admin.more.usage_reports")
+		if err != nil || n < 1 {
+			return usageOf("reports")
+		}
+		if len(rest) > 1 {
+			return extraWord(rest[1], game.M("moderation.admin.more.usage_reports"))
 		}
 		page = n
 	}
@@ -425,12 +484,9 @@ func (a *adminSession) report(n int, r moderation.Report) []string {
 
 // resolve marks a report handled: `resolve N [NOTE]`.
 func (a *adminSession) resolve(rest []string) error {
-	if len(rest) == 0 {
-		return usageError("moderation.admin.more.usage_resolve")
-	}
 	n, err := strconv.Atoi(strings.TrimPrefix(rest[0], "#"))
 	if err != nil {
-		return usageError("moderation.admin.more.usage_resolve")
+		return usageOf("resolve")
 	}
 	if _, err := a.c.Mod.Resolve(a.by, n, strings.Join(rest[1:], " ")); err != nil {
 		return err
@@ -474,175 +530,32 @@ func (a *adminSession) log() error {
 	}
 	lines := []string{a.p.T("moderation.admin.log_title")}
 	for _, e := range entries {
-		detail := e.Reason
-		if !e.Until.IsZero() {
-			detail = strings.TrimSpace(e.Until.UTC().Format(moderation.UntilFormat) + "  " + detail)
-		}
-		lines = append(lines, "  "+strings.TrimSpace(a.p.T("moderation.admin.log_line",
-			game.Text("When", e.At.UTC().Format("2006-01-02 15:04")), game.Text("By", e.ByName),
-			game.Term("Action", "moderation.admin.action."+e.Action), game.Text("Whom", e.SubjectName), game.Text("Detail", detail))))
+		lines = append(lines, "  "+a.logLine(e))
 	}
 	a.out(lines...)
 	return nil
+}
+
+// logLine is one action as `admin log` shows it.
+func (a *adminSession) logLine(e moderation.Entry) string {
+	detail := e.Reason
+	if !e.Until.IsZero() {
+		detail = strings.TrimSpace(e.Until.UTC().Format(moderation.UntilFormat) + "  " + detail)
+	}
+	if e.Addr != "" {
+		detail = strings.TrimSpace(detail + "  +" + moderation.ShowAddr(e.Addr))
+	}
+	return strings.TrimSpace(a.p.T("moderation.admin.log_line",
+		game.Text("When", e.At.UTC().Format("2006-01-02 15:04")), game.Text("By", e.ByName),
+		game.Term("Action", "moderation.admin.action."+e.Action), game.Text("Whom", e.SubjectName), game.Text("Detail", detail)))
 }
 
 func (a *adminSession) help() {
 	lines := []string{a.p.T("moderation.admin.help.title")}
-	for _, c := range []struct{ syntax, help string }{
-		{"who", "moderation.admin.help.who"},
-		{"tables", "moderation.admin.help.tables"},
-		{a.p.T("moderation.admin.usage.kick"), "moderation.admin.help.kick"},
-		{a.p.T("moderation.admin.usage.mute"), "moderation.admin.help.mute"},
-		{a.p.T("moderation.admin.usage.unmute"), "moderation.admin.help.unmute"},
-		{a.p.T("moderation.admin.usage.ban"), "moderation.admin.help.ban"},
-		{a.p.T("moderation.admin.usage.unban"), "moderation.admin.help.unban"},
-		{"bans", "moderation.admin.help.bans"},
-		{a.p.T("moderation.admin.usage.say"), "moderation.admin.help.say"},
-		{a.p.T("moderation.admin.usage.close"), "moderation.admin.help.close"},
-		{a.p.T("moderation.admin.usage.invite"), "moderation.admin.help.invite"},
-		{a.p.T("moderation.admin.more.usage_reports"), "moderation.admin.help.reports"},
-		{a.p.T("moderation.admin.more.usage_resolve"), "moderation.admin.more.help_resolve"},
-		{"log", "moderation.admin.help.log"},
-		{"help", "moderation.admin.help.help"},
-	} {
-		lines = append(lines, "  "+c.syntax, "      "+a.p.T(c.help)) // two lines: each fits 80 columns
+	for _, v := range adminVerbs {
+		lines = append(lines, "  "+a.p.Msg(v.usageMsg()), "      "+a.p.T(v.help)) // two lines: each fits 80 columns
 	}
-	a.out(lines...)
-}
-
-// sanction bans or mutes who: `NAME [DURATION] [REASON]`.
-func (a *adminSession) sanction(kind string, who moderation.Person, rest []string) error {
-	var d time.Duration
-	if len(rest) > 0 && moderation.LooksLikeDuration(rest[0]) {
-		var err error
-		if d, err = moderation.ParseDuration(rest[0]); err != nil {
-			return err
-		}
-		rest = rest[1:]
-	}
-	reason := strings.Join(rest, " ")
-	mk := a.c.Mod.Mute
-	if kind == moderation.Ban {
-		mk = a.c.Mod.Ban
-	}
-	sn, err := mk(a.by, who, d, reason)
-	if err != nil {
-		return err
-	}
-	if kind == moderation.Ban {
-		a.c.Here.EnforceBan(sn)
-	}
-	said := map[string][2]string{moderation.Ban: {"moderation.admin.banned_for", "moderation.admin.banned_for_good"},
-		moderation.Mute: {"moderation.admin.muted_for", "moderation.admin.muted_for_good"}}[kind]
-	if sn.Permanent() {
-		a.out(a.p.T(said[1], game.Text("Name", who.Name)))
-	} else {
-		a.out(a.p.T(said[0], game.Text("Name", who.Name), moderation.LeftArg(d), game.Text("Until", sn.Until.UTC().Format(moderation.UntilFormat))))
-	}
-	return nil
-}
-
-func (a *adminSession) lift(cmd string, who moderation.Person) error {
-	var err error
-	key := "moderation.admin.unbanned"
-	if cmd == "unban" {
-		_, err = a.c.Mod.Unban(a.by, who.ID)
-	} else {
-		_, err = a.c.Mod.Unmute(a.by, who.ID)
-		key = "moderation.admin.unmuted"
-	}
-	if err != nil {
-		return err
-	}
-	a.out(a.p.T(key, game.Text("Name", who.Name)))
-	return nil
-}
-
-// invite makes an invite code (access) for `[USES] [DURATION]` and shows
-// it to this admin only: the log keeps that an invite was made, never its
-// code.
-func (a *adminSession) invite(rest []string) error {
-	uses, ttl := 0, time.Duration(0)
-	for _, w := range rest {
-		var err error
-		if moderation.LooksLikeDuration(w) {
-			if ttl, err = moderation.ParseDuration(w); err != nil {
-				return err
-			}
-		} else if uses, err = strconv.Atoi(w); err != nil {
-			return usageError("moderation.admin.usage.invite")
-		} else if uses <= 0 {
-			uses = -1 // typed: CreateInvite's 0 means "one", and 0 typed is a slip it should refuse
-		}
-	}
-	code, err := a.c.Access.CreateInvite(a.by.ID, uses, ttl)
-	if err != nil {
-		return err
-	}
-	if uses == 0 {
-		uses = 1
-	}
-	if ttl == 0 {
-		ttl = access.DefaultTTL
-	}
-	until := a.c.Mod.Now().Add(ttl).UTC().Format(moderation.UntilFormat)
-	login := joinline.AsUser(a.c.JoinLine(), sshserver.InvitePrefix+access.FormatCode(code))
-	a.c.Mod.Record(a.by, "invite", "", "", "")
-	a.out(a.p.T("moderation.admin.invite", game.Count(uses), game.Text("Code", access.FormatCode(code)),
-		game.Text("Until", until), game.Text("Command", login)))
-	return nil
-}
-
-// resolvePlayer finds a player by the name players see, case and
-// look-alikes aside: a name held now or lately, a sanctioned player's, or
-// else the only name beginning so. A name several could mean is refused
-// with the candidates. An identity (SHA256:…, guest:…) is taken as it is.
-func (c *Console) resolvePlayer(name string) (moderation.Person, error) {
-	if strings.HasPrefix(name, "SHA256:") || strings.HasPrefix(name, "guest:") {
-		// An identity as `who` shows it: a player on another node of a
-		// cluster, or one whose name this node no longer knows.
-		id := sanitize.Line(name, 128)
-		return c.person(id, id), nil
-	}
-	name = sanitize.Line(name, sanitize.MaxNameRunes+8)
-	if id, display, ok := c.Names.Holder(name); ok {
-		return c.person(id, display), nil
-	}
-	sanctions, _ := c.Mod.InForce()
-	fold := sanitize.Fold(name)
-	for _, sn := range sanctions {
-		if sanitize.Fold(sn.Name) == fold {
-			return moderation.Person{ID: sn.Subject, Name: sn.Name, Addr: sn.Addr, Guest: strings.HasPrefix(sn.Subject, "guest:")}, nil
-		}
-	}
-	cands := c.Names.Beginning(fold, 6)
-	for _, sn := range sanctions {
-		if strings.HasPrefix(sanitize.Fold(sn.Name), fold) && !slices.ContainsFunc(cands, func(c [2]string) bool { return c[0] == sn.Subject }) {
-			cands = append(cands, [2]string{sn.Subject, sn.Name})
-		}
-	}
-	switch len(cands) {
-	case 0:
-		return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.no_such_player", game.Text("Name", name))}
-	case 1:
-		return c.person(cands[0][0], cands[0][1]), nil
-	}
-	var names []game.Msg
-	for _, c := range cands {
-		names = append(names, game.Raw(c[1]))
-	}
-	slices.SortFunc(names, func(x, y game.Msg) int { return cmp.Compare(x.Args[0].Str, y.Args[0].Str) })
-	return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.ambiguous", game.Text("Name", name), game.List("Names", names...))}
-}
-
-// person is a player with the address and kind of their session here, if
-// they have one.
-func (c *Console) person(id, name string) moderation.Person {
-	p := moderation.Person{ID: id, Name: name, Guest: strings.HasPrefix(id, "guest:")}
-	if ls := c.Here.Live.Of(id); len(ls) > 0 {
-		p.Guest, p.Addr = ls[0].Who.Guest, ls[0].Who.RemoteIP
-	}
-	return p
+	a.out(append(lines, "", a.p.T("moderation.admin.help.quotes"), "  "+a.p.T("moderation.admin.help.quotes_example"))...)
 }
 
 // limiter is an admin's command budget, shared by their sessions.
@@ -665,3 +578,161 @@ type adminRates struct {
 	mu sync.Mutex
 	m  map[string]*rate.Limiter
 }
+
+// adminConsoles are the consoles open on this node, with their admin's
+// key: a reload that takes a key off the admins closes its consoles.
+type adminConsoles struct {
+	mu sync.Mutex
+	m  map[*openConsole]struct{}
+}
+
+// openConsole is one console: its admin's key, and its end.
+type openConsole struct {
+	key     string
+	cancel  context.CancelFunc
+	revoked atomic.Bool // closed because the key is no longer an admin's
+}
+
+// add registers a console of key, ended by cancel; remove it when it ends.
+func (c *adminConsoles) add(key string, cancel context.CancelFunc) *openConsole {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[*openConsole]struct{}{}
+	}
+	oc := &openConsole{key: key, cancel: cancel}
+	c.m[oc] = struct{}{}
+	return oc
+}
+
+func (c *adminConsoles) remove(oc *openConsole) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, oc)
+}
+
+// closeRevoked closes the consoles of keys that are no longer admins',
+// and says how many.
+func (c *adminConsoles) closeRevoked(isAdmin func(string) bool) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for oc := range c.m {
+		if !isAdmin(oc.key) {
+			oc.revoked.Store(true)
+			oc.cancel()
+			n++
+		}
+	}
+	return n
+}
+
+// errNoSuchPlayer: nobody this node knows goes by the name.
+var errNoSuchPlayer = errors.New("no such player")
+
+// resolvePlayer finds the player an admin names for command cmd: an
+// identity as `who` shows it (SHA256:…, guest:…) as it is; else the
+// players whose name reads like word exactly (case and look-alikes folded
+// by sanitize.Fold, never by prefix): the one holding the name now, the
+// sessions here, the sanctioned, and whoever was seen under it. One
+// player is found; several are refused with the candidates, and nothing
+// is done.
+func (c *Console) resolvePlayer(cmd, word string) (moderation.Person, error) {
+	if strings.HasPrefix(word, "SHA256:") || strings.HasPrefix(word, "guest:") {
+		id := sanitize.Line(word, 128)
+		return c.person(id, c.displayName(id)), nil
+	}
+	name := sanitize.Line(word, sanitize.MaxNameRunes+8)
+	fold := sanitize.Fold(name)
+	var cands [][2]string // identity, name
+	addCand := func(id, n string) {
+		if id != "" && !slices.ContainsFunc(cands, func(c [2]string) bool { return c[0] == id }) {
+			cands = append(cands, [2]string{id, n})
+		}
+	}
+	if fold != "" {
+		if id, display, ok := c.Names.Holder(name); ok {
+			addCand(id, display)
+		}
+		for _, ls := range c.Here.Live.List(nil) {
+			if sanitize.Fold(ls.DisplayName()) == fold {
+				addCand(ls.Who.ID, ls.DisplayName())
+			}
+		}
+		sanctions, _ := c.Mod.InForce()
+		for _, sn := range sanctions {
+			if sanitize.Fold(sn.Name) == fold {
+				addCand(sn.Subject, sn.Name)
+			}
+		}
+		for _, id := range c.Mod.SeenAs(name) {
+			addCand(id, c.displayName(id))
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return moderation.Person{}, c.notFound(cmd, name)
+	case 1:
+		return c.person(cands[0][0], c.displayName(cands[0][0])), nil // the name they go by now
+	}
+	slices.SortFunc(cands, func(x, y [2]string) int { return cmp.Or(strings.Compare(x[1], y[1]), strings.Compare(x[0], y[0])) })
+	var names []game.Msg
+	for _, c := range cands {
+		names = append(names, game.Raw(c[1]+" ("+c[0]+")"))
+	}
+	return moderation.Person{}, &game.Error{Err: errAmbiguous, Msg: game.M("moderation.console.ambiguous", game.Text("Name", name), game.List("Names", names...))}
+}
+
+// errAmbiguous: several players go by the name.
+var errAmbiguous = errors.New("ambiguous name")
+
+// notFound is "nobody called name", with the names that begin with name
+// and a space, when there are some: the shell dropped the quotes of a
+// name with spaces (`ssh host admin ban "jean luc" 30m` reaches the
+// server as ban jean luc 30m).
+func (c *Console) notFound(cmd, name string) error {
+	var longer []game.Msg
+	example := ""
+	for _, c := range c.Names.Beginning(sanitize.Fold(name), 64) {
+		if strings.HasPrefix(strings.ToLower(c[1]), strings.ToLower(name)+" ") {
+			longer = append(longer, game.Raw(c[1]))
+			if example == "" {
+				example = c[1]
+			}
+		}
+	}
+	if len(longer) == 0 {
+		return &game.Error{Err: errNoSuchPlayer, Msg: game.M("moderation.err.no_such_player", game.Text("Name", name))}
+	}
+	return &game.Error{Err: errNoSuchPlayer, Msg: game.M("moderation.console.not_found_spaces", game.Text("Name", name),
+		game.List("Names", longer...), game.Text("Cmd", cmd), game.Text("Example", example))}
+}
+
+// displayName is how an identity goes now: a session's name here, the
+// name it holds, or the last name it was seen under; else the identity.
+func (c *Console) displayName(id string) string {
+	if ls := c.Here.Live.Of(id); len(ls) > 0 {
+		return ls[0].DisplayName()
+	}
+	if sg, ok := c.Mod.Sighting(id); ok && len(sg.Names) > 0 {
+		return sg.Names[len(sg.Names)-1].Name
+	}
+	if prof, err := c.Store.Player(id); err == nil && prof.Name != "" {
+		return prof.Name
+	}
+	return id
+}
+
+// person is a player with the address and kind of their session here, if
+// they have one.
+func (c *Console) person(id, name string) moderation.Person {
+	p := moderation.Person{ID: id, Name: name, Guest: strings.HasPrefix(id, "guest:")}
+	if ls := c.Here.Live.Of(id); len(ls) > 0 {
+		p.Guest, p.Addr = ls[0].Who.Guest, ls[0].Who.RemoteIP
+	}
+	return p
+}
+
+// CloseRevoked closes the consoles of keys that are no longer admins'
+// (the admins' list changed), and says how many.
+func (c *Console) CloseRevoked() int { return c.consoles.closeRevoked(c.Mod.IsAdmin) }

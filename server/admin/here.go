@@ -17,6 +17,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/live"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
 )
@@ -47,6 +48,8 @@ func (h *Here) Answer(req adminbus.Request) adminbus.Reply {
 		return adminbus.Reply{Count: h.say(sanitize.Line(req.Text, game.MaxChat))}
 	case adminbus.OpClose:
 		return adminbus.Reply{Count: h.close(strings.ToUpper(sanitize.Line(req.Code, 20)))}
+	case adminbus.OpRevoke:
+		return adminbus.Reply{Count: h.revoke(sanitize.Line(req.Player, 128))}
 	}
 	return adminbus.Reply{}
 }
@@ -92,7 +95,7 @@ func (h *Here) sessions() []adminbus.Session {
 	at := h.tablesAt()
 	out := make([]adminbus.Session, 0, len(all))
 	for _, ls := range all {
-		out = append(out, adminbus.Session{Name: ls.Name, ID: ls.Who.ID, Addr: ls.Who.RemoteIP, Since: ls.Since, Tables: at[ls.Who.ID]})
+		out = append(out, adminbus.Session{Name: ls.DisplayName(), ID: ls.Who.ID, Addr: ls.Who.RemoteIP, Since: ls.Since, Tables: at[ls.Who.ID]})
 	}
 	return out
 }
@@ -215,7 +218,7 @@ func (h *Here) kick(id, reason string) int {
 func (a *adminSession) say(rest []string) error {
 	text := sanitize.Line(strings.Join(rest, " "), game.MaxChat)
 	if text == "" {
-		return usageError("moderation.admin.usage.say")
+		return usageOf("say")
 	}
 	answers := a.c.askEveryNode(adminbus.Request{Op: adminbus.OpSay, Text: text}, AskWithin)
 	reached := 0
@@ -243,9 +246,6 @@ func (h *Here) say(text string) int {
 
 // close ends a table wherever it runs; it is saved closed, not restored.
 func (a *adminSession) close(rest []string) error {
-	if len(rest) != 1 {
-		return usageError("moderation.admin.usage.close")
-	}
 	code := strings.ToUpper(sanitize.Line(rest[0], 20))
 	closed := a.c.Here.close(code) > 0
 	var silent []string
@@ -301,8 +301,8 @@ func (c *Console) resolveOnNodes(name string, notFound error) (moderation.Person
 			case found == nil:
 				found = &ss
 			case found.ID != ss.ID:
-				return moderation.Person{}, &game.Error{Msg: game.M("moderation.err.ambiguous", game.Text("Name", name),
-					game.List("Names", game.Raw(found.Name), game.Raw(ss.Name)))}
+				return moderation.Person{}, &game.Error{Err: errAmbiguous, Msg: game.M("moderation.console.ambiguous", game.Text("Name", name),
+					game.List("Names", game.Raw(found.Name+" ("+found.ID+")"), game.Raw(ss.Name+" ("+ss.ID+")")))}
 			}
 		}
 	}
@@ -314,16 +314,21 @@ func (c *Console) resolveOnNodes(name string, notFound error) (moderation.Person
 		Guest: strings.HasPrefix(id, "guest:"), Addr: sanitize.Line(found.Addr, 64)}, nil
 }
 
-// EnforceBan ends the banned player's sessions on this node, each with the
-// reason and how long the ban lasts in its own language; each gives its
-// seat up (a bot plays it, a waiting room frees it). It returns how many.
+// EnforceBan ends the sessions on this node the ban keeps out (the
+// player's, and from an address it holds, guests' or everyone's), each
+// with the reason and how long the ban lasts in its own language; each
+// gives its seat up (a bot plays it, a waiting room frees it). It returns
+// how many.
 func (h *Here) EnforceBan(sn moderation.Sanction) int {
+	now := h.Mod.Now()
 	sessions := h.Live.List(func(ls *live.Session) bool {
-		return ls.Who.ID == sn.Subject || (sn.Addr != "" && ls.Who.Guest && ls.Who.RemoteIP == sn.Addr)
+		return !h.Mod.IsAdmin(ls.Who.ID) && moderation.Ends(sn, visitorOf(ls.Who), now)
 	})
-	end := tui.Control{End: moderation.Explain(sn, h.Mod.Now()), GiveUpSeat: true}
 	for _, ls := range sessions {
-		ls.Send(end)
+		ls.Send(tui.Control{End: moderation.ExplainTo(sn, visitorOf(ls.Who), now), GiveUpSeat: true})
+	}
+	if moderation.IsAddressBan(sn) {
+		return len(sessions)
 	}
 	// Seats the player holds while away would wait for them (a Werewolves
 	// table without stand-ins): given up too. A seat with a session on it
@@ -340,4 +345,9 @@ func (h *Here) EnforceBan(sn moderation.Sanction) int {
 		}
 	}
 	return len(sessions)
+}
+
+// visitorOf is a session's identity as a ban sees it.
+func visitorOf(id sshserver.Identity) moderation.Visitor {
+	return moderation.Visitor{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP}
 }

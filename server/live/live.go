@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/sshserver"
@@ -19,10 +20,21 @@ import (
 // when, and a way to speak to it (a notice, or its end).
 type Session struct {
 	Who   sshserver.Identity
-	Name  string
+	Name  string // the name it logged in under (DisplayName: the one it goes by now)
 	Since time.Time
 	Send  func(tui.Control) // never blocks
 	Plain bool              // a plain (screen reader) session
+
+	renamed atomic.Pointer[string] // the name taken since, if any (Rename)
+}
+
+// DisplayName is the name the session's player goes by now: the last
+// Rename's, else the one it logged in under.
+func (s *Session) DisplayName() string {
+	if n := s.renamed.Load(); n != nil {
+		return *n
+	}
+	return s.Name
 }
 
 // Sessions is the register; its zero value is empty and ready.
@@ -57,9 +69,21 @@ func (l *Sessions) List(keep func(*Session) bool) []*Session {
 	}
 	l.mu.Unlock()
 	slices.SortFunc(out, func(a, b *Session) int {
-		return cmp.Or(strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), a.Since.Compare(b.Since))
+		return cmp.Or(strings.Compare(strings.ToLower(a.DisplayName()), strings.ToLower(b.DisplayName())), a.Since.Compare(b.Since))
 	})
 	return out
+}
+
+// Rename gives every session of the player id the name they renamed
+// themselves to: `admin who` lists them, and finds them, under it.
+func (l *Sessions) Rename(id, name string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for s := range l.m {
+		if s.Who.ID == id {
+			s.renamed.Store(&name)
+		}
+	}
 }
 
 // Of is the sessions of one identity.

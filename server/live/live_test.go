@@ -43,3 +43,31 @@ func names(ss []*Session) []string {
 	}
 	return out
 }
+
+// A player who renames themselves is listed, and found, under the new
+// name in all their sessions (issue 37 item 8: `admin who` kept the old).
+func TestRenameIsWhatTheRegisterSays(t *testing.T) {
+	var l Sessions
+	a := &Session{Who: sshserver.Identity{ID: "SHA256:ann"}, Name: "ann"}
+	b := &Session{Who: sshserver.Identity{ID: "SHA256:ann"}, Name: "ann", Since: time.Unix(1, 0)}
+	c := &Session{Who: sshserver.Identity{ID: "SHA256:bo"}, Name: "bo"}
+	for _, s := range []*Session{a, b, c} {
+		l.Add(s)
+	}
+	l.Rename("SHA256:ann", "zed")
+	got := l.List(nil)
+	if len(got) != 3 || got[0] != c || got[1].DisplayName() != "zed" || got[2].DisplayName() != "zed" {
+		t.Errorf("after ann became zed: %v", displayNames(got))
+	}
+	if c.DisplayName() != "bo" {
+		t.Errorf("another player's name changed: %q", c.DisplayName())
+	}
+}
+
+func displayNames(ss []*Session) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.DisplayName())
+	}
+	return out
+}
