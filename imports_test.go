@@ -56,6 +56,8 @@ var rules = []importRule{
 	{[]string{"cluster/adminbus"}, []string{"nats.go"}},
 	{[]string{"cluster/playerbus"}, []string{"nats.go"}},
 	{[]string{"notice"}, []string{"words"}},
+	{[]string{"presence"}, []string{"words"}},
+	{[]string{"friends"}, []string{"notice", "persistence", "words", "x/time"}},
 	{[]string{"moderation"}, []string{"clock", "persistence", "sanitize", "words"}},
 	{[]string{"access"}, []string{"clock", "codes", "i18n", "persistence", "sanitize", "words", "x/crypto"}},
 	{[]string{"metrics"}, []string{"prometheus"}},

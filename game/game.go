@@ -195,6 +195,16 @@ type Abandoner interface {
 	AbandonAction(s State) Action
 }
 
+// Progress is implemented by games that can say how far a game is, for
+// friends who see where a player sits ("mission 2", "night 3"). Stage
+// reads any seat's view (a spectator's too) and gives a catalog key of
+// the game's with one number, {{.N}}; "" while the game says nothing (it
+// has not begun). A key and a number, not a Msg: sessions ask after
+// every move, and only build the words when the stage changes.
+type Progress interface {
+	Stage(v View) (key string, n int)
+}
+
 // ViewCodec is implemented by games whose views may travel: a session on
 // one node of a cluster at a table whose actor runs on another gets its
 // seat's view as bytes. DecodeView(EncodeView(v)) must be v again, to

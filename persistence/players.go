@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -19,7 +20,44 @@ type Profile struct {
 	Campaigns    []string   `json:"campaigns,omitempty"` // IDs of campaigns the player is a member of
 	Lang         string     `json:"lang,omitempty"`      // the language chosen in the lobby (i18n.Lang)
 	Gender       string     `json:"gender,omitempty"`    // how the game addresses the player: f, m, n, or "" unset (game.Gender.Code)
-	Relations               // the players this one ignores and blocks (relations.go)
+	Relations               // friends, requests, the players this one ignores and blocks (relations.go)
+	// Presence is who sees where the player is: "" their friends, "everyone",
+	// or "nobody" (package presence).
+	Presence string `json:"presence,omitempty"`
+	// PlayedWith are the keyed players of this one's last finished games,
+	// newest first, each once, at most MaxPlayedWith (CountIn).
+	PlayedWith []PlayedWith `json:"played_with,omitempty"`
+}
+
+// PlayedWith is a player met at a finished game: who, what they were
+// called then, the game and when it finished.
+type PlayedWith struct {
+	ID   string    `json:"id"`
+	Name string    `json:"name"`
+	Game string    `json:"game"`
+	When time.Time `json:"when"`
+}
+
+// MaxPlayedWith is how many players a profile remembers meeting.
+const MaxPlayedWith = 30
+
+// Met puts the players of a game finished at when at the front of p's
+// PlayedWith (once each, the newest game's name and game kept), and drops
+// the oldest past MaxPlayedWith.
+func (p *Profile) Met(players []PlayedWith) {
+	var fresh []PlayedWith
+	for _, q := range players {
+		if q.ID == p.Fingerprint || slices.ContainsFunc(fresh, func(f PlayedWith) bool { return f.ID == q.ID }) {
+			continue
+		}
+		fresh = append(fresh, q)
+	}
+	for _, old := range p.PlayedWith {
+		if !slices.ContainsFunc(fresh, func(f PlayedWith) bool { return f.ID == old.ID }) {
+			fresh = append(fresh, old)
+		}
+	}
+	p.PlayedWith = fresh[:min(len(fresh), MaxPlayedWith)]
 }
 
 // StatLine counts games of one kind: game, variant and number of seats.

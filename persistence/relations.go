@@ -6,14 +6,25 @@ import (
 	"time"
 )
 
-// Relations are the other players a keyed player keeps away from: those
+// Relations are the other players a keyed player keeps near or away:
+// their friends, the friend requests they made and were made, and those
 // whose chat they ignore and those they block (who may not sit at tables
 // they host, and whom no matching seats with them). Entries name players
 // by identity (a key's fingerprint or a guest's ID), never by display
-// name, which changes; the name is what the profile's list shows.
+// name, which changes, so a rename keeps every list; the name is what the
+// profile's list shows.
+//
+// A friendship is mutual: it holds while each lists the other in Friends
+// (package friends keeps both sides and says what a half-made one means).
 type Relations struct {
 	Ignored []Relation `json:"ignored,omitempty"`
 	Blocked []Relation `json:"blocked,omitempty"`
+	Friends []Relation `json:"friends,omitempty"`
+	// Asked are the players this one asked to be friends, waiting for an
+	// answer; Askers those who asked this one (at most MaxAsked and
+	// MaxAskers: package friends).
+	Asked  []Relation `json:"asked,omitempty"`
+	Askers []Relation `json:"askers,omitempty"`
 }
 
 // Relation is one player ignored or blocked.

@@ -56,7 +56,8 @@ func (r *RoomRecord) KeyedPlayers() []string {
 }
 
 // CountIn adds the finished game to p's stats under (Setup.Game, Variant,
-// number of seats), as a win if p's seat is among the winners. p must be
+// number of seats), as a win if p's seat is among the winners, and the
+// other keyed players at it to the players p met (Profile.Met). p must be
 // one of KeyedPlayers.
 func (r *RoomRecord) CountIn(p *Profile) {
 	won := false
@@ -64,6 +65,13 @@ func (r *RoomRecord) CountIn(p *Profile) {
 		won = slices.Contains(r.Result.Winners, r.Seats[i].Seat)
 	}
 	p.Stat(r.Setup.Game, r.Variant, len(r.Seats)).add(won)
+	var met []PlayedWith
+	for _, s := range r.Seats {
+		if s.keyed() && s.Identity != p.Fingerprint {
+			met = append(met, PlayedWith{ID: s.Identity, Name: s.Name, Game: r.Setup.Game, When: r.Finished})
+		}
+	}
+	p.Met(met)
 }
 
 // Prepare readies a new campaign: an empty ID gets a random one, Created

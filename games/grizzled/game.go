@@ -100,6 +100,14 @@ func (Game) Waiting(s game.State) []game.Seat { return state(s).Waiting() }
 // View is seat's SeatView.
 func (Game) View(s game.State, seat game.Seat) game.View { return state(s).View(seat) }
 
+// Stage is the mission under way (game.Progress).
+func (Game) Stage(v game.View) (string, int) {
+	if sv, ok := v.(SeatView); ok && sv.Round > 0 {
+		return "grizzled.stage.mission", sv.Round
+	}
+	return "", 0
+}
+
 // Views are seats' views, sharing the soldiers' rows (game.Views).
 func (Game) Views(s game.State, seats []game.Seat) []game.View {
 	views := state(s).Views(seats)

@@ -112,6 +112,20 @@ func (Game) View(s game.State, seat game.Seat) game.View {
 	return SeatView{Seat: seat}
 }
 
+// Stage is the night or day under way (game.Progress): the village's
+// days follow its nights, so a day numbered like the last night is that
+// night's day.
+func (Game) Stage(v game.View) (string, int) {
+	sv, ok := v.(SeatView)
+	switch {
+	case !ok || sv.Night == 0 && sv.Day == 0:
+		return "", 0
+	case sv.Day >= sv.Night:
+		return "werewolf.stage.day", sv.Day
+	}
+	return "werewolf.stage.night", sv.Night
+}
+
 // Timer is the current phase's window; its Action is a System tick. Its ID
 // is the PhaseSeq: actions inside a phase do not change it, so the actor
 // keeps the running countdown while the ID is unchanged and starts a new

@@ -43,6 +43,8 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentUpdatesLoseNothing", testConcurrentUpdatesLoseNothing},
 		{"EachPlayerVisitsEveryProfile", testEachPlayerVisitsEveryProfile},
 		{"RelationsRoundTrip", testRelationsRoundTrip},
+		{"FriendsKeptByIdentity", testFriendsKeptByIdentity},
+		{"PlayedWithAtFinish", testPlayedWithAtFinish},
 		{"GenderRoundTrip", testGenderRoundTrip},
 		{"CampaignsMembershipAndUpdate", testCampaignsMembershipAndUpdate},
 		{"RecordCampaignResult", testRecordCampaignResult},

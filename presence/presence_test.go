@@ -1,0 +1,243 @@
+package presence
+
+import (
+	"testing"
+
+	"github.com/bivouac-ssh/bivouac/words"
+)
+
+// net is an in-memory cluster: each hub a node, Send delivering to the
+// hubs where the addressee has a session (not the sender's), at once.
+type net struct {
+	hubs []*Hub
+	sent int
+}
+
+type nodeBus struct {
+	n    *net
+	self *Hub
+}
+
+func (b nodeBus) Send(to string, m Message) {
+	b.n.sent++
+	for _, h := range b.n.hubs {
+		if h != b.self && h.Here(to) {
+			h.Receive(to, m)
+		}
+	}
+}
+
+func (b nodeBus) Ask(about, asker string) (Status, bool) {
+	for _, h := range b.n.hubs {
+		if h == b.self {
+			continue
+		}
+		if st, ok, here := h.Answer(about, asker); here {
+			return st, ok
+		}
+	}
+	return Status{}, false
+}
+
+func cluster(n int) *net {
+	c := &net{}
+	for i := range n {
+		h := New(string(rune('1'+i)), nil)
+		h.SetBus(nodeBus{c, h})
+		c.hubs = append(c.hubs, h)
+	}
+	return c
+}
+
+func friends(of string, ids ...string) Circle { return Circle{Name: of, Friends: ids} }
+
+var mission2 = words.M("grizzled.stage.mission", words.Num("N", 2))
+
+func signalled(s *Session) bool {
+	select {
+	case <-s.C():
+		return true
+	default:
+		return false
+	}
+}
+
+// anna's friend bob, on the same node or another, sees her in the lobby,
+// then at her public table with its code and how far the game is, then
+// away, then gone; carol, who is no friend, is told nothing.
+func TestAFriendSeesWhereYouAre(t *testing.T) {
+	for _, nodes := range []int{1, 2} {
+		c := cluster(nodes)
+		hubAnna, hubBob := c.hubs[0], c.hubs[nodes-1]
+		bob := hubBob.Join("bob", "bob", friends("bob", "anna"))
+		carol := hubBob.Join("carol", "carol", friends("carol"))
+		anna := hubAnna.Join("anna", "anna", friends("anna", "bob", "carol"))
+		if !signalled(bob) || signalled(carol) {
+			t.Fatalf("%d nodes: anna's coming signalled bob %v, carol %v", nodes, true, true)
+		}
+		if st := bob.Friends()["anna"]; st.Place.Where != InLobby || !st.Online() {
+			t.Fatalf("%d nodes: bob sees anna as %+v", nodes, st)
+		}
+		if st := anna.Friends()["bob"]; st.Place.Where != InLobby {
+			t.Fatalf("%d nodes: anna sees bob as %+v (the answer to her coming)", nodes, st)
+		}
+		anna.Set(Place{Where: AtTable, Game: "grizzled", Code: "K7QX", Started: true, Stage: mission2, Players: []string{"anna"}})
+		if !signalled(bob) {
+			t.Fatalf("%d nodes: anna's table did not signal bob", nodes)
+		}
+		st := bob.Friends()["anna"]
+		if st.Place.Code != "K7QX" || st.Place.Game != "grizzled" || !st.Place.Stage.Equal(mission2) || st.Place.Players != nil {
+			t.Fatalf("%d nodes: bob sees anna at %+v", nodes, st.Place)
+		}
+		if len(carol.Friends()) != 0 {
+			t.Fatalf("%d nodes: carol, who did not befriend anna, sees %+v", nodes, carol.Friends())
+		}
+		anna.Away(true)
+		if st := bob.Friends()["anna"]; !st.Away {
+			t.Fatalf("%d nodes: anna idle is not away to bob: %+v", nodes, st)
+		}
+		anna.Close()
+		if _, ok := bob.Friends()["anna"]; ok || !signalled(bob) {
+			t.Fatalf("%d nodes: anna gone still shows to bob: %+v", nodes, bob.Friends())
+		}
+	}
+}
+
+// A private table's code is told only to a friend seated at it.
+func TestAPrivateCodeOnlyToThoseSeated(t *testing.T) {
+	for _, nodes := range []int{1, 3} {
+		c := cluster(nodes)
+		anna := c.hubs[0].Join("anna", "anna", friends("anna", "bob", "dan"))
+		bob := c.hubs[nodes-1].Join("bob", "bob", friends("bob", "anna"))
+		dan := c.hubs[nodes/2].Join("dan", "dan", friends("dan", "anna"))
+		anna.Set(Place{Where: AtTable, Game: "grizzled", Code: "PRIV2345", Private: true, Players: []string{"anna", "dan"}})
+		if got := bob.Friends()["anna"].Place; got.Code != "" || !got.Private || got.Game != "grizzled" {
+			t.Fatalf("%d nodes: bob, not seated there, sees %+v", nodes, got)
+		}
+		if got := dan.Friends()["anna"].Place; got.Code != "PRIV2345" {
+			t.Fatalf("%d nodes: dan, seated there, sees %+v", nodes, got)
+		}
+	}
+}
+
+// Presence is mutual: a friendship one side has not made shows nothing
+// either way; ignoring or blocking hides you from them; a player who
+// shows presence to nobody reads as hidden to friends.
+func TestMutualHiddenAndNobody(t *testing.T) {
+	for _, nodes := range []int{1, 2} {
+		c := cluster(nodes)
+		hubA, hubB := c.hubs[0], c.hubs[nodes-1]
+		eve := hubB.Join("eve", "eve", friends("eve", "anna")) // anna never befriended eve
+		anna := hubA.Join("anna", "anna", Circle{Name: "anna", Friends: []string{"bob", "mal"}, Hidden: []string{"mal"}})
+		mal := hubB.Join("mal", "mal", friends("mal", "anna"))
+		bob := hubB.Join("bob", "bob", Circle{Name: "bob", Friends: []string{"anna"}, Shows: ToNobody})
+		if got := eve.Friends(); len(got) != 0 {
+			t.Fatalf("%d nodes: eve, half a friendship, sees %+v", nodes, got)
+		}
+		if _, ok := anna.Friends()["eve"]; ok {
+			t.Fatalf("%d nodes: anna sees eve", nodes)
+		}
+		if got := mal.Friends(); len(got) != 0 {
+			t.Fatalf("%d nodes: mal, whom anna blocks, sees %+v", nodes, got)
+		}
+		if _, ok := anna.Friends()["mal"]; ok {
+			t.Fatalf("%d nodes: anna sees mal, whom she blocks", nodes)
+		}
+		if st := anna.Friends()["bob"]; !st.Hidden || st.Online() || st.Place.Where != Offline {
+			t.Fatalf("%d nodes: bob shows presence to nobody, anna sees %+v", nodes, st)
+		}
+		if st := bob.Friends()["anna"]; st.Place.Where != InLobby {
+			t.Fatalf("%d nodes: bob (hidden himself) sees anna as %+v", nodes, st)
+		}
+	}
+}
+
+// A new friendship (Reload) tells both sides at once; blocking a friend
+// (Reload without them) makes each vanish for the other.
+func TestReloadAddsAndTakesAway(t *testing.T) {
+	for _, nodes := range []int{1, 2} {
+		c := cluster(nodes)
+		anna := c.hubs[0].Join("anna", "anna", friends("anna"))
+		bob := c.hubs[nodes-1].Join("bob", "bob", friends("bob"))
+		anna.Set(Place{Where: AtTable, Game: "grizzled", Code: "K7QX"})
+		c.hubs[nodes-1].Reload("bob", friends("bob", "anna"))
+		c.hubs[0].Reload("anna", friends("anna", "bob"))
+		if st := bob.Friends()["anna"]; st.Place.Code != "K7QX" {
+			t.Fatalf("%d nodes: bob, now anna's friend, sees %+v", nodes, st)
+		}
+		if st := anna.Friends()["bob"]; st.Place.Where != InLobby {
+			t.Fatalf("%d nodes: anna, now bob's friend, sees %+v", nodes, st)
+		}
+		c.hubs[0].Reload("anna", Circle{Name: "anna", Hidden: []string{"bob"}}) // anna blocks bob
+		if got := bob.Friends(); len(got) != 0 {
+			t.Fatalf("%d nodes: bob, blocked by anna, still sees %+v", nodes, got)
+		}
+		if got := anna.Friends(); len(got) != 0 {
+			t.Fatalf("%d nodes: anna still sees %+v", nodes, got)
+		}
+	}
+}
+
+// A player's sessions merge: the one that says most wins, and a player is
+// away only when every session is. A node that stops takes what it told
+// with it.
+func TestSessionsMergeAndANodeGoes(t *testing.T) {
+	c := cluster(2)
+	bob := c.hubs[0].Join("bob", "bob", friends("bob", "anna"))
+	lobby := c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
+	table := c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
+	table.Set(Place{Where: Watching, Game: "werewolf", Code: "W0LF"})
+	lobby.Away(true)
+	if st := bob.Friends()["anna"]; st.Place.Where != Watching || st.Away {
+		t.Fatalf("bob sees anna as %+v; want watching, not away", st)
+	}
+	table.Away(true)
+	if st := bob.Friends()["anna"]; !st.Away {
+		t.Fatalf("both of anna's sessions idle, bob sees %+v", st)
+	}
+	c.hubs[0].NodeGone("2")
+	if got := bob.Friends(); len(got) != 0 {
+		t.Fatalf("anna's node stopped; bob still sees %+v", got)
+	}
+}
+
+// Lookup: a player who shows presence to everyone is seen by whoever
+// asks; one who shows it to friends only by friends; nobody by nobody.
+func TestLookup(t *testing.T) {
+	c := cluster(2)
+	c.hubs[1].Join("open", "open", Circle{Name: "open", Shows: ToEveryone})
+	c.hubs[1].Join("shy", "shy", Circle{Name: "shy", Friends: []string{"pal"}})
+	c.hubs[1].Join("ghost", "ghost", Circle{Name: "ghost", Friends: []string{"pal"}, Shows: ToNobody})
+	if st, ok := c.hubs[0].Lookup("stranger", "open"); !ok || st.Place.Where != InLobby {
+		t.Errorf("a stranger looking up open: %+v %v", st, ok)
+	}
+	if _, ok := c.hubs[0].Lookup("stranger", "shy"); ok {
+		t.Error("a stranger saw shy")
+	}
+	if _, ok := c.hubs[1].Lookup("pal", "shy"); !ok {
+		t.Error("shy's friend did not see shy")
+	}
+	if _, ok := c.hubs[0].Lookup("pal", "ghost"); ok {
+		t.Error("ghost's friend saw ghost, who shows presence to nobody")
+	}
+	if _, ok := c.hubs[0].Lookup("pal", "nobody-online"); ok {
+		t.Error("a player with no session was seen")
+	}
+}
+
+// What a change costs: the messages grow with the player's friends online
+// elsewhere, not with the players online.
+func TestAChangeCostsItsFriendsOnly(t *testing.T) {
+	c := cluster(2)
+	for i := range 500 {
+		id := string(rune(0x1000 + i))
+		c.hubs[1].Join(id, id, friends(id))
+	}
+	c.hubs[1].Join("bob", "bob", friends("bob", "anna"))
+	anna := c.hubs[0].Join("anna", "anna", friends("anna", "bob", "carol", "dan"))
+	c.sent = 0
+	anna.Set(Place{Where: AtTable, Game: "grizzled", Code: "K7QX"})
+	if c.sent != 1 {
+		t.Errorf("a change of place sent %d messages; want 1 (bob, her one friend online elsewhere)", c.sent)
+	}
+}
