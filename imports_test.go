@@ -63,7 +63,7 @@ var rules = []importRule{
 	{[]string{"metrics"}, []string{"prometheus"}},
 	{[]string{"notify"}, []string{"clock", "words", "x/time"}},
 	{[]string{"sshserver"}, []string{"codes", "hostkeys", "i18n", "logredact", "sanitize", "words",
-		"bubbletea", "charmbracelet/ssh", "lipgloss", "termenv", "wish", "x/ansi", "x/crypto", "x/time"}},
+		"bubbletea", "charmbracelet/ssh", "lipgloss", "termenv", "wish", "x/ansi", "x/crypto", "x/sys", "x/time"}},
 	{[]string{"sshserver/porch"}, []string{"sshserver", "charmbracelet/ssh"}},
 	{[]string{"sshserver/sshtest"}, []string{"sshserver/sshtest/vterm", "x/crypto"}},
 	{[]string{"sshserver/sshtest/vterm"}, []string{"x/ansi"}},
@@ -134,6 +134,7 @@ var thirdParty = map[string]string{
 	"wish":              "github.com/charmbracelet/wish",
 	"x/ansi":            "github.com/charmbracelet/x/ansi",
 	"x/crypto":          "golang.org/x/crypto",
+	"x/sys":             "golang.org/x/sys",
 	"x/text":            "golang.org/x/text",
 	"x/time":            "golang.org/x/time",
 }
