@@ -205,6 +205,17 @@ type Progress interface {
 	Stage(v View) (key string, n int)
 }
 
+// Overdue is implemented by games whose timed steps, at a table played by
+// correspondence that allows stand-ins, end with each seat that has not
+// decided having its stand-in bot decide for it first: Overdue lists those
+// seats now (the Werewolves: a night step's role actions, never a vote,
+// whose absence the rules count as an abstention; The Grizzled: the answers
+// to a speech). Without it, or for the seats it leaves out, the step ends
+// as its timer's action says.
+type Overdue interface {
+	Overdue(s State) []Seat
+}
+
 // ViewCodec is implemented by games whose views may travel: a session on
 // one node of a cluster at a table whose actor runs on another gets its
 // seat's view as bytes. DecodeView(EncodeView(v)) must be v again, to

@@ -95,6 +95,7 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 		Removed:  r.Removed,
 		Practice: r.Practice,
 		Hints:    r.Hints,
+		Pace:     r.Pace, Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
 	}
 }
 
@@ -120,5 +121,6 @@ func (r RoomRecord) Engine() table.RoomRecord {
 		Removed:  r.Removed,
 		Practice: r.Practice,
 		Hints:    r.Hints,
+		Pace:     r.Pace, Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
 	}
 }

@@ -94,6 +94,10 @@ type RoomRecord struct {
 	Removed      []string           `json:"removed,omitempty"`       // identities the host removed before the game: kept out
 	Practice     bool               `json:"practice,omitempty"`      // a guided mission: closes when its player goes
 	Hints        bool               `json:"hints,omitempty"`         // a seated player may ask the bot for advice
+	Pace         table.Pace         `json:"pace,omitzero"`           // live, or by correspondence
+	Started      time.Time          `json:"started,omitzero"`        // a correspondence game's start: its first deadline counts from it
+	Waiting      []string           `json:"waiting,omitempty"`       // a correspondence table: whom it waits on (the log is the truth)
+	Deadline     time.Time          `json:"deadline,omitzero"`       // and until when
 }
 
 // Validate refuses a record no store accepts (ErrInvalid).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -37,5 +38,17 @@ func TestOldVeteranSeatsReadAsBadges(t *testing.T) {
 	b, _ := json.Marshal(s)
 	if string(b) != `{"seat":1,"identity":"SHA256:v","name":"vera","badge":"veteran"}` {
 		t.Fatalf("written as %s", b)
+	}
+}
+
+// A correspondence table's pace, start and whose move it is go through
+// the journal and back.
+func TestRoomRecordKeepsItsPace(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	in := table.RoomRecord{Code: "K7QX", Game: "grizzled", Status: table.StatusPlaying,
+		Pace: table.Pace{Correspondence: true, Decision: time.Hour}, Started: at, Waiting: []string{"SHA256:bob"}, Deadline: at.Add(time.Hour)}
+	out := FromEngine(in).Engine()
+	if out.Pace != in.Pace || !out.Started.Equal(at) || !reflect.DeepEqual(out.Waiting, in.Waiting) || !out.Deadline.Equal(in.Deadline) {
+		t.Fatalf("came back as %+v", out)
 	}
 }

@@ -84,7 +84,7 @@ func (c command) setsUp() bool {
 // there to try again.
 func (c command) madeByItself() bool {
 	switch c.kind {
-	case cmdBotAct, cmdBotSay, cmdTimer, cmdTakeover, cmdTurnClock, cmdIdle, cmdAbandon, cmdCreatorGrace:
+	case cmdBotAct, cmdBotSay, cmdTimer, cmdTakeover, cmdTurnClock, cmdIdle, cmdAbandon, cmdCreatorGrace, cmdDeadline, cmdOverdue:
 		return true
 	}
 	return false
@@ -147,9 +147,15 @@ func (r *Room) handle(c command) {
 	case cmdNameFirst:
 		err = r.nameFirst(c)
 	case cmdTimer:
-		if r.started && !r.over && c.id == r.timerID {
+		if r.started && !r.over && c.id == r.timerID && !r.standInsFirst(c.id, c.action) {
 			r.timerID = 0
 			err = r.apply(game.System, c.action)
+		}
+	case cmdDeadline:
+		r.deadlinePassed(c.seq)
+	case cmdOverdue:
+		if o := r.corr.overdue; o != nil && o.id == c.id {
+			r.endOverdue(true)
 		}
 	case cmdTakeover:
 		r.takeover(c.seat)

@@ -22,7 +22,7 @@ func (r *Room) askBots() {
 		}
 		s := r.seats[seat]
 		level := s.rec.Bot
-		if s.takeover || r.clockFor[seat] == r.seq+1 {
+		if s.takeover || r.clockFor[seat] == r.seq+1 || r.corr.late[seat] {
 			level = r.cfg.BotLevel
 			if level == "" {
 				level = r.cfg.Bots.Levels()[0]
@@ -31,7 +31,7 @@ func (r *Room) askBots() {
 		if level == "" || r.botAsked[seat] == r.seq+1 {
 			continue
 		}
-		if s.takeover && !s.rec.Left && !r.otherHumanConnected(seat) {
+		if s.takeover && !s.rec.Left && !r.otherHumanConnected(seat) && !r.byCorrespondence() {
 			continue // nobody is watching: the table waits for its players (one who gave up the seat waits for nobody)
 		}
 		bot, err := r.cfg.Bots.New(level)
@@ -93,7 +93,7 @@ func (r *Room) botSay(c command) {
 	if !r.started || r.over || int(c.seat) >= len(r.seats) || c.seq != r.seq {
 		return
 	}
-	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
+	if s := r.seats[c.seat]; s.rec.Bot == "" && !s.takeover && r.clockFor[c.seat] != c.seq+1 && !r.corr.late[c.seat] {
 		return
 	}
 	said := c.line.String()
@@ -127,17 +127,25 @@ func (r *Room) botAct(c command) {
 	if !r.started || r.over || c.seq != r.seq || int(c.seat) >= len(r.seats) {
 		return
 	}
-	standIn := r.seats[c.seat].rec.Bot == ""
-	if s := r.seats[c.seat]; standIn && !s.takeover && r.clockFor[c.seat] != c.seq+1 {
+	s := r.seats[c.seat]
+	by := byPlayer
+	switch {
+	case s.rec.Bot != "":
+	case r.corr.late[c.seat]:
+		by = byLate
+	case s.takeover || r.clockFor[c.seat] == c.seq+1:
+		by = byStandIn
+	default:
 		return // its player came back
 	}
-	err := r.applyAs(c.seat, c.action, standIn)
+	defer r.endOverdue(false) // a timed step past its deadline may wait for this stand-in
+	err := r.applyAs(c.seat, c.action, by)
 	if err == nil || r.closed != Open {
 		return
 	}
 	r.log.Warn("bot chose an illegal action", "seat", c.seat, "err", err)
 	if legal := r.cfg.Game.Legal(r.state, c.seat); len(legal) > 0 {
-		if err := r.applyAs(c.seat, legal[0], standIn); err != nil {
+		if err := r.applyAs(c.seat, legal[0], by); err != nil {
 			r.log.Error("bot fallback refused", "seat", c.seat, "err", err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 )
@@ -134,22 +135,32 @@ func TestEntriesRoundTrip(t *testing.T) {
 		{Seat: 3, Chat: "", Before: true},
 		{Seat: 2, Action: []byte(`{"a":2}`), StandIn: true},
 		{Seat: 0, Action: []byte{}, StandIn: true},
+		{Seat: 1, Action: []byte(`{"a":3}`), StandIn: true, Late: true},
+		{Seat: 4, Action: []byte(`{"a":4}`), StandIn: true, Late: true, At: time.UnixMilli(1772359200123)},
+		{Seat: 2, Chat: "later", At: time.UnixMilli(1772359200000)},
+		{Seat: game.System, Action: []byte{}, At: time.UnixMilli(1)},
 	} {
 		var b []byte
 		switch {
 		case e.IsChat():
 			b = EncodeChat(e.Seat, e.Before, e.Chat)
+		case e.Late:
+			b = EncodeLate(e.Seat, e.Action)
 		case e.StandIn:
 			b = EncodeStandIn(e.Seat, e.Action)
 		default:
 			b = EncodeEntry(e.Seat, e.Action)
 		}
+		if !e.At.IsZero() {
+			b = EncodeTimed(e.At, b)
+		}
 		got, err := DecodeEntry(b)
-		if err != nil || got.Seat != e.Seat || string(got.Action) != string(e.Action) || got.IsChat() != e.IsChat() || got.Chat != e.Chat || got.Before != e.Before || got.StandIn != e.StandIn {
+		if err != nil || got.Seat != e.Seat || string(got.Action) != string(e.Action) || got.IsChat() != e.IsChat() || got.Chat != e.Chat ||
+			got.Before != e.Before || got.StandIn != e.StandIn || got.Late != e.Late || !got.At.Equal(e.At) {
 			t.Errorf("%+v came back as %+v, %v", e, got, err)
 		}
 	}
-	for _, bad := range [][]byte{{}, {chatMark}, {chatMark, 9, 0}, {chatMark, 0}, {standInMark}} {
+	for _, bad := range [][]byte{{}, {chatMark}, {chatMark, 9, 0}, {chatMark, 0}, {standInMark}, {lateMark}, {timeMark}, {timeMark, 2}, {timeMark, 2, chatMark}} {
 		if _, err := DecodeEntry(bad); err == nil {
 			t.Errorf("DecodeEntry(%v) accepted", bad)
 		}

@@ -354,7 +354,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
 	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock, cfg.Practice = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock, rec.Practice
-	cfg.Hints = rec.Hints
+	cfg.Hints, cfg.Pace = rec.Hints, rec.Pace
 
 	cfg.FillBots = 0 // the saved seats say who sits where
 	if cfg.Title.IsZero() {
@@ -386,7 +386,18 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 		r.record(before)
 	}
 	if rec.Status == StatusPlaying || rec.Status == StatusOver {
-		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ game.Seat, _ game.State, events []game.Event) {
+		var acts []Entry // a correspondence table's actions: when each was made, and by whom
+		if r.byCorrespondence() {
+			var err error
+			if acts, err = actions(entries); err != nil {
+				return nil, fmt.Errorf("room %s: %w", rec.Code, err)
+			}
+			r.corr.startedAt = rec.Started
+		}
+		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ game.Seat, s game.State, events []game.Event) {
+			if acts != nil && (i == 0 && r.seq == 0 || i > r.seq) {
+				r.corr.rederive(cfg.Game, s, i, acts)
+			}
 			r.seq = i
 			r.record(events)
 		})
@@ -396,6 +407,11 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 		r.state, r.started = st, true
 		if res, done := cfg.Game.Result(r.state); done {
 			r.over, r.result = true, &res
+		}
+		for seat, n := range r.corr.misses {
+			if n >= MissesToBot && cfg.Bots != nil {
+				r.seats[seat].takeover = true // until its player comes back and acts
+			}
 		}
 	}
 	h.mu.Lock()
@@ -628,7 +644,8 @@ func (h *Hub) Shutdown(ctx context.Context, reason CloseReason) error {
 // room another node runs): who sits where, not who is connected.
 func SummaryOf(rec RoomRecord) Summary {
 	s := Summary{Code: rec.Code, Game: rec.Game, Title: rec.Title, Status: rec.Status, Private: rec.Private,
-		Host: rec.Host, Campaign: rec.Campaign, Allowed: rec.Allowed, Practice: rec.Practice, Hints: rec.Hints}
+		Host: rec.Host, Campaign: rec.Campaign, Allowed: rec.Allowed, Practice: rec.Practice, Hints: rec.Hints,
+		Pace: rec.Pace, Waiting: rec.Waiting, Deadline: rec.Deadline}
 	for _, st := range rec.Seats {
 		s.Seats = append(s.Seats, SeatInfo{Seat: st.Seat, Name: st.Name, Bot: st.Bot, Badge: st.Badge, Pick: st.Pick,
 			First: rec.First > 0 && int(st.Seat) == rec.First-1})

@@ -72,8 +72,17 @@ type RoomRecord struct {
 	Removed      []string      `json:"removed,omitempty"`  // identities the host removed before the game: kept out
 	Practice     bool          `json:"practice,omitempty"` // a guided mission (RoomConfig.Practice)
 	Hints        bool          `json:"hints,omitempty"`    // the table gives hints (RoomConfig.Hints)
-	Created      time.Time     `json:"created"`
-	Updated      time.Time     `json:"updated"`
+	Pace         Pace          `json:"pace,omitzero"`      // live, or by correspondence (RoomConfig.Pace)
+	// Started is when the game began, at a correspondence table: its
+	// first decision's deadline counts from it.
+	Started time.Time `json:"started,omitzero"`
+	// Waiting and Deadline are, at a correspondence table, whom it waits
+	// on and until when, as of this save: what another node's lobby shows
+	// (the log is the truth).
+	Waiting  []string  `json:"waiting,omitempty"`
+	Deadline time.Time `json:"deadline,omitzero"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
 }
 
 // A room's log holds two kinds of entry, in the order they happened:
@@ -84,10 +93,16 @@ type RoomRecord struct {
 // varint; no seat is -64, so chatMark (its one-byte varint) starts only
 // chat lines. standInMark (seat -63's varint, no seat either) comes before
 // an action a bot made for a human seat (the turn clock, a takeover), so a
-// review does not take it for the player's own.
+// review does not take it for the player's own; lateMark (seat -61's)
+// before one it made because the seat's deadline passed at a table played
+// by correspondence. timeMark (seat -62's) before any entry says when it
+// was made: a correspondence table stamps every entry, so that its
+// deadlines can be derived from the log alone (see deadline.go).
 const (
 	chatMark    = 0x7f
 	standInMark = 0x7d
+	timeMark    = 0x7b
+	lateMark    = 0x79
 )
 
 // Chat line flags.
@@ -110,6 +125,12 @@ type Entry struct {
 	Before bool
 	// StandIn marks an action a bot made for the seat's human player.
 	StandIn bool
+	// Late marks a stand-in's action made because the seat's deadline
+	// passed (StandIn is set too).
+	Late bool
+	// At is when the entry was made, for a table that stamps its entries
+	// (played by correspondence); zero otherwise.
+	At time.Time
 }
 
 // IsChat reports whether the entry is a chat line.
@@ -133,6 +154,19 @@ func EncodeStandIn(seat game.Seat, action []byte) []byte {
 	return append([]byte{standInMark}, EncodeEntry(seat, action)...)
 }
 
+// EncodeLate frames an action a bot made for a human seat whose deadline
+// passed.
+func EncodeLate(seat game.Seat, action []byte) []byte {
+	return append([]byte{lateMark}, EncodeEntry(seat, action)...)
+}
+
+// EncodeTimed stamps entry (any of the others) with when it was made, to
+// the millisecond.
+func EncodeTimed(at time.Time, entry []byte) []byte {
+	b := binary.AppendVarint(append(make([]byte, 0, len(entry)+8), timeMark), at.UnixMilli())
+	return append(b, entry...)
+}
+
 // EncodeChat frames one chat line; before is true for talk before the game began.
 func EncodeChat(seat game.Seat, before bool, text string) []byte {
 	flag := byte(chatInGame)
@@ -150,8 +184,22 @@ func EncodeBotLine(seat game.Seat, line game.Msg) []byte {
 	return append(b, js...)
 }
 
-// DecodeEntry reads a log entry made by EncodeEntry, EncodeChat or EncodeBotLine.
+// DecodeEntry reads a log entry made by EncodeEntry, EncodeStandIn,
+// EncodeLate, EncodeChat or EncodeBotLine, stamped by EncodeTimed or not.
 func DecodeEntry(entry []byte) (Entry, error) {
+	if len(entry) > 0 && entry[0] == timeMark {
+		ms, n := binary.Varint(entry[1:])
+		if n <= 0 {
+			return Entry{}, errors.New("log entry: bad time")
+		}
+		e, err := decodeEntry(entry[1+n:])
+		e.At = time.UnixMilli(ms)
+		return e, err
+	}
+	return decodeEntry(entry)
+}
+
+func decodeEntry(entry []byte) (Entry, error) {
 	if len(entry) > 0 && entry[0] == chatMark {
 		if len(entry) < 2 || entry[1] > chatBot {
 			return Entry{}, errors.New("log entry: bad chat line")
@@ -170,7 +218,8 @@ func DecodeEntry(entry []byte) (Entry, error) {
 		}
 		return e, nil
 	}
-	standIn := len(entry) > 0 && entry[0] == standInMark
+	standIn := len(entry) > 0 && (entry[0] == standInMark || entry[0] == lateMark)
+	late := standIn && entry[0] == lateMark
 	if standIn {
 		entry = entry[1:]
 	}
@@ -178,7 +227,7 @@ func DecodeEntry(entry []byte) (Entry, error) {
 	if n <= 0 {
 		return Entry{}, errors.New("log entry: bad seat")
 	}
-	return Entry{Seat: game.Seat(v), Action: append([]byte{}, entry[n:]...), StandIn: standIn}, nil
+	return Entry{Seat: game.Seat(v), Action: append([]byte{}, entry[n:]...), StandIn: standIn, Late: late}, nil
 }
 
 // MemJournal keeps everything in memory: for tests and for a server run

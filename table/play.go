@@ -43,6 +43,11 @@ func (r *Room) start(box *Mailbox) error {
 		return err
 	}
 	r.state, r.started, r.setup = st, true, setup
+	if r.byCorrespondence() {
+		now := r.clock.Now().Truncate(time.Millisecond) // as the log keeps times
+		r.corr.startedAt = now
+		r.corr.began(now, r.timedStep())
+	}
 	r.record(events)
 	r.save()
 	r.afterChange()
@@ -66,6 +71,7 @@ func (r *Room) act(c command) error {
 	delete(r.notices, c.box)
 	began := time.Now() // the meter reports the work a move costs: wall time, whatever the room's clock
 	back := r.backInControl(seat)
+	delete(r.corr.late, seat) // the player beat their stand-in to it
 	err := r.apply(seat, c.action)
 	if err != nil && back {
 		r.afterChange() // refused, but the seat is the player's again: say so
@@ -77,11 +83,19 @@ func (r *Room) act(c command) error {
 }
 
 // apply runs one action through the rules, makes it durable, then publishes.
-func (r *Room) apply(seat game.Seat, a game.Action) error { return r.applyAs(seat, a, false) }
+func (r *Room) apply(seat game.Seat, a game.Action) error { return r.applyAs(seat, a, byPlayer) }
 
-// applyAs is apply; standIn marks in the log a move a bot made for a human
-// seat.
-func (r *Room) applyAs(seat game.Seat, a game.Action, standIn bool) error {
+// decider is who made a move for a seat.
+type decider uint8
+
+const (
+	byPlayer  decider = iota // the seat's player (or bot, or the room's timer)
+	byStandIn                // a bot for a human seat (the turn clock, a takeover)
+	byLate                   // a bot for a human seat whose deadline passed
+)
+
+// applyAs is apply; by says who made the move, as the log keeps it.
+func (r *Room) applyAs(seat game.Seat, a game.Action, by decider) error {
 	if r.over {
 		return game.ErrGameOver
 	}
@@ -94,15 +108,27 @@ func (r *Room) applyAs(seat game.Seat, a game.Action, standIn bool) error {
 		return err
 	}
 	entry := EncodeEntry(seat, enc)
-	if standIn {
+	switch by {
+	case byStandIn:
 		entry = EncodeStandIn(seat, enc)
+	case byLate:
+		entry = EncodeLate(seat, enc)
 	}
 	if err := r.journal(entry); err != nil {
 		return err
 	}
 	r.state = next
 	r.seq++
+	if r.byCorrespondence() {
+		r.corr.began(r.corr.stamp, r.timedStep())
+		if by == byPlayer && seat >= 0 {
+			delete(r.corr.misses, seat)
+		}
+	}
 	r.record(events)
+	if by == byLate {
+		r.decidedLate(seat)
+	}
 	if res, done := r.cfg.Game.Result(r.state); done && !r.over {
 		r.over, r.result = true, &res
 		r.save()
@@ -119,6 +145,10 @@ func (r *Room) applyAs(seat game.Seat, a game.Action, standIn bool) error {
 func (r *Room) journal(entry []byte) error {
 	if !r.owns() {
 		return ErrBusy // the lease is suspended: nothing changes; try again
+	}
+	if r.byCorrespondence() {
+		r.corr.stamp = r.clock.Now().Truncate(time.Millisecond)
+		entry = EncodeTimed(r.corr.stamp, entry)
 	}
 	if r.cfg.Journal != nil {
 		if err := r.append(entry); err != nil {
@@ -307,11 +337,17 @@ func (r *Room) afterChange() {
 		r.trackLegal()
 		r.armTimer()
 		r.armTurnClock()
+		if r.byCorrespondence() {
+			r.forgetLate()
+			r.armDeadline()
+		}
 		r.askBots()
 	} else {
 		r.stopTimers()
 		r.stopTurnClock()
+		r.stopDeadline()
 	}
+	r.reportTurn()
 	r.refreshSummary()
 	r.publish()
 }

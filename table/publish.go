@@ -5,6 +5,7 @@ package table
 
 import (
 	"slices"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 )
@@ -13,7 +14,11 @@ import (
 func (r *Room) refreshSummary() {
 	s := &Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Private: r.cfg.Private,
 		Host: r.cfg.Host, Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seats: r.seatInfos(), Status: r.status(),
-		Practice: r.cfg.Practice, Hints: r.cfg.Hints}
+		Practice: r.cfg.Practice, Hints: r.cfg.Hints, Pace: r.cfg.Pace}
+	if r.byCorrespondence() && r.started && !r.over {
+		s.Waiting = r.corr.told
+		s.Deadline, _ = r.turnDeadline()
+	}
 	for _, st := range r.seats {
 		if st.rec.Identity == "" && st.rec.Bot == "" {
 			s.Open++
@@ -37,7 +42,7 @@ func (r *Room) refreshSummary() {
 func (a *Summary) equal(b *Summary) bool {
 	return a.Code == b.Code && a.Game == b.Game && a.Title.Equal(b.Title) && a.Open == b.Open &&
 		a.Status == b.Status && a.Private == b.Private && a.Host == b.Host && a.Campaign == b.Campaign &&
-		a.Practice == b.Practice && a.Hints == b.Hints &&
+		a.Practice == b.Practice && a.Hints == b.Hints && a.Pace == b.Pace && a.Deadline.Equal(b.Deadline) && slices.Equal(a.Waiting, b.Waiting) &&
 		a.Watchers == b.Watchers && slices.Equal(a.Seats, b.Seats) && slices.Equal(a.Allowed, b.Allowed) &&
 		slices.Equal(a.Players, b.Players)
 }
@@ -120,11 +125,17 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 			views[m.seat] = v
 		}
 		u.View = v
-		end := r.timerEnd // the game's own timer, else the turn clock
-		if r.timer == nil {
+		end := r.timerEnd // the game's own timer, else the turn clock or a decision's deadline
+		switch {
+		case r.timer != nil:
+		case r.turnClock != nil:
 			end = r.turnEnd
+		case r.corr.deadline != nil:
+			end = r.corr.deadlineAt
+		default:
+			end = time.Time{}
 		}
-		if (r.timer != nil || r.turnClock != nil) && end.After(r.clock.Now()) {
+		if end.After(r.clock.Now()) {
 			u.Deadline = int(end.Sub(r.clock.Now()).Seconds() + 0.5)
 		}
 	}

@@ -11,7 +11,12 @@ func (r *Room) record0() RoomRecord {
 		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, Creator: r.creator, BotLevel: r.cfg.BotLevel,
 		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
 		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
-		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice, Hints: r.cfg.Hints}
+		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice, Hints: r.cfg.Hints,
+		Pace: r.cfg.Pace, Started: r.corr.startedAt}
+	if r.byCorrespondence() && r.started && !r.over {
+		rec.Waiting = r.corr.told
+		rec.Deadline, _ = r.turnDeadline()
+	}
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}
@@ -41,6 +46,8 @@ func (r *Room) closeAll(reason CloseReason) {
 	}
 	r.closed = reason
 	r.stopTimers()
+	r.stopDeadline()
+	r.clearOverdue()
 	if r.idleTimer != nil {
 		r.idleTimer.Stop()
 	}

@@ -112,6 +112,19 @@ type RoomConfig struct {
 	// table's choice: the seat waits); a seat given up with L still goes to
 	// a bot. It overrides TakeoverAfter.
 	NoTakeover bool
+	// Pace is how fast the table plays: live, or by correspondence over
+	// days (deadline.go). A correspondence table has no turn clock, no
+	// takeover after TakeoverAfter, no AbandonAfter or DesertedAfter, and
+	// waits CorrespondenceIdle to start.
+	Pace Pace
+	// OnTurn, at a correspondence table, hears whom the table waits on
+	// each time that changes (and when it is restored): on the actor, so
+	// it must not block.
+	OnTurn func(Turn)
+	// MaySit, when set, is asked before a player takes a new seat at a
+	// correspondence table (a player's limit of them, read afresh): an
+	// error refuses the seat.
+	MaySit func(identity string) error
 	// TurnClock is how long a person may leave a decision before a bot
 	// (BotLevel, else the easiest) makes it for them this once; after two
 	// in a row a bot plays their seat until they act again. Everyone sees
@@ -171,6 +184,13 @@ type Summary struct {
 	Hints    bool     // the table gives hints (RoomConfig.Hints)
 	Players  []string // identities seated (to find "your tables")
 	Watchers int
+	Pace     Pace // live, or by correspondence
+	// Waiting and Deadline, at a correspondence table under way, are the
+	// identities it waits on and until when (zero: no deadline runs): the
+	// lobby's "your move" lines. A live table leaves them empty, so that
+	// its moves do not wake every lobby.
+	Waiting  []string
+	Deadline time.Time
 }
 
 type cmdKind uint8
@@ -198,6 +218,8 @@ const (
 	cmdRemove
 	cmdGiveUp
 	cmdCreatorGrace
+	cmdDeadline
+	cmdOverdue
 )
 
 type command struct {
@@ -275,6 +297,7 @@ type Room struct {
 	turnEnd   time.Time         // when it runs out
 	timeouts  map[game.Seat]int // the clock ran out on a seat this many times in a row
 	clockFor  map[game.Seat]int // 1 + the seq at which a bot decides for the seat this once
+	corr      correspondence    // a correspondence table's deadlines (deadline.go)
 	closed    CloseReason
 	removed   []string // identities the host removed before the game: kept out (relations.go)
 	created   time.Time
@@ -297,6 +320,14 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 	}
 	if cfg.NoTakeover {
 		cfg.TakeoverAfter = 0
+	}
+	if cfg.Pace.Correspondence {
+		// Deadlines and the stand-ins' ladder take the place of a live
+		// table's clocks; nobody is expected to stay at the table.
+		cfg.TurnClock, cfg.TakeoverAfter, cfg.AbandonAfter, cfg.DesertedAfter = 0, 0, 0, 0
+		if cfg.IdleClose > 0 {
+			cfg.IdleClose = CorrespondenceIdle
+		}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -323,6 +354,7 @@ func newRoom(ctx context.Context, cfg RoomConfig) *Room {
 		first:    game.NoSeat,
 		timeouts: map[game.Seat]int{},
 		clockFor: map[game.Seat]int{},
+		corr:     correspondence{misses: map[game.Seat]int{}, late: map[game.Seat]bool{}},
 		created:  cfg.Clock.Now(),
 		log:      cfg.Logger.With("room", cfg.Code),
 		by:       cfg.Host,

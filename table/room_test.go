@@ -20,6 +20,7 @@ import (
 // a counter; whoever brings it to Goal wins. Each seat holds a secret only
 // its own view shows. A turn times out after Turn; the timeout adds 1.
 type race struct {
+	goal    int // 0: 10
 	turn    time.Duration
 	panicAt int // Apply panics when the counter reaches this (0: never)
 	block   chan struct{}
@@ -46,6 +47,9 @@ func (g race) New(s game.Setup, seed uint64) (game.State, []game.Event, error) {
 		return nil, nil, errors.New("need 2 players")
 	}
 	st := &raceState{Goal: 10, Winner: -1}
+	if g.goal > 0 {
+		st.Goal = g.goal
+	}
 	for i := range s.Names {
 		st.Secrets = append(st.Secrets, fmt.Sprintf("SECRET-%d-%d", i, seed))
 	}

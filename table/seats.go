@@ -51,6 +51,9 @@ func (r *Room) join(c command) (game.Seat, error) {
 				r.save()
 			}
 			r.attach(c.box, game.Seat(i), p.ID)
+			if m := r.missedNotice(game.Seat(i)); !m.IsZero() {
+				r.notices[c.box] = notice{msg: m, sticky: true} // until they act
+			}
 			r.narrateAbout(game.Seat(i), game.M("table.back", game.Text("Player", s.rec.Name)))
 			r.creatorSits(game.Seat(i))
 			r.hostIfNone(game.Seat(i))
@@ -64,6 +67,9 @@ func (r *Room) join(c command) (game.Seat, error) {
 	if !c.watch && !r.started {
 		if !r.admits(p.ID) {
 			return game.Spectator, ErrNotAllowed
+		}
+		if err := r.maySit(p); err != nil {
+			return game.Spectator, err
 		}
 		for i := range r.seats {
 			s := &r.seats[i]
@@ -147,7 +153,7 @@ func (r *Room) detach(box *Mailbox, onPurpose bool) {
 		if !r.started && s.rec.Identity == r.cfg.Host && s.rec.Identity != r.creator {
 			r.passHost() // a host who went away must not strand the table; its creator keeps it
 		}
-		if r.started && !r.over {
+		if r.started && !r.over && !r.byCorrespondence() { // at a correspondence table, coming and going is the way of it
 			what := "table.lost_connection"
 			if onPurpose {
 				what = "table.stepped_away"
@@ -160,6 +166,21 @@ func (r *Room) detach(box *Mailbox, onPurpose bool) {
 		}
 	}
 	r.afterDetach()
+}
+
+// maySit says whether p may take a new seat at a correspondence table:
+// keyed players only, within their limit of such tables (MaySit).
+func (r *Room) maySit(p Player) error {
+	if !r.byCorrespondence() || !slices.ContainsFunc(r.seats, func(s seatState) bool { return s.rec.Identity == "" && s.rec.Bot == "" }) {
+		return nil
+	}
+	if p.Guest {
+		return ErrKeyedOnly
+	}
+	if r.cfg.MaySit != nil {
+		return r.cfg.MaySit(p.ID)
+	}
+	return nil
 }
 
 // passHost makes the first other human at the table who is connected the

@@ -28,6 +28,12 @@ func (r *Room) armTimer() {
 		r.timer.Stop()
 	}
 	after := r.resumed(t)
+	if r.byCorrespondence() {
+		// The log says when the step began; its end follows, whenever the
+		// room was restored (at once if it has passed).
+		r.resume = nil
+		after = max(r.timedDeadline(t).Sub(r.clock.Now()), 0)
+	}
 	r.timerID, r.timerEnd = t.ID, r.clock.Now().Add(after)
 	id, action := t.ID, t.Action
 	r.timer = r.clock.AfterFunc(after, func() { r.retrySubmit(command{kind: cmdTimer, id: id, action: action}) })

@@ -62,6 +62,9 @@ func testRoomRoundTrip(t *testing.T, open Opener) {
 	in.Allowed = []string{"SHA256:ann", "SHA256:bob"}
 	in.Removed = []string{"SHA256:troll", "guest:0123abcd"}
 	in.Practice, in.Hints = true, true
+	in.Pace.Correspondence, in.Pace.Decision = true, 12*time.Hour
+	in.Started = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	in.Waiting, in.Deadline = []string{"SHA256:bob"}, time.Date(2026, 3, 1, 21, 30, 0, 0, time.UTC)
 	in.Seats = append(in.Seats, persistence.SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Badge: "veteran"})
 	stored := mustPutRoom(t, s, in)
 	if stored.Created.IsZero() || !stored.Updated.Equal(stored.Created) {
