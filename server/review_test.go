@@ -194,7 +194,7 @@ func TestHintsAtATableThatGivesThem(t *testing.T) {
 	form("", "Bots")
 	form("", "Bot seats")
 	form("4", "Private")
-	form("", "Turn clock")
+	form("", "Pace")
 	form("3", "Hints")
 	if got := strings.Join(ann.do("2"), "\n"); !strings.Contains(got, "hints on") {
 		t.Fatalf("the table's title does not say hints are on: %q", got)

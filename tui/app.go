@@ -564,6 +564,16 @@ func (a *App) Create(g uikit.Module, spec uikit.TableSpec, host table.Player) (t
 			return r, nil
 		}
 	}
+	if spec.Pace.Correspondence {
+		if host.Guest {
+			return nil, table.ErrKeyedOnly
+		}
+		if a.Room.MaySit != nil {
+			if err := a.Room.MaySit(host.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
 	cfg := a.Room
 	cfg.Code = ""
 	cfg.Game, cfg.Bots = g.Game, g.Bots
@@ -571,7 +581,7 @@ func (a *App) Create(g uikit.Module, spec uikit.TableSpec, host table.Player) (t
 	cfg.Private, cfg.Host, cfg.Addr, cfg.BotLevel = spec.Private, host.ID, host.Addr, spec.BotLevel
 	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
 	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = spec.NoTakeover, spec.AbandonAfter, spec.TurnClock
-	cfg.Practice, cfg.Hints = spec.Practice, spec.Hints
+	cfg.Practice, cfg.Hints, cfg.Pace = spec.Practice, spec.Hints, spec.Pace
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}

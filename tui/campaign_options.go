@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -20,33 +21,24 @@ type CampaignOptions struct {
 	BotLevel  string        // the bot that plays the seats no member takes
 	Hints     bool          // a seated player's h asks the bot for advice
 	TurnClock time.Duration // a bot decides for a person this slow (0: none)
+	// Pace: missions played live, or by correspondence, a deadline per
+	// decision (uikit.Clocks).
+	Pace table.Pace
 }
 
-// CampaignClock is a turn clock a campaign's missions may have.
-type CampaignClock struct {
-	D    time.Duration
-	Name string // catalog key
-}
-
-// CampaignClocks are the turn clocks a mission may have, those of the
-// new-table form; the first is a new campaign's.
-var CampaignClocks = []CampaignClock{
-	{90 * time.Second, "form.clock_90s"}, {3 * time.Minute, "form.clock_3m"}, {0, "form.off"},
-}
-
-// ValidCampaignClock: d is one of CampaignClocks.
-func ValidCampaignClock(d time.Duration) bool {
-	return slices.ContainsFunc(CampaignClocks, func(c CampaignClock) bool { return c.D == d })
-}
-
-// CampaignClockName is d's name in the catalog.
-func CampaignClockName(d time.Duration) string {
-	for _, c := range CampaignClocks {
-		if c.D == d {
-			return c.Name
-		}
+// Clock is the options' clock among uikit.Clocks (the first when the
+// options hold none of them).
+func (o CampaignOptions) Clock() uikit.Clock {
+	if c, ok := uikit.ClockOf(o.TurnClock, o.Pace); ok {
+		return c
 	}
-	return "form.off"
+	return uikit.Clocks[0]
+}
+
+// WithClock is o played with clock c.
+func (o CampaignOptions) WithClock(c uikit.Clock) CampaignOptions {
+	o.TurnClock, o.Pace = c.Turn, c.Pace
+	return o
 }
 
 // The rows of the campaign page's options.
@@ -102,8 +94,8 @@ func (p *campaignPage) changeOption(m *root, step int) tea.Cmd {
 		i := max(0, slices.Index(levels, o.BotLevel))
 		o.BotLevel = levels[(i+step+len(levels))%len(levels)]
 	case optClock:
-		i := max(0, slices.IndexFunc(CampaignClocks, func(c CampaignClock) bool { return c.D == o.TurnClock }))
-		o.TurnClock = CampaignClocks[(i+step+len(CampaignClocks))%len(CampaignClocks)].D
+		i := max(0, slices.IndexFunc(uikit.Clocks, func(c uikit.Clock) bool { return c == o.Clock() }))
+		o = o.WithClock(uikit.Clocks[(i+step+len(uikit.Clocks))%len(uikit.Clocks)])
 	case optHints:
 		o.Hints = !o.Hints
 	}
@@ -146,7 +138,7 @@ func (p *campaignPage) optionsView(m *root, b *strings.Builder) {
 	}
 	rows := [optRows][2]string{
 		optBot:   {th.T("form.bots"), th.T("bot.level." + o.BotLevel)},
-		optClock: {th.T("form.clock"), th.T(CampaignClockName(o.TurnClock))},
+		optClock: {th.T("form.pace"), th.T(o.Clock().Name)},
 		optHints: {th.T("form.hints"), th.T(hints)},
 	}
 	for i, r := range rows {

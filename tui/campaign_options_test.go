@@ -52,8 +52,18 @@ func TestCampaignPageChoosesTheMissionsOptions(t *testing.T) {
 	// what the campaign keeps.
 	c.Options.TurnClock = 0
 	s.send(campaignRefresh{s.m.page.(*campaignPage)})
-	if v := s.m.View(); !strings.Contains(v, "Turn clock") || !strings.Contains(v, " off") {
+	if v := s.m.View(); !strings.Contains(v, "Pace") || !strings.Contains(v, "live: no clock") {
 		t.Fatalf("the kept clock does not show:\n%s", v)
+	}
+	// One more step: the missions are played by correspondence, an hour a
+	// move.
+	s.keys("k", "l") // k: up to the pace
+	want = CampaignOptions{BotLevel: "strong", Hints: true, Pace: table.Pace{Correspondence: true, Decision: time.Hour}}
+	if got := rec.set[len(rec.set)-1]; got != want {
+		t.Fatalf("kept %+v, want %+v", got, want)
+	}
+	if v := s.m.View(); !strings.Contains(v, "by correspondence: an hour a move") {
+		t.Fatalf("the page does not show the pace:\n%s", v)
 	}
 }
 

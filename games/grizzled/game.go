@@ -130,6 +130,18 @@ func (s *State) Timer() (game.Timer, bool) {
 	return game.Timer{ID: uint64(s.speechOpened) + 1, After: SpeechTimeout, Action: Action{Kind: ActTimeout}}, true
 }
 
+// Overdue: at a table played by correspondence, a speech's answers not
+// given when its window closes are given by the seats' stand-in bots
+// (game.Overdue), as every other decision left past its deadline is; the
+// rules' own timeout (a pass, A3) is for a table that allows none.
+func (Game) Overdue(s game.State) []game.Seat {
+	st := state(s)
+	if st.phase != PhaseSpeech {
+		return nil
+	}
+	return st.Waiting()
+}
+
 // MaxChat is the longest chat line kept, in bytes.
 const MaxChat = 500
 

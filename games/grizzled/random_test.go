@@ -210,3 +210,26 @@ func TestTileChoicesKeepOneOrder(t *testing.T) {
 		t.Fatal("no tile choice came up in 40 games")
 	}
 }
+
+// At a correspondence table's deadline, stand-ins answer a speech for the
+// seats that have not (game.Overdue); no other decision is a timed step's.
+func TestOverdueIsASpeechsUnansweredSeats(t *testing.T) {
+	speeches := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		randomGame(t, 3, Options{Variant: Standard, Leader: game.NoSeat}, seed, false, func(s *State) {
+			got := Game{}.Overdue(s)
+			switch {
+			case s.phase == PhaseSpeech:
+				speeches++
+				if !slices.Equal(got, s.Waiting()) {
+					t.Fatalf("seed %d: overdue %v, waiting %v", seed, got, s.Waiting())
+				}
+			case got != nil:
+				t.Fatalf("seed %d: overdue %v in phase %d", seed, got, s.phase)
+			}
+		})
+	}
+	if speeches == 0 {
+		t.Fatal("no speech in 20 games")
+	}
+}

@@ -3,7 +3,6 @@ package werewolf
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 )
@@ -143,8 +142,49 @@ func (s *State) Timer() (game.Timer, bool) {
 	if s.Over {
 		return game.Timer{}, false
 	}
-	sec := s.Opts.Timers.Seconds(s.Phase, s.livingCount())
-	return game.Timer{ID: s.PhaseSeq, After: time.Duration(sec) * time.Second, Action: Action{Kind: KindTick, Seq: s.PhaseSeq}}, true
+	after := s.Opts.Window(s.Phase, s.livingCount(), s.roleSteps())
+	return game.Timer{ID: s.PhaseSeq, After: after, Action: Action{Kind: KindTick, Seq: s.PhaseSeq}}, true
+}
+
+// roleSteps counts tonight's steps in which a role acts (the lovers'
+// waking only tells them who they are).
+func (s *State) roleSteps() int {
+	n := 0
+	for _, p := range s.nightSteps() {
+		if p != PhaseLovers {
+			n++
+		}
+	}
+	return n
+}
+
+// Overdue: at a table played by correspondence that allows stand-ins, a
+// role's night action not taken by its step's deadline is taken by the
+// seat's stand-in (game.Overdue): the thief's, cupid's, the seer's, the
+// witch's, and the wolves' when no wolf has chosen a victim (once one
+// has, the others' silence is consent, §15 item 4). Votes are never a
+// stand-in's: a ballot not cast is an abstention, as the narrator counts
+// it, and the discussion, the sheriff's choices and the hunter's shot end
+// as their timeouts say (§7, §8). The little girl's peek is hers alone.
+func (Game) Overdue(s game.State) []game.Seat {
+	st, ok := asState(s)
+	if !ok || st.Over || !st.Phase.nightStep() {
+		return nil
+	}
+	if st.Phase == PhaseWolves {
+		for _, w := range st.livingWolves() {
+			if st.Players[w].WolfSel >= 0 {
+				return nil
+			}
+		}
+	}
+	var out []game.Seat
+	for _, seat := range st.Waiting() {
+		if st.Phase != PhaseWolves || st.isWolf(int(seat)) {
+			out = append(out, seat)
+		}
+	}
+	return out
 }
 
 // Say turns a chat line into events without changing the state: the living

@@ -3,6 +3,7 @@ package werewolf
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 )
@@ -119,6 +120,58 @@ type Options struct {
 	BotTakeover     bool   `json:"bot_takeover,omitempty"`
 	StalemateCycles int    `json:"stalemate_cycles"` // 0 = off
 	Timers          Timers `json:"timers"`
+	// DayHours and NightHours play the game by correspondence: a day's
+	// decisions take DayHours and a night's steps NightHours between them
+	// (CorrespondenceWindow); 0 plays it live, by Timers. Both or neither.
+	DayHours   int `json:"day_hours,omitempty"`
+	NightHours int `json:"night_hours,omitempty"`
+}
+
+// Correspondence reports a game played over days (DayHours).
+func (o Options) Correspondence() bool { return o.DayHours > 0 }
+
+// The bounds of a correspondence game's day and night, in hours.
+const (
+	MaxDayHours   = 72
+	MaxNightHours = 24
+)
+
+// Window is how long phase p runs with alive living players and steps
+// role steps tonight (Thief, Cupid, Seer, Wolves, Witch as called):
+// Timers' seconds live; by correspondence, the day's and the night's
+// hours shared out (CorrespondenceWindow).
+func (o Options) Window(p Phase, alive, steps int) time.Duration {
+	if o.Correspondence() {
+		if d := o.CorrespondenceWindow(p, steps); d > 0 {
+			return d
+		}
+	}
+	return time.Duration(o.Timers.Seconds(p, alive)) * time.Second
+}
+
+// CorrespondenceWindow is phase p's share of a correspondence game's day
+// or night, or 0 for the phases that only tell (nightfall, the lovers'
+// waking, dawn, the verdict), which keep their seconds:
+//   - each role step of the night: the night's hours over tonight's steps
+//     (every called step, whoever holds its card, so the windows reveal
+//     nothing: the deck list is public);
+//   - the discussion: two thirds of the day; the vote: one third;
+//   - on day 1 with a sheriff, the campaign takes a third of a day, the
+//     vote and the runoff a sixth each, before the discussion;
+//   - the hunter's shot, the sheriff's successor and tie-break: a sixth.
+func (o Options) CorrespondenceWindow(p Phase, steps int) time.Duration {
+	day, night := time.Duration(o.DayHours)*time.Hour, time.Duration(o.NightHours)*time.Hour
+	switch p {
+	case PhaseThief, PhaseCupid, PhaseSeer, PhaseWolves, PhaseWitch:
+		return night / time.Duration(max(steps, 1))
+	case PhaseDiscussion:
+		return day * 2 / 3
+	case PhaseVote, PhaseSheriffCampaign:
+		return day / 3
+	case PhaseSheriffVote, PhaseSheriffRunoff, PhaseHunterShot, PhaseSheriffSuccession, PhaseSheriffTiebreak:
+		return day / 6
+	}
+	return 0
 }
 
 // DefaultOptions are the spec's defaults: Starter preset, strict nights.
@@ -301,6 +354,12 @@ func (o Options) Validate(n int) error {
 	}
 	if o.StalemateCycles < 0 {
 		return badOpt("werewolf.opt.stalemate")
+	}
+	if (o.DayHours > 0) != (o.NightHours > 0) || o.DayHours < 0 || o.DayHours > MaxDayHours || o.NightHours < 0 || o.NightHours > MaxNightHours {
+		return badOpt("werewolf.opt.hours", game.Num("Day", MaxDayHours), game.Num("Night", MaxNightHours))
+	}
+	if o.Correspondence() && o.NightTiming == TimingFast {
+		return badOpt("werewolf.opt.fast_by_correspondence")
 	}
 	for p := PhaseNightFall; p < PhaseGameOver; p++ {
 		spec, ok := timerSpecs[p]

@@ -8,6 +8,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // campaignOptions are the table options campaign c's missions are played
@@ -18,7 +19,7 @@ func (r *Records) campaignOptions(c persistence.Campaign) (tui.CampaignOptions, 
 	if g, ok := r.games.Campaigns(); ok && g.Bots != nil {
 		levels = g.Bots.Levels()
 	}
-	o := tui.CampaignOptions{TurnClock: tui.CampaignClocks[0].D}
+	o := tui.CampaignOptions{}.WithClock(uikit.Clocks[0])
 	if len(levels) > 0 {
 		o.BotLevel = levels[0]
 	}
@@ -26,8 +27,8 @@ func (r *Records) campaignOptions(c persistence.Campaign) (tui.CampaignOptions, 
 		if slices.Contains(levels, t.BotLevel) {
 			o.BotLevel = t.BotLevel
 		}
-		if tui.ValidCampaignClock(t.TurnClock) {
-			o.TurnClock = t.TurnClock
+		if c, ok := uikit.ClockOf(t.TurnClock, t.Pace); ok {
+			o = o.WithClock(c)
 		}
 		o.Hints = t.Hints
 	}
@@ -50,10 +51,10 @@ func (r *Records) SetCampaignOptions(p table.Player, code string, o tui.Campaign
 		if _, levels := r.campaignOptions(*c); !slices.Contains(levels, o.BotLevel) {
 			return game.Refuse(nil, game.M("campaign.mission.err_bot", game.Text("Level", o.BotLevel)))
 		}
-		if !tui.ValidCampaignClock(o.TurnClock) {
+		if _, ok := uikit.ClockOf(o.TurnClock, o.Pace); !ok {
 			return errCampaignClock
 		}
-		c.Table = &persistence.CampaignTable{BotLevel: o.BotLevel, Hints: o.Hints, TurnClock: o.TurnClock}
+		c.Table = &persistence.CampaignTable{BotLevel: o.BotLevel, Hints: o.Hints, TurnClock: o.TurnClock, Pace: o.Pace}
 		return nil
 	})
 	if errors.Is(err, persistence.ErrNotFound) {

@@ -259,7 +259,7 @@ func (r *Records) CampaignTable(c tui.Campaign) (uikit.Module, uikit.TableSpec, 
 	if o.Hints {
 		title = "campaign.mission.title_hints" // everyone reads that h gives hints
 	}
-	spec := uikit.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Hints: o.Hints,
+	spec := uikit.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Pace: o.Pace, Hints: o.Hints,
 		Title: game.M(title, game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
 	if g.Bots != nil {
 		spec.BotLevel = o.BotLevel

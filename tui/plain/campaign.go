@@ -2,7 +2,6 @@ package plain
 
 import (
 	"strings"
-	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/tui"
@@ -59,11 +58,9 @@ func parseCampaignOption(c tui.Campaign, args []string) (tui.CampaignOptions, bo
 			o.Hints = false
 			return o, true
 		}
-	case "clock":
-		clocks := map[string]time.Duration{"90s": 90 * time.Second, "3m": 3 * time.Minute, "off": 0}
-		if d, ok := clocks[v]; ok {
-			o.TurnClock = d
-			return o, true
+	case "clock", "pace":
+		if c, ok := uikit.ClockByWord(v); ok {
+			return o.WithClock(c), true
 		}
 	}
 	return o, false
@@ -78,5 +75,5 @@ func campaignOptionsLine(th *uikit.Theme, c tui.Campaign) string {
 		hints = "form.yes"
 	}
 	return th.T("campaign.mission.options", game.Text("Name", c.Name), game.Text("Level", th.T("bot.level."+o.BotLevel)),
-		game.Text("Hints", th.T(hints)), game.Text("Clock", th.T(tui.CampaignClockName(o.TurnClock))))
+		game.Text("Hints", th.T(hints)), game.Text("Clock", th.T(o.Clock().Name)))
 }

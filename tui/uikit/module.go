@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // Module is one game as the server offers it: its rules and bots (the
@@ -88,6 +89,7 @@ type TableSpec struct {
 	NoTakeover   bool
 	AbandonAfter time.Duration
 	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
+	Pace         table.Pace    // live, or by correspondence (table.RoomConfig.Pace)
 	Seed         uint64        // the deal (0: a fresh one)
 	Practice     bool          // a guided mission (table.RoomConfig.Practice)
 	Hints        bool          // a seated player may ask for hints (table.RoomConfig.Hints)

@@ -3,7 +3,6 @@ package grizzledui
 import (
 	"encoding/json"
 	"strconv"
-	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
@@ -29,7 +28,7 @@ func Module() uikit.Module {
 				{Std: uikit.BotLevel},
 				{Std: uikit.BotSeats},
 				{Std: uikit.Private},
-				{Label: "form.clock", Choices: []game.Msg{game.M("form.clock_90s"), game.M("form.clock_3m"), game.M("form.off")}, Note: "form.clock_note"},
+				{Label: "form.pace", Choices: uikit.ClockChoices(), Note: "form.pace_note"},
 				{Label: "form.hints", Choices: uikit.YesNo(), Note: "form.hints_note"},
 			},
 			Build: func(c uikit.Choices) (uikit.TableSpec, error) {
@@ -42,7 +41,8 @@ func Module() uikit.Module {
 				if c.Own[hints] == 1 {
 					title = "form.grizzled.table_title_hints" // everyone reads that h gives hints
 				}
-				return uikit.TableSpec{Options: b, TurnClock: grizzledClocks[c.Own[clock]], Hints: c.Own[hints] == 1,
+				pace := uikit.Clocks[c.Own[clock]]
+				return uikit.TableSpec{Options: b, TurnClock: pace.Turn, Pace: pace.Pace, Hints: c.Own[hints] == 1,
 					Title: game.M(title, game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(c.Seats))}, nil
 			},
 		},
@@ -108,6 +108,3 @@ func learnSpec() uikit.TableSpec {
 	return uikit.TableSpec{Seats: 3, Options: opts, Title: game.M("learn.table_title"), Private: true, Seed: learnSeed,
 		BotLevel: grizzbot.LevelEasy, Bots: 2}
 }
-
-// grizzledClocks are the turn clocks a Grizzled table may choose.
-var grizzledClocks = []time.Duration{90 * time.Second, 3 * time.Minute, 0}

@@ -7,6 +7,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/werewolf"
 	"github.com/bivouac-ssh/bivouac/games/werewolf/wolfbot"
+	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
@@ -46,6 +47,9 @@ func Module() uikit.Module {
 		presets = append(presets, game.M("form.werewolf.preset."+p.name))
 	}
 	timers := []game.Msg{game.M("form.werewolf.timers_normal"), game.M("form.werewolf.timers_quick"), game.M("form.werewolf.timers_fast")}
+	for _, p := range werewolfPaces {
+		timers = append(timers, game.M("form.werewolf.timers_corr", game.Num("Day", p.day), game.Num("Night", p.night)))
+	}
 	const cards, timing, standIns = 0, 1, 2 // the form's own fields, in Choices.Own
 	return uikit.Module{
 		Entry:    game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}},
@@ -72,7 +76,14 @@ func Module() uikit.Module {
 				if c.Own[timing] == 2 {
 					opts.NightTiming = werewolf.TimingFast
 				}
-				spec := uikit.TableSpec{Options: opts.Encode(), NoTakeover: c.Own[standIns] == 0, AbandonAfter: werewolfAbandonAfter}
+				var pace table.Pace
+				if i := c.Own[timing] - 3; i >= 0 && i < len(werewolfPaces) {
+					opts.Timers = werewolf.Timers{} // the informing steps keep the rulebook's pace
+					opts.DayHours, opts.NightHours = werewolfPaces[i].day, werewolfPaces[i].night
+					pace.Correspondence = true
+				}
+				spec := uikit.TableSpec{Options: opts.Encode(), NoTakeover: c.Own[standIns] == 0,
+					AbandonAfter: werewolfAbandonAfter, Pace: pace}
 				if err := opts.Validate(seats); err != nil {
 					return spec, err
 				}
@@ -101,6 +112,12 @@ func playersLabel(n int) game.Msg {
 	}
 	return game.Raw(strconv.Itoa(n))
 }
+
+// werewolfPaces are the days and nights, in hours, a table played by
+// correspondence may have: a day's decisions (discussion, vote) over a
+// working day, an evening or a whole day; the night's steps shorter, since
+// only a few roles act in them.
+var werewolfPaces = []struct{ day, night int }{{4, 2}, {12, 6}, {24, 12}}
 
 // werewolfAbandonAfter ends a game every human has left (spec §14).
 const werewolfAbandonAfter = 10 * time.Minute
