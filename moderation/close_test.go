@@ -2,10 +2,12 @@ package moderation_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
 )
@@ -14,25 +16,27 @@ import (
 // bucket whose leader is gone.
 type hungStore struct {
 	persistence.Moderation
-	asked chan struct{}
+	asked, gaveUp chan struct{}
 }
 
 func (h hungStore) SanctionsContext(ctx context.Context) ([]persistence.Sanction, error) {
 	h.asked <- struct{}{}
 	<-ctx.Done()
+	h.gaveUp <- struct{}{}
 	return nil, ctx.Err()
 }
 
-// Watch ends with its ctx, and every check with Close, while a read of
-// the store hangs: the read is given up, not waited out.
+// Watch ends with its ctx, and every check answers within CheckWithin,
+// while a read of the store hangs (a frozen cluster node's bucket); Close
+// gives the read up.
 func TestReadsEndWithWatchAndClose(t *testing.T) {
 	st, err := persistence.Open(filepath.Join(t.TempDir(), "b.db"), persistence.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h := hungStore{Moderation: st, asked: make(chan struct{}, 4)}
-	svc := moderation.New(moderation.Options{Store: h})
+	h := hungStore{Moderation: st, asked: make(chan struct{}, 4), gaveUp: make(chan struct{}, 4)}
+	svc := moderation.New(moderation.Options{Store: h, CheckWithin: 20 * time.Millisecond})
 	bound, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	wait := func(what string, done <-chan struct{}) {
@@ -53,10 +57,112 @@ func TestReadsEndWithWatchAndClose(t *testing.T) {
 
 	checked := make(chan struct{})
 	go func() { svc.Banned("SHA256:troll"); close(checked) }()
-	wait("Banned's read", h.asked)
+	wait("Banned", checked)
 	svc.Close()
-	wait("Banned after Close", checked)
+	wait("the read after Close", h.gaveUp)
 	if _, err := svc.InForce(); err == nil {
 		t.Error("InForce after Close read nothing, yet says nothing of it")
 	}
+}
+
+// frozenAfterFirst answers its first read of the sanctions, then hangs
+// every later one until its ctx ends: a cluster node that froze.
+type frozenAfterFirst struct {
+	persistence.Moderation
+	reads chan struct{} // one token: the read that answers
+}
+
+func (f frozenAfterFirst) SanctionsContext(ctx context.Context) ([]persistence.Sanction, error) {
+	select {
+	case <-f.reads:
+		return f.Sanctions()
+	default:
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// A login's ban check whose view is old and whose store hangs answers
+// within CheckWithin, from the sanctions last read: the ban made before
+// still holds, and nobody waits on the frozen node.
+func TestALoginsCheckNeverWaitsOnAHungStore(t *testing.T) {
+	st, err := persistence.Open(filepath.Join(t.TempDir(), "b.db"), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clk := clocktest.New()
+	banner := moderation.New(moderation.Options{Store: st, Clock: clk})
+	if _, err := banner.Ban(moderation.Person{ID: "SHA256:ada"}, moderation.Person{ID: "SHA256:troll"}, moderation.Forever, "spam", moderation.BanOptions{KeyOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	f := frozenAfterFirst{Moderation: st, reads: make(chan struct{}, 1)}
+	f.reads <- struct{}{}
+	svc := moderation.New(moderation.Options{Store: f, Clock: clk, CheckWithin: 50 * time.Millisecond})
+	t.Cleanup(svc.Close)
+	if _, ok := svc.Banned("SHA256:troll"); !ok {
+		t.Fatal("the ban does not hold while the store answers")
+	}
+	clk.Advance(time.Minute) // the view is old: the next check reads again, and the read hangs
+	for range 3 {
+		checked := make(chan bool, 1)
+		go func() { _, ok := svc.Banned("SHA256:troll"); checked <- ok }()
+		select {
+		case ok := <-checked:
+			if !ok {
+				t.Fatal("the ban read before was forgotten while the store hangs")
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a login's ban check waits on a store that does not answer")
+		}
+	}
+}
+
+// pushStore tells its sanctions' changes as they happen (moderation.Watcher),
+// as the JetStream store's watch does.
+type pushStore struct {
+	persistence.Moderation
+	views chan []persistence.Sanction
+}
+
+func (p pushStore) WatchSanctions(ctx context.Context) (<-chan []persistence.Sanction, error) {
+	return p.views, nil
+}
+
+// With a store that tells its changes, a ban made on another node holds
+// here as soon as the watch brings it, with no Refresh to wait out and no
+// read of the store, and Watch ends the banned player's sessions.
+func TestWatchedBansHoldAtOnce(t *testing.T) {
+	st, err := persistence.Open(filepath.Join(t.TempDir(), "b.db"), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clk := clocktest.New() // never advanced: no Refresh passes
+	p := pushStore{Moderation: st, views: make(chan []persistence.Sanction)}
+	svc := moderation.New(moderation.Options{Store: p, Clock: clk})
+	t.Cleanup(svc.Close)
+	told := make(chan moderation.Sanction, 1)
+	go svc.Watch(t.Context(), func(sn moderation.Sanction) { told <- sn })
+	p.views <- nil
+	ban := persistence.Sanction{Kind: persistence.SanctionBan, Subject: "SHA256:troll", At: clk.Now()}
+	p.views <- []persistence.Sanction{ban}
+	select {
+	case sn := <-told:
+		if sn.Subject != ban.Subject {
+			t.Fatalf("Watch told of %+v", sn)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Watch did not tell of the ban the store's watch brought")
+	}
+	if _, ok := svc.Banned("SHA256:troll"); !ok {
+		t.Fatal("the ban the watch brought does not hold")
+	}
+	p.views <- nil // lifted elsewhere
+	clocktest.CheckFor(t, 5*time.Second, 5*time.Millisecond, func() error {
+		if _, ok := svc.Banned("SHA256:troll"); ok {
+			return errors.New("the ban lifted elsewhere still holds")
+		}
+		return nil
+	})
 }

@@ -88,16 +88,43 @@ type Options struct {
 	// identity that has no sightings (a profile made before they were
 	// kept): a ban's address part lets in keys known before it.
 	KnownSince func(id string) (time.Time, bool)
+	// CheckWithin bounds how long a check on a login's path (Banned,
+	// Muted) waits for the store when its view is older than Refresh:
+	// past it the check answers from the sanctions last read (kept in
+	// memory, and followed as they change where the store tells changes:
+	// Watcher), and the read goes on without it. A login never waits on a
+	// cluster node that does not answer. Default DefaultCheckWithin.
+	CheckWithin time.Duration
+}
+
+// DefaultCheckWithin is how long a login's ban check waits for the store
+// at most: a loopback cluster reads its sanctions in about a millisecond,
+// a frozen node's bucket never.
+const DefaultCheckWithin = 250 * time.Millisecond
+
+// readWithin bounds one read of the sanctions that nobody waits for any
+// more: it frees the way for the next.
+const readWithin = 15 * time.Second
+
+// Watcher is a store that tells each change of its sanctions as it
+// happens (the JetStream store: a watch of its bucket): Watch then keeps
+// the view as the store has it, a ban made on another node holding here
+// within moments, and checks need no read of the store.
+type Watcher interface {
+	// WatchSanctions sends every sanction, then all of them again after
+	// each change, until ctx ends or the watch fails (the channel closes).
+	WatchSanctions(ctx context.Context) (<-chan []Sanction, error)
 }
 
 // Service is one node's moderation. Its methods are safe for concurrent use.
 type Service struct {
-	store   persistence.Moderation
-	admins  Admins
-	clock   clock.Clock
-	refresh time.Duration
-	log     *slog.Logger
-	counted func(action string)
+	store       persistence.Moderation
+	admins      Admins
+	clock       clock.Clock
+	refresh     time.Duration
+	checkWithin time.Duration
+	log         *slog.Logger
+	counted     func(action string)
 
 	seen       *sightingKeeper
 	knownSince func(id string) (time.Time, bool)
@@ -107,13 +134,13 @@ type Service struct {
 	life  context.Context
 	close context.CancelFunc
 
-	reading chan struct{} // one read of the store at a time (a semaphore)
-
-	mu      sync.Mutex
-	view    []Sanction // the store's sanctions as last read
-	readAt  time.Time  // when; zero: never (or made stale by a change)
-	readErr error
-	changes int // counts stale(): a read begun before a change does not make the view fresh
+	mu       sync.Mutex
+	reading  chan struct{} // closed when the read of the store under way ends; nil: none
+	view     []Sanction    // the store's sanctions as last read
+	readAt   time.Time     // when; zero: never (or made stale by a change)
+	readErr  error
+	changes  int  // counts changed(): a read begun before a change does not make the view fresh
+	watching bool // a watch of the store keeps view as the store has it (Watcher)
 
 	reportLimits reportLimits
 }
@@ -139,9 +166,12 @@ func New(o Options) *Service {
 	if o.OnAction == nil {
 		o.OnAction = func(string) {}
 	}
+	if o.CheckWithin <= 0 {
+		o.CheckWithin = DefaultCheckWithin
+	}
 	life, cancel := context.WithCancel(context.Background())
-	s := &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, log: o.Log, counted: o.OnAction,
-		life: life, close: cancel, reading: make(chan struct{}, 1),
+	s := &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, checkWithin: o.CheckWithin,
+		log: o.Log, counted: o.OnAction, life: life, close: cancel,
 		seen: newSightingKeeper(o.Store, o.Sightings), knownSince: o.KnownSince}
 	if s.seen.store != nil {
 		go s.writeSightings()
@@ -311,7 +341,7 @@ func (s *Service) sanction(sn Sanction, by, who Person, d time.Duration, reason 
 	if err := s.store.PutSanction(sn); err != nil {
 		return sn, err
 	}
-	s.stale()
+	s.changed(sn, false)
 	s.audit(Entry{At: now, By: by.ID, ByName: by.Name, Action: sn.Kind, Subject: who.ID, SubjectName: who.Name,
 		Reason: sn.Reason, Until: sn.Until, Addr: sn.Addr, AddrUntil: sn.AddrUntil})
 	return sn, nil
@@ -335,7 +365,7 @@ func (s *Service) lift(kind, action string, none error, by Person, subject strin
 	if err != nil {
 		return sn, err
 	}
-	s.stale()
+	s.changed(sn, true)
 	s.audit(Entry{By: by.ID, ByName: by.Name, Action: action, Subject: subject, SubjectName: sn.Name})
 	return sn, nil
 }
@@ -406,8 +436,13 @@ func (s *Service) inForce(ctx context.Context) ([]Sanction, error) {
 	return slices.DeleteFunc(slices.Clone(all), func(sn Sanction) bool { return !sn.InForceAt(now) }), err
 }
 
+// find is the sanction in force that matches, from a view at most
+// CheckWithin in the waiting: a store that cannot be read in time lets
+// people in on the view it had.
 func (s *Service) find(match func(Sanction) bool) (Sanction, bool) {
-	all, _ := s.current(s.life) // a store that cannot be read lets people in: the view it had stays
+	ctx, cancel := context.WithTimeout(s.life, s.checkWithin)
+	defer cancel()
+	all, _ := s.current(ctx)
 	now := s.clock.Now()
 	for _, sn := range all {
 		if match(sn) && sn.InForceAt(now) {
@@ -418,33 +453,23 @@ func (s *Service) find(match func(Sanction) bool) (Sanction, bool) {
 }
 
 // current is the sanctions, read again once the view is older than
-// Refresh. When ctx ends (or the service is closed) before the read does,
-// it answers with the view it had, and a store that can (ContextReader)
-// gives the read up. The lock is never held across the read, so a check waits for
-// at most one read and never longer than its ctx.
+// Refresh (unless a watch keeps it). When ctx ends (or the service is
+// closed) before the read does, it answers with the view it had; the read
+// goes on for the next check, bounded by readWithin and Close. One read
+// at a time: a check joins the one under way.
 func (s *Service) current(ctx context.Context) ([]Sanction, error) {
-	if view, fresh, err := s.fresh(); fresh {
-		return view, err
+	s.mu.Lock()
+	if s.isFresh() {
+		defer s.mu.Unlock()
+		return s.view, s.readErr
 	}
-	select {
-	case s.reading <- struct{}{}:
-	case <-ctx.Done():
-		return s.last(ctx.Err())
-	case <-s.life.Done():
-		return s.last(s.life.Err())
+	done := s.reading
+	if done == nil {
+		done = make(chan struct{})
+		s.reading = done
+		go s.read(done)
 	}
-	if view, fresh, err := s.fresh(); fresh { // read by the one this waited for
-		<-s.reading
-		return view, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(s.life, cancel)()
-	done := make(chan struct{})
-	go func() {
-		defer func() { <-s.reading; close(done) }()
-		s.read(ctx)
-	}()
+	s.mu.Unlock()
 	select {
 	case <-done:
 		s.mu.Lock()
@@ -452,18 +477,19 @@ func (s *Service) current(ctx context.Context) ([]Sanction, error) {
 		return s.view, s.readErr
 	case <-ctx.Done():
 		return s.last(ctx.Err())
+	case <-s.life.Done():
+		return s.last(s.life.Err())
 	}
 }
 
-// fresh is the view if it is younger than Refresh.
-func (s *Service) fresh() ([]Sanction, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	if !s.readAt.IsZero() && now.Sub(s.readAt) < s.refresh && now.Sub(s.readAt) >= 0 {
-		return s.view, true, s.readErr
+// isFresh is whether the view needs no read (s.mu held): a watch keeps
+// it, or it is younger than Refresh.
+func (s *Service) isFresh() bool {
+	if s.watching {
+		return true
 	}
-	return nil, false, nil
+	now := s.clock.Now()
+	return !s.readAt.IsZero() && now.Sub(s.readAt) < s.refresh && now.Sub(s.readAt) >= 0
 }
 
 // last is the view as last read, with why it was not read again.
@@ -473,8 +499,10 @@ func (s *Service) last(why error) ([]Sanction, error) {
 	return s.view, why
 }
 
-// read reads the store once (the caller holds s.reading) and keeps what it found.
-func (s *Service) read(ctx context.Context) {
+// read reads the store once, keeps what it found and closes done.
+func (s *Service) read(done chan struct{}) {
+	ctx, cancel := context.WithTimeout(s.life, readWithin)
+	defer cancel()
 	s.mu.Lock()
 	changes := s.changes
 	s.mu.Unlock()
@@ -486,12 +514,14 @@ func (s *Service) read(ctx context.Context) {
 	} else {
 		view, err = s.store.Sanctions()
 	}
-	if ctx.Err() != nil {
-		return // given up: the view stays as it was, and is read again next time
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if changes == s.changes {
+	s.reading = nil
+	defer close(done)
+	if s.life.Err() != nil {
+		return // closed: the view stays as it was
+	}
+	if changes == s.changes && err == nil {
 		s.readAt = now
 	}
 	s.readErr = err
@@ -502,18 +532,29 @@ func (s *Service) read(ctx context.Context) {
 	}
 }
 
-func (s *Service) stale() {
+// changed puts a sanction made here (or takes one lifted here) in the
+// view at once, and makes the next check read the store again (a watch
+// hears of it from the store too).
+func (s *Service) changed(sn Sanction, lifted bool) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.readAt = time.Time{}
 	s.changes++
-	s.mu.Unlock()
+	view := slices.DeleteFunc(slices.Clone(s.view), func(o Sanction) bool { return o.Key() == sn.Key() })
+	if !lifted {
+		view = append(view, sn)
+		persistence.SortSanctions(view)
+	}
+	s.view = view
 }
 
-// Watch calls onBan with each ban in force it has not seen before, checking
-// every Refresh until ctx ends or the service is closed: a node ends the
-// sessions of a player banned on another node. The bans in force when it
-// starts are seen already. It returns as soon as ctx ends, even while a
-// read of the store is under way.
+// Watch calls onBan with each ban in force it has not seen before until
+// ctx ends or the service is closed: a node ends the sessions of a player
+// banned on another node. The bans in force when it starts are seen
+// already. A store that tells its changes (Watcher) is followed, the view
+// kept as the store has it; otherwise, or while that watch is down, the
+// store is read every Refresh. It returns as soon as ctx ends, even while
+// a read of the store is under way.
 func (s *Service) Watch(ctx context.Context, onBan func(Sanction)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -525,17 +566,21 @@ func (s *Service) Watch(ctx context.Context, onBan func(Sanction)) {
 			return
 		}
 		for _, sn := range all {
-			if sn.Kind != Ban || seen[sn.Subject].Equal(sn.At) {
+			if sn.Kind != Ban || seen[sn.Key()].Equal(sn.At) {
 				continue
 			}
-			seen[sn.Subject] = sn.At
+			seen[sn.Key()] = sn.At
 			if tell {
 				onBan(sn)
 			}
 		}
 	}
 	look(false)
+	w, _ := s.store.(Watcher)
 	for {
+		if w != nil {
+			s.follow(ctx, w, func() { look(true) })
+		}
 		done := make(chan struct{})
 		t := s.clock.AfterFunc(s.refresh, func() { close(done) })
 		select {
@@ -546,4 +591,22 @@ func (s *Service) Watch(ctx context.Context, onBan func(Sanction)) {
 			look(true)
 		}
 	}
+}
+
+// follow keeps the view as the store's watch sends it, calling changed
+// after each, until the watch ends (or ctx does).
+func (s *Service) follow(ctx context.Context, w Watcher, changed func()) {
+	views, err := w.WatchSanctions(ctx)
+	if err != nil {
+		return
+	}
+	for view := range views {
+		s.mu.Lock()
+		s.view, s.readAt, s.readErr, s.watching = view, s.clock.Now(), nil, true
+		s.mu.Unlock()
+		changed()
+	}
+	s.mu.Lock()
+	s.watching = false
+	s.mu.Unlock()
 }

@@ -21,13 +21,90 @@ type RoomChange struct {
 // rooms (a lobby): a watch may be served by a replica a moment behind the
 // leader, so decisions read the store instead.
 func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
-	w, err := s.rooms.WatchAll(ctx)
+	out := make(chan RoomChange)
+	err := s.watch(ctx, s.rooms, false, func(e js.KeyValueEntry) bool {
+		var c RoomChange
+		if e.Operation() == js.KeyValuePut {
+			r, err := persistence.Decode[persistence.RoomRecord](e.Value())
+			if err != nil {
+				return true // a record this build cannot read is not listed
+			}
+			c.Room = r
+		} else {
+			id, err := unkey(e.Key())
+			if err != nil {
+				return true
+			}
+			c.Room.ID, c.Deleted = id, true
+		}
+		select {
+		case out <- c:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}, func() { close(out) })
 	if err != nil {
 		return nil, err
 	}
-	out := make(chan RoomChange)
+	return out, nil
+}
+
+// WatchSanctions sends every sanction, then all of them again after each
+// change (moderation.Watcher), until ctx ends or the watch fails (the
+// channel then closes). Each node keeps the bans in memory this way: a
+// login's check reads no store, and a ban made on one node holds on the
+// others within moments. Like WatchRooms, it may be a moment behind the
+// bucket's leader.
+func (s *Store) WatchSanctions(ctx context.Context) (<-chan []persistence.Sanction, error) {
+	out := make(chan []persistence.Sanction, 1)
+	all := map[string]persistence.Sanction{}
+	initial := true
+	send := func() bool {
+		view := make([]persistence.Sanction, 0, len(all))
+		for _, sn := range all {
+			view = append(view, sn)
+		}
+		persistence.SortSanctions(view)
+		select {
+		case out <- view:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	err := s.watch(ctx, s.sanctions, true, func(e js.KeyValueEntry) bool {
+		if e == nil { // the end of the initial values
+			initial = false
+			return send()
+		}
+		if e.Operation() == js.KeyValuePut {
+			sn, err := persistence.Decode[persistence.Sanction](e.Value())
+			if err != nil {
+				return true // a record this build cannot read holds nobody
+			}
+			all[e.Key()] = sn
+		} else {
+			delete(all, e.Key())
+		}
+		return initial || send()
+	}, func() { close(out) })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// watch follows every key of b, calling each with each entry (and, if
+// withEnd, with nil at the end of the initial values) until ctx ends,
+// each returns false, or the watch stalls; then ended.
+func (s *Store) watch(ctx context.Context, b *bucket, withEnd bool, each func(js.KeyValueEntry) bool, ended func()) error {
+	w, err := b.WatchAll(ctx)
+	if err != nil {
+		return err
+	}
 	go func() {
-		defer close(out)
+		defer ended()
 		// The watch is over either way: a consumer a failed Stop leaves
 		// on the server (its connection gone) expires there by itself.
 		defer func() { _ = w.Stop() }()
@@ -46,7 +123,7 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 				// If the bucket is past what came and was already past it
 				// at the last check, end the watch: its reader makes
 				// another, which sends everything again.
-				last := s.lastRevision(ctx)
+				last := s.lastRevision(ctx, b)
 				if last > seen && behind > seen {
 					return
 				}
@@ -60,42 +137,28 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 			if !ok {
 				return
 			}
-			if e == nil {
-				continue // the end of the initial values
+			if e == nil && !withEnd {
+				continue
 			}
-			seen = max(seen, e.Revision())
-			var c RoomChange
-			if e.Operation() == js.KeyValuePut {
-				r, err := persistence.Decode[persistence.RoomRecord](e.Value())
-				if err != nil {
-					continue // a record this build cannot read is not listed
-				}
-				c.Room = r
-			} else {
-				id, err := unkey(e.Key())
-				if err != nil {
-					continue
-				}
-				c.Room.ID, c.Deleted = id, true
+			if e != nil {
+				seen = max(seen, e.Revision())
 			}
-			select {
-			case out <- c:
-			case <-ctx.Done():
+			if !each(e) {
 				return
 			}
 		}
 	}()
-	return out, nil
+	return nil
 }
 
 // watchCheck is how often a watch of the rooms checks it is not stalled.
 const watchCheck = 2 * time.Second
 
-// lastRevision is the rooms bucket's last revision (0 if it cannot be read).
-func (s *Store) lastRevision(ctx context.Context) uint64 {
+// lastRevision is b's last revision (0 if it cannot be read).
+func (s *Store) lastRevision(ctx context.Context, b *bucket) uint64 {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	info, err := s.rooms.stream.Info(ctx)
+	info, err := b.stream.Info(ctx)
 	if err != nil {
 		return 0
 	}
