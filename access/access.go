@@ -15,8 +15,18 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/lastknown"
 	"github.com/bivouac-ssh/bivouac/persistence"
 )
+
+// LoginReadWithin bounds each read of the store a login makes here
+// (an admitted key, an invite): in a cluster, a node that froze must not
+// hold a login on another. Past it the last copy read answers, or, with
+// none, the login is told the server cannot check now.
+const LoginReadWithin = 500 * time.Millisecond
+
+// loginCopies bounds the copies kept of each kind.
+const loginCopies = 10000
 
 // PollEvery is how often the files are checked for changes: an edit of
 // the allowlist takes effect within this long without a signal.
@@ -62,6 +72,12 @@ type Policy struct {
 	// rewrite writes a key file back (rewriteKeyFile; tests: a read-only one)
 	rewrite func(path string, edit func(lines [][]byte) [][]byte) error
 
+	// A login's reads of the store, each within a deadline and answered
+	// past it from the last copy (see lastknown): whether a key was
+	// admitted, an invite.
+	admitted *lastknown.Copies[string, bool]
+	invites  *lastknown.Copies[string, persistence.Invite]
+
 	mu     sync.Mutex
 	timer  clock.Timer
 	closed bool
@@ -70,7 +86,9 @@ type Policy struct {
 // New reads the files cfg names. A file that cannot be read is an error;
 // bad lines are logged and skipped. Call Watch to follow later changes.
 func New(cfg Config) (*Policy, error) {
-	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock, store: cfg.Store, rewrite: rewriteKeyFile}
+	p := &Policy{cfg: cfg, log: cfg.Log, clock: cfg.Clock, store: cfg.Store, rewrite: rewriteKeyFile,
+		admitted: lastknown.New[string, bool](LoginReadWithin, loginCopies),
+		invites:  lastknown.New[string, persistence.Invite](LoginReadWithin, loginCopies)}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}

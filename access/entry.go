@@ -109,9 +109,14 @@ func (p *Policy) knownKey(fp string) (bool, error) {
 	if p.store == nil {
 		return false, nil
 	}
-	_, err := p.store.AdmittedKey(fp)
+	known, _, err := p.admitted.Read(fp, notFound, func() (bool, error) {
+		_, err := p.store.AdmittedKey(fp)
+		return err == nil, err
+	})
 	if errors.Is(err, persistence.ErrNotFound) {
 		return false, nil
 	}
-	return err == nil, err
+	return known, err
 }
+
+func notFound(err error) bool { return errors.Is(err, persistence.ErrNotFound) }

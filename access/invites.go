@@ -167,6 +167,7 @@ func (p *Policy) Revoke(id string) error {
 		return ErrNoInvites
 	}
 	err := p.store.DeleteInvite(id)
+	p.invites.Forget(id)
 	if errors.Is(err, persistence.ErrNotFound) || errors.Is(err, persistence.ErrInvalid) {
 		return words.Refuse(ErrNoSuchCode, words.M("access.err.no_such", words.Text("ID", id)))
 	}
@@ -182,7 +183,9 @@ func (p *Policy) liveInvite(code string) (bool, error) {
 	if p.store == nil {
 		return false, nil
 	}
-	rec, err := p.store.Invite(idOf(code))
+	rec, _, err := p.invites.Read(idOf(code), notFound, func() (persistence.Invite, error) {
+		return p.store.Invite(idOf(code))
+	})
 	if errors.Is(err, persistence.ErrNotFound) {
 		return false, nil
 	}
@@ -229,6 +232,8 @@ func (p *Policy) Redeem(fp, code string) error {
 	if err := p.store.AdmitKey(persistence.AdmittedKey{Fingerprint: fp, Invite: id, By: rec.By, At: now.UTC()}); err != nil {
 		return err
 	}
+	p.admitted.Put(fp, true)
+	p.invites.Put(id, rec)
 	if !again {
 		p.log.Info("invite used: key admitted", "invite", id, "key", fp, "uses_left", rec.Uses-rec.Used)
 	}
@@ -259,6 +264,9 @@ func (p *Policy) Forget(fp string) error {
 		return ErrNoInvites
 	}
 	err := p.store.ForgetKey(fp)
+	if err == nil || errors.Is(err, persistence.ErrNotFound) {
+		p.admitted.Put(fp, false)
+	}
 	if err == nil {
 		p.log.Info("admitted key forgotten", "key", fp)
 	}

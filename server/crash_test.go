@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -216,7 +218,15 @@ func TestMain(m *testing.M) {
 		wideParallel()
 		os.Exit(m.Run())
 	}
-	srv, err := New(Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true})
+	cfg := Config{Addr: "127.0.0.1:0", DataDir: dir, Guests: true}
+	if raw := os.Getenv(clusterEnv); raw != "" { // a node of a cluster (freeze_test.go)
+		cfg.Cluster = new(node.Config)
+		if err := json.Unmarshal([]byte(raw), cfg.Cluster); err != nil {
+			fmt.Fprintln(os.Stderr, "server:", err)
+			os.Exit(1)
+		}
+	}
+	srv, err := New(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)

@@ -19,6 +19,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/hostkeys"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/lastknown"
 	"github.com/bivouac-ssh/bivouac/logredact"
 	"github.com/bivouac-ssh/bivouac/logthrottle"
 	"github.com/bivouac-ssh/bivouac/metrics"
@@ -110,11 +111,12 @@ type Server struct {
 	reviews    *reviews.Reviewer
 	access     *access.Policy // admins, allowlist, invites
 	mod        *moderation.Service
-	live       live.Sessions     // this node's player sessions
-	commands   commands.Commands // what players run without a terminal
-	console    *admin.Console    // what admins run
-	here       *admin.Here       // this node's part of the admins' commands
-	notices    *notice.Board     // notices to this node's player sessions (notices.go)
+	live       live.Sessions                                  // this node's player sessions
+	profiles   *lastknown.Copies[string, persistence.Profile] // a login's read of its profile (logins.go)
+	commands   commands.Commands                              // what players run without a terminal
+	console    *admin.Console                                 // what admins run
+	here       *admin.Here                                    // this node's part of the admins' commands
+	notices    *notice.Board                                  // notices to this node's player sessions (notices.go)
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -161,6 +163,7 @@ func New(cfg Config) (*Server, error) {
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
 	s.names.reserved = newReservedNames()
+	s.profiles = lastknown.New[string, persistence.Profile](loginReadWithin, loginCopies)
 	s.names.isAdmin = func(id string) bool { return s.mod != nil && s.mod.IsAdmin(id) }
 	games := cfg.Games
 	if games == nil {
@@ -371,7 +374,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	if !id.Guest {
 		// A key with no profile stores none until it does something worth
 		// keeping (profiles.Keep); but it counts as a new key of its address.
-		prof, err := s.store.Player(id.ID)
+		prof, err := s.loginProfile(id.ID, name)
 		if errors.Is(err, persistence.ErrNotFound) {
 			if ok, log := s.newKeys.admit(sshserver.AddressGroup(id.RemoteIP), id.ID); !ok {
 				if log {
@@ -380,9 +383,6 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 				s.ssh.RefuseFor(sess, sshserver.RefusedNewKeys, i18n.For(lang).T("ssh.newkeys.too_many", game.Num("N", s.newKeys.limit)))
 				return id, table.Player{}, lang, "", false
 			}
-		}
-		if err == nil {
-			prof, err = s.store.Seen(id.ID, name)
 		}
 		if err == nil {
 			p.Name = prof.Name
