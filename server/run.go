@@ -24,8 +24,10 @@ import (
 // Run is the server as a process (`bivouac serve`): the port first, so
 // that one already taken fails at once rather than after joining a
 // cluster, with the porch answering it while the store opens; then the
-// banner on out (where it listens, its host key, the join lines), the
-// operator's endpoints, and the access files read again on SIGHUP. It
+// banner (where it listens, its host key, the join lines), the
+// operator's endpoints, and the access files read again on SIGHUP. The
+// start and the stop are log records (a log collector reads them); out
+// gets the same for a person (io.Discard where nobody reads it). It
 // serves until ctx ends, then tells every player and shuts down within
 // 5 s; a drain (`bivouac drain`) stops it too, once the tables are
 // handed over.
@@ -54,6 +56,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	srv, err := newWithin(ctx, cfg)
 	if errors.Is(err, errStopped) {
 		door.Close()
+		cfg.Log.Info("stopped while starting")
 		fmt.Fprintln(out, "Stopped while starting.")
 		return nil
 	}
@@ -72,12 +75,13 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		}
 		defer stop()
 		warnIfExposed(cfg.Log, bound)
+		cfg.Log.Info("metrics and health checks", "addr", cfg.MetricsAddr, "paths", []string{"/metrics", "/healthz", "/readyz"})
 		fmt.Fprintf(out, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", cfg.MetricsAddr)
 	}
 	// Handed over before "listening" is said: a player who connects the
 	// moment the operator reads it reaches the server, not the porch.
 	listener := door.Handover()
-	banner(out, srv, l.Addr(), cfg.PublicHost)
+	banner(out, cfg.Log, srv, l.Addr(), cfg.PublicHost)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(listener) }()
 	select {
@@ -85,6 +89,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		door.Close()
 		if srv.Draining() { // `bivouac drain`: the drain stops the server
 			<-srv.Drained()
+			cfg.Log.Info("drained: the tables run on the other nodes; stopped")
 			fmt.Fprintln(out, "Drained: the tables run on the other nodes; stopped.")
 			return nil
 		}
@@ -93,31 +98,46 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	case <-ctx.Done():
 	}
 	if srv.Draining() {
+		cfg.Log.Info("draining: waiting for the tables to be handed over")
 		fmt.Fprintln(out, "Draining: waiting for the tables to be handed over.")
 		<-srv.Drained()
+		cfg.Log.Info("drained; stopped")
 		return nil
 	}
+	cfg.Log.Info("shutting down: telling players, saving, closing")
 	fmt.Fprintln(out, "Shutting down: telling players, saving, closing.")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return srv.Shutdown(sctx)
+	err = srv.Shutdown(sctx)
+	if err != nil {
+		cfg.Log.Error("shut down with an error", "err", err)
+	} else {
+		cfg.Log.Info("stopped")
+	}
+	return err
 }
 
 // banner tells the operator where the server listens, its host key's
-// fingerprint (for players to check), and the lines friends join with.
-func banner(out io.Writer, srv *Server, addr net.Addr, publicHost string) {
+// fingerprint (for players to check), and the lines friends join with:
+// on out for a person, and as one log record.
+func banner(out io.Writer, log *slog.Logger, srv *Server, addr net.Addr, publicHost string) {
 	port := "2222"
 	if _, p, err := net.SplitHostPort(addr.String()); err == nil {
 		port = p
 	}
+	var join []string
+	for _, host := range joinline.Hosts(addr.String(), publicHost) {
+		join = append(join, joinline.Command(port, host))
+	}
+	log.Info("ready", "addr", addr.String(), "join", join) // sshserver logs its address and host key as it listens
 	fmt.Fprintf(out, "Bivouac is listening on %s\n", addr)
 	fmt.Fprintf(out, "Host key fingerprint: %s\n", srv.HostKeyFingerprint())
-	for i, host := range joinline.Hosts(addr.String(), publicHost) {
+	for i, line := range join {
 		label := "Join with: "
 		if i > 0 {
 			label = "       or: "
 		}
-		fmt.Fprintf(out, "%s %s\n", label, joinline.Command(port, host))
+		fmt.Fprintf(out, "%s %s\n", label, line)
 	}
 }
 

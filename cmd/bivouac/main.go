@@ -4,7 +4,7 @@
 //	bivouac sim --players 4 --bot strong --games 1000 play bot-only games
 //	bivouac backup FILE                               hot copy of the database
 //	bivouac drain                                     hand a cluster node's tables over, then stop it
-//	bivouac version                                   version, commit and Go of this build
+//	bivouac version (or --version, -v)                 version, commit and Go of this build
 package main
 
 import (
@@ -23,7 +23,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		var logged loggedError
+		if !errors.Is(err, flag.ErrHelp) && !errors.As(err, &logged) {
 			fmt.Fprintln(os.Stderr, "bivouac:", err)
 		}
 		os.Exit(1)
@@ -35,6 +36,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
+	}
+	if cmd == "serve" && len(args) > 0 {
+		switch args[0] {
+		case "--version", "-version", "-v", "--v": // as most programs answer
+			cmd = "version"
+		}
 	}
 	switch cmd {
 	case "serve":
@@ -60,7 +67,7 @@ const usage = `Usage:
   bivouac sim [--game grizzled] [--players 4] ...   play bot-only games, print statistics
   bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
   bivouac drain [--data ./data]                     cluster node: hand its tables to the others, then stop it
-  bivouac version                                   version, commit and Go of this build
+  bivouac version (or --version, -v)                version, commit and Go of this build
   bivouac help                                      this text
 `
 

@@ -83,14 +83,38 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return server.Run(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests,
-		Log: slog.New(handler), BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
+	log := slog.New(handler)
+	err = server.Run(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests,
+		Log: log, BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
 		NewKeysPerHour: *newKeys, TablesPerAddr: *tablesPerIP, MetricsAddr: *metricsAddr, PprofAddr: *pprofAddr,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
-		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}}, stdout)
+		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}},
+		bannerOut(*logFormat, stdout))
+	if err != nil {
+		log.Error("stopped", "err", err)
+		return loggedError{err}
+	}
+	return nil
 }
+
+// bannerOut is where the banner for a person goes: stdout, but with a JSON
+// log only when stdout is a terminal, so that a collector reading the
+// process's output (journald) reads nothing but JSON. The start and the
+// stop are log records either way.
+func bannerOut(format string, stdout io.Writer) io.Writer {
+	if format == "json" && !isTerminal(stdout) {
+		return io.Discard
+	}
+	return stdout
+}
+
+// loggedError is an error the log already holds as a record: main exits
+// with it without writing it again (a JSON log stays all JSON).
+type loggedError struct{ error }
+
+func (e loggedError) Unwrap() error { return e.error }
 
 // envBool is whether the environment variable says yes (1, true, yes).
 func envBool(name string) bool {
@@ -103,16 +127,27 @@ func envBool(name string) bool {
 
 // logHandler is the log's format: text (key=value, for a person) or json
 // (one object a line, for a collector). Either way every line carries its
-// fields apart (remote, room, reason…) for an operator to filter on.
+// fields apart (remote, room, reason…) for an operator to filter on. A
+// duration is written as Go writes it ("1h0m0s", "1.5s") in both: JSON's
+// default, a number of nanoseconds, reads as a count of something else.
 func logHandler(format string, w io.Writer, level slog.Level) (slog.Handler, error) {
 	opts := &slog.HandlerOptions{Level: level}
 	switch format {
 	case "text", "":
 		return slog.NewTextHandler(w, opts), nil
 	case "json":
+		opts.ReplaceAttr = durationAsText
 		return slog.NewJSONHandler(w, opts), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: text or json", format)
+}
+
+// durationAsText writes a duration attribute as "1h0m0s".
+func durationAsText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
 }
 
 // parseBytes reads a size as GOMEMLIMIT writes it: a number of bytes with

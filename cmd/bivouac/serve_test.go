@@ -80,11 +80,55 @@ func TestServeMetricsAndJSONLogs(t *testing.T) {
 	if len(lines) == 0 || lines[0] == "" {
 		t.Fatal("nothing logged")
 	}
+	said := map[string]map[string]any{}
 	for _, l := range lines {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec["msg"] == nil || rec["level"] == nil {
 			t.Errorf("not a JSON log line: %q", l)
+			continue
 		}
+		said[rec["msg"].(string)] = rec
+	}
+	// The banner is in the log, and nowhere else when stdout is no
+	// terminal: a collector reading both streams reads only JSON.
+	if out := stdout.String(); out != "" {
+		t.Errorf("stdout, not a terminal, got the banner with a JSON log:\n%s", out)
+	}
+	if join, _ := said["ready"]["join"].([]any); len(join) == 0 || !strings.HasPrefix(join[0].(string), "ssh -p ") {
+		t.Errorf("no ready record with the join lines: %v", said["ready"])
+	}
+	for _, msg := range []string{"listening", "metrics and health checks", "shutting down: telling players, saving, closing", "stopped"} {
+		if said[msg] == nil {
+			t.Errorf("no %q record in the log:\n%s", msg, stderr.String())
+		}
+	}
+}
+
+// Durations in the JSON log are Go's text ("1h0m0s"), not nanoseconds.
+func TestJSONLogWritesDurationsAsText(t *testing.T) {
+	var b bytes.Buffer
+	h, err := logHandler("json", &b, slog.LevelInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slog.New(h).Info("moderation", "duration", time.Hour, "wait", 1500*time.Millisecond)
+	var rec map[string]any
+	if err := json.Unmarshal(b.Bytes(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec["duration"] != "1h0m0s" || rec["wait"] != "1.5s" {
+		t.Errorf("durations: %v, %v (%s)", rec["duration"], rec["wait"], b.String())
+	}
+}
+
+// A text log keeps the banner on stdout for the person who started it.
+func TestBannerGoesToStdoutWithATextLog(t *testing.T) {
+	var out bytes.Buffer
+	if bannerOut("text", &out) != io.Writer(&out) {
+		t.Error("a text log's banner left stdout")
+	}
+	if bannerOut("json", &out) != io.Discard {
+		t.Error("a JSON log's banner went to stdout that is no terminal")
 	}
 }
 

@@ -31,6 +31,12 @@ func TestVersionSaysModuleCommitAndGo(t *testing.T) {
 	if !strings.Contains(out.String(), "go:      "+runtime.Version()) || !strings.Contains(out.String(), "module:  github.com/bivouac-ssh/bivouac") {
 		t.Fatalf("bivouac version:\n%s", out.String())
 	}
+	for _, flag := range []string{"--version", "-v", "-version"} {
+		var flagOut strings.Builder
+		if err := run(t.Context(), []string{flag}, &flagOut, &flagOut); err != nil || flagOut.String() != out.String() {
+			t.Errorf("bivouac %s: %v\n%s", flag, err, flagOut.String())
+		}
+	}
 }
 
 // deploy/bivouac.service passes systemd's own check. The unit names the
