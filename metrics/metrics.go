@@ -35,6 +35,9 @@ type Sources struct {
 	// fixed set): each is served from the start, at 0, and any other is
 	// counted as "other", so no caller can grow the registry.
 	Refusals []string
+	// Actions are the moderation actions Moderated may be given, each
+	// served from the start at 0 (another is counted when it comes).
+	Actions []string
 }
 
 // Session kinds, the values of bivouac_players_connected's kind label: a
@@ -96,6 +99,9 @@ func New(src Sources) *Metrics {
 		Help: "Moderation actions (ban, mute, report, kick, …), by action."}, []string{"action"})
 	m.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "bivouac_cluster_lease_takeovers_total",
 		Help: "Tables this node took over from a node whose lease lapsed."})
+	for _, a := range src.Actions {
+		m.moderation.WithLabelValues(a)
+	}
 	reg.MustRegister(refused, m.moves, m.moveSeconds, store, m.moderation, m.takeovers, newStateCollector(src))
 	return m
 }

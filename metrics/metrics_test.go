@@ -35,6 +35,7 @@ func busy() *Metrics {
 		Cluster:  func() ClusterState { return ClusterState{Nodes: 3} },
 		Frames:   func() uint64 { return 7 },
 		Refusals: []string{"gate", "ban", "full"},
+		Actions:  []string{"ban", "mute", "report"},
 	})
 	m.Refused("gate")
 	m.Refused("gate")
@@ -63,6 +64,7 @@ func TestScrape(t *testing.T) {
 		`bivouac_sessions_refused_total{reason="gate"} 2`,
 		`bivouac_sessions_refused_total{reason="ban"} 1`,
 		`bivouac_sessions_refused_total{reason="full"} 0`,
+		`bivouac_moderation_actions_total{action="mute"} 0`,
 		`bivouac_sessions_refused_total{reason="other"} 1`,
 		`bivouac_moves_total 2`,
 		`bivouac_move_duration_seconds_bucket{le="0.005"} 1`,

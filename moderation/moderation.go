@@ -34,6 +34,12 @@ const (
 // ActionReport is the action OnAction hears for a report filed.
 const ActionReport = "report"
 
+// Actions are every action the audit log and OnAction name: the operator's
+// metric serves each from the start, at 0, so the first increase() after
+// a restart counts the first ban too.
+var Actions = []string{Ban, "unban", Mute, "unmute", "kick", "close", "say", "invite", "uninvite",
+	"redeem", "unadmit", "allow_add", "allow_remove", "admins_add", "admins_remove", "resolve", ActionReport}
+
 // Person is a player as moderation sees them: their identity (a key's
 // fingerprint or a guest ID), display name, and address (a banned guest's
 // is kept).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/metrics"
+	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/sshserver"
@@ -26,8 +27,9 @@ func (s *Server) openMetrics() {
 		Tables: func(add func(game, state string)) {
 			s.hub.EachLocal(func(sum table.Summary) { add(sum.Game, string(sum.Status)) })
 		},
-		Ready:  s.Ready,
-		Frames: tui.FramesWritten,
+		Ready:   s.Ready,
+		Frames:  tui.FramesWritten,
+		Actions: moderation.Actions,
 	}
 	for _, r := range sshserver.Refusals {
 		src.Refusals = append(src.Refusals, string(r))
