@@ -255,7 +255,11 @@ func (a *adminSession) showList(list string) error {
 	}
 	lines := []string{a.p.T("moderation.console.list_title."+list, game.Text("Path", path))}
 	for _, k := range a.c.Access.ListKeys(list) {
-		line := "  " + strings.TrimSpace(k.Fingerprint+"  "+a.c.KeyName(k.Fingerprint)+"  "+k.Comment)
+		name := a.c.KeyName(k.Fingerprint)
+		if name == k.Fingerprint {
+			name = "" // a key nobody played with yet: its fingerprint once
+		}
+		line := "  " + strings.Join(slices.DeleteFunc([]string{k.Fingerprint, name, k.Comment}, func(s string) bool { return s == "" }), "  ")
 		if e, ok := a.c.Access.StoreEntry(list, k.Fingerprint); ok && !e.Removed {
 			line += "  " + a.p.T("moderation.console.list_added", game.Text("By", e.ByName), game.Text("When", e.At.UTC().Format(timeFormat)))
 		}
