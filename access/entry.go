@@ -101,6 +101,17 @@ func (p *Policy) Admits(fp string) bool {
 	return known || err != nil
 }
 
+// Vouched reports whether an admin let the key in by name: an admin's
+// own, one on the allowlist, or one an invite admitted (a store that
+// cannot be read vouches for nobody).
+func (p *Policy) Vouched(fp string) bool {
+	if p == nil {
+		return false
+	}
+	known, err := p.knownKey(fp)
+	return known && err == nil
+}
+
 // knownKey: an admin's key, one on the allowlist or one an invite admitted.
 func (p *Policy) knownKey(fp string) (bool, error) {
 	if p.IsAdmin(fp) || p.allow != nil && p.onList(ListAllow, p.allow, fp) {

@@ -20,7 +20,8 @@ import (
 // guests (a new reclaim code is a new identity at will) and keys the
 // server first saw after the ban (a new key is one ssh-keygen away); keys
 // seen before the ban come in, so the banned player's housemates still
-// play. BanOptions.KeyOnly leaves the address out.
+// play, and so do keys an admin let in by name since (the allowlist, an
+// invite). BanOptions.KeyOnly leaves the address out.
 //
 // An address ban (BanAddress) holds an address or a range, whoever comes
 // from it but admins, for as long as the admin says.
@@ -192,8 +193,8 @@ type Visitor struct {
 
 // Refused is the ban that keeps v out, if one does: a ban of v's
 // identity; a ban of v's address; or a player's ban holding v's address,
-// for a guest or for a key the server first saw after that ban. Admins
-// are never refused.
+// for a guest or for a key the server first saw after that ban and no
+// admin vouched for (Options.Vouched). Admins are never refused.
 func (s *Service) Refused(v Visitor) (Sanction, bool) {
 	if s.IsAdmin(v.ID) {
 		return Sanction{}, false
@@ -227,7 +228,7 @@ func (s *Service) Refused(v Visitor) (Sanction, bool) {
 		}
 	}
 	for _, sn := range byAddr {
-		if !s.seenBefore(v.ID, sn.At) {
+		if !s.seenBefore(v.ID, sn.At) && (s.vouched == nil || !s.vouched(v.ID)) {
 			return sn, true
 		}
 	}

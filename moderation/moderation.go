@@ -101,6 +101,10 @@ type Options struct {
 	// Watcher), and the read goes on without it. A login never waits on a
 	// cluster node that does not answer. Default DefaultCheckWithin.
 	CheckWithin time.Duration
+	// Vouched, if set, reports whether an admin let a key in by name (the
+	// allowlist, an invite): a player's ban's address part does not keep
+	// it out, however new. Address bans still do.
+	Vouched func(id string) bool
 }
 
 // DefaultCheckWithin is how long a login's ban check waits for the store
@@ -134,6 +138,7 @@ type Service struct {
 
 	seen       *sightingKeeper
 	knownSince func(id string) (time.Time, bool)
+	vouched    func(id string) bool
 
 	// life ends with Close: a read of the store waiting on a cluster
 	// that does not answer is given up then (see current).
@@ -178,7 +183,7 @@ func New(o Options) *Service {
 	life, cancel := context.WithCancel(context.Background())
 	s := &Service{store: o.Store, admins: o.Admins, clock: o.Clock, refresh: o.Refresh, checkWithin: o.CheckWithin,
 		log: o.Log, counted: o.OnAction, life: life, close: cancel,
-		seen: newSightingKeeper(o.Store, o.Sightings), knownSince: o.KnownSince}
+		seen: newSightingKeeper(o.Store, o.Sightings), knownSince: o.KnownSince, vouched: o.Vouched}
 	if s.seen.store != nil {
 		go s.writeSightings()
 		s.prunePeriodically()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,6 +188,43 @@ func TestPlayerBanHoldsTheirAddressForNewcomers(t *testing.T) {
 	nobody := moderation.Person{ID: "SHA256:ghost", Name: "ghost"}
 	if sn, err := s.Ban(ada, nobody, time.Hour, "", moderation.BanOptions{}); err != nil || sn.Addr != "" {
 		t.Errorf("a player never seen: %+v, %v; want the key alone", sn, err)
+	}
+}
+
+// A key an admin let in by name after the ban (an invite, the allowlist)
+// is no stranger: the banned player's address does not keep it out. An
+// address ban still does.
+func TestVouchedKeysPassABannedPlayersAddress(t *testing.T) {
+	st, err := persistence.Open(filepath.Join(t.TempDir(), "b.db"), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clk := clocktest.New()
+	vouched := map[string]bool{}
+	s := moderation.New(moderation.Options{Store: st, Admins: admins{ada.ID: true}, Clock: clk,
+		Vouched: func(id string) bool { return vouched[id] }})
+	troll := moderation.Person{ID: "SHA256:troll", Name: "troll", Addr: "192.0.2.7"}
+	s.Saw(troll, "")
+	s.Flush()
+	clk.Advance(time.Minute)
+	if _, err := s.Ban(ada, moderation.Person{ID: troll.ID, Name: troll.Name}, 2*time.Hour, "", moderation.BanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	friend := moderation.Visitor{ID: "SHA256:invited", Addr: "192.0.2.7"}
+	if _, ok := s.Refused(friend); !ok {
+		t.Fatal("a new key at the banned address came in before anyone vouched for it")
+	}
+	vouched[friend.ID] = true
+	if _, ok := s.Refused(friend); ok {
+		t.Error("a key an admin invited after the ban was kept out by the banned player's address")
+	}
+	if _, err := s.BanAddress(ada, netip.MustParsePrefix("192.0.2.0/24"), time.Hour, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Refused(friend); !ok {
+		t.Error("an address ban let a vouched key in")
 	}
 }
 

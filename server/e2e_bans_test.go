@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/sshserver"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
@@ -212,6 +213,33 @@ func TestBanHoldsTheKeyAndTheAddress(t *testing.T) {
 	run("unban 127.0.0.0/24", 1, `127\.0\.0\.0/24 is not banned\.`)
 	if !runs(t, addr, sshtest.AsGuest()) {
 		t.Error("a guest is kept out after the address ban was lifted")
+	}
+}
+
+// A newcomer an admin invites after a ban is no stranger: the banned
+// player's address does not keep their new key out (it did: the invite
+// was spent and the newcomer refused for the troll's ban).
+func TestInvitedKeyPassesABannedPlayersAddress(t *testing.T) {
+	t.Parallel()
+	adminKey, trollKey, invited := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	srv, addr := startModerated(t, t.TempDir(), adminsFile)
+	run := adminRun(t, addr, adminKey)
+	troll := sshtest.Dial(t, addr, sshtest.WithKey(trollKey), sshtest.WithUser("troll"), sshtest.WithPTY(80, 24))
+	troll.ExpectScreen(t, `troll`, 5*time.Second)
+	srv.Moderation().Flush()
+	run("ban troll 2h", 0, `their address 127\.0\.0\.1 for guests and for keys new to this server`)
+	out := run("invite 1 1d", 0, `Invite code (\S+),`)
+	code := regexp.MustCompile(`Invite code (\S+),`).FindStringSubmatch(out)[1]
+	if !runs(t, addr, sshtest.WithKey(invited), sshtest.WithUser(sshserver.InvitePrefix+code)) {
+		t.Error("an invite made after the ban did not let a new key in from the banned address")
+	}
+	if !runs(t, addr, sshtest.WithKey(invited)) {
+		t.Error("a key admitted by invite after the ban was kept out of the banned address")
+	}
+	if got := refusal(t, addr, sshtest.AsGuest()); !strings.Contains(got, "You are banned from this server") {
+		t.Errorf("a guest from the banned address: %q", got)
 	}
 }
 

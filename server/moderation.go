@@ -25,7 +25,7 @@ func (s *Server) openModeration() {
 	}
 	seen, _ := s.store.(persistence.Sightings) // both stores keep them
 	s.mod = moderation.New(moderation.Options{Store: ms, Admins: s.access, Log: s.log,
-		OnAction: s.metrics.Moderated, Sightings: seen, KnownSince: s.knownSince})
+		OnAction: s.metrics.Moderated, Sightings: seen, KnownSince: s.knownSince, Vouched: s.access.Vouched})
 }
 
 // knownSince is since when a key has had a profile: a key known before a
