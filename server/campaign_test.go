@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/codes"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -16,7 +18,7 @@ import (
 
 // finishMission stands in for a campaign mission's last move: the room
 // actor saves the finished room and calls OnOver, exactly as here.
-func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, seats []table.SeatRecord) {
+func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, seats []table.SeatRecord) []game.Msg {
 	t.Helper()
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, StartingTrials: trials, Leader: game.NoSeat})
 	code := codes.New(4)
@@ -30,7 +32,7 @@ func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, se
 	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
 		t.Fatal(err)
 	}
-	srv.records.OnOver(rec)
+	return srv.records.OnOver(rec)
 }
 
 func TestCampaignClimbsToVeteran(t *testing.T) {
@@ -80,16 +82,39 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 		won  bool
 		want int
 	}{{true, 22}, {false, 22}, {true, 24}, {true, 26}, {true, 28}, {true, 30}}
+	pl := i18n.For(i18n.Polish)
+	wins := 0
 	for i, s := range steps {
 		cur, _ := rec.Campaign(c.Code)
-		finishMission(t, srv, c.Code, cur.Trials, s.won, seats)
+		news := finishMission(t, srv, c.Code, cur.Trials, s.won, seats)
 		got, _ := rec.Campaign(c.Code)
 		if got.Trials != s.want || got.Veteran {
 			t.Fatalf("mission %d: trials %d veteran %v, want %d and not yet veteran", i+1, got.Trials, got.Veteran, s.want)
 		}
+		// The table hears what the game changed: the wins so far and the
+		// next game's pile.
+		if s.won {
+			wins++
+		}
+		want := fmt.Sprintf("Kampania Verdun: wygrane gry: %d. Stos doświadczeń w następnej grze: %d.", wins, s.want)
+		if !s.won {
+			want = fmt.Sprintf("Kampania Verdun: przegrana nie zmienia stosu. Wygrane gry: %d. Stos doświadczeń w następnej grze: %d.", wins, s.want)
+		}
+		if len(news) != 1 || pl.Msg(news[0]) != want {
+			t.Fatalf("mission %d: the table is told %v, want %q", i+1, news, want)
+		}
 	}
-	// The win at 30, played by ann and a bot: only ann becomes a veteran.
-	finishMission(t, srv, c.Code, 30, true, []table.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Bot: "easy", Name: "Bruno (bot)"}})
+	// The win at 30, played by ann and a bot: only ann becomes a veteran,
+	// and the table is told so.
+	news := finishMission(t, srv, c.Code, 30, true, []table.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Bot: "easy", Name: "Bruno (bot)"}})
+	if len(news) != 1 || pl.Msg(news[0]) != "Kampania Verdun wygrana przy 30. Tytuł weterana: ann." {
+		t.Fatalf("the veteran win told %v", news)
+	}
+	// The same game counted again (a retried call) says nothing; a game
+	// from a pile the campaign has left says it does not count.
+	if news := finishMission(t, srv, c.Code, 28, true, seats); len(news) != 1 || news[0].Key != "campaign.over.stale" {
+		t.Fatalf("a stale result told %v", news)
+	}
 	got, _ := rec.Campaign(c.Code)
 	if !got.Veteran || got.Trials != 30 || got.Wins != 6 || got.Losses != 1 || len(got.History) != 7 {
 		t.Fatalf("after the win at 30: %+v", got)

@@ -1,7 +1,10 @@
 package table
 
 import (
+	"context"
 	"testing"
+
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // otherNode is a cluster's other node as the hub sees it: rooms listed by
@@ -47,5 +50,48 @@ func TestCampaignTableIsFoundWhereverItRuns(t *testing.T) {
 	}
 	if got := h.CampaignTable(""); got != nil {
 		t.Fatalf("no campaign: got %s, want none", got.Code())
+	}
+}
+
+// What OnOver returns (a campaign's news) is told to the whole table with
+// the game's end, in the same update that says the game is over.
+func TestWhatTheEndChangedIsToldToEveryone(t *testing.T) {
+	var got []RoomRecord
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Campaign: "C1", OnOver: func(rec RoomRecord) []game.Msg {
+		got = append(got, rec)
+		return []game.Msg{game.M("raw", game.Text("Text", "the campaign moved on"))}
+	}})
+	alice, _ := join(t, r, "alice")
+	bob, _ := join(t, r, "bob")
+	w := watch(t, r, "carol")
+	if err := r.Start(context.Background(), alice); err != nil {
+		t.Fatal(err)
+	}
+	boxes := []*Mailbox{alice, bob}
+	ends := map[*Mailbox]Update{}
+	for seat := 0; ; seat = 1 - seat {
+		u := waitFor(t, boxes[seat], "my turn or the end", func(u Update) bool {
+			return u.Over || (u.Started && len(u.View.(raceView).Legal) > 0)
+		})
+		if u.Over {
+			ends[boxes[seat]] = u
+			break
+		}
+		if err := r.Act(boxes[seat], u.Seq, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, box := range map[string]*Mailbox{"alice": alice, "bob": bob, "carol (watching)": w} {
+		u, seen := ends[box]
+		if !seen {
+			u = waitFor(t, box, "the end", func(u Update) bool { return u.Over })
+		}
+		if lastWith(u, "the campaign moved on") == "" {
+			t.Fatalf("%s saw the end without the campaign's news: %v", name, u.Log)
+		}
+	}
+	settle(t, r)
+	if len(got) != 1 || got[0].Campaign != "C1" || got[0].Result == nil {
+		t.Fatalf("OnOver ran with %+v", got)
 	}
 }

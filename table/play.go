@@ -133,7 +133,9 @@ func (r *Room) applyAs(seat game.Seat, a game.Action, by decider) error {
 		r.over, r.result = true, &res
 		r.save()
 		if r.cfg.OnOver != nil {
-			r.cfg.OnOver(r.record0())
+			for _, m := range r.cfg.OnOver(r.record0()) {
+				r.narrate(m)
+			}
 		}
 	}
 	r.afterChange()

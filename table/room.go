@@ -165,7 +165,9 @@ type RoomConfig struct {
 	Stopped time.Time
 	// OnOver runs on the actor after a finished game has been saved
 	// (profiles, stats, campaigns). It must not call back into the room.
-	OnOver func(rec RoomRecord)
+	// What it returns is told to the whole table after the game's own end
+	// (e.g. what the game changed in its campaign).
+	OnOver func(rec RoomRecord) []game.Msg
 }
 
 // Summary is what the lobby lists of a room.

@@ -371,33 +371,58 @@ func (r *Records) IsMember(campaign, id string) bool {
 }
 
 // OnOver runs on a room's actor when its game has ended and been saved: a
-// campaign mission moves the campaign on (rules §6.5).
-func (r *Records) OnOver(rec table.RoomRecord) {
+// campaign mission moves the campaign on (rules §6.5), and the table is
+// told what that changed: the next mission's trials pile and the wins so
+// far, or, when it made veterans, who they are.
+func (r *Records) OnOver(rec table.RoomRecord) []game.Msg {
 	if rec.Campaign == "" || rec.Result == nil {
-		return
+		return nil
 	}
 	g, ok := r.games.Lookup(rec.Game)
 	if !ok || g.Campaign == nil {
 		r.log.Error("campaign result: the game has no campaigns", "room", rec.Code, "game", rec.Game)
-		return
+		return nil
 	}
 	trials, err := g.Campaign.Trials(rec.Options)
 	if err != nil {
 		r.log.Error("campaign result: options", "room", rec.Code, "err", err)
-		return
+		return nil
 	}
 	next, won, veteran := g.Campaign.Next(trials, *rec.Result)
 	var players []string
+	var names []game.Msg
 	for _, s := range rec.Seats {
 		if s.Identity != "" && !s.Guest {
 			players = append(players, s.Identity)
+			names = append(names, game.M("list.item", game.Text("Player", s.Name)))
 		}
 	}
-	_, err = r.store.RecordCampaignResult(rec.Campaign, rec.Code, trials, players, won, next, veteran)
+	c, err := r.store.RecordCampaignResult(rec.Campaign, rec.Code, trials, players, won, next, veteran)
 	switch {
 	case errors.Is(err, persistence.ErrStale):
 		r.log.Info("campaign result not counted: the campaign moved on", "room", rec.Code, "campaign", rec.Campaign)
-	case err != nil && !errors.Is(err, persistence.ErrExists):
-		r.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
+		return []game.Msg{game.M("campaign.over.stale")}
+	case err != nil:
+		if !errors.Is(err, persistence.ErrExists) {
+			r.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
+		}
+		return nil
+	}
+	return campaignNews(c, won, veteran, names)
+}
+
+// campaignNews is what a finished mission changed in its campaign, as the
+// table is told it.
+func campaignNews(c persistence.Campaign, won, veteran bool, names []game.Msg) []game.Msg {
+	name := game.Text("Name", c.Name)
+	switch {
+	case veteran && len(names) > 0:
+		return []game.Msg{game.M("campaign.over.veteran", name, game.List("Players", names...))}
+	case veteran: // nobody keyed sat: the title goes to no one
+		return []game.Msg{game.M("campaign.over.done", name)}
+	case won:
+		return []game.Msg{game.M("campaign.over.won", name, game.Num("Wins", c.Wins), game.Num("Trials", c.Trials))}
+	default:
+		return []game.Msg{game.M("campaign.over.lost", name, game.Num("Wins", c.Wins), game.Num("Trials", c.Trials))}
 	}
 }
