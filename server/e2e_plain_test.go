@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -427,4 +428,49 @@ func TestPlainModeGuestGetsItsCode(t *testing.T) {
 	expectRaw(t, again, `plain mode`, 5*time.Second)
 	again.Type("join " + srv.app.Hub.List()[0].Code + "\nhand\n")
 	expectRaw(t, again, `Your hand: \d+ cards?\.`, 5*time.Second)
+}
+
+// A plain-mode player who loses the connection, or whose server restarts,
+// sits straight back down at the game in progress, as on the full screen;
+// a restart is said before the connection closes (issue 42 item 4).
+func TestPlainModeSitsYouBackDownAfterADropAndARestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, addr := startServer(t, dir)
+	srv.app.Room.BotDelay = time.Hour // the bots wait: the game stays in progress
+	key := sshtest.NewKey(t)
+	ann := dialPlain(t, addr, "ann", sshtest.WithKey(key))
+	code := regexp.MustCompile(`Table ([A-Z0-9]{4}): The Grizzled`).FindStringSubmatch(strings.Join(ann.do("new grizzled 3 2"), "\n"))
+	if code == nil {
+		t.Fatalf("new:\n%s", ann.text())
+	}
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 5*time.Second)
+	hand := strings.Join(ann.do("hand"), "\n")
+	ann.c.Close()
+
+	back := func(addr, when string) *plainPlayer {
+		t.Helper()
+		p := dialPlain(t, addr, "ann", sshtest.WithKey(key))
+		p.c.Expect(t, `Table `+code[1]+`: The Grizzled`, 5*time.Second)
+		// The restarted server's bots do not wait: the hand may have moved on.
+		if got := strings.Join(p.do("hand"), "\n"); !strings.HasPrefix(got, "Your hand") || (when == "after a dropped connection" && got != hand) {
+			t.Fatalf("%s: hand %q, want the hand before %q", when, got, hand)
+		}
+		if strings.Contains(p.text(), "Tables:") {
+			t.Fatalf("%s: the lobby was read out first:\n%s", when, p.text())
+		}
+		return p
+	}
+	again := back(addr, "after a dropped connection")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	again.c.Expect(t, `The server is restarting: your seat is saved`, 5*time.Second)
+	again.c.Wait(t, 5*time.Second)
+	_, addr2 := startServer(t, dir)
+	back(addr2, "after a restart")
 }

@@ -331,7 +331,7 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 		case <-ctx.Done():
 			return
 		case <-closing:
-			p.Send(goodbyeMsg{key: restartGoodbye})
+			p.Send(goodbyeMsg{key: RestartGoodbye})
 			closing = nil // said once; the session ends by itself now
 		case u := <-m.box.C():
 			p.Send(updateArrived{u}) // pointer-shaped: sent without allocating
@@ -476,7 +476,7 @@ func (a activityReader) Read(p []byte) (int, error) {
 // was (normal screen, cursor shown, plain colours) with a line saying why.
 const (
 	QuitGoodbye          = "ui.bye.quit"
-	restartGoodbye       = "ui.bye.restart"
+	RestartGoodbye       = "ui.bye.restart" // also plain mode's (see Goodbye)
 	internalErrorGoodbye = "ui.bye.internal"
 )
 
@@ -524,6 +524,23 @@ func (c *liveCount) waitZero(ctx context.Context) {
 	select {
 	case <-ch:
 	case <-ctx.Done():
+	}
+}
+
+// Goodbye is how a session that is not a Bubble Tea program (plain mode)
+// hears of the server's shutdown: bye is signalled once when it begins (at
+// once for a session that starts after), and Shutdown waits for the
+// session, until its deadline, to say RestartGoodbye and call done.
+func (a *App) Goodbye() (bye <-chan struct{}, done func()) {
+	a.live.add(1)
+	ch := make(chan struct{}, 1)
+	stop := context.AfterFunc(a.closing(), func() { ch <- struct{}{} })
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			stop()
+			a.live.add(-1)
+		})
 	}
 }
 

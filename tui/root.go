@@ -350,7 +350,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 			m.closed = m.th.T("ui.bye.elsewhere")
 			return tea.Quit
 		case table.Restarting:
-			m.closed = m.th.T(restartGoodbye)
+			m.closed = m.th.T(RestartGoodbye)
 			return tea.Quit
 		}
 		return nil

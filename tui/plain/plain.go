@@ -88,6 +88,8 @@ const maxPlainLine = 1024
 // session ends; the result is the exit status.
 func Run(a *tui.App, s Session) int {
 	p := &plain{app: a, s: s, th: a.Theme(nil, s.Lang, s.ASCII), box: table.NewMailbox(), ed: newLineEditor(s.Out, s.Echo)}
+	bye, done := a.Goodbye()
+	defer done() // last: the session has left its table and said all it had to
 	defer func() {
 		if p.room != nil {
 			_ = p.room.Detach(p.box) // the session is over; a stopped room has nobody to tell
@@ -110,11 +112,16 @@ func Run(a *tui.App, s Session) int {
 	if s.Guest != "" {
 		p.say(tui.GuestHint(p.th, s.Guest, p.app.JoinHint))
 	}
-	p.lobby()
+	if !p.backToYourTable() {
+		p.lobby()
+	}
 	p.ed.prompt()
 	for !p.quit {
 		select {
 		case <-s.Ctx.Done():
+			return 0
+		case <-bye:
+			p.say(p.th.T(tui.RestartGoodbye))
 			return 0
 		case line, ok := <-lines:
 			if !ok {
@@ -357,6 +364,32 @@ func (p *plain) help() {
 	}
 }
 
+// backToYourTable seats a player who comes back (after a lost connection
+// or a restart) at the one game in progress they hold a seat at, as the
+// full screen does; with several, it says which. It reports whether the
+// player sat down.
+func (p *plain) backToYourTable() bool {
+	var mine []string
+	for _, r := range p.app.Hub.List() {
+		if r.Status == table.StatusPlaying && slices.Contains(r.Players, p.s.Player.ID) {
+			mine = append(mine, r.Code)
+		}
+	}
+	switch len(mine) {
+	case 0:
+		return false
+	case 1:
+		r := p.app.Hub.Room(mine[0])
+		if r == nil {
+			return false
+		}
+		p.sit(r, false)
+		return p.room != nil
+	}
+	p.say(p.th.T("ui.notice.seats_at", game.Text("Codes", strings.Join(mine, ", "))))
+	return false
+}
+
 // lobby lists the tables this player may join.
 func (p *plain) lobby() {
 	th := p.th
@@ -379,7 +412,11 @@ func (p *plain) lobby() {
 				names = append(names, th.Name(s.Name))
 			}
 		}
-		p.say(fmt.Sprintf("%s: %s, %s. %s", r.Code, th.Msg(r.Title), plainStatus(th, r), strings.Join(names, ", ")))
+		status := plainStatus(th, r)
+		if r.Status != table.StatusOver && slices.Contains(r.Players, p.s.Player.ID) {
+			status = th.T("ui.lobby.your_seat") + ", " + status
+		}
+		p.say(fmt.Sprintf("%s: %s, %s. %s", r.Code, th.Msg(r.Title), status, strings.Join(names, ", ")))
 	}
 }
 
