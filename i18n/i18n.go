@@ -11,6 +11,7 @@
 package i18n
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -238,9 +239,26 @@ func (p *Printer) Msg(m game.Msg) string {
 	return p.T(m.Key, m.Args...)
 }
 
-// Error renders an error for a player: a game.Error in the printer's
-// language; any other error by its own text (servers' plumbing errors).
+// Error renders an error for a player in the printer's language: a
+// game.Error's message; a call that ran out of time as such; any other
+// error (the server's plumbing: a store, a network) as a catalog sentence,
+// never its Go text, which is English and for the log.
 func (p *Printer) Error(err error) string {
+	var e *game.Error
+	switch {
+	case errors.As(err, &e):
+		return p.Msg(e.Msg)
+	case errors.Is(err, context.DeadlineExceeded):
+		return p.T("ui.err.too_slow")
+	default:
+		return p.T("ui.err.server")
+	}
+}
+
+// ErrorDetail renders an error for an operator: a game.Error's message in
+// the printer's language, any other by its own text (the admin console
+// reads what the log would).
+func (p *Printer) ErrorDetail(err error) string {
 	var e *game.Error
 	if errors.As(err, &e) {
 		return p.Msg(e.Msg)

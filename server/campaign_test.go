@@ -107,7 +107,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 	// The win at 30, played by ann and a bot: only ann becomes a veteran,
 	// and the table is told so.
 	news := finishMission(t, srv, c.Code, 30, true, []table.SeatRecord{{Seat: 0, Identity: ann.ID, Name: "ann"}, {Seat: 1, Bot: "easy", Name: "Bruno (bot)"}})
-	if len(news) != 1 || pl.Msg(news[0]) != "Kampania Verdun wygrana przy 30. Tytuł weterana: ann." {
+	if len(news) != 1 || pl.Msg(news[0]) != "Kampania Verdun wygrana: zwycięstwo przy 30 kartach w stosie doświadczeń. Status weterana: ann." {
 		t.Fatalf("the veteran win told %v", news)
 	}
 	// The same game counted again (a retried call) says nothing; a game

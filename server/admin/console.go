@@ -328,7 +328,7 @@ func usageOf(name string) error {
 func (a *adminSession) explain(err error) string {
 	var ge *game.Error
 	if errors.As(err, &ge) {
-		return a.p.Error(err)
+		return a.p.ErrorDetail(err)
 	}
 	a.c.Log.Error("admin command failed", "by", a.by.ID, "err", err)
 	return a.p.T("moderation.err.store")
@@ -436,7 +436,7 @@ func (a *adminSession) reports(rest []string) error {
 func (a *adminSession) openReports() {
 	rs, err := a.c.Mod.Reports()
 	if err != nil {
-		a.fail(a.p.Error(err))
+		a.fail(a.p.ErrorDetail(err))
 		return
 	}
 	open := 0

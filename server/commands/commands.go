@@ -75,20 +75,21 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 // help is what `ssh host help` prints, with this server's own join
 // command in it (never a placeholder such as PORT).
 func (c Commands) help(p *i18n.Printer) string {
-	ssh := c.App.JoinHint // "ssh -p 2222 games.example.org"
+	ssh := c.App.JoinHint        // "ssh -p 2222 games.example.org"
+	code := p.T("cmd.help.code") // the placeholder, in the reader's words ("KOD")
 	var b strings.Builder
 	b.WriteString(c.heading(p))
 	b.WriteString(p.T("cmd.help.title") + "\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, l := range [][2]string{
 		{ssh, "cmd.help.lobby"},
-		{joinline.WithTerminal(ssh) + " join CODE", "cmd.help.join"},
+		{joinline.WithTerminal(ssh) + " join " + code, "cmd.help.join"},
 		{joinline.WithTerminal(ssh) + " learn", "cmd.help.learn"},
 		{joinline.WithTerminal(ssh) + " plain", "cmd.help.plain"},
 		{ssh + " rooms", "cmd.help.rooms"},
 		{ssh + " profile", "cmd.help.profile"},
-		{ssh + " replay CODE", "cmd.help.replay"},
-		{ssh + " review CODE", "cmd.help.review"},
+		{ssh + " replay " + code, "cmd.help.replay"},
+		{ssh + " review " + code, "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},
 	} {
 		fmt.Fprintf(tw, "  %s\t%s\n", l[0], p.T(l[1]))

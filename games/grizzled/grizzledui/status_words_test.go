@@ -9,11 +9,12 @@ import (
 
 // A soldier's status in the mission reads as words in every language and
 // fits its column: "отст.+ж", "wyc.+żet" and "raus+Pl." (withdrawn, tile
-// placed) were abbreviations a reader had to decode (issue 30). Dee has
+// placed) were abbreviations a reader had to decode (issue 30), and
+// "wycofany", "отступил" spoke of every soldier as a man (issue 42). Dee has
 // withdrawn and placed a tile at the mid-mission table.
 func TestSoldierStatusIsWordsThatFit(t *testing.T) {
 	for l, want := range map[i18n.Lang]string{
-		i18n.English: "out", i18n.Polish: "wycofany", i18n.Russian: "отступил", i18n.German: "zurück",
+		i18n.English: "out", i18n.Polish: "odwrót", i18n.Russian: "отход", i18n.German: "raus",
 	} {
 		th := asciiTheme()
 		th.SetLang(l)

@@ -259,7 +259,7 @@ func (s *Screen) threatNameW() int {
 }
 
 // statusW is the widest a soldier's status in the mission may be: words in
-// every language ("отступил", "wycofany"), never abbreviations.
+// every language ("отвечено", "odwrót"), never abbreviations.
 const statusW = 8
 
 // soldierLines is the table of soldiers; extra is how many continuation
