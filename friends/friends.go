@@ -210,6 +210,11 @@ func (s *Service) Accept(me, other Person) error {
 	if err != nil && !errors.Is(err, persistence.ErrNotFound) {
 		return err
 	}
+	if other.Name == "" { // answered by identity alone (a notice's key): the name their request came with
+		if i := slices.IndexFunc(mine.Askers, func(r persistence.Relation) bool { return r.ID == other.ID }); i >= 0 {
+			other.Name = mine.Askers[i].Name
+		}
+	}
 	if persistence.HasRelation(mine.Blocked, other.ID) {
 		return words.Refuse(ErrYouBlock, words.M("friends.err.you_block", words.Text("Player", other.Name)))
 	}

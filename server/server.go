@@ -16,6 +16,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/access"
 	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/friends"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/hostkeys"
 	"github.com/bivouac-ssh/bivouac/i18n"
@@ -26,6 +27,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/presence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/admin"
 	"github.com/bivouac-ssh/bivouac/server/commands"
@@ -117,6 +119,8 @@ type Server struct {
 	console    *admin.Console                                 // what admins run
 	here       *admin.Here                                    // this node's part of the admins' commands
 	notices    *notice.Board                                  // notices to this node's player sessions (notices.go)
+	friends    *friends.Service                               // friendships and requests (friends.go)
+	presence   *presence.Hub                                  // where this node's players are, told to their friends
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -223,6 +227,7 @@ func New(cfg Config) (*Server, error) {
 		s.console.Cluster = cluster
 	}
 	s.wireNotices()
+	s.wireFriends(rel)
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
 		return nil

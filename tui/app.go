@@ -22,6 +22,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/notice"
+	"github.com/bivouac-ssh/bivouac/presence"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/frames"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
@@ -143,6 +144,11 @@ type App struct {
 	// Notices is the node's notice board (package notice): each session
 	// opens an inbox on it and shows what comes (nil: no notices).
 	Notices *notice.Board
+	// Friends keeps keyed players' friendships and requests; Presence is
+	// the node's presence hub, where each keyed session says where it is
+	// and hears where its friends are (nil: no friends). friends.go.
+	Friends  Friends
+	Presence *presence.Hub
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
 	// ServerName heads the lobby ("" : Bivouac's own title); MOTD is the
@@ -237,6 +243,7 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	if a.Notices != nil {
 		m.inbox = a.Notices.Open(s.Player.ID)
 	}
+	m.where = a.JoinPresence(s.Player)
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)
@@ -298,6 +305,11 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 		notes = m.inbox.C()
 		defer m.inbox.Close()
 	}
+	var friends <-chan struct{}
+	if m.where != nil {
+		friends = m.where.C()
+		defer m.where.Close()
+	}
 	defer m.flushLang() // before the session counts as gone: Shutdown then closes the store
 	defer func() {
 		if r := m.current.Load(); r != nil {
@@ -358,6 +370,9 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 			p.Send(keysDroppedMsg{})
 		case <-notes:
 			p.Send(noticesMsg(m.inbox.Take()))
+		case <-friends:
+			m.where.Changed() // the page reads every friend it shows again
+			p.Send(friendsChangedMsg{})
 		case <-lobby:
 			if inLobby() { // still: the session may have sat down since it was told
 				p.Send(lobbyChangedMsg{at: time.Now()})

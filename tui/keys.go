@@ -18,6 +18,7 @@ type globalKeys struct {
 	Rules, Learn, Review, Hint                            key.Binding
 	People, Remove                                        key.Binding // the players at the table (peoplepick.go)
 	Answer                                                key.Binding // act on the notice's banner (notices.go)
+	Friends                                               key.Binding // the friends page (friends.go)
 }
 
 // newGlobalKeys are the session's bindings with help in its language,
@@ -54,5 +55,6 @@ var globalKeysByLang = uikit.PerLang[globalKeys]{Make: func(th *uikit.Theme) glo
 		People:    key.NewBinding(key.WithKeys("I"), key.WithHelp("I", th.T("ui.people.key.people"))),
 		Remove:    key.NewBinding(key.WithKeys("X"), key.WithHelp("X", th.T("ui.people.key.remove"))),
 		Answer:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", th.T("ui.notices.key"))),
+		Friends:   key.NewBinding(key.WithKeys("F"), key.WithHelp("F", th.T("ui.friends.key.friends"))),
 	}
 }}

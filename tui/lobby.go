@@ -114,6 +114,8 @@ func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		openProfile(m)
 	case key.Matches(k, m.keys.People): // the players kept away; a guest's only way to them
 		openLists(m, m.lobby)
+	case key.Matches(k, m.keys.Friends):
+		openFriends(m, m.lobby)
 	case key.Matches(k, m.keys.Campaigns):
 		openCampaigns(m)
 	case key.Matches(k, m.keys.Rename):
@@ -190,7 +192,7 @@ func (p *lobbyPage) help(m *root, full bool) []key.Binding {
 		learn.SetEnabled(ok)
 		people := k.People
 		people.SetHelp("I", m.th.T("ui.people.key.lists"))
-		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, learn, k.Code, campaigns, profile, people, k.Rename, k.Lang, k.Help, k.Quit)
+		p.helpKeys = append(p.helpKeys[:0], k.Up, enter, watch, k.New, learn, k.Code, campaigns, profile, k.Friends, people, k.Rename, k.Lang, k.Help, k.Quit)
 	} else {
 		// No ↑/↓ here: at 80 columns "? more • q quit" must fit.
 		p.helpKeys = append(p.helpKeys[:0], enter, k.New, code, campaigns, profile, help, k.Quit)

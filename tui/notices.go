@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/notice"
+	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -125,6 +126,8 @@ func actLabel(a notice.Act) string {
 		return "ui.notices.act.join"
 	case notice.VerbWatch:
 		return "ui.notices.act.watch"
+	case notice.VerbFriend:
+		return "ui.notices.act.friend"
 	}
 	return ""
 }
@@ -147,8 +150,23 @@ func (m *root) doNotice(n notice.Notice) tea.Cmd {
 	case notice.VerbJoin, notice.VerbWatch:
 		code, watch := n.Act.Arg, n.Act.Verb == notice.VerbWatch
 		return func() tea.Msg { return joinMsg{code: code, watch: watch} }
+	case notice.VerbFriend:
+		if err := m.app.AcceptFriend(m.sess.Player, n.Act.Arg); err != nil {
+			m.notice = m.th.Err(err)
+		} else {
+			m.notice = m.th.T("ui.friends.accepted")
+		}
 	}
 	return nil
+}
+
+// AcceptFriend accepts the friend request of player id (a notice's key,
+// on a screen or in plain mode).
+func (a *App) AcceptFriend(p table.Player, id string) error {
+	if a.Friends == nil {
+		return errNoFriends
+	}
+	return a.Friends.Accept(p, Person{ID: id})
 }
 
 // withBanner puts the banner over the line above the bottom of lines (a

@@ -24,18 +24,19 @@ type peoplePicker struct {
 }
 
 type peopleKeys struct {
-	Up, Down, Ignore, Block, Report, Remove, Back key.Binding
+	Up, Down, Ignore, Block, Report, Remove, Befriend, Back key.Binding
 }
 
 var peopleKeysByLang = uikit.PerLang[peopleKeys]{Make: func(th *uikit.Theme) peopleKeys {
 	return peopleKeys{
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.select"))),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("ui.key.down"))),
-		Ignore: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", th.T("ui.people.key.ignore"))),
-		Block:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", th.T("ui.people.key.block"))),
-		Report: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", th.T("ui.people.key.report"))),
-		Remove: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", th.T("ui.people.key.remove"))),
-		Back:   key.NewBinding(key.WithKeys("esc", "I", "Q"), key.WithHelp("esc", th.T("ui.key.back"))),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", th.T("ui.key.select"))),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", th.T("ui.key.down"))),
+		Ignore:   key.NewBinding(key.WithKeys("i"), key.WithHelp("i", th.T("ui.people.key.ignore"))),
+		Block:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", th.T("ui.people.key.block"))),
+		Report:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", th.T("ui.people.key.report"))),
+		Remove:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", th.T("ui.people.key.remove"))),
+		Befriend: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", th.T("ui.friends.key.ask"))),
+		Back:     key.NewBinding(key.WithKeys("esc", "I", "Q"), key.WithHelp("esc", th.T("ui.key.back"))),
 	}
 }}
 
@@ -112,11 +113,24 @@ func (pp *peoplePicker) key(m *root, k tea.KeyMsg) tea.Cmd {
 		m.notice = m.app.SetRelation(m.th, me, &m.lists, BlockList, person, !m.lists.Has(BlockList, who.ID))
 	case key.Matches(k, pk.Report) && any:
 		return m.askReport(t, who)
+	case key.Matches(k, pk.Befriend) && any && m.mayBefriend(who):
+		said, err := m.app.Friends.Ask(me, person)
+		if err != nil {
+			m.notice = m.th.Err(err)
+		} else {
+			m.notice = m.th.Msg(said)
+		}
 	case key.Matches(k, pk.Remove) && pp.mayRemove(m, t):
 		pp.confirm = true
 		m.notice = pp.confirmText(m, t)
 	}
 	return nil
+}
+
+// mayBefriend: this session and who both have keys, and the server
+// keeps friends.
+func (m *root) mayBefriend(who table.SeatInfo) bool {
+	return m.app.Friends != nil && !m.sess.Player.Guest && who.ID != "" && !strings.HasPrefix(who.ID, "guest:")
 }
 
 // askReport opens the prompt for the reason of a report about who.
@@ -138,7 +152,10 @@ func (pp *peoplePicker) help(m *root, t *tablePage) []key.Binding {
 	block.SetEnabled(any)
 	report.SetEnabled(any && m.app.Reports != nil)
 	remove.SetEnabled(pp.mayRemove(m, t))
-	return []key.Binding{pk.Up, ignore, block, report, remove, pk.Back}
+	who, _ := pp.picked(m, t)
+	befriend := pk.Befriend
+	befriend.SetEnabled(any && m.mayBefriend(who))
+	return []key.Binding{pk.Up, befriend, ignore, block, report, remove, pk.Back}
 }
 
 // frame is the picker's screen: the players, what this session keeps of

@@ -55,6 +55,11 @@ type root struct {
 	notes sessionNotices
 	inbox *notice.Inbox
 
+	// where is this session on the node's presence (nil: a guest, or no
+	// presence; friends.go).
+	where   *Whereabouts
+	invites chatLimit // invitations sent: a burst, then one per inviteEvery
+
 	// Players this session keeps away, and its picker of the players at
 	// its table (I; people.go, peoplepick.go).
 	people     *peoplePicker
@@ -91,7 +96,7 @@ type root struct {
 func newRoot(a *App, s Session, th *uikit.Theme) *root {
 	m := &root{app: a, sess: s, th: th, keys: newGlobalKeys(th), box: table.NewMailbox(), alarm: newSessionAlarm(),
 		width: MinWidth, height: MinHeight, notice: s.Notice,
-		chat: newChatLimit(a.ChatBurst, a.ChatEvery)}
+		chat: newChatLimit(a.ChatBurst, a.ChatEvery), invites: newChatLimit(inviteBurst, inviteEvery)}
 	m.lobby = &lobbyPage{rooms: a.Hub.List()}
 	m.page = m.lobby
 	m.lastInput.Store(time.Now().UnixNano())
@@ -220,8 +225,11 @@ type noticeExpiredMsg string
 
 // Update handles msg, and gives every new notice its time on screen.
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	before := m.notice
+	before, at := m.notice, m.at
 	model, cmd := m.update(msg)
+	if _, ok := msg.(updateArrived); ok || m.at != at {
+		m.tellPlace() // only a table's update, or sitting down or leaving, moves the session
+	}
 	if text := m.notice; text != "" && text != before {
 		cmd = tea.Batch(cmd, tea.Tick(noticeLife, func(time.Time) tea.Msg { return noticeExpiredMsg(text) }))
 	}
@@ -244,6 +252,8 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case noticesMsg:
 		return m, m.onNotices(msg)
+	case friendsChangedMsg:
+		return m, nil // the page draws again, reading each friend it shows
 	case bannerDown:
 		if m.notes.banner.ID == string(msg) {
 			m.setBanner(notice.Notice{}, time.Now())

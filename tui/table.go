@@ -175,6 +175,9 @@ func (t *tablePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.People):
 		openPeople(m, t, -1, false)
 		return nil
+	case key.Matches(k, m.keys.Friends) && !m.sess.Player.Guest && m.app.Friends != nil:
+		openFriends(m, t)
+		return nil
 	case key.Matches(k, m.keys.Review) && t.canReview(m):
 		return openReview(m, t.room.Code(), t)
 	case key.Matches(k, m.keys.Hint) && t.hints():
@@ -332,7 +335,10 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 			lobby.SetHelp("Q", m.th.T("ui.watcher.key_lobby"))
 			leave.SetEnabled(false)
 		}
-		return append(keys, k.Up, start, bot, pick, first, talk, lobby, k.Help, k.Rules, leave, k.LogUp, k.People, remove)
+		friends := k.Friends
+		friends.SetEnabled(!m.sess.Player.Guest && m.app.Friends != nil)
+		friends.SetHelp("F", m.th.T("ui.friends.key.invite_short"))
+		return append(keys, k.Up, start, bot, pick, first, talk, lobby, friends, k.Help, k.Rules, leave, k.LogUp, k.People, remove)
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
@@ -340,7 +346,9 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 	review, hint := k.Review, k.Hint
 	review.SetEnabled(t.canReview(m))
 	hint.SetEnabled(t.hints())
-	return append(keys, hint, review, talk, giveUp, k.Help, k.Rules, k.People)
+	friends := k.Friends
+	friends.SetEnabled(!m.sess.Player.Guest && m.app.Friends != nil)
+	return append(keys, hint, review, talk, giveUp, k.Help, k.Rules, k.People, friends)
 }
 
 // help appends the help bar's keys: the screen's, then the session's.

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/friends"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/persistence"
@@ -24,6 +25,12 @@ import (
 type Relations struct {
 	store persistence.Store
 	now   func() time.Time
+	// Friends, if set, ends a friendship, and every request between the
+	// two, when a keyed player blocks the other; Changed, if set, is told
+	// the keyed players whose lists changed (presence hides whom they keep
+	// away).
+	Friends *friends.Service
+	Changed func(ids ...string)
 
 	mu     sync.Mutex
 	guests map[string]*persistence.Relations
@@ -94,8 +101,18 @@ func (r *Relations) Set(p table.Player, which tui.RelationList, other tui.Person
 		return err
 	}
 	if !isGuest(p.ID) {
-		_, err := r.store.UpdatePlayer(p.ID, func(pr *persistence.Profile) error { return change(&pr.Relations) })
-		return err
+		if _, err := r.store.UpdatePlayer(p.ID, func(pr *persistence.Profile) error { return change(&pr.Relations) }); err != nil {
+			return err
+		}
+		if which == tui.BlockList && on && r.Friends != nil {
+			if err := r.Friends.Block(p.ID, other.ID); err != nil {
+				return err
+			}
+		}
+		if r.Changed != nil {
+			r.Changed(p.ID, other.ID)
+		}
+		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

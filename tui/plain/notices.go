@@ -66,6 +66,12 @@ func (p *plain) accept() {
 		}
 		p.leaveTable()
 		p.sit(r, n.Act.Verb == notice.VerbWatch)
+	case notice.VerbFriend:
+		if err := p.app.AcceptFriend(p.s.Player, n.Act.Arg); err != nil {
+			p.say(p.th.Err(err))
+			return
+		}
+		p.say(p.th.T("ui.friends.accepted"))
 	}
 }
 
@@ -77,4 +83,5 @@ func (p *plain) leaveTable() {
 	}
 	_ = p.room.Detach(p.box) // a stopped room has nobody to tell
 	p.room, p.screen, p.upd = nil, nil, table.Update{}
+	p.tellPlace()
 }

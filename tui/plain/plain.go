@@ -78,6 +78,7 @@ type plain struct {
 	lists       tui.SessionLists // the players this session ignores and blocks (people.go)
 	lastReport  time.Time        // when this session last reported a player
 	notes       notice.List      // the notices said and still live (notices.go)
+	where       *tui.Whereabouts // this session on presence (nil: a guest; friends.go)
 }
 
 // maxPlainLine is the longest command line read; the rest of a longer one
@@ -104,6 +105,12 @@ func Run(a *tui.App, s Session) int {
 		inbox = a.Notices.Open(s.Player.ID)
 		defer inbox.Close()
 		notes = inbox.C()
+	}
+	p.where = a.JoinPresence(s.Player)
+	defer p.where.Close()
+	var friendNews <-chan struct{}
+	if p.where != nil {
+		friendNews = p.where.C()
 	}
 	lines := make(chan string)
 	go p.ed.read(s.Ctx, s.In, lines)
@@ -139,6 +146,8 @@ func Run(a *tui.App, s Session) int {
 			}
 		case <-notes:
 			p.onNotices(inbox.Take())
+		case <-friendNews:
+			p.where.Changed() // plain mode says where friends are when asked (friends)
 		case <-s.Dropped:
 			// said once a flood, not once a dropped read
 			if now := time.Now(); now.Sub(p.droppedSaid) > 5*time.Second {
@@ -310,6 +319,9 @@ func (p *plain) command(line string) {
 	case "accept":
 		p.accept()
 		return
+	case "friends":
+		p.friends()
+		return
 	case "lang", "language":
 		if l, ok := i18n.Parse(rest); ok {
 			p.th = p.app.Theme(nil, l, p.s.ASCII)
@@ -348,11 +360,13 @@ func (p *plain) help() {
 		p.say(p.th.T("plain.people.help"))
 		p.say(p.th.T("plain.address.help"))
 		p.say(p.th.T("plain.notice.help"))
+		p.say(p.th.T("plain.friends.help"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
 	p.say(p.th.T("plain.people.help"))
 	p.say(p.th.T("plain.notice.help"))
+	p.say(p.th.T("plain.friends.help"))
 	if p.app.Games.Reviewer(p.room.Summary().Game) != nil {
 		p.say(p.th.T("plain.help_review"))
 	}
@@ -669,6 +683,7 @@ func (p *plain) onUpdate(u table.Update) {
 	if p.room == nil || u.Room != p.room.Code() {
 		return
 	}
+	defer p.tellPlace()
 	th := p.th
 	if u.Closed == table.Removed {
 		p.say(th.T("ui.people.you_removed", game.Text("Code", u.Room)))

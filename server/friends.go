@@ -1,0 +1,132 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/cluster/playerbus"
+	"github.com/bivouac-ssh/bivouac/friends"
+	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/presence"
+	"github.com/bivouac-ssh/bivouac/server/people"
+)
+
+// Friends and presence (packages friends and presence): the node's
+// presence hub, the friends service on the store, and, in a cluster, the
+// players' subjects (cluster/playerbus) that carry a friend's status, a
+// question about one, and word that a player's circle changed to the
+// nodes where the player has a session.
+
+// Kinds of the player bus's messages for presence.
+const (
+	kindPresence = "presence"        // a presence.Message for the addressee
+	kindAskWhere = "presence.ask"    // what may the asker know of the addressee?
+	kindCircle   = "presence.circle" // the addressee's friends changed: read them again
+)
+
+// askWithin is how long a node waits for another's answer about a player.
+const askWithin = 500 * time.Millisecond
+
+// presenceBus carries presence between nodes on the player bus.
+type presenceBus struct {
+	bus *playerbus.Bus
+	log func(msg string, args ...any)
+}
+
+func (b presenceBus) Send(to string, m presence.Message) {
+	data, err := json.Marshal(m)
+	if err == nil {
+		err = b.bus.Send(to, kindPresence, data)
+	}
+	if err != nil {
+		b.log("a friend's presence could not be sent to the other nodes", "err", err)
+	}
+}
+
+func (b presenceBus) Ask(about, asker string) (presence.Status, bool) {
+	data, err := b.bus.Ask(about, kindAskWhere, []byte(asker), askWithin)
+	if err != nil {
+		return presence.Status{}, false
+	}
+	var a whereAnswer
+	if json.Unmarshal(data, &a) != nil {
+		return presence.Status{}, false
+	}
+	return a.Status, a.OK
+}
+
+// whereAnswer is a node's answer to kindAskWhere.
+type whereAnswer struct {
+	Status presence.Status `json:"status"`
+	OK     bool            `json:"ok"`
+}
+
+// wireFriends makes the node's friends service and presence hub (after
+// wireNotices: requests and invitations are notices); in a cluster, the
+// player bus's kinds for presence.
+func (s *Server) wireFriends(rel *people.Relations) {
+	node := ""
+	if s.cluster != nil {
+		node = s.cluster.Node()
+	}
+	s.presence = presence.New(node, nil)
+	s.friends = friends.New(s.store, nil)
+	s.friends.Notices = s.notices
+	s.friends.Changed = s.circlesChanged
+	rel.Friends, rel.Changed = s.friends, s.circlesChanged
+	s.app.Friends = people.Friends{Service: s.friends, Store: s.store, Read: s.circleRead}
+	s.app.Presence = s.presence
+	if s.cluster == nil {
+		return
+	}
+	bus := s.cluster.Players()
+	s.presence.SetBus(presenceBus{bus: bus, log: s.log.Warn})
+	bus.Handle(kindPresence, func(to, _ string, data []byte, _ func([]byte)) {
+		var m presence.Message
+		if json.Unmarshal(data, &m) == nil {
+			s.presence.Receive(to, m)
+		}
+	})
+	bus.Handle(kindAskWhere, func(to, _ string, data []byte, reply func([]byte)) {
+		st, ok, here := s.presence.Answer(to, string(data))
+		if !here || reply == nil {
+			return // another node of theirs may know: only an answer counts
+		}
+		if out, err := json.Marshal(whereAnswer{Status: st, OK: ok}); err == nil {
+			reply(out)
+		}
+	})
+	bus.Handle(kindCircle, func(to, _ string, _ []byte, _ func([]byte)) {
+		go s.reloadCircle(to) // reads the store: off the bus's goroutine
+	})
+}
+
+// circlesChanged: the friends, requests or lists of the players ids
+// changed. Presence reads their circles again, here and on the other
+// nodes where they have a session.
+func (s *Server) circlesChanged(ids ...string) {
+	for _, id := range ids {
+		s.reloadCircle(id)
+		if s.cluster != nil {
+			_ = s.cluster.Players().Send(id, kindCircle, nil) // best effort: a lost one is read at their next login
+		}
+	}
+}
+
+// reloadCircle gives presence player id's circle as stored, if they have
+// a session here.
+func (s *Server) reloadCircle(id string) {
+	if !s.presence.Here(id) {
+		return
+	}
+	s.presence.Reload(id, people.Friends{Store: s.store}.Circle(id))
+}
+
+// circleRead is a login's read of the profile its circle comes from: as
+// loginProfile's, with a deadline and the last copy past it.
+func (s *Server) circleRead(id string) (persistence.Profile, error) {
+	p, _, err := s.profiles.Read(id, func(err error) bool { return errors.Is(err, persistence.ErrNotFound) },
+		func() (persistence.Profile, error) { return s.store.Player(id) })
+	return p, err
+}

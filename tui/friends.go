@@ -1,0 +1,492 @@
+package tui
+
+// Friends at the campfire: the friends page (F in the lobby and at a
+// table), where each friend is (package presence), the requests that wait
+// for an answer, the people met at finished games, and invitations to the
+// table this session sits at. A guest reads a sentence saying a key
+// brings friends.
+
+import (
+	"strings"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/notice"
+	"github.com/bivouac-ssh/bivouac/presence"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Friends keeps keyed players' friendships and friend requests (the
+// server's, on package friends): every method takes the session's player
+// and the other player by identity.
+type Friends interface {
+	// Lists are p's friends, requests and the players p met lately.
+	Lists(p table.Player) (FriendLists, error)
+	// Ask has p ask other to be friends (or accepts other's request):
+	// what to tell p.
+	Ask(p table.Player, other Person) (game.Msg, error)
+	Accept(p table.Player, other Person) error
+	Decline(p table.Player, other Person) error
+	// Remove ends a friendship, or takes back p's request.
+	Remove(p table.Player, other Person) error
+	// Circle is what presence needs of p's relations (at login).
+	Circle(id string) presence.Circle
+}
+
+// FriendLists are one player's friends, their requests both ways, and
+// the keyed players they met at their last finished games (who are none
+// of those, nor kept away).
+type FriendLists struct {
+	Friends, Asked, Askers, Met []Person
+}
+
+// Invitations: a session invites one friend at a time, at most
+// inviteBurst at once and then one per inviteEvery, and only a friend who
+// is online; an invitation lapses with its notice (notice.Life).
+const (
+	inviteBurst = 5
+	inviteEvery = 10 * time.Second
+)
+
+// errNoFriends: this server keeps no friends.
+var errNoFriends = game.NewError("friends.err.guest")
+
+// friendsChangedMsg: a friend's status changed (presence.Session.C).
+type friendsChangedMsg struct{}
+
+// friendsPage is the friends page: its rows are the requests waiting for
+// this player's answer, the friends, this player's requests, and the
+// people met.
+type friendsPage struct {
+	back    page
+	cur     int
+	lists   FriendLists
+	confirm bool // x was pressed on a friend: y ends the friendship
+	bind    pagesKeys
+	fkeys   friendKeys
+}
+
+type friendKeys struct {
+	Accept, Decline, Ask, Remove, Invite, Join key.Binding
+}
+
+var friendKeysByLang = uikit.PerLang[friendKeys]{Make: func(th *uikit.Theme) friendKeys {
+	return friendKeys{
+		Accept:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", th.T("ui.friends.key.accept"))),
+		Decline: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", th.T("ui.friends.key.decline"))),
+		Ask:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", th.T("ui.friends.key.ask"))),
+		Remove:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", th.T("ui.friends.key.remove"))),
+		Invite:  key.NewBinding(key.WithKeys("i"), key.WithHelp("i", th.T("ui.friends.key.invite"))),
+		Join:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", th.T("ui.friends.key.join"))),
+	}
+}}
+
+// rowKind is what a row of the friends page holds.
+type rowKind uint8
+
+const (
+	rowAsker  rowKind = iota // asks to be my friend
+	rowFriend                // a friend
+	rowAsked                 // I asked them
+	rowMet                   // met at a finished game
+)
+
+type friendRow struct {
+	kind rowKind
+	who  Person
+}
+
+func (fp *friendsPage) rows() []friendRow {
+	var out []friendRow
+	for _, l := range []struct {
+		kind rowKind
+		list []Person
+	}{{rowAsker, fp.lists.Askers}, {rowFriend, fp.lists.Friends}, {rowAsked, fp.lists.Asked}, {rowMet, fp.lists.Met}} {
+		for _, p := range l.list {
+			out = append(out, friendRow{l.kind, p})
+		}
+	}
+	return out
+}
+
+// openFriends shows the friends page; back is where esc goes.
+func openFriends(m *root, back page) {
+	fp := &friendsPage{back: back, bind: newPagesKeys(m.th), fkeys: friendKeysByLang.Get(m.th)}
+	fp.reload(m)
+	m.show(fp)
+}
+
+func (fp *friendsPage) reload(m *root) {
+	if m.app.Friends == nil || m.sess.Player.Guest {
+		return
+	}
+	l, err := m.app.Friends.Lists(m.sess.Player)
+	if err != nil {
+		m.notice = m.th.Err(err)
+		return
+	}
+	fp.lists = l
+	fp.cur = max(0, min(fp.cur, len(fp.rows())-1))
+}
+
+func (fp *friendsPage) picked() (friendRow, bool) {
+	rs := fp.rows()
+	if fp.cur >= len(rs) {
+		return friendRow{}, false
+	}
+	return rs[fp.cur], true
+}
+
+// status is a friend's status as this session knows it.
+func (m *root) friendStatus(id string) (presence.Status, bool) {
+	return m.where.Friend(id)
+}
+
+// inviting: this session sits at a table that waits for players, with a
+// seat free, so it may invite a friend there.
+func (m *root) inviting() bool {
+	t := m.at
+	if t == nil || t.upd.Seat < 0 || t.upd.Started || t.upd.Over {
+		return false
+	}
+	for _, s := range t.upd.Seats {
+		if s.Name == "" && s.Bot == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (fp *friendsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
+	rs := fp.rows()
+	if fp.confirm {
+		fp.confirm = false
+		m.notice = ""
+		if r, ok := fp.picked(); ok && k.String() == "y" && r.kind == rowFriend {
+			m.notice = m.friendsDo(m.app.Friends.Remove(m.sess.Player, r.who), "ui.friends.removed", r.who)
+			fp.reload(m)
+		}
+		return nil
+	}
+	if fp.bind.moveCursor(k, &fp.cur, len(rs)) {
+		return nil
+	}
+	if key.Matches(k, fp.bind.Back) {
+		m.show(fp.back)
+		return nil
+	}
+	r, ok := fp.picked()
+	if !ok || m.app.Friends == nil {
+		return nil
+	}
+	me, fk := m.sess.Player, fp.fkeys
+	switch {
+	case r.kind == rowAsker && key.Matches(k, fk.Accept):
+		m.notice = m.friendsDo(m.app.Friends.Accept(me, r.who), "ui.friends.now_friends", r.who)
+	case r.kind == rowAsker && key.Matches(k, fk.Decline):
+		m.notice = m.friendsDo(m.app.Friends.Decline(me, r.who), "ui.friends.declined", r.who)
+	case r.kind == rowMet && key.Matches(k, fk.Ask):
+		said, err := m.app.Friends.Ask(me, r.who)
+		if err != nil {
+			m.notice = m.th.Err(err)
+		} else {
+			m.notice = m.th.Msg(said)
+		}
+	case r.kind == rowAsked && key.Matches(k, fk.Remove):
+		m.notice = m.friendsDo(m.app.Friends.Remove(me, r.who), "ui.friends.taken_back", r.who)
+	case r.kind == rowFriend && key.Matches(k, fk.Remove):
+		fp.confirm = true
+		m.notice = m.th.T("ui.friends.remove_confirm", game.Text("Player", r.who.Name))
+		return nil
+	case r.kind == rowFriend && key.Matches(k, fk.Invite) && m.inviting():
+		m.notice = m.invite(r.who)
+		return nil
+	case r.kind == rowFriend && key.Matches(k, fk.Join):
+		if st, ok := m.friendStatus(r.who.ID); ok && st.Online() && st.Place.Code != "" && (st.Place.Where == presence.AtTable || st.Place.Where == presence.Watching) {
+			code, watch := st.Place.Code, st.Place.Started
+			return func() tea.Msg { return joinMsg{code: code, watch: watch} }
+		}
+		return nil
+	default:
+		return nil
+	}
+	fp.reload(m)
+	return nil
+}
+
+// friendsDo is what to say after a change to the friends lists.
+func (m *root) friendsDo(err error, done string, who Person) string {
+	if err != nil {
+		return m.th.Err(err)
+	}
+	return m.th.T(done, game.Text("Player", who.Name))
+}
+
+// invite asks friend to this session's table, on their screen wherever
+// they are (package notice), one key to sit down: what to tell the host.
+func (m *root) invite(friend Person) string {
+	st, ok := m.friendStatus(friend.ID)
+	if !ok || !st.Online() {
+		return m.th.T("ui.friends.not_online", game.Text("Player", friend.Name))
+	}
+	if m.app.Notices == nil {
+		return ""
+	}
+	now := time.Now()
+	if wait := m.invites.take(now); wait > 0 {
+		return m.th.T("ui.friends.invite_slow", game.Num("N", int(wait.Seconds()+0.999)))
+	}
+	t := m.at
+	m.app.Notices.Post(notice.Notice{
+		ID: "invite:" + t.upd.Room, To: friend.ID, From: m.sess.Player.ID,
+		Text: game.M("ui.friends.invites", game.Text("Player", m.sess.Player.Name), game.Text("Code", t.upd.Room),
+			titleArg(m.app.Games, t.upd.Game)),
+		Act: notice.Act{Verb: notice.VerbJoin, Arg: t.upd.Room},
+	})
+	return m.th.T("ui.friends.invited", game.Text("Player", friend.Name))
+}
+
+// titleArg is game id's name as a notice carries it: a catalog key, said
+// in the reader's language.
+func titleArg(games Catalog, id string) game.Arg {
+	if g, ok := games.Lookup(id); ok {
+		if g.TitleKey != "" {
+			return game.Term("Game", g.TitleKey)
+		}
+		return game.Text("Game", g.Game.Title())
+	}
+	return game.Text("Game", id)
+}
+
+func (fp *friendsPage) help(m *root) []key.Binding {
+	fk := fp.fkeys
+	r, ok := fp.picked()
+	out := []key.Binding{fp.bind.Up}
+	if ok {
+		switch r.kind {
+		case rowAsker:
+			out = append(out, fk.Accept, fk.Decline)
+		case rowFriend:
+			if m.inviting() {
+				out = append(out, fk.Invite)
+			} else if st, on := m.friendStatus(r.who.ID); on && st.Online() && st.Place.Code != "" {
+				out = append(out, fk.Join)
+			}
+			out = append(out, fk.Remove)
+		case rowAsked:
+			take := fk.Remove
+			take.SetHelp("x", m.th.T("ui.friends.key.take_back"))
+			out = append(out, take)
+		case rowMet:
+			out = append(out, fk.Ask)
+		}
+	}
+	return append(out, fp.bind.Back, m.keys.Help)
+}
+
+func (fp *friendsPage) bar(m *root) string           { return m.shortHelp(fp.help(m)) }
+func (fp *friendsPage) keys(m *root) [][]key.Binding { return [][]key.Binding{fp.help(m)} }
+
+func (fp *friendsPage) view(m *root) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.Title.Render(th.T("ui.friends.title")) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	if m.sess.Player.Guest || m.app.Friends == nil {
+		for _, l := range uikit.Wrap(th.T("friends.err.guest"), m.width-2) {
+			b.WriteString("\n" + th.Muted.Render(l))
+		}
+		b.WriteString("\n")
+		if m.notice != "" {
+			b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
+		}
+		return b.String()
+	}
+	i := 0
+	section := func(head string, kind rowKind, list []Person, none string) {
+		if len(list) == 0 && none == "" {
+			return
+		}
+		b.WriteString("\n" + th.Header.Render(th.T(head)) + "\n")
+		if len(list) == 0 {
+			b.WriteString(th.Muted.Render("  "+th.T(none)) + "\n")
+		}
+		for _, q := range list {
+			mark := "  "
+			if i == fp.cur {
+				mark = "▸ "
+			}
+			line := mark + pad(th, q.Name, 22)
+			if kind == rowFriend {
+				line += " " + m.whereText(q.ID)
+			}
+			b.WriteString(th.Trunc(line, m.width) + "\n")
+			i++
+		}
+	}
+	section("ui.friends.head.askers", rowAsker, fp.lists.Askers, "")
+	section("ui.friends.head.friends", rowFriend, fp.lists.Friends, "ui.friends.none")
+	section("ui.friends.head.asked", rowAsked, fp.lists.Asked, "")
+	section("ui.friends.head.met", rowMet, fp.lists.Met, "")
+	if len(fp.lists.Friends) == 0 && len(fp.lists.Met) == 0 {
+		for _, l := range uikit.Wrap(th.T("ui.friends.how"), m.width-2) {
+			b.WriteString(th.Muted.Render(l) + "\n")
+		}
+	}
+	if m.notice != "" {
+		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
+	}
+	return b.String()
+}
+
+// whereText is where friend id is, in this session's words.
+func (m *root) whereText(id string) string {
+	st, ok := m.friendStatus(id)
+	return WhereText(m.th, m.app.Games, st, ok)
+}
+
+// WhereText says where a friend is ("at table K7QX (The Grizzled,
+// mission 2)"); ok false: not online as far as this node knows.
+func WhereText(th *uikit.Theme, games Catalog, st presence.Status, ok bool) string {
+	if !ok || !st.Online() {
+		return th.T("ui.friends.where.offline")
+	}
+	pl := st.Place
+	var s string
+	switch pl.Where {
+	case presence.InLobby:
+		s = th.T("ui.friends.where.lobby")
+	case presence.AtTable, presence.Watching:
+		how := th.T("ui.friends.where.waiting")
+		if pl.Started {
+			how = th.T("ui.friends.where.playing")
+			if !pl.Stage.IsZero() {
+				how = th.Msg(pl.Stage)
+			}
+		}
+		what := games.Title(th, pl.Game) + ", " + how
+		k := "ui.friends.where.table"
+		switch {
+		case pl.Where == presence.Watching && pl.Code == "":
+			k = "ui.friends.where.watching_private"
+		case pl.Where == presence.Watching:
+			k = "ui.friends.where.watching"
+		case pl.Code == "":
+			k = "ui.friends.where.table_private"
+		}
+		s = th.T(k, game.Text("Code", pl.Code), game.Text("What", what))
+	}
+	if st.Away {
+		s += " · " + th.T("ui.friends.where.away")
+	}
+	return s
+}
+
+// tellPlace tells presence where this session is now (tui.Whereabouts).
+func (m *root) tellPlace() {
+	if m.at == nil {
+		m.where.Tell(m.app.Games, nil)
+		return
+	}
+	m.where.Tell(m.app.Games, &m.at.upd)
+}
+
+// Whereabouts is one session on the node's presence: it tells where the
+// session is when that changes, and hears of its player's friends.
+type Whereabouts struct {
+	*presence.Session
+	sent bool
+	was  placeKey
+}
+
+// JoinPresence puts p's session on the node's presence, in the lobby
+// (nil: a guest, or no presence). Close it when the session ends.
+func (a *App) JoinPresence(p table.Player) *Whereabouts {
+	if a.Presence == nil || a.Friends == nil || p.Guest {
+		return nil
+	}
+	return &Whereabouts{Session: a.Presence.Join(p.ID, p.Name, a.Friends.Circle(p.ID))}
+}
+
+// Tell says the session is at the table u is of (nil: in the lobby, or
+// on a page of its own), with how far its game is, if that changed. A
+// session calls it at every table update: what it compares costs no
+// allocation.
+func (w *Whereabouts) Tell(games Catalog, u *table.Update) {
+	if w == nil {
+		return
+	}
+	k := placeKey{where: presence.InLobby}
+	var view game.View
+	if u != nil {
+		if u.Game == "" {
+			return // sitting down: the table's first update says what it is
+		}
+		k = placeKey{where: presence.AtTable, game: u.Game, code: u.Room, started: u.Started}
+		if u.Seat < 0 {
+			k.where = presence.Watching
+		}
+		for _, s := range u.Seats {
+			if s.ID != "" {
+				k.seated++
+			}
+		}
+		if u.Started && !u.Over && u.View != nil {
+			if g, ok := games.Lookup(u.Game); ok {
+				if pg, ok := g.Game.(game.Progress); ok {
+					k.stage.key, k.stage.n = pg.Stage(u.View)
+					view = u.View
+				}
+			}
+		}
+	}
+	if w.sent && k == w.was {
+		return
+	}
+	w.sent, w.was = true, k
+	pl := presence.Place{Where: k.where, Game: k.game, Code: k.code, Private: len(k.code) > table.PublicCodeLen, Started: k.started}
+	if view != nil && k.stage.key != "" {
+		pl.Stage = game.M(k.stage.key, game.Num("N", k.stage.n))
+	}
+	if u != nil {
+		for _, s := range u.Seats {
+			if s.ID != "" {
+				pl.Players = append(pl.Players, s.ID)
+			}
+		}
+	}
+	w.Set(pl)
+}
+
+// Close takes the session off presence.
+func (w *Whereabouts) Close() {
+	if w != nil {
+		w.Session.Close()
+	}
+}
+
+// Friend is friend id's status as this session may see it.
+func (w *Whereabouts) Friend(id string) (presence.Status, bool) {
+	if w == nil {
+		return presence.Status{}, false
+	}
+	return w.Session.Friend(id)
+}
+
+// placeKey is what a session last told presence, to tell it only changes.
+type placeKey struct {
+	where   presence.Where
+	game    string
+	code    string
+	started bool
+	seated  int
+	stage   stageKey
+}
+
+type stageKey struct {
+	key string
+	n   int
+}

@@ -1,0 +1,43 @@
+package plain
+
+import (
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/tui"
+)
+
+// tellPlace tells presence where this session is (tui.Whereabouts).
+func (p *plain) tellPlace() {
+	if p.room == nil || p.upd.Room != p.room.Code() {
+		if p.room == nil {
+			p.where.Tell(p.app.Games, nil)
+		}
+		return
+	}
+	p.where.Tell(p.app.Games, &p.upd)
+}
+
+// friends says the player's friends and where each is, and the requests
+// waiting for an answer ("accept" answers the newest, as its notice
+// says). A guest is told a key brings friends.
+func (p *plain) friends() {
+	th := p.th
+	if p.app.Friends == nil || p.s.Player.Guest {
+		p.say(th.T("friends.err.guest"))
+		return
+	}
+	l, err := p.app.Friends.Lists(p.s.Player)
+	if err != nil {
+		p.say(th.Err(err))
+		return
+	}
+	if len(l.Friends) == 0 {
+		p.say(th.T("ui.friends.none"), th.T("plain.friends.how"))
+	}
+	for _, f := range l.Friends {
+		st, ok := p.where.Friend(f.ID)
+		p.say(f.Name + ": " + tui.WhereText(th, p.app.Games, st, ok))
+	}
+	for _, a := range l.Askers {
+		p.say(th.T("friends.notice.asks", game.Text("Player", a.Name)))
+	}
+}
