@@ -55,8 +55,11 @@ type Config struct {
 	// joinHosts find the machine's names and addresses.
 	PublicHost string
 	Guests     bool
-	Log        *slog.Logger
-	BotDelay   time.Duration
+	// GuestsWatch lets guests watch tables, not sit at or open one
+	// (--guests watch): table.Player.WatchOnly.
+	GuestsWatch bool
+	Log         *slog.Logger
+	BotDelay    time.Duration
 	// TakeoverAfter gives a disconnected player's seat to a bot after this long.
 	TakeoverAfter time.Duration
 	SSH           sshserver.Config // Addr and HostKeyPath are filled in
@@ -365,7 +368,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	if !ok {
 		return id, table.Player{}, i18n.English, "", false
 	}
-	p := table.Player{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP}
+	p := table.Player{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP, WatchOnly: id.Guest && s.cfg.GuestsWatch}
 	name, err := sanitize.Name(id.User)
 	if err == nil {
 		err = s.names.checkReserved(id.ID, name)

@@ -102,6 +102,9 @@ var (
 	// ErrCannotCreate: the store or the cluster did not answer Create's
 	// checks (a cluster without its majority): no table can start now.
 	ErrCannotCreate = game.NewError("table.create.cannot_create")
+	// ErrWatchOnly: the player may only watch (Player.WatchOnly); Join
+	// says it as the notice of the watcher they become.
+	ErrWatchOnly = game.NewError("table.guests_watch")
 )
 
 // createTries bounds the fresh codes Create draws before it gives up. A

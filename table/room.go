@@ -56,6 +56,10 @@ type Player struct {
 	// Addr is where the session connected from (Hub.Limits); it stays on
 	// this node (never sent to another).
 	Addr string `json:"-"`
+	// WatchOnly: the player may watch tables, not sit at them (a guest on
+	// a server started with --guests watch). Join watches instead of
+	// seating them, and says why; App.Create refuses them a table.
+	WatchOnly bool `json:",omitempty"`
 }
 
 // Badge is a mark a player earned away from this table (a campaign's

@@ -64,6 +64,10 @@ func (r *Room) join(c command) (game.Seat, error) {
 	if err := r.keepsOut(p.ID); err != nil {
 		return game.Spectator, err
 	}
+	if p.WatchOnly && !c.watch {
+		r.notices[c.box] = notice{msg: ErrWatchOnly.Msg, sticky: true}
+		c.watch = true
+	}
 	if !c.watch && !r.started {
 		if !r.admits(p.ID) {
 			return game.Spectator, ErrNotAllowed

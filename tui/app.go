@@ -590,6 +590,9 @@ type idleMsg struct{ warning time.Duration }
 
 // Create opens a room from a filled-in form with the session as host.
 func (a *App) Create(g uikit.Module, spec uikit.TableSpec, host table.Player) (table.RoomHandle, error) {
+	if host.WatchOnly {
+		return nil, table.ErrWatchOnly // a table is made to sit at
+	}
 	if spec.Campaign != "" {
 		// Its mission may be under way on another node of a cluster.
 		if r := a.Hub.CampaignTable(spec.Campaign); r != nil {

@@ -26,7 +26,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("BIVOUAC_ADDR", ":2222"), "listen address (env BIVOUAC_ADDR)")
 	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory: host key and database (env BIVOUAC_DATA)")
-	guests := fs.Bool("guests", true, "let players without an SSH key in as guests")
+	guests := fs.String("guests", envOr("BIVOUAC_GUESTS", "yes"), "players without an SSH key: yes (they come in and play as guests), watch (they may watch tables, not sit at or open one), or no (as --no-guests) (env BIVOUAC_GUESTS)")
 	debugLog := fs.Bool("debug", false, "log debug detail")
 	maxSessions := fs.Int("max-sessions", envInt("BIVOUAC_MAX_SESSIONS", 2000), "connections in all (env BIVOUAC_MAX_SESSIONS)")
 	maxPerIP := fs.Int("max-per-ip", envInt("BIVOUAC_MAX_PER_IP", 16), "connections from one address (env BIVOUAC_MAX_PER_IP)")
@@ -57,6 +57,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	guestsIn, guestsWatch, err := parseGuests(*guests)
+	if err != nil {
+		return err
+	}
 	if *memLimit != "" {
 		n, err := parseBytes(*memLimit)
 		if err != nil {
@@ -84,7 +88,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	log := slog.New(handler)
-	err = server.Run(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: *guests && !*noGuests,
+	err = server.Run(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: guestsIn && !*noGuests, GuestsWatch: guestsWatch,
 		Log: log, BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
 		NewKeysPerHour: *newKeys, TablesPerAddr: *tablesPerIP, MetricsAddr: *metricsAddr, PprofAddr: *pprofAddr,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
@@ -115,6 +119,20 @@ func bannerOut(format string, stdout io.Writer) io.Writer {
 type loggedError struct{ error }
 
 func (e loggedError) Unwrap() error { return e.error }
+
+// parseGuests reads --guests: whether guests come in, and whether they
+// only watch.
+func parseGuests(s string) (in, watchOnly bool, err error) {
+	switch strings.ToLower(s) {
+	case "yes", "true", "1", "on":
+		return true, false, nil
+	case "watch":
+		return true, true, nil
+	case "no", "false", "0", "off":
+		return false, false, nil
+	}
+	return false, false, fmt.Errorf("--guests %q: yes, watch or no", s)
+}
 
 // envBool is whether the environment variable says yes (1, true, yes).
 func envBool(name string) bool {

@@ -142,3 +142,17 @@ func TestLogFormatIsTextOrJSON(t *testing.T) {
 		}
 	}
 }
+
+// --guests is yes, watch or no (and the usual spellings of yes and no).
+func TestParseGuests(t *testing.T) {
+	for in, want := range map[string][2]bool{"yes": {true, false}, "true": {true, false}, "watch": {true, true}, "WATCH": {true, true},
+		"no": {false, false}, "false": {false, false}, "0": {false, false}} {
+		in2, watch, err := parseGuests(in)
+		if err != nil || in2 != want[0] || watch != want[1] {
+			t.Errorf("parseGuests(%q) = %v, %v, %v; want %v", in, in2, watch, err, want)
+		}
+	}
+	if _, _, err := parseGuests("sometimes"); err == nil {
+		t.Error("--guests sometimes accepted")
+	}
+}
