@@ -464,7 +464,10 @@ func (m *root) sitWith(sit func(context.Context, table.Player, *table.Mailbox) (
 	m.sitting = true
 	m.sits++
 	ctx, p, box, current, app := m.sess.Ctx, m.sess.Player, m.box, &m.current, m.app
-	slow := tea.Tick(joinSlow, func(time.Time) tea.Msg { return joinSlowMsg(m.sits) })
+	// The tick's function runs on a goroutine of its own: it gets the
+	// count as it is now, never the field.
+	sits := m.sits
+	slow := tea.Tick(joinSlow, func(time.Time) tea.Msg { return joinSlowMsg(sits) })
 	return tea.Batch(slow, func() tea.Msg {
 		r, seat, err := sit(ctx, p, box)
 		if err != nil {
