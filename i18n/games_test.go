@@ -69,7 +69,7 @@ func randomSetup(m uikit.Module, seed uint64) (game.Setup, bool) {
 		for i := range names {
 			names[i] = string(rune('A'+i)) + "na"
 		}
-		return game.Setup{Game: m.Game.ID(), Names: names, Options: spec.Options}, true
+		return game.Setup{Game: m.Game.ID(), Names: names, Options: spec.GameOptions}, true
 	}
 	return game.Setup{}, false
 }

@@ -73,7 +73,7 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 		setup.Game = r.Game
 	}
 	if setup.Options == nil {
-		setup.Options = r.Options
+		setup.Options = r.GameOptions
 	}
 	status := Status(r.Status)
 	switch {
@@ -89,13 +89,9 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 	}
 	return RoomRecord{
 		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
-		Status: status, Private: r.Private, Host: r.Host, BotLevel: r.BotLevel,
-		CampaignID: r.Campaign, Allowed: r.Allowed, Seq: r.Seq,
-		Created: r.Created, Updated: r.Updated, Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First,
-		Removed:  r.Removed,
-		Practice: r.Practice,
-		Hints:    r.Hints,
-		Pace:     r.Pace, Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
+		Status: status, Host: r.Host, Options: r.Options, Seq: r.Seq, Created: r.Created, Updated: r.Updated,
+		Result: r.Result, Timer: r.Timer, First: r.First, Removed: r.Removed,
+		Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
 	}
 }
 
@@ -114,13 +110,9 @@ func (r RoomRecord) Engine() table.RoomRecord {
 		seats[i].Gender, _ = game.ParseGender(s.Gender)
 	}
 	return table.RoomRecord{
-		Code: r.Code, Game: r.Setup.Game, Title: r.Title, Options: r.Setup.Options, Setup: r.Setup,
-		Seed: r.Seed, Seats: seats, Status: status, Private: r.Private, Host: r.Host,
-		BotLevel: r.BotLevel, Campaign: r.CampaignID, Allowed: r.Allowed, Seq: r.Seq,
-		Result: r.Result, Timer: r.Timer, NoTakeover: r.NoTakeover, AbandonAfter: r.AbandonAfter, TurnClock: r.TurnClock, First: r.First, Created: r.Created, Updated: r.Updated,
-		Removed:  r.Removed,
-		Practice: r.Practice,
-		Hints:    r.Hints,
-		Pace:     r.Pace, Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
+		Code: r.Code, Game: r.Setup.Game, Title: r.Title, GameOptions: r.Setup.Options, Setup: r.Setup,
+		Seed: r.Seed, Seats: seats, Status: status, Host: r.Host, Options: r.Options, Seq: r.Seq,
+		Result: r.Result, Timer: r.Timer, First: r.First, Created: r.Created, Updated: r.Updated, Removed: r.Removed,
+		Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
 	}
 }

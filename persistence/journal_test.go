@@ -12,7 +12,7 @@ import (
 func engineRoom(code string, status table.RoomStatus) table.RoomRecord {
 	opts := []byte(`{"difficulty":"hard"}`)
 	return table.RoomRecord{
-		Code: code, Game: "grizzled", Title: game.Raw("Ann's table"), Options: opts,
+		Code: code, Game: "grizzled", Title: game.Raw("Ann's table"), GameOptions: opts,
 		Setup: game.Setup{Game: "grizzled", Options: opts, Names: []string{"ann", "guest", "bot"}},
 		Seed:  7,
 		Seats: []table.SeatRecord{
@@ -20,8 +20,8 @@ func engineRoom(code string, status table.RoomStatus) table.RoomRecord {
 			{Seat: 1, Identity: "guest:Q7", Name: "guest", Guest: true},
 			{Seat: 2, Name: "bot", Bot: "strong"},
 		},
-		Status: status, Private: true, Host: "SHA256:ann", BotLevel: "strong",
-		Campaign: "somme", Allowed: []string{"SHA256:ann"}, Seq: 3,
+		Status: status, Options: table.Options{Private: true, BotLevel: "strong", Campaign: "somme", Allowed: []string{"SHA256:ann"}}, Host: "SHA256:ann",
+		Seq:     3,
 		Created: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC),
 	}
 }

@@ -68,36 +68,29 @@ func (s SeatRecord) keyed() bool { return s.Identity != "" && !s.Guest && s.Bot 
 // RoomRecord is a table: with its action log it is everything needed to
 // replay the game (Setup, Seed, log), plus what the lobby shows.
 type RoomRecord struct {
-	ID           string             `json:"id"`   // stable key of the room and its log
-	Code         string             `json:"code"` // the short join code shown in the lobby
-	Title        game.Msg           `json:"title,omitzero"`
-	Setup        game.Setup         `json:"setup"`
-	Variant      string             `json:"variant,omitempty"` // e.g. difficulty: a key of players' stats
-	Seed         uint64             `json:"seed"`
-	Seats        []SeatRecord       `json:"seats"`
-	Status       Status             `json:"status"`
-	Private      bool               `json:"private,omitempty"`
-	Host         string             `json:"host,omitempty"`      // fingerprint of the creator
-	BotLevel     string             `json:"bot_level,omitempty"` // level for bots added to this table
-	CampaignID   string             `json:"campaign,omitempty"`
-	Allowed      []string           `json:"allowed,omitempty"`       // identities who may sit; empty: anyone
-	Seq          uint64             `json:"seq,omitempty"`           // actions applied when saved (the log is the truth)
-	Created      time.Time          `json:"created"`                 // set by PutRoom when zero
-	Updated      time.Time          `json:"updated"`                 // set by every PutRoom
-	Finished     time.Time          `json:"finished,omitzero"`       // set by PutRoom when the status becomes finished
-	Result       *game.Result       `json:"result,omitempty"`        // required when Status is finished
-	Timer        *table.TimerRecord `json:"timer,omitempty"`         // the timed step under way (its deadline)
-	NoTakeover   bool               `json:"no_takeover,omitempty"`   // no bot stands in for an absent player
-	AbandonAfter time.Duration      `json:"abandon_after,omitempty"` // a game every human left this long ends
-	TurnClock    time.Duration      `json:"turn_clock,omitempty"`    // a bot decides for a person this slow
-	First        int                `json:"first,omitempty"`         // 1 + the seat named to begin; 0: the draw
-	Removed      []string           `json:"removed,omitempty"`       // identities the host removed before the game: kept out
-	Practice     bool               `json:"practice,omitempty"`      // a guided mission: closes when its player goes
-	Hints        bool               `json:"hints,omitempty"`         // a seated player may ask the bot for advice
-	Pace         table.Pace         `json:"pace,omitzero"`           // live, or by correspondence
-	Started      time.Time          `json:"started,omitzero"`        // a correspondence game's start: its first deadline counts from it
-	Waiting      []string           `json:"waiting,omitempty"`       // a correspondence table: whom it waits on (the log is the truth)
-	Deadline     time.Time          `json:"deadline,omitzero"`       // and until when
+	ID      string       `json:"id"`   // stable key of the room and its log
+	Code    string       `json:"code"` // the short join code shown in the lobby
+	Title   game.Msg     `json:"title,omitzero"`
+	Setup   game.Setup   `json:"setup"`
+	Variant string       `json:"variant,omitempty"` // e.g. difficulty: a key of players' stats
+	Seed    uint64       `json:"seed"`
+	Seats   []SeatRecord `json:"seats"`
+	Status  Status       `json:"status"`
+	Host    string       `json:"host,omitempty"` // fingerprint of the creator
+	// Options are the table's, each at the top level of the record as
+	// before they were one value (testdata/room-before-options.json).
+	table.Options
+	Seq      uint64             `json:"seq,omitempty"`     // actions applied when saved (the log is the truth)
+	Created  time.Time          `json:"created"`           // set by PutRoom when zero
+	Updated  time.Time          `json:"updated"`           // set by every PutRoom
+	Finished time.Time          `json:"finished,omitzero"` // set by PutRoom when the status becomes finished
+	Result   *game.Result       `json:"result,omitempty"`  // required when Status is finished
+	Timer    *table.TimerRecord `json:"timer,omitempty"`   // the timed step under way (its deadline)
+	First    int                `json:"first,omitempty"`   // 1 + the seat named to begin; 0: the draw
+	Removed  []string           `json:"removed,omitempty"` // identities the host removed before the game: kept out
+	Started  time.Time          `json:"started,omitzero"`  // a correspondence game's start: its first deadline counts from it
+	Waiting  []string           `json:"waiting,omitempty"` // a correspondence table: whom it waits on (the log is the truth)
+	Deadline time.Time          `json:"deadline,omitzero"` // and until when
 }
 
 // Validate refuses a record no store accepts (ErrInvalid).

@@ -46,7 +46,7 @@ func TestOldVeteranSeatsReadAsBadges(t *testing.T) {
 func TestRoomRecordKeepsItsPace(t *testing.T) {
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 	in := table.RoomRecord{Code: "K7QX", Game: "grizzled", Status: table.StatusPlaying,
-		Pace: table.Pace{Correspondence: true, Decision: time.Hour}, Started: at, Waiting: []string{"SHA256:bob"}, Deadline: at.Add(time.Hour)}
+		Options: table.Options{Pace: table.Pace{Correspondence: true, Decision: time.Hour}}, Started: at, Waiting: []string{"SHA256:bob"}, Deadline: at.Add(time.Hour)}
 	out := FromEngine(in).Engine()
 	if out.Pace != in.Pace || !out.Started.Equal(at) || !reflect.DeepEqual(out.Waiting, in.Waiting) || !out.Deadline.Equal(in.Deadline) {
 		t.Fatalf("came back as %+v", out)

@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 )
 
 // testOptions keep fsync on and the default batch delay; only the lock
@@ -50,9 +51,9 @@ func testRoom(id string) RoomRecord {
 			{Seat: 0, Identity: "SHA256:ann", Name: "ann"},
 			{Seat: 1, Name: "bot", Bot: "easy"},
 		},
-		Status:   StatusPlaying,
-		Host:     "SHA256:ann",
-		BotLevel: "easy",
+		Status:  StatusPlaying,
+		Host:    "SHA256:ann",
+		Options: table.Options{BotLevel: "easy"},
 	}
 }
 

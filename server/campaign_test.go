@@ -26,8 +26,8 @@ func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, se
 	if won {
 		outcome = "win"
 	}
-	rec := table.RoomRecord{Code: code, Game: "grizzled", Title: game.Raw("campaign"), Options: opts, Seats: seats,
-		Setup: game.Setup{Game: "grizzled", Options: opts}, Status: table.StatusOver, Campaign: c,
+	rec := table.RoomRecord{Code: code, Game: "grizzled", Title: game.Raw("campaign"), GameOptions: opts, Seats: seats,
+		Setup: game.Setup{Game: "grizzled", Options: opts}, Status: table.StatusOver, Options: table.Options{Campaign: c},
 		Result: &game.Result{Outcome: outcome, Summary: game.Raw(outcome)}, Created: time.Now(), Updated: time.Now()}
 	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestCampaignClimbsToVeteran(t *testing.T) {
 		t.Fatal(err)
 	}
 	var o grizzled.Options
-	json.Unmarshal(spec.Options, &o)
+	json.Unmarshal(spec.GameOptions, &o)
 	if o.StartingTrials != 20 || spec.Seats != 2 || len(spec.Allowed) != 2 || spec.Campaign != c.Code {
 		t.Fatalf("campaign table %+v options %+v", spec, o)
 	}

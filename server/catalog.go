@@ -13,7 +13,7 @@ func Catalog() tui.Catalog { return games.Catalog() }
 func variantOf(catalog tui.Catalog) func(table.RoomRecord) string {
 	return func(rec table.RoomRecord) string {
 		if g, ok := catalog.Lookup(rec.Game); ok && g.Variant != nil {
-			return g.Variant(rec.Options)
+			return g.Variant(rec.GameOptions)
 		}
 		return ""
 	}

@@ -68,7 +68,7 @@ func TestCodesTypedAreNotLogged(t *testing.T) {
 	t.Parallel()
 	srv, addr, logs := startLogged(t)
 	r, err := srv.app.Hub.Create(table.RoomConfig{Game: grizzled.Game{}, Title: game.Raw("secret"), Seats: 2,
-		Host: "x", Private: true})
+		Host: "x", Options: table.Options{Private: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 // says so.
 func TestNoTakeoverKeepsTheSeatWaiting(t *testing.T) {
 	clk := clocktest.New()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy",
-		TakeoverAfter: 2 * time.Minute, NoTakeover: true})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, Options: Options{BotLevel: "easy", NoTakeover: true},
+		TakeoverAfter: 2 * time.Minute})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	r.Start(context.Background(), alice)
@@ -54,7 +54,7 @@ func TestADesertedGameEnds(t *testing.T) {
 	}{{"without a rule", race{}, false}, {"with the game's rule", endsRace{}, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			clk, j := clocktest.New(), NewMemJournal()
-			_, r := newTestRoom(t, c.g, RoomConfig{Seats: 2, Clock: clk, Journal: j, AbandonAfter: 10 * time.Minute})
+			_, r := newTestRoom(t, c.g, RoomConfig{Seats: 2, Clock: clk, Journal: j, Options: Options{AbandonAfter: 10 * time.Minute}})
 			alice, _ := join(t, r, "alice")
 			bob, _ := join(t, r, "bob")
 			r.Start(context.Background(), alice)
@@ -109,7 +109,7 @@ func TestASeatGivenUpIsPlayedToTheEnd(t *testing.T) {
 		return rec
 	}
 	j := NewMemJournal()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", Journal: j})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, Options: Options{BotLevel: "easy"}, Journal: j})
 	alice, _ := join(t, r, "alice")
 	r.Start(context.Background(), alice) // the empty seat gets a bot
 	waitFor(t, alice, "the start", func(u Update) bool { return u.Started })
@@ -137,7 +137,7 @@ func TestASeatGivenUpIsPlayedToTheEnd(t *testing.T) {
 // A seat whose player is away is given up for them (a ban): a bot plays it
 // in a game, and the game goes on; a waiting room frees it.
 func TestGiveUpSeatOfAnAbsentPlayer(t *testing.T) {
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", NoTakeover: true})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, Options: Options{BotLevel: "easy", NoTakeover: true}})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	r.Start(context.Background(), alice)
@@ -169,7 +169,7 @@ func TestBannedPlayersSeatIsGivenUpWhenTheirSessionGoes(t *testing.T) {
 	banned := map[string]bool{}
 	var mu sync.Mutex
 	isBanned := func(id string) bool { mu.Lock(); defer mu.Unlock(); return banned[id] }
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy", NoTakeover: true, Banned: isBanned})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, Options: Options{BotLevel: "easy", NoTakeover: true}, Banned: isBanned})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	r.Start(context.Background(), alice)

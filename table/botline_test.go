@@ -39,7 +39,7 @@ func (talker) Talk(v game.View, _ uint64) (game.Msg, bool) {
 // again as a message.
 func TestBotLinesReachTheTableAsMessages(t *testing.T) {
 	j := NewMemJournal()
-	_, r := newTestRoom(t, talkingRace{}, RoomConfig{Seats: 3, Bots: talkingBots{}, BotLevel: "easy", Journal: j})
+	_, r := newTestRoom(t, talkingRace{}, RoomConfig{Seats: 3, Bots: talkingBots{}, Options: Options{BotLevel: "easy"}, Journal: j})
 	alice, _ := join(t, r, "alice")
 	if err := r.Start(context.Background(), alice); err != nil {
 		t.Fatal(err)

@@ -33,11 +33,11 @@ func (o otherNode) Room(code string) RoomHandle {
 // its open table is found here first, then on other nodes; finished
 // missions and other campaigns' tables are not it.
 func TestCampaignTableIsFoundWhereverItRuns(t *testing.T) {
-	h, local := newTestRoom(t, race{}, RoomConfig{Campaign: "HERE"})
+	h, local := newTestRoom(t, race{}, RoomConfig{Options: Options{Campaign: "HERE"}})
 	h.Others = otherNode{rooms: []Summary{
-		{Code: "DONE", Campaign: "AWAY", Status: StatusOver},
-		{Code: "ELSE", Campaign: "OTHER", Status: StatusPlaying},
-		{Code: "AWAY", Campaign: "AWAY", Status: StatusWaiting},
+		{Code: "DONE", Options: Options{Campaign: "AWAY"}, Status: StatusOver},
+		{Code: "ELSE", Options: Options{Campaign: "OTHER"}, Status: StatusPlaying},
+		{Code: "AWAY", Options: Options{Campaign: "AWAY"}, Status: StatusWaiting},
 	}}
 	if got := h.CampaignTable("HERE"); got == nil || got.Code() != local.Code() {
 		t.Fatalf("campaign HERE: got %v, want the local room %s", got, local.Code())
@@ -57,7 +57,7 @@ func TestCampaignTableIsFoundWhereverItRuns(t *testing.T) {
 // the game's end, in the same update that says the game is over.
 func TestWhatTheEndChangedIsToldToEveryone(t *testing.T) {
 	var got []RoomRecord
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Campaign: "C1", OnOver: func(rec RoomRecord) []game.Msg {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Options: Options{Campaign: "C1"}, OnOver: func(rec RoomRecord) []game.Msg {
 		got = append(got, rec)
 		return []game.Msg{game.M("raw", game.Text("Text", "the campaign moved on"))}
 	}})

@@ -54,7 +54,7 @@ func TestRoomTimersRunOnTheRoomsClock(t *testing.T) {
 // clock, not before.
 func TestRoomTakeoverWaitsForTheClock(t *testing.T) {
 	clk := clocktest.New()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy",
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, Options: Options{BotLevel: "easy"},
 		TakeoverAfter: 2 * time.Minute})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")

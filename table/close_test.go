@@ -40,7 +40,7 @@ func TestAGuidedMissionClosesWhenItsPlayerGoes(t *testing.T) {
 	for _, how := range []string{"detach", "leave"} {
 		t.Run(how, func(t *testing.T) {
 			j := NewMemJournal()
-			_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Practice: true, Journal: j, Bots: raceBots{}, BotLevel: "easy", FillBots: 1})
+			_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Options: Options{Practice: true, BotLevel: "easy"}, Journal: j, Bots: raceBots{}, FillBots: 1})
 			alice, _ := join(t, r, "alice")
 			if err := r.Start(context.Background(), alice); err != nil {
 				t.Fatal(err)
@@ -61,7 +61,7 @@ func TestAGuidedMissionClosesWhenItsPlayerGoes(t *testing.T) {
 // never closed); a player back in time keeps it.
 func TestAGameNobodyAttendsClosesAfterItsGrace(t *testing.T) {
 	clk, j := clocktest.New(), NewMemJournal()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Journal: j, Bots: raceBots{}, BotLevel: "easy", FillBots: 1,
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Journal: j, Bots: raceBots{}, Options: Options{BotLevel: "easy"}, FillBots: 1,
 		DesertedAfter: 30 * time.Minute, IdleClose: 15 * time.Minute})
 	alice, _ := join(t, r, "alice")
 	r.Start(context.Background(), alice)

@@ -74,8 +74,8 @@ func nextDeadline(t *testing.T, r *Room, clk *clocktest.Manual) time.Time {
 // bob and a bot, on a manual clock.
 func corrRoom(t *testing.T, g game.Game, clk *clocktest.Manual, j *MemJournal, ts *turns) (*Hub, *Room, *Mailbox, *Mailbox) {
 	t.Helper()
-	h, r := newTestRoom(t, g, RoomConfig{Seats: 3, Clock: clk, Bots: raceBots{}, BotLevel: "easy", FillBots: 1, Journal: j,
-		Pace: Pace{Correspondence: true, Decision: time.Hour}, OnTurn: ts.add, IdleClose: 15 * time.Minute,
+	h, r := newTestRoom(t, g, RoomConfig{Seats: 3, Clock: clk, Bots: raceBots{}, FillBots: 1, Journal: j,
+		Options: Options{BotLevel: "easy", Pace: Pace{Correspondence: true, Decision: time.Hour}}, OnTurn: ts.add, IdleClose: 15 * time.Minute,
 		DesertedAfter: 30 * time.Minute})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
@@ -303,8 +303,8 @@ func TestTimedStepAtItsDeadline(t *testing.T) {
 	for _, standIns := range []bool{true, false} {
 		clk, j := clocktest.New(), NewMemJournal()
 		g := raceOverdue{race{turn: 6 * time.Hour}}
-		_, r := newTestRoom(t, g, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, Journal: j, NoTakeover: !standIns,
-			Pace: Pace{Correspondence: true}})
+		_, r := newTestRoom(t, g, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, Journal: j,
+			Options: Options{NoTakeover: !standIns, Pace: Pace{Correspondence: true}}})
 		alice, _ := join(t, r, "alice")
 		join(t, r, "bob")
 		r.Start(context.Background(), alice)
@@ -332,7 +332,7 @@ func TestTimedStepAtItsDeadline(t *testing.T) {
 // Only keyed players sit at a correspondence table, within their limit.
 func TestCorrespondenceSeatsAreForKeyedPlayers(t *testing.T) {
 	limit := errors.New("too many")
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Pace: Pace{Correspondence: true, Decision: time.Hour},
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Options: Options{Pace: Pace{Correspondence: true, Decision: time.Hour}},
 		MaySit: func(id string) error {
 			if id == "carol" {
 				return limit

@@ -16,7 +16,7 @@ import (
 // with the seat (it outlives a restart).
 func TestATableSaysAPlayersNameInTheirGender(t *testing.T) {
 	clk, j := clocktest.New(), NewMemJournal()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Journal: j, Bots: raceBots{}, BotLevel: "easy", Host: "anna",
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Journal: j, Bots: raceBots{}, Options: Options{BotLevel: "easy"}, Host: "anna",
 		TakeoverAfter: 2 * time.Minute})
 	anna := NewMailbox()
 	if _, err := r.Join(context.Background(), Player{ID: "anna", Name: "Anna", Gender: game.Feminine}, anna, false); err != nil {

@@ -354,10 +354,8 @@ var ErrTooManyTables = errors.New("table: too many open tables")
 // Restore rebuilds a saved room by replaying its log, then starts its actor.
 // Every seat starts disconnected; players take their seats back by joining.
 func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, error) {
-	cfg.Code, cfg.Options, cfg.Seed, cfg.Seats = rec.Code, rec.Options, rec.Seed, len(rec.Seats)
-	cfg.Private, cfg.Host, cfg.BotLevel, cfg.Campaign, cfg.Allowed = rec.Private, rec.Host, rec.BotLevel, rec.Campaign, rec.Allowed
-	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock, cfg.Practice = rec.NoTakeover, rec.AbandonAfter, rec.TurnClock, rec.Practice
-	cfg.Hints, cfg.Pace = rec.Hints, rec.Pace
+	cfg.Code, cfg.GameOptions, cfg.Seed, cfg.Seats = rec.Code, rec.GameOptions, rec.Seed, len(rec.Seats)
+	cfg.Host, cfg.Options = rec.Host, rec.Options
 
 	cfg.FillBots = 0 // the saved seats say who sits where
 	if cfg.Title.IsZero() {
@@ -646,9 +644,8 @@ func (h *Hub) Shutdown(ctx context.Context, reason CloseReason) error {
 // SummaryOf is what the lobby lists of a room known only by its record (a
 // room another node runs): who sits where, not who is connected.
 func SummaryOf(rec RoomRecord) Summary {
-	s := Summary{Code: rec.Code, Game: rec.Game, Title: rec.Title, Status: rec.Status, Private: rec.Private,
-		Host: rec.Host, Campaign: rec.Campaign, Allowed: rec.Allowed, Practice: rec.Practice, Hints: rec.Hints,
-		Pace: rec.Pace, Waiting: rec.Waiting, Deadline: rec.Deadline}
+	s := Summary{Code: rec.Code, Game: rec.Game, Title: rec.Title, Status: rec.Status, Host: rec.Host, Options: rec.Options,
+		Waiting: rec.Waiting, Deadline: rec.Deadline}
 	for _, st := range rec.Seats {
 		s.Seats = append(s.Seats, SeatInfo{Seat: st.Seat, Name: st.Name, Bot: st.Bot, Badge: st.Badge, Pick: st.Pick,
 			First: rec.First > 0 && int(st.Seat) == rec.First-1})

@@ -47,32 +47,22 @@ type SeatRecord struct {
 // RoomRecord is the durable description of a room: with the action log it is
 // everything needed to rebuild the table after a restart.
 type RoomRecord struct {
-	Code     string       `json:"code"`
-	Game     string       `json:"game"`
-	Title    game.Msg     `json:"title"`
-	Options  []byte       `json:"options"`
-	Setup    game.Setup   `json:"setup"` // Names are filled when the game starts
-	Seed     uint64       `json:"seed"`
-	Seats    []SeatRecord `json:"seats"`
-	Status   RoomStatus   `json:"status"`
-	Private  bool         `json:"private,omitempty"`
-	Host     string       `json:"host"`
-	Creator  string       `json:"creator,omitempty"` // who made the room; older records: Host
-	BotLevel string       `json:"bot_level,omitempty"`
-	Campaign string       `json:"campaign,omitempty"`
-	Allowed  []string     `json:"allowed,omitempty"` // identities who may sit (campaign members); empty: anyone
-	Seq      uint64       `json:"seq"`               // actions applied when saved
-	Result   *game.Result `json:"result,omitempty"`
-	Timer    *TimerRecord `json:"timer,omitempty"` // the timed step under way, if any
-	First    int          `json:"first,omitempty"` // 1 + the seat named to begin; 0: the draw
-	// The table's choices about absent players (RoomConfig).
-	NoTakeover   bool          `json:"no_takeover,omitempty"`
-	AbandonAfter time.Duration `json:"abandon_after,omitempty"`
-	TurnClock    time.Duration `json:"turn_clock,omitempty"`
-	Removed      []string      `json:"removed,omitempty"`  // identities the host removed before the game: kept out
-	Practice     bool          `json:"practice,omitempty"` // a guided mission (RoomConfig.Practice)
-	Hints        bool          `json:"hints,omitempty"`    // the table gives hints (RoomConfig.Hints)
-	Pace         Pace          `json:"pace,omitzero"`      // live, or by correspondence (RoomConfig.Pace)
+	Code        string       `json:"code"`
+	Game        string       `json:"game"`
+	Title       game.Msg     `json:"title"`
+	GameOptions []byte       `json:"game_options"`
+	Setup       game.Setup   `json:"setup"` // Names are filled when the game starts
+	Seed        uint64       `json:"seed"`
+	Seats       []SeatRecord `json:"seats"`
+	Status      RoomStatus   `json:"status"`
+	Host        string       `json:"host"`
+	Creator     string       `json:"creator,omitempty"` // who made the room; older records: Host
+	Options                  // the table's (RoomConfig.Options)
+	Seq         uint64       `json:"seq"` // actions applied when saved
+	Result      *game.Result `json:"result,omitempty"`
+	Timer       *TimerRecord `json:"timer,omitempty"`   // the timed step under way, if any
+	First       int          `json:"first,omitempty"`   // 1 + the seat named to begin; 0: the draw
+	Removed     []string     `json:"removed,omitempty"` // identities the host removed before the game: kept out
 	// Started is when the game began, at a correspondence table: its
 	// first decision's deadline counts from it.
 	Started time.Time `json:"started,omitzero"`

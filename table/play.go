@@ -31,7 +31,7 @@ func (r *Room) start(box *Mailbox) error {
 		}
 		names[i] = s.rec.Name
 	}
-	setup := game.Setup{Game: r.cfg.Game.ID(), Names: names, Options: r.cfg.Options, First: int(r.first) + 1}
+	setup := game.Setup{Game: r.cfg.Game.ID(), Names: names, Options: r.cfg.GameOptions, First: int(r.first) + 1}
 	for _, s := range r.seats {
 		setup.Picks = append(setup.Picks, s.rec.Pick)
 	}

@@ -12,9 +12,8 @@ import (
 
 // refreshSummary publishes the lobby's snapshot of this room.
 func (r *Room) refreshSummary() {
-	s := &Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Private: r.cfg.Private,
-		Host: r.cfg.Host, Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seats: r.seatInfos(), Status: r.status(),
-		Practice: r.cfg.Practice, Hints: r.cfg.Hints, Pace: r.cfg.Pace}
+	s := &Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Host: r.cfg.Host, Options: r.cfg.Options,
+		Seats: r.seatInfos(), Status: r.status()}
 	if r.byCorrespondence() && r.started && !r.over {
 		s.Waiting = r.corr.told
 		s.Deadline, _ = r.turnDeadline()
@@ -41,9 +40,9 @@ func (r *Room) refreshSummary() {
 
 func (a *Summary) equal(b *Summary) bool {
 	return a.Code == b.Code && a.Game == b.Game && a.Title.Equal(b.Title) && a.Open == b.Open &&
-		a.Status == b.Status && a.Private == b.Private && a.Host == b.Host && a.Campaign == b.Campaign &&
-		a.Practice == b.Practice && a.Hints == b.Hints && a.Pace == b.Pace && a.Deadline.Equal(b.Deadline) && slices.Equal(a.Waiting, b.Waiting) &&
-		a.Watchers == b.Watchers && slices.Equal(a.Seats, b.Seats) && slices.Equal(a.Allowed, b.Allowed) &&
+		a.Status == b.Status && a.Host == b.Host && a.Options.Equal(b.Options) &&
+		a.Deadline.Equal(b.Deadline) && slices.Equal(a.Waiting, b.Waiting) &&
+		a.Watchers == b.Watchers && slices.Equal(a.Seats, b.Seats) &&
 		slices.Equal(a.Players, b.Players)
 }
 
@@ -117,7 +116,7 @@ func (r *Room) put(box *Mailbox, views map[game.Seat]game.View, seats []SeatInfo
 	m := r.members[box]
 	u := Update{Room: r.cfg.Code, Title: r.cfg.Title, Game: r.cfg.Game.ID(), Seat: m.seat, Seq: r.seq,
 		Seats: seats, Notice: r.notices[box].current(r.seq), Started: r.started, Over: r.over, Result: r.result,
-		Log: shared(r.logs[m.seat]), LogEnd: r.logEnds[m.seat], Public: public, Practice: r.cfg.Practice, Hints: r.cfg.Hints}
+		Log: shared(r.logs[m.seat]), LogEnd: r.logEnds[m.seat], Public: public, Options: r.cfg.Options}
 	if r.started {
 		v, ok := views[m.seat]
 		if !ok {

@@ -7,12 +7,10 @@ import (
 )
 
 func (r *Room) record0() RoomRecord {
-	rec := RoomRecord{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Options: r.cfg.Options,
-		Seed: r.cfg.Seed, Status: r.status(), Private: r.cfg.Private, Host: r.cfg.Host, Creator: r.creator, BotLevel: r.cfg.BotLevel,
-		Campaign: r.cfg.Campaign, Allowed: r.cfg.Allowed, Seq: uint64(r.seq), Result: r.result,
-		Created: r.created, Updated: r.clock.Now(), NoTakeover: r.cfg.NoTakeover, AbandonAfter: r.cfg.AbandonAfter,
-		TurnClock: r.cfg.TurnClock, First: int(r.first) + 1, Removed: r.removed, Practice: r.cfg.Practice, Hints: r.cfg.Hints,
-		Pace: r.cfg.Pace, Started: r.corr.startedAt}
+	rec := RoomRecord{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, GameOptions: r.cfg.GameOptions,
+		Seed: r.cfg.Seed, Status: r.status(), Host: r.cfg.Host, Creator: r.creator, Options: r.cfg.Options, Seq: uint64(r.seq), Result: r.result,
+		Created: r.created, Updated: r.clock.Now(), First: int(r.first) + 1, Removed: r.removed,
+		Started: r.corr.startedAt}
 	if r.byCorrespondence() && r.started && !r.over {
 		rec.Waiting = r.corr.told
 		rec.Deadline, _ = r.turnDeadline()
@@ -20,7 +18,7 @@ func (r *Room) record0() RoomRecord {
 	if r.timer != nil && r.started && !r.over {
 		rec.Timer = &TimerRecord{ID: r.timerID, Deadline: r.timerEnd}
 	}
-	rec.Setup = game.Setup{Game: rec.Game, Options: r.cfg.Options}
+	rec.Setup = game.Setup{Game: rec.Game, Options: r.cfg.GameOptions}
 	if r.started {
 		rec.Setup = r.setup // with its names, picks and first, as the game began
 	}

@@ -105,12 +105,12 @@ func TestApartKeepsBlockedPlayersFromOneTable(t *testing.T) {
 func TestACampaignTableKeepsApartWhomeverTheHost(t *testing.T) {
 	blocks := Blocks(func(a, b string) bool { return a == "bob" && b == "troll" })
 	member := func(string, string) bool { return true }
-	_, r := newTestRoom(t, race{}, RoomConfig{Campaign: "c1", IsMember: member, Blocked: blocks})
+	_, r := newTestRoom(t, race{}, RoomConfig{Options: Options{Campaign: "c1"}, IsMember: member, Blocked: blocks})
 	join(t, r, "alice")
 	if _, err := r.Join(context.Background(), Player{ID: "troll", Name: "troll"}, NewMailbox(), false); err != nil {
 		t.Fatalf("troll before bob sits: %v", err)
 	}
-	_, r2 := newTestRoom(t, race{}, RoomConfig{Campaign: "c2", IsMember: member, Blocked: blocks})
+	_, r2 := newTestRoom(t, race{}, RoomConfig{Options: Options{Campaign: "c2"}, IsMember: member, Blocked: blocks})
 	join(t, r2, "alice")
 	join(t, r2, "bob")
 	if _, err := r2.Join(context.Background(), Player{ID: "troll", Name: "troll"}, NewMailbox(), false); !errors.Is(err, ErrCannotJoin) {

@@ -69,21 +69,20 @@ type Badge string
 
 // RoomConfig describes a new table.
 type RoomConfig struct {
-	Code    string // set by the Hub when empty
-	Game    game.Game
-	Bots    game.Bots // nil: no bots for this game
-	Title   game.Msg  // game title and variant, for lobby and header
-	Options []byte    // the game's options (its codec)
-	Seats   int       // seats at the table, humans and bots
-	Private bool      // not listed; joined by code
-	Host    string    // identity of the creator
+	Code        string // set by the Hub when empty
+	Game        game.Game
+	Bots        game.Bots // nil: no bots for this game
+	Title       game.Msg  // game title and variant, for lobby and header
+	GameOptions []byte    // the game's options (its codec)
+	Seats       int       // seats at the table, humans and bots
+	// Options are the table's (Options): kept in its record, shown in the
+	// lobby and carried in each Update.
+	Options
+	Host string // identity of the creator
 	// Addr is where the creator connected from, for Hub.Limits; not saved
 	// (a restored room counts for its host only).
-	Addr     string
-	BotLevel string // level of bots that fill seats
-	Seed     uint64
-	Campaign string
-	Allowed  []string // identities who may sit; empty: anyone
+	Addr string
+	Seed uint64
 	// IsMember, when set, decides who may sit at a campaign's table (read
 	// afresh at each join, so a player who joined the campaign after the
 	// table opened is welcome); Allowed is then only what the lobby shows.
@@ -112,15 +111,6 @@ type RoomConfig struct {
 	// TakeoverAfter hands a disconnected player's seat to a bot after this
 	// long, while at least one other human is connected (0: never).
 	TakeoverAfter time.Duration
-	// NoTakeover: no bot stands in for a player who is away (a Werewolves
-	// table's choice: the seat waits); a seat given up with L still goes to
-	// a bot. It overrides TakeoverAfter.
-	NoTakeover bool
-	// Pace is how fast the table plays: live, or by correspondence over
-	// days (deadline.go). A correspondence table has no turn clock, no
-	// takeover after TakeoverAfter, no AbandonAfter or DesertedAfter, and
-	// waits CorrespondenceIdle to start.
-	Pace Pace
 	// OnTurn, at a correspondence table, hears whom the table waits on
 	// each time that changes (and when it is restored): on the actor, so
 	// it must not block.
@@ -129,15 +119,6 @@ type RoomConfig struct {
 	// correspondence table (a player's limit of them, read afresh): an
 	// error refuses the seat.
 	MaySit func(identity string) error
-	// TurnClock is how long a person may leave a decision before a bot
-	// (BotLevel, else the easiest) makes it for them this once; after two
-	// in a row a bot plays their seat until they act again. Everyone sees
-	// it count down. 0: no clock. Not while the game's own timer runs.
-	TurnClock time.Duration
-	// AbandonAfter ends a game in progress, unfinished and with no winner,
-	// once every human player has been away this long (0: it waits for
-	// them, as The Grizzled does; Werewolves: 10 minutes).
-	AbandonAfter time.Duration
 	// IdleClose closes a room nobody is attached to after this long, unless
 	// a game is in progress (its players come back to it). 0: never.
 	IdleClose time.Duration
@@ -146,12 +127,6 @@ type RoomConfig struct {
 	// of its own: players come back to a game they stepped away from, but
 	// not to one nobody has attended for this long (0: never).
 	DesertedAfter time.Duration
-	// Practice is a guided mission: it closes as soon as its player is
-	// gone (nobody else plays at it), and its screen coaches the newcomer.
-	Practice bool
-	// Hints lets a seated player ask the game's bot for advice (the
-	// game's screen answers; the title says so to everyone).
-	Hints bool
 	// LogSize is how many recent events each seat's Update carries.
 	LogSize int
 
@@ -176,21 +151,18 @@ type RoomConfig struct {
 
 // Summary is what the lobby lists of a room.
 type Summary struct {
-	Code     string
-	Game     string
-	Title    game.Msg
-	Seats    []SeatInfo
-	Open     int // seats nobody holds yet
-	Status   RoomStatus
-	Private  bool
-	Host     string
-	Campaign string
-	Allowed  []string // campaign members: they see a private campaign table listed
-	Practice bool     // a guided mission (RoomConfig.Practice)
-	Hints    bool     // the table gives hints (RoomConfig.Hints)
+	Code   string
+	Game   string
+	Title  game.Msg
+	Seats  []SeatInfo
+	Open   int // seats nobody holds yet
+	Status RoomStatus
+	Host   string
+	// Options are the table's; a private campaign table is listed to
+	// its members (Allowed).
+	Options
 	Players  []string // identities seated (to find "your tables")
 	Watchers int
-	Pace     Pace // live, or by correspondence
 	// Waiting and Deadline, at a correspondence table under way, are the
 	// identities it waits on and until when (zero: no deadline runs): the
 	// lobby's "your move" lines. A live table leaves them empty, so that

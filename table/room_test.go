@@ -243,7 +243,7 @@ func watch(t *testing.T, r *Room, id string) *Mailbox {
 
 func TestRoomPlaysToTheEndWithBots(t *testing.T) {
 	j := NewMemJournal()
-	_, r := newTestRoom(t, race{}, RoomConfig{Bots: raceBots{}, BotLevel: "easy", Journal: j})
+	_, r := newTestRoom(t, race{}, RoomConfig{Bots: raceBots{}, Options: Options{BotLevel: "easy"}, Journal: j})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	if err := r.Start(context.Background(), alice); err != nil {
@@ -354,7 +354,7 @@ func TestRoomAsksForTheViewsTogether(t *testing.T) {
 }
 
 func TestRoomViewsNeverCarryAnotherSeatsSecret(t *testing.T) {
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, BotLevel: "easy"})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Bots: raceBots{}, Options: Options{BotLevel: "easy"}})
 	alice, _ := join(t, r, "alice")
 	watcher := watch(t, r, "carol")
 	if err := r.Start(context.Background(), alice); err != nil {
@@ -560,7 +560,7 @@ func TestRoomSaysTrulyWhatHappensToAnAbsentSeat(t *testing.T) {
 	logHas := func(u Update, s string) bool {
 		return slices.ContainsFunc(u.Log, func(e *game.Event) bool { return strings.Contains(evText(e), s) })
 	}
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Bots: raceBots{}, BotLevel: "easy", TakeoverAfter: 2 * time.Minute})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Bots: raceBots{}, Options: Options{BotLevel: "easy"}, TakeoverAfter: 2 * time.Minute})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	carol, _ := join(t, r, "carol")
@@ -611,7 +611,7 @@ func evText(e *game.Event) string {
 // keeping their seat stays its host (issue 37 item 6).
 func TestRoomWithoutItsHostIsTakenOverByWhoeverComes(t *testing.T) {
 	clk := clocktest.New()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Bots: raceBots{}, BotLevel: "easy", Clock: clk})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 4, Bots: raceBots{}, Options: Options{BotLevel: "easy"}, Clock: clk})
 	early, _ := join(t, r, "bob")
 	if h := r.Summary().Host; h != "alice" {
 		t.Fatalf("bob, in before the creator, took the host: %q", h)

@@ -12,7 +12,7 @@ import (
 // seat back; the player watches and is told why (issue 30 item 4).
 func TestAGivenSeatIsNotTakenBack(t *testing.T) {
 	j := NewMemJournal()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Bots: raceBots{}, BotLevel: "easy", Journal: j})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 3, Bots: raceBots{}, Options: Options{BotLevel: "easy"}, Journal: j})
 	alice, _ := join(t, r, "alice")
 	join(t, r, "bob")
 	if err := r.Start(context.Background(), alice); err != nil {

@@ -16,7 +16,7 @@ import (
 // again. Everyone sees the clock count down (issue 18 item 6).
 func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 	clk, j := clocktest.New(), NewMemJournal()
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, BotLevel: "easy", TurnClock: time.Minute, Journal: j})
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, Options: Options{BotLevel: "easy", TurnClock: time.Minute}, Journal: j})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
 	r.Start(context.Background(), alice)
@@ -69,7 +69,7 @@ func TestTurnClockKeepsTheTableMoving(t *testing.T) {
 // No clock while the game's own timer runs, nor when only bots are waited on.
 func TestTurnClockStaysOutOfTheGamesTimers(t *testing.T) {
 	clk := clocktest.New()
-	_, r := newTestRoom(t, race{turn: 30 * time.Second}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, TurnClock: time.Minute})
+	_, r := newTestRoom(t, race{turn: 30 * time.Second}, RoomConfig{Seats: 2, Clock: clk, Bots: raceBots{}, Options: Options{TurnClock: time.Minute}})
 	alice, _ := join(t, r, "alice")
 	join(t, r, "bob")
 	r.Start(context.Background(), alice)

@@ -22,13 +22,13 @@ type Update struct {
 	Room  string   `json:"room"`  // room code
 	Title game.Msg `json:"title"` // game title and variant, for the header
 	Game  string   `json:"game"`  // Game.ID()
-	// The table's aids (RoomConfig): a guided mission's coach, hints.
-	Practice bool          `json:"practice,omitempty"`
-	Hints    bool          `json:"hints,omitempty"`
-	Seat     game.Seat     `json:"seat"` // the viewer's seat, or Spectator
-	Seq      int           `json:"seq"`  // actions applied; a key pressed on Seq n never applies to n+1
-	View     game.View     `json:"view"` // the game's own view type for this seat
-	Log      []*game.Event `json:"log"`  // recent events this seat may see, oldest first; shared: read only
+	// Options are the table's (RoomConfig): its aids (a guided mission's
+	// coach, hints) and the rest of its setup. Shared: read only.
+	Options
+	Seat game.Seat     `json:"seat"` // the viewer's seat, or Spectator
+	Seq  int           `json:"seq"`  // actions applied; a key pressed on Seq n never applies to n+1
+	View game.View     `json:"view"` // the game's own view type for this seat
+	Log  []*game.Event `json:"log"`  // recent events this seat may see, oldest first; shared: read only
 	// LogEnd counts the events ever filed in this seat's log since the room
 	// started (or was restored): the last of Log is event LogEnd. A reader
 	// that must not miss or repeat a line (plain mode) prints the new ones.

@@ -612,11 +612,8 @@ func (a *App) Create(g uikit.Module, spec uikit.TableSpec, host table.Player) (t
 	cfg := a.Room
 	cfg.Code = ""
 	cfg.Game, cfg.Bots = g.Game, g.Bots
-	cfg.Title, cfg.Options, cfg.Seats = spec.Title, spec.Options, spec.Seats
-	cfg.Private, cfg.Host, cfg.Addr, cfg.BotLevel = spec.Private, host.ID, host.Addr, spec.BotLevel
-	cfg.Campaign, cfg.Allowed, cfg.FillBots = spec.Campaign, spec.Allowed, spec.Bots
-	cfg.NoTakeover, cfg.AbandonAfter, cfg.TurnClock = spec.NoTakeover, spec.AbandonAfter, spec.TurnClock
-	cfg.Practice, cfg.Hints, cfg.Pace = spec.Practice, spec.Hints, spec.Pace
+	cfg.Title, cfg.GameOptions, cfg.Seats, cfg.FillBots = spec.Title, spec.GameOptions, spec.Seats, spec.Bots
+	cfg.Options, cfg.Host, cfg.Addr = spec.Options, host.ID, host.Addr
 	if a.NewSeed != nil {
 		cfg.Seed = a.NewSeed()
 	}

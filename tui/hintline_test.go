@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +25,7 @@ func TestTheCoachsHintGoesWithItsMoment(t *testing.T) {
 	a := testApp(t)
 	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &hintCoinScreen{} }
 	a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
-		return uikit.TableSpec{Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(2))}, nil
+		return uikit.TableSpec{Options: table.Options{Hints: true}, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(2))}, nil
 	}
 	alice := newSession(t, a, "fp-alice", "alice")
 	alice.keys("n", "enter")
@@ -77,7 +78,7 @@ func TestANoticeHidesNoneOfTheTable(t *testing.T) {
 	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &fullCoinScreen{} }
 	a.Games[0].Players = uikit.Players{Min: 1, Max: 1, Default: 1}
 	a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
-		return uikit.TableSpec{Hints: true, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
+		return uikit.TableSpec{Options: table.Options{Hints: true}, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
 	}
 	alice := newSession(t, a, "fp-alice", "alice")
 	alice.keys("n", "enter")

@@ -14,7 +14,7 @@ func TestSharedRoomsSplitsOncePerList(t *testing.T) {
 	rooms := []table.Summary{
 		{Code: "AAAA", Status: table.StatusWaiting},
 		{Code: "BBBB", Status: table.StatusClosed},
-		{Code: "CCCC", Status: table.StatusWaiting, Private: true, Host: "h"},
+		{Code: "CCCC", Status: table.StatusWaiting, Options: table.Options{Private: true}, Host: "h"},
 		{Code: "DDDD", Status: table.StatusPlaying},
 	}
 	var s sharedRooms
@@ -81,7 +81,7 @@ func TestSharedRoomsDrawsALineOncePerThemeAndWidth(t *testing.T) {
 func TestPrivateTablesListedOnlyToThoseTheyConcern(t *testing.T) {
 	rooms := []table.Summary{
 		{Code: "AAAA", Status: table.StatusWaiting},
-		{Code: "CCCC", Status: table.StatusWaiting, Private: true, Host: "h", Allowed: []string{"member"}},
+		{Code: "CCCC", Status: table.StatusWaiting, Options: table.Options{Private: true, Allowed: []string{"member"}}, Host: "h"},
 	}
 	p := &lobbyPage{rooms: rooms}
 	for who, want := range map[string]int{"h": 2, "member": 1 + 1, "stranger": 1} {

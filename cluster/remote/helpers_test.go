@@ -86,7 +86,7 @@ func grizzledRoom(t testing.TB, ctx context.Context, seats, bots int, j table.Jo
 	t.Helper()
 	hub := table.NewHub(ctx, nil)
 	r, err := hub.Create(table.RoomConfig{Game: grizzled.Game{}, Bots: grizzbot.Bots{}, Title: game.Raw("test"),
-		Seats: seats, Host: "p0", BotLevel: grizzbot.LevelEasy, FillBots: bots, Seed: 11, Journal: j})
+		Seats: seats, Host: "p0", Options: table.Options{BotLevel: grizzbot.LevelEasy}, FillBots: bots, Seed: 11, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/table/tabletest"
 )
 
 func testRoom(id string) persistence.RoomRecord {
@@ -26,9 +28,9 @@ func testRoom(id string) persistence.RoomRecord {
 			{Seat: 0, Identity: "SHA256:ann", Name: "ann"},
 			{Seat: 1, Name: "bot", Bot: "easy"},
 		},
-		Status:   persistence.StatusPlaying,
-		Host:     "SHA256:ann",
-		BotLevel: "easy",
+		Status:  persistence.StatusPlaying,
+		Host:    "SHA256:ann",
+		Options: table.Options{BotLevel: "easy"},
 	}
 }
 
@@ -58,11 +60,9 @@ func ids(rooms []persistence.RoomRecord) []string {
 func testRoomRoundTrip(t *testing.T, open Opener) {
 	s := open(t, tickClock())
 	in := testRoom("r1")
-	in.Private, in.CampaignID, in.Title, in.Seq = true, "c1", game.Raw("Ann's table"), 7
-	in.Allowed = []string{"SHA256:ann", "SHA256:bob"}
+	in.Title, in.Seq = game.Raw("Ann's table"), 7
+	in.Options = tabletest.AllOptions() // every option of the table, whatever they are
 	in.Removed = []string{"SHA256:troll", "guest:0123abcd"}
-	in.Practice, in.Hints = true, true
-	in.Pace.Correspondence, in.Pace.Decision = true, 12*time.Hour
 	in.Started = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 	in.Waiting, in.Deadline = []string{"SHA256:bob"}, time.Date(2026, 3, 1, 21, 30, 0, 0, time.UTC)
 	in.Seats = append(in.Seats, persistence.SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Badge: "veteran"})

@@ -259,8 +259,9 @@ func (r *Records) CampaignTable(c tui.Campaign) (uikit.Module, uikit.TableSpec, 
 	if o.Hints {
 		title = "campaign.mission.title_hints" // everyone reads that h gives hints
 	}
-	spec := uikit.TableSpec{Seats: c.Players, Options: opts, Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Pace: o.Pace, Hints: o.Hints,
-		Title: game.M(title, game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
+	spec := uikit.TableSpec{Seats: c.Players, GameOptions: opts,
+		Options: table.Options{Private: true, Campaign: c.Code, Allowed: c.MemberIDs, TurnClock: o.TurnClock, Pace: o.Pace, Hints: o.Hints},
+		Title:   game.M(title, game.Text("Name", c.Name), game.Num("Trials", c.Trials))}
 	if g.Bots != nil {
 		spec.BotLevel = o.BotLevel
 	}
@@ -383,7 +384,7 @@ func (r *Records) OnOver(rec table.RoomRecord) []game.Msg {
 		r.log.Error("campaign result: the game has no campaigns", "room", rec.Code, "game", rec.Game)
 		return nil
 	}
-	trials, err := g.Campaign.Trials(rec.Options)
+	trials, err := g.Campaign.Trials(rec.GameOptions)
 	if err != nil {
 		r.log.Error("campaign result: options", "room", rec.Code, "err", err)
 		return nil

@@ -1,8 +1,6 @@
 package uikit
 
 import (
-	"time"
-
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/table"
 )
@@ -75,22 +73,14 @@ func (g Module) VariantName(th *Theme, v string) string {
 
 // TableSpec is what a filled-in form makes.
 type TableSpec struct {
-	Seats    int
-	Options  []byte
-	Title    game.Msg
-	Summary  game.Msg // what the choices make, shown under the form (e.g. the deck)
-	BotLevel string   // "" for no bots
-	Bots     int      // seats to fill with bots at once (the last ones)
-	Private  bool
-	Campaign string
-	Allowed  []string
-	// NoTakeover and AbandonAfter: what happens to absent players' seats
-	// (table.RoomConfig).
-	NoTakeover   bool
-	AbandonAfter time.Duration
-	TurnClock    time.Duration // a bot decides for a person this slow (0: no clock)
-	Pace         table.Pace    // live, or by correspondence (table.RoomConfig.Pace)
-	Seed         uint64        // the deal (0: a fresh one)
-	Practice     bool          // a guided mission (table.RoomConfig.Practice)
-	Hints        bool          // a seated player may ask for hints (table.RoomConfig.Hints)
+	Seats       int
+	GameOptions []byte // the game's own options (its codec)
+	Title       game.Msg
+	Summary     game.Msg // what the choices make, shown under the form (e.g. the deck)
+	Bots        int      // seats to fill with bots at once (the last ones)
+	Seed        uint64   // the deal (0: a fresh one)
+	// Options are the table's (bots' level, private, campaign, turn
+	// clock, pace, absent players, a guided mission, hints): the room's, its
+	// record's and each Update's as they are.
+	table.Options
 }

@@ -23,7 +23,7 @@ func TestTheWelcomeComesBeforeTheFirstTip(t *testing.T) {
 	}
 	show := func(s *Screen, st game.State, log []game.Event) {
 		v := g.View(st, 0).(grizzled.SeatView)
-		s.SetUpdate(table.Update{Room: "LRN1", Title: game.M("learn.table_title"), Practice: true, Seat: 0, Seq: v.Seq, View: v,
+		s.SetUpdate(table.Update{Room: "LRN1", Title: game.M("learn.table_title"), Options: table.Options{Practice: true}, Seat: 0, Seq: v.Seq, View: v,
 			Log: game.Refs(log), LogEnd: len(log), Started: true})
 	}
 	start := func(t *testing.T) *Screen {

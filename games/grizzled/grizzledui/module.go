@@ -7,6 +7,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
 	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
+	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
@@ -42,7 +43,7 @@ func Module() uikit.Module {
 					title = "form.grizzled.table_title_hints" // everyone reads that h gives hints
 				}
 				pace := uikit.Clocks[c.Own[clock]]
-				return uikit.TableSpec{Options: b, TurnClock: pace.Turn, Pace: pace.Pace, Hints: c.Own[hints] == 1,
+				return uikit.TableSpec{GameOptions: b, Options: table.Options{TurnClock: pace.Turn, Pace: pace.Pace, Hints: c.Own[hints] == 1},
 					Title: game.M(title, game.Term("Variant", "grizzled.variant."+string(opts.Variant)), game.Count(c.Seats))}, nil
 			},
 		},
@@ -105,6 +106,6 @@ const learnSeed = 1
 // easy bots, the beginner rules (no traps yet), private, no turn clock.
 func learnSpec() uikit.TableSpec {
 	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Beginner, Leader: game.NoSeat}) // plain data: cannot fail
-	return uikit.TableSpec{Seats: 3, Options: opts, Title: game.M("learn.table_title"), Private: true, Seed: learnSeed,
-		BotLevel: grizzbot.LevelEasy, Bots: 2}
+	return uikit.TableSpec{Seats: 3, GameOptions: opts, Title: game.M("learn.table_title"), Seed: learnSeed, Bots: 2,
+		Options: table.Options{Private: true, BotLevel: grizzbot.LevelEasy}}
 }

@@ -82,8 +82,8 @@ func Module() uikit.Module {
 					opts.DayHours, opts.NightHours = werewolfPaces[i].day, werewolfPaces[i].night
 					pace.Correspondence = true
 				}
-				spec := uikit.TableSpec{Options: opts.Encode(), NoTakeover: c.Own[standIns] == 0,
-					AbandonAfter: werewolfAbandonAfter, Pace: pace}
+				spec := uikit.TableSpec{GameOptions: opts.Encode(),
+					Options: table.Options{NoTakeover: c.Own[standIns] == 0, AbandonAfter: werewolfAbandonAfter, Pace: pace}}
 				if err := opts.Validate(seats); err != nil {
 					return spec, err
 				}

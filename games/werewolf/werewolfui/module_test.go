@@ -37,7 +37,7 @@ func TestWerewolfForm(t *testing.T) {
 					continue
 				}
 				built++
-				opts, err := werewolf.DecodeOptions(spec.Options)
+				opts, err := werewolf.DecodeOptions(spec.GameOptions)
 				if err != nil {
 					t.Fatal(err)
 				}
