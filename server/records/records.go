@@ -277,7 +277,14 @@ func (r *Records) Finished(id string, limit int) ([]tui.GameRecord, error) {
 	for _, rm := range rooms {
 		// Its ID: the code, or, once the code names a new table, the ID
 		// its record moved to (retiredID): what `replay` finds it by.
-		g := tui.GameRecord{Code: rm.ID, Game: rm.Setup.Game, Title: rm.Title, When: rm.Updated}
+		// When is the moment the game ended (Finished), not the record's
+		// last save: a finished room is saved again when it closes, which
+		// after a restart came minutes later and out of order.
+		when := rm.Finished
+		if when.IsZero() {
+			when = rm.Updated
+		}
+		g := tui.GameRecord{Code: rm.ID, Game: rm.Setup.Game, Title: rm.Title, When: when}
 		if rm.Result != nil {
 			g.Outcome, g.Summary = rm.Result.Outcome, rm.Result.Summary
 			for _, w := range rm.Result.Winners {
