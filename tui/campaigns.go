@@ -221,7 +221,8 @@ func campaignLine(m *root, mark string, c Campaign) string {
 	}
 	head := mark + pad(th, c.Code, 6) + " " + pad(th, th.Text(c.Name), 20) + " " + pad(th, th.T("ui.n_players", game.Count(c.Players)), 11) + " "
 	tail := fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) + th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet
-	barW := min(14, max(4, m.width-lipgloss.Width(head)-lipgloss.Width(tail)))
+	// The ★'s two cells are kept on every row, so the bars line up.
+	barW := min(14, max(4, m.width-lipgloss.Width(head)-lipgloss.Width(tail)+lipgloss.Width(vet)-2))
 	return th.Trunc(head+m.bar(c.Trials, c.Target, barW)+tail, m.width)
 }
 

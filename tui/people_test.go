@@ -203,6 +203,7 @@ func (profRecords) Profile(id string) (Profile, error) {
 	return Profile{ID: id, Name: "Александра Валерьевн"}, nil
 }
 func (profRecords) Finished(string, int) ([]GameRecord, error) { return nil, nil }
+func (profRecords) Campaigns(string) ([]Campaign, error)       { return nil, nil }
 
 // TestListChangesArePaced: each change is a profile write, so a session
 // makes ten at once and then one every two seconds; the eleventh in a row

@@ -73,10 +73,11 @@ func (a *App) RecordsFor(p table.Player) (Records, error) {
 // profilePage is the player's profile: stats and recent games, each of
 // which can be replayed.
 type profilePage struct {
-	profile Profile
-	games   []GameRecord
-	cur     int
-	bind    pagesKeys
+	profile   Profile
+	games     []GameRecord
+	campaigns []Campaign
+	cur       int
+	bind      pagesKeys
 }
 
 func openProfile(m *root) {
@@ -95,11 +96,16 @@ func openProfile(m *root) {
 		p = Profile{Name: m.sess.Player.Name, ID: m.sess.Player.ID}
 	}
 	games, err := rec.Finished(m.sess.Player.ID, 12)
+	notice := ""
 	if err != nil {
-		m.notice = m.th.T("ui.err.read_games", game.Text("Err", m.th.Err(err)))
+		notice = m.th.T("ui.err.read_games", game.Text("Err", m.th.Err(err)))
 	}
-	m.show(&profilePage{profile: p, games: games, bind: newPagesKeys(m.th)})
-	m.notice = ""
+	campaigns, err := rec.Campaigns(m.sess.Player.ID)
+	if err != nil {
+		notice = m.th.T("ui.err.read_campaigns", game.Text("Err", m.th.Err(err)))
+	}
+	m.show(&profilePage{profile: p, games: games, campaigns: campaigns, bind: newPagesKeys(m.th)})
+	m.notice = notice
 }
 
 func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
@@ -181,6 +187,14 @@ func (pp *profilePage) view(m *root) string {
 		}
 		line += th.T("ui.profile.stat_line", game.Count(s.Players), game.Num("Played", s.Played), game.Num("Won", s.Won), game.Num("Rate", rate))
 		b.WriteString(th.Trunc(line, m.width) + "\n")
+	}
+	if len(pp.campaigns) > 0 {
+		// Each campaign as the campaigns page lists it: its pile for the
+		// next game, wins and losses, ★ once won at 30.
+		b.WriteString("\n" + th.Header.Render(th.T("ui.campaign.list_title")) + "\n")
+		for _, c := range pp.campaigns {
+			b.WriteString(campaignLine(m, "  ", c) + "\n")
+		}
 	}
 	m.app.LoadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")

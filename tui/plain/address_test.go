@@ -26,6 +26,7 @@ func (*genderRecords) Profile(id string) (tui.Profile, error) {
 }
 
 func (*genderRecords) Finished(string, int) ([]tui.GameRecord, error) { return nil, nil }
+func (*genderRecords) Campaigns(string) ([]tui.Campaign, error)       { return nil, nil }
 
 func (r *genderRecords) SetGender(_ table.Player, g game.Gender) error {
 	r.mu.Lock()

@@ -988,6 +988,14 @@ func (p *plain) profile() {
 		p.say(p.app.Games.Title(th, st.Game) + " " + p.app.Games.VariantName(th, st.Game, st.Variant) + ": " + th.T("ui.profile.stat_line",
 			game.Count(st.Players), game.Num("Played", st.Played), game.Num("Won", st.Won), game.Num("Rate", 100*st.Won/max(st.Played, 1))))
 	}
+	if cs, err := rec.Campaigns(p.s.Player.ID); err != nil {
+		p.say(th.T("ui.err.read_campaigns", game.Text("Err", th.Err(err))))
+	} else if len(cs) > 0 {
+		p.say(th.T("cmd.profile.campaigns"))
+		for _, c := range cs {
+			p.say(campaignSentence(th, c))
+		}
+	}
 	if games, err := rec.Finished(p.s.Player.ID, 10); err == nil && len(games) > 0 {
 		p.say(th.T("ui.profile.recent") + ":")
 		for _, g := range games {
@@ -1111,9 +1119,20 @@ func (p *plain) campaigns() {
 		return
 	}
 	for _, c := range cs {
-		p.say(fmt.Sprintf("%s %s: %s, %d/%d, %s", c.Code, c.Name, th.T("ui.n_players", game.Count(c.Players)),
-			c.Trials, c.Target, th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses))))
+		p.say(campaignSentence(th, c))
 	}
+}
+
+// campaignSentence is a campaign as plain mode reads it: its code and
+// name, its players, the next game's trials pile (or its veteran win), its
+// wins and losses, in words rather than "24/30".
+func campaignSentence(th *uikit.Theme, c tui.Campaign) string {
+	where := strings.Join(strings.Fields(th.T("ui.campaign.next_pile", game.Text("Bar", ""), game.Num("N", c.Trials), game.Num("Of", c.Target))), " ") + "."
+	if c.Veteran {
+		where = th.T("ui.campaign.won_at_30")
+	}
+	return fmt.Sprintf("%s %s: %s, %s. %s", c.Code, th.Text(c.Name), th.T("ui.n_players", game.Count(c.Players)),
+		th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)), where)
 }
 
 // review reads the coach's review of a finished game aloud: how far the
