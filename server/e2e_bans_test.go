@@ -101,11 +101,7 @@ func TestBadDurationsAndNamesBanNobody(t *testing.T) {
 // banned; the key then names the one meant.
 func TestAmbiguousNameBansNobody(t *testing.T) {
 	t.Parallel()
-	adminKey := sshtest.NewKey(t)
-	adminsFile := filepath.Join(t.TempDir(), "admins")
-	writeKeys(t, adminsFile, adminKey)
-	srv, addr := startModerated(t, t.TempDir(), adminsFile)
-	run := adminRun(t, addr, adminKey)
+	srv, _, run := startWithAdmin(t)
 	// Two players seen as anna (the name changed hands): one as "Аnna",
 	// with a Cyrillic А.
 	srv.Moderation().Saw(moderation.Person{ID: "SHA256:first-anna", Name: "anna", Addr: "192.0.2.1"}, "")
@@ -221,11 +217,8 @@ func TestBanHoldsTheKeyAndTheAddress(t *testing.T) {
 // was spent and the newcomer refused for the troll's ban).
 func TestInvitedKeyPassesABannedPlayersAddress(t *testing.T) {
 	t.Parallel()
-	adminKey, trollKey, invited := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
-	adminsFile := filepath.Join(t.TempDir(), "admins")
-	writeKeys(t, adminsFile, adminKey)
-	srv, addr := startModerated(t, t.TempDir(), adminsFile)
-	run := adminRun(t, addr, adminKey)
+	trollKey, invited := sshtest.NewKey(t), sshtest.NewKey(t)
+	srv, addr, run := startWithAdmin(t)
 	troll := sshtest.Dial(t, addr, sshtest.WithKey(trollKey), sshtest.WithUser("troll"), sshtest.WithPTY(80, 24))
 	troll.ExpectScreen(t, `troll`, 5*time.Second)
 	srv.Moderation().Flush()

@@ -19,11 +19,7 @@ import (
 // keys are made, 101 refused; nothing else is taken for either.
 func TestInviteForOneToAHundredKeys(t *testing.T) {
 	t.Parallel()
-	adminKey := sshtest.NewKey(t)
-	adminsFile := filepath.Join(t.TempDir(), "admins")
-	writeKeys(t, adminsFile, adminKey)
-	srv, addr := startModerated(t, t.TempDir(), adminsFile)
-	run := adminRun(t, addr, adminKey)
+	srv, _, run := startWithAdmin(t)
 	run("invite", 0, `Invite code \S+, for one key, until`)
 	for _, n := range []int{1, 9, 10, 99, 100} {
 		want := fmt.Sprintf(`Invite code \S+, for %d keys, until`, n)

@@ -107,11 +107,7 @@ func TestModerationActionsReachTheServerLog(t *testing.T) {
 // name they renamed themselves to.
 func TestMutedPlayerCannotRenameAndWhoFollowsRenames(t *testing.T) {
 	t.Parallel()
-	adminKey := sshtest.NewKey(t)
-	adminsFile := filepath.Join(t.TempDir(), "admins")
-	writeKeys(t, adminsFile, adminKey)
-	_, addr := startModerated(t, t.TempDir(), adminsFile)
-	run := adminRun(t, addr, adminKey)
+	_, addr, run := startWithAdmin(t)
 	bob := dialPlain(t, addr, "bob", sshtest.WithKey(sshtest.NewKey(t)))
 	if got := strings.Join(bob.do("name robert"), "\n"); !strings.Contains(got, "robert") {
 		t.Fatalf("renaming: %q", got)

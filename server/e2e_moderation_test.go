@@ -30,6 +30,17 @@ func startModerated(t *testing.T, dir, adminsFile string) (*Server, string) {
 	return srv, sshtest.Start(t, srv)
 }
 
+// startWithAdmin is a moderated server (startModerated) whose one admin,
+// logged in as ada, runs commands with run (adminRun).
+func startWithAdmin(t *testing.T) (*Server, string, func(args string, wantStatus int, want ...string) string) {
+	t.Helper()
+	adminKey := sshtest.NewKey(t)
+	adminsFile := filepath.Join(t.TempDir(), "admins")
+	writeKeys(t, adminsFile, adminKey)
+	srv, addr := startModerated(t, t.TempDir(), adminsFile)
+	return srv, addr, adminRun(t, addr, adminKey)
+}
+
 // adminRun runs `admin ARGS` as key (logged in as ada) and checks its
 // exit status and that its answer matches every pattern in want; it
 // returns the answer.
