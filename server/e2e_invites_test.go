@@ -83,7 +83,7 @@ func TestInvitesAreListedAndRevoked(t *testing.T) {
 	run("history nowak", 0, `Admitted by invite `+tag+` of ada, `)
 
 	// Taken back: nowak's session ends in Polish, and the door is shut.
-	run("unadmit nowak", 0, `is no longer admitted by invite\.\n1 session of theirs was ended\.`)
+	run("unadmit nowak", 0, `nowak \(`+regexp.QuoteMeta(sshtest.Fingerprint(newcomer))+`\) is no longer admitted by invite\.\n1 session of theirs was ended\.`)
 	nowak.Wait(t, 5*time.Second)
 	if why := leftClean(nowak.Transcript(), "Ten serwer już nie wpuszcza twojego klucza."); why != "" {
 		t.Errorf("nowak's terminal: %s\n%s", why, nowak.Text())
@@ -161,12 +161,12 @@ func TestAllowlistAndAdminsChangeFromTheConsole(t *testing.T) {
 
 	z := sshtest.Dial(t, addr, sshtest.WithKey(zofia), sshtest.WithUser("zofia"), sshtest.WithPTY(80, 24))
 	z.ExpectScreen(t, `zofia`, 5*time.Second)
-	run("admins add zofia", 0, regexp.QuoteMeta(sshtest.Fingerprint(zofia))+` is an admin now\.\nWritten to `+regexp.QuoteMeta(admins))
+	run("admins add zofia", 0, `zofia \(`+regexp.QuoteMeta(sshtest.Fingerprint(zofia))+`\) is an admin now\.\nWritten to `+regexp.QuoteMeta(admins))
 	adminRunAs(t, addr, zofia, "zofia")("who", 0, `Who is on:`)
 	run("admins remove zofia", 0, `is no longer an admin\.`)
 	adminRunAs(t, addr, zofia, "zofia")("who", 1, `Not permitted\.`)
 	run("admins remove ada", 1, `You cannot do that to yourself\.`)
-	run("allow remove zofia", 0, regexp.QuoteMeta(sshtest.Fingerprint(zofia))+` is off the allowlist now\.`)
+	run("allow remove zofia", 0, `zofia \(`+regexp.QuoteMeta(sshtest.Fingerprint(zofia))+`\) is off the allowlist now\.`)
 	z.Wait(t, 5*time.Second)
 	if why := leftClean(z.Transcript(), "This server no longer lets your key in."); why != "" {
 		t.Errorf("zofia's terminal: %s", why)

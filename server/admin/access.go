@@ -148,7 +148,7 @@ func (a *adminSession) unadmit(args []string) error {
 	if err != nil {
 		return err
 	}
-	shown := game.Text("Key", fp)
+	shown := game.Text("Key", a.c.keyShown(fp))
 	err = a.c.Access.Forget(fp)
 	if errors.Is(err, persistence.ErrNotFound) {
 		return &game.Error{Msg: game.M("moderation.console.not_admitted", shown)}
@@ -233,7 +233,7 @@ func (a *adminSession) listCmd(list string, args []string) error {
 		return err
 	}
 	a.c.Mod.Record(a.by, list+"_"+op, ch.Fingerprint, a.c.KeyName(ch.Fingerprint), "")
-	shown := game.Text("Key", ch.Fingerprint)
+	shown := game.Text("Key", a.c.keyShown(ch.Fingerprint))
 	where := a.p.T("moderation.console.where.file", game.Text("Path", ch.Path))
 	switch {
 	case ch.Where == access.InStore && ch.ReadOnly:
@@ -313,6 +313,15 @@ func (a *adminSession) publicKeyOf(word string) (string, error) {
 		return "", &game.Error{Msg: game.M("moderation.console.no_key", game.Text("Name", who.Name))}
 	}
 	return sg.Key + " " + who.Name, nil
+}
+
+// keyShown is a key in an answer: "name (SHA256:…)" when a player has
+// gone by a name with it, else its fingerprint.
+func (c *Console) keyShown(fp string) string {
+	if name := c.KeyName(fp); name != "" && name != fp {
+		return name + " (" + fp + ")"
+	}
+	return fp
 }
 
 // KeyName is how a key goes, for the log and the listings: the name its
