@@ -371,6 +371,15 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	c.nodes[0].srv.Close()
 	c.nodes[0] = nil
 
+	// Draining a survivor would leave one node of three: refused, and the
+	// node goes on serving.
+	ctx, cancel = context.WithTimeout(context.Background(), 30*time.Second)
+	_, err := c.nodes[i].srv.Drain(ctx, node.DrainOptions{}, nil)
+	cancel()
+	if !errors.Is(err, node.ErrNoMajorityLeft) || c.nodes[i].srv.Draining() {
+		t.Fatalf("a drain that leaves one node of three: %v (draining %v), want ErrNoMajorityLeft", err, c.nodes[i].srv.Draining())
+	}
+
 	// alice reconnects through the surviving node that does not run the
 	// table, bob to the one that does; both sit back down in their seats
 	// and play on.

@@ -88,7 +88,7 @@ func drainOne(t *testing.T, c *testCluster, i int, code string) node.Handover {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	began := time.Now()
-	rep, err := c.nodes[i].srv.Drain(ctx, nil)
+	rep, err := c.nodes[i].srv.Drain(ctx, node.DrainOptions{}, nil)
 	if err != nil {
 		t.Fatalf("drain of node %d: %v", i+1, err)
 	}
@@ -158,7 +158,7 @@ func nodeIndex(t *testing.T, c *testCluster, id string) int {
 func TestDrainingNodeRefusesSessions(t *testing.T) {
 	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
-	if _, err := srv.Drain(context.Background(), nil); err == nil || srv.Draining() {
+	if _, err := srv.Drain(context.Background(), node.DrainOptions{}, nil); err == nil || srv.Draining() {
 		t.Fatalf("a single node drained (err %v, draining %v)", err, srv.Draining())
 	}
 	srv.drainingTo = func() string { return "ssh -p 2299 elsewhere.example" } // as a draining node's Refusal says

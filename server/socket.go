@@ -96,7 +96,9 @@ func (s *Server) serveAdmin(c net.Conn) {
 			s.log.Error("backup over the admin socket", "err", err)
 		}
 	case "drain":
-		s.adminDrain(c)
+		s.adminDrain(c, node.DrainOptions{})
+	case "drain --force":
+		s.adminDrain(c, node.DrainOptions{Force: true})
 	default:
 		fmt.Fprintln(c, "unknown request")
 	}
@@ -105,11 +107,11 @@ func (s *Server) serveAdmin(c net.Conn) {
 // Drain hands this cluster node's tables to the other nodes, sends its
 // players there and stops the server (node.Node.Drain); a single node
 // has nowhere to drain to.
-func (s *Server) Drain(ctx context.Context, progress func(string)) (node.DrainReport, error) {
+func (s *Server) Drain(ctx context.Context, o node.DrainOptions, progress func(string)) (node.DrainReport, error) {
 	if s.cluster == nil {
 		return node.DrainReport{}, errors.New("drain: this server is not a node of a cluster, so no other node can take its tables; stop it instead")
 	}
-	return s.cluster.Drain(ctx, progress, s.Shutdown)
+	return s.cluster.Drain(ctx, o, progress, s.Shutdown)
 }
 
 // Draining reports whether a drain has begun.
@@ -134,11 +136,11 @@ const drainWithin = 10 * time.Minute
 
 // adminDrain drains the node for `bivouac drain`, a line to w per table,
 // then DrainDone and a summary, or why not.
-func (s *Server) adminDrain(w io.Writer) {
+func (s *Server) adminDrain(w io.Writer, o node.DrainOptions) {
 	ctx, cancel := context.WithTimeout(context.Background(), drainWithin)
 	defer cancel()
 	var mu sync.Mutex
-	rep, err := s.Drain(ctx, func(line string) {
+	rep, err := s.Drain(ctx, o, func(line string) {
 		mu.Lock()
 		fmt.Fprintln(w, line)
 		mu.Unlock()
@@ -163,8 +165,10 @@ func (s *Server) adminDrain(w io.Writer) {
 // RequestDrain asks the cluster node running on dataDir, over its admin
 // socket, to hand each of its tables to another node, send its players
 // there, and stop: one node's step of a rolling upgrade. It copies to out
-// where each table went and returns once the node has stopped.
-func RequestDrain(ctx context.Context, dataDir string, out io.Writer) error {
+// where each table went and returns once the node has stopped. Unless
+// force, a node whose stop would leave the cluster without a majority
+// refuses, saying so (node.ErrNoMajorityLeft).
+func RequestDrain(ctx context.Context, dataDir string, force bool, out io.Writer) error {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", filepath.Join(dataDir, AdminSocket))
 	if err != nil {
@@ -173,7 +177,11 @@ func RequestDrain(ctx context.Context, dataDir string, out io.Writer) error {
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if _, err := io.WriteString(c, "drain\n"); err != nil {
+	req := "drain\n"
+	if force {
+		req = "drain --force\n"
+	}
+	if _, err := io.WriteString(c, req); err != nil {
 		return err
 	}
 	last := ""

@@ -16,11 +16,12 @@ func runDrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("drain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory of the node to drain (env BIVOUAC_DATA)")
+	force := fs.Bool("force", false, "drain even when the nodes left would be fewer than a majority of the cluster (their tables stop until enough are back)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		return errors.New("usage: bivouac drain [--data DIR]")
+		return errors.New("usage: bivouac drain [--data DIR] [--force]")
 	}
-	return server.RequestDrain(ctx, *data, stdout)
+	return server.RequestDrain(ctx, *data, *force, stdout)
 }

@@ -34,3 +34,21 @@ func TestAdopterSpreadsADeadNodesRooms(t *testing.T) {
 		t.Error("a room nobody held has no first adopter")
 	}
 }
+
+// A drain leaves a majority of the cluster's nodes alive, or is refused.
+func TestMajorityLeft(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		size, alive int
+		want        bool
+	}{
+		{3, 2, true}, {3, 1, false}, {3, 0, false},
+		{5, 3, true}, {5, 2, false},
+		{4, 3, true}, {4, 2, false},
+		{2, 1, false},
+	} {
+		if got := majorityLeft(c.size, c.alive); got != c.want {
+			t.Errorf("majorityLeft(%d nodes, %d others alive) = %v, want %v", c.size, c.alive, got, c.want)
+		}
+	}
+}

@@ -114,6 +114,23 @@ const handoverWithin = 15 * time.Second
 // drainAtOnce is how many tables are handed over at the same time.
 const drainAtOnce = 4
 
+// ErrNoMajorityLeft is a drain refused because the nodes left after it
+// would be fewer than a majority of the cluster: they could store
+// nothing, and every table would stop (DrainOptions.Force drains anyway).
+var ErrNoMajorityLeft = errors.New("drain: stopping this node would leave the cluster without a majority")
+
+// DrainOptions are how a drain goes.
+type DrainOptions struct {
+	// Force drains even when the nodes left would be fewer than a
+	// majority (`bivouac drain --force`): their tables stop until enough
+	// nodes are back.
+	Force bool
+}
+
+// majorityLeft reports whether alive other nodes still make a majority
+// of a cluster of size nodes once this one stops.
+func majorityLeft(size, alive int) bool { return alive > size/2 }
+
 // Drain hands each table this node runs to another node of the cluster,
 // ends every session here with the ssh line of a node that has the
 // player's table (or of any other node), and shuts the server down with
@@ -121,7 +138,10 @@ const drainAtOnce = 4
 // sessions are refused with another node's ssh line (Refusal) and this
 // node takes and makes no table. Nothing is lost: every move is in
 // JetStream before it is played, and the new owner replays the log.
-func (c *Node) Drain(ctx context.Context, progress func(string), stop func(context.Context) error) (DrainReport, error) {
+// Unless o.Force, a drain that would leave fewer than a majority of the
+// cluster's nodes alive is refused with ErrNoMajorityLeft, changing
+// nothing.
+func (c *Node) Drain(ctx context.Context, o DrainOptions, progress func(string), stop func(context.Context) error) (DrainReport, error) {
 	var rep DrainReport
 	if !c.drain.begin() {
 		return rep, errors.New("drain: a drain is under way already")
@@ -130,6 +150,14 @@ func (c *Node) Drain(ctx context.Context, progress func(string), stop func(conte
 	if len(peers) == 0 {
 		c.drain.abort()
 		return rep, errors.New("drain: no other node of the cluster answers, so none can take this node's tables")
+	}
+	if size := c.Size(); !majorityLeft(size, len(peers)) {
+		if !o.Force {
+			c.drain.abort()
+			return rep, fmt.Errorf("%w: %d of its %d nodes would be left, and it needs %d to store anything; bring a node back first, or drain with --force to stop every table until then",
+				ErrNoMajorityLeft, len(peers), size, size/2+1)
+		}
+		c.log.Warn("draining with --force: the nodes left are fewer than a majority, and their tables stop until enough are back", "left", len(peers), "nodes", size)
 	}
 	c.drain.mu.Lock()
 	c.drain.refuse = peers[0].join
