@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,6 +236,15 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
+	}
+	if cfg.Cluster != nil { // its /readyz, for the cluster tests
+		ops, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "server:", err)
+			os.Exit(1)
+		}
+		go func() { _ = http.Serve(ops, srv.OpsHandler()) }()
+		fmt.Printf("operator's endpoints on %s\n", ops.Addr())
 	}
 	fmt.Printf("Bivouac is listening on %s\n", l.Addr())
 	if err := srv.Serve(l); err != nil {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/cluster/lease"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 	"github.com/bivouac-ssh/bivouac/server/node"
@@ -34,6 +37,7 @@ type nodeProcess struct {
 	cmd            *exec.Cmd
 	name           string
 	addr, natsAddr string // its SSH and NATS client addresses
+	opsAddr        string // its /readyz
 	dir            string
 }
 
@@ -72,8 +76,12 @@ func startNodeProcesses(t *testing.T, n int) []*nodeProcess {
 		nodes[i] = &nodeProcess{cmd: cmd, name: fmt.Sprintf("n%d", i+1), natsAddr: clients[i], dir: dirs[i]}
 		wg.Go(func() {
 			listening := regexp.MustCompile(`listening on (\S+)`)
+			ops := regexp.MustCompile(`operator's endpoints on (\S+)`)
 			sc := bufio.NewScanner(out)
 			for sc.Scan() {
+				if m := ops.FindStringSubmatch(sc.Text()); m != nil {
+					nodes[i].opsAddr = m[1]
+				}
 				if m := listening.FindStringSubmatch(sc.Text()); m != nil {
 					nodes[i].addr = m[1]
 					errs <- nil
@@ -177,6 +185,71 @@ func TestFrozenNodeHoldsNoLoginElsewhere(t *testing.T) {
 			fmt.Sprintf("key%d", i), sshtest.WithKey(sshtest.NewKey(t)))
 		if time.Since(frozenAt) < 4*time.Second {
 			return errors.New("still in the first 4 s")
+		}
+		return nil
+	})
+}
+
+// Killing one node of three (kill -9: nothing stepped down, the groups it
+// led elect new leaders) leaves /readyz 200 on the two others throughout
+// (issue 41: every survivor answered 503 for 4–7 s, and a load balancer
+// would have dropped the whole cluster). The node killed leads the lease
+// bucket, whose election every takeover waits on.
+func TestKilledNodeLeavesTheOthersReady(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("three cluster nodes as processes, one killed: about 20 s")
+	}
+	nodes := startNodeProcesses(t, 3)
+	killed := leaderOf(t, nodes[0], "KV_"+lease.Bucket)
+	var left []*nodeProcess
+	var kill *nodeProcess
+	for _, n := range nodes {
+		if n.name == killed {
+			kill = n
+		} else {
+			left = append(left, n)
+		}
+	}
+	ready := func(n *nodeProcess) error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+n.opsAddr+"/readyz", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s: %s", res.Status, body)
+		}
+		return nil
+	}
+	clocktest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		for _, n := range nodes {
+			if err := ready(n); err != nil {
+				return fmt.Errorf("%s before the kill: %w", n.name, err)
+			}
+		}
+		return nil
+	})
+	if err := kill.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	t.Logf("killed %s, the lease bucket's leader", killed)
+	clocktest.CheckFor(t, 20*time.Second, 50*time.Millisecond, func() error {
+		for _, n := range left {
+			if err := ready(n); err != nil {
+				t.Fatalf("/readyz on %s %v after one node of three died: %v", n.name, time.Since(at).Round(10*time.Millisecond), err)
+			}
+		}
+		if leader := leaderOf(t, left[0], "KV_"+lease.Bucket); leader == killed {
+			return errors.New("the lease bucket has no new leader yet")
+		}
+		if time.Since(at) < 8*time.Second {
+			return errors.New("watching for 8 s")
 		}
 		return nil
 	})

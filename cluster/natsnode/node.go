@@ -77,6 +77,8 @@ type Node struct {
 	srv   *server.Server
 	creds Credentials
 	tls   *tls.Config // nil without TLS; else what this node's clients trust
+
+	health health // what Serving remembers between calls
 }
 
 // Start starts a node. It returns once the server listens; Ready waits

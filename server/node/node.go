@@ -614,8 +614,13 @@ func (c *Node) Store() *jetstream.Store { return c.store }
 // table within Create's 5 s (see Claim).
 func (c *Node) CodeStore() persistence.Store { return c.store.WithTimeout(codeCheckWithin) }
 
-// Healthy is nil when JetStream has a majority and this node has caught up.
-func (c *Node) Healthy() error { return c.nats.Healthy() }
+// Healthy is nil when this node can serve new players: it reaches a
+// majority of the cluster and JetStream has a metadata leader (or is
+// electing one: natsnode.Serving). A stream electing a new leader after
+// a node died does not count: the node's own tables go on meanwhile, and
+// a table that moves tells its players so, not that the server is
+// degraded.
+func (c *Node) Healthy() error { return c.nats.Serving() }
 
 // Size is how many nodes the cluster has.
 func (c *Node) Size() int { return c.nats.ClusterSize() }
