@@ -57,12 +57,18 @@
 //
 // # Liveness
 //
-// Each session's node pings the owner every Options.Keepalive. A node
-// that lost its NATS connection, or whose owner is gone (nobody answers
-// for the room: its node died, or it no longer serves it), or that gets
-// no answer three times in a row, tells the session its table closed
-// (table.Moved: the seat is saved, and joining again, on this node or
-// another, puts the player back). The owner detaches a session it has not
-// heard from for five keepalives: its seat shows away, as when a local
-// connection drops.
+// Each session's node pings the owner every Options.Keepalive. When the
+// owner is gone (nobody answers for the room: its node died, or it no
+// longer serves it), no longer knows the session, gets no answer three
+// times in a row, or says the table left it (table.Moved, Restarting),
+// the session stays at the table: it is told the table moved, one
+// moment, and is seated again, under a new session ID, by whichever node
+// runs the table next (the new owner replays the log, so the seat is the
+// same), with no join of the player's own; its calls meanwhile are
+// table.ErrBusy. Only when no node serves the table within
+// Options.ResumeWithin, or this node lost its own NATS connection, is the
+// session told its table closed (table.Moved: the seat is saved, and
+// joining again puts the player back). The owner detaches a session it
+// has not heard from for five keepalives: its seat shows away, as when a
+// local connection drops.
 package remote

@@ -30,14 +30,26 @@ type Handle struct {
 
 // localSession is one session here at the remote table.
 type localSession struct {
-	id   string
-	box  *table.Mailbox
-	sub  *nats.Subscription
-	stop chan struct{}
-	once sync.Once
+	p     table.Player // who sits, and how (to seat them again: resume)
+	watch bool
+	box   *table.Mailbox
+	stop  chan struct{}
+	lost  chan struct{} // the owner said the table left it (keepalive resumes)
+	once  sync.Once
 
-	mu  sync.Mutex
-	got received // the newest Update put in box (for a refusal to amend), and the deliveries' count
+	mu       sync.Mutex
+	id       string // the session's subject at the owner; a new one at each resume
+	sub      *nats.Subscription
+	resuming bool     // the owner is lost and a new one is being looked for
+	got      received // the newest Update put in box (for a refusal to amend), and the deliveries' count
+}
+
+// current is the session's ID at the owner now, and whether it is
+// between owners.
+func (s *localSession) current() (id string, resuming bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id, s.resuming
 }
 
 var _ table.RoomHandle = (*Handle)(nil)
@@ -96,15 +108,9 @@ func (h *Handle) Summary() table.Summary {
 // Join subscribes a fresh, unguessable session subject, then asks the
 // owner to seat the player; box receives that subject's Updates.
 func (h *Handle) Join(ctx context.Context, p table.Player, box *table.Mailbox, watch bool) (game.Seat, error) {
-	s := &localSession{id: newSessionID(), box: box, stop: make(chan struct{})}
-	sub, err := h.nc.Subscribe(sessionSubject(s.id), func(m *nats.Msg) { h.deliver(s, m.Data) })
-	if err != nil {
-		return game.Spectator, table.ErrClosed
-	}
-	s.sub = sub
+	s := &localSession{p: p, watch: watch, box: box, stop: make(chan struct{}), lost: make(chan struct{}, 1)}
 	var r reply
-	if err := h.call(ctx, opJoin, request{Session: s.id, Player: p, Watch: watch}, &r); err != nil {
-		_ = sub.Unsubscribe() // fails only with the connection, which ends the subscription
+	if err := h.seat(ctx, s, &r); err != nil {
 		return game.Spectator, err
 	}
 	h.mu.Lock()
@@ -118,6 +124,27 @@ func (h *Handle) Join(ctx context.Context, p table.Player, box *table.Mailbox, w
 	h.mu.Unlock()
 	go h.keepalive(s)
 	return r.Seat, nil
+}
+
+// seat subscribes a fresh session subject and asks the owner to seat s's
+// player with it; s.got starts over, as the owner's deliveries do.
+func (h *Handle) seat(ctx context.Context, s *localSession, r *reply) error {
+	id := newSessionID()
+	s.mu.Lock()
+	s.got = received{}
+	s.mu.Unlock()
+	sub, err := h.nc.Subscribe(sessionSubject(id), func(m *nats.Msg) { h.deliver(s, id, m.Data) })
+	if err != nil {
+		return table.ErrClosed
+	}
+	if err := h.call(ctx, opJoin, request{Session: id, Player: s.p, Watch: s.watch}, r); err != nil {
+		_ = sub.Unsubscribe() // fails only with the connection, which ends the subscription
+		return err
+	}
+	s.mu.Lock()
+	s.id, s.sub, s.resuming = id, sub, false
+	s.mu.Unlock()
+	return nil
 }
 
 // Leave, Detach and StepAway tell the owner and end the session here.
@@ -135,7 +162,8 @@ func (h *Handle) part(box *table.Mailbox, op string) error {
 	if s == nil {
 		return nil
 	}
-	err := h.send(op, request{Session: s.id})
+	id, _ := s.current()
+	err := h.send(op, request{Session: id})
 	h.end(s, table.Open)
 	return err
 }
@@ -143,29 +171,29 @@ func (h *Handle) part(box *table.Mailbox, op string) error {
 // Act sends a move without waiting: like a local Act, a refusal comes back
 // as the seat's notice.
 func (h *Handle) Act(box *table.Mailbox, seq int, a game.Action) error {
-	s, b, err := h.action(box, a)
+	id, b, err := h.action(box, a)
 	if err != nil {
 		return err
 	}
-	return h.send(opAct, request{Session: s.id, Seq: seq, Action: b})
+	return h.send(opAct, request{Session: id, Seq: seq, Action: b})
 }
 
 // ActNow waits for the move's outcome, as a local ActNow does.
 func (h *Handle) ActNow(ctx context.Context, box *table.Mailbox, seq int, a game.Action) error {
-	s, b, err := h.action(box, a)
+	id, b, err := h.action(box, a)
 	if err != nil {
 		return err
 	}
-	return h.call(ctx, opActNow, request{Session: s.id, Seq: seq, Action: b}, nil)
+	return h.call(ctx, opActNow, request{Session: id, Seq: seq, Action: b}, nil)
 }
 
-func (h *Handle) action(box *table.Mailbox, a game.Action) (*localSession, []byte, error) {
-	s := h.session(box)
-	if s == nil {
-		return nil, nil, table.ErrNotSeated
+func (h *Handle) action(box *table.Mailbox, a game.Action) (string, []byte, error) {
+	id, err := h.sessionID(box)
+	if err != nil {
+		return "", nil, err
 	}
 	b, err := h.game.EncodeAction(a)
-	return s, b, err
+	return id, b, err
 }
 
 // Say sends a chat line without waiting.
@@ -205,21 +233,36 @@ func (h *Handle) session(box *table.Mailbox) *localSession {
 	return h.sessions[box]
 }
 
-func (h *Handle) sendAs(box *table.Mailbox, op string, req request) error {
+// sessionID is the ID box's session acts under at the owner now; between
+// owners (resume) a call is table.ErrBusy: the player tries again once
+// the table is back, rather than the call going to nobody.
+func (h *Handle) sessionID(box *table.Mailbox) (string, error) {
 	s := h.session(box)
 	if s == nil {
-		return table.ErrNotSeated
+		return "", table.ErrNotSeated
 	}
-	req.Session = s.id
+	id, resuming := s.current()
+	if resuming {
+		return "", table.ErrBusy
+	}
+	return id, nil
+}
+
+func (h *Handle) sendAs(box *table.Mailbox, op string, req request) error {
+	id, err := h.sessionID(box)
+	if err != nil {
+		return err
+	}
+	req.Session = id
 	return h.send(op, req)
 }
 
 func (h *Handle) callAs(ctx context.Context, box *table.Mailbox, op string, req request) error {
-	s := h.session(box)
-	if s == nil {
-		return table.ErrNotSeated
+	id, err := h.sessionID(box)
+	if err != nil {
+		return err
 	}
-	req.Session = s.id
+	req.Session = id
 	return h.call(ctx, op, req, nil)
 }
 
@@ -262,7 +305,7 @@ func (h *Handle) call(ctx context.Context, op string, req request, into *reply) 
 
 // deliver runs on the session subscription's goroutine: it decodes what
 // the owner published and puts it in the session's mailbox.
-func (h *Handle) deliver(s *localSession, data []byte) {
+func (h *Handle) deliver(s *localSession, id string, data []byte) {
 	var d delivery
 	if err := json.Unmarshal(data, &d); err != nil {
 		h.opts.Logger.Error("remote: a delivery that does not decode", "room", h.code, "err", err)
@@ -275,6 +318,11 @@ func (h *Handle) deliver(s *localSession, data []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.resuming && s.id != id {
+		// The new owner seated the session (it sends nothing before):
+		// its calls go there from now on, even before the join's answer.
+		s.id, s.resuming = id, false
+	}
 	switch {
 	case d.Refused != nil:
 		if !s.got.synced {
@@ -297,10 +345,15 @@ func (h *Handle) deliver(s *localSession, data []byte) {
 			}
 			return
 		}
-		if u.Closed == table.Restarting {
-			// The table's node is restarting, not this one: the session
-			// stays, and the table runs again on some node shortly.
-			u.Closed = table.Moved
+		if u.Closed == table.Restarting || u.Closed == table.Moved {
+			// The table's node stopped or lost it, not this one: the
+			// session stays, and the keepalive seats it again wherever
+			// the table runs next (resume).
+			select {
+			case s.lost <- struct{}{}:
+			default:
+			}
+			return
 		}
 		s.box.Put(u)
 		if u.Closed != table.Open {
@@ -324,7 +377,10 @@ func (h *Handle) forget(s *localSession) {
 func (h *Handle) end(s *localSession, reason table.CloseReason) {
 	s.once.Do(func() {
 		close(s.stop)
-		_ = s.sub.Unsubscribe() // fails only with the connection, which ends the subscription
+		s.mu.Lock()
+		sub := s.sub
+		s.mu.Unlock()
+		_ = sub.Unsubscribe() // fails only with the connection, which ends the subscription
 		if reason != table.Open {
 			s.box.Put(table.Update{Room: h.code, Closed: reason})
 		}
@@ -333,22 +389,29 @@ func (h *Handle) end(s *localSession, reason table.CloseReason) {
 
 // keepalive asks after the session every Keepalive. An owner that is gone
 // (no responders: its node or its NATS died, or it stopped serving the
-// room), that no longer knows the session, or that does not answer three
-// times in a row, closes the table for the session, as a server restart would:
-// the seat is saved, and joining again puts the player back.
+// room), that no longer knows the session, that does not answer three
+// times in a row, or that said the table left it, is replaced: the
+// session is seated again wherever the table runs next (resume), the
+// player kept at the table. Only when no node runs it within
+// Options.ResumeWithin is the table closed for the session (table.Moved:
+// the seat is saved, and joining again puts the player back).
 func (h *Handle) keepalive(s *localSession) {
 	tick := time.NewTicker(h.opts.Keepalive)
 	defer tick.Stop()
 	missed := 0
 	for {
+		var err error
 		select {
 		case <-s.stop:
 			return
+		case <-s.lost:
+			err = table.ErrClosed
 		case <-tick.C:
+			id, _ := s.current()
+			ctx, cancel := context.WithTimeout(context.Background(), h.opts.Keepalive)
+			err = h.call(ctx, opPing, request{Session: id}, nil)
+			cancel()
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), h.opts.Keepalive)
-		err := h.call(ctx, opPing, request{Session: s.id}, nil)
-		cancel()
 		switch {
 		case err == nil:
 			missed = 0
@@ -358,7 +421,11 @@ func (h *Handle) keepalive(s *localSession) {
 				continue // a busy machine, a slow link: not yet a lost owner
 			}
 		}
-		h.opts.Logger.Info("remote: the table's owner is lost", "room", h.code, "err", err)
+		missed = 0
+		h.opts.Logger.Info("remote: the table's owner is lost; seating the session wherever it runs next", "room", h.code, "err", err)
+		if h.resume(s) {
+			continue
+		}
 		h.mu.Lock()
 		if h.sessions[s.box] == s {
 			delete(h.sessions, s.box)
@@ -366,6 +433,54 @@ func (h *Handle) keepalive(s *localSession) {
 		h.mu.Unlock()
 		h.end(s, table.Moved)
 		return
+	}
+}
+
+// resumeEvery is how often resume asks whether a node runs the table.
+const resumeEvery = 100 * time.Millisecond
+
+// resume tells the session the table moved, one moment, and seats it
+// again at the node that runs the table next (its seat is kept there:
+// the new owner replays the log). It reports whether it did within
+// Options.ResumeWithin; a refusal other than nobody serving yet, or
+// busy, ends it at once.
+func (h *Handle) resume(s *localSession) bool {
+	s.mu.Lock()
+	s.resuming = true
+	old := s.sub
+	if s.got.synced {
+		u := s.got.last
+		u.Notice = game.M("table.moving", game.Text("Code", h.code))
+		s.box.Put(u)
+	}
+	s.mu.Unlock()
+	_ = old.Unsubscribe() // the old owner's last words go nowhere
+	began := time.Now()
+	for {
+		select {
+		case <-s.stop:
+			return true // ended meanwhile: nothing to close
+		case <-time.After(resumeEvery):
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), h.opts.Keepalive)
+		var r reply
+		err := h.seat(ctx, s, &r)
+		cancel()
+		switch {
+		case err == nil:
+			h.mu.Lock()
+			if r.Summary != nil {
+				h.summary = *r.Summary
+			}
+			h.mu.Unlock()
+			h.opts.Logger.Info("remote: the session sits at the table again", "room", h.code, "after", time.Since(began))
+			return true
+		case !errors.Is(err, table.ErrClosed) && !errors.Is(err, table.ErrBusy):
+			h.opts.Logger.Info("remote: the table's new owner refused the session", "room", h.code, "err", err)
+			return false
+		case h.nc.IsClosed(), time.Since(began) > h.opts.ResumeWithin:
+			return false // this node's own connection went, or no node took the table
+		}
 	}
 }
 

@@ -25,7 +25,11 @@ type Options struct {
 	Keepalive time.Duration
 	// CallTimeout bounds a request that waits for the room (default 5 s).
 	CallTimeout time.Duration
-	Logger      *slog.Logger
+	// ResumeWithin bounds how long a session whose owner is lost waits
+	// for another node to run the table before it is told the table
+	// closed (default 30 s: a takeover after a node died takes 5–10 s).
+	ResumeWithin time.Duration
+	Logger       *slog.Logger
 }
 
 func (o Options) withDefaults() Options {
@@ -34,6 +38,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 5 * time.Second
+	}
+	if o.ResumeWithin <= 0 {
+		o.ResumeWithin = 30 * time.Second
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -20,7 +20,7 @@ import (
 
 // fast keepalives, so a lost node is noticed within a test's patience
 // (a dead owner is noticed at once: nobody answers for the room).
-var fast = Options{Keepalive: time.Second, CallTimeout: 5 * time.Second}
+var fast = Options{Keepalive: time.Second, CallTimeout: 5 * time.Second, ResumeWithin: 2 * time.Second}
 
 // TestAcrossNodes runs the cluster's tests on one 3-node loopback cluster
 // (A, B, C: the tables live on B), which the last one kills a node of.
@@ -30,6 +30,7 @@ func TestAcrossNodes(t *testing.T) {
 	}
 	cl := natstest.Start(t, 3, nil)
 	t.Run("whole game", func(t *testing.T) { testWholeGame(t, cl) })
+	t.Run("owner moves", func(t *testing.T) { testOwnerMoves(t, cl) })
 	t.Run("owner lost", func(t *testing.T) { testOwnerLost(t, cl) })
 }
 
@@ -247,6 +248,59 @@ func testOwnerLost(t *testing.T, cl *natstest.Cluster) {
 	}
 	if Served(ctx, a, room.Code()) {
 		t.Fatal("a room whose owner died is Served")
+	}
+}
+
+// When the table's owner is lost and another node serves the table
+// within moments, a session on a third node is kept at it (issue 41): it
+// is told the table moved, one moment, then sits again in its seat with
+// no join of its own, and plays on.
+func testOwnerMoves(t *testing.T, cl *natstest.Cluster) {
+	ctx := timeout(t, 60*time.Second)
+	a, b, c := connect(t, cl, 0), connect(t, cl, 1), connect(t, cl, 2)
+	room := grizzledRoom(t, ctx, 2, 0, nil)
+	owner, err := Serve(b, room, grizzled.Game{}, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := join(t, ctx, room, "p0")
+	onA := dial(t, ctx, a, room, fast)
+	alice := join(t, ctx, onA, "p1")
+	alice.until(t, ctx, func(u table.Update) bool { return len(u.Seats) == 2 })
+
+	owner.Close() // as when its node died: nobody answers for the room
+	alice.until(t, ctx, func(u table.Update) bool { return u.Notice.Key == "table.moving" })
+	if err := onA.Say(alice.box, "hello?"); !errors.Is(err, table.ErrBusy) {
+		t.Fatalf("a call between owners: %v, want ErrBusy", err)
+	}
+	moved, err := Serve(c, room, grizzled.Game{}, fast) // another node runs it now
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer moved.Close()
+	u := alice.until(t, ctx, func(u table.Update) bool { return u.Notice.IsZero() })
+	if u.Seat != alice.seat {
+		t.Fatalf("alice sits again at seat %d, sat at %d", u.Seat, alice.seat)
+	}
+	start, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := room.Start(start, host.box); err != nil {
+		t.Fatal(err)
+	}
+	// Her move goes through the new owner.
+	for {
+		u := alice.until(t, ctx, func(u table.Update) bool { return u.Started })
+		if act, ok := alice.move(u); ok {
+			if err := onA.ActNow(start, alice.box, u.Seq, act); err != nil {
+				t.Fatalf("alice's move through the new owner: %v", err)
+			}
+			break
+		}
+		if act, ok := host.move(host.until(t, ctx, func(u table.Update) bool { return u.Started })); ok {
+			if err := room.ActNow(start, host.box, u.Seq, act); err != nil && !errors.Is(err, game.ErrNotYourTurn) {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 
