@@ -352,6 +352,17 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 
 	c.kill(0)
 	killed := time.Now()
+	// A player asking node 3 for the table before another node runs it is
+	// told it is busy (try again in a moment), never to ssh to the node
+	// that just died (issue 41).
+	if r := c.nodes[2].srv.hub.Room(code); r != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := r.Join(ctx, table.Player{ID: "fp-dave", Name: "dave"}, table.NewMailbox(), true)
+		cancel()
+		if !errors.Is(err, table.ErrBusy) {
+			t.Fatalf("joining the table between nodes: %v, want ErrBusy", err)
+		}
+	}
 	// The survivors stay ready (/readyz 200) throughout: they reach a
 	// majority, and a load balancer must not drop them while the dead
 	// node's groups elect new leaders (issue 41).

@@ -700,6 +700,14 @@ func (c *Node) Room(code string) table.RoomHandle {
 	if err == nil {
 		return h
 	}
+	if errors.Is(err, table.ErrBusy) || errors.Is(err, table.ErrClosed) && !remote.Served(ctx, c.nc, code) {
+		// Nobody answers for it: its node died or handed it over, and its
+		// lease names that node until another takes the table, within
+		// seconds. Never send a player to a node that does not answer
+		// (issue 41: "ssh to that node" named the node just killed).
+		c.log.Info("a table between nodes", "room", code, "lease", o.Node, "err", err)
+		return table.Unreachable(sum, table.ErrBusy)
+	}
 	c.log.Warn("a table on another node did not answer", "room", code, "node", o.Node, "err", err)
 	join := o.Node
 	if e, err := c.nodes.Get(ctx, o.Node); err == nil {
