@@ -172,10 +172,10 @@ func (c *Node) Drain(ctx context.Context, o DrainOptions, progress func(string),
 		st := r.Summary().Status
 		return st != table.StatusWaiting && st != table.StatusPlaying
 	})
-	seatedAt := map[string]string{} // player → a room of theirs handed over
+	seatedAt := map[string][]string{} // player → the rooms of theirs handed over
 	for _, r := range rooms {
 		for _, p := range r.Summary().Players {
-			seatedAt[p] = r.Code()
+			seatedAt[p] = append(seatedAt[p], r.Code())
 		}
 	}
 	rep.Tables = make([]Handover, len(rooms))
@@ -197,11 +197,7 @@ func (c *Node) Drain(ctx context.Context, o DrainOptions, progress func(string),
 		handed[h.Room] = h
 	}
 	for _, ls := range c.o.Live.List(nil) {
-		msg := game.M("ssh.drain.other_node", game.Text("Join", peers[0].join))
-		if h, ok := handed[seatedAt[ls.Who.ID]]; ok && h.Join != "" {
-			msg = game.M("ssh.drain.table", game.Text("Code", h.Room), game.Text("Join", h.Join))
-		}
-		ls.Send(tui.Control{End: msg})
+		ls.Send(tui.Control{End: drainedWords(seatedAt[ls.Who.ID], handed, peers[0].join)})
 		rep.Told++
 	}
 	// Each session's goodbye first: the shutdown's own would say only that
@@ -212,6 +208,28 @@ func (c *Node) Drain(ctx context.Context, o DrainOptions, progress func(string),
 	err := stop(ctx)
 	close(c.drain.done())
 	return rep, err
+}
+
+// drainedWords is what a session of a player seated at rooms hears as
+// the node drains: where each of their tables runs now (a player with
+// several hears about each), or, with none handed over, another node's
+// ssh line, other.
+func drainedWords(rooms []string, handed map[string]Handover, other string) game.Msg {
+	var at []game.Msg
+	var last Handover
+	for _, code := range rooms {
+		if h, ok := handed[code]; ok && h.Join != "" {
+			last = h
+			at = append(at, game.M("ssh.drain.table_at", game.Text("Code", h.Room), game.Text("Join", h.Join)))
+		}
+	}
+	switch len(at) {
+	case 0:
+		return game.M("ssh.drain.other_node", game.Text("Join", other))
+	case 1:
+		return game.M("ssh.drain.table", game.Text("Code", last.Room), game.Text("Join", last.Join))
+	}
+	return game.M("ssh.drain.tables", game.List("Tables", at...))
 }
 
 // logHandover says where a table went, in the log and to progress.
