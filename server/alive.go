@@ -25,12 +25,19 @@ func (s *Server) heartbeat(ctx context.Context) {
 	t := time.NewTicker(aliveEvery)
 	defer t.Stop()
 	var lastCheck, lastSaid time.Time
+	mark := s.store.MarkAlive
+	if s.cluster != nil {
+		// A mark not stored within its period is moot, and a cluster
+		// without its majority must not hold the stop (Close waits for
+		// this loop) for a store's whole timeout.
+		mark = s.cluster.Store().WithTimeout(aliveEvery).MarkAlive
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			if err := s.store.MarkAlive(now); err != nil {
+			if err := mark(now); err != nil {
 				s.log.Warn("could not mark the store alive", "err", err)
 			}
 			if now.Sub(lastCheck) >= fileCheckEvery {

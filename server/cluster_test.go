@@ -536,3 +536,34 @@ func (c *testCluster) caughtUp(i int, within time.Duration) {
 		c.t.Fatalf("node %d after %v: %v", i+1, within, err)
 	}
 }
+
+// The last node of a cluster to stop, the two others gone (no majority
+// left, so nothing more can be stored), stops within run's bound of 5 s
+// and with no error, mid-game (issue 41: exit status 1 after 5.7 s, 21 s
+// with tables); every move it accepted was stored before it was played.
+func TestLastNodeStopsWithinItsBound(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("3 embedded NATS nodes, two killed: about 15 s")
+	}
+	c := startTestCluster(t, 3)
+	alice := table.Player{ID: "fp-alice", Name: "alice"}
+	bob := table.Player{ID: "fp-bob", Name: "bob"}
+	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
+	a, b := sit(t, room, alice), sit(t, room, bob)
+	start(t, room, a)
+	playMoves(t, []*seated{a, b}, 0, 2)
+	lobby := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithUser("carol"), sshtest.WithPTY(100, 30))
+	lobby.ExpectScreen(t, `Bivouac(.|\n)*carol`, 10*time.Second)
+	c.kill(1)
+	c.kill(2)
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownWithin)
+	defer cancel()
+	err := c.nodes[0].srv.Shutdown(ctx)
+	took := time.Since(began)
+	t.Logf("the last node stopped in %v: %v", took.Round(10*time.Millisecond), err)
+	if err != nil || took > shutdownWithin {
+		t.Fatalf("the last node stopped in %v with %v, want within %v and no error", took, err, shutdownWithin)
+	}
+}

@@ -106,7 +106,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	cfg.Log.Info("shutting down: telling players, saving, closing")
 	fmt.Fprintln(out, "Shutting down: telling players, saving, closing.")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownWithin)
 	defer cancel()
 	err = srv.Shutdown(sctx)
 	if err != nil {
@@ -116,6 +116,11 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	return err
 }
+
+// shutdownWithin bounds a stop on SIGINT or SIGTERM (README: "exit within
+// 5 seconds"): every player told, what can be saved saved, and what
+// could not said in the log.
+const shutdownWithin = 5 * time.Second
 
 // banner tells the operator where the server listens, its host key's
 // fingerprint (for players to check), and the lines friends join with:

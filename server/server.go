@@ -502,12 +502,45 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if s.cluster != nil {
 		s.cluster.StopTakingOver() // the rooms let go below are for the other nodes
 	}
-	// Timed steps stop here: a restart gives them back what they have left.
-	err := s.store.MarkAlive(time.Now())
-	err = errors.Join(err, s.hub.Shutdown(ctx, table.Restarting))
+	// Timed steps stop here: a restart gives them back what they have
+	// left. The mark is stored while the tables close (each letting its
+	// lease go): a cluster that cannot answer costs the wait of one.
+	marked := make(chan error, 1)
+	go func() { marked <- s.markStopped(time.Now()) }()
+	herr := s.hub.Shutdown(ctx, table.Restarting)
+	err := <-marked
+	if herr != nil {
+		if s.cluster == nil {
+			err = errors.Join(err, herr)
+		} else {
+			// Each table's lease lapses on its own, and another node
+			// (or this one, back) runs it from its log.
+			s.log.Warn("some tables did not close in time; every move they accepted was stored before it was played", "tables", s.hub.Running(), "err", herr)
+		}
+	}
 	err = errors.Join(err, s.ssh.Shutdown(ctx))
 	s.Close()
 	return err
+}
+
+// stopWriteWithin bounds the one write a cluster node makes as it stops
+// (when it stopped): the last node of a cluster, with no majority left,
+// can store nothing and must still stop within run's bound.
+const stopWriteWithin = time.Second
+
+// markStopped stores when the server stopped. A cluster node that cannot
+// (no majority left: the last node to stop) says so and what it means,
+// and stops all the same: nothing else is lost, every move having been
+// stored before it was played (issue 41: the last node exited 1).
+func (s *Server) markStopped(at time.Time) error {
+	if s.cluster == nil {
+		return s.store.MarkAlive(at)
+	}
+	if err := s.cluster.Store().WithTimeout(stopWriteWithin).MarkAlive(at); err != nil {
+		s.log.Warn("could not store when this node stopped (the cluster has no majority left, or did not answer): "+
+			"a table's timed step resumes from the last mark, a second earlier at most; every accepted move was stored before it was played", "err", err)
+	}
+	return nil
 }
 
 // Close releases everything without ceremony.
