@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"testing"
 	"time"
@@ -46,6 +47,19 @@ func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	run("say Restart at noon", 0, `The notice went to 2 sessions\.`)
 	bob.ExpectScreen(t, `Notice from the admins: Restart at noon`, 5*time.Second)
 	carol.ExpectScreen(t, `Notice from the admins: Restart at noon`, 5*time.Second)
+
+	// dave, on node 1, sits at bob's table, which node 2 runs: who lists
+	// him at it (issue 41: "in the lobby").
+	dave := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithUser("dave"), sshtest.WithPTY(100, 30), sshtest.WithCommand("join "+code))
+	dave.ExpectScreen(t, `dave \(you\)`, 10*time.Second)
+	run("who", 0, `  On node n1:\n    dave\s+.*at table `+code+`\n`)
+	dave.Close()
+	clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		if n := len(c.nodes[0].srv.live.List(nil)); n != 0 {
+			return fmt.Errorf("%d sessions on node 1 after dave left", n)
+		}
+		return nil
+	})
 
 	run("kick carol flooding", 0, `carol is disconnected and keeps their seat\.`)
 	carol.Wait(t, 5*time.Second)

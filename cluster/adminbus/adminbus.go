@@ -68,6 +68,10 @@ type Session struct {
 // Reply is one node's answer.
 type Reply struct {
 	Sessions []Session `json:"sessions,omitempty"` // who
+	// Seated is, for who, the players connected at the tables this node
+	// runs, by identity: the codes. A session on another node sits at
+	// them through this one, and only this one knows.
+	Seated map[string][]string `json:"seated,omitempty"`
 	// Count is how many sessions a kick ended or a notice reached on the
 	// node, and for close 1 if the node ran the table and closed it.
 	Count int `json:"count,omitempty"`

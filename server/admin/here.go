@@ -41,7 +41,8 @@ type Here struct {
 func (h *Here) Answer(req adminbus.Request) adminbus.Reply {
 	switch req.Op {
 	case adminbus.OpWho:
-		return adminbus.Reply{Sessions: h.sessions()}
+		at := h.tablesAt()
+		return adminbus.Reply{Sessions: h.sessions(at), Seated: at}
 	case adminbus.OpKick:
 		return adminbus.Reply{Count: h.kick(sanitize.Line(req.Player, 128), sanitize.Line(req.Text, moderation.MaxReason))}
 	case adminbus.OpSay:
@@ -86,13 +87,14 @@ func (a *adminSession) sayingSilent(key string, silent []string) []string {
 	return lines
 }
 
-// sessions are this node's player sessions as `admin who` lists them.
-func (h *Here) sessions() []adminbus.Session {
+// sessions are this node's player sessions as `admin who` lists them,
+// with the tables this node runs where they sit (at: tablesAt); who adds
+// those other nodes run.
+func (h *Here) sessions(at map[string][]string) []adminbus.Session {
 	all := h.Live.List(nil)
 	if len(all) == 0 {
 		return nil
 	}
-	at := h.tablesAt()
 	out := make([]adminbus.Session, 0, len(all))
 	for _, ls := range all {
 		out = append(out, adminbus.Session{Name: ls.DisplayName(), ID: ls.Who.ID, Addr: ls.Who.RemoteIP, Since: ls.Since, Tables: at[ls.Who.ID]})
@@ -100,11 +102,13 @@ func (h *Here) sessions() []adminbus.Session {
 	return out
 }
 
-// tablesAt is, for each player, the codes of the tables where a session
-// of theirs sits now (private ones too: admins may see codes), sorted.
+// tablesAt is, for each player, the codes of the tables this node runs
+// where a session of theirs (on any node) sits now (private ones too:
+// admins may see codes), sorted.
 func (h *Here) tablesAt() map[string][]string {
 	at := map[string][]string{}
-	for _, sum := range h.Hub.List() {
+	for _, r := range h.Hub.Locals() {
+		sum := r.Summary()
 		if sum.Status == table.StatusClosed {
 			continue
 		}
@@ -133,6 +137,7 @@ func (a *adminSession) who() {
 		a.out(a.p.T("moderation.admin.who_none"))
 		return
 	}
+	seatedAt(answers)
 	lines := []string{a.p.T("moderation.admin.who_title")}
 	if len(answers) == 1 { // one node: no node to name
 		a.out(append(lines, a.whoLines(answers[0].Reply.Sessions, "  ")...)...)
@@ -152,6 +157,25 @@ func (a *adminSession) who() {
 		lines = append(lines, "  "+l)
 	}
 	a.out(lines...)
+}
+
+// seatedAt adds to each session the tables it sits at wherever they run:
+// a table another node runs knows who sits at it through that node
+// (issue 41: such a player was listed in the lobby).
+func seatedAt(answers []adminbus.Answer) {
+	at := map[string][]string{}
+	for _, an := range answers {
+		for id, codes := range an.Reply.Seated {
+			at[id] = append(at[id], codes...)
+		}
+	}
+	for _, an := range answers {
+		for i, ss := range an.Reply.Sessions {
+			codes := append(slices.Clone(ss.Tables), at[ss.ID]...)
+			slices.Sort(codes)
+			an.Reply.Sessions[i].Tables = slices.Compact(codes)
+		}
+	}
 }
 
 // whoLines is a line per session: name, identity, address, since when, where.
