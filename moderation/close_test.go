@@ -166,3 +166,37 @@ func TestWatchedBansHoldAtOnce(t *testing.T) {
 		return nil
 	})
 }
+
+// An admin's list of bans reads the store, and says which this node does
+// not apply yet: a ban made on another node, stored, that the watch has
+// not brought here (issue 41: "No bans or mutes" a second after a ban
+// elsewhere). Once the watch brings it, it is applied.
+func TestStoredSaysWhatIsNotAppliedYet(t *testing.T) {
+	st, err := persistence.Open(filepath.Join(t.TempDir(), "b.db"), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clk := clocktest.New()
+	p := pushStore{Moderation: st, views: make(chan []persistence.Sanction)}
+	svc := moderation.New(moderation.Options{Store: p, Clock: clk})
+	t.Cleanup(svc.Close)
+	go svc.Watch(t.Context(), func(moderation.Sanction) {})
+	p.views <- nil
+	elsewhere := moderation.New(moderation.Options{Store: st, Clock: clk}) // another node, on the same store
+	ban, err := elsewhere.Ban(moderation.Person{ID: "SHA256:ada"}, moderation.Person{ID: "SHA256:troll"}, moderation.Forever, "spam", moderation.BanOptions{KeyOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, applied, fromView, err := svc.Stored(time.Second)
+	if err != nil || fromView || len(all) != 1 || all[0].Subject != "SHA256:troll" || applied[0] {
+		t.Fatalf("a ban stored, not yet watched here: %v %v from view %v, %v; want it, not applied", all, applied, fromView, err)
+	}
+	p.views <- []persistence.Sanction{ban}
+	clocktest.CheckFor(t, 5*time.Second, 5*time.Millisecond, func() error {
+		if _, applied, _, _ := svc.Stored(time.Second); len(applied) != 1 || !applied[0] {
+			return errors.New("the ban the watch brought is not applied")
+		}
+		return nil
+	})
+}

@@ -441,6 +441,56 @@ func (s *Service) InForce() ([]Sanction, error) {
 	return s.inForce(s.life)
 }
 
+// Stored is every sanction in force as the store has it now, read within
+// d, each with whether this node applies it yet (its logins' checks hold
+// it): a ban made on another node is in the store a moment before this
+// node's view has it, and an admin reading "no bans" then would be told
+// something false (issue 41). When the store does not answer within d,
+// fromView is true and the sanctions are this node's view, all applied.
+func (s *Service) Stored(d time.Duration) (all []Sanction, applied []bool, fromView bool, err error) {
+	ctx, cancel := context.WithTimeout(s.life, d)
+	defer cancel()
+	type answer struct {
+		all []Sanction
+		err error
+	}
+	read := make(chan answer, 1)
+	go func() {
+		var a answer
+		if r, ok := s.store.(ContextReader); ok {
+			a.all, a.err = r.SanctionsContext(ctx)
+		} else {
+			a.all, a.err = s.store.Sanctions()
+		}
+		read <- a
+	}()
+	var stored []Sanction
+	select {
+	case a := <-read:
+		stored, err = a.all, a.err
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	now := s.clock.Now()
+	s.mu.Lock()
+	view := s.view
+	s.mu.Unlock()
+	if err != nil {
+		all = slices.DeleteFunc(slices.Clone(view), func(sn Sanction) bool { return !sn.InForceAt(now) })
+		applied = make([]bool, len(all))
+		for i := range applied {
+			applied[i] = true
+		}
+		return all, applied, true, err
+	}
+	all = slices.DeleteFunc(stored, func(sn Sanction) bool { return !sn.InForceAt(now) })
+	applied = make([]bool, len(all))
+	for i, sn := range all {
+		applied[i] = slices.ContainsFunc(view, func(v Sanction) bool { return v.Key() == sn.Key() && v.At.Equal(sn.At) })
+	}
+	return all, applied, false, nil
+}
+
 func (s *Service) inForce(ctx context.Context) ([]Sanction, error) {
 	all, err := s.current(ctx)
 	now := s.clock.Now()

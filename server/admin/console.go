@@ -495,17 +495,26 @@ func (a *adminSession) resolve(rest []string) error {
 	return nil
 }
 
+// bansReadWithin bounds `admin bans`' read of the store; past it the
+// list is this node's own, and says so.
+const bansReadWithin = 2 * time.Second
+
+// bans lists the bans and mutes as stored, marking those this node does
+// not apply yet (made on another node a moment ago: issue 41).
 func (a *adminSession) bans() error {
-	all, err := a.c.Mod.InForce()
-	if err != nil {
-		return err
+	all, applied, fromView, err := a.c.Mod.Stored(bansReadWithin)
+	if fromView {
+		a.c.Log.Warn("admin bans: the store did not answer; this node's own list is shown", "err", err)
 	}
-	if len(all) == 0 {
+	if len(all) == 0 && !fromView {
 		a.out(a.p.T("moderation.admin.sanctions_none"))
 		return nil
 	}
 	lines := []string{a.p.T("moderation.admin.sanctions_title")}
-	for _, sn := range all {
+	if fromView {
+		lines[0] = a.p.T("moderation.admin.sanctions_from_view")
+	}
+	for i, sn := range all {
 		args := []game.Arg{game.Term("Kind", "moderation.admin.kind."+sn.Kind), game.Text("Name", sn.Name),
 			game.Text("By", sn.ByName), game.Text("Reason", sn.Reason)}
 		key := "moderation.admin.sanction_for_good"
@@ -513,7 +522,11 @@ func (a *adminSession) bans() error {
 			key = "moderation.admin.sanction_for"
 			args = append(args, game.Text("Until", sn.Until.UTC().Format(moderation.UntilFormat)))
 		}
-		lines = append(lines, "  "+strings.TrimSpace(a.p.T(key, args...)))
+		line := "  " + strings.TrimSpace(a.p.T(key, args...))
+		if !applied[i] {
+			line += "  " + a.p.T("moderation.admin.applying")
+		}
+		lines = append(lines, line)
 	}
 	a.out(lines...)
 	return nil
