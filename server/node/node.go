@@ -260,6 +260,7 @@ func (c *Node) takeOver() error {
 	sweep := time.NewTicker(c.cfg.LeaseTTL / 2)
 	defer sweep.Stop()
 	seen := map[string]uint64{} // room → its lease's revision at the last sweep
+	learned := time.Now()
 	for {
 		select {
 		case <-c.ctx.Done():
@@ -269,8 +270,11 @@ func (c *Node) takeOver() error {
 				return errors.New("the watch stopped")
 			}
 			c.goAdopt(l.Room, l.Revision)
-		case <-sweep.C:
-			c.learnNodes()
+		case now := <-sweep.C:
+			if now.Sub(learned) >= learnEvery {
+				c.learnNodes()
+				learned = now
+			}
 			c.sweep(seen)
 		}
 	}
@@ -481,6 +485,14 @@ func (c *Node) knownNodes() []string {
 	}
 	return slices.Clone(c.known)
 }
+
+// learnEvery is how often the takeover loop reads the node list again:
+// each read lists the bucket's keys (a consumer made and dropped), a
+// good part of an idle cluster's cost at every sweep. A node that joined
+// since is first adopter of its share of a dead node's rooms only after
+// this; until then the others take them, as they would anyway past half
+// a TTL. An admin's command reads it afresh (AskOthers).
+const learnEvery = 30 * time.Second
 
 // learnNodes reads the node bucket's keys into known.
 func (c *Node) learnNodes() {
