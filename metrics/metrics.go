@@ -38,6 +38,11 @@ type Sources struct {
 	// Actions are the moderation actions Moderated may be given, each
 	// served from the start at 0 (another is counted when it comes).
 	Actions []string
+	// NotifyFormats and NotifyReasons are the webhook formats and the
+	// failure reasons of package notify (fixed sets, served from 0, others
+	// counted as "other"); NotifyQueue the outbox's length (nil: off).
+	NotifyFormats, NotifyReasons []string
+	NotifyQueue                  func() int
 }
 
 // Session kinds, the values of bivouac_players_connected's kind label: a
@@ -67,6 +72,8 @@ type Metrics struct {
 	putRoomSecs prometheus.Observer
 	moderation  *prometheus.CounterVec
 	takeovers   prometheus.Counter
+	notifySent  map[string]prometheus.Counter // by format, fixed at New
+	notifyFail  map[string]prometheus.Counter // by reason, fixed at New
 }
 
 // latencyBuckets spans a move's or a write's time from a fraction of a
@@ -102,8 +109,40 @@ func New(src Sources) *Metrics {
 	for _, a := range src.Actions {
 		m.moderation.WithLabelValues(a)
 	}
-	reg.MustRegister(refused, m.moves, m.moveSeconds, store, m.moderation, m.takeovers, newStateCollector(src))
+	sent := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bivouac_notifications_sent_total",
+		Help: "Notifications players' webhooks took (2xx), by format."}, []string{"format"})
+	failed := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bivouac_notifications_failed_total",
+		Help: "Notifications not sent, by reason (refused addresses, timeouts, queue full, given up…)."}, []string{"reason"})
+	m.notifySent, m.notifyFail = fixedSet(sent, src.NotifyFormats), fixedSet(failed, src.NotifyReasons)
+	reg.MustRegister(refused, m.moves, m.moveSeconds, store, m.moderation, m.takeovers, sent, failed, newStateCollector(src))
+	if src.NotifyQueue != nil {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bivouac_notifications_queued",
+			Help: "Notifications this node's outbox holds."}, func() float64 { return float64(src.NotifyQueue()) }))
+	}
 	return m
+}
+
+// fixedSet is a counter for each label value and "other", at 0.
+func fixedSet(v *prometheus.CounterVec, values []string) map[string]prometheus.Counter {
+	set := map[string]prometheus.Counter{refusedOther: v.WithLabelValues(refusedOther)}
+	for _, x := range values {
+		set[x] = v.WithLabelValues(x)
+	}
+	return set
+}
+
+// NotifySent counts a notification a webhook took, by its format.
+func (m *Metrics) NotifySent(format string) { count(m.notifySent, format) }
+
+// NotifyFailed counts a notification not sent, by reason.
+func (m *Metrics) NotifyFailed(reason string) { count(m.notifyFail, reason) }
+
+func count(set map[string]prometheus.Counter, v string) {
+	c, ok := set[v]
+	if !ok {
+		c = set[refusedOther]
+	}
+	c.Inc()
 }
 
 // Handler serves the registry at /metrics.

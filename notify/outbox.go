@@ -73,8 +73,8 @@ type Turn struct {
 	// by another table after it ends): what the ledger is kept by.
 	Room  string
 	Table string // the code players type
-	// Decision numbers the move (the table's actions so far): a higher
-	// one is a new move.
+	// Decision numbers the move from 1 (1 + the table's actions so far): a
+	// higher one is a new move. 0 is no move: a Mark's zero value.
 	Decision int
 	Deadline time.Time     // zero: none
 	Window   time.Duration // the move's whole time, for the reminder
@@ -327,7 +327,18 @@ func (o *Outbox) next() *item {
 				o.timer.Stop()
 			}
 			o.timerAt = first.due
-			o.timer = o.clock.AfterFunc(first.due.Sub(now), o.signal)
+			var t clock.Timer
+			t = o.clock.AfterFunc(first.due.Sub(now), func() {
+				// A clock's timer may fire a moment before its Now reaches
+				// due (a fast test clock rounds): forgotten, it is set again.
+				o.mu.Lock()
+				if o.timer == t {
+					o.timer = nil
+				}
+				o.mu.Unlock()
+				o.signal()
+			})
+			o.timer = t
 		}
 		return nil
 	}

@@ -27,6 +27,12 @@ type Profile struct {
 	// PlayedWith are the keyed players of this one's last finished games,
 	// newest first, each once, at most MaxPlayedWith (CountIn).
 	PlayedWith []PlayedWith `json:"played_with,omitempty"`
+	// Notify is where the player is told of their moves while away
+	// (package notify's Settings); its URL is a secret, never logged.
+	Notify NotifySettings `json:"notify,omitzero"`
+	// Notified is what was sent them, by table (notify.Mark): a restart
+	// or another node does not send it again. At most MaxNotified.
+	Notified map[string]NotifyMark `json:"notified,omitempty"`
 }
 
 // PlayedWith is a player met at a finished game: who, what they were
@@ -58,6 +64,43 @@ func (p *Profile) Met(players []PlayedWith) {
 		}
 	}
 	p.PlayedWith = fresh[:min(len(fresh), MaxPlayedWith)]
+}
+
+// NotifySettings are a player's notification choices (notify.Settings).
+type NotifySettings struct {
+	URL       string `json:"url,omitempty"`
+	Format    string `json:"format,omitempty"`
+	QuietFrom int    `json:"quiet_from,omitempty"` // minutes after local midnight
+	QuietTo   int    `json:"quiet_to,omitempty"`
+	Zone      string `json:"zone,omitempty"` // IANA name; "": UTC
+}
+
+// NotifyMark is what was sent a player about one table (notify.Mark).
+type NotifyMark struct {
+	At       time.Time `json:"at"`
+	Decision int       `json:"decision,omitempty"`
+	Reminded int       `json:"reminded,omitempty"`
+}
+
+// MaxNotified bounds Profile.Notified: past it the oldest marks go (a
+// table's lasts days; a player's correspondence tables are bounded).
+const MaxNotified = 64
+
+// SetNotified keeps m for room, the oldest marks going past MaxNotified.
+func (p *Profile) SetNotified(room string, m NotifyMark) {
+	if p.Notified == nil {
+		p.Notified = map[string]NotifyMark{}
+	}
+	p.Notified[room] = m
+	for len(p.Notified) > MaxNotified {
+		oldest := ""
+		for r, x := range p.Notified {
+			if oldest == "" || x.At.Before(p.Notified[oldest].At) {
+				oldest = r
+			}
+		}
+		delete(p.Notified, oldest)
+	}
 }
 
 // StatLine counts games of one kind: game, variant and number of seats.

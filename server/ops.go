@@ -7,6 +7,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/metrics"
 	"github.com/bivouac-ssh/bivouac/moderation"
+	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/live"
 	"github.com/bivouac-ssh/bivouac/sshserver"
@@ -30,6 +31,20 @@ func (s *Server) openMetrics() {
 		Ready:   s.Ready,
 		Frames:  tui.FramesWritten,
 		Actions: moderation.Actions,
+	}
+	for _, f := range notify.Formats {
+		src.NotifyFormats = append(src.NotifyFormats, string(f))
+	}
+	for _, r := range notify.Reasons {
+		src.NotifyReasons = append(src.NotifyReasons, string(r))
+	}
+	if s.cfg.Notify.On {
+		src.NotifyQueue = func() int {
+			if s.outbox == nil {
+				return 0
+			}
+			return s.outbox.Len()
+		}
 	}
 	for _, r := range sshserver.Refusals {
 		src.Refusals = append(src.Refusals, string(r))

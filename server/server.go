@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/metrics"
 	"github.com/bivouac-ssh/bivouac/moderation"
 	"github.com/bivouac-ssh/bivouac/notice"
+	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/presence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
@@ -86,6 +88,15 @@ type Config struct {
 	// address ("": none); only Run serves them.
 	MetricsAddr, PprofAddr string
 
+	// Notify is what the operator allows of notifications to players'
+	// webhooks (--notify, --notify-hosts): off unless Notify.On.
+	Notify notify.Policy
+	// notifyClient, if set, sends the notifications (tests).
+	notifyClient *http.Client
+	// tableClock, if set, times the tables and the outbox (tests: a clock
+	// that runs fast, so correspondence deadlines pass in seconds).
+	tableClock clock.Clock
+
 	// moderationStore, if set, stands in front of the store's moderation
 	// (tests: a store that does not answer).
 	moderationStore func(persistence.Moderation) persistence.Moderation
@@ -124,6 +135,7 @@ type Server struct {
 	notices    *notice.Board                                  // notices to this node's player sessions (notices.go)
 	friends    *friends.Service                               // friendships and requests (friends.go)
 	presence   *presence.Hub                                  // where this node's players are, told to their friends
+	outbox     *notify.Outbox                                 // messages to away players' webhooks; nil: off (notify.go)
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -215,6 +227,7 @@ func New(cfg Config) (*Server, error) {
 			MayChat:       s.mayChat,
 			Banned:        s.bannedPlayer,
 			Meter:         s.metrics,
+			Clock:         cfg.tableClock,
 		},
 		NewSeed:     rand.Uint64,
 		Log:         cfg.Log,
@@ -231,6 +244,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.wireNotices()
 	s.wireFriends(rel)
+	s.wireNotify()
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
 		return nil
@@ -564,6 +578,9 @@ func (s *Server) Close() {
 	}
 	s.beating.Wait()
 	s.reviews.Wait()
+	if s.outbox != nil {
+		s.outbox.Close() // before the store its ledger writes to
+	}
 	s.store.Close()
 	if s.cluster != nil {
 		s.cluster.Close()

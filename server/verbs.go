@@ -17,6 +17,9 @@ func (s *Server) command(sess ssh.Session, args []string) int {
 	if strings.EqualFold(args[0], "admin") {
 		return s.console.Run(sess, p, args[1:])
 	}
+	if strings.EqualFold(args[0], "notify") {
+		return s.notifyCommand(sess, p, args[1:])
+	}
 	return s.commands.Run(sess, p, args)
 }
 
@@ -53,7 +56,7 @@ var terminalVerbs = map[string]int{
 // lineVerbs are the words command answers without a terminal; with
 // terminalVerbs they are what the log may show of a command line (every
 // other word is a tag: sshserver.Deps.Verb).
-var lineVerbs = []string{"rooms", "tables", "ls", "help", "join", "learn", "profile", "replay", "review", "admin"}
+var lineVerbs = []string{"rooms", "tables", "ls", "help", "join", "learn", "profile", "replay", "review", "admin", "notify", "games"}
 
 // opensTUI reports whether a terminal session's command line is one the
 // TUI opens (sshserver.Deps.Opens).

@@ -21,7 +21,10 @@ type lobbyPage struct {
 	rooms  []table.Summary
 	vis    []table.Summary // visibleRooms of visFor (the hub shares rooms slices)
 	visFor []table.Summary
-	cursor int
+	// moves are the tables waiting on the player (uikit.YourMoves) of
+	// movesFor
+	moves, movesFor []table.Summary
+	cursor          int
 	// motdDone: the message of the day was shown and a key pressed (motd.go)
 	motdDone bool
 
@@ -44,7 +47,40 @@ func (p *lobbyPage) refresh(m *root) { p.refreshSince(m, time.Now()) }
 // the list as it was when they sat down: hundreds of versions of a
 // 2,000-room list at 10,000 players, 9% of the live heap while tables
 // played.
-func (p *lobbyPage) forget() { p.rooms, p.vis, p.visFor, p.helpKeys = nil, nil, nil, nil }
+func (p *lobbyPage) forget() {
+	p.rooms, p.vis, p.visFor, p.helpKeys, p.moves, p.movesFor = nil, nil, nil, nil, nil, nil
+}
+
+// maxMoveLines is how many "your move" lines the lobby shows above its
+// tables (the rest are counted; ssh host games lists them all).
+const maxMoveLines = 3
+
+// yourMoves are the correspondence tables waiting on this player.
+func (p *lobbyPage) yourMoves(m *root) []table.Summary {
+	if p.movesFor == nil || !sameList(p.movesFor, p.rooms) {
+		p.moves, p.movesFor = uikit.YourMoves(p.rooms, m.sess.Player.ID), p.rooms
+	}
+	return p.moves
+}
+
+// movesView is the lobby's first lines: the tables waiting on the player.
+func (p *lobbyPage) movesView(m *root) (string, int) {
+	moves := p.yourMoves(m)
+	if len(moves) == 0 {
+		return "", 0
+	}
+	th := m.th
+	var b strings.Builder
+	now := time.Now()
+	for i, r := range moves {
+		if i == maxMoveLines {
+			b.WriteString(th.Muted.Render(th.Trunc("  "+th.T("ui.lobby.more_moves", game.Count(len(moves)-i)), m.width)) + "\n")
+			break
+		}
+		b.WriteString(th.Accent.Render(th.Trunc("  ▶ "+th.Msg(uikit.YourMove(r, now)), m.width)) + "\n")
+	}
+	return b.String(), min(len(moves), maxMoveLines+1)
+}
 
 // refreshSince takes the hub's room list as it was at since or later.
 func (p *lobbyPage) refreshSince(m *root, since time.Time) {
@@ -131,6 +167,8 @@ func (p *lobbyPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
 	b.WriteString(p.title(m))
+	moves, n := p.movesView(m)
+	b.WriteString(moves)
 	b.WriteString(th.Header.Render(th.T("ui.lobby.tables")) + "\n")
 
 	rooms := p.visibleRooms(m)
@@ -139,7 +177,7 @@ func (p *lobbyPage) view(m *root) string {
 			b.WriteString(th.Muted.Render("  "+l) + "\n")
 		}
 	}
-	listHeight := m.height - 9
+	listHeight := max(m.height-9-n, 1)
 	first := 0
 	if p.cursor >= listHeight {
 		first = p.cursor - listHeight + 1

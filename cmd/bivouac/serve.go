@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/access"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/server"
 	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver"
@@ -54,12 +56,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
 	metricsAddr := fs.String("metrics-addr", envOr("BIVOUAC_METRICS_ADDR", ""), "serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) over HTTP on this address, e.g. 127.0.0.1:9464; keep it on loopback or a private network (env BIVOUAC_METRICS_ADDR; default: off)")
 	logFormat := fs.String("log-format", envOr("BIVOUAC_LOG_FORMAT", "text"), "log lines as text (key=value) or json, one object a line (env BIVOUAC_LOG_FORMAT)")
+	notifyOn := fs.Bool("notify", envBool("BIVOUAC_NOTIFY"), "send players' webhooks a message when a correspondence table waits on them (env BIVOUAC_NOTIFY=1; default: off); only to the hosts of --notify-hosts")
+	notifyHosts := fs.String("notify-hosts", envOr("BIVOUAC_NOTIFY_HOSTS", ""), "the hosts notifications may go to, comma-separated: ntfy.sh, discord.com, hooks.slack.com; https only, unless an entry is written http://host:port; a loopback or private address only if listed as such (env BIVOUAC_NOTIFY_HOSTS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	guestsIn, guestsWatch, err := parseGuests(*guests)
 	if err != nil {
 		return err
+	}
+	hosts, err := notify.ParseHosts(*notifyHosts)
+	if err != nil {
+		return fmt.Errorf("--notify-hosts: %w", err)
+	}
+	if *notifyOn && len(hosts) == 0 {
+		return errors.New("--notify needs --notify-hosts: the hosts notifications may go to")
 	}
 	if *memLimit != "" {
 		n, err := parseBytes(*memLimit)
@@ -94,6 +105,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
 		Cluster: cluster,
+		Notify:  notify.Policy{On: *notifyOn, Hosts: hosts},
 		Access:  access.Config{AdminsFile: *admins, AllowFile: *allow, NoGuests: *noGuests, Name: *name, MOTDFile: *motd}},
 		bannerOut(*logFormat, stdout))
 	if err != nil {

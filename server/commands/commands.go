@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -55,6 +57,8 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 		return 2
 	case "profile":
 		return c.printProfile(sess, p)
+	case "games":
+		return c.printGames(sess, p)
 	case "replay":
 		if len(args) != 2 {
 			fmt.Fprintln(sess.Stderr(), p.T("cmd.replay_usage"))
@@ -88,6 +92,8 @@ func (c Commands) help(p *i18n.Printer) string {
 		{joinline.WithTerminal(ssh) + " plain", "cmd.help.plain"},
 		{ssh + " rooms", "cmd.help.rooms"},
 		{ssh + " profile", "cmd.help.profile"},
+		{ssh + " games", "cmd.help.games"},
+		{ssh + " notify", "cmd.help.notify"},
 		{ssh + " replay " + code, "cmd.help.replay"},
 		{ssh + " review " + code, "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},
@@ -304,4 +310,59 @@ func (c Commands) heading(p *i18n.Printer) string {
 		}
 	}
 	return b.String()
+}
+
+// printGames writes one line per unfinished table the caller sits at,
+// theirs to move first: the code, a fixed word (move: the table waits on
+// them; wait: on others; open: not started), the deadline (RFC 3339, UTC,
+// or -), the pace (live, or the hours a decision may take) and the
+// title. The first four columns are the same in every language, for a
+// script; the exit status is 0, with or without tables.
+func (c Commands) printGames(sess ssh.Session, p *i18n.Printer) int {
+	id, _ := sshserver.IdentityOf(sess)
+	type line struct {
+		mine bool
+		text string
+	}
+	var lines []line
+	for _, r := range c.App.Hub.List() {
+		if (r.Status != table.StatusWaiting && r.Status != table.StatusPlaying) || !slices.Contains(r.Players, id.ID) {
+			continue
+		}
+		state, deadline := "wait", "-"
+		switch {
+		case r.Status == table.StatusWaiting:
+			state = "open"
+		case slices.Contains(r.Waiting, id.ID):
+			state = "move"
+		}
+		if !r.Deadline.IsZero() {
+			deadline = r.Deadline.UTC().Format(time.RFC3339)
+		}
+		pace := "live"
+		if r.Pace.Correspondence {
+			pace = "corr"
+			if r.Pace.Decision > 0 {
+				pace += "/" + strconv.Itoa(int(r.Pace.Decision/time.Hour)) + "h"
+			}
+		}
+		lines = append(lines, line{state == "move", fmt.Sprintf("%s\t%s\t%s\t%s\t%s", r.Code, state, deadline, pace, sanitize.Line(p.Msg(r.Title), 60))})
+	}
+	slices.SortStableFunc(lines, func(a, b line) int {
+		switch {
+		case a.mine == b.mine:
+			return strings.Compare(a.text, b.text)
+		case a.mine:
+			return -1
+		}
+		return 1
+	})
+	if len(lines) == 0 {
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.games.none")) // stdout stays a list: empty
+		return 0
+	}
+	for _, l := range lines {
+		fmt.Fprintln(sess, l.text)
+	}
+	return 0
 }

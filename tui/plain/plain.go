@@ -434,6 +434,30 @@ func (p *plain) lobby() {
 	}
 }
 
+// games says the player's unfinished tables, those waiting on them
+// first (the lobby's "your move" lines, and `ssh host games`).
+func (p *plain) games() {
+	th, me := p.th, p.s.Player.ID
+	rooms := p.app.Hub.List()
+	moves := uikit.YourMoves(rooms, me)
+	now := time.Now()
+	for _, r := range moves {
+		p.say(th.Msg(uikit.YourMove(r, now)))
+	}
+	n := len(moves)
+	for _, r := range rooms {
+		if !slices.Contains(r.Players, me) || slices.ContainsFunc(moves, func(x table.Summary) bool { return x.Code == r.Code }) ||
+			(r.Status != table.StatusWaiting && r.Status != table.StatusPlaying) {
+			continue
+		}
+		n++
+		p.say(fmt.Sprintf("%s: %s, %s.", r.Code, th.Msg(r.Title), plainStatus(th, r)))
+	}
+	if n == 0 {
+		p.say(th.T("cmd.games.none"))
+	}
+}
+
 // plainStatus is where a table is: waiting with its open seats, playing,
 // or over (only a waiting table has seats to offer).
 func plainStatus(th *uikit.Theme, r table.Summary) string {
@@ -503,6 +527,8 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.addressCommand(rest)
 	case "review":
 		p.review(rest)
+	case "games":
+		p.games()
 	case "campaigns":
 		p.campaigns()
 	case "campaign":

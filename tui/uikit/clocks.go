@@ -1,6 +1,7 @@
 package uikit
 
 import (
+	"slices"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
@@ -55,4 +56,47 @@ func ClockChoices() []game.Msg {
 		out[i] = game.M(c.Name)
 	}
 	return out
+}
+
+// Left says a time left before a deadline: days from two days on, hours
+// from two hours on, else minutes (at least one), rounded down.
+func Left(d time.Duration) game.Msg {
+	switch {
+	case d >= 48*time.Hour:
+		return game.M("ui.left.days", game.Count(int(d/(24*time.Hour))))
+	case d >= 2*time.Hour:
+		return game.M("ui.left.hours", game.Count(int(d/time.Hour)))
+	}
+	return game.M("ui.left.minutes", game.Count(max(int(d/time.Minute), 1)))
+}
+
+// YourMoves are the tables of rooms waiting on player me (correspondence
+// tables under way: a live one leaves Waiting empty), soonest deadline
+// first, those without one last.
+func YourMoves(rooms []table.Summary, me string) []table.Summary {
+	var out []table.Summary
+	for _, r := range rooms {
+		if len(r.Waiting) > 0 && r.Status == table.StatusPlaying && slices.Contains(r.Waiting, me) {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b table.Summary) int {
+		switch {
+		case a.Deadline.IsZero() != b.Deadline.IsZero():
+			if a.Deadline.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return a.Deadline.Compare(b.Deadline)
+	})
+	return out
+}
+
+// YourMove is the line that says it is the player's move at r.
+func YourMove(r table.Summary, now time.Time) game.Msg {
+	if r.Deadline.IsZero() {
+		return game.M("ui.lobby.your_move", game.Text("Code", r.Code), game.Sub("Title", r.Title))
+	}
+	return game.M("ui.lobby.your_move_left", game.Text("Code", r.Code), game.Sub("Title", r.Title), game.Sub("Left", Left(r.Deadline.Sub(now))))
 }

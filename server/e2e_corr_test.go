@@ -1,0 +1,246 @@
+package server
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/notify"
+	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/table"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// hook is a webhook receiver on loopback that keeps what it was sent.
+type hook struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	got  []posted
+	host string // 127.0.0.1:PORT
+}
+
+type posted struct {
+	path   string
+	query  string
+	header http.Header
+	body   string
+	at     time.Time
+}
+
+func newHook(t *testing.T) *hook {
+	h := &hook{}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+		h.mu.Lock()
+		h.got = append(h.got, posted{path: r.URL.Path, query: r.URL.RawQuery, header: r.Header.Clone(), body: string(body), at: time.Now()})
+		h.mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(h.srv.Close)
+	h.host = h.srv.Listener.Addr().String()
+	return h
+}
+
+// to is what path was sent.
+func (h *hook) to(path string) []posted {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []posted
+	for _, p := range h.got {
+		if p.path == path {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func newSigner(t *testing.T) gossh.Signer {
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// command runs `ssh host CMD` without a terminal as the key's player and
+// returns what it printed and its exit status.
+func command(t *testing.T, addr string, key gossh.Signer, user, cmd string) (string, int) {
+	t.Helper()
+	c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser(user), sshtest.WithoutPTY(), sshtest.WithCommand(cmd))
+	code := c.Wait(t, 10*time.Second)
+	return string(c.Transcript()), code
+}
+
+// Issue 40 over real SSH: two keyed players, a Grizzled table by
+// correspondence (an hour a decision, on a clock 240 times faster than the
+// wall's), webhooks on a loopback receiver the operator lists. The player
+// the table waits on, away, gets one ntfy message within 5 s, nothing
+// more within the bundling interval, then the reminder; `ssh host games`
+// says whose move it is; the deadline passes and a stand-in decides once.
+// Addresses a player may not point the server at are refused, each with
+// its reason.
+func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
+	t.Parallel()
+	h := newHook(t)
+	fast := clocktest.NewFast(240) // an hour in 15 s
+	srv, addr := startGameServerWith(t, "a correspondence game over SSH", func(c *Config) {
+		hosts, err := notify.ParseHosts("http://" + h.host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Notify, c.tableClock = notify.Policy{On: true, Hosts: hosts}, fast
+	})
+	annKey, bobKey := newSigner(t), newSigner(t)
+
+	for _, refused := range []struct{ url, why string }{
+		{"http://169.254.169.254/latest/meta-data", "cloud metadata address: refused"},
+		{"https://10.0.0.1/hook", "private network address: refused"},
+		{"https://[::1]/hook", "this server itself: refused"},
+		{"https://hooks.example.com/x", "hooks.example.com is not a host this server sends to"},
+		{"http://ntfy.sh/topic", "not a host this server sends to"},
+	} {
+		out, code := command(t, addr, annKey, "ann", "notify "+refused.url)
+		if code != 1 || !strings.Contains(out, refused.why) {
+			t.Errorf("notify %s: exit %d, %q; want exit 1 and %q", refused.url, code, out, refused.why)
+		}
+	}
+	for _, p := range []struct {
+		key  gossh.Signer
+		user string
+	}{{annKey, "ann"}, {bobKey, "bob"}} {
+		out, code := command(t, addr, p.key, p.user, "notify http://"+h.host+"/"+p.user)
+		if code != 0 || !strings.Contains(out, "Webhook: http://"+h.host+"/… (ntfy)") || strings.Contains(out, "/"+p.user+" ") {
+			t.Fatalf("notify for %s: exit %d, %q", p.user, code, out)
+		}
+	}
+
+	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
+	ann.answer("new grizzled", "Players")
+	ann.answer("1", "Rules") // two players
+	ann.answer("", "Bots")
+	ann.answer("", "Bot seats")
+	ann.answer("", "Private")
+	ann.answer("", "Pace")
+	made := strings.Join(ann.do("4"), "\n") // by correspondence: an hour a move
+	if strings.Contains(made, "Hints") {
+		made = strings.Join(ann.do(""), "\n")
+	}
+	code := regexp.MustCompile(`Table ([A-Z0-9]{4,}):`).FindStringSubmatch(made)
+	if code == nil {
+		t.Fatalf("no table made: %q", made)
+	}
+	bob := dialPlain(t, addr, "bob", sshtest.WithKey(bobKey))
+	bob.do("join " + code[1])
+	bob.c.Close() // away: the seat stays his
+
+	bobID := gossh.FingerprintSHA256(bobKey.PublicKey())
+	summary := func() table.Summary {
+		for _, r := range srv.hub.List() {
+			if r.Code == code[1] {
+				return r
+			}
+		}
+		t.Fatalf("table %s is gone", code[1])
+		return table.Summary{}
+	}
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 10*time.Second)
+	// ann moves until the table waits on bob
+	seen := 0
+	clocktest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		if slices.Contains(summary().Waiting, bobID) {
+			return nil
+		}
+		if ann.asked(&seen) {
+			ann.move()
+		}
+		return fmt.Errorf("the table never waited on bob: %+v", summary())
+	})
+	waitingSince := time.Now()
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		if len(h.to("/bob")) == 0 {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			return fmt.Errorf("no message to bob within 5 s (outbox %d, sent %d, here %v, summary %+v)", srv.outbox.Len(), len(h.got), srv.notices.Here(bobID), summary())
+		}
+		return nil
+	})
+	first := h.to("/bob")[0]
+	if first.query != "" || strings.Contains(first.path, code[1]) {
+		t.Errorf("the table's code went out in the URL: %s?%s", first.path, first.query)
+	}
+	if got := first.header.Get("Title"); !strings.Contains(got, "Your move: The Grizzled") {
+		t.Errorf("Title %q", got)
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	host := srv.app.JoinHint[strings.LastIndexByte(srv.app.JoinHint, ' ')+1:] // ssh -p PORT host
+	if got := first.header.Get("Click"); got != "ssh://"+host+":"+port {
+		t.Errorf("Click %q", got)
+	}
+	if !strings.Contains(first.body, "ssh -t -p "+port+" "+host+" join "+code[1]) || !strings.Contains(first.body, "minutes left") {
+		t.Errorf("body %q", first.body)
+	}
+
+	out, status := command(t, addr, bobKey, "bob", "games")
+	if status != 0 || !regexp.MustCompile(`(?m)^`+code[1]+`\tmove\t\d{4}-\d\d-\d\dT[0-9:]+Z\tcorr/1h\t`).MatchString(out) {
+		t.Errorf("bob's games: exit %d, %q", status, out)
+	}
+	out, status = command(t, addr, annKey, "ann", "games")
+	if status != 0 || !strings.Contains(out, code[1]+"\twait\t") {
+		t.Errorf("ann's games: exit %d, %q", status, out)
+	}
+
+	// Within the bundling interval nothing more goes out; the reminder
+	// comes with a quarter of the hour left (45 min: 11 s of wall time).
+	clocktest.CheckFor(t, 20*time.Second, 20*time.Millisecond, func() error {
+		if got := h.to("/bob"); len(got) < 2 {
+			return fmt.Errorf("no reminder: %d messages", len(got))
+		}
+		return nil
+	})
+	second := h.to("/bob")[1]
+	if gap := fast.Factor * int(second.at.Sub(waitingSince)/time.Second); gap < int(notify.Bundle/time.Second) {
+		t.Errorf("a second message %d s (fast) after the first, within the %v bundle", gap, notify.Bundle)
+	}
+	if second.header.Get("Priority") != "high" || !strings.Contains(second.header.Get("Title"), "Deadline near") {
+		t.Errorf("the second message is not the reminder: %v %q", second.header, second.body)
+	}
+	if len(h.to("/ann")) != 0 {
+		t.Errorf("ann, at the table, was sent %d messages", len(h.to("/ann")))
+	}
+
+	// The hour passes: bob's stand-in decides, once.
+	clocktest.CheckFor(t, 20*time.Second, 20*time.Millisecond, func() error {
+		if slices.Contains(summary().Waiting, bobID) && summary().Deadline.Sub(fast.Now()) > 0 && len(h.to("/bob")) == 2 {
+			return fmt.Errorf("still waiting on bob until %v (now %v)", summary().Deadline, fast.Now())
+		}
+		return nil
+	})
+	if !strings.Contains(ann.text(), "bob") {
+		t.Errorf("ann never read of bob:\n%s", ann.text())
+	}
+	out, status = command(t, addr, bobKey, "bob", "notify test")
+	if status != 0 || !strings.Contains(out, "Sent: the webhook answered 200 OK") {
+		t.Errorf("notify test: exit %d, %q", status, out)
+	}
+	out, status = command(t, addr, bobKey, "bob", "notify off")
+	if status != 0 || !strings.Contains(out, "Notifications off") {
+		t.Errorf("notify off: exit %d, %q", status, out)
+	}
+}
