@@ -352,3 +352,31 @@ func TestCorrespondenceSeatsAreForKeyedPlayers(t *testing.T) {
 		t.Errorf("a guest may watch: %v, %v", seat, err)
 	}
 }
+
+// A table restored before anyone moved derives its first deadline from
+// when the game began (a log with no action yet is no reason to forget
+// it: the first decision's deadline once read as year 1 and fired at once).
+func TestFirstDeadlineSurvivesARestartBeforeAnyMove(t *testing.T) {
+	clk, j, ts := clocktest.New(), NewMemJournal(), &turns{}
+	h, r, _, _ := corrRoom(t, race{}, clk, j, ts)
+	settle(t, r)
+	code := r.Code()
+	if err := h.Shutdown(context.Background(), Restarting); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := j.Room(code)
+	clk2, ts2 := clocktest.NewAt(clocktest.Epoch.Add(20*time.Minute)), &turns{}
+	r2, err := NewHub(t.Context(), nil).Restore(RoomConfig{Game: race{}, Journal: j, Bots: raceBots{}, Clock: clk2, OnTurn: ts2.add}, rec, j.Log(code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle(t, r2)
+	if got := ts2.last(); !got.Deadline.Equal(clocktest.Epoch.Add(time.Hour)) || got.Decision != 0 {
+		t.Fatalf("restored, OnTurn heard %+v", got)
+	}
+	if n := len(j.Log(code)); n != 0 {
+		t.Fatalf("%d entries 40 minutes before the first deadline", n)
+	}
+	r2.Close(Restarting)
+	<-r2.Done()
+}

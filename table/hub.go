@@ -388,7 +388,8 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 	}
 	if rec.Status == StatusPlaying || rec.Status == StatusOver {
 		var acts []Entry // a correspondence table's actions: when each was made, and by whom
-		if r.byCorrespondence() {
+		corr := r.byCorrespondence()
+		if corr {
 			var err error
 			if acts, err = actions(entries); err != nil {
 				return nil, fmt.Errorf("room %s: %w", rec.Code, err)
@@ -396,7 +397,7 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 			r.corr.startedAt = rec.Started
 		}
 		st, err := ReplayEach(cfg.Game, rec.Setup, rec.Seed, entries, func(i int, _ game.Seat, s game.State, events []game.Event) {
-			if acts != nil && (i == 0 && r.seq == 0 || i > r.seq) {
+			if corr && (i == 0 && r.seq == 0 || i > r.seq) { // (acts is nil before the first action)
 				r.corr.rederive(cfg.Game, s, i, acts)
 			}
 			r.seq = i
