@@ -227,6 +227,10 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	if err := testProcessConfig(&cfg); err != nil { // e2e_corr_test.go
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
 	srv, err := New(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)

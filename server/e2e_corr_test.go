@@ -8,15 +8,20 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/notify"
+	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
 
@@ -84,6 +89,7 @@ func command(t *testing.T, addr string, key gossh.Signer, user, cmd string) (str
 	t.Helper()
 	c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser(user), sshtest.WithoutPTY(), sshtest.WithCommand(cmd))
 	code := c.Wait(t, 10*time.Second)
+	c.Close() // not at cleanup: a test polling with commands would reach the per-address limit
 	return string(c.Transcript()), code
 }
 
@@ -242,5 +248,166 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 	out, status = command(t, addr, bobKey, "bob", "notify off")
 	if status != 0 || !strings.Contains(out, "Notifications off") {
 		t.Errorf("notify off: exit %d, %q", status, out)
+	}
+}
+
+// The server process's test settings (TestMain, serveEnv): a fast clock
+// from a start both processes share, and notifications to a receiver.
+const (
+	clockEnv  = "BIVOUAC_TEST_CLOCK"  // UNIX-NANOS,FACTOR
+	notifyEnv = "BIVOUAC_TEST_NOTIFY" // http://127.0.0.1:PORT
+)
+
+func testProcessConfig(cfg *Config) error {
+	if v := os.Getenv(clockEnv); v != "" {
+		var nanos int64
+		var factor int
+		if _, err := fmt.Sscanf(v, "%d,%d", &nanos, &factor); err != nil {
+			return fmt.Errorf("%s: %w", clockEnv, err)
+		}
+		cfg.tableClock = clocktest.NewFastFrom(time.Unix(0, nanos), factor)
+	}
+	if v := os.Getenv(notifyEnv); v != "" {
+		hosts, err := notify.ParseHosts(v)
+		if err != nil {
+			return err
+		}
+		cfg.Notify = notify.Policy{On: true, Hosts: hosts}
+	}
+	return nil
+}
+
+// startProcessWith is startProcess with more environment.
+func startProcessWith(t *testing.T, dir string, env ...string) *serverProcess {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), serveEnv+"="+dir), env...)
+	return &serverProcess{cmd: cmd, addr: sshtest.StartProcess(t, cmd)}
+}
+
+func (p *serverProcess) kill(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.cmd.Wait()
+}
+
+// gamesLine is the player's `ssh host games` line for code ("" if none).
+func gamesLine(t *testing.T, addr string, key gossh.Signer, user, code string) string {
+	t.Helper()
+	out, status := command(t, addr, key, user, "games")
+	if status != 0 {
+		t.Fatalf("games: exit %d, %q", status, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, code+"\t") {
+			return strings.TrimRight(l, "\r")
+		}
+	}
+	return ""
+}
+
+// A correspondence deadline outlives its server: the server is killed
+// (kill -9) while the table waits on an away player, another process on
+// the same data comes up on the same (fast) clock, and the deadline fires
+// there, once: the log holds one late stand-in decision, and a third
+// process restored after it adds none.
+func TestCorrespondenceDeadlineFiresOnceAfterKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("server processes killed and started")
+	}
+	t.Parallel()
+	h := newHook(t)
+	dir := t.TempDir()
+	env := []string{fmt.Sprintf("%s=%d,%d", clockEnv, time.Now().UnixNano(), 240), notifyEnv + "=http://" + h.host}
+	p1 := startProcessWith(t, dir, env...)
+	annKey, bobKey := newSigner(t), newSigner(t)
+	if out, code := command(t, p1.addr, bobKey, "bob", "notify http://"+h.host+"/bob"); code != 0 {
+		t.Fatalf("notify: exit %d, %q", code, out)
+	}
+	ann := dialPlain(t, p1.addr, "ann", sshtest.WithKey(annKey))
+	ann.answer("new grizzled", "Players")
+	ann.answer("1", "Rules")
+	ann.answer("", "Bots")
+	ann.answer("", "Bot seats")
+	ann.answer("", "Private")
+	ann.answer("", "Pace")
+	made := strings.Join(ann.do("4"), "\n")
+	if strings.Contains(made, "Hints") {
+		made = strings.Join(ann.do(""), "\n")
+	}
+	m := regexp.MustCompile(`Table ([A-Z0-9]{4,}):`).FindStringSubmatch(made)
+	if m == nil {
+		t.Fatalf("no table made: %q", made)
+	}
+	code := m[1]
+	bob := dialPlain(t, p1.addr, "bob", sshtest.WithKey(bobKey))
+	bob.do("join " + code)
+	bob.c.Close()
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 10*time.Second)
+	seen := 0
+	clocktest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		if len(h.to("/bob")) > 0 {
+			return nil // the table waits on bob, away
+		}
+		if ann.asked(&seen) {
+			ann.move()
+		}
+		return fmt.Errorf("the table never waited on bob")
+	})
+	before := gamesLine(t, p1.addr, bobKey, "bob", code)
+	if !strings.Contains(before, "\tmove\t") {
+		t.Fatalf("bob's games line: %q", before)
+	}
+	ann.c.Close()
+	p1.kill(t)
+
+	p2 := startProcessWith(t, dir, env...)
+	clocktest.CheckFor(t, 40*time.Second, 200*time.Millisecond, func() error {
+		if now := gamesLine(t, p2.addr, bobKey, "bob", code); now == before {
+			return fmt.Errorf("bob's deadline has not passed: %q", now)
+		}
+		return nil
+	})
+	t.Logf("before the kill: %q; after: %q", before, gamesLine(t, p2.addr, bobKey, "bob", code))
+	p2.kill(t)
+	p3 := startProcessWith(t, dir, env...)
+	if gamesLine(t, p3.addr, bobKey, "bob", code) == "" {
+		t.Fatalf("the table is gone after a restart")
+	}
+	p3.kill(t)
+
+	store, err := persistence.Open(filepath.Join(dir, DatabaseFile), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	saved, err := persistence.Journal{Store: store}.Restorable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := -1
+	for _, sr := range saved {
+		if sr.Record.Code != code {
+			continue
+		}
+		late = 0
+		for _, raw := range sr.Log {
+			e, err := table.DecodeEntry(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Late {
+				late++
+				if e.Seat != 1 {
+					t.Errorf("a late decision for seat %d, not bob's", e.Seat)
+				}
+			}
+		}
+	}
+	if late != 1 {
+		t.Errorf("%d late decisions for bob's deadline, want 1", late)
 	}
 }

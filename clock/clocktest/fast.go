@@ -17,6 +17,11 @@ type Fast struct {
 // NewFast is a clock running factor times faster than the wall clock from now.
 func NewFast(factor int) *Fast { return &Fast{Factor: factor, start: time.Now()} }
 
+// NewFastFrom is a clock running factor times faster than the wall clock
+// from start: two processes given the same start and factor read the same
+// time (a test that kills a server and starts another on its data).
+func NewFastFrom(start time.Time, factor int) *Fast { return &Fast{Factor: factor, start: start} }
+
 // Now is the start plus Factor times the wall time since.
 func (f *Fast) Now() time.Time {
 	return f.start.Add(time.Since(f.start) * time.Duration(f.Factor))
