@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/games/werewolf"
 	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
@@ -410,4 +411,43 @@ func TestCorrespondenceDeadlineFiresOnceAfterKill9(t *testing.T) {
 	if late != 1 {
 		t.Errorf("%d late decisions for bob's deadline, want 1", late)
 	}
+}
+
+// Werewolves by correspondence over SSH: days of 4 hours and nights of 2
+// (on a clock 3,600 times faster than the wall's), one keyed player who
+// never acts and seven bots. The game plays through a night and a day
+// by the deadlines alone: the player's ballots not cast are abstentions.
+func TestWerewolvesByCorrespondencePlayANightAndADay(t *testing.T) {
+	t.Parallel()
+	srv, addr := startGameServerWith(t, "a werewolf day over SSH", func(c *Config) {
+		c.tableClock = clocktest.NewFast(3600) // a 4-hour day in 4 s
+	})
+	srv.app.NewSeed = func() uint64 { return 1 } // seat 1 is a simple villager
+	vic := dialPlain(t, addr, "vic")
+	vic.answer("new werewolf", "Players")
+	vic.answer("", "Cards")
+	vic.answer("", "Timers")
+	vic.answer("4", "Bots") // by correspondence: 4 h days, 2 h nights
+	vic.answer("", "Bot seats")
+	vic.answer("8", "Private") // seven bots
+	vic.answer("", "Stand-ins")
+	vic.do("2") // stand-ins: yes
+	vic.c.Expect(t, `1\. vic \(you\)`, 5*time.Second)
+	sum := srv.app.Hub.List()[0]
+	if !sum.Pace.Correspondence {
+		t.Fatalf("the table is not by correspondence: %+v", sum)
+	}
+	vic.do("start")
+	vic.c.Expect(t, `Night 1 falls`, 10*time.Second)
+	vic.c.Expect(t, `Day 1 dawns`, 30*time.Second)
+	vic.c.Expect(t, `Night 2 falls|GAME OVER`, 60*time.Second)
+	st := replayState(t, srv, sum.Code, werewolf.Game{}).(*werewolf.State)
+	for _, v := range st.Votes {
+		for _, b := range v.Ballots {
+			if b.Voter == 0 && b.Target >= 0 {
+				t.Errorf("vic, who never voted, has a ballot for %d", b.Target)
+			}
+		}
+	}
+	noEscapes(t, vic)
 }
