@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"net"
@@ -72,18 +70,6 @@ func (h *hook) to(path string) []posted {
 	return out
 }
 
-func newSigner(t *testing.T) gossh.Signer {
-	_, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // command runs `ssh host CMD` without a terminal as the key's player and
 // returns what it printed and its exit status.
 func command(t *testing.T, addr string, key gossh.Signer, user, cmd string) (string, int) {
@@ -113,7 +99,7 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 		}
 		c.Notify, c.tableClock = notify.Policy{On: true, Hosts: hosts}, fast
 	})
-	annKey, bobKey := newSigner(t), newSigner(t)
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 
 	for _, refused := range []struct{ url, why string }{
 		{"http://169.254.169.254/latest/meta-data", "cloud metadata address: refused"},
@@ -156,7 +142,7 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 	bob.do("join " + code[1])
 	bob.c.Close() // away: the seat stays his
 
-	bobID := gossh.FingerprintSHA256(bobKey.PublicKey())
+	bobID := sshtest.Fingerprint(bobKey)
 	summary := func() table.Summary {
 		for _, r := range srv.hub.List() {
 			if r.Code == code[1] {
@@ -323,7 +309,7 @@ func TestCorrespondenceDeadlineFiresOnceAfterKill9(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{fmt.Sprintf("%s=%d,%d", clockEnv, time.Now().UnixNano(), 240), notifyEnv + "=http://" + h.host}
 	p1 := startProcessWith(t, dir, env...)
-	annKey, bobKey := newSigner(t), newSigner(t)
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 	if out, code := command(t, p1.addr, bobKey, "bob", "notify http://"+h.host+"/bob"); code != 0 {
 		t.Fatalf("notify: exit %d, %q", code, out)
 	}
