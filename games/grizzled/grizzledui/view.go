@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
@@ -827,6 +828,9 @@ func (s *Screen) timeLeft() string {
 	st := s.th.Muted
 	if n <= 10 {
 		st = s.th.Warning
+	}
+	if n > 600 { // a decision by correspondence (a live clock is minutes at most): hours or days
+		return " " + st.Render(s.th.T("ui.time_left", game.Sub("Left", uikit.Left(time.Duration(n)*time.Second))))
 	}
 	return " " + st.Render(s.th.T("ui.seconds_left", game.Num("N", n)))
 }

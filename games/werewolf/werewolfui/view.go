@@ -118,7 +118,11 @@ func (s *Screen) bannerLine(w int) string {
 		if n <= 5 {
 			cs = th.Warning
 		}
-		right = cs.Render(fmt.Sprintf("%d:%02d", n/60, n%60)) + th.Muted.Render(" "+th.T("werewolfui.left"))
+		clock := fmt.Sprintf("%d:%02d", n/60, n%60)
+		if n >= 3600 { // a day by correspondence: hours
+			clock = fmt.Sprintf("%d:%02d:%02d", n/3600, n/60%60, n%60)
+		}
+		right = cs.Render(clock) + th.Muted.Render(" "+th.T("werewolfui.left"))
 	}
 	return s.spread(st.Render(label), right, w)
 }
