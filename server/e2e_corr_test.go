@@ -140,7 +140,7 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 	}
 	bob := dialPlain(t, addr, "bob", sshtest.WithKey(bobKey))
 	bob.do("join " + code[1])
-	bob.c.Close() // away: the seat stays his
+	bob.do("leave") // to the lobby: the seat stays his
 
 	bobID := sshtest.Fingerprint(bobKey)
 	summary := func() table.Summary {
@@ -165,6 +165,16 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 		}
 		return fmt.Errorf("the table never waited on bob: %+v", summary())
 	})
+	// bob, in the lobby, hears it is his move there, with the bell; his
+	// webhook waits while he is connected.
+	bob.c.Expect(t, `Your move at `+code[1]+`: The Grizzled`, 5*time.Second)
+	if !strings.Contains(string(bob.c.Transcript()), "\a") {
+		t.Errorf("no bell with the notice")
+	}
+	if n := len(h.to("/bob")); n != 0 {
+		t.Errorf("bob, connected, was sent %d messages", n)
+	}
+	bob.c.Close() // away now
 	waitingSince := time.Now()
 	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		if len(h.to("/bob")) == 0 {
@@ -353,7 +363,7 @@ func TestCorrespondenceDeadlineFiresOnceAfterKill9(t *testing.T) {
 
 	p2 := startProcessWith(t, dir, env...)
 	clocktest.CheckFor(t, 40*time.Second, 200*time.Millisecond, func() error {
-		if now := gamesLine(t, p2.addr, bobKey, "bob", code); now == before {
+		if now := gamesLine(t, p2.addr, bobKey, "bob", code); now == "" || now == before { // "": not restored yet
 			return fmt.Errorf("bob's deadline has not passed: %q", now)
 		}
 		return nil
