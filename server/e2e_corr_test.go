@@ -447,3 +447,21 @@ func TestWerewolvesByCorrespondencePlayANightAndADay(t *testing.T) {
 	}
 	noEscapes(t, vic)
 }
+
+func TestClientZone(t *testing.T) {
+	for _, c := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"LANG=pl_PL.UTF-8", "TZ=Europe/Warsaw"}, "Europe/Warsaw"},
+		{[]string{"TZ=:Europe/Moscow"}, "Europe/Moscow"},
+		{[]string{"TZ=UTC"}, ""},
+		{[]string{"TZ=Mars/Olympus"}, ""},
+		{[]string{"TZ=../../etc/passwd"}, ""},
+		{nil, ""},
+	} {
+		if got := clientZone(c.env); got != c.want {
+			t.Errorf("clientZone(%q) = %q, want %q", c.env, got, c.want)
+		}
+	}
+}

@@ -94,7 +94,14 @@ func (s *Server) notifyCommand(sess ssh.Session, p *i18n.Printer, args []string)
 				return fail(game.NewError("notify.err.format"))
 			}
 		}
-		if err := s.updateNotify(id.ID, func(n *notify.Settings) error { n.URL, n.Format = args[0], f; return nil }); err != nil {
+		zone := clientZone(sess.Environ())
+		if err := s.updateNotify(id.ID, func(n *notify.Settings) error {
+			n.URL, n.Format = args[0], f
+			if n.Zone == "" {
+				n.Zone = zone // the client's TZ, when it sends one (ssh -o SetEnv=TZ=Europe/Warsaw)
+			}
+			return nil
+		}); err != nil {
 			return fail(err)
 		}
 	default:
@@ -156,4 +163,22 @@ func notifyErr(err error) game.Msg {
 		return ge.Msg
 	}
 	return game.M("notify.err.store")
+}
+
+// clientZone is the time zone the client's environment names (TZ, an
+// IANA name such as Europe/Warsaw; ":" before it allowed), or "".
+func clientZone(env []string) string {
+	zone := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TZ="); ok {
+			zone = strings.TrimPrefix(v, ":")
+		}
+	}
+	if zone == "" || len(zone) > 64 || strings.EqualFold(zone, "UTC") {
+		return ""
+	}
+	if _, err := notify.LoadZone(zone); err != nil {
+		return ""
+	}
+	return zone
 }
