@@ -24,6 +24,7 @@ type lobbyPage struct {
 	// moves are the tables waiting on the player (uikit.YourMoves) of
 	// movesFor
 	moves, movesFor []table.Summary
+	movedTo         string // the table of moves[0] when the cursor was put on it
 	cursor          int
 	// motdDone: the message of the day was shown and a key pressed (motd.go)
 	motdDone bool
@@ -58,7 +59,7 @@ const maxMoveLines = 3
 // yourMoves are the correspondence tables waiting on this player.
 func (p *lobbyPage) yourMoves(m *root) []table.Summary {
 	if p.movesFor == nil || !sameList(p.movesFor, p.rooms) {
-		p.moves, p.movesFor = uikit.YourMoves(p.rooms, m.sess.Player.ID), p.rooms
+		p.moves, p.movesFor = uikit.YourMoves(m.app.lobbyRooms.waiting(p.rooms), m.sess.Player.ID), p.rooms
 	}
 	return p.moves
 }
@@ -85,7 +86,17 @@ func (p *lobbyPage) movesView(m *root) (string, int) {
 // refreshSince takes the hub's room list as it was at since or later.
 func (p *lobbyPage) refreshSince(m *root, since time.Time) {
 	p.rooms = m.app.lobbyRooms.current(m.app.Hub, since)
-	p.cursor = min(p.cursor, max(0, len(p.visibleRooms(m))-1))
+	rooms := p.visibleRooms(m)
+	p.cursor = min(p.cursor, max(0, len(rooms)-1))
+	// A table newly waiting on the player gets the cursor: enter goes there.
+	if moves := p.yourMoves(m); len(moves) > 0 && moves[0].Code != p.movedTo {
+		p.movedTo = moves[0].Code
+		if i := slices.IndexFunc(rooms, func(r table.Summary) bool { return r.Code == p.movedTo }); i >= 0 {
+			p.cursor = i
+		}
+	} else if len(moves) == 0 {
+		p.movedTo = ""
+	}
 }
 
 // visibleRooms are the rooms this player may see listed: private tables

@@ -46,6 +46,7 @@ type roomSplit struct {
 	from    []table.Summary // the hub list
 	public  []table.Summary // neither closed nor private, in hub order
 	private []table.Summary // private and not closed
+	waiting []table.Summary // correspondence tables under way waiting on someone (uikit.YourMoves reads these)
 	lines   sync.Map        // lineKey → []atomic.Pointer[string], one per public room
 }
 
@@ -83,6 +84,15 @@ func (s *sharedRooms) current(h *table.Hub, since time.Time) []table.Summary {
 // split returns the public and private parts of rooms (the hub's list).
 // Callers must not modify them.
 func (s *sharedRooms) split(rooms []table.Summary) (public, private []table.Summary) {
+	sp := s.splitOf(rooms)
+	return sp.public, sp.private
+}
+
+// waiting are the correspondence tables of rooms that wait on someone:
+// few, so each session looks for its own moves among them only.
+func (s *sharedRooms) waiting(rooms []table.Summary) []table.Summary { return s.splitOf(rooms).waiting }
+
+func (s *sharedRooms) splitOf(rooms []table.Summary) *roomSplit {
 	sp := s.find(rooms)
 	if sp == nil {
 		s.mu.Lock()
@@ -97,7 +107,7 @@ func (s *sharedRooms) split(rooms []table.Summary) (public, private []table.Summ
 		}
 		s.mu.Unlock()
 	}
-	return sp.public, sp.private
+	return sp
 }
 
 // find is the split of rooms if it is one of the recent ones.
@@ -124,6 +134,9 @@ func newSplit(rooms []table.Summary) *roomSplit {
 	for _, r := range rooms {
 		if r.Status != table.StatusClosed && !r.Private {
 			public++
+		}
+		if len(r.Waiting) > 0 && r.Status == table.StatusPlaying {
+			sp.waiting = append(sp.waiting, r)
 		}
 	}
 	if public == len(rooms) {
