@@ -17,7 +17,7 @@ import (
 
 // The operator's listener (--metrics-addr): /metrics for Prometheus,
 // /healthz and /readyz for a supervisor or a load balancer. Players never
-// reach it; the README says to keep it on loopback or a private network.
+// reach it; docs/OPERATING.md says to keep it on loopback or a private network.
 
 // openMetrics makes the server's registry, reading sessions, tables and
 // readiness at each scrape. Before the rooms and the SSH front door: they
