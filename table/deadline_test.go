@@ -380,3 +380,44 @@ func TestFirstDeadlineSurvivesARestartBeforeAnyMove(t *testing.T) {
 	r2.Close(Restarting)
 	<-r2.Done()
 }
+
+// A replay shows the seat's own player that a bot made a decision of
+// theirs because their deadline passed; nobody else reads it.
+func TestReplayShowsALateDecisionToItsSeat(t *testing.T) {
+	clk, j, ts := clocktest.New(), NewMemJournal(), &turns{}
+	_, r, _, _ := corrRoom(t, race{}, clk, j, ts)
+	settle(t, r)
+	clk.Advance(time.Hour)
+	code := r.Code()
+	clocktest.CheckFor(t, 5*time.Second, time.Millisecond, func() error {
+		for _, e := range entries(t, j, code) {
+			if e.Late {
+				return nil
+			}
+		}
+		return errors.New("no late decision yet")
+	})
+	settle(t, r)
+	rec, _ := j.Room(code)
+	late := entries(t, j, code)[0]
+	told := func(seat game.Seat) bool {
+		steps, err := Replay(race{}, rec.Setup, rec.Seed, j.Log(code), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range steps {
+			for _, e := range st.Events {
+				if e.Msg.Key == "table.deadline.decided_once" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !late.Late || !told(late.Seat) {
+		t.Errorf("the replay from seat %d does not say its deadline passed (first entry %+v)", late.Seat, late)
+	}
+	if told(game.Spectator) {
+		t.Errorf("a spectator's replay says whose deadline passed")
+	}
+}

@@ -54,6 +54,12 @@ func ReplayEach(g game.Game, setup game.Setup, seed uint64, entries [][]byte, fn
 		if st, events, err = g.Apply(st, e.Seat, a); err != nil {
 			return nil, fmt.Errorf("entry %d does not replay: %w", i+1, err)
 		}
+		if e.Late && e.Seat >= 0 {
+			// Who decided and why, to the seat's own player only, as the
+			// table told them (decidedLate): their deadline passed.
+			events = append([]game.Event{{Audience: game.Only(e.Seat), Kind: game.Narration, From: game.NoSeat,
+				Msg: game.M("table.deadline.decided_once")}}, events...)
+		}
 		applied++
 		fn(applied, e.Seat, st, events)
 	}
