@@ -79,9 +79,11 @@ func envOr(name, def string) string {
 	return def
 }
 
-// envInt is the environment variable's value as a number, or def.
+// envInt is the environment variable's value as a number, or def: a
+// positive number, or -1, which the per-address limits read as no limit
+// (as their flags do).
 func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && (n > 0 || n == -1) {
 		return n
 	}
 	return def

@@ -77,3 +77,15 @@ func TestParseBytesReadsGOMEMLIMITSizes(t *testing.T) {
 		}
 	}
 }
+
+// A limit's environment variable says -1 for no limit as its flag does
+// (BIVOUAC_NEW_KEYS_PER_IP=-1 behind a shared address); a value that is
+// no setting leaves the default.
+func TestEnvIntTakesNoLimit(t *testing.T) {
+	for v, want := range map[string]int{"-1": -1, "25": 25, "": 20, "0": 20, "-7": 20, "lots": 20} {
+		t.Setenv("BIVOUAC_TEST_LIMIT", v)
+		if got := envInt("BIVOUAC_TEST_LIMIT", 20); got != want {
+			t.Errorf("BIVOUAC_TEST_LIMIT=%q: %d, want %d", v, got, want)
+		}
+	}
+}
