@@ -89,7 +89,7 @@ func FromEngine(r table.RoomRecord) RoomRecord {
 	}
 	return RoomRecord{
 		ID: r.Code, Code: r.Code, Title: r.Title, Setup: setup, Seed: r.Seed, Seats: seats,
-		Status: status, Host: r.Host, Options: r.Options, Seq: r.Seq, Created: r.Created, Updated: r.Updated,
+		Status: status, Host: r.Host, Creator: r.Creator, Options: r.Options, Seq: r.Seq, Created: r.Created, Updated: r.Updated,
 		Result: r.Result, Timer: r.Timer, First: r.First, Removed: r.Removed,
 		Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
 	}
@@ -111,7 +111,7 @@ func (r RoomRecord) Engine() table.RoomRecord {
 	}
 	return table.RoomRecord{
 		Code: r.Code, Game: r.Setup.Game, Title: r.Title, GameOptions: r.Setup.Options, Setup: r.Setup,
-		Seed: r.Seed, Seats: seats, Status: status, Host: r.Host, Options: r.Options, Seq: r.Seq,
+		Seed: r.Seed, Seats: seats, Status: status, Host: r.Host, Creator: r.Creator, Options: r.Options, Seq: r.Seq,
 		Result: r.Result, Timer: r.Timer, First: r.First, Created: r.Created, Updated: r.Updated, Removed: r.Removed,
 		Started: r.Started, Waiting: r.Waiting, Deadline: r.Deadline,
 	}

@@ -87,3 +87,13 @@ func TestJournalRoundTripAndRestorable(t *testing.T) {
 		t.Fatalf("ann's stats %+v, %v; want %+v", ann.Stats, err, want)
 	}
 }
+
+// Who made a table outlives a restart beside who hosts it now: the maker
+// of a table whose host passed on is still never removed from it.
+func TestTheTablesMakerOutlivesARestart(t *testing.T) {
+	in := engineRoom("K7QX", table.StatusWaiting)
+	in.Host, in.Creator = "SHA256:bob", "SHA256:ann"
+	if out := FromEngine(in).Engine(); out.Host != in.Host || out.Creator != in.Creator {
+		t.Fatalf("came back hosted by %q, made by %q", out.Host, out.Creator)
+	}
+}

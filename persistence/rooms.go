@@ -76,7 +76,10 @@ type RoomRecord struct {
 	Seed    uint64       `json:"seed"`
 	Seats   []SeatRecord `json:"seats"`
 	Status  Status       `json:"status"`
-	Host    string       `json:"host,omitempty"` // fingerprint of the creator
+	Host    string       `json:"host,omitempty"` // who hosts it now (a fingerprint)
+	// Creator is who made it: they host it while they hold a seat, and
+	// nobody removes them (older records: Host).
+	Creator string `json:"creator,omitempty"`
 	// Options are the table's, each at the top level of the record as
 	// before they were one value (testdata/room-before-options.json).
 	table.Options

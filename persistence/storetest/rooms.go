@@ -63,6 +63,7 @@ func testRoomRoundTrip(t *testing.T, open Opener) {
 	in.Title, in.Seq = game.Raw("Ann's table"), 7
 	in.Options = tabletest.AllOptions() // every option of the table, whatever they are
 	in.Removed = []string{"SHA256:troll", "guest:0123abcd"}
+	in.Creator = "SHA256:bob" // the table passed from its maker to ann
 	in.Started = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 	in.Waiting, in.Deadline = []string{"SHA256:bob"}, time.Date(2026, 3, 1, 21, 30, 0, 0, time.UTC)
 	in.Seats = append(in.Seats, persistence.SeatRecord{Seat: 2, Identity: "guest:QX7", Name: "visitor", Guest: true, Badge: "veteran"})
