@@ -229,16 +229,7 @@ func (r *Room) overdueSeats() []game.Seat {
 	if !ok {
 		return nil
 	}
-	var out []game.Seat
-	for _, seat := range od.Overdue(r.state) {
-		if seat < 0 || int(seat) >= len(r.seats) {
-			continue
-		}
-		if s := r.seats[seat]; s.rec.Bot == "" && s.rec.Identity != "" && !s.takeover {
-			out = append(out, seat)
-		}
-	}
-	return out
+	return r.personSeats(od.Overdue(r.state))
 }
 
 // endOverdue ends an overdue step once its stand-ins have decided (or,

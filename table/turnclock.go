@@ -35,9 +35,13 @@ func (r *Room) stopTurnClock() {
 }
 
 // clockSeats are the seats the table waits on that a person plays now.
-func (r *Room) clockSeats() []game.Seat {
+func (r *Room) clockSeats() []game.Seat { return r.personSeats(r.cfg.Game.Waiting(r.state)) }
+
+// personSeats are those of seats that a person plays now: neither a bot's
+// seat, nor an empty one, nor one a bot stands in at.
+func (r *Room) personSeats(seats []game.Seat) []game.Seat {
 	var out []game.Seat
-	for _, seat := range r.cfg.Game.Waiting(r.state) {
+	for _, seat := range seats {
 		if seat < 0 || int(seat) >= len(r.seats) {
 			continue
 		}
