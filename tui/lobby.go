@@ -149,6 +149,8 @@ func (p *lobbyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 			code := rooms[p.cursor].Code
 			return func() tea.Msg { return joinMsg{code: code, watch: watch} }
 		}
+	case m.sess.Player.WatchOnly && (key.Matches(k, m.keys.New) || key.Matches(k, m.keys.Learn)):
+		m.notice = m.th.Err(table.ErrWatchOnly) // said now, not after the form
 	case key.Matches(k, m.keys.New):
 		openForm(m)
 	case key.Matches(k, m.keys.Learn):
@@ -205,7 +207,7 @@ func (p *lobbyPage) view(m *root) string {
 		b.WriteString(p.roomLine(m, r, selected) + "\n")
 	}
 	b.WriteString("\n")
-	if _, ok := m.app.learnEntry(); ok {
+	if _, ok := m.app.learnEntry(); ok && !m.sess.Player.WatchOnly {
 		b.WriteString(th.Muted.Render(th.Trunc("  "+th.T("ui.lobby.learn_hint"), m.width)) + "\n")
 	}
 	if m.notice != "" {
