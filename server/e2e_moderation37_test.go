@@ -132,11 +132,8 @@ func TestMutedPlayerCannotRenameAndWhoFollowsRenames(t *testing.T) {
 // them and the reports, and others seen under their name.
 func TestAdminHistory(t *testing.T) {
 	t.Parallel()
-	adminKey, carlKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	adminsFile := filepath.Join(t.TempDir(), "admins")
-	writeKeys(t, adminsFile, adminKey)
-	srv, addr := startModerated(t, t.TempDir(), adminsFile)
-	run := adminRun(t, addr, adminKey)
+	srv, addr, run := startWithAdmin(t)
+	carlKey := sshtest.NewKey(t)
 	carl := dialPlain(t, addr, "carl", sshtest.WithKey(carlKey))
 	carl.do("name karol")
 	run("mute karol 10m flood", 0)
