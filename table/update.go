@@ -37,13 +37,16 @@ type Update struct {
 	// what a screen that must look alike for everyone draws (a sleeping
 	// village), kept apart from Log so a seat's private lines never push
 	// public ones out of it. Shared between the sessions: read only.
-	Public  []*game.Event `json:"public,omitempty"`
-	Seats   []SeatInfo    `json:"seats"`   // who sits where
-	Notice  game.Msg      `json:"notice"`  // why this seat's last action was refused (zero if none)
-	Started bool          `json:"started"` // false while the table waits for players
-	Over    bool          `json:"over"`
-	Result  *game.Result  `json:"result,omitempty"`
-	Closed  CloseReason   `json:"closed,omitempty"` // not Open: the room is gone, and why
+	Public []*game.Event `json:"public,omitempty"`
+	Seats  []SeatInfo    `json:"seats"`  // who sits where
+	Notice game.Msg      `json:"notice"` // why this seat's last action was refused (zero if none)
+	// Info is a line about the table itself for this seat, not a refusal:
+	// it moved to another node of the cluster, one moment (cluster/remote).
+	Info    game.Msg     `json:"info,omitempty"`
+	Started bool         `json:"started"` // false while the table waits for players
+	Over    bool         `json:"over"`
+	Result  *game.Result `json:"result,omitempty"`
+	Closed  CloseReason  `json:"closed,omitempty"` // not Open: the room is gone, and why
 	// Deadline is the time left on the current timer in whole seconds when
 	// this update was made (0: none). Screens count down locally while visible.
 	Deadline int `json:"deadline,omitempty"`

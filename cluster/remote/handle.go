@@ -450,7 +450,11 @@ func (h *Handle) resume(s *localSession) bool {
 	old := s.sub
 	if s.got.synced {
 		u := s.got.last
-		u.Notice = game.M("table.moving", game.Text("Code", h.code))
+		key := "table.moving"
+		if s.watch || u.Seat == game.Spectator {
+			key = "table.moving_watch" // no seat to keep
+		}
+		u.Notice, u.Info = game.Msg{}, game.M(key, game.Text("Code", h.code))
 		s.box.Put(u)
 	}
 	s.mu.Unlock()

@@ -267,9 +267,12 @@ func testOwnerMoves(t *testing.T, cl *natstest.Cluster) {
 	onA := dial(t, ctx, a, room, fast)
 	alice := join(t, ctx, onA, "p1")
 	alice.until(t, ctx, func(u table.Update) bool { return len(u.Seats) == 2 })
+	carol := join(t, ctx, onA, "p2") // the table is full: she watches
+	carol.until(t, ctx, func(u table.Update) bool { return u.Seat == game.Spectator })
 
 	owner.Close() // as when its node died: nobody answers for the room
-	alice.until(t, ctx, func(u table.Update) bool { return u.Notice.Key == "table.moving" })
+	alice.until(t, ctx, func(u table.Update) bool { return u.Info.Key == "table.moving" })
+	carol.until(t, ctx, func(u table.Update) bool { return u.Info.Key == "table.moving_watch" }) // no seat to keep
 	if err := onA.Say(alice.box, "hello?"); !errors.Is(err, table.ErrBusy) {
 		t.Fatalf("a call between owners: %v, want ErrBusy", err)
 	}
@@ -278,7 +281,7 @@ func testOwnerMoves(t *testing.T, cl *natstest.Cluster) {
 		t.Fatal(err)
 	}
 	defer moved.Close()
-	u := alice.until(t, ctx, func(u table.Update) bool { return u.Notice.IsZero() })
+	u := alice.until(t, ctx, func(u table.Update) bool { return u.Info.IsZero() })
 	if u.Seat != alice.seat {
 		t.Fatalf("alice sits again at seat %d, sat at %d", u.Seat, alice.seat)
 	}

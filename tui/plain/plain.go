@@ -753,6 +753,9 @@ func (p *plain) onUpdate(u table.Update) {
 	if !u.Notice.IsZero() {
 		p.say(th.T("ui.refused", game.Text("Why", th.Msg(u.Notice))))
 	}
+	if !u.Info.IsZero() {
+		p.say(th.Msg(u.Info))
+	}
 	// The guided mission's lessons, each read once, before what is asked.
 	if c := p.can.Coached; c != nil {
 		for text, _ := c.Lesson(); text != ""; text, _ = c.Lesson() {

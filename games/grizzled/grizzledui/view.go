@@ -836,10 +836,15 @@ func (s *Screen) timeLeft() string {
 }
 
 func (s *Screen) noticeLines(w int) []string {
-	if s.u.Notice.IsZero() {
+	var msg string
+	switch {
+	case !s.u.Notice.IsZero():
+		msg = " ✗ " + s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))) + " "
+	case !s.u.Info.IsZero():
+		msg = " " + uikit.Clean(s.th.Msg(s.u.Info)) + " "
+	default:
 		return nil
 	}
-	msg := " ✗ " + s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))) + " "
 	lines := s.wrapN(msg, w, 2)
 	for i, l := range lines {
 		lines[i] = s.th.Notice.Render(l)

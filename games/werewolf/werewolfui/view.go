@@ -133,6 +133,9 @@ func (s *Screen) narrationLine(w int) string {
 
 func (s *Screen) noticeLine(w int) string {
 	if s.u.Notice.IsZero() {
+		if !s.u.Info.IsZero() {
+			return s.th.Notice.Render(s.th.Trunc(uikit.Clean(s.th.Msg(s.u.Info)), w))
+		}
 		return ""
 	}
 	return s.th.Danger.Render(s.th.Trunc("✗ "+s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))), w))
