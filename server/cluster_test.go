@@ -301,10 +301,12 @@ func listed(n *testNode, code string) bool {
 // TestClusterTableSurvivesItsNode: a room made on node 1 is listed on the
 // others; alice plays at it on node 1 and bob through node 2 (the table
 // runs on node 1), and carol watches it over SSH on node 3; node 1 dies
-// abruptly, another node runs the room with every accepted move, the
-// players sit back down (alice now through the node that does not run it)
-// and play on, the old owner accepts nothing, and a restart of the whole
-// cluster loses nothing.
+// abruptly: the survivors stay ready, a player asking for the table
+// meanwhile is told it is busy (not to ssh to the dead node), another
+// node runs the room with every accepted move, bob is kept at it, alice
+// sits back down through the node that does not run it, they play on,
+// the old owner accepts nothing, a drain that would leave one node of
+// three is refused, and a restart of the whole cluster loses nothing.
 func TestClusterTableSurvivesItsNode(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
