@@ -22,7 +22,10 @@ func (r *Room) refreshSummary() {
 		if st.rec.Identity == "" && st.rec.Bot == "" {
 			s.Open++
 		}
-		if st.rec.Identity != "" {
+		// A player who gave the seat to a bot for the rest of the game
+		// (L) has no seat there any more: the lobby says "your seat" no
+		// longer, and they are not sat back down at it.
+		if st.rec.Identity != "" && !(st.rec.Left && r.started && !r.over) {
 			s.Players = append(s.Players, st.rec.Identity)
 		}
 	}

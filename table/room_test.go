@@ -618,6 +618,7 @@ func TestRoomWithoutItsHostIsTakenOverByWhoeverComes(t *testing.T) {
 	}
 	r.Leave(early)
 	alice, _ := join(t, r, "alice")
+	watch(t, r, "wendy") // someone is in: the room stays open when alice leaves
 	r.Leave(alice)
 	carol, _ := join(t, r, "carol")
 	if h := r.Summary().Host; h != "alice" {

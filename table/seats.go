@@ -285,7 +285,7 @@ func (r *Room) creatorGraceOver() {
 }
 
 func (r *Room) afterDetach() {
-	if r.nobodyToComeBack() {
+	if r.nobodyToComeBack() || r.emptyWaitingRoom() {
 		r.closeForGood(Abandoned)
 		return
 	}
@@ -304,6 +304,19 @@ func (r *Room) armIdle() {
 // nobodyToComeBack reports a room that waits for nobody: a guided mission
 // its player left. (A table not started waits IdleClose for whoever
 // comes: its host may be on the way.)
+// emptyWaitingRoom reports a waiting room that nobody holds a seat at or
+// looks at: its last player left it, so nobody is coming back to start it.
+// It closes at once rather than stand in the lobby as "0/4 waiting" until
+// IdleClose (a player who only stepped away keeps a seat, and the room).
+func (r *Room) emptyWaitingRoom() bool {
+	// hostSeen: a room is not closed before its host first comes in (a
+	// quicker player's join and leave must not close it under them).
+	if r.started || len(r.members) > 0 || !r.hostSeen {
+		return false
+	}
+	return !slices.ContainsFunc(r.seats, func(s seatState) bool { return s.rec.Identity != "" })
+}
+
 func (r *Room) nobodyToComeBack() bool {
 	return r.cfg.Practice && !r.humanConnected()
 }
