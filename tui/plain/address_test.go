@@ -72,3 +72,18 @@ func TestThePlainAddressCommand(t *testing.T) {
 		t.Fatalf("a guest's choice (%d writes):\n%s", n, out.String())
 	}
 }
+
+// The profile's commands work at a table too: "address f" typed there
+// answered that there was nothing to do (issue 42 item 5).
+func TestProfileCommandsWorkAtATable(t *testing.T) {
+	a := testApp(t)
+	recs := &genderRecords{}
+	a.Records = recs
+	alice := start(t, a, "fp-alice", "alice")
+	alice.do("new coin 2", "Table")
+	alice.do("address f", "Saved. How the game addresses you: feminine.")
+	alice.do("profile", "How the game addresses you: feminine.")
+	if got, n := recs.got(); got != game.Feminine || n != 1 {
+		t.Fatalf("kept %v in %d writes, want feminine once", got, n)
+	}
+}

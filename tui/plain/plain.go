@@ -72,7 +72,8 @@ type plain struct {
 	asked       string
 	form        *plainForm // a table being made, field by field
 	droppedSaid time.Time  // when the player was last told keys were dropped
-	last        string     // the last line said
+	recent      [8]string  // the last lines said (saidRecently), a ring
+	recentAt    int
 	started     bool
 	langs       *tui.LangSave    // the language choice waiting to be stored (nil: none made)
 	lists       tui.SessionLists // the players this session ignores and blocks (people.go)
@@ -160,14 +161,22 @@ func Run(a *tui.App, s Session) int {
 	return 0
 }
 
+// saidRecently reports whether line is one of the last few said: what is
+// asked is not said again when a log line of the same update said it
+// (a screen reader heard each narration twice).
+func (p *plain) saidRecently(line string) bool {
+	return slices.Contains(p.recent[:], line)
+}
+
 // keyHints are the full screen's key letters in a prompt ("play a card
 // (p)"): plain mode picks moves by commands, so they are left out.
 var keyHints = regexp.MustCompile(` \(\p{L}\)`)
 
 // say writes lines, cleaned of anything a terminal would act on.
 func (p *plain) say(lines ...string) {
-	if len(lines) > 0 {
-		p.last = lines[len(lines)-1]
+	for _, l := range lines {
+		p.recent[p.recentAt%len(p.recent)] = l
+		p.recentAt++
 	}
 	var b strings.Builder
 	for _, l := range lines {
@@ -318,6 +327,17 @@ func (p *plain) command(line string) {
 		return
 	case "accept":
 		p.accept()
+		return
+	// The profile's commands are the player's, not the table's: they
+	// work at a table too (address f there answered "nothing to do now").
+	case "address":
+		p.addressCommand(rest)
+		return
+	case "profile":
+		p.profile()
+		return
+	case "campaigns":
+		p.campaigns()
 		return
 	case "friends":
 		p.friends()
@@ -774,8 +794,8 @@ func (p *plain) onUpdate(u table.Update) {
 		}
 		if key != p.asked {
 			p.asked = key
-			if (asked == "" || asked == p.last) && len(moves) == 0 {
-				return // the log's last line already said it ("Turn: Ann.")
+			if (asked == "" || p.saidRecently(asked)) && len(moves) == 0 {
+				return // the log already said it ("Turn: Ann.", the night's narration)
 			}
 			line := asked
 			if len(moves) > 0 {

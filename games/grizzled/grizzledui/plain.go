@@ -37,7 +37,13 @@ func (s *Screen) Asked() string {
 		v.Phase == grizzled.PhaseDecision && v.Decision == grizzled.DecidePlaceTile:
 		return ""
 	}
-	return strings.TrimPrefix(s.statusLine(), "▸ ")
+	// Read out, the status names the threat in words only: its drawn
+	// tag ("No", "Sc") is a column abbreviation a screen reader would
+	// spell out.
+	s.spoken = true
+	line := s.statusLine()
+	s.spoken = false
+	return strings.Join(strings.Fields(strings.TrimPrefix(line, "▸ ")), " ")
 }
 
 // Look is the whole situation: title, what is asked, the table, the hand.
@@ -125,7 +131,7 @@ func (s *words) soldierSentence(p grizzled.PlayerView) string {
 			names[i] = s.card(id).name
 		}
 		parts = append(parts, th.T("grizzledui.col.knocks")+": "+strings.Join(names, ", ")+
-			" ("+th.T("grizzledui.weight", game.Num("N", p.Weight))+")")
+			" ("+th.T("plain.words.weight", game.Num("N", p.Weight))+")")
 	}
 	return name + ": " + strings.Join(parts, "; ") + "."
 }

@@ -105,3 +105,35 @@ func play(t *testing.T, g grizzled.Game, st *game.State, see func(seat, other ga
 		*st = next
 	}
 }
+
+// Read out, a speech names its threat in words, never by the drawn
+// table's tag ("Aufruf von Cid: Sc Schnee." was read as "S C"), and a
+// soldier's hard knocks weigh in words ("(Gw 1)"), in every language
+// (issue 42 item 5).
+func TestPlainModeSaysNoThreatTagOrWeightAbbreviation(t *testing.T) {
+	for _, l := range i18n.Langs {
+		th := asciiTheme()
+		th.SetLang(l)
+		s := New(th)
+		s.SetSize(80, 23)
+		u := speechAnswer()
+		u.Seat = 3 // Dee, who is not asked: she hears the status line
+		v := u.View.(grizzled.SeatView)
+		v.Seat, v.Legal = 3, nil
+		u.View = v
+		s.SetUpdate(u)
+		asked := s.Asked()
+		tag, name := s.threatTag(grizzled.Snow), s.threatName(grizzled.Snow)
+		if !strings.Contains(asked, name) || strings.Contains(asked, tag+" "+name) || strings.Contains(asked, "  ") {
+			t.Errorf("%s: the speech is read %q (tag %q)", l, asked, tag)
+		}
+		s.SetUpdate(midMission())
+		look := strings.Join(s.Look(), "\n")
+		if w := th.T("grizzledui.weight", game.Num("N", 1)); w != th.T("plain.words.weight", game.Num("N", 1)) && strings.Contains(look, w) {
+			t.Errorf("%s: look reads the column's %q:\n%s", l, w, look)
+		}
+		if !strings.Contains(look, th.T("plain.words.weight", game.Num("N", 1))) {
+			t.Errorf("%s: look does not say the weight in words:\n%s", l, look)
+		}
+	}
+}

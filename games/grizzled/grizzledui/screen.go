@@ -33,6 +33,8 @@ type Screen struct {
 	words // the theme, the newest Update and its view
 	keys  keyMap
 
+	spoken bool // the status line is for plain mode: threats in words only (Asked)
+
 	helpBar bool   // draw the help bar as the last line (see SetHelpBar); off by default
 	notice  string // the session's notice, on a line under the body (uikit.Noticed)
 	w, h    int

@@ -54,6 +54,9 @@ func (s *Screen) threatInk(t grizzled.Threat) uikit.Ink { return s.threats().ink
 // threatTag is threat t's mark in its colour ("Ni", "Sh", ...); a threat
 // out of range gives "??".
 func (s *Screen) threatTag(t grizzled.Threat) string {
+	if s.spoken {
+		return ""
+	}
 	if t >= grizzled.NumThreats {
 		return "??"
 	}

@@ -40,6 +40,8 @@ func (s *Screen) Asked() string {
 
 // Look: the phase, its narration, what is asked, the card, the players.
 func (s *Screen) Look() []string {
+	s.spoken = true
+	defer func() { s.spoken = false }()
 	if !s.hasView {
 		return []string{s.th.T("ui.waiting_table")}
 	}
@@ -56,6 +58,8 @@ func (s *Screen) Look() []string {
 // sleeping player's card face down until asked; in plain mode asking for
 // the hand (or a look) is that request.
 func (s *Screen) Hand() []string {
+	s.spoken = true
+	defer func() { s.spoken = false }()
 	shown := s.showCard
 	s.showCard = true
 	defer func() { s.showCard = shown }()
@@ -64,6 +68,8 @@ func (s *Screen) Hand() []string {
 
 // Table is the players: alive or dead, and what the viewer knows of them.
 func (s *Screen) Table() []string {
+	s.spoken = true
+	defer func() { s.spoken = false }()
 	return squeeze(s.playerLines(plainWidth, len(s.v.Players)+1))
 }
 

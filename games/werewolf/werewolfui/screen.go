@@ -49,6 +49,10 @@ type Screen struct {
 	th   *uikit.Theme
 	keys keyMap
 
+	// spoken: the lines are for plain mode (Look, Hand, Table), read out
+	// whole; no name is cut to a column.
+	spoken bool
+
 	helpBar bool   // draw the help bar as the last line (standalone); off by default
 	notice  string // the session's notice, on a line under the body (uikit.Noticed)
 	w, h    int

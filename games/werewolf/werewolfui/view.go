@@ -161,7 +161,9 @@ func (s *Screen) playerLines(w, h int) []string {
 	for _, p := range v.Players {
 		nameW = max(nameW, width(s.shortName(p.Name)))
 	}
-	nameW = min(nameW, 12)
+	if !s.spoken {
+		nameW = min(nameW, 12)
+	}
 	alive := 0
 	for _, p := range v.Players {
 		if p.Alive {
@@ -901,10 +903,16 @@ func (s *Screen) deckLine(deck []werewolf.Role) string {
 func width(s string) int { return uikit.Width(s) }
 
 // short cuts plain text to n cells.
-func (s *Screen) short(text string, n int) string { return s.th.Trunc(text, n) }
+// short cuts text to n cells on the screen; plain mode reads it whole.
+func (s *Screen) short(text string, n int) string {
+	if s.spoken {
+		return text
+	}
+	return s.th.Trunc(text, n)
+}
 
 func (s *Screen) pad(text string, w int) string {
-	text = s.th.Trunc(text, w)
+	text = s.short(text, w)
 	return text + strings.Repeat(" ", max(0, w-width(text)))
 }
 
