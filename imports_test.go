@@ -38,7 +38,8 @@ var rules = []importRule{
 	{[]string{"words"}, nil},
 	{[]string{"game"}, []string{"words"}},
 	{[]string{"game/gametest"}, []string{"game"}},
-	{[]string{"game/sim"}, nil},
+	{[]string{"game/sim"}, []string{"game"}},
+	{[]string{"game/sim/simcmd"}, []string{"game/sim"}},
 	{[]string{"clock", "codes", "lastknown", "logredact"}, nil},
 	{[]string{"clock/clocktest", "logthrottle"}, []string{"clock"}},
 	{[]string{"sanitize"}, []string{"words", "x/text"}},
@@ -68,7 +69,7 @@ var rules = []importRule{
 	{[]string{"sshserver/porch"}, []string{"sshserver", "charmbracelet/ssh"}},
 	{[]string{"sshserver/sshtest"}, []string{"sshserver/sshtest/vterm", "x/crypto"}},
 	{[]string{"sshserver/sshtest/vterm"}, []string{"x/ansi"}},
-	{[]string{"tui/uikit"}, []string{"game", "i18n", "table",
+	{[]string{"tui/uikit"}, []string{"game", "game/sim", "i18n", "table",
 		"bubbles", "bubbletea", "lipgloss", "termenv", "x/ansi", "x/text"}},
 	{[]string{"tui/frames"}, []string{"tui/uikit", "bubbletea"}},
 	{[]string{"tui"}, []string{"clock", "game", "i18n", "notice", "presence", "sanitize", "table", "tui/frames", "tui/uikit",
@@ -77,7 +78,7 @@ var rules = []importRule{
 	{[]string{"games/ID/catalog"}, []string{"i18n"}},
 	{[]string{"games/ID/IDui"}, []string{"game", "game/sim", "games/ID", "games/ID/...", "i18n", "table", "tui/uikit", "words",
 		"bubbles", "bubbletea", "lipgloss", "x/ansi"}},
-	{[]string{"games/ID", "games/ID/..."}, []string{"game", "game/sim", "games/ID", "games/ID/...", "words"}},
+	{[]string{"games/ID", "games/ID/..."}, []string{"game", "game/sim", "game/sim/simcmd", "games/ID", "games/ID/...", "words"}},
 	{[]string{"games"}, []string{"games/ID/IDui", "tui"}},
 	{[]string{"server/joinline"}, nil},
 	{[]string{"server/live"}, []string{"sshserver", "tui"}},
@@ -96,7 +97,8 @@ var rules = []importRule{
 		"server/commands", "server/joinline", "server/live", "server/node", "server/people", "server/records",
 		"server/reviews", "sshserver", "sshserver/porch", "table", "tui", "tui/plain", "tui/uikit", "bubbletea", "charmbracelet/ssh",
 		"wish"}},
-	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "game/sim", "notify", "server", "server/node", "sshserver"}},
+	{[]string{"cmd/bivouac"}, []string{"access", "clock", "cluster/natsnode", "game/sim/simcmd", "games", "notify", "server",
+		"server/node", "sshserver"}},
 	{[]string{"cmd/bivouac-load"}, []string{"cluster/lease", "cluster/natsnode", "persistence", "persistence/jetstream",
 		"sshserver/sshtest/vterm", "bubbletea", "charmbracelet/ssh", "lipgloss", "nats.go", "termenv",
 		"wish", "x/crypto"}},
@@ -110,11 +112,6 @@ var debts = []struct{ from, imports, why string }{
 	// Issue 31 item 3: tui should not touch SSH; App takes window sizes
 	// as ssh.Window where a type of its own would do.
 	{"tui", "charmbracelet/ssh", "issue 31 item 3: tui takes ssh.Window for window sizes"},
-	// Issue 38: bivouac sim runs The Grizzled and Werewolves by name
-	// (sim, matrix, calibrate) until it runs any game of the registry.
-	{"cmd/bivouac", "games/grizzled", "issue 38: bivouac sim names The Grizzled"},
-	{"cmd/bivouac", "games/grizzled/grizzbot", "issue 38: bivouac sim names The Grizzled's bots"},
-	{"cmd/bivouac", "games/werewolf/wolfbot", "issue 38: bivouac sim names the Werewolves' bots"},
 }
 
 // thirdParty names the modules outside this one that code may import: a

@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 const usage = `Usage:
   bivouac [serve] [--addr :2222] [--data ./data]    run the server (default)
-  bivouac sim [--game grizzled] [--players 4] ...   play bot-only games, print statistics
+  bivouac sim [--game ID] [--players N] ...         play bot-only games of any game, print statistics
   bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
   bivouac drain [--data ./data]                     cluster node: hand its tables to the others, then stop it
   bivouac version (or --version, -v)                version, commit and Go of this build

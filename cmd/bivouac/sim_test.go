@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/bivouac-ssh/bivouac/games"
 )
 
 func runSimJSON(t *testing.T, args ...string) map[string]any {
@@ -126,24 +128,6 @@ func TestSimInterrupted(t *testing.T) {
 	}
 }
 
-func TestProgressBar(t *testing.T) {
-	var b bytes.Buffer
-	tick := progressTo(&b, true, 10)
-	tick(5)
-	tick(10)
-	tick(-1)
-	if !strings.Contains(b.String(), "10/10 games") {
-		t.Errorf("progress bar: %q", b.String())
-	}
-	var quiet bytes.Buffer
-	tick = progressTo(&quiet, false, 10)
-	tick(10)
-	tick(-1)
-	if quiet.Len() != 0 {
-		t.Errorf("hidden progress bar wrote %q", quiet.String())
-	}
-}
-
 // Werewolves at its default and at the edges of what it seats: no panic,
 // a clear refusal outside, and a report with nothing of The Grizzled in it.
 func TestSimWerewolfPlayers(t *testing.T) {
@@ -185,7 +169,18 @@ func TestSimMatrix(t *testing.T) {
 	if err := runSim(context.Background(), []string{"--matrix", "--games", "2", "--seed", "3", "--samples", "2", "--json"}, &out, &errb); err != nil {
 		t.Fatalf("matrix: %v (%s)", err, errb.String())
 	}
-	var rep matrixReport
+	var rep struct {
+		Games int    `json:"games_per_cell"`
+		Seed  uint64 `json:"seed"`
+		Cells []struct {
+			Variant              string
+			Players, Wins, Games int
+			Bot                  string
+			WinRate              float64 `json:"win_rate"`
+			CILow                float64 `json:"ci_low"`
+			CIHigh               float64 `json:"ci_high"`
+		}
+	}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -216,5 +211,20 @@ func TestSimMatrix(t *testing.T) {
 	}
 	if err := runSim(context.Background(), []string{"--matrix", "--players", "3"}, &text, &errb); err == nil {
 		t.Error("--matrix with --players was accepted")
+	}
+}
+
+// `bivouac sim` plays every registered game, through the game's own
+// simulation or its bots through the contract, with its default table.
+func TestSimRunsEveryRegisteredGame(t *testing.T) {
+	t.Parallel()
+	for _, m := range games.Catalog() {
+		if m.Bots == nil {
+			continue
+		}
+		r := runSimJSON(t, "--game", m.Game.ID(), "--games", "2", "--seed", "4")
+		if r["game"] != m.Game.ID() || num(t, r, "games") != 2 || num(t, r, "players") != float64(m.Players.Default) {
+			t.Errorf("%s: %v", m.Game.ID(), r)
+		}
 	}
 }

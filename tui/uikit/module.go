@@ -2,6 +2,7 @@ package uikit
 
 import (
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/game/sim"
 	"github.com/bivouac-ssh/bivouac/table"
 )
 
@@ -37,6 +38,21 @@ type Module struct {
 	// TitleKey is the catalog key of the game's name ("": the game's own
 	// Title, untranslated).
 	TitleKey string
+	// Sim is the game's own simulation for `bivouac sim` (nil: its bots
+	// play through the contract, sim.Contract).
+	Sim sim.Simulator
+}
+
+// Simulator is how `bivouac sim` plays the game: its own simulation, else
+// its bots through the contract; nil for a game without bots.
+func (g Module) Simulator() sim.Simulator {
+	switch {
+	case g.Sim != nil:
+		return g.Sim
+	case g.Bots != nil:
+		return sim.Contract(g.Game, g.Bots)
+	}
+	return nil
 }
 
 // Title is the game's name in th's language.

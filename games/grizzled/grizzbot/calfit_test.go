@@ -13,7 +13,7 @@ import (
 // TestCalibrationFit fits the calibration's coefficients (calibrationFit)
 // to the chances a calibration run kept:
 //
-//	bivouac sim --calibrate --games 300 --seed 101 --points fit.jsonl
+//	go run ./games/grizzled/calibrate --games 300 --seed 101 --points fit.jsonl
 //	CALFIT=fit.jsonl go test ./game/grizzled/grizzbot -run CalibrationFit -v
 //
 // prints them to paste into calibration.go. The table in docs/COACH.md

@@ -18,7 +18,7 @@ import (
 // play the other seats; every chance the coach shows on the way (each
 // mission's start, each hint, and the chance of a move made against the
 // hint, as the review's chart shows it) is kept with the game's result.
-// `bivouac sim --calibrate` prints them by decile.
+// `go run ./games/grizzled/calibrate` prints them by decile.
 
 // Pile is which trials pile a calibration batch plays.
 type Pile string

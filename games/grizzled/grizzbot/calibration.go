@@ -40,7 +40,7 @@ const numCalFeatures = 17
 
 // calibrationFit are the coefficients of a logistic regression of the
 // game's result on calFeatures, fitted on the chances kept by
-// `bivouac sim --calibrate` (TestCalibrationFit says how).
+// `go run ./games/grizzled/calibrate` (TestCalibrationFit says how).
 var calibrationFit = [numCalFeatures]float64{0.2114, 0.7414, -1.4316, 0.1433, 0.4735, 0.1071, 0.4017, 0.4958, 0.1241, -0.0383, 0.2814, -0.0784, 0.5694, -0.0196, 0.1173, 0.0702, 0.1212}
 
 // rawFloor keeps a raw mean off 0 and 1: every playout of the look-ahead

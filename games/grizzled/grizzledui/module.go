@@ -52,6 +52,7 @@ func Module() uikit.Module {
 		Campaign:   grizzledCampaign{},
 		Variant:    grizzledVariant,
 		VariantKey: func(v string) string { return "grizzled.variant." + v },
+		Sim:        grizzbot.Simulation{},
 	}
 }
 

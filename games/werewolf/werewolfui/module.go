@@ -54,6 +54,7 @@ func Module() uikit.Module {
 	return uikit.Module{
 		Entry:    game.Entry{Game: werewolf.Game{}, Bots: wolfbot.Bots{}},
 		TitleKey: "werewolf.title",
+		Sim:      wolfbot.Simulation{},
 		Players:  uikit.Players{Min: 5, Max: 18, Default: 8, Label: playersLabel},
 		Screen:   func(th *uikit.Theme) uikit.Screen { return New(th) },
 		Form: uikit.Form{

@@ -22,11 +22,11 @@ type SimResult struct {
 	Lovers      int           `json:"lovers"`
 	NoWinner    int           `json:"no_winner"` // nobody alive
 	Stalemate   int           `json:"stalemate"`
-	Unfinished  int           `json:"unfinished"`    // hit the action limit (a bug if > 0)
-	Actions     int           `json:"actions"`       // actions applied, ticks included
-	Elapsed     time.Duration `json:"elapsed"`       // filled in by whoever timed the games
-	GamesPerSec float64       `json:"games_per_sec"` // likewise
-	Err         string        `json:"err,omitempty"` // first error (a bot's action refused)
+	Unfinished  int           `json:"unfinished"`              // hit the action limit (a bug if > 0)
+	Actions     int           `json:"actions"`                 // actions applied, ticks included
+	Elapsed     time.Duration `json:"elapsed,omitempty"`       // filled in by whoever timed the games
+	GamesPerSec float64       `json:"games_per_sec,omitempty"` // likewise (bivouac sim's report has both)
+	Err         string        `json:"err,omitempty"`           // first error (a bot's action refused)
 }
 
 func (r SimResult) String() string {

@@ -1,24 +1,88 @@
+// Command calibrate sets the chances The Grizzled's coach shows against
+// how games end: games in which one person follows the coach's hints (now
+// and then, on purpose, not) beside bots of each level, on each trials
+// pile; every chance shown is set against the game's end, by decile.
+// docs/COACH.md has the table it prints.
+//
+//	go run ./games/grizzled/calibrate [--games 400] [--piles standard,veteran,campaign] [--bots easy,strong] [--seed 1] [--points FILE] [--json]
+//
+// It is a tool for whoever tunes the coach's estimator, not a simulation
+// every game has, so it lives in the game's folder rather than in
+// `bivouac sim`.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/game/sim/simcmd"
 	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzbot"
 )
 
-// The coach's calibration (`bivouac sim --calibrate`): games in which one
-// person follows the coach's hints (now and then, on purpose, not) beside
-// bots of each level, on each trials pile; every chance the coach showed
-// is set against how the game ended, by decile. docs/COACH.md has the
-// table it prints.
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// config is what a calibration was asked to do.
+type config struct {
+	games, workers            int
+	seed                      uint64
+	json                      bool
+	piles, levels, pointsFile string
+}
+
+// wallClock tells the time for the progress bar and the elapsed seconds.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// run parses the flags and calibrates.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	var progress string
+	fs.IntVar(&c.games, "games", calibrateGamesDefault, "games a trials pile and bot level")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed; game i of a batch is seeded from it and i alone")
+	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "games played at once")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object instead of text")
+	fs.StringVar(&c.piles, "piles", "", "the trials piles, of standard, veteran, campaign (default all)")
+	fs.StringVar(&c.levels, "bots", "", "the bot levels beside the person, of easy, strong (default all)")
+	fs.StringVar(&c.pointsFile, "points", "", "also write every chance shown to this file, one JSON object a line")
+	fs.StringVar(&progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), on or off")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.games < 1 || c.workers < 1 {
+		return errors.New("--games and --workers must be at least 1")
+	}
+	if progress != "on" && progress != "off" && progress != "auto" {
+		return fmt.Errorf("--progress must be auto, on or off, not %q", progress)
+	}
+	show := progress == "on" || progress == "auto" && simcmd.IsTerminal(stderr)
+	return calibrate(ctx, c, stdout, stderr, show)
+}
 
 // calibrateGamesDefault is a batch's games (a pile × a bot level) when
 // --games is not given.
@@ -31,7 +95,7 @@ const (
 	calibrationCount = 100
 )
 
-// calibrateReport is what --calibrate --json prints.
+// calibrateReport is what --json prints.
 type calibrateReport struct {
 	Seed        uint64           `json:"seed"`
 	Games       int              `json:"games_per_batch"`
@@ -56,28 +120,28 @@ type calibrateBatch struct {
 	points  []grizzbot.CalibrationPoint
 }
 
-// runCalibrate plays every pile × bot level of c and prints the table.
-func runCalibrate(ctx context.Context, c simConfig, stdout, stderr io.Writer, show bool) error {
+// calibrate plays every pile × bot level of c and prints the table.
+func calibrate(ctx context.Context, c config, stdout, stderr io.Writer, show bool) error {
 	piles, err := listOf(c.piles, grizzbot.Piles)
 	if err != nil {
-		return fmt.Errorf("sim: --piles: %w", err)
+		return fmt.Errorf("--piles: %w", err)
 	}
 	levels, err := listOf(c.levels, (grizzbot.Bots{}).Levels())
 	if err != nil {
-		return fmt.Errorf("sim: --bots: %w", err)
+		return fmt.Errorf("--bots: %w", err)
 	}
 	var dump *json.Encoder
 	if c.pointsFile != "" {
 		f, err := os.Create(c.pointsFile)
 		if err != nil {
-			return fmt.Errorf("sim: %w", err)
+			return fmt.Errorf("%w", err)
 		}
 		defer f.Close()
 		dump = json.NewEncoder(f)
 	}
 	rep := calibrateReport{Seed: c.seed, Games: c.games, Workers: c.workers}
 	start := time.Now()
-	tick := progressTo(stderr, show, c.games*len(piles)*len(levels))
+	tick := simcmd.Progress(stderr, show, c.games*len(piles)*len(levels), wallClock{})
 	base := 0
 	for _, pile := range piles {
 		all := calibrateBatch{Pile: string(pile), Bots: "all"}
@@ -89,7 +153,7 @@ func runCalibrate(ctx context.Context, c simConfig, stdout, stderr io.Writer, sh
 				}
 			})
 			if err != nil {
-				return fmt.Errorf("sim: %w", err)
+				return fmt.Errorf("%w", err)
 			}
 			base += c.games
 			rep.Interrupted = rep.Interrupted || r.Interrupted
@@ -104,7 +168,7 @@ func runCalibrate(ctx context.Context, c simConfig, stdout, stderr io.Writer, sh
 						Level string `json:"level"`
 						grizzbot.CalibrationPoint
 					}{string(pile), level, p}); err != nil {
-						return fmt.Errorf("sim: %w", err)
+						return fmt.Errorf("%w", err)
 					}
 				}
 			}
@@ -123,7 +187,7 @@ func runCalibrate(ctx context.Context, c simConfig, stdout, stderr io.Writer, sh
 		printCalibration(stdout, rep)
 	}
 	if rep.Interrupted {
-		return fmt.Errorf("sim: calibration interrupted: %w", ctx.Err())
+		return fmt.Errorf("calibration interrupted: %w", ctx.Err())
 	}
 	return nil
 }
@@ -199,7 +263,3 @@ func listOf[T ~string](s string, have []T) ([]T, error) {
 	}
 	return out, nil
 }
-
-// calibrateUsage is how --calibrate is asked for, in the usage text.
-var calibrateUsage = strings.TrimSpace(`
-bivouac sim --calibrate [--games 400] [--piles standard,veteran,campaign] [--bots easy,strong] [--seed 1] [--points FILE]: the coach's chances against results`)

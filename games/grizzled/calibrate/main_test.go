@@ -11,13 +11,13 @@ import (
 	"testing"
 )
 
-// `bivouac sim --calibrate` prints a decile table per pile and bot level,
+// A calibration prints a decile table per pile and bot level,
 // and --points writes every chance shown, which the table counts.
-func TestSimCalibrate(t *testing.T) {
+func TestCalibrate(t *testing.T) {
 	t.Parallel()
 	points := filepath.Join(t.TempDir(), "points.jsonl")
 	var out, errb bytes.Buffer
-	err := runSim(context.Background(), []string{"--calibrate", "--games", "2", "--piles", "campaign", "--bots", "easy",
+	err := run(context.Background(), []string{"--games", "2", "--piles", "campaign", "--bots", "easy",
 		"--seed", "5", "--points", points}, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v (stderr %q)", err, errb.String())
@@ -57,19 +57,20 @@ func TestSimCalibrate(t *testing.T) {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-// --calibrate chooses its own players, rules and bots: those flags, and
-// its own without it, are refused.
-func TestSimCalibrateRefusesWhatItChooses(t *testing.T) {
+// Calibration chooses its own players, rules and bots: those flags are
+// refused, as is an unknown pile or level.
+func TestCalibrateRefusesWhatItChooses(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
-		{"--calibrate", "--players", "3"},
-		{"--calibrate", "--bot", "easy"},
-		{"--calibrate", "--piles", "nowhere"},
-		{"--piles", "standard"},
-		{"--points", "x.jsonl"},
+		{"--players", "3"},
+		{"--bot", "easy"},
+		{"--piles", "nowhere"},
+		{"--bots", "grandmaster"},
+		{"--progress", "sometimes"},
+		{"stray"},
 	} {
 		var out, errb bytes.Buffer
-		if err := runSim(context.Background(), append(args, "--games", "1"), &out, &errb); err == nil {
+		if err := run(context.Background(), append(args, "--games", "1"), &out, &errb); err == nil {
 			t.Errorf("sim %v: no error", args)
 		}
 	}
