@@ -71,6 +71,8 @@ var rules = []importRule{
 	{[]string{"sshserver/sshtest/vterm"}, []string{"x/ansi"}},
 	{[]string{"tui/uikit"}, []string{"game", "game/sim", "i18n", "table",
 		"bubbles", "bubbletea", "lipgloss", "termenv", "x/ansi", "x/text"}},
+	{[]string{"tui/uikit/screentest"}, []string{"game", "i18n", "table", "tui/uikit", "bubbletea", "lipgloss", "termenv",
+		"toml", "x/ansi"}},
 	{[]string{"tui/frames"}, []string{"tui/uikit", "bubbletea"}},
 	{[]string{"tui"}, []string{"clock", "game", "i18n", "notice", "presence", "sanitize", "table", "tui/frames", "tui/uikit",
 		"bubbles", "bubbletea", "lipgloss", "termenv", "x/ansi"}},

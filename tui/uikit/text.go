@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/table"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
@@ -158,6 +159,24 @@ func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH in
 		lines = append(lines, foot)
 	}
 	return lines
+}
+
+// RoomLines are a table screen's body while it has no game to draw: the
+// game's name (titleKey) and why the room closed, or that its first view
+// is awaited; ok is false when the screen draws its own (the room is open
+// and its view came). Every line fits w cells: the reason wraps.
+func RoomLines(th *Theme, titleKey string, closed table.CloseReason, hasView bool, w int) (lines []string, ok bool) {
+	switch {
+	case closed != table.Open:
+		lines = []string{th.Title.Render(th.Trunc(th.T(titleKey), w)), ""}
+		for _, l := range Wrap(th.T("ui.room_closed", game.Term("Why", closed.Key())), w) {
+			lines = append(lines, th.Danger.Render(l))
+		}
+		return append(lines, th.Muted.Render(th.Trunc(th.T("ui.q_leaves"), w))), true
+	case !hasView:
+		return []string{th.Title.Render(th.Trunc(th.T(titleKey), w)), "", th.Muted.Render(th.Trunc(th.T("ui.waiting_table"), w))}, true
+	}
+	return nil, false
 }
 
 // FitLinesAbove is a page's lines fitted to n (trailing empty lines

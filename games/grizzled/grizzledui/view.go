@@ -12,7 +12,6 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
-	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/x/ansi"
@@ -34,13 +33,8 @@ func (s *Screen) Lines() []string {
 
 // body is everything but the help bar, at most h lines of at most w cells.
 func (s *Screen) body(w, h int) []string {
-	th := s.th
-	if s.u.Closed != table.Open {
-		return []string{th.Title.Render(th.T("grizzled.title")), "",
-			th.Danger.Render(th.T("ui.room_closed", game.Term("Why", s.u.Closed.Key()))), th.Muted.Render(th.T("ui.q_leaves"))}
-	}
-	if !s.hasView {
-		return []string{th.Title.Render(th.T("grizzled.title")), "", th.Muted.Render(th.T("ui.waiting_table"))}
+	if lines, ok := uikit.RoomLines(s.th, "grizzled.title", s.u.Closed, s.hasView, w); ok {
+		return lines
 	}
 	s.drawnAsk, s.drawing = s.askNow(), true
 	defer func() { s.drawnAsk, s.drawing = ask{}, false }()

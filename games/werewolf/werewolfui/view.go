@@ -28,12 +28,8 @@ func (s *Screen) Lines() []string {
 // body is everything but the help bar: at most h lines of at most w cells.
 func (s *Screen) body(w, h int) []string {
 	th := s.th
-	if s.u.Closed != table.Open {
-		return []string{th.Title.Render(th.T("werewolf.title")), "",
-			th.Danger.Render(th.Trunc(th.T("ui.room_closed", game.Term("Why", s.u.Closed.Key())), w)), th.Muted.Render(th.T("ui.q_leaves"))}
-	}
-	if !s.hasView {
-		return []string{th.Title.Render(th.T("werewolf.title")), "", th.Muted.Render(th.T("ui.waiting_table"))}
+	if lines, ok := uikit.RoomLines(th, "werewolf.title", s.u.Closed, s.hasView, w); ok {
+		return lines
 	}
 	if s.over() {
 		return s.endBody(w, h)
