@@ -6,6 +6,7 @@ package games
 
 import (
 	"github.com/bivouac-ssh/bivouac/games/grizzled/grizzledui"
+	"github.com/bivouac-ssh/bivouac/games/pebbles/pebblesui"
 	"github.com/bivouac-ssh/bivouac/games/werewolf/werewolfui"
 	"github.com/bivouac-ssh/bivouac/tui"
 )
@@ -15,5 +16,6 @@ func Catalog() tui.Catalog {
 	return tui.Catalog{
 		grizzledui.Module(),
 		werewolfui.Module(),
+		pebblesui.Module(),
 	}
 }
