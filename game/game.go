@@ -253,7 +253,9 @@ type Bots interface {
 }
 
 // Game is all the room actor, lobby, persistence, replays and bots know of a
-// game. Adding a game means implementing this; nothing else changes.
+// game. Adding a game means implementing this in a folder of its own,
+// games/ID, with its module and one registry line: docs/ADDING-A-GAME.md
+// walks through the smallest, games/pebbles.
 //
 // Apply contract: on error the state is unchanged and no events are returned;
 // on success the returned state replaces s, which must not be used again
