@@ -62,6 +62,21 @@ type LeaveMsg struct{}
 // The screen copies what it keeps before Update returns.
 type UpdateMsg struct{ *table.Update }
 
+// ViewOf is the game's view an Update carries, as a value: the room
+// sends V, a cluster's remote table may send *V; ok is false without one
+// (the table has not started, or the view is another game's).
+func ViewOf[V any](u *table.Update) (v V, ok bool) {
+	switch x := u.View.(type) {
+	case V:
+		return x, true
+	case *V:
+		if x != nil {
+			return *x, true
+		}
+	}
+	return v, false
+}
+
 // Noticed is implemented by screens that draw the session's notice (the
 // coach's hint, a problem) on a line of their own under the table, their
 // body a line shorter: laid over the table's last line, a notice hid what

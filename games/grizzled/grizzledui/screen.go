@@ -116,15 +116,7 @@ func (s *Screen) SetSize(width, height int) {
 // SetUpdate takes the newest Update from the room.
 func (s *Screen) SetUpdate(u table.Update) {
 	s.u = u
-	s.v, s.hasView = grizzled.SeatView{}, false
-	switch v := u.View.(type) {
-	case grizzled.SeatView:
-		s.v, s.hasView = v, true
-	case *grizzled.SeatView:
-		if v != nil {
-			s.v, s.hasView = *v, true
-		}
-	}
+	s.v, s.hasView = uikit.ViewOf[grizzled.SeatView](&u)
 	s.sentAt = time.Time{}
 	s.count.Set(u.Deadline, s.now(), false)
 	// Keep the cursor on the same card if it is still in hand.

@@ -67,7 +67,7 @@ func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
 // SetUpdate takes the room's newest Update.
 func (s *Screen) SetUpdate(u table.Update) {
 	s.u = u
-	s.v, s.hasView = u.View.(pebbles.State)
+	s.v, s.hasView = uikit.ViewOf[pebbles.State](&u)
 	s.enable()
 }
 

@@ -117,15 +117,7 @@ func (s *Screen) SetSize(width, height int) {
 // SetUpdate takes the newest Update from the room.
 func (s *Screen) SetUpdate(u table.Update) {
 	s.u = u
-	s.v, s.hasView = werewolf.SeatView{}, false
-	switch v := u.View.(type) {
-	case werewolf.SeatView:
-		s.v, s.hasView = v, true
-	case *werewolf.SeatView:
-		if v != nil {
-			s.v, s.hasView = *v, true
-		}
-	}
+	s.v, s.hasView = uikit.ViewOf[werewolf.SeatView](&u)
 	s.sentAt = time.Time{}
 	samePhase := s.hasView && s.v.PhaseSeq == s.phaseSeq
 	// Within one phase the countdown keeps its own clock (uikit.Countdown):
