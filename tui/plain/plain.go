@@ -375,7 +375,7 @@ func (p *plain) command(line string) {
 func (p *plain) help() {
 	if p.room == nil {
 		p.plainMOTD()
-		p.say(strings.Split(p.th.T("plain.help_lobby"), "\n")...)
+		p.say(strings.Split(p.th.T("plain.help_lobby", p.gameIDs()), "\n")...)
 		p.say(p.th.T("plain.help_review"))
 		p.say(p.th.T("plain.people.help"))
 		p.say(p.th.T("plain.address.help"))
@@ -531,7 +531,7 @@ func (p *plain) lobbyCommand(word, rest string) {
 		if g, ok := p.gameNamed(name); ok {
 			p.rules(g.Game.ID(), what)
 		} else {
-			p.say(th.T("plain.rules_which"))
+			p.say(th.T("plain.rules_which", p.gameIDs()))
 		}
 	case "learn":
 		r, seat, err := p.app.StartLearning(p.s.Ctx, p.s.Player, p.box)
@@ -563,12 +563,12 @@ func (p *plain) lobbyCommand(word, rest string) {
 func (p *plain) newTable(args []string) {
 	th := p.th
 	if len(args) == 0 {
-		p.say(th.T("plain.new_usage"))
+		p.say(th.T("plain.new_usage", p.gameIDs()))
 		return
 	}
 	g, ok := p.gameNamed(args[0])
 	if !ok {
-		p.say(th.T("plain.new_usage"))
+		p.say(th.T("plain.new_usage", p.gameIDs()))
 		return
 	}
 	choice := g.FormDefaults()
@@ -971,7 +971,7 @@ func (p *plain) rules(gameID, what string) {
 	}
 	r := uikit.AbilitiesOf(screen).Rules
 	if r == nil {
-		p.say(p.th.T("plain.rules_which"))
+		p.say(p.th.T("plain.rules_which", p.gameIDs()))
 		return
 	}
 	pages := r.RulePages()
@@ -1001,6 +1001,17 @@ func (p *plain) sayPage(pg uikit.RulePage) {
 }
 
 // gameNamed finds a game by its id or the start of its title.
+// gameIDs is the games on offer as the commands name them, joined as
+// the player's language joins alternatives ("grizzled, werewolf or
+// pebbles"): the usage lines list the registry, not a fixed pair.
+func (p *plain) gameIDs() game.Arg {
+	ids := make([]string, len(p.app.Games))
+	for i, g := range p.app.Games {
+		ids[i] = g.Game.ID()
+	}
+	return game.Text("Games", p.th.Or(ids))
+}
+
 func (p *plain) gameNamed(word string) (uikit.Module, bool) {
 	word = strings.ToLower(word)
 	if g, ok := p.app.Games.Lookup(word); ok {
