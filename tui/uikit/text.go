@@ -179,6 +179,39 @@ func RoomLines(th *Theme, titleKey string, closed table.CloseReason, hasView boo
 	return nil, false
 }
 
+// TitleLine is a table screen's first line, w cells: the table's title
+// (the game's name, fallbackKey, when it has none) and its room code on
+// the left, the game's own figures (right) on the right. The room code
+// shows when all fits; the title gives way to the figures, which are what
+// the table plays by.
+func TitleLine(th *Theme, u *table.Update, fallbackKey, right string, w int) string {
+	title := Clean(th.Msg(u.Title))
+	if title == "" {
+		title = th.T(fallbackKey)
+	}
+	left := th.Title.Render(title)
+	if u.Room != "" {
+		withRoom := left + th.Muted.Render(" · "+th.T("ui.room_code", game.Text("Code", Clean(u.Room))))
+		if Width(withRoom)+2+Width(right) <= w {
+			left = withRoom
+		}
+	}
+	if room := w - Width(right) - 2; Width(left) > room {
+		left = th.Trunc(left, max(room, 0))
+	}
+	return Spread(th, left, right, w)
+}
+
+// Spread is left and right on one line of w cells, apart; when they do
+// not fit, two spaces apart and cut to w.
+func Spread(th *Theme, left, right string, w int) string {
+	gap := w - Width(left) - Width(right)
+	if gap < 2 {
+		return th.Trunc(left+"  "+right, w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
 // FitLinesAbove is a page's lines fitted to n (trailing empty lines
 // dropped, then cut or padded) with foot on the line below. It may reuse
 // lines' array.

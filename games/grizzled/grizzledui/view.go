@@ -102,10 +102,6 @@ func (s *Screen) titleLine(w int) string {
 
 func (s *Screen) drawTitle(w int) string {
 	th := s.th
-	title := uikit.Clean(th.Msg(s.u.Title))
-	if title == "" {
-		title = th.T("grizzled.title")
-	}
 	num := func(label string, n int, low int) string {
 		st := th.Strong
 		if n <= low {
@@ -119,18 +115,7 @@ func (s *Screen) drawTitle(w int) string {
 		num(th.T("grizzledui.morale"), s.v.Morale, 6),
 		num(th.T("grizzledui.speech"), s.v.SpeechSupply, -1),
 	}, th.Muted.Render(" · "))
-	left := th.Title.Render(title)
-	if s.u.Room != "" {
-		withRoom := left + th.Muted.Render(" · "+th.T("ui.room_code", game.Text("Code", uikit.Clean(s.u.Room))))
-		if width(withRoom)+2+width(right) <= w {
-			left = withRoom
-		}
-	}
-	// The numbers are what the team plays by: the title gives way first.
-	if room := w - width(right) - 2; width(left) > room {
-		left = th.Trunc(left, max(room, 0))
-	}
-	return s.spread(left, right, w)
+	return uikit.TitleLine(th, &s.u, "grizzled.title", right, w)
 }
 
 // nmlLines: No Man's Land grouped by threat, with the active counts (F-1).
@@ -515,7 +500,7 @@ func (s *Screen) drawHandHead(w int, trap bool) string {
 	if v.PlacedTile != grizzled.NoTile {
 		right += th.Muted.Render(" · "+th.T("grizzledui.placed")+" ") + th.Strong.Render(s.tileName(v.PlacedTile))
 	}
-	return s.spread(head, right, w)
+	return uikit.Spread(s.th, head, right, w)
 }
 
 // handChips is the hand as a row of numbered cards, the one under the
@@ -1022,15 +1007,6 @@ func padRight(s string, w int) string {
 
 // fit truncates or pads s to exactly w cells.
 func (s *Screen) fit(text string, w int) string { return padRight(s.th.Trunc(text, w), w) }
-
-// spread puts left and right at the two ends of a w-cell line.
-func (s *Screen) spread(left, right string, w int) string {
-	gap := w - width(left) - width(right)
-	if gap < 2 {
-		return s.th.Trunc(left+"  "+right, w)
-	}
-	return left + strings.Repeat(" ", gap) + right
-}
 
 // flow lays items out in lines of w cells, at most n lines.
 func (s *Screen) flow(items []string, w, n int) []string {

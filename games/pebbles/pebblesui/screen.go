@@ -117,11 +117,7 @@ func (s *Screen) body(w, h int) []string {
 	if lines, ok := uikit.RoomLines(th, "pebbles.title", s.u.Closed, s.hasView, w); ok {
 		return lines
 	}
-	title := uikit.Clean(th.Msg(s.u.Title))
-	if title == "" {
-		title = th.T("pebbles.title")
-	}
-	top := []string{th.Title.Render(th.Trunc(title, w)), ""}
+	top := []string{uikit.TitleLine(th, &s.u, "pebbles.title", "", w), ""}
 	top = append(top, th.Accent.Render(th.Trunc(s.heapDrawing(), w)), th.Muted.Render(th.Trunc(s.heapWords(), w)), "")
 	for i, name := range s.v.Names {
 		mark := "  "

@@ -65,16 +65,6 @@ func (s *Screen) body(w, h int) []string {
 
 func (s *Screen) titleLine(w int) string {
 	th := s.th
-	title := uikit.Clean(th.Msg(s.u.Title))
-	if title == "" {
-		title = th.T("werewolfui.short_title")
-	}
-	left := th.Title.Render(title)
-	if s.u.Room != "" {
-		if withRoom := left + th.Muted.Render(" · "+th.T("ui.room_code", game.Text("Code", uikit.Clean(s.u.Room)))); width(withRoom) <= w-24 {
-			left = withRoom
-		}
-	}
 	alive := 0
 	for _, p := range s.v.Players {
 		if p.Alive {
@@ -88,7 +78,7 @@ func (s *Screen) titleLine(w int) string {
 	if s.v.Fast {
 		parts = append(parts, th.Warning.Render(th.T("werewolfui.fast_nights")))
 	}
-	return s.spread(left, strings.Join(parts, th.Muted.Render(" · ")), w)
+	return uikit.TitleLine(th, &s.u, "werewolfui.short_title", strings.Join(parts, th.Muted.Render(" · ")), w)
 }
 
 // bannerLine: the phase as the narrator announces it, and the countdown.
