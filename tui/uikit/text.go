@@ -202,6 +202,33 @@ func TitleLine(th *Theme, u *table.Update, fallbackKey, right string, w int) str
 	return Spread(th, left, right, w)
 }
 
+// RefusedLines say why the table refused the viewer's last move
+// (u.Notice), or else what it tells this seat of itself (u.Info), in at
+// most n lines of w cells, cut with an ellipsis beyond; none when it says
+// neither.
+func RefusedLines(th *Theme, u *table.Update, w, n int) []string {
+	var msg string
+	switch {
+	case n < 1:
+		return nil
+	case !u.Notice.IsZero():
+		msg = " ✗ " + th.T("ui.refused", game.Text("Why", Clean(th.Msg(u.Notice)))) + " "
+	case !u.Info.IsZero():
+		msg = " " + Clean(th.Msg(u.Info)) + " "
+	default:
+		return nil
+	}
+	lines := WrapWords(msg, w)
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = th.Trunc(lines[n-1]+" "+th.Ellipsis(), w)
+	}
+	for i, l := range lines {
+		lines[i] = th.Notice.Render(l)
+	}
+	return lines
+}
+
 // Spread is left and right on one line of w cells, apart; when they do
 // not fit, two spaces apart and cut to w.
 func Spread(th *Theme, left, right string, w int) string {

@@ -814,22 +814,7 @@ func (s *Screen) timeLeft() string {
 	return " " + st.Render(s.th.T("ui.seconds_left", game.Num("N", n)))
 }
 
-func (s *Screen) noticeLines(w int) []string {
-	var msg string
-	switch {
-	case !s.u.Notice.IsZero():
-		msg = " ✗ " + s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))) + " "
-	case !s.u.Info.IsZero():
-		msg = " " + uikit.Clean(s.th.Msg(s.u.Info)) + " "
-	default:
-		return nil
-	}
-	lines := s.wrapN(msg, w, 2)
-	for i, l := range lines {
-		lines[i] = s.th.Notice.Render(l)
-	}
-	return lines
-}
+func (s *Screen) noticeLines(w int) []string { return uikit.RefusedLines(s.th, &s.u, w, 2) }
 
 // supportLines: the last support step, face up, while no mission is running.
 func (s *Screen) supportLines(w int) []string {

@@ -134,9 +134,7 @@ func (s *Screen) body(w, h int) []string {
 	for _, l := range uikit.Wrap(s.Asked(), w) {
 		top = append(top, th.Strong.Render(l))
 	}
-	if !s.u.Notice.IsZero() {
-		top = append(top, th.Danger.Render(th.Trunc(th.Msg(s.u.Notice), w)))
-	}
+	top = append(top, uikit.RefusedLines(th, &s.u, w, 2)...)
 	if s.v.Winner != game.NoSeat {
 		top = append(top, th.Muted.Render(th.Trunc(th.T("ui.q_leaves"), w)))
 	}

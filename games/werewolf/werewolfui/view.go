@@ -118,13 +118,10 @@ func (s *Screen) narrationLine(w int) string {
 }
 
 func (s *Screen) noticeLine(w int) string {
-	if s.u.Notice.IsZero() {
-		if !s.u.Info.IsZero() {
-			return s.th.Notice.Render(s.th.Trunc(uikit.Clean(s.th.Msg(s.u.Info)), w))
-		}
-		return ""
+	if l := uikit.RefusedLines(s.th, &s.u, w, 1); len(l) > 0 {
+		return l[0]
 	}
-	return s.th.Danger.Render(s.th.Trunc("✗ "+s.th.T("ui.refused", game.Text("Why", uikit.Clean(s.th.Msg(s.u.Notice)))), w))
+	return ""
 }
 
 // Players.
