@@ -17,6 +17,8 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+
+	"github.com/bivouac-ssh/bivouac/game/sim/simcmd"
 )
 
 func main() {
@@ -89,12 +91,6 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether w is a terminal: simcmd's check, which
+// serve's banner shares with sim's progress bar.
+var isTerminal = simcmd.IsTerminal
