@@ -57,7 +57,7 @@ func Check(t *testing.T, m uikit.Module) {
 	if m.Screen == nil {
 		t.Fatalf("%s has no screen", m.Game.ID())
 	}
-	keyLeft := regexp.MustCompile(`\b(` + strings.Join(namespaces(t), "|") + `)\.[a-z0-9_]+`)
+	keyLeft := keyPattern(t)
 	moments := play(t, m, 1)
 	for _, l := range i18n.Langs {
 		for _, size := range Sizes {
@@ -70,6 +70,14 @@ func Check(t *testing.T, m uikit.Module) {
 	}
 }
 
+// reporter is what the checks tell what they find: a *testing.T, or the
+// suite's own test, which checks that they find it.
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // moment is a game's state after some moves, with what was said so far.
 type moment struct {
 	state  game.State
@@ -80,7 +88,7 @@ type moment struct {
 // play plays a game of m from its form's default table, with random
 // legal moves (timers now and then), and keeps Snapshots moments of it,
 // its end among them.
-func play(t *testing.T, m uikit.Module, seed uint64) []moment {
+func play(t reporter, m uikit.Module, seed uint64) []moment {
 	t.Helper()
 	spec, err := m.BuildTable(m.FormDefaults())
 	if err != nil {
@@ -167,7 +175,7 @@ func update(m uikit.Module, mo moment, seat game.Seat, seats int) table.Update {
 
 // checkScreen draws every moment on a fresh screen for seat in language
 // l, with a refusal and then the table closed at the end.
-func checkScreen(t *testing.T, m uikit.Module, l i18n.Lang, size Size, seat game.Seat, moments []moment, keyLeft *regexp.Regexp) {
+func checkScreen(t reporter, m uikit.Module, l i18n.Lang, size Size, seat game.Seat, moments []moment, keyLeft *regexp.Regexp) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256) // colours: widths are measured past their escapes
 	th := uikit.New(r)
@@ -211,7 +219,7 @@ func seatsOf(m uikit.Module) int {
 
 // checkLines fails on a line wider than the screen, more lines than it
 // has, or words left as keys.
-func checkLines(t *testing.T, where string, size Size, lines []string, keyLeft *regexp.Regexp) {
+func checkLines(t reporter, where string, size Size, lines []string, keyLeft *regexp.Regexp) {
 	t.Helper()
 	if len(lines) > size.H-1 {
 		t.Errorf("%s: %d lines on a screen of %d", where, len(lines), size.H-1)
@@ -226,7 +234,7 @@ func checkLines(t *testing.T, where string, size Size, lines []string, keyLeft *
 
 // checkWords fails on a catalog key, a placeholder or a template's
 // "<no value>" left in what a player reads.
-func checkWords(t *testing.T, where string, words []string, keyLeft *regexp.Regexp) {
+func checkWords(t reporter, where string, words []string, keyLeft *regexp.Regexp) {
 	t.Helper()
 	for _, w := range words {
 		plain := ansi.Strip(w)
@@ -250,7 +258,7 @@ func helpWords(s uikit.Screen) []string {
 // checkLeaves checks that Q leaves the table, also after esc: a copy of
 // the screen's state is not to be had, so the keys go to the screen
 // itself, which the next Update resets.
-func checkLeaves(t *testing.T, where string, s uikit.Screen) {
+func checkLeaves(t reporter, where string, s uikit.Screen) {
 	t.Helper()
 	s.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	if !leaves(s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'Q'}})) {
@@ -272,9 +280,15 @@ func leaves(cmd tea.Cmd) bool {
 	return false
 }
 
+// keyPattern matches a catalog key left unrendered: a namespace, a dot
+// and a name.
+func keyPattern(t reporter) *regexp.Regexp {
+	return regexp.MustCompile(`\b(` + strings.Join(namespaces(t), "|") + `)\.[a-z0-9_]+`)
+}
+
 // namespaces are the first parts of every catalog key, in English: a
 // word made of one and a dot is a key left unrendered.
-func namespaces(t *testing.T) []string {
+func namespaces(t reporter) []string {
 	t.Helper()
 	var out []string
 	for _, c := range i18n.Catalogs() {
