@@ -310,17 +310,28 @@ func (n *Node) Connect(opts ...nats.Option) (*nats.Conn, error) {
 func (n *Node) Ready(timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	nc, err := n.Connect()
-	if err != nil {
-		return fmt.Errorf("natsnode: %s: %w", n.cfg.Name, err)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	// A first connection can time out on a loaded machine (a TLS handshake
+	// behind other work): it is tried again within timeout, not taken for
+	// a node that cannot serve.
+	var nc *nats.Conn
+	for {
+		var err error
+		if nc, err = n.Connect(); err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("natsnode: %s: %w", n.cfg.Name, err)
+		case <-tick.C:
+		}
 	}
 	defer nc.Close()
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return err
 	}
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
 	for {
 		attempt, stop := context.WithTimeout(ctx, time.Second)
 		_, err := js.AccountInfo(attempt)
