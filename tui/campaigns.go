@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // campaignsPage lists the player's campaigns; from it one starts or joins one.
@@ -189,8 +190,16 @@ func (p *campaignPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.
 func (p *campaignsPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(th.Title.Render(th.T("ui.campaign.list_title")) + th.Muted.Render(" · "+th.T("ui.campaign.list_about")) + "\n")
-	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	// The rules in brief follow the title where they fit, else under the
+	// rule, wrapped: cut, the Polish line lost "weterana".
+	title, about := th.T("ui.campaign.list_title"), th.T("ui.campaign.list_about")
+	if lipgloss.Width(title+" · "+about) <= m.width {
+		b.WriteString(th.Title.Render(title) + th.Muted.Render(" · "+about) + "\n")
+		b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	} else {
+		b.WriteString(th.Title.Render(title) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+		b.WriteString(th.Muted.Render(ansi.Wordwrap(about, m.width, "")) + "\n")
+	}
 	if len(p.campaigns) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.campaign.none")) + "\n")
 	}
@@ -219,7 +228,7 @@ func campaignLine(m *root, mark string, c Campaign) string {
 	if c.Veteran {
 		vet = th.Good.Render(" ★")
 	}
-	head := mark + pad(th, c.Code, 6) + " " + pad(th, th.Text(c.Name), 20) + " " + pad(th, th.T("ui.n_players", game.Count(c.Players)), 11) + " "
+	head := mark + pad(th, c.Code, max(6, lipgloss.Width(c.Code))) + " " + pad(th, th.Text(c.Name), 20) + " " + pad(th, th.T("ui.n_players", game.Count(c.Players)), 11) + " "
 	tail := fmt.Sprintf(" %2d/%d  ", c.Trials, c.Target) + th.T("ui.campaign.won_lost", game.Num("Won", c.Wins), game.Num("Lost", c.Losses)) + vet
 	// The ★'s two cells are kept on every row, so the bars line up.
 	barW := min(14, max(4, m.width-lipgloss.Width(head)-lipgloss.Width(tail)+lipgloss.Width(vet)-2))

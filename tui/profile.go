@@ -195,6 +195,7 @@ func (pp *profilePage) view(m *root) string {
 		for _, c := range pp.campaigns {
 			b.WriteString(campaignLine(m, "  ", c) + "\n")
 		}
+		b.WriteString("\n")
 	}
 	m.app.LoadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
