@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
@@ -12,21 +13,40 @@ import (
 // anna and bob meet at a table and become friends (I, f; bob answers the
 // notice with A); bob's friends page follows anna from table to lobby to
 // table within 2 s; anna invites bob from her waiting room and he accepts
-// with one key from his own table's screen; her blocking him ends the
-// friendship and hides where she is.
+// with one key from his own table's screen; carol, asking to play now,
+// sits at anna's table; her blocking him ends the friendship and hides
+// where she is.
 func TestFriendsOverSSH(t *testing.T) {
 	t.Parallel()
 	srv, addr := startServer(t, t.TempDir())
+	friendsStory(t, [3]string{addr, addr, addr}, srv.store)
+}
+
+// TestFriendsAcrossTheClusterOverSSH is the same story with anna, bob and
+// carol each on a node of their own of a three-node cluster: requests,
+// invitations and presence cross nodes on the players' subjects, a
+// friend's move within 2 s.
+func TestFriendsAcrossTheClusterOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a three-node cluster")
+	}
+	c := startTestCluster(t, 3)
+	friendsStory(t, [3]string{c.nodes[0].addr, c.nodes[1].addr, c.nodes[2].addr}, c.nodes[0].srv.store)
+}
+
+// friendsStory is the story with anna, bob and carol on the servers at
+// addrs; store is where their profiles are kept.
+func friendsStory(t *testing.T, addrs [3]string, store persistence.Store) {
 	annaKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 
-	anna := sshtest.Dial(t, addr, sshtest.WithUser("anna"), sshtest.WithKey(annaKey), sshtest.WithPTY(80, 24))
+	anna := sshtest.Dial(t, addrs[0], sshtest.WithUser("anna"), sshtest.WithKey(annaKey), sshtest.WithPTY(80, 24))
 	anna.ExpectScreen(t, `anna`, 5*time.Second)
 	anna.Type("n")
 	anna.ExpectScreen(t, `New table`, 5*time.Second)
 	anna.Type("\r")
 	first := anna.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
 
-	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithKey(bobKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+first))
+	bob := sshtest.Dial(t, addrs[1], sshtest.WithUser("bob"), sshtest.WithKey(bobKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+first))
 	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
 	anna.ExpectScreen(t, `bob\s+● here`, 5*time.Second)
 
@@ -47,13 +67,17 @@ func TestFriendsOverSSH(t *testing.T) {
 	bob.Type("F")
 	bob.ExpectScreen(t, `Friends[\s\S]*anna\s+at table `+first+` \(The Grizzled, waiting for players\)`, 5*time.Second)
 	anna.Type("L")
-	anna.ExpectScreen(t, `Tables`, 5*time.Second)
+	moved := time.Now()
 	bob.ExpectScreen(t, `anna\s+in the lobby`, 2*time.Second)
+	t.Logf("bob saw anna leave her table %v after her key", time.Since(moved).Round(time.Millisecond))
+	anna.ExpectScreen(t, `Tables`, 5*time.Second)
 	anna.Type("n")
 	anna.ExpectScreen(t, `New table`, 5*time.Second)
 	anna.Type("\r")
+	moved = time.Now()
 	second := anna.ExpectScreen(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
 	bob.ExpectScreen(t, `anna\s+at table `+second+` \(The Grizzled, waiting for players\)`, 2*time.Second)
+	t.Logf("bob saw anna sit down %v after her key", time.Since(moved).Round(time.Millisecond))
 
 	// bob sits at a table of his own; anna invites him to hers from her
 	// waiting room, and one key takes him there.
@@ -72,9 +96,24 @@ func TestFriendsOverSSH(t *testing.T) {
 	bob.ExpectScreen(t, `Table `+second+`[\s\S]*bob \(you\)`, 5*time.Second)
 	anna.ExpectScreen(t, `▸ bob\s+at table `+second, 5*time.Second)
 
-	// anna blocks bob: no longer friends, and he no longer sees her.
+	// carol asks to play now: she sits at anna's table, the public one
+	// nearest to starting, and not at bob's, where he alone is seated.
+	carol := sshtest.Dial(t, addrs[2], sshtest.WithUser("carol"), sshtest.WithKey(sshtest.NewKey(t)), sshtest.WithPTY(80, 24),
+		sshtest.WithCommand("play grizzled"))
+	carol.ExpectScreen(t, `Table `+second+`[\s\S]*carol \(you\)`, 5*time.Second)
+
+	// The game starts: bob, at the table, sees how far it is.
 	anna.Type("\x1b")
 	anna.ExpectScreen(t, `Table `+second, 5*time.Second)
+	anna.Type("s")
+	anna.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	bob.ExpectScreen(t, `Mission 1`, 5*time.Second)
+	bob.Type("F")
+	bob.ExpectScreen(t, `anna\s+at table `+second+` \(The Grizzled, mission 1\)`, 2*time.Second)
+	bob.Type("\x1b")
+	bob.ExpectScreen(t, `Mission 1`, 5*time.Second)
+
+	// anna blocks bob: no longer friends, and he no longer sees her.
 	anna.Type("I")
 	anna.ExpectScreen(t, `Players at table `+second+`[\s\S]*▸ bob`, 5*time.Second)
 	anna.Type("b")
@@ -85,7 +124,7 @@ func TestFriendsOverSSH(t *testing.T) {
 		t.Fatalf("bob still sees anna on his friends page:\n%s", bob.Screen())
 	}
 	for _, key := range []string{sshtest.Fingerprint(annaKey), sshtest.Fingerprint(bobKey)} {
-		p, err := srv.store.Player(key)
+		p, err := store.Player(key)
 		if err != nil || len(p.Friends) != 0 || len(p.Asked) != 0 || len(p.Askers) != 0 {
 			t.Fatalf("after the block, a profile keeps friends or requests: %+v, %v", p.Relations, err)
 		}

@@ -51,12 +51,13 @@ var terminalVerbs = map[string]int{
 	"review":  1,
 	"profile": 0,
 	"learn":   0,
+	"play":    1,
 }
 
 // lineVerbs are the words command answers without a terminal; with
 // terminalVerbs they are what the log may show of a command line (every
 // other word is a tag: sshserver.Deps.Verb).
-var lineVerbs = []string{"rooms", "tables", "ls", "help", "join", "learn", "profile", "replay", "review", "admin", "notify", "games"}
+var lineVerbs = []string{"rooms", "tables", "ls", "help", "join", "learn", "profile", "replay", "review", "admin", "notify", "games", "play", "friends"}
 
 // opensTUI reports whether a terminal session's command line is one the
 // TUI opens (sshserver.Deps.Opens).

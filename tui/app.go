@@ -371,8 +371,10 @@ func (a *App) pump(ctx context.Context, p program, m *root, idleClock bool, drop
 		case <-notes:
 			p.Send(noticesMsg(m.inbox.Take()))
 		case <-friends:
-			m.where.Changed() // the page reads every friend it shows again
-			p.Send(friendsChangedMsg{})
+			m.where.Changed()          // the page reads every friend it shows again
+			if m.friendsShown.Load() { // else nothing on screen changed: no frame
+				p.Send(friendsChangedMsg{})
+			}
 		case <-lobby:
 			if inLobby() { // still: the session may have sat down since it was told
 				p.Send(lobbyChangedMsg{at: time.Now()})

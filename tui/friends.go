@@ -147,18 +147,20 @@ func (m *root) friendStatus(id string) (presence.Status, bool) {
 }
 
 // inviting: this session sits at a table that waits for players, with a
-// seat free, so it may invite a friend there.
-func (m *root) inviting() bool {
+// seat free, so it may invite friend there (who sits elsewhere).
+func (m *root) inviting(friend string) bool {
 	t := m.at
 	if t == nil || t.upd.Seat < 0 || t.upd.Started || t.upd.Over {
 		return false
 	}
+	free := false
 	for _, s := range t.upd.Seats {
-		if s.Name == "" && s.Bot == "" {
-			return true
+		if s.ID == friend {
+			return false
 		}
+		free = free || s.Name == "" && s.Bot == ""
 	}
-	return false
+	return free
 }
 
 func (fp *friendsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
@@ -202,7 +204,7 @@ func (fp *friendsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		fp.confirm = true
 		m.notice = m.th.T("ui.friends.remove_confirm", game.Text("Player", r.who.Name))
 		return nil
-	case r.kind == rowFriend && key.Matches(k, fk.Invite) && m.inviting():
+	case r.kind == rowFriend && key.Matches(k, fk.Invite) && m.inviting(r.who.ID):
 		m.notice = m.invite(r.who)
 		return nil
 	case r.kind == rowFriend && key.Matches(k, fk.Join):
@@ -271,7 +273,7 @@ func (fp *friendsPage) help(m *root) []key.Binding {
 		case rowAsker:
 			out = append(out, fk.Accept, fk.Decline)
 		case rowFriend:
-			if m.inviting() {
+			if m.inviting(r.who.ID) {
 				out = append(out, fk.Invite)
 			} else if st, on := m.friendStatus(r.who.ID); on && st.Online() && st.Place.Code != "" {
 				out = append(out, fk.Join)

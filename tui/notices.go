@@ -97,9 +97,11 @@ func (m *root) setBanner(n notice.Notice, now time.Time) tea.Cmd {
 	return tea.Tick(m.notes.to.Sub(now), func(time.Time) tea.Msg { return bannerDown(id) })
 }
 
-// bannerLines is how many lines the banner takes (0 or 1).
+// bannerLines is how many lines the banner takes from the page (0 or
+// 1). A game's screen keeps every line it was given (at 80×24 it has none
+// to spare): the banner takes the help bar's place instead (Lines).
 func (m *root) bannerLines() int {
-	if m.notes.banner.ID == "" {
+	if _, game := m.page.(resizer); game || m.notes.banner.ID == "" {
 		return 0
 	}
 	return 1

@@ -57,8 +57,9 @@ type root struct {
 
 	// where is this session on the node's presence (nil: a guest, or no
 	// presence; friends.go).
-	where   *Whereabouts
-	invites chatLimit // invitations sent: a burst, then one per inviteEvery
+	where        *Whereabouts
+	invites      chatLimit   // invitations sent: a burst, then one per inviteEvery
+	friendsShown atomic.Bool // the friends page is on screen: the pump tells it of a friend's move
 
 	// Players this session keeps away, and its picker of the players at
 	// its table (I; people.go, peoplepick.go).
@@ -169,6 +170,9 @@ func newInput(th *uikit.Theme, width int) *textinput.Model {
 func (m *root) Init() tea.Cmd {
 	if code := commandCode(m.sess.Command); code != "" {
 		return func() tea.Msg { return joinMsg{code: code, typed: true} }
+	}
+	if id := playCommand(m.sess.Command); id != "" {
+		return m.playNow(id)
 	}
 	if c := m.sess.Command; len(c) == 2 && strings.EqualFold(c[0], "replay") {
 		openReplay(m, c[1], nil)
@@ -571,6 +575,8 @@ func (m *root) toLobby(forGood bool) {
 // the table this session sits at are kept by the router).
 func (m *root) show(p page) {
 	m.page = p
+	_, friends := p.(*friendsPage)
+	m.friendsShown.Store(friends)
 	if p == page(m.lobby) {
 		m.lobby.refresh(m)
 	} else {
@@ -777,7 +783,12 @@ func (m *root) Lines() []string {
 	}
 	above := m.height - 1
 	if banner := m.bannerLine(); banner != "" {
-		bottom, above = banner+"\n"+bottom, above-1
+		switch _, game := m.page.(resizer); {
+		case !game:
+			bottom, above = banner+"\n"+bottom, above-1
+		case m.input == nil && m.idleNote == "":
+			bottom = banner // over the help bar while it shows (its key is on it); a prompt keeps its line
+		}
 	}
 	return m.th.FitLinesWidth(uikit.FitLinesAbove(body, above, bottom), m.width)
 }

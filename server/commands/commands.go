@@ -18,6 +18,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/presence"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/server/people"
@@ -55,6 +56,11 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 	case "learn":
 		fmt.Fprintln(sess.Stderr(), p.T("cmd.learn_terminal", game.Text("Ssh", joinline.WithTerminal(c.App.JoinHint))))
 		return 2
+	case "play":
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.play_terminal", game.Text("Ssh", joinline.WithTerminal(c.App.JoinHint))))
+		return 2
+	case "friends":
+		return c.printFriends(sess, p)
 	case "profile":
 		return c.printProfile(sess, p)
 	case "games":
@@ -81,6 +87,7 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 func (c Commands) help(p *i18n.Printer) string {
 	ssh := c.App.JoinHint        // "ssh -p 2222 games.example.org"
 	code := p.T("cmd.help.code") // the placeholder, in the reader's words ("KOD")
+	gameID := p.T("cmd.help.game")
 	var b strings.Builder
 	b.WriteString(c.heading(p))
 	b.WriteString(p.T("cmd.help.title") + "\n\n")
@@ -89,11 +96,13 @@ func (c Commands) help(p *i18n.Printer) string {
 		{ssh, "cmd.help.lobby"},
 		{joinline.WithTerminal(ssh) + " join " + code, "cmd.help.join"},
 		{joinline.WithTerminal(ssh) + " learn", "cmd.help.learn"},
+		{joinline.WithTerminal(ssh) + " play " + gameID, "cmd.help.play"},
 		{joinline.WithTerminal(ssh) + " plain", "cmd.help.plain"},
 		{ssh + " rooms", "cmd.help.rooms"},
 		{ssh + " profile", "cmd.help.profile"},
 		{ssh + " games", "cmd.help.games"},
 		{ssh + " notify", "cmd.help.notify"},
+		{ssh + " friends", "cmd.help.friends"},
 		{ssh + " replay " + code, "cmd.help.replay"},
 		{ssh + " review " + code, "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},
@@ -363,6 +372,41 @@ func (c Commands) printGames(sess ssh.Session, p *i18n.Printer) int {
 	}
 	for _, l := range lines {
 		fmt.Fprintln(sess, l.text)
+	}
+	return 0
+}
+
+// printFriends answers `ssh host friends`: the player's friends and where
+// each is (as presence lets them see it), and the requests waiting for
+// their answer. A guest reads that a key brings friends.
+func (c Commands) printFriends(sess ssh.Session, tr *i18n.Printer) int {
+	id, _ := sshserver.IdentityOf(sess)
+	if id.Guest || c.App.Friends == nil {
+		fmt.Fprintln(sess.Stderr(), tr.T("friends.err.guest"))
+		return 1
+	}
+	me := table.Player{ID: id.ID}
+	l, err := c.App.Friends.Lists(me)
+	if err != nil {
+		fmt.Fprintln(sess.Stderr(), tr.Error(err))
+		return 1
+	}
+	th := c.App.Theme(nil, tr.Lang(), false)
+	if len(l.Friends) == 0 {
+		fmt.Fprintln(sess, tr.T("ui.friends.none"))
+	}
+	tw := tabwriter.NewWriter(sess, 0, 4, 2, ' ', 0)
+	for _, f := range l.Friends {
+		var st presence.Status
+		ok := false
+		if c.App.Presence != nil {
+			st, ok = c.App.Presence.Lookup(id.ID, f.ID)
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", sanitize.Line(f.Name, 40), tui.WhereText(th, c.App.Games, st, ok))
+	}
+	tw.Flush()
+	for _, a := range l.Askers {
+		fmt.Fprintln(sess, tr.T("friends.notice.asks", game.Text("Player", sanitize.Line(a.Name, 40))))
 	}
 	return 0
 }

@@ -1,7 +1,11 @@
 package plain
 
 import (
+	"strings"
+
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/playnow"
+	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/tui"
 )
 
@@ -40,4 +44,37 @@ func (p *plain) friends() {
 	for _, a := range l.Askers {
 		p.say(th.T("friends.notice.asks", game.Text("Player", a.Name)))
 	}
+}
+
+// playNow sits the player at a table of the game named that waits for
+// players (package playnow), or opens one with the game's usual
+// settings, as "ssh -t host play GAME" does on the full screen.
+func (p *plain) playNow(name string) {
+	g, ok := p.gameNamed(name)
+	if !ok {
+		ids := make([]string, len(p.app.Games))
+		for i, g := range p.app.Games {
+			ids[i] = g.Game.ID()
+		}
+		p.say(p.th.T("ui.play.no_game", game.Text("Game", sanitize.Line(name, 20)), game.Text("Games", strings.Join(ids, ", "))))
+		return
+	}
+	friend := func(id string) bool { _, ok := p.where.Friend(id); return ok }
+	if code, ok := playnow.Pick(p.app.Hub.List(), g.Game.ID(), p.s.Player.ID, friend); ok {
+		if r := p.app.Hub.Room(code); r != nil {
+			p.sit(r, false)
+			return
+		}
+	}
+	spec, err := g.BuildTable(g.FormDefaults())
+	if err != nil {
+		p.say(p.th.Err(err))
+		return
+	}
+	r, err := p.app.Create(g, spec, p.s.Player)
+	if err != nil {
+		p.say(p.th.Err(err))
+		return
+	}
+	p.sit(r, false)
 }

@@ -506,6 +506,8 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.sit(r, word == "watch" || word == "w")
 	case "new", "n":
 		p.newTable(strings.Fields(rest))
+	case "play":
+		p.playNow(rest)
 	case "name":
 		name, err := sanitize.Name(rest)
 		if err != nil {
