@@ -83,6 +83,15 @@ func (c Catalog) Registry() game.Registry {
 }
 
 // Lookup finds the game with this ID.
+// IDs are the games' IDs, as typed after "play" ("grizzled, werewolf").
+func (c Catalog) IDs() string {
+	ids := make([]string, len(c))
+	for i, g := range c {
+		ids[i] = g.Game.ID()
+	}
+	return strings.Join(ids, ", ")
+}
+
 func (c Catalog) Lookup(id string) (uikit.Module, bool) {
 	for _, g := range c {
 		if g.Game.ID() == id {

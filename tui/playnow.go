@@ -25,11 +25,7 @@ func playCommand(args []string) string {
 func (m *root) playNow(id string) tea.Cmd {
 	g, ok := m.app.Games.Lookup(id)
 	if !ok {
-		ids := make([]string, len(m.app.Games))
-		for i, g := range m.app.Games {
-			ids[i] = g.Game.ID()
-		}
-		m.notice = m.th.T("ui.play.no_game", game.Text("Game", sanitize.Line(id, 20)), game.Text("Games", strings.Join(ids, ", ")))
+		m.notice = m.th.T("ui.play.no_game", game.Text("Game", sanitize.Line(id, 20)), game.Text("Games", m.app.Games.IDs()))
 		return nil
 	}
 	friend := func(p string) bool { _, ok := m.where.Friend(p); return ok }

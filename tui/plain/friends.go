@@ -1,8 +1,6 @@
 package plain
 
 import (
-	"strings"
-
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/playnow"
 	"github.com/bivouac-ssh/bivouac/sanitize"
@@ -52,11 +50,7 @@ func (p *plain) friends() {
 func (p *plain) playNow(name string) {
 	g, ok := p.gameNamed(name)
 	if !ok {
-		ids := make([]string, len(p.app.Games))
-		for i, g := range p.app.Games {
-			ids[i] = g.Game.ID()
-		}
-		p.say(p.th.T("ui.play.no_game", game.Text("Game", sanitize.Line(name, 20)), game.Text("Games", strings.Join(ids, ", "))))
+		p.say(p.th.T("ui.play.no_game", game.Text("Game", sanitize.Line(name, 20)), game.Text("Games", p.app.Games.IDs())))
 		return
 	}
 	friend := func(id string) bool { _, ok := p.where.Friend(id); return ok }
