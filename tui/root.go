@@ -197,12 +197,7 @@ func (m *root) backToYourTable() tea.Cmd {
 	if len(m.sess.Command) > 0 {
 		return nil
 	}
-	var mine []string
-	for _, r := range m.lobby.rooms {
-		if r.Status == table.StatusPlaying && slices.Contains(r.Players, m.sess.Player.ID) {
-			mine = append(mine, r.Code)
-		}
-	}
+	mine := GamesInProgress(m.lobby.rooms, m.sess.Player.ID)
 	switch len(mine) {
 	case 0:
 		return nil
@@ -212,6 +207,19 @@ func (m *root) backToYourTable() tea.Cmd {
 	}
 	m.notice = m.th.T("ui.notice.seats_at", game.Text("Codes", strings.Join(mine, ", ")))
 	return nil
+}
+
+// GamesInProgress are the codes of the games in progress among rooms at
+// which id holds a seat: where a player who comes back sits down (one) or
+// is told of (several), on the full screen and in plain mode.
+func GamesInProgress(rooms []table.Summary, id string) []string {
+	var mine []string
+	for _, r := range rooms {
+		if r.Status == table.StatusPlaying && slices.Contains(r.Players, id) {
+			mine = append(mine, r.Code)
+		}
+	}
+	return mine
 }
 
 type joinMsg struct {

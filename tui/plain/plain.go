@@ -403,12 +403,7 @@ func (p *plain) help() {
 // full screen does; with several, it says which. It reports whether the
 // player sat down.
 func (p *plain) backToYourTable() bool {
-	var mine []string
-	for _, r := range p.app.Hub.List() {
-		if r.Status == table.StatusPlaying && slices.Contains(r.Players, p.s.Player.ID) {
-			mine = append(mine, r.Code)
-		}
-	}
+	mine := tui.GamesInProgress(p.app.Hub.List(), p.s.Player.ID)
 	switch len(mine) {
 	case 0:
 		return false
