@@ -30,6 +30,7 @@ func TestFriendsAcrossTheClusterOverSSH(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a three-node cluster")
 	}
+	t.Parallel()
 	c := startTestCluster(t, 3)
 	friendsStory(t, [3]string{c.nodes[0].addr, c.nodes[1].addr, c.nodes[2].addr}, c.nodes[0].srv.store)
 }
