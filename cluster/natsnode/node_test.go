@@ -186,7 +186,7 @@ func TestThreeNodesReplicate(t *testing.T) {
 	}
 	// Long enough for one listing to answer on a loaded machine (else the
 	// error is the deadline's, not the replicas'), still bounded.
-	short, cancel := context.WithTimeout(ctx, 10*time.Second)
+	short, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := natsnode.CaughtUp(short, js, 3); err == nil || !strings.Contains(err.Error(), "KV_probe: 2 of 3 replicas") {
 		t.Fatalf("caught up with a follower short: %v", err)
