@@ -14,7 +14,7 @@ import (
 // to the chances a calibration run kept:
 //
 //	go run ./games/grizzled/calibrate --games 300 --seed 101 --points fit.jsonl
-//	CALFIT=fit.jsonl go test ./game/grizzled/grizzbot -run CalibrationFit -v
+//	CALFIT=fit.jsonl go test ./games/grizzled/grizzbot -run CalibrationFit -v
 //
 // prints them to paste into calibration.go. The table in docs/COACH.md
 // is then measured on other seeds than the fit's.
@@ -145,4 +145,34 @@ func fitLogistic(X [][]float64, Y []float64, ridge float64, iters int, log func(
 		}
 	}
 	return w
+}
+
+// TestCalibrationIncreases checks that at every table the map from the
+// raw mean to the chance shown rises on each stretch between its bends,
+// so a better raw mean is never shown as a worse chance (nor a cost's
+// sign turned).
+func TestCalibrationIncreases(t *testing.T) {
+	for soldiers := 2; soldiers <= 5; soldiers++ {
+		for easy := 0; easy < soldiers; easy++ {
+			for trials := 16; trials <= 30; trials++ {
+				for left := 0; left <= 60; left++ {
+					for morale := 0; morale <= 50; morale += 5 {
+						c := calibrationAt(soldiers, easy, left, morale, trials)
+						slope := c.b
+						for k := range calKnots {
+							if slope <= 0 {
+								t.Fatalf("%d soldiers (%d easy), %d of %d cards left, morale %d: slope %.3f below logit %.1f",
+									soldiers, easy, left, trials, morale, slope, calKnots[k])
+							}
+							slope += c.bend[k]
+						}
+						if slope <= 0 {
+							t.Fatalf("%d soldiers (%d easy), %d of %d cards left, morale %d: slope %.3f above the last bend",
+								soldiers, easy, left, trials, morale, slope)
+						}
+					}
+				}
+			}
+		}
+	}
 }

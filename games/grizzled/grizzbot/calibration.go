@@ -31,28 +31,44 @@ func TeamOf(levels []string) Team {
 
 // calibration maps the search's raw mean (the value model's chance for
 // the rule-based policy) to the chance shown, which a team of its
-// strength wins with: logit p = a + b·logit raw, a and b from the team
-// and the table (calibrationFit).
-type calibration struct{ a, b float64 }
+// strength wins with: logit p = a + b·logit raw + Σ bend_k·max(0, logit
+// raw − calKnots[k]), a and b from the team and the table, the bends the
+// same everywhere (calibrationFit).
+type calibration struct {
+	a, b float64
+	bend [len(calKnots)]float64
+}
+
+// calKnots are the raw means' logits (raw 4.7%, 18%, 50%) where the map
+// may bend: a straight line in the logit was too steep between 10% and
+// 50% shown on every pile (the games there were won 1–3 points more often
+// than shown, and 1–3 less often between 50% and 90%).
+var calKnots = [...]float64{-3, -1.5, 0}
 
 // numCalFeatures is the length of calFeatures.
-const numCalFeatures = 17
+const numCalFeatures = 17 + len(calKnots)
 
 // calibrationFit are the coefficients of a logistic regression of the
 // game's result on calFeatures, fitted on the chances kept by
 // `go run ./games/grizzled/calibrate` (TestCalibrationFit says how).
-var calibrationFit = [numCalFeatures]float64{0.2114, 0.7414, -1.4316, 0.1433, 0.4735, 0.1071, 0.4017, 0.4958, 0.1241, -0.0383, 0.2814, -0.0784, 0.5694, -0.0196, 0.1173, 0.0702, 0.1212}
+var calibrationFit = [numCalFeatures]float64{1.6071, 1.1912, -1.3303, 0.1460, 0.3432, 0.0484, 0.3128, 0.4406, 0.0726, -0.0403, 0.2829, -0.0978, 0.4948, -0.0741, 0.0467, 0.0662, 0.0830, -0.4816, 0.0944, -0.0187}
 
 // rawFloor keeps a raw mean off 0 and 1: every playout of the look-ahead
 // lost (or won) is not a game decided, as a stronger team plays on.
 const rawFloor = 0.002
 
+// rawLogit is the logit of a raw mean kept off 0 and 1.
+func rawLogit(raw float64) float64 {
+	r := min(max(raw, rawFloor), 1-rawFloor)
+	return math.Log(r / (1 - r))
+}
+
 // calFeatures describes a chance for the calibration: the raw mean's
 // logit, the share of soldiers an easy bot plays, the table's size, the
-// cards left to clear, and the products the fit needs.
+// cards left to clear, and the products the fit needs; the last ones are
+// the bends at calKnots.
 func calFeatures(raw float64, soldiers, easy, left, morale, trials int) [numCalFeatures]float64 {
-	r := min(max(raw, rawFloor), 1-rawFloor)
-	x := math.Log(r / (1 - r))
+	x := rawLogit(raw)
 	e := float64(easy) / float64(max(soldiers, 1))
 	l := float64(left) / 10
 	t := float64(trials-25) / 5
@@ -65,6 +81,9 @@ func calFeatures(raw float64, soldiers, easy, left, morale, trials int) [numCalF
 	case 5:
 		f[6], f[16] = 1, x
 	}
+	for k, knot := range calKnots {
+		f[numCalFeatures-len(calKnots)+k] = max(0, x-knot)
+	}
 	return f
 }
 
@@ -76,25 +95,37 @@ func (t Team) calibration(v *g.SeatView) calibration {
 			soldiers++
 		}
 	}
-	// The features are linear in the raw mean's logit: a is z at a logit
-	// of 0, b what a logit of 1 adds.
+	return calibrationAt(soldiers, t.Easy, v.Trials+handsLeft(v), v.Morale, v.Options.Trials(soldiers))
+}
+
+// calibrationAt is the map at a table of these soldiers, easy ones, cards
+// left, morale and starting pile.
+func calibrationAt(soldiers, easy, left, morale, trials int) calibration {
+	// Apart from the bends, the features are linear in the raw mean's
+	// logit: a is z at a logit of 0, b what a logit of 1 adds.
+	lin := numCalFeatures - len(calKnots)
 	z := func(raw float64) float64 {
-		f := calFeatures(raw, soldiers, t.Easy, v.Trials+handsLeft(v), v.Morale, v.Options.Trials(soldiers))
+		f := calFeatures(raw, soldiers, easy, left, morale, trials)
 		sum := 0.0
-		for j, x := range f {
+		for j, x := range f[:lin] {
 			sum += calibrationFit[j] * x
 		}
 		return sum
 	}
 	c := calibration{a: z(0.5)}
 	c.b = z(1/(1+math.Exp(-1))) - c.a
+	copy(c.bend[:], calibrationFit[lin:])
 	return c
 }
 
 // shown is the chance shown for a raw mean.
 func (c calibration) shown(raw float64) float64 {
-	r := min(max(raw, rawFloor), 1-rawFloor)
-	return 1 / (1 + math.Exp(-(c.a + c.b*math.Log(r/(1-r)))))
+	x := rawLogit(raw)
+	z := c.a + c.b*x
+	for k, knot := range calKnots {
+		z += c.bend[k] * max(0, x-knot)
+	}
+	return 1 / (1 + math.Exp(-z))
 }
 
 // estimate maps a raw estimate and its interval (the map is increasing,
