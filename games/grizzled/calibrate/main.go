@@ -5,6 +5,11 @@
 // docs/COACH.md has the table it prints.
 //
 //	go run ./games/grizzled/calibrate [--games 400] [--piles standard,veteran,campaign] [--bots easy,strong] [--seed 1] [--points FILE] [--json]
+//	go run ./games/grizzled/calibrate --from FILE,FILE... [--json]
+//
+// The second form plays nothing: it prints the table of the chances that
+// runs kept with --points, several runs (other seeds, more games of one
+// pile) pooled into one table.
 //
 // It is a tool for whoever tunes the coach's estimator, not a simulation
 // every game has, so it lives in the game's folder rather than in
@@ -47,6 +52,7 @@ type config struct {
 	seed                      uint64
 	json                      bool
 	piles, levels, pointsFile string
+	from                      string
 }
 
 // wallClock tells the time for the progress bar and the elapsed seconds.
@@ -67,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.piles, "piles", "", "the trials piles, of standard, veteran, campaign (default all)")
 	fs.StringVar(&c.levels, "bots", "", "the bot levels beside the person, of easy, strong (default all)")
 	fs.StringVar(&c.pointsFile, "points", "", "also write every chance shown to this file, one JSON object a line")
+	fs.StringVar(&c.from, "from", "", "play nothing: print the table of the chances these files (of --points, comma-separated) kept")
 	fs.StringVar(&progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), on or off")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -79,6 +86,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if progress != "on" && progress != "off" && progress != "auto" {
 		return fmt.Errorf("--progress must be auto, on or off, not %q", progress)
+	}
+	if c.from != "" {
+		return pooled(c, stdout)
 	}
 	show := progress == "on" || progress == "auto" && simcmd.IsTerminal(stderr)
 	return calibrate(ctx, c, stdout, stderr, show)
@@ -97,6 +107,7 @@ const (
 
 // calibrateReport is what --json prints.
 type calibrateReport struct {
+	From        []string         `json:"from,omitempty"` // the points files of a pooled table
 	Seed        uint64           `json:"seed"`
 	Games       int              `json:"games_per_batch"`
 	Workers     int              `json:"workers"`
@@ -159,8 +170,12 @@ func calibrate(ctx context.Context, c config, stdout, stderr io.Writer, show boo
 			rep.Interrupted = rep.Interrupted || r.Interrupted
 			b := batchOf(string(pile), level, r.Games, r.Wins, r.Points)
 			rep.Batches = append(rep.Batches, b)
+			// The levels' games are numbered apart in the pile's table.
+			for _, p := range r.Points {
+				p.Game += all.Games
+				all.points = append(all.points, p)
+			}
 			all.Games, all.Wins = all.Games+r.Games, all.Wins+r.Wins
-			all.points = append(all.points, r.Points...)
 			if dump != nil {
 				for _, p := range r.Points {
 					if err := dump.Encode(struct {
@@ -216,14 +231,19 @@ func batchOf(pile, bots string, games, wins int, points []grizzbot.CalibrationPo
 
 // printCalibration writes each batch's deciles.
 func printCalibration(w io.Writer, r calibrateReport) {
-	fmt.Fprintf(w, "The coach's chances against results: %d games a pile and bot level, seed %d, %d workers (%.0f s)\n", r.Games, r.Seed, r.Workers, r.ElapsedSec)
+	if len(r.From) > 0 {
+		fmt.Fprintf(w, "The coach's chances against results, as kept in %s\n", strings.Join(r.From, ", "))
+	} else {
+		fmt.Fprintf(w, "The coach's chances against results: %d games a pile and bot level, seed %d, %d workers (%.0f s)\n", r.Games, r.Seed, r.Workers, r.ElapsedSec)
+	}
 	fmt.Fprintf(w, "A decile with %d chances or more is within the goal when its games were won within %.0f points of the chance shown.\n",
 		calibrationCount, 100*calibrationGoal)
+	fmt.Fprintln(w, "± is the 95% margin of a decile's observed share from its games alone (a game's chances share its result).")
 	for _, b := range r.Batches {
 		fmt.Fprintf(w, "\n%s pile, %s bots: %d games, %d won; %d chances; Brier %.3f (always the win rate: %.3f); worst decile %.1f points\n",
 			b.Pile, b.Bots, b.Games, b.Wins, b.Points, b.Brier, b.Base, 100*b.Worst)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "shown\tpredicted\tobserved\tcount\tgames\t\t")
+		fmt.Fprintln(tw, "shown\tpredicted\tobserved\t±\tcount\tgames\t\t")
 		for _, d := range b.Deciles {
 			if d.Count == 0 {
 				continue
@@ -235,13 +255,99 @@ func printCalibration(w io.Writer, r calibrateReport) {
 			case math.Abs(d.Predicted-d.Observed) > calibrationGoal:
 				mark = "OFF"
 			}
-			fmt.Fprintf(tw, "%.0f–%.0f%%\t%.1f%%\t%.1f%%\t%d\t%d\t%s\t\n", 100*d.From, 100*d.To, 100*d.Predicted, 100*d.Observed, d.Count, d.Games, mark)
+			fmt.Fprintf(tw, "%.0f–%.0f%%\t%.1f%%\t%.1f%%\t%.1f\t%d\t%d\t%s\t\n", 100*d.From, 100*d.To, 100*d.Predicted, 100*d.Observed,
+				100*d.Margin, d.Count, d.Games, mark)
 		}
 		tw.Flush()
 	}
 	if r.Interrupted {
 		fmt.Fprintln(w, "interrupted: the figures cover the games that finished")
 	}
+}
+
+// keptPoint is a line of a --points file.
+type keptPoint struct {
+	Pile  string `json:"pile"`
+	Level string `json:"level"`
+	grizzbot.CalibrationPoint
+}
+
+// pooled prints the table of the points kept in c.from's files: a game is
+// a file's pile, level and game number, renumbered so that games of
+// different files stay apart.
+func pooled(c config, stdout io.Writer) error {
+	type batchKey struct{ pile, level string }
+	type gameKey struct {
+		file        int
+		pile, level string
+		game        int
+	}
+	rep := calibrateReport{From: strings.Split(c.from, ",")}
+	points := map[batchKey][]grizzbot.CalibrationPoint{}
+	number := map[gameKey]int{}
+	won := map[gameKey]bool{}
+	perBatch := map[batchKey]int{}
+	for i, path := range rep.From {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("%w", err)
+		}
+		dec := json.NewDecoder(f)
+		for {
+			var p keptPoint
+			if err := dec.Decode(&p); err == io.EOF {
+				break
+			} else if err != nil {
+				f.Close()
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			b, gk := batchKey{p.Pile, p.Level}, gameKey{i, p.Pile, p.Level, p.Game}
+			n, ok := number[gk]
+			if !ok {
+				n = perBatch[b]
+				number[gk], perBatch[b] = n, n+1
+				won[gk] = p.Won
+			}
+			p.Game = n
+			points[b] = append(points[b], p.CalibrationPoint)
+		}
+		f.Close()
+	}
+	wins := map[batchKey]int{}
+	for gk, w := range won {
+		if w {
+			wins[batchKey{gk.pile, gk.level}]++
+		}
+	}
+	for _, pile := range grizzbot.Piles {
+		all := calibrateBatch{Pile: string(pile), Bots: "all"}
+		levels := 0
+		for _, level := range (grizzbot.Bots{}).Levels() {
+			b := batchKey{string(pile), level}
+			if perBatch[b] == 0 {
+				continue
+			}
+			levels++
+			rep.Batches = append(rep.Batches, batchOf(b.pile, level, perBatch[b], wins[b], points[b]))
+			// The levels' games are numbered apart in the pile's table.
+			for _, p := range points[b] {
+				p.Game += all.Games
+				all.points = append(all.points, p)
+			}
+			all.Games, all.Wins = all.Games+perBatch[b], all.Wins+wins[b]
+		}
+		if levels > 1 {
+			rep.Batches = append(rep.Batches, batchOf(all.Pile, all.Bots, all.Games, all.Wins, all.points))
+		}
+	}
+	if len(rep.Batches) == 0 {
+		return fmt.Errorf("no chances in %s", c.from)
+	}
+	if c.json {
+		return json.NewEncoder(stdout).Encode(rep)
+	}
+	printCalibration(stdout, rep)
+	return nil
 }
 
 // listOf parses a comma-separated list of names from have ("" is all).

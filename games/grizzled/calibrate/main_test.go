@@ -75,3 +75,39 @@ func TestCalibrateRefusesWhatItChooses(t *testing.T) {
 		}
 	}
 }
+
+// --from pools the chances that runs kept into one table: the games of
+// two seeds stay apart, and every chance kept is counted.
+func TestCalibrateFromKeptPoints(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var files []string
+	chances := 0
+	for _, seed := range []string{"5", "6"} {
+		points := filepath.Join(dir, "points"+seed+".jsonl")
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), []string{"--games", "2", "--piles", "standard", "--bots", "strong",
+			"--seed", seed, "--points", points}, &out, &errb); err != nil {
+			t.Fatalf("%v (stderr %q)", err, errb.String())
+		}
+		data, err := os.ReadFile(points)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chances += strings.Count(string(data), "\n")
+		files = append(files, points)
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"--from", strings.Join(files, ",")}, &out, &errb); err != nil {
+		t.Fatalf("%v (stderr %q)", err, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"as kept in " + files[0], "standard pile, strong bots: 4 games", "; " + itoa(chances) + " chances;", "±"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the pooled table has no %q:\n%s", want, text)
+		}
+	}
+	if err := run(context.Background(), []string{"--from", filepath.Join(dir, "none.jsonl")}, &out, &errb); err == nil {
+		t.Error("--from a missing file: no error")
+	}
+}

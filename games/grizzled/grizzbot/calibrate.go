@@ -272,30 +272,41 @@ type Decile struct {
 	Games     int     // games the points came from
 	Predicted float64 // the mean chance shown
 	Observed  float64 // the share of its points whose game was won
+	// Margin is the 95% margin of Observed − Predicted as its games make
+	// it: a game's chances share its result, so the noise is that of its
+	// games' summed misses, not of Count independent points.
+	Margin float64
 }
 
 // Deciles buckets points by the chance shown.
 func Deciles(points []CalibrationPoint) []Decile {
 	out := make([]Decile, 10)
-	games := make([]map[int]bool, 10)
+	miss := make([]map[int]float64, 10) // by game, the results less the chances shown
 	for d := range out {
 		out[d].From, out[d].To = float64(d)/10, float64(d+1)/10
-		games[d] = map[int]bool{}
+		miss[d] = map[int]float64{}
 	}
 	for _, p := range points {
 		d := min(int(p.Shown*10), 9)
 		out[d].Count++
 		out[d].Predicted += p.Shown
+		y := 0.0
 		if p.Won {
 			out[d].Observed++
+			y = 1
 		}
-		games[d][p.Game] = true
+		miss[d][p.Game] += y - p.Shown
 	}
 	for d := range out {
-		out[d].Games = len(games[d])
+		out[d].Games = len(miss[d])
 		if c := float64(out[d].Count); c > 0 {
 			out[d].Predicted /= c
 			out[d].Observed /= c
+			ss := 0.0
+			for _, m := range miss[d] {
+				ss += m * m
+			}
+			out[d].Margin = 1.96 * math.Sqrt(ss) / c
 		}
 	}
 	return out
