@@ -337,6 +337,7 @@ func (h *Handle) deliver(s *localSession, id string, data []byte) {
 			h.opts.Logger.Error("remote: an update that does not decode", "room", h.code, "err", err)
 			return
 		}
+		shown := s.got.last
 		u, ok := s.got.apply(d, w)
 		if !ok {
 			if err := h.send(opResync, request{Session: s.id}); err != nil {
@@ -348,7 +349,9 @@ func (h *Handle) deliver(s *localSession, id string, data []byte) {
 		if u.Closed == table.Restarting || u.Closed == table.Moved {
 			// The table's node stopped or lost it, not this one: the
 			// session stays, and the keepalive seats it again wherever
-			// the table runs next (resume).
+			// the table runs next (resume), saying so over the last view:
+			// the closing Update is not it.
+			s.got.last = shown
 			select {
 			case s.lost <- struct{}{}:
 			default:
@@ -478,6 +481,10 @@ func (h *Handle) resume(s *localSession) bool {
 			}
 			h.mu.Unlock()
 			h.opts.Logger.Info("remote: the session sits at the table again", "room", h.code, "after", time.Since(began))
+			select {
+			case <-s.lost: // the old owner's last word, come meanwhile: not this one's
+			default:
+			}
 			return true
 		case !errors.Is(err, table.ErrClosed) && !errors.Is(err, table.ErrBusy):
 			h.opts.Logger.Info("remote: the table's new owner refused the session", "room", h.code, "err", err)

@@ -31,6 +31,7 @@ func TestAcrossNodes(t *testing.T) {
 	cl := natstest.Start(t, 3, nil)
 	t.Run("whole game", func(t *testing.T) { testWholeGame(t, cl) })
 	t.Run("owner moves", func(t *testing.T) { testOwnerMoves(t, cl) })
+	t.Run("table handed over", func(t *testing.T) { testTableHandedOver(t, cl) })
 	t.Run("owner lost", func(t *testing.T) { testOwnerLost(t, cl) })
 }
 
@@ -304,6 +305,32 @@ func testOwnerMoves(t *testing.T, cl *natstest.Cluster) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// A drain closes the table at its owner with table.Moved, which the
+// owner passes on: the seat is told "the table moved, one moment" over
+// its last view, never that the table closed (the drain flake: the
+// closing Update was kept as the last view and shown with the notice,
+// so a player read "table closed" until the new owner's first view).
+func testTableHandedOver(t *testing.T, cl *natstest.Cluster) {
+	ctx := timeout(t, 30*time.Second)
+	a, b := connect(t, cl, 0), connect(t, cl, 1)
+	room := grizzledRoom(t, ctx, 2, 0, nil)
+	owner, err := Serve(b, room, grizzled.Game{}, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	join(t, ctx, room, "p0")
+	onA := dial(t, ctx, a, room, fast)
+	alice := join(t, ctx, onA, "p1")
+	last := alice.until(t, ctx, func(u table.Update) bool { return len(u.Seats) == 2 })
+
+	room.Close(table.Moved) // as a drain does: its sessions hear why
+	u := alice.until(t, ctx, func(u table.Update) bool { return u.Info.Key == "table.moving" })
+	if u.Seat != last.Seat || len(u.Seats) != 2 {
+		t.Fatalf("the moving notice is not shown over the last view: %+v", u)
 	}
 }
 

@@ -708,7 +708,7 @@ func (c *Node) Room(code string) table.RoomHandle {
 		// Between owners (or being restored here): worth a second try.
 		return table.Unreachable(sum, table.ErrBusy)
 	}
-	h, err := remote.Dial(ctx, c.nc, code, c.o.Games, remote.Options{})
+	h, err := remote.Dial(ctx, c.nc, code, c.o.Games, remote.Options{Logger: c.log})
 	if err == nil {
 		return h
 	}
@@ -736,7 +736,7 @@ func (c *Node) Serve(r *table.Room) {
 	if !ok {
 		return
 	}
-	if _, err := remote.Serve(c.nc, r, g.Game, remote.Options{}); err != nil {
+	if _, err := remote.Serve(c.nc, r, g.Game, remote.Options{Logger: c.log}); err != nil {
 		c.log.Error("a table cannot be served to other nodes", "room", r.Code(), "err", err)
 	}
 }
