@@ -4,7 +4,6 @@ package notify
 // players, and sending it when it may.
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock"
+	"github.com/bivouac-ssh/bivouac/heapx"
 	"github.com/bivouac-ssh/bivouac/words"
 
 	"golang.org/x/time/rate"
@@ -153,7 +153,7 @@ type Outbox struct {
 
 	mu      sync.Mutex
 	items   map[key]*item
-	queue   queue
+	queue   heapx.Heap[*item] // by when each falls due
 	timer   clock.Timer
 	timerAt time.Time
 	players map[string]*rate.Limiter
@@ -263,18 +263,18 @@ func (o *Outbox) Withdraw(player, room string) {
 // schedule puts it in the queue for at; o.mu is held.
 func (o *Outbox) schedule(it *item, at time.Time) {
 	it.due = at
-	if it.index >= 0 {
-		heap.Fix(&o.queue, it.index)
+	if heapx.Has(it) {
+		o.queue.Fix(it)
 	} else {
-		heap.Push(&o.queue, it)
+		o.queue.Push(it)
 	}
 	o.signal()
 }
 
 // drop forgets it; o.mu is held.
 func (o *Outbox) drop(it *item) {
-	if it.index >= 0 {
-		heap.Remove(&o.queue, it.index)
+	if heapx.Has(it) {
+		o.queue.Remove(it)
 	}
 	if o.items[it.key] == it {
 		delete(o.items, it.key)
@@ -316,11 +316,11 @@ func (o *Outbox) run() {
 func (o *Outbox) next() *item {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.closed || len(o.queue) == 0 {
+	if o.closed || o.queue.Len() == 0 {
 		return nil
 	}
 	now := o.clock.Now()
-	first := o.queue[0]
+	first := o.queue.Peek()
 	if first.due.After(now) {
 		if o.timer == nil || !o.timerAt.Equal(first.due) {
 			if o.timer != nil {
@@ -342,7 +342,7 @@ func (o *Outbox) next() *item {
 		}
 		return nil
 	}
-	heap.Pop(&o.queue)
+	o.queue.Pop()
 	first.inFlight = true
 	return first
 }
@@ -588,25 +588,7 @@ func (o *Outbox) Test(player string) (Outcome, error) {
 	return o.send(set, set.URL, m), nil
 }
 
-// queue orders messages by when they fall due.
-type queue []*item
-
-func (q queue) Len() int           { return len(q) }
-func (q queue) Less(i, j int) bool { return q[i].due.Before(q[j].due) }
-func (q queue) Swap(i, j int) {
-	q[i], q[j] = q[j], q[i]
-	q[i].index, q[j].index = i, j
-}
-func (q *queue) Push(x any) {
-	it := x.(*item)
-	it.index = len(*q)
-	*q = append(*q, it)
-}
-func (q *queue) Pop() any {
-	old := *q
-	it := old[len(old)-1]
-	old[len(old)-1] = nil
-	it.index = -1
-	*q = old[:len(old)-1]
-	return it
-}
+// Before and HeapIndex place messages in the queue (heapx), by when they
+// fall due.
+func (it *item) Before(o *item) bool { return it.due.Before(o.due) }
+func (it *item) HeapIndex() *int     { return &it.index }

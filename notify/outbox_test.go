@@ -24,7 +24,7 @@ func (o *Outbox) settled() bool {
 			return false
 		}
 	}
-	return len(o.queue) == 0 || o.queue[0].due.After(o.clock.Now())
+	return o.queue.Len() == 0 || o.queue.Peek().due.After(o.clock.Now())
 }
 
 // got is one request a receiver took.

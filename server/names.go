@@ -1,7 +1,6 @@
 package server
 
 import (
-	"container/heap"
 	"errors"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/heapx"
 	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/sshserver"
 )
@@ -34,10 +34,10 @@ type nameBook struct {
 	holdsCode func(name string) bool
 
 	mu       sync.Mutex
-	by       map[string]*nameHolder // fold → holder
-	used     map[string]string      // player ID → fold of the name its sessions go by
-	expiring holderHeap             // offline holders, the hold that ends first on top
-	next     map[string]int         // fold of a name → the number its next variant tries first
+	by       map[string]*nameHolder  // fold → holder
+	used     map[string]string       // player ID → fold of the name its sessions go by
+	expiring heapx.Heap[*nameHolder] // offline holders, the hold that ends first on top
+	next     map[string]int          // fold of a name → the number its next variant tries first
 }
 
 type nameHolder struct {
@@ -87,8 +87,8 @@ func (b *nameBook) hold(id, name string, now time.Time, online int) {
 		h = nil
 	}
 	if h == nil {
-		if len(b.by) >= nameBookMax && len(b.expiring) > 0 {
-			b.drop(b.expiring[0])
+		if len(b.by) >= nameBookMax && b.expiring.Len() > 0 {
+			b.drop(b.expiring.Peek())
 		}
 		h = &nameHolder{fold: f, id: id, at: -1}
 		b.by[f] = h
@@ -109,18 +109,18 @@ func (b *nameBook) setOnline(h *nameHolder, n int) {
 	h.online = n
 	switch {
 	case n > 0 && h.at >= 0:
-		heap.Remove(&b.expiring, h.at)
+		b.expiring.Remove(h)
 	case n == 0 && h.at < 0:
-		heap.Push(&b.expiring, h)
+		b.expiring.Push(h)
 	case n == 0:
-		heap.Fix(&b.expiring, h.at)
+		b.expiring.Fix(h)
 	}
 }
 
 // drop forgets a holder.
 func (b *nameBook) drop(h *nameHolder) {
 	if h.at >= 0 {
-		heap.Remove(&b.expiring, h.at)
+		b.expiring.Remove(h)
 	}
 	delete(b.by, h.fold)
 	delete(b.next, h.fold)
@@ -128,33 +128,15 @@ func (b *nameBook) drop(h *nameHolder) {
 
 // forget drops the offline holders whose hold has ended.
 func (b *nameBook) forget(now time.Time) {
-	for len(b.expiring) > 0 && !now.Before(b.expiring[0].ends()) {
-		b.drop(b.expiring[0])
+	for b.expiring.Len() > 0 && !now.Before(b.expiring.Peek().ends()) {
+		b.drop(b.expiring.Peek())
 	}
 }
 
-// holderHeap orders offline holders by when their hold ends.
-type holderHeap []*nameHolder
-
-func (q holderHeap) Len() int           { return len(q) }
-func (q holderHeap) Less(i, j int) bool { return q[i].ends().Before(q[j].ends()) }
-func (q holderHeap) Swap(i, j int) {
-	q[i], q[j] = q[j], q[i]
-	q[i].at, q[j].at = i, j
-}
-func (q *holderHeap) Push(x any) {
-	h := x.(*nameHolder)
-	h.at = len(*q)
-	*q = append(*q, h)
-}
-func (q *holderHeap) Pop() any {
-	old := *q
-	h := old[len(old)-1]
-	old[len(old)-1] = nil
-	h.at = -1
-	*q = old[:len(old)-1]
-	return h
-}
+// Before and HeapIndex place offline holders in expiring (heapx), by
+// when their hold ends.
+func (h *nameHolder) Before(o *nameHolder) bool { return h.ends().Before(o.ends()) }
+func (h *nameHolder) HeapIndex() *int           { return &h.at }
 
 // seed records a stored player's name as last seen at seen.
 func (b *nameBook) seed(id, name string, seen time.Time) {
