@@ -20,7 +20,9 @@ import (
 // screen change, so a waiter can tell when output first followed a key.
 type loadClient struct {
 	name  string
-	node  int // which of a cluster's nodes it dialled (0 for one server)
+	node  int          // which of a cluster's nodes it dialled (0 for one server)
+	key   gossh.Signer // its identity: dialled again with it, it is the same player
+	w, h  int
 	conn  *gossh.Client
 	sess  *gossh.Session
 	stdin io.WriteCloser
@@ -50,6 +52,12 @@ func loadDial(addr string, from *net.TCPAddr, user string, timeout time.Duration
 	if err != nil {
 		return nil, 0, err
 	}
+	return loadDialAs(addr, from, user, signer, timeout, w, h)
+}
+
+// loadDialAs is loadDial with the player's key: the same key is the same
+// player (their seats, their games in progress).
+func loadDialAs(addr string, from *net.TCPAddr, user string, signer gossh.Signer, timeout time.Duration, w, h int) (*loadClient, time.Duration, error) {
 	cfg := &gossh.ClientConfig{
 		User: user,
 		Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
@@ -72,7 +80,7 @@ func loadDial(addr string, from *net.TCPAddr, user string, timeout time.Duration
 	}
 	hs := time.Since(start)
 	_ = nc.SetDeadline(time.Time{})
-	c := &loadClient{name: user, conn: gossh.NewClient(sc, chans, reqs), term: vterm.New(w, h), changed: make(chan struct{})}
+	c := &loadClient{name: user, key: signer, w: w, h: h, conn: gossh.NewClient(sc, chans, reqs), term: vterm.New(w, h), changed: make(chan struct{})}
 	if err := c.start(w, h); err != nil {
 		c.Close()
 		return nil, hs, err
@@ -128,6 +136,13 @@ func (c *loadClient) read(r io.Reader) {
 			return
 		}
 	}
+}
+
+// Ended reports whether the session's output ended (its server went).
+func (c *loadClient) Ended() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ended
 }
 
 // Type sends keys.

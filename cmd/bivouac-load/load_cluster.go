@@ -5,16 +5,23 @@ package main
 // seats on three nodes and its host's node runs it. It measures a move's
 // key to the mover's own screen for movers on the table's node and on
 // another one, the fan-out to every seat, and, with -kills K, K kill -9s
-// of a node: how long each of its tables takes to serve again elsewhere.
+// of a node: how long each of its tables takes to serve again elsewhere,
+// and, at each of them where a player on a surviving node is to move,
+// how long until the next move is accepted (stored in the table's log),
+// that player kept at the table and pressing it. The killed node's
+// players dial it again once it is back, with their keys, and sit down
+// at their games, so every kill finds whole tables.
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -44,6 +51,13 @@ type failoverResult struct {
 	expected int             // rooms the killed nodes held
 	taken    int             // of which served again within the wait
 	stopped  int             // rooms on surviving nodes that stopped (lease lost) after a kill
+	// The next move: at each of the killed node's tables where a player on
+	// a surviving node was to move, kill → the table's next accepted move
+	// (stored in its log), that player kept at the table and pressing it.
+	nextMove []time.Duration
+	movers   int // such tables
+	waiting  int // the killed node's tables waiting on a player of that node (not timed: a bot takes the seat after minutes)
+	sentAway int // players on surviving nodes whose screen left the table
 	notes    []string
 }
 
@@ -106,7 +120,16 @@ func runClusterLoad(ctx context.Context, o loadOpts) error {
 	}
 	var fo *failoverResult
 	if o.kills > 0 && ctx.Err() == nil {
-		fo = killNodes(ctx, o, nodes)
+		fo = killNodes(ctx, o, nodes, tables)
+		defer func() { // the players who came back after a kill
+			for _, tb := range tables {
+				for _, c := range tb.seats {
+					if !slices.Contains(clients, c) {
+						c.Close()
+					}
+				}
+			}
+		}()
 	}
 	var dr *drainResult
 	if o.drains > 0 && ctx.Err() == nil {
@@ -214,8 +237,12 @@ var takenOverRe = regexp.MustCompile(`^time=(\S+) .*msg="room taken over" room=(
 // after, it reads the survivors' logs for the moment each of those rooms
 // serves again; then it starts the victim again and waits until every
 // stream has caught up, so the next kill finds a whole cluster.
-func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failoverResult {
+func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc, tables []*loadTable) *failoverResult {
 	fo := &failoverResult{}
+	byCode := map[string]*loadTable{}
+	for _, tb := range tables {
+		byCode[tb.code] = tb
+	}
 	for k := range o.kills {
 		if ctx.Err() != nil {
 			break
@@ -233,23 +260,77 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 				offsets[n] = logSize(n.log)
 			}
 		}
+		vi := k % len(nodes)
+		movers := map[string]*loadTable{}
+		for code := range rooms {
+			if tb := byCode[code]; tb != nil {
+				if survivorToMove(tb, vi) {
+					movers[code] = tb
+				} else if !loadGameOver.MatchString(tb.seats[0].Screen()) {
+					fo.waiting++
+				}
+			}
+		}
+		moves, err := watchMoves(ctx, witness)
+		if err != nil {
+			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: the log stream not watched: %v", k+1, err))
+			movers = nil
+		}
 		_ = victim.cmd.Process.Kill()
 		killed := time.Now()
 		<-victim.done
 		fo.kills++
 		fo.expected += len(rooms)
+		fo.movers += len(movers)
+		nudging, stopNudging := context.WithCancel(ctx)
+		var nudgers sync.WaitGroup
+		for _, tb := range movers {
+			nudgers.Go(func() { nudge(nudging, tb, vi) })
+		}
 		served := map[string]time.Time{}
+		next := map[string]time.Time{}
 		by := map[string]int{} // rooms taken over, by node
-		for deadline := killed.Add(60 * time.Second); len(served) < len(rooms) && time.Now().Before(deadline) && ctx.Err() == nil; {
+		for deadline := killed.Add(60 * time.Second); (len(served) < len(rooms) || len(next) < len(movers)) && time.Now().Before(deadline) && ctx.Err() == nil; {
 			sleepCtx(ctx, 100*time.Millisecond)
+			if moves != nil {
+				moves.after(killed, movers, next)
+			}
 			for n, off := range offsets {
 				before := len(served)
 				takenOver(n.log, off, rooms, served)
 				by[n.id] += len(served) - before
 			}
 		}
+		stopNudging()
+		nudgers.Wait()
+		if moves != nil {
+			moves.stop()
+		}
 		for n, off := range offsets {
 			fo.stopped += countLines(n.log, off, `msg="room lease lost`)
+		}
+		for code, tb := range movers {
+			if at, ok := next[code]; ok {
+				fo.nextMove = append(fo.nextMove, max(0, at.Sub(killed)))
+			}
+			for _, c := range tb.seats {
+				if c.node != vi && !c.Ended() && !strings.Contains(c.Screen(), "Mission") {
+					fo.sentAway++
+				}
+			}
+		}
+		for code, tb := range movers {
+			if _, ok := next[code]; ok {
+				continue
+			}
+			for _, c := range tb.seats {
+				if c.node != vi && !c.Ended() {
+					o.logf("kill %d: table %s took no move; a survivor's screen ends %q", k+1, code, lastLines(c.Screen(), 4))
+				}
+			}
+		}
+		if len(next) < len(movers) {
+			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %d of %d tables with a survivor to move took no move within 60 s", k+1, len(movers)-len(next), len(movers)))
 		}
 		var last time.Duration
 		for _, at := range served {
@@ -261,13 +342,21 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failo
 		if len(served) == len(rooms) && len(rooms) > 0 {
 			fo.perKill = append(fo.perKill, last)
 		}
-		o.logf("kill %d: %s ran %d rooms; %d serve again elsewhere %v, the last after %v", k+1, victim.id, len(rooms), len(served), by, last.Round(time.Millisecond))
+		var lastMove time.Duration
+		for _, at := range next {
+			lastMove = max(lastMove, at.Sub(killed))
+		}
+		o.logf("kill %d: %s ran %d rooms; %d serve again elsewhere %v, the last after %v; %d of %d with a survivor to move took a move, the last after %v",
+			k+1, victim.id, len(rooms), len(served), by, last.Round(time.Millisecond), len(next), len(movers), lastMove.Round(time.Millisecond))
 		if len(served) < len(rooms) {
 			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %d of %d rooms did not serve again within 60 s", k+1, len(rooms)-len(served), len(rooms)))
 		}
 		if err := restartNode(ctx, o, victim); err != nil {
 			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %s not back: %v", k+1, victim.id, err))
 			break
+		}
+		if back, gone := comeBack(tables, vi, victim.addr); gone > 0 {
+			fo.notes = append(fo.notes, fmt.Sprintf("kill %d: %d of the node's %d players did not sit down again on it", k+1, gone, back+gone))
 		}
 	}
 	return fo
@@ -428,6 +517,13 @@ func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResu
 		if len(fo.perRoom) > 0 {
 			row("  kill → a room serving again, p50 / p99 / worst", fmt.Sprintf("%s / %s / %s", ms(pct(fo.perRoom, 0.5)), ms(pct(fo.perRoom, 0.99)), ms(pct(fo.perRoom, 1))), "≤ 10 s", yes(pct(fo.perRoom, 1) <= 10*time.Second))
 		}
+		if len(fo.nextMove) > 0 {
+			p50, worst := pct(fo.nextMove, 0.5), pct(fo.nextMove, 1)
+			row("  kill → the next accepted move, a survivor to move, p50 / worst (n)", fmt.Sprintf("%s / %s (%d of %d)", ms(p50), ms(worst), len(fo.nextMove), fo.movers),
+				"≤ 3 s / ≤ 5 s", yes(p50 <= 3*time.Second && worst <= 5*time.Second && len(fo.nextMove) == fo.movers))
+			row("  survivors' screens that left the table", fmt.Sprint(fo.sentAway), "0", yes(fo.sentAway == 0))
+			row("  tables waiting on the killed node's player (not timed)", fmt.Sprint(fo.waiting), "", "")
+		}
 		if len(fo.perKill) > 0 {
 			var sum time.Duration
 			for _, d := range fo.perKill {
@@ -441,4 +537,176 @@ func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResu
 		fmt.Fprintf(w, "\nkills:\n  %s\n", strings.Join(fo.notes, "\n  "))
 	}
 	r.printErrors(w, "the nodes'")
+}
+
+// survivorToMove reports whether a seat of tb still connected, on a node
+// other than the victim's, is offered a move now (its help bar). A seat
+// whose node an earlier kill took is gone: the harness does not dial
+// again.
+func survivorToMove(tb *loadTable, victim int) bool {
+	for _, c := range tb.seats {
+		if c.node != victim && !c.Ended() && loadMove(loadHelpBar(c.Screen())) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// nudge plays tb's next move through its seats on surviving nodes, as a
+// player kept at the table does after its node is lost: whoever is
+// offered a move presses it, again every moment while the table answers
+// "busy" (between owners), until ctx ends.
+func nudge(ctx context.Context, tb *loadTable, victim int) {
+	for ctx.Err() == nil {
+		for _, c := range tb.seats {
+			s := c.Screen()
+			if c.node == victim || c.Ended() || strings.Contains(s, sentWaiting) {
+				continue
+			}
+			if k := loadMove(loadHelpBar(s)); k != "" {
+				v := c.Version()
+				if c.Type(k) != nil {
+					continue
+				}
+				_, _ = c.WaitChange(v, time.Second)
+				break
+			}
+		}
+		sleepCtx(ctx, 100*time.Millisecond)
+	}
+}
+
+// moveWatch hears every entry stored in the rooms' logs from when it
+// starts: JetStream's own time for each, so a delivery held up by an
+// election still says when the entry was accepted.
+type moveWatch struct {
+	mu   sync.Mutex
+	at   map[string][]time.Time // room → when its entries were stored
+	stop func()
+}
+
+// watchMoves starts a moveWatch through witness, from the log stream's
+// next sequence (an ordered consumer made again after its node dies
+// goes on from there, missing nothing).
+func watchMoves(ctx context.Context, witness *clusterNodeProc) (*moveWatch, error) {
+	nc, err := natsConnect(witness)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	ask, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st, err := js.Stream(ask, logStream)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	info, err := st.Info(ask)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	cons, err := st.OrderedConsumer(ask, jetstream.OrderedConsumerConfig{
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: info.State.LastSeq + 1})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	w := &moveWatch{at: map[string][]time.Time{}}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		md, err := m.Metadata()
+		if err != nil {
+			return
+		}
+		k := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
+		room, err := base64.RawURLEncoding.DecodeString(k)
+		if err != nil {
+			return
+		}
+		w.mu.Lock()
+		w.at[string(room)] = append(w.at[string(room)], md.Timestamp)
+		w.mu.Unlock()
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	w.stop = func() { cc.Stop(); nc.Close() }
+	return w, nil
+}
+
+// logStream is the rooms' log stream of a node's store (bivouac-load
+// opens it under its default name, as the nodes do).
+const logStream = "bivouac-logs"
+
+// after notes in next, for each of rooms not there yet, when its first
+// entry after t was stored.
+func (w *moveWatch) after(t time.Time, rooms map[string]*loadTable, next map[string]time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for code := range rooms {
+		if _, ok := next[code]; ok {
+			continue
+		}
+		for _, at := range w.at[code] {
+			if at.After(t) {
+				next[code] = at
+				break
+			}
+		}
+	}
+}
+
+// lastLines is the last n non-empty lines of a screen, for a note.
+func lastLines(screen string, n int) string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimRight(l, " "))
+		}
+	}
+	return strings.Join(out[max(0, len(out)-n):], " | ")
+}
+
+// comeBack dials again, with the same keys, the players of tables whose
+// sessions the kill of node vi ended, through that node (started again):
+// a player with a game in progress sits down at it on login. The next
+// kill finds them at their tables, on a surviving node or the victim.
+// It returns how many sat down again and how many did not.
+func comeBack(tables []*loadTable, vi int, addr string) (back, gone int) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, tb := range tables {
+		if slices.ContainsFunc(tb.seats, func(c *loadClient) bool { return loadGameOver.MatchString(c.Screen()) }) {
+			continue // nobody sits down at a finished game
+		}
+		for i, c := range tb.seats {
+			if c.node != vi || !c.Ended() {
+				continue
+			}
+			wg.Go(func() {
+				n, _, err := loadDialAs(addr, nil, c.name, c.key, 20*time.Second, c.w, c.h)
+				if err == nil {
+					if _, _, err = n.WaitText("Mission", 20*time.Second); err != nil {
+						n.Close()
+					}
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					gone++
+					return
+				}
+				n.node = vi
+				tb.seats[i] = n
+				back++
+			})
+		}
+	}
+	wg.Wait()
+	return back, gone
 }
