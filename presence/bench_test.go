@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/words"
 )
@@ -91,5 +92,26 @@ func BenchmarkPresenceTableChange(b *testing.B) {
 		i := rng.IntN(benchPlayers)
 		w.sessions[i].Set(Place{Where: AtTable, Game: "grizzled", Code: fmt.Sprintf("T%03d", n%1000), Started: true, Stage: stage})
 		w.read(i)
+	}
+}
+
+// The sweep that marks sessions away, over 10,000 players online (none
+// changing: what every sweep costs, every awayEvery; the keys' stamps are
+// set outside the timer).
+func BenchmarkAwaySweep(b *testing.B) {
+	h := New("", nil)
+	w := newBenchWorld(b, h)
+	now := time.Now()
+	h.SetClock(func() time.Time { return now })
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		now = now.Add(awayEvery)
+		for _, s := range w.sessions {
+			s.last.Store(now.UnixNano())
+		}
+		b.StartTimer()
+		h.Sweep()
 	}
 }

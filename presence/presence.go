@@ -28,17 +28,33 @@
 // A private table's code is told only to a friend seated at that table:
 // everyone else reads "a private table" with the game and how far it is.
 //
+// # Away
+//
+// A session that has had no key for AwayAfter reads as away (a player is
+// away when all their sessions are), and comes back at its next key. No
+// timer runs per session: a key stores its time (Session.Key: one atomic
+// store and one load, no lock, no allocation), and the hub's sweep
+// (Sweep, every few seconds; the away check every awayEvery) compares
+// each session's last key with the clock and tells friends of a change
+// like any other. A key on an away session brings it back at once.
+//
 // # Node failures
 //
-// Statuses heard from another node name it; when that node stops (its
-// beat is missed: the cluster glue calls NodeGone), every status it told
-// is dropped, so its players read as gone rather than stuck where they
-// were.
+// Statuses heard from another node name it. Each node of a cluster says
+// it is alive every BeatEvery (the cluster glue calls Beat on the others);
+// a node not heard from for NodeLapse is taken as dead (Sweep): every
+// status it told is dropped, so its players read as gone rather than
+// stuck where they were, within NodeLapse and a sweep of its death. A
+// node heard again after that (a partition healed, a node that was only
+// slow) is answered as a login is: this node's players tell their
+// friends their status again and ask for theirs.
 package presence
 
 import (
+	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/words"
@@ -130,8 +146,20 @@ type Status struct {
 func (s Status) Online() bool { return s.Place.Where != Offline && !s.Hidden }
 
 // AwayAfter is how long a session goes without a key before its player
-// reads as away.
-const AwayAfter = 5 * time.Minute
+// reads as away; awayEvery how often the sweep looks, so a player reads
+// as away between AwayAfter and AwayAfter+awayEvery after their last key.
+const (
+	AwayAfter = 10 * time.Minute
+	awayEvery = 15 * time.Second
+)
+
+// BeatEvery is how often a node of a cluster says it is alive; a node not
+// heard from for NodeLapse is taken as dead, and its players read as gone
+// within NodeLapse+BeatEvery of its death (the sweep runs every BeatEvery).
+const (
+	BeatEvery = time.Second
+	NodeLapse = 4 * time.Second
+)
 
 // Circle is what presence needs of a player's relations: their friends,
 // whom they keep away (ignored or blocked: those see nothing of them, and
@@ -187,8 +215,19 @@ type Hub struct {
 	node string
 	bus  Bus
 
-	mu   sync.Mutex
-	here map[string]*player
+	now func() time.Time // the clock (tests: SetClock)
+
+	mu    sync.Mutex
+	here  map[string]*player
+	nodes map[string]*nodeHeard // other nodes that beat, by ID
+	swept time.Time             // the last away sweep
+}
+
+// nodeHeard is when another node was last heard, and whether it was
+// taken as dead since.
+type nodeHeard struct {
+	at   time.Time
+	gone bool
 }
 
 // player is one player with a session on this node.
@@ -204,8 +243,12 @@ type player struct {
 
 // New is node's hub; bus carries what is for other nodes (nil: none).
 func New(node string, bus Bus) *Hub {
-	return &Hub{node: node, bus: bus, here: map[string]*player{}}
+	return &Hub{node: node, bus: bus, now: time.Now, here: map[string]*player{}, nodes: map[string]*nodeHeard{}}
 }
+
+// SetClock has the hub read the time from now (tests; call it before the
+// first Join).
+func (h *Hub) SetClock(now func() time.Time) { h.now = now }
 
 // SetBus has the hub tell other nodes through bus from now on (call it
 // before the first Join).
@@ -217,6 +260,11 @@ type Session struct {
 	h      *Hub
 	p      *player
 	signal chan struct{}
+
+	// last is when the session's last key came (unix ns; Key), read by
+	// the sweep; isAway mirrors away for Key, which takes no lock.
+	last   atomic.Int64
+	isAway atomic.Bool
 
 	// Guarded by h.mu.
 	place   Place
@@ -268,7 +316,9 @@ func (s *Session) touch(friend string) {
 // Join registers a session of player id, named name, with their circle
 // (read with their profile at login), in the lobby.
 func (h *Hub) Join(id, name string, c Circle) *Session {
-	s := &Session{h: h, signal: make(chan struct{}, 1), place: Place{Where: InLobby}, at: time.Now()}
+	now := h.now()
+	s := &Session{h: h, signal: make(chan struct{}, 1), place: Place{Where: InLobby}, at: now}
+	s.last.Store(now.UnixNano())
 	var out []send
 	h.mu.Lock()
 	p := h.here[id]
@@ -293,12 +343,23 @@ func (h *Hub) Join(id, name string, c Circle) *Session {
 
 // Set moves the session to pl.
 func (s *Session) Set(pl Place) {
-	s.update(func() { s.place, s.at = pl, time.Now() })
+	s.update(func() { s.place, s.at = pl, s.h.now() })
 }
 
-// Away marks the session away (no key for AwayAfter) or back.
-func (s *Session) Away(away bool) {
-	s.update(func() { s.away = away })
+// Key says a key came at unixNano (the reader's clock, as the hub's):
+// an away session is back at once. On the path of every key: one atomic
+// store and one load, unless the session was away.
+func (s *Session) Key(unixNano int64) {
+	s.last.Store(unixNano)
+	if s.isAway.Load() {
+		s.update(func() { s.setAway(false) })
+	}
+}
+
+// setAway marks the session away or back (h.mu held).
+func (s *Session) setAway(away bool) {
+	s.away = away
+	s.isAway.Store(away)
 }
 
 func (s *Session) update(change func()) {
@@ -437,8 +498,12 @@ func (h *Hub) Receive(to string, m Message) {
 	h.mu.Lock()
 	p := h.here[to]
 	from := m.From.ID
+	if n := h.nodes[m.Node]; n != nil {
+		out = h.heard(n) // a node that says something is alive
+	}
 	if p == nil || from == "" || m.Node == "" {
 		h.mu.Unlock()
+		h.post(out)
 		return
 	}
 	if m.Gone || !p.circle.befriends(from) {
@@ -447,6 +512,7 @@ func (h *Hub) Receive(to string, m Message) {
 			p.touch(from)
 		}
 		h.mu.Unlock()
+		h.post(out)
 		return
 	}
 	m.From.Place.Players = nil
@@ -471,10 +537,119 @@ func (h *Hub) Receive(to string, m Message) {
 	h.post(out)
 }
 
+// Run sweeps every BeatEvery until ctx ends, calling beat first each
+// time (nil: none; a cluster's glue tells the other nodes this one is
+// alive).
+func (h *Hub) Run(ctx context.Context, beat func()) {
+	t := time.NewTicker(BeatEvery)
+	defer t.Stop()
+	if beat != nil {
+		beat() // at once: a node that dies in its first second is missed too
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if beat != nil {
+				beat()
+			}
+			h.Sweep()
+		}
+	}
+}
+
+// Sweep takes the nodes not heard from for NodeLapse as dead (their
+// players read as gone) and, every awayEvery, marks away the sessions
+// without a key for AwayAfter (and back those with one since).
+func (h *Hub) Sweep() {
+	now := h.now()
+	var out []send
+	h.mu.Lock()
+	for node, n := range h.nodes {
+		if !n.gone && now.Sub(n.at) >= NodeLapse {
+			n.gone = true
+			h.nodeGone(node)
+		}
+	}
+	if now.Sub(h.swept) >= awayEvery {
+		h.swept = now
+		cut := now.Add(-AwayAfter).UnixNano()
+		for _, p := range h.here {
+			changed := false
+			for _, s := range p.sessions {
+				if away := s.last.Load() <= cut; away != s.away {
+					s.setAway(away)
+					changed = true
+				}
+			}
+			if changed && h.remerge(p) {
+				out = append(out, h.announce(p, nil, false)...)
+			}
+		}
+	}
+	h.mu.Unlock()
+	h.post(out)
+}
+
+// Beat says node is alive (its beat came).
+func (h *Hub) Beat(node string) {
+	if node == "" || node == h.node {
+		return
+	}
+	h.mu.Lock()
+	n := h.nodes[node]
+	if n == nil {
+		n = &nodeHeard{}
+		h.nodes[node] = n
+	}
+	out := h.heard(n)
+	h.mu.Unlock()
+	h.post(out)
+}
+
+// Hears reports whether node's beat was heard, and it is not taken as
+// dead.
+func (h *Hub) Hears(node string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.nodes[node]
+	return n != nil && !n.gone
+}
+
+// heard notes that node n was heard now (h.mu held). If it was taken as
+// dead, this node's players tell their friends their status again and
+// ask for theirs, as at a login: what was dropped of n's players comes
+// back in their answers.
+func (h *Hub) heard(n *nodeHeard) []send {
+	n.at = h.now()
+	if !n.gone {
+		return nil
+	}
+	n.gone = false
+	if h.bus == nil {
+		return nil
+	}
+	var out []send
+	for _, p := range h.here {
+		for _, f := range p.circle.Friends {
+			if p.circle.befriends(f) {
+				out = append(out, send{f, Message{From: p.seenBy(f), Node: h.node, Answer: true}})
+			}
+		}
+	}
+	return out
+}
+
 // NodeGone forgets everything node told: its players read as gone.
 func (h *Hub) NodeGone(node string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.nodeGone(node)
+}
+
+// nodeGone is NodeGone with h.mu held.
+func (h *Hub) nodeGone(node string) {
 	for _, p := range h.here {
 		dropped := false
 		for f, nodes := range p.remote {

@@ -2,6 +2,7 @@ package presence
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/words"
 )
@@ -9,9 +10,17 @@ import (
 // net is an in-memory cluster: each hub a node, Send delivering to the
 // hubs where the addressee has a session (not the sender's), at once.
 type net struct {
-	hubs []*Hub
-	sent int
+	hubs  []*Hub
+	sent  int
+	clock *fakeClock
 }
+
+// fakeClock is the hubs' clock in tests: it moves only when told.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time       { return c.t }
+func (c *fakeClock) pass(d time.Duration) { c.t = c.t.Add(d) }
+func (c *fakeClock) key(s *Session)       { s.Key(c.t.UnixNano()) }
 
 type nodeBus struct {
 	n    *net
@@ -40,10 +49,11 @@ func (b nodeBus) Ask(about, asker string) (Status, bool) {
 }
 
 func cluster(n int) *net {
-	c := &net{}
+	c := &net{clock: &fakeClock{t: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}}
 	for i := range n {
 		h := New(string(rune('1'+i)), nil)
 		h.SetBus(nodeBus{c, h})
+		h.SetClock(c.clock.now)
 		c.hubs = append(c.hubs, h)
 	}
 	return c
@@ -92,8 +102,10 @@ func TestAFriendSeesWhereYouAre(t *testing.T) {
 		if len(carol.Friends()) != 0 {
 			t.Fatalf("%d nodes: carol, who did not befriend anna, sees %+v", nodes, carol.Friends())
 		}
-		anna.Away(true)
-		if st := bob.Friends()["anna"]; !st.Away {
+		c.clock.pass(AwayAfter)
+		c.clock.key(bob)
+		hubAnna.Sweep()
+		if st := bob.Friends()["anna"]; !st.Away || st.Place.Code != "K7QX" {
 			t.Fatalf("%d nodes: anna idle is not away to bob: %+v", nodes, st)
 		}
 		anna.Close()
@@ -184,14 +196,17 @@ func TestReloadAddsAndTakesAway(t *testing.T) {
 func TestSessionsMergeAndANodeGoes(t *testing.T) {
 	c := cluster(2)
 	bob := c.hubs[0].Join("bob", "bob", friends("bob", "anna"))
-	lobby := c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
+	c.hubs[1].Join("anna", "anna", friends("anna", "bob")) // in the lobby, idle
 	table := c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
 	table.Set(Place{Where: Watching, Game: "werewolf", Code: "W0LF"})
-	lobby.Away(true)
+	c.clock.pass(AwayAfter)
+	c.clock.key(table)
+	c.hubs[1].Sweep()
 	if st := bob.Friends()["anna"]; st.Place.Where != Watching || st.Away {
 		t.Fatalf("bob sees anna as %+v; want watching, not away", st)
 	}
-	table.Away(true)
+	c.clock.pass(AwayAfter)
+	c.hubs[1].Sweep()
 	if st := bob.Friends()["anna"]; !st.Away {
 		t.Fatalf("both of anna's sessions idle, bob sees %+v", st)
 	}
@@ -239,5 +254,70 @@ func TestAChangeCostsItsFriendsOnly(t *testing.T) {
 	anna.Set(Place{Where: AtTable, Game: "grizzled", Code: "K7QX"})
 	if c.sent != 1 {
 		t.Errorf("a change of place sent %d messages; want 1 (bob, her one friend online elsewhere)", c.sent)
+	}
+}
+
+// Away: a player whose sessions had no key for AwayAfter reads as away to
+// their friends here and on other nodes (after the sweep, not before),
+// where they were; their next key brings them back at once.
+func TestAwayAfterNoKeyAndBackAtTheNext(t *testing.T) {
+	for _, nodes := range []int{1, 2} {
+		c := cluster(nodes)
+		hubAnna := c.hubs[0]
+		bob := c.hubs[nodes-1].Join("bob", "bob", friends("bob", "anna"))
+		anna := hubAnna.Join("anna", "anna", friends("anna", "bob"))
+		anna.Set(Place{Where: AtTable, Game: "grizzled", Code: "K7QX", Started: true, Stage: mission2})
+		signalled(bob)
+		c.clock.pass(AwayAfter - time.Second)
+		hubAnna.Sweep()
+		if st := bob.Friends()["anna"]; st.Away || signalled(bob) {
+			t.Fatalf("%d nodes: anna away to bob a second early: %+v", nodes, st)
+		}
+		c.clock.pass(awayEvery)
+		hubAnna.Sweep()
+		st := bob.Friends()["anna"]
+		if !st.Away || !st.Online() || st.Place.Code != "K7QX" || !signalled(bob) {
+			t.Fatalf("%d nodes: anna idle past AwayAfter: bob sees %+v (signalled: told above); want away at K7QX", nodes, st)
+		}
+		c.clock.pass(time.Minute)
+		c.clock.key(anna)
+		if st := bob.Friends()["anna"]; st.Away || st.Place.Code != "K7QX" || !signalled(bob) {
+			t.Fatalf("%d nodes: anna pressed a key: bob sees %+v; want back at K7QX at once", nodes, st)
+		}
+		// A key the sweep raced with is read at the next sweep.
+		c.clock.pass(AwayAfter + awayEvery)
+		hubAnna.Sweep()
+		anna.last.Store(c.clock.t.UnixNano()) // as if the key's flag load came before the sweep's store
+		c.clock.pass(awayEvery)
+		hubAnna.Sweep()
+		if st := bob.Friends()["anna"]; st.Away {
+			t.Fatalf("%d nodes: a key during the sweep left anna away: %+v", nodes, st)
+		}
+	}
+}
+
+// A node that stops beating (killed) is taken as dead NodeLapse after its
+// last beat: its players read as gone on the other nodes, their friends
+// signalled; heard again, the friends' statuses come back.
+func TestADeadNodesPlayersLapse(t *testing.T) {
+	c := cluster(2)
+	bob := c.hubs[0].Join("bob", "bob", friends("bob", "anna"))
+	c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
+	c.hubs[0].Beat("2")
+	c.hubs[0].Beat("1") // its own: not counted
+	signalled(bob)
+	c.clock.pass(NodeLapse - time.Millisecond)
+	c.hubs[0].Sweep()
+	if _, ok := bob.Friends()["anna"]; !ok || signalled(bob) {
+		t.Fatal("anna's node taken as dead before NodeLapse")
+	}
+	c.clock.pass(time.Millisecond)
+	c.hubs[0].Sweep()
+	if got := bob.Friends(); len(got) != 0 || !signalled(bob) {
+		t.Fatalf("anna's node silent for NodeLapse: bob still sees %+v", got)
+	}
+	c.hubs[0].Beat("2") // a partition healed: bob's node asks again
+	if st, ok := bob.Friends()["anna"]; !ok || st.Place.Where != InLobby {
+		t.Fatalf("anna's node heard again: bob sees %+v %v; want her in the lobby", st, ok)
 	}
 }

@@ -1,11 +1,15 @@
 package server
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/friends"
 	"github.com/bivouac-ssh/bivouac/persistence"
+	"github.com/bivouac-ssh/bivouac/presence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
@@ -130,4 +134,47 @@ func friendsStory(t *testing.T, addrs [3]string, store persistence.Store) {
 			t.Fatalf("after the block, a profile keeps friends or requests: %+v, %v", p.Relations, err)
 		}
 	}
+}
+
+// TestADeadNodesFriendsGoOfflineOverSSH: bob, on node 1, sees his friend
+// anna, on node 3, in the lobby; node 3 dies (kill -9: its NATS gone, nothing
+// said), and bob's friends page shows her offline within
+// presence.NodeLapse and a beat, with nothing typed.
+func TestADeadNodesFriendsGoOfflineOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a three-node cluster")
+	}
+	t.Parallel()
+	c := startTestCluster(t, 3)
+	annaKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	a := friends.Person{ID: sshtest.Fingerprint(annaKey), Name: "anna"}
+	b := friends.Person{ID: sshtest.Fingerprint(bobKey), Name: "bob"}
+	for _, p := range []friends.Person{a, b} { // keys that played before
+		if _, err := c.nodes[0].srv.store.Seen(p.ID, p.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	anna := sshtest.Dial(t, c.nodes[2].addr, sshtest.WithUser("anna"), sshtest.WithKey(annaKey), sshtest.WithPTY(80, 24))
+	anna.ExpectScreen(t, `Tables`, 5*time.Second)
+	bob := sshtest.Dial(t, c.nodes[0].addr, sshtest.WithUser("bob"), sshtest.WithKey(bobKey), sshtest.WithPTY(80, 24))
+	bob.ExpectScreen(t, `Tables`, 5*time.Second)
+	svc := c.nodes[0].srv.friends
+	if _, err := svc.Ask(a, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Accept(b, a); err != nil {
+		t.Fatal(err)
+	}
+	bob.Type("F")
+	bob.ExpectScreen(t, `anna\s+in the lobby`, 5*time.Second)
+	clocktest.CheckFor(t, 5*time.Second, 20*time.Millisecond, func() error {
+		if !c.nodes[0].srv.presence.Hears("n3") {
+			return errors.New("node 1 has not heard node 3's beat")
+		}
+		return nil
+	})
+	c.kill(2)
+	killed := time.Now()
+	bob.ExpectScreen(t, `anna\s+offline`, presence.NodeLapse+presence.BeatEvery+2*time.Second)
+	t.Logf("bob saw anna offline %v after her node died (bound: %v and a beat)", time.Since(killed).Round(time.Millisecond), presence.NodeLapse)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -82,6 +83,11 @@ func (s *Server) wireFriends(rel *people.Relations) {
 	}
 	bus := s.cluster.Players()
 	s.presence.SetBus(presenceBus{bus: bus, log: s.log.Warn})
+	if err := bus.OnBeat(s.presence.Beat); err != nil {
+		// Without beats a dead node's players show online here until
+		// they come back: worse, not broken.
+		s.log.Warn("could not hear the other nodes' presence beats", "err", err)
+	}
 	bus.Handle(kindPresence, func(to, _ string, data []byte, _ func([]byte)) {
 		var m presence.Message
 		if json.Unmarshal(data, &m) == nil {
@@ -100,6 +106,19 @@ func (s *Server) wireFriends(rel *people.Relations) {
 	bus.Handle(kindCircle, func(to, _ string, _ []byte, _ func([]byte)) {
 		go s.reloadCircle(to) // reads the store: off the bus's goroutine
 	})
+}
+
+// runPresence sweeps presence (away; nodes not heard from) until ctx
+// ends and, in a cluster, says every presence.BeatEvery that this node is
+// alive (a node not heard for presence.NodeLapse is taken as dead, and
+// its players read as gone on the others).
+func (s *Server) runPresence(ctx context.Context) {
+	defer s.beating.Done()
+	var beat func()
+	if s.cluster != nil {
+		beat = s.cluster.Players().Beat
+	}
+	s.presence.Run(ctx, beat)
 }
 
 // circlesChanged: the friends, requests or lists of the players ids

@@ -265,8 +265,9 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	s.beating.Add(1)
+	s.beating.Add(2)
 	go s.heartbeat(hubCtx)
+	go s.runPresence(hubCtx)
 	s.watchModeration(hubCtx)
 	if err := s.listenAdmin(); err != nil {
 		s.Close()

@@ -241,8 +241,9 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	// server's SIGTERM is for the server (which says goodbye to every
 	// session, see Shutdown), not for each program to quit on its own.
 	opts := append([]tea.ProgramOption{tea.WithContext(s.Ctx), tea.WithoutSignalHandler()}, s.Options...)
+	m.where = a.JoinPresence(s.Player)
 	if s.Input != nil {
-		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput}))
+		opts = append(opts, tea.WithInput(activityReader{s.Input, &m.lastInput, m.where}))
 	}
 	opts = append(opts, tea.WithoutRenderer())
 	f := frames.New(s.Ctx, m, s.Output, s.ASCII)
@@ -252,7 +253,6 @@ func (a *App) NewProgram(s Session) *tea.Program {
 	if a.Notices != nil {
 		m.inbox = a.Notices.Open(s.Player.ID)
 	}
-	m.where = a.JoinPresence(s.Player)
 	a.live.add(1)
 	go func() {
 		defer a.live.add(-1)
@@ -484,16 +484,20 @@ func (a *App) timeSource() clock.Clock {
 	return a.Clock
 }
 
-// activityReader stamps the time of every read that brought input.
+// activityReader stamps the time of every read that brought input, for
+// the idle clock and for presence (away: tui.Whereabouts.Key).
 type activityReader struct {
-	r    io.Reader
-	last *atomic.Int64 // unix ns
+	r     io.Reader
+	last  *atomic.Int64 // unix ns
+	where *Whereabouts  // nil: a guest, or no presence
 }
 
 func (a activityReader) Read(p []byte) (int, error) {
 	n, err := a.r.Read(p)
 	if n > 0 {
-		a.last.Store(time.Now().UnixNano())
+		now := time.Now().UnixNano()
+		a.last.Store(now)
+		a.where.Key(now)
 	}
 	return n, err
 }

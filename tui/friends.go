@@ -463,6 +463,14 @@ func (w *Whereabouts) Tell(games Catalog, u *table.Update) {
 	w.Set(pl)
 }
 
+// Key says a key came at unixNano: an away session is back (presence
+// Session.Key; nothing to do for a guest).
+func (w *Whereabouts) Key(unixNano int64) {
+	if w != nil {
+		w.Session.Key(unixNano)
+	}
+}
+
 // Close takes the session off presence.
 func (w *Whereabouts) Close() {
 	if w != nil {

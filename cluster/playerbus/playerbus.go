@@ -26,6 +26,12 @@
 // Handlers must be quick and must not block: they hand messages on to
 // mailboxes. Send publishes and returns; it never waits for an answer.
 //
+// # Beats
+//
+// Each node says it is alive on BeatSubject (Beat, its ID as the body);
+// the others hear it (OnBeat): presence takes a node that falls silent
+// as dead, and its players as gone.
+//
 // # Who may send
 //
 // Only holders of the cluster's NATS credential connect (cluster/natsnode),
@@ -47,6 +53,9 @@ import (
 
 // Prefix starts every player's subject.
 const Prefix = "bivouac.player."
+
+// BeatSubject carries every node's beat.
+const BeatSubject = "bivouac.nodes.beat"
 
 // Headers of a message: its kind, the node that sent it and the player it
 // is for (the subject names them only by a hash).
@@ -213,4 +222,19 @@ func (b *Bus) run() {
 		}
 		h(m.Header.Get(hdrTo), from, m.Data, reply)
 	}
+}
+
+// Beat says this node is alive (best effort: a lost beat is followed by
+// the next).
+func (b *Bus) Beat() { _ = b.nc.Publish(BeatSubject, []byte(b.node)) }
+
+// OnBeat has every other node's beat call heard with that node's ID, on
+// NATS's goroutine for the subscription: heard must be quick.
+func (b *Bus) OnBeat(heard func(node string)) error {
+	_, err := b.nc.Subscribe(BeatSubject, func(m *nats.Msg) {
+		if node := string(m.Data); node != b.node {
+			heard(node)
+		}
+	})
+	return err
 }

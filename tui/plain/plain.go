@@ -135,6 +135,7 @@ func Run(a *tui.App, s Session) int {
 			if !ok {
 				return 0
 			}
+			p.where.Key(time.Now().UnixNano()) // an away player is back
 			p.command(line)
 			if !p.quit {
 				p.ed.prompt()
