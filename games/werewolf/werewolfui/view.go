@@ -7,14 +7,18 @@ package werewolfui
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/werewolf"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the table in the area given by SetSize.
@@ -140,12 +144,9 @@ func (s *Screen) seatInfo(seat game.Seat) (table.SeatInfo, bool) {
 func (s *Screen) playerLines(w, h int) []string {
 	th, v := s.th, s.v
 	asleep := s.asleep()
-	nameW := 4
+	longest := 4
 	for _, p := range v.Players {
-		nameW = max(nameW, width(s.shortName(p.Name)))
-	}
-	if !s.spoken {
-		nameW = min(nameW, 12)
+		longest = max(longest, width(s.shortName(p.Name)))
 	}
 	alive := 0
 	for _, p := range v.Players {
@@ -171,7 +172,35 @@ func (s *Screen) playerLines(w, h int) []string {
 			}
 		}
 	}
-	for _, p := range v.Players {
+	head := len(out)
+	// Whole names, each player's words after the name or, where they do
+	// not fit, on the lines below it; where that is more lines than there
+	// are, names cut at 16 cells, then 12, then one line a player.
+	for i, nameW := range []int{w - 8, 16, 12, 12} {
+		wrapped := i < 3
+		if s.spoken {
+			nameW = longest
+		}
+		out = out[:head]
+		for _, p := range v.Players {
+			out = append(out, s.playerLine(p, min(nameW, longest), w, wrapped, asleep, reveal)...)
+		}
+		if len(out) <= h {
+			break
+		}
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+// playerLine is one player's line of the list: the name nameW cells
+// wide, then what the viewer may know of them; wrapped, the words that
+// do not fit go on the lines below, whole, else the line is cut at w.
+func (s *Screen) playerLine(p werewolf.PlayerView, nameW, w int, wrapped, asleep bool, reveal map[game.Seat]string) []string {
+	th := s.th
+	{
 		me := p.Seat == s.u.Seat
 		cursor := " "
 		if p.Seat == s.cur {
@@ -219,13 +248,27 @@ func (s *Screen) playerLines(w, h int) []string {
 				info = append(info, th.Muted.Render(th.T("werewolfui.away")))
 			}
 		}
-		line := cursor + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + " " + marks + " " + strings.Join(info, " ")
-		out = append(out, th.Trunc(line, w))
+		line := cursor + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + " " + marks
+		if !wrapped || width(line+" "+strings.Join(info, " ")) <= w {
+			return []string{th.Trunc(line+" "+strings.Join(info, " "), w)}
+		}
+		// Word by word (a style reopened on each line below).
+		const indent = "      "
+		var out []string
+		style := ""
+		for _, word := range glued(strings.Split(strings.Join(info, " "), " ")) {
+			if width(line+" "+word) > w && width(line) > len(indent) {
+				out = append(out, line+resetIf(style))
+				line = indent + style
+			}
+			if width(line) > len(indent) {
+				line += " "
+			}
+			line += word
+			style = lastStyle(style, word)
+		}
+		return append(out, th.Trunc(line, w))
 	}
-	if len(out) > h {
-		out = out[:h]
-	}
-	return out
 }
 
 // secretInfo is what the viewer's own role tells about a living player:
@@ -326,6 +369,9 @@ func (s *Screen) cardLines(w int) []string {
 		return s.wrapStyled(th.Muted, th.T("werewolfui.watching"), w)
 	case !v.Alive && !v.LastBreath:
 		out := []string{th.Trunc(th.Muted.Render(th.T("werewolfui.dead_card")+" ")+th.Strong.Render(th.T(v.Card.Key())), w)}
+		if width(th.T("werewolfui.dead_card")+" "+th.T(v.Card.Key())) > w { // the card's name whole, on a line of its own
+			out = append(s.wrapStyled(th.Muted, th.T("werewolfui.dead_card"), w), th.Strong.Render(th.Trunc(th.T(v.Card.Key()), w)))
+		}
 		return append(out, s.wrapStyled(th.Muted, th.T("werewolfui.graveyard"), w)...)
 	case s.asleep() && !s.showCard:
 		return append(s.wrapStyled(th.Base, th.T("werewolfui.asleep"), w),
@@ -759,18 +805,13 @@ func (s *Screen) endBody(w, h int) []string {
 	}
 	out = append(out, s.spread(th.Title.Render(th.T("werewolfui.game_over")), th.Muted.Render(th.T("werewolfui.after_nights", game.Count(v.Night))), w))
 	out = append(out, s.wrapStyled(th.Strong, summary, w)...)
-	nameW := 6
-	for _, p := range v.Players {
-		nameW = max(nameW, width(s.shortName(p.Name)))
-	}
-	nameW = min(nameW, 14)
-	out = append(out, th.Muted.Render("    "+s.pad(th.T("werewolfui.col.player"), nameW)+"  "+s.pad(th.T("werewolfui.col.card"), 24)+" "+
-		s.pad(th.T("werewolfui.col.team"), 8)+" "+th.T("werewolfui.col.fate")))
-	for _, p := range v.Players {
-		mark := "  "
-		if p.Winner {
-			mark = th.Good.Render("✓ ")
-		}
+	// Each column as wide as its longest entry (a team's name is never
+	// cut: "Влюблённые"); the names get what is left, at least 6 cells.
+	type row struct{ name, card, team, fate string }
+	rows := make([]row, len(v.Players))
+	cols := row{th.T("werewolfui.col.player"), th.T("werewolfui.col.card"), th.T("werewolfui.col.team"), th.T("werewolfui.col.fate")}
+	nameW, cardW, teamW, fateW := max(6, width(cols.name)), width(cols.card), width(cols.team), width(cols.fate)
+	for i, p := range v.Players {
 		card := th.T(p.Card.Key())
 		if p.Original != werewolf.RoleUnknown && p.Original != p.Card {
 			card = th.T(p.Original.Key()) + " → " + card
@@ -785,7 +826,21 @@ func (s *Screen) endBody(w, h int) []string {
 		if p.Lover {
 			fate += " ♥"
 		}
-		name := s.pad(s.short(s.shortName(p.Name), nameW), nameW)
+		rows[i] = row{s.shortName(p.Name), card, th.T(p.Team.Key()), fate}
+		nameW, cardW = max(nameW, width(rows[i].name)), max(cardW, width(card))
+		teamW, fateW = max(teamW, width(rows[i].team)), max(fateW, width(fate))
+	}
+	const fixed = 2 + 3 + 2 + 2 + 2 // mark, seat, and the gaps between the columns
+	cardW = min(cardW, 24)
+	nameW = max(6, min(nameW, w-fixed-cardW-teamW-fateW))
+	out = append(out, th.Muted.Render("    "+s.pad(cols.name, nameW)+"  "+s.pad(cols.card, cardW)+"  "+
+		s.pad(cols.team, teamW)+"  "+cols.fate))
+	for i, p := range v.Players {
+		mark := "  "
+		if p.Winner {
+			mark = th.Good.Render("✓ ")
+		}
+		name := s.pad(s.short(rows[i].name, nameW), nameW)
 		if p.Seat == s.u.Seat {
 			name = th.Accent.Render(name)
 		}
@@ -793,8 +848,8 @@ func (s *Screen) endBody(w, h int) []string {
 		if p.Card == werewolf.RoleWerewolf {
 			st = th.Danger
 		}
-		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(s.pad(card, 24)) + " " +
-			s.pad(th.T(p.Team.Key()), 8) + " " + fate
+		line := mark + th.Muted.Render(fmt.Sprintf("%2d ", int(p.Seat)+1)) + name + "  " + st.Render(s.pad(rows[i].card, cardW)) + "  " +
+			s.pad(rows[i].team, teamW) + "  " + rows[i].fate
 		out = append(out, th.Trunc(line, w))
 	}
 	var facts []string
@@ -882,6 +937,43 @@ func (s *Screen) deckLine(deck []werewolf.Role) string {
 }
 
 // Text helpers.
+
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// lastStyle is the style in force after s, given the one before it.
+func lastStyle(before, s string) string {
+	all := sgr.FindAllString(s, -1)
+	if len(all) == 0 {
+		return before
+	}
+	if last := all[len(all)-1]; last != "\x1b[0m" && last != "\x1b[m" {
+		return last
+	}
+	return ""
+}
+
+// glued joins a sign ("→", "†") to the word after it: a line never ends
+// with one.
+func glued(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		for i+1 < len(words) && !strings.ContainsFunc(ansi.Strip(w), unicode.IsLetter) {
+			i++
+			w += " " + words[i]
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// resetIf ends style on a line that ends inside it.
+func resetIf(style string) string {
+	if style == "" {
+		return ""
+	}
+	return "\x1b[0m"
+}
 
 func width(s string) int { return uikit.Width(s) }
 

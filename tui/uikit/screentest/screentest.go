@@ -199,6 +199,9 @@ func checkScreen(t reporter, m uikit.Module, l i18n.Lang, size Size, seat game.S
 			lines = can.Lined.Lines()
 		}
 		checkLines(t, where, size, lines, keyLeft)
+		if size.W >= 80 {
+			checkCuts(t, where, l, size.W, lines)
+		}
 		checkWords(t, where+", help bar", helpWords(s), keyLeft)
 		if can.Plain != nil {
 			words := append(can.Plain.Look(), can.Plain.Asked())
@@ -206,8 +209,18 @@ func checkScreen(t reporter, m uikit.Module, l i18n.Lang, size Size, seat game.S
 				words = append(words, mv.Label)
 			}
 			checkWords(t, where+", plain mode", words, keyLeft)
+			checkCuts(t, where+", plain mode", l, 1<<20, words)
 		}
 		checkLeaves(t, where, s)
+	}
+}
+
+// checkCuts fails on a word cut short (CutWords) that is no part of a
+// seat's name: at 80 columns every word fits, in every language.
+func checkCuts(t reporter, where string, l i18n.Lang, width int, lines []string) {
+	t.Helper()
+	for _, c := range CatalogWords(t, l).CutWords(lines, width, append(slices.Clone(names), "ABCD", "Гость номер")) {
+		t.Errorf("%s: a word cut: %s", where, c)
 	}
 }
 

@@ -24,7 +24,8 @@ func (f *found) Errorf(format string, a ...any) { f.errs = append(f.errs, fmt.Sp
 func (f *found) Fatalf(format string, a ...any) { f.Errorf(format, a...) }
 
 // coinScreen draws the coin's flips; bad draws what the suite is for:
-// a line too wide, a key left unrendered, and no way out with Q.
+// a line too wide, a key left unrendered, a word cut short, and no way
+// out with Q.
 type coinScreen struct {
 	th   *uikit.Theme
 	u    table.Update
@@ -53,9 +54,9 @@ func (s *coinScreen) Update(msg tea.Msg) tea.Cmd {
 }
 func (s *coinScreen) View() string {
 	v, _ := uikit.ViewOf[gametest.CoinState](&s.u)
-	line := s.th.Trunc(fmt.Sprintf("flips: %d", v.Flips), s.w)
+	line := s.th.Trunc(fmt.Sprintf("%d · %s", v.Flips, s.th.T("ui.none_yet")), s.w)
 	if s.bad {
-		return line + "\n" + strings.Repeat("=", s.w+1) + "\n" + s.th.T("ui.no_such_key")
+		return line + "\n" + strings.Repeat("=", s.w+1) + "\n" + s.th.T("ui.no_such_key") + "\n" + string([]rune(s.th.T("ui.none_yet"))[:3]) + "…"
 	}
 	return line
 }
@@ -70,8 +71,8 @@ func coinModule(bad bool) uikit.Module {
 	}
 }
 
-// The checks find a line too wide, a key left as it is and a screen Q
-// does not leave, and nothing on a screen that has none of them.
+// The checks find a line too wide, a key left as it is, a word cut and a
+// screen Q does not leave, and nothing on a screen that has none of them.
 func TestTheChecksFindWhatTheyLookFor(t *testing.T) {
 	keyLeft := keyPattern(t)
 	for _, bad := range []bool{false, true} {
@@ -85,7 +86,7 @@ func TestTheChecksFindWhatTheyLookFor(t *testing.T) {
 			}
 			continue
 		}
-		for _, want := range []string{"columns wide on a screen of 80", `unrendered words ("ui.no_such_key")`, "Q does not leave"} {
+		for _, want := range []string{"columns wide on a screen of 80", `unrendered words ("ui.no_such_key")`, "Q does not leave", "a word cut: non…"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("a bad screen: no %q in\n%s", want, got)
 			}
