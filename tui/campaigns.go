@@ -273,10 +273,11 @@ func (p *campaignPage) view(m *root) string {
 	if len(hist) > room {
 		hist = hist[len(hist)-room:]
 	}
+	resultW := max(uikit.Width(th.T("ui.won")), uikit.Width(th.T("ui.lost"))) // "wygrana" was cut at 6
 	for _, h := range hist {
-		res := th.Danger.Render(pad(th, th.T("ui.lost"), 6))
+		res := th.Danger.Render(pad(th, th.T("ui.lost"), resultW))
 		if h.Won {
-			res = th.Good.Render(pad(th, th.T("ui.won"), 6))
+			res = th.Good.Render(pad(th, th.T("ui.won"), resultW))
 		}
 		b.WriteString(th.Trunc("  "+h.When.Format(DateTimeLayout)+"  "+res+"  "+th.T("ui.campaign.then_trials", game.Num("N", h.Trials))+
 			"  "+strings.Join(h.Players, ", ")+"  ("+h.Room+")", m.width) + "\n")

@@ -322,7 +322,10 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	if selected {
 		mark = "▸ "
 	}
-	line := fmt.Sprintf("%s%s %s %d/%d  ", mark, pad(th, r.Code, 5), pad(th, uikit.Clean(th.Msg(r.Title)), 34), seated, len(r.Seats))
+	// A title longer than its column of 34 takes up to 46 cells: never a
+	// word of it cut ("· 4 игрока").
+	title := uikit.Clean(th.Msg(r.Title))
+	line := fmt.Sprintf("%s%s %s %d/%d  ", mark, pad(th, r.Code, 5), pad(th, title, max(34, min(uikit.Width(title), m.width-34))), seated, len(r.Seats))
 	rest := status
 	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != table.StatusOver {
 		rest = th.Accent.Render(th.T("ui.lobby.your_seat")+" · ") + rest

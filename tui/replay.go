@@ -170,7 +170,8 @@ func (p *replayPage) help() []key.Binding {
 // bar is the replay's help bar: where we are, then the keys.
 func (p *replayPage) bar(m *root) string {
 	status := m.th.Accent.Render(m.th.T("ui.replay.status", game.Text("Code", p.replay.Code), game.Num("N", p.step), game.Num("Of", len(p.replay.Steps)-1)))
-	return status + m.th.HelpSep.Render(" • ") + m.shortHelp(p.help())
+	sep := m.th.HelpSep.Render(" • ")
+	return status + sep + m.th.ShortHelp(max(0, m.width-uikit.Width(status+sep)), p.help()) // whole keys in the room left
 }
 
 func (p *replayPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help()} }

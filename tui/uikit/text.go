@@ -197,7 +197,12 @@ func TitleLine(th *Theme, u *table.Update, fallbackKey, right string, w int) str
 		}
 	}
 	if room := w - Width(right) - 2; Width(left) > room {
-		left = th.Trunc(left, max(room, 0))
+		// The title's last parts go whole ("· 4 players"), before it is cut.
+		parts := strings.Split(title, " · ")
+		for len(parts) > 1 && Width(strings.Join(parts, " · ")) > room {
+			parts = parts[:len(parts)-1]
+		}
+		left = th.Trunc(th.Title.Render(strings.Join(parts, " · ")), max(room, 0))
 	}
 	return Spread(th, left, right, w)
 }

@@ -150,7 +150,8 @@ func play(t reporter, m uikit.Module, seed uint64) []moment {
 // update is what the room would send seat at moment mo.
 func update(m uikit.Module, mo moment, seat game.Seat, seats int) table.Update {
 	g := m.Game
-	u := table.Update{Room: "ABCD", Game: g.ID(), Title: game.Raw(g.Title()), Seat: seat, Seq: mo.seq,
+	spec, _ := m.BuildTable(m.FormDefaults()) // the title the lobby gives the table
+	u := table.Update{Room: "ABCD", Game: g.ID(), Title: spec.Title, Seat: seat, Seq: mo.seq,
 		View: g.View(mo.state, seat), Started: true, LogEnd: len(mo.events)}
 	for i := range seats {
 		u.Seats = append(u.Seats, table.SeatInfo{Seat: game.Seat(i), Name: names[i%len(names)], Connected: i%2 == 0})
@@ -243,6 +244,21 @@ func checkLines(t reporter, where string, size Size, lines []string, keyLeft *re
 		}
 	}
 	checkWords(t, where, lines, keyLeft)
+}
+
+// Unrendered are the catalog keys, placeholders and templates' "<no
+// value>" left in lines, each with its line.
+func Unrendered(t reporter, lines []string) []string {
+	t.Helper()
+	keyLeft := keyPattern(t)
+	var out []string
+	for _, w := range lines {
+		plain := ansi.Strip(w)
+		if k := keyLeft.FindString(plain); k != "" || strings.Contains(plain, "{{") || strings.Contains(plain, "<no value>") {
+			out = append(out, fmt.Sprintf("%q in %q", k, plain))
+		}
+	}
+	return out
 }
 
 // checkWords fails on a catalog key, a placeholder or a template's
