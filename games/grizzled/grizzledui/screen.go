@@ -58,6 +58,7 @@ type Screen struct {
 	now       func() time.Time // the clock (tests replace it)
 
 	parts shownParts // the shared parts this screen drew last
+	hand  handMemos  // the hand part as drawn last, by what it was drawn from
 
 	// While a frame is drawn (body) the question asked does not change:
 	// worked out once, not by every part that shows it.

@@ -7,10 +7,13 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // The parts of a frame shared between seats (title, No Man's Land, the
-// soldiers' rows) must draw exactly what the seat would draw alone: every
+// soldiers' rows), and the hand a screen keeps from its last frame, must
+// draw exactly what the seat would draw alone: every
 // seat of whole games, at two sizes and in two languages, with seats
 // turning bot and going away, is drawn once with one memo shared by all
 // and once from scratch, and the frames must be the same. A key that
@@ -41,10 +44,16 @@ func TestSharedPartsDrawWhatEachSeatWould(t *testing.T) {
 							}
 							sharedLines = shared
 							together[seat].SetUpdate(u)
+							if step%3 == 1 { // the cursor moves: in the hand, or in a chooser
+								together[seat].Update(tea.KeyMsg{Type: tea.KeyRight})
+							}
 							got := together[seat].View()
 							sharedLines = uikit.NewSharedLines(64) // nothing remembered
-							alone[seat].parts = shownParts{}
+							alone[seat].parts, alone[seat].hand = shownParts{}, handMemos{}
 							alone[seat].SetUpdate(u)
+							if step%3 == 1 {
+								alone[seat].Update(tea.KeyMsg{Type: tea.KeyRight})
+							}
 							if want := alone[seat].View(); got != want {
 								t.Fatalf("step %d seat %d: with the shared parts\n%s\nalone\n%s", step, seat, got, want)
 							}

@@ -463,14 +463,61 @@ func (s *Screen) handLines(w, detail int) []string {
 			return false
 		}
 	}
+	key := s.handKey(w, detail, cursor, usable)
+	memo := &s.hand[min(max(detail+1, 0), len(s.hand)-1)]
+	if memo.lines != nil && memo.key == key {
+		return memo.lines
+	}
 	if detail < 0 {
-		return append(out, s.handList(w, cursor, usable)...)
+		out = append(out, s.handList(w, cursor, usable)...)
+	} else {
+		out = append(out, s.handChips(w, cursor, usable)...)
+		if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
+			out = append(out, s.cardDetail(v.Hand[cursor], w, detail)...)
+		}
 	}
-	out = append(out, s.handChips(w, cursor, usable)...)
-	if cursor >= 0 && cursor < len(v.Hand) && detail > 0 {
-		out = append(out, s.cardDetail(v.Hand[cursor], w, detail)...)
+	memo.key, memo.lines = key, out[:len(out):len(out)] // capped: the caller's append copies
+	return memo.lines
+}
+
+// handMemos are the hand part as a screen drew it last, one for each
+// length of the card's description (body tries the list, then two lines,
+// then one, and a frame often draws two of them). Another seat's move
+// seldom changes a hand: four frames of a table's five in a move found
+// theirs as it was, and drew it again (the card list's text, the chips,
+// the head) at every move.
+type handMemos [4]struct {
+	key   uint64
+	lines []string
+}
+
+// handKey covers everything the hand part is drawn from: the cards, the
+// cursor and which cards can be chosen, the size asked, and what the
+// cards' texts depend on (a trap's text on the trials left; a card's
+// warning on the threats it would bring to 3, see fatal; the head on the
+// tiles). Not the threats' counts themselves: they change at nearly every
+// move, a card's warning seldom.
+func (s *Screen) handKey(w, detail, cursor int, usable func(grizzled.CardID) bool) uint64 {
+	v := &s.v
+	k := uikit.NewKey(s.th, "handpart", w)
+	k.Int(detail).Int(cursor).Bool(v.Trials > 0).Int(int(v.PlacedTile)).Int(len(v.MyTiles))
+	for _, t := range v.MyTiles {
+		k.Int(int(t))
 	}
-	return out
+	warns := v.Phase == grizzled.PhaseTurn && !v.Failed // as fatal
+	k.Int(len(v.Hand))
+	for _, id := range v.Hand {
+		fatal := 0
+		if warns {
+			for _, t := range s.card(id).threats {
+				if v.Counts[t]+1 >= 3 {
+					fatal |= 1 << t
+				}
+			}
+		}
+		k.Int(int(id)).Bool(usable(id)).Int(fatal)
+	}
+	return k.Sum()
 }
 
 // handHead is the line over the hand: how many cards, whether one is a
