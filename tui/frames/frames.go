@@ -119,7 +119,11 @@ const MinGap = 15 * time.Millisecond
 // was sent, and again a gap later with the move taken. Now it draws once,
 // with the move taken; only a table slower than this shows the move sent
 // first. At 10,000 players that was one frame in six drawn and written.
-const answerGrace = 25 * time.Millisecond
+// It is 100 ms, about the longest a reaction still reads as immediate:
+// under load the answer often takes longer than a few milliseconds, and
+// each such move cost a second frame, drawn and written, that showed the
+// player nothing to act on.
+const answerGrace = 100 * time.Millisecond
 
 // drawMsg asks for the frame put off by MinGap or answerGrace.
 type drawMsg struct{}
