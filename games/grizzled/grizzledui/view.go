@@ -1059,13 +1059,22 @@ func (s *Screen) flow(items []string, w, n int) []string {
 }
 
 // wrapN word-wraps text to w cells, keeping at most n lines.
+//
+// The lines come from sharedLines, drawn from nothing but the text, w
+// and n: the seats of a table that wait for the same player wrap the same
+// status line, and a prompt stays as it was until it is answered. The
+// slice is shared: append to it copies, but it must not be written to.
 func (s *Screen) wrapN(text string, w, n int) []string {
-	lines := uikit.WrapWords(text, w)
-	if len(lines) > n {
-		lines = lines[:n]
-		lines[n-1] = s.th.Trunc(lines[n-1]+" "+s.th.Ellipsis(), w)
-	}
-	return lines
+	k := uikit.NewKey(s.th, "wrap", w)
+	k.Int(n).Str(text)
+	return sharedLines.Lines(nil, k.Sum(), func() []string {
+		lines := uikit.WrapWords(text, w)
+		if len(lines) > n {
+			lines = lines[:n]
+			lines[n-1] = s.th.Trunc(lines[n-1]+" "+s.th.Ellipsis(), w)
+		}
+		return lines
+	})
 }
 
 func orDash(s string) string {
