@@ -267,7 +267,11 @@ func (s *reviewWords) playerLines(out *doc, r grizzbot.GameReview, seat game.Sea
 		game.Num("Decisions", decisions), game.Num("Agree", agree)), width))...)
 	if graded > 0 {
 		key := "grizzledui.review.grades"
-		if pct(cost) == 0 { // judged by the standing, or less than half a point
+		// No sum when judged by the standing or under half a point, nor
+		// past 100: each cost is taken when its decision was made, and the
+		// chances can come back between decisions (the others' moves, the
+		// cards), so a sum of 127 points is not what the game lost.
+		if pct(cost) == 0 || pct(cost) > 100 {
 			key = "grizzledui.review.grades_no_cost"
 		}
 		out.add(-1, styled(th.Strong, uikit.Wrap("  "+th.T(key, game.Num("Inaccuracies", grades[grizzbot.GradeInaccuracy]),

@@ -317,3 +317,19 @@ func TestReviewGradesCountWhatTheyList(t *testing.T) {
 		}
 	}
 }
+
+// The points the graded decisions cost are summed as each was made; the
+// chances can come back in between, so a sum past 100 is not printed.
+func TestReviewCostSumStaysWithinAHundred(t *testing.T) {
+	est := func(p, h float64) grizzbot.Estimate { return grizzbot.Estimate{P: p, Lo: p - h, Hi: p + h, N: 96} }
+	r := grizzbot.GameReview{Samples: 96, Missions: 3}
+	for i := range 3 {
+		a := grizzbot.Assessment{Made: grizzled.Action{Kind: grizzled.ActPlay, Card: grizzled.CardID(i + 1)},
+			Best: grizzled.Action{Kind: grizzled.ActWithdraw}, MadeP: est(0.2, 0.03), BestP: est(0.62, 0.03), Cost: est(0.42, 0.02), Choices: 2}
+		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: i + 1, Seat: 0, Mission: i + 1, Turn: 1, Assessment: a})
+	}
+	flat := strings.Join(strings.Fields(ansi.Strip(strings.Join(ReviewLines(uikit.New(nil), r, []table.SeatInfo{{Seat: 0, Name: "ann"}}, 80, false), "\n"))), " ")
+	if !strings.Contains(flat, "inaccuracies: 0 · mistakes: 0 · blunders: 3") || strings.Contains(flat, "126 points") {
+		t.Errorf("three blunders of 42 points: the grades line\n%s", flat)
+	}
+}
