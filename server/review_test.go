@@ -129,6 +129,20 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 		!regexp.MustCompile(`Mission 1: the team's chances \d+% before it → \d+%( after; it (succeeded|failed)|: the game was lost in it)`).MatchString(said) {
 		t.Fatalf("plain review:\n%s", said)
 	}
+	// A line about a decision ends with its moment; replay N says the game
+	// there as ann saw it: her hand, nobody else's.
+	at := regexp.MustCompile(`\d\. mission \d+, move \d+: .*\(#(\d+)\)`).FindStringSubmatch(said)
+	if at == nil || !strings.Contains(said, "replay "+code[1]+" N shows the game as it was then") {
+		t.Fatalf("the plain review marks no decision's moment:\n%s", said)
+	}
+	shown := strings.Join(ann.do("replay "+at[1]), "\n")
+	if !strings.Contains(shown, "Game "+code[1]+" at #") || strings.Count(shown, "Your hand: ") != 1 ||
+		!regexp.MustCompile(`ann \(you\): `).MatchString(shown) {
+		t.Fatalf("replay %s:\n%s", at[1], shown)
+	}
+	if said := strings.Join(ann.do("replay"), "\n"); !strings.Contains(said, "replay CODE N: a finished game at #N") {
+		t.Fatalf("replay without a moment:\n%s", said)
+	}
 }
 
 // A player who gave their seat to a bot at once made no decision of their

@@ -545,6 +545,8 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.addressCommand(rest)
 	case "review":
 		p.review(rest)
+	case "replay":
+		p.replayAt(rest)
 	case "games":
 		p.games()
 	case "campaigns":
@@ -875,6 +877,12 @@ func (p *plain) tableCommand(line, word, rest string) {
 			rest = p.room.Code()
 		}
 		p.review(rest)
+		return
+	case "replay":
+		if len(strings.Fields(rest)) == 1 { // replay N at its table
+			rest = p.room.Code() + " " + rest
+		}
+		p.replayAt(rest)
 		return
 	case "hint":
 		h := p.can.Hinter
@@ -1233,5 +1241,87 @@ func (p *plain) review(code string) {
 		return
 	}
 	p.say(th.T("ui.review.title", game.Text("Code", r.Code)) + " · " + th.Msg(r.Title))
-	p.say(r.Coach.Lines(th, r.Seats, 1000, true)...)
+	st, ok := r.Coach.(uikit.Stepped)
+	if !ok || p.app.Records == nil {
+		p.say(r.Coach.Lines(th, r.Seats, 1000, true)...)
+		return
+	}
+	// A line about a decision ends with its moment (#N: the actions
+	// before it), which replay CODE N opens: the plain mode's enter on a
+	// review line.
+	lines, at := st.LinesAt(th, r.Seats, 1000, true)
+	marked := false
+	for i := range lines {
+		// A decision's second line (the coach's move) has its first's.
+		if i < len(at) && at[i] >= 0 && (i == 0 || at[i-1] != at[i]) {
+			lines[i] += fmt.Sprintf(" (#%d)", at[i])
+			marked = true
+		}
+	}
+	p.say(lines...)
+	if marked {
+		p.say(th.T("plain.review_replay", game.Text("Code", r.Code)))
+	}
+}
+
+// replayAt says the situation of a finished game ("CODE N") at moment N
+// (after N actions: a decision a review line marks #N), from the reader's
+// own seat (Records.ReplayAs: their hand as it was, nobody else's; the
+// spectator's view for someone who did not play): what the full screen's
+// enter on a review line opens.
+func (p *plain) replayAt(rest string) {
+	th := p.th
+	code, n, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	at, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(n), "#"))
+	if code == "" || err != nil || at < 0 {
+		p.say(th.T("plain.replay_usage"))
+		return
+	}
+	if p.app.Records == nil {
+		p.say(th.T("ui.err.no_records"))
+		return
+	}
+	var r tui.Replay
+	if said, ok := p.app.LookUpGame(th, p.s.Addr, func() (err error) {
+		r, err = p.app.Records.ReplayAs(table.NormalizeCode(code), p.s.Player)
+		return err
+	}); !ok {
+		p.say(said)
+		return
+	}
+	g, ok := p.app.Games.Lookup(r.Game)
+	if !ok || g.Screen == nil || len(r.Steps) == 0 {
+		p.say(th.T("ui.err.cannot_show", game.Text("Game", r.Game)))
+		return
+	}
+	step := len(r.Steps) - 1
+	for i, s := range r.Steps { // the first step with that many actions applied
+		if s.Index >= at {
+			step = i
+			break
+		}
+	}
+	var log []game.Event
+	for _, s := range r.Steps[:step+1] {
+		log = append(log, s.Events...)
+	}
+	last := step == len(r.Steps)-1
+	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: r.Seat, Seq: step, View: r.Steps[step].View,
+		Log: game.Refs(log), Seats: r.Seats, Started: true, Over: last && r.End != nil}
+	if u.Over {
+		u.Result = r.End
+	}
+	screen := g.Screen(th)
+	screen.Update(uikit.UpdateMsg{Update: &u})
+	pl := uikit.AbilitiesOf(screen).Plain
+	if pl == nil {
+		p.say(th.T("ui.err.cannot_show", game.Text("Game", r.Game)))
+		return
+	}
+	p.say(th.T("plain.replay_title", game.Text("Code", r.Code), game.Num("At", r.Steps[step].Index)))
+	lines := pl.Look()
+	for i, l := range lines {
+		lines[i] = keyHints.ReplaceAllString(l, "")
+	}
+	p.say(lines...)
 }
