@@ -256,8 +256,8 @@ func (p *Printer) Error(err error) string {
 }
 
 // ErrorDetail renders an error for an operator: a game.Error's message in
-// the printer's language, any other by its own text (the admin console
-// reads what the log would).
+// the printer's language, any other (a file's, a port's: the system's) by
+// its own text, as Go gives it and the log has it.
 func (p *Printer) ErrorDetail(err error) string {
 	var e *game.Error
 	if errors.As(err, &e) {

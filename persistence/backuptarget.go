@@ -2,20 +2,33 @@ package persistence
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/bivouac-ssh/bivouac/game"
 )
 
 // ErrRefusedTarget: a backup was not written because its target is a place
 // a backup must never go (see CheckBackupTarget). Nothing was touched.
 var ErrRefusedTarget = errors.New("backup refused")
 
-// refused is an ErrRefusedTarget saying which target and why.
-func refused(target, why string, args ...any) error {
-	return fmt.Errorf("%w: %s %s; nothing was written", ErrRefusedTarget, target, fmt.Sprintf(why, args...))
+// refused is an ErrRefusedTarget saying, in the operator's words
+// (op.backup.refused.WHY, which say nothing was written), which target
+// and why.
+func refused(target, why string, args ...game.Arg) error {
+	return game.Refuse(ErrRefusedTarget, game.M("op.backup.refused."+why, append([]game.Arg{game.Text("File", target)}, args...)...))
+}
+
+// writeFailed is a backup that failed as it was written: err is the
+// system's, in Go's words; a target it would have replaced is untouched.
+func writeFailed(target string, err error) error {
+	var said *game.Error
+	if errors.As(err, &said) {
+		return err
+	}
+	return &game.Error{Msg: game.M("op.backup.failed", game.Text("File", target), game.Text("Why", err.Error())), Err: err}
 }
 
 // CheckBackupTarget returns the file a backup to target would replace (the
@@ -41,18 +54,18 @@ func refused(target, why string, args ...any) error {
 func CheckBackupTarget(target, dataDir, live string) (string, error) {
 	abs, err := filepath.Abs(target)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s: %v", ErrRefusedTarget, target, err)
+		return "", refused(target, "unchecked", game.Text("Why", err.Error()))
 	}
-	real, err := resolveTarget(abs)
+	real, err := resolveTarget(target, abs)
 	if err != nil {
-		return "", refused(target, "%v", err)
+		return "", err
 	}
 	if err := checkTargetFile(target, real, live); err != nil {
 		return "", err
 	}
 	for _, mark := range DataDirMarks {
 		if _, err := os.Lstat(filepath.Join(filepath.Dir(real), mark)); err == nil {
-			return "", refused(target, "is beside %s, in a server's data directory: write the backup somewhere else", mark)
+			return "", refused(target, "beside", game.Text("Mark", mark))
 		}
 	}
 	if dataDir == "" {
@@ -60,11 +73,11 @@ func CheckBackupTarget(target, dataDir, live string) (string, error) {
 	}
 	data, err := os.Stat(dataDir)
 	if err != nil {
-		return "", refused(target, "cannot be checked against the data directory %s: %v", dataDir, err)
+		return "", refused(target, "data_unchecked", game.Text("Dir", dataDir), game.Text("Why", err.Error()))
 	}
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
 		if fi, err := os.Stat(dir); err == nil && os.SameFile(fi, data) {
-			return "", refused(target, "is inside the data directory %s, which holds the live database, the host key and the admin socket: write the backup somewhere else", dataDir)
+			return "", refused(target, "in_data", game.Text("Dir", dataDir))
 		}
 		if dir == filepath.Dir(dir) {
 			return real, nil
@@ -72,12 +85,13 @@ func CheckBackupTarget(target, dataDir, live string) (string, error) {
 	}
 }
 
-// resolveTarget resolves every symbolic link in abs: in its directories
-// (which must exist) and, if abs is itself a link, to the file it names.
-func resolveTarget(abs string) (string, error) {
+// resolveTarget resolves every symbolic link in abs (target made
+// absolute): in its directories (which must exist) and, if abs is itself
+// a link, to the file it names.
+func resolveTarget(target, abs string) (string, error) {
 	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
 	if err != nil {
-		return "", fmt.Errorf("has no directory to be written in (%v)", err)
+		return "", refused(target, "no_dir", game.Text("Dir", filepath.Dir(abs)))
 	}
 	path := filepath.Join(dir, filepath.Base(abs))
 	fi, err := os.Lstat(path)
@@ -85,11 +99,11 @@ func resolveTarget(abs string) (string, error) {
 		return path, nil
 	}
 	if err != nil {
-		return "", err
+		return "", refused(target, "unchecked", game.Text("Why", err.Error()))
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return "", fmt.Errorf("is a symbolic link to nothing (%v)", err)
+		return "", refused(target, "dangling")
 	}
 	return real, nil
 }
@@ -102,19 +116,19 @@ func checkTargetFile(target, real, live string) error {
 		return nil
 	}
 	if err != nil {
-		return refused(target, "cannot be checked: %v", err)
+		return refused(target, "unchecked", game.Text("Why", err.Error()))
 	}
 	if kind := notRegular(fi.Mode()); kind != "" {
-		return refused(target, "is %s, not a regular file: a backup replaces only a regular file or creates a new one", kind)
+		return refused(target, "not_regular", game.Term("Kind", "op.backup.kind."+kind))
 	}
 	if heldAsDatabase(real) {
-		return refused(target, "is a database another process holds open (another server's live database?): replacing it would lose every later move of that server")
+		return refused(target, "held")
 	}
 	if live == "" {
 		return nil
 	}
 	if lfi, err := os.Stat(live); err == nil && os.SameFile(fi, lfi) {
-		return refused(target, "is the live database %s (the same file under another name): replacing it would lose every later move", live)
+		return refused(target, "live", game.Text("Live", live))
 	}
 	return nil
 }
@@ -124,23 +138,24 @@ func checkTargetFile(target, real, live string) error {
 // admin socket (server.AdminSocket). A backup is never written beside them.
 var DataDirMarks = []string{"ssh_host_ed25519_key", "admin.sock"}
 
-// notRegular names what a file of mode m is, or "" for a regular file.
+// notRegular names what a file of mode m is (op.backup.kind.NAME), or
+// "" for a regular file.
 func notRegular(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
 		return ""
 	case m.IsDir():
-		return "a directory"
+		return "directory"
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
+		return "fifo"
 	case m&fs.ModeSocket != 0:
-		return "a socket"
+		return "socket"
 	case m&fs.ModeDevice != 0:
-		return "a device"
+		return "device"
 	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
+		return "symlink"
 	}
-	return "a special file"
+	return "special"
 }
 
 // WriteBackupFile writes a backup to target, refused as CheckBackupTarget
@@ -157,7 +172,7 @@ func WriteBackupFile(target, dataDir, live string, fill func(w io.Writer) error,
 	dir := filepath.Dir(real)
 	f, err := os.CreateTemp(dir, ".bivouac-backup-*")
 	if err != nil {
-		return fmt.Errorf("backup to %s: %w", target, err)
+		return writeFailed(target, err)
 	}
 	defer func() {
 		if err != nil {
@@ -166,20 +181,20 @@ func WriteBackupFile(target, dataDir, live string, fill func(w io.Writer) error,
 		}
 	}()
 	if err = f.Chmod(0o600); err != nil {
-		return fmt.Errorf("backup to %s: %w", target, err)
+		return writeFailed(target, err)
 	}
 	if err = fill(f); err != nil {
-		return fmt.Errorf("backup to %s: %w", target, err)
+		return writeFailed(target, err)
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("backup to %s: %w", target, err)
+		return writeFailed(target, err)
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("backup to %s: %w", target, err)
+		return writeFailed(target, err)
 	}
 	if verify != nil {
 		if err = verify(f.Name()); err != nil {
-			return fmt.Errorf("backup to %s: %w", target, err)
+			return writeFailed(target, err)
 		}
 	}
 	// The target may have changed while the copy was written.
@@ -187,7 +202,7 @@ func WriteBackupFile(target, dataDir, live string, fill func(w io.Writer) error,
 		return err
 	}
 	if err = os.Rename(f.Name(), real); err != nil {
-		return fmt.Errorf("backup to %s: %w", target, err)
+		return writeFailed(target, err)
 	}
 	return syncDir(dir)
 }

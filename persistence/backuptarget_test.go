@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/persistence/storetest"
 )
@@ -118,7 +119,7 @@ func TestBackupFileRefusesDangerousTargets(t *testing.T) {
 			t.Errorf("%s (%s): %v; want a refusal", why, target, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), target) || !strings.Contains(err.Error(), "nothing was written") {
+		if said := i18n.For(i18n.English).ErrorDetail(err); !strings.Contains(said, target) || !strings.Contains(said, "nothing was written") {
 			t.Errorf("%s: the refusal %q does not say what and that nothing was written", why, err)
 		}
 		if before.mode != 0 {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -408,6 +410,15 @@ func TestClusterTableSurvivesItsNode(t *testing.T) {
 	cancel()
 	if !errors.Is(err, node.ErrNoMajorityLeft) || c.nodes[i].srv.Draining() {
 		t.Fatalf("a drain that leaves one node of three: %v (draining %v), want ErrNoMajorityLeft", err, c.nodes[i].srv.Draining())
+	}
+	// `bivouac drain` says why in the operator's language, with the count.
+	for l, want := range map[i18n.Lang]string{
+		i18n.Polish:  "Odmowa opróżnienia: zostałby 1 z 3 węzłów klastra, a do zapisywania czegokolwiek potrzeba 2.",
+		i18n.Russian: "Освобождение отклонено: остался бы 1 узел из 3, а чтобы что-либо сохранять, кластеру нужно 2.",
+	} {
+		if got := i18n.For(l).ErrorDetail(err); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: the refusal reads %q", l, got)
+		}
 	}
 
 	// bob, through node 2, was kept at the table (told it moved, one

@@ -13,10 +13,14 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
+	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/hostkeys"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
 	"github.com/bivouac-ssh/bivouac/sshserver/porch"
 )
@@ -35,6 +39,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	p := i18n.For(cfg.Lang)
 	if cfg.PprofAddr != "" {
 		stop, err := servePprof(cfg.PprofAddr)
 		if err != nil {
@@ -57,7 +62,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	if errors.Is(err, errStopped) {
 		door.Close()
 		cfg.Log.Info("stopped while starting")
-		fmt.Fprintln(out, "Stopped while starting.")
+		fmt.Fprintln(out, p.T("op.run.stopped_starting"))
 		return nil
 	}
 	if err != nil {
@@ -76,12 +81,12 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		defer stop()
 		warnIfExposed(cfg.Log, bound)
 		cfg.Log.Info("metrics and health checks", "addr", cfg.MetricsAddr, "paths", []string{"/metrics", "/healthz", "/readyz"})
-		fmt.Fprintf(out, "Metrics and health checks on http://%s/metrics, /healthz, /readyz\n", cfg.MetricsAddr)
+		fmt.Fprintln(out, p.T("op.run.metrics", game.Text("Addr", cfg.MetricsAddr)))
 	}
 	// Handed over before "listening" is said: a player who connects the
 	// moment the operator reads it reaches the server, not the porch.
 	listener := door.Handover()
-	banner(out, cfg.Log, srv, l.Addr(), cfg.PublicHost)
+	banner(out, p, cfg.Log, srv, l.Addr(), cfg.PublicHost)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(listener) }()
 	select {
@@ -90,7 +95,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		if srv.Draining() { // `bivouac drain`: the drain stops the server
 			<-srv.Drained()
 			cfg.Log.Info("drained: the tables run on the other nodes; stopped")
-			fmt.Fprintln(out, "Drained: the tables run on the other nodes; stopped.")
+			fmt.Fprintln(out, p.T("op.run.drained"))
 			return nil
 		}
 		srv.Close()
@@ -99,13 +104,13 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	if srv.Draining() {
 		cfg.Log.Info("draining: waiting for the tables to be handed over")
-		fmt.Fprintln(out, "Draining: waiting for the tables to be handed over.")
+		fmt.Fprintln(out, p.T("op.run.draining"))
 		<-srv.Drained()
 		cfg.Log.Info("drained; stopped")
 		return nil
 	}
 	cfg.Log.Info("shutting down: telling players, saving, closing")
-	fmt.Fprintln(out, "Shutting down: telling players, saving, closing.")
+	fmt.Fprintln(out, p.T("op.run.shutting_down"))
 	err = srv.StopWithin(shutdownWithin)
 	if err != nil {
 		cfg.Log.Error("shut down with an error", "err", err)
@@ -144,8 +149,8 @@ func (s *Server) StopWithin(d time.Duration) error {
 
 // banner tells the operator where the server listens, its host key's
 // fingerprint (for players to check), and the lines friends join with:
-// on out for a person, and as one log record.
-func banner(out io.Writer, log *slog.Logger, srv *Server, addr net.Addr, publicHost string) {
+// on out for a person in their language (p), and as one log record.
+func banner(out io.Writer, p *i18n.Printer, log *slog.Logger, srv *Server, addr net.Addr, publicHost string) {
 	port := "2222"
 	if _, p, err := net.SplitHostPort(addr.String()); err == nil {
 		port = p
@@ -155,14 +160,18 @@ func banner(out io.Writer, log *slog.Logger, srv *Server, addr net.Addr, publicH
 		join = append(join, joinline.Command(port, host))
 	}
 	log.Info("ready", "addr", addr.String(), "join", join) // sshserver logs its address and host key as it listens
-	fmt.Fprintf(out, "Bivouac is listening on %s\n", addr)
-	fmt.Fprintf(out, "Host key fingerprint: %s\n", srv.HostKeyFingerprint())
+	fmt.Fprintln(out, p.T("op.run.listening", game.Text("Addr", addr.String())))
+	fmt.Fprintln(out, p.T("op.run.fingerprint", game.Text("Fingerprint", srv.HostKeyFingerprint())))
+	// The ssh lines one under the other, each label ending in the column
+	// the first one ends in.
+	first, more := p.T("op.run.join"), p.T("op.run.join_or")
+	width := max(utf8.RuneCountInString(first), utf8.RuneCountInString(more))
 	for i, line := range join {
-		label := "Join with: "
+		label := first
 		if i > 0 {
-			label = "       or: "
+			label = more
 		}
-		fmt.Fprintf(out, "%s %s\n", label, line)
+		fmt.Fprintf(out, "%s%s %s\n", strings.Repeat(" ", width-utf8.RuneCountInString(label)), label, line)
 	}
 }
 

@@ -61,7 +61,10 @@ type Config struct {
 	// (--guests watch): table.Player.WatchOnly.
 	GuestsWatch bool
 	Log         *slog.Logger
-	BotDelay    time.Duration
+	// Lang is the operator's language: what Run says on its output (the
+	// start and stop lines); the log stays English, for grep.
+	Lang     i18n.Lang
+	BotDelay time.Duration
 	// TakeoverAfter gives a disconnected player's seat to a bot after this long.
 	TakeoverAfter time.Duration
 	SSH           sshserver.Config // Addr and HostKeyPath are filled in

@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/node"
 )
@@ -85,31 +86,55 @@ func (s *Server) serveAdmin(c net.Conn) {
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	switch strings.TrimSpace(line) {
+	req, lang := adminRequest(line)
+	switch req {
 	case "backup":
 		b, ok := s.store.(persistence.Backuper)
 		if !ok {
-			fmt.Fprintln(c, "this store keeps replicas, not a backup file")
-			return
+			return // a cluster's store keeps replicas, not a file: the copy is empty, which Backup says
 		}
 		if _, err := b.SpooledBackup(stallLimit{c, backupStall}); err != nil {
 			s.log.Error("backup over the admin socket", "err", err)
 		}
 	case "drain":
-		s.adminDrain(c, node.DrainOptions{})
+		s.adminDrain(c, i18n.For(lang), node.DrainOptions{})
 	case "drain --force":
-		s.adminDrain(c, node.DrainOptions{Force: true})
+		s.adminDrain(c, i18n.For(lang), node.DrainOptions{Force: true})
 	default:
-		fmt.Fprintln(c, "unknown request")
+		fmt.Fprintln(c, unknownRequest)
 	}
 }
+
+// unknownRequest answers a request the server does not know: an older
+// server answers so to a newer tool's request, which asks again the old
+// way (RequestDrain).
+const unknownRequest = "unknown request"
+
+// adminRequest splits an admin socket request into what is asked and the
+// language the asker reads ("drain --force lang=pl"): a drain's lines
+// are for the operator who runs `bivouac drain`, whose language may not
+// be the server's. Without lang=, English (what older tools read).
+func adminRequest(line string) (req string, lang i18n.Lang) {
+	fields := strings.Fields(line)
+	lang = i18n.English
+	if n := len(fields); n > 1 {
+		if code, ok := strings.CutPrefix(fields[n-1], "lang="); ok {
+			lang, _ = i18n.Parse(code)
+			fields = fields[:n-1]
+		}
+	}
+	return strings.Join(fields, " "), lang
+}
+
+// ErrNotACluster: a single node has nowhere to drain to.
+var ErrNotACluster = game.NewError("op.drain.single_node")
 
 // Drain hands this cluster node's tables to the other nodes, sends its
 // players there and stops the server (node.Node.Drain); a single node
 // has nowhere to drain to.
-func (s *Server) Drain(ctx context.Context, o node.DrainOptions, progress func(string)) (node.DrainReport, error) {
+func (s *Server) Drain(ctx context.Context, o node.DrainOptions, progress func(node.Handover)) (node.DrainReport, error) {
 	if s.cluster == nil {
-		return node.DrainReport{}, errors.New("drain: this server is not a node of a cluster, so no other node can take its tables; stop it instead")
+		return node.DrainReport{}, ErrNotACluster
 	}
 	return s.cluster.Drain(ctx, o, progress, s.Shutdown)
 }
@@ -126,8 +151,9 @@ func (s *Server) Drained() <-chan struct{} {
 	return s.cluster.Drained()
 }
 
-// DrainDone is the last line of a drain over the admin socket when it
-// succeeded; any other last line says why it did not.
+// DrainDone begins the last line of a drain over the admin socket when
+// it succeeded ("drained: " and the summary in the asker's language);
+// any other last line says why it did not.
 const DrainDone = "drained"
 
 // drainWithin bounds a drain asked for over the admin socket: every table
@@ -135,18 +161,18 @@ const DrainDone = "drained"
 const drainWithin = 10 * time.Minute
 
 // adminDrain drains the node for `bivouac drain`, a line to w per table,
-// then DrainDone and a summary, or why not.
-func (s *Server) adminDrain(w io.Writer, o node.DrainOptions) {
+// then DrainDone and a summary, or why not, in p's language.
+func (s *Server) adminDrain(w io.Writer, p *i18n.Printer, o node.DrainOptions) {
 	ctx, cancel := context.WithTimeout(context.Background(), drainWithin)
 	defer cancel()
 	var mu sync.Mutex
-	rep, err := s.Drain(ctx, o, func(line string) {
+	rep, err := s.Drain(ctx, o, func(h node.Handover) {
 		mu.Lock()
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, p.Msg(handoverWords(h)))
 		mu.Unlock()
 	})
 	if err != nil && rep.Tables == nil {
-		fmt.Fprintln(w, err)
+		fmt.Fprintln(w, p.ErrorDetail(err))
 		return
 	}
 	failed := 0
@@ -155,11 +181,24 @@ func (s *Server) adminDrain(w io.Writer, o node.DrainOptions) {
 			failed++
 		}
 	}
-	fmt.Fprintf(w, "%s: %d tables handed over, %d left to the other nodes' takeover, %d sessions sent to another node; stopped", DrainDone, len(rep.Tables)-failed, failed, rep.Told)
+	summary := p.T("op.drain.done",
+		game.Sub("Handed", game.M("op.drain.n_handed", game.Count(len(rep.Tables)-failed))),
+		game.Sub("Left", game.M("op.drain.n_left", game.Count(failed))),
+		game.Sub("Told", game.M("op.drain.n_told", game.Count(rep.Told))))
 	if err != nil {
-		fmt.Fprintf(w, " (%v)", err)
+		summary += " " + p.T("op.drain.stop_failed", game.Text("Why", p.ErrorDetail(err)))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%s: %s\n", DrainDone, summary)
+}
+
+// handoverWords is what the operator reads of one table a drain handed
+// over, or could not (why is in the log).
+func handoverWords(h node.Handover) game.Msg {
+	if h.Err != nil {
+		return game.M("op.drain.table_left", game.Text("Code", h.Room))
+	}
+	return game.M("op.drain.table", game.Text("Code", h.Room), game.Text("Node", h.Node), game.Text("Join", h.Join),
+		game.Num("Ms", int(h.Took.Milliseconds())))
 }
 
 // RequestDrain asks the cluster node running on dataDir, over its admin
@@ -167,38 +206,57 @@ func (s *Server) adminDrain(w io.Writer, o node.DrainOptions) {
 // there, and stop: one node's step of a rolling upgrade. It copies to out
 // where each table went and returns once the node has stopped. Unless
 // force, a node whose stop would leave the cluster without a majority
-// refuses, saying so (node.ErrNoMajorityLeft).
-func RequestDrain(ctx context.Context, dataDir string, force bool, out io.Writer) error {
+// refuses, saying so (node.ErrNoMajorityLeft). The node says all this
+// in lang, the operator's language; a node of an older version, which
+// knows no language in the request, in English.
+func RequestDrain(ctx context.Context, dataDir string, force bool, lang i18n.Lang, out io.Writer) error {
+	req := "drain"
+	if force {
+		req += " --force"
+	}
+	last, err := askDrain(ctx, dataDir, req+" lang="+string(lang), out)
+	if err == nil && last == unknownRequest {
+		last, err = askDrain(ctx, dataDir, req, out)
+	}
+	switch {
+	case err != nil:
+		return err
+	case ctx.Err() != nil:
+		return game.Refuse(nil, game.M("op.drain.stopped_waiting"))
+	case strings.HasPrefix(last, DrainDone+":"):
+		return nil
+	case last == "":
+		return game.Refuse(nil, game.M("op.drain.silent"))
+	}
+	return game.Refuse(nil, game.M("op.drain.not_drained"))
+}
+
+// askDrain sends req over the admin socket on dataDir and copies the
+// answer to out, a line at a time, but for an unknownRequest (then the
+// last line, for RequestDrain to ask again). The marker that begins the
+// last line of a drain that succeeded is for RequestDrain, not the
+// operator.
+func askDrain(ctx context.Context, dataDir, req string, out io.Writer) (last string, err error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", filepath.Join(dataDir, AdminSocket))
 	if err != nil {
-		return fmt.Errorf("no server runs on %s: %w", dataDir, err)
+		return "", game.Refuse(nil, game.M("op.drain.no_server", game.Text("Dir", dataDir)))
 	}
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	req := "drain\n"
-	if force {
-		req = "drain --force\n"
+	if _, err := io.WriteString(c, req+"\n"); err != nil {
+		return "", err
 	}
-	if _, err := io.WriteString(c, req); err != nil {
-		return err
-	}
-	last := ""
 	lines := bufio.NewScanner(c)
 	for lines.Scan() {
 		last = lines.Text()
-		fmt.Fprintln(out, last)
+		if last == unknownRequest {
+			continue
+		}
+		fmt.Fprintln(out, strings.TrimPrefix(last, DrainDone+": "))
 	}
-	switch {
-	case ctx.Err() != nil:
-		return fmt.Errorf("stopped waiting; the node goes on draining: %w", ctx.Err())
-	case strings.HasPrefix(last, DrainDone+":"):
-		return nil
-	case last == "":
-		return errors.New("the server said nothing")
-	}
-	return errors.New("the node was not drained")
+	return last, nil
 }
 
 // Backup writes a consistent copy of the database on dataDir to dest:
@@ -215,16 +273,10 @@ func Backup(ctx context.Context, dataDir, dest string) (live bool, err error) {
 	var d net.Dialer
 	if c, err := d.DialContext(ctx, "unix", filepath.Join(dataDir, AdminSocket)); err == nil {
 		defer c.Close()
-		if err := persistence.WriteBackupFile(dest, dataDir, db, fromServer(c), openable); err != nil {
-			if errors.Is(err, persistence.ErrRefusedTarget) {
-				return true, err
-			}
-			return true, fmt.Errorf("backup from the running server: %w", err)
-		}
-		return true, nil
+		return true, persistence.WriteBackupFile(dest, dataDir, db, fromServer(c), openable)
 	}
 	if _, err := os.Stat(db); err != nil {
-		return false, fmt.Errorf("no database to back up: %w", err)
+		return false, game.Refuse(nil, game.M("op.backup.no_database", game.Text("Dir", dataDir)))
 	}
 	store, err := persistence.Open(db, persistence.Options{})
 	if err != nil {
@@ -235,7 +287,8 @@ func Backup(ctx context.Context, dataDir, dest string) (live bool, err error) {
 }
 
 // fromServer asks the server on the admin connection c for a backup and
-// copies it to w.
+// copies it to w. A cluster node sends nothing: its store is replicated
+// in JetStream, with no file to copy.
 func fromServer(c net.Conn) func(w io.Writer) error {
 	return func(w io.Writer) error {
 		if _, err := io.WriteString(c, "backup\n"); err != nil {
@@ -243,7 +296,7 @@ func fromServer(c net.Conn) func(w io.Writer) error {
 		}
 		n, err := io.Copy(w, c)
 		if err == nil && n == 0 {
-			err = errors.New("the server sent nothing")
+			err = game.Refuse(nil, game.M("op.backup.empty"))
 		}
 		return err
 	}
@@ -253,7 +306,7 @@ func fromServer(c net.Conn) func(w io.Writer) error {
 func openable(path string) error {
 	check, err := persistence.Open(path, persistence.Options{})
 	if err != nil {
-		return fmt.Errorf("the copy does not open: %w", err)
+		return game.Refuse(err, game.M("op.backup.copy_bad", game.Text("Why", err.Error())))
 	}
 	return check.Close()
 }

@@ -39,8 +39,8 @@ type drainResult struct {
 }
 
 var (
-	handedRe = regexp.MustCompile(`^table (\S+): now on node (\S+) \(.*\) after (\S+)$`)
-	toldRe   = regexp.MustCompile(`^drained: .* (\d+) sessions sent`)
+	handedRe = regexp.MustCompile(`^Table (\S+): now on node (\S+) \(.*\), after (\d+) ms$`)
+	toldRe   = regexp.MustCompile(`(\d+) sessions? sent to another node`)
 )
 
 // drainNodes drains the cluster's nodes in turn, o.drains times, each
@@ -64,7 +64,7 @@ func drainNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *drai
 			}
 		}
 		began := time.Now()
-		out, err := exec.CommandContext(ctx, o.bivouac, "drain", "--data", victim.dir).CombinedOutput()
+		out, err := exec.CommandContext(ctx, o.bivouac, "drain", "--lang", "en", "--data", victim.dir).CombinedOutput()
 		if err != nil {
 			dr.notes = append(dr.notes, fmt.Sprintf("drain %d of %s: %v: %s", k+1, victim.id, err, strings.TrimSpace(string(out))))
 			break
@@ -94,8 +94,8 @@ func drainNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *drai
 func (dr *drainResult) readDrain(out string) {
 	for line := range strings.SplitSeq(out, "\n") {
 		if m := handedRe.FindStringSubmatch(line); m != nil {
-			if d, err := time.ParseDuration(m[3]); err == nil {
-				dr.perRoom = append(dr.perRoom, d)
+			if ms, err := strconv.Atoi(m[3]); err == nil {
+				dr.perRoom = append(dr.perRoom, time.Duration(ms)*time.Millisecond)
 			}
 		}
 		if m := toldRe.FindStringSubmatch(line); m != nil {

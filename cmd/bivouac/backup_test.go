@@ -146,7 +146,7 @@ func TestBackupRefusesTargetsThatWouldDestroySomething(t *testing.T) {
 			}
 			var msg strings.Builder
 			err := run(t.Context(), []string{"backup", "--data", dir, target}, &msg, &msg)
-			if !errors.Is(err, persistence.ErrRefusedTarget) || !strings.Contains(err.Error(), "nothing was written") {
+			if !errors.Is(err, persistence.ErrRefusedTarget) || !strings.Contains(en.ErrorDetail(err), "nothing was written") {
 				t.Errorf("%s, %s: %v; want a refusal saying nothing was written", when, why, err)
 				continue
 			}

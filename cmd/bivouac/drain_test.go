@@ -16,7 +16,7 @@ func TestDrainOfASingleNodeSaysWhyNot(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var out, errs bytes.Buffer
-	if err := run(context.Background(), []string{"drain", "--data", dir}, &out, &errs); err == nil || !strings.Contains(err.Error(), "no server runs") {
+	if err := run(context.Background(), []string{"drain", "--data", dir}, &out, &errs); err == nil || !strings.Contains(en.ErrorDetail(err), "No server runs") {
 		t.Fatalf("drain with no server: %v", err)
 	}
 	srv, err := server.New(server.Config{Addr: "127.0.0.1:0", DataDir: dir})

@@ -5,6 +5,8 @@
 //	bivouac backup FILE                               hot copy of the database
 //	bivouac drain                                     hand a cluster node's tables over, then stop it
 //	bivouac version (or --version, -v)                 version, commit and Go of this build
+//
+// Each says what it does in the operator's language (words.go).
 package main
 
 import (
@@ -19,6 +21,8 @@ import (
 	"syscall"
 
 	"github.com/bivouac-ssh/bivouac/game/sim/simcmd"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 func main() {
@@ -27,14 +31,21 @@ func main() {
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		var logged loggedError
 		if !errors.Is(err, flag.ErrHelp) && !errors.As(err, &logged) {
-			fmt.Fprintln(os.Stderr, "bivouac:", err)
+			lang, _ := operatorLang(os.Args[1:], environ())
+			fmt.Fprintln(os.Stderr, "bivouac:", i18n.For(lang).ErrorDetail(err))
 		}
 		os.Exit(1)
 	}
 }
 
-// run dispatches a subcommand; serve is the default.
+// run dispatches a subcommand; serve is the default. It speaks the
+// operator's language (operatorLang).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	lang, err := operatorLang(args, environ())
+	if err != nil {
+		return err
+	}
+	p := i18n.For(lang)
 	cmd := "serve"
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
@@ -47,31 +58,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	switch cmd {
 	case "serve":
-		return runServe(ctx, args, stdout, stderr)
+		return runServe(ctx, p, args, stdout, stderr)
 	case "sim":
 		return runSim(ctx, args, stdout, stderr)
 	case "backup":
-		return runBackup(ctx, args, stdout, stderr)
+		return runBackup(ctx, p, args, stdout, stderr)
 	case "drain":
-		return runDrain(ctx, args, stdout, stderr)
+		return runDrain(ctx, p, args, stdout, stderr)
 	case "version":
-		return runVersion(stdout)
+		return runVersion(p, stdout)
 	case "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, p.T("op.usage"))
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", cmd)
+	fmt.Fprint(stderr, p.T("op.usage"))
+	return opError("op.err.command", words.Text("Command", cmd))
 }
-
-const usage = `Usage:
-  bivouac [serve] [--addr :2222] [--data ./data]    run the server (default)
-  bivouac sim [--game ID] [--players N] ...         play bot-only games of any game, print statistics
-  bivouac backup [--data ./data] FILE               consistent copy of the database, while it runs
-  bivouac drain [--data ./data]                     cluster node: hand its tables to the others, then stop it
-  bivouac version (or --version, -v)                version, commit and Go of this build
-  bivouac help                                      this text
-`
 
 // envOr is the environment variable's value, or def.
 func envOr(name, def string) string {

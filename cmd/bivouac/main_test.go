@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
@@ -89,3 +90,7 @@ func TestEnvIntTakesNoLimit(t *testing.T) {
 		}
 	}
 }
+
+// en is the English printer, what the tests read unless they ask for
+// another language.
+var en = i18n.For(i18n.English)

@@ -28,7 +28,7 @@ func TestOperatingNamesEveryFlag(t *testing.T) {
 		}
 		flags := 0
 		for _, line := range strings.Split(help.String(), "\n") {
-			name, ok := strings.CutPrefix(line, "  -")
+			name, ok := strings.CutPrefix(line, "  --")
 			if !ok {
 				continue
 			}

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -15,50 +12,51 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/access"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/server"
 	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // runServe is `bivouac serve`: flags and environment to a server.Config,
 // then server.Run until a signal.
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", envOr("BIVOUAC_ADDR", ":2222"), "listen address (env BIVOUAC_ADDR)")
-	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "data directory: host key and database (env BIVOUAC_DATA)")
-	guests := fs.String("guests", envOr("BIVOUAC_GUESTS", "yes"), "players without an SSH key: yes (they come in and play as guests), watch (they may watch tables, not sit at or open one), or no (as --no-guests) (env BIVOUAC_GUESTS)")
-	debugLog := fs.Bool("debug", false, "log debug detail")
-	maxSessions := fs.Int("max-sessions", envInt("BIVOUAC_MAX_SESSIONS", 2000), "connections in all (env BIVOUAC_MAX_SESSIONS)")
-	maxPerIP := fs.Int("max-per-ip", envInt("BIVOUAC_MAX_PER_IP", 16), "connections from one address (env BIVOUAC_MAX_PER_IP)")
-	maxStartups := fs.String("max-startups", envOr("BIVOUAC_MAX_STARTUPS", "10:30:100"), "connections not yet logged in, in all, as OpenSSH's MaxStartups start:rate:full: from start on, with a chance of rate% growing to 100% at full, a new one takes the place of the oldest of the most crowded address (env BIVOUAC_MAX_STARTUPS)")
-	startupsPerIP := fs.Int("max-startups-per-ip", envInt("BIVOUAC_MAX_STARTUPS_PER_IP", 8), "connections not yet logged in from one address; past it a new one takes the place of its address's oldest (env BIVOUAC_MAX_STARTUPS_PER_IP)")
-	newKeys := fs.Int("new-keys-per-ip", envInt("BIVOUAC_NEW_KEYS_PER_IP", server.DefaultNewKeysPerHour), "keys never seen here one address may bring in an hour, -1 for no limit (env BIVOUAC_NEW_KEYS_PER_IP; raise it when many new players share one address)")
-	tablesPerIP := fs.Int("tables-per-ip", envInt("BIVOUAC_TABLES_PER_IP", server.DefaultTablesPerAddr), "open tables the players of one address may hold at once, -1 for no limit (env BIVOUAC_TABLES_PER_IP; raise it when many players share one address)")
-	typingPerIP := fs.Int("typing-per-ip", envInt("BIVOUAC_TYPING_PER_IP", 0), "bytes a second the sessions of one address may type, -1 for no limit (env BIVOUAC_TYPING_PER_IP; default 1024: raise it when many players share one address)")
-	pprofAddr := fs.String("pprof", "", "serve Go's pprof profiles on this loopback address (e.g. 127.0.0.1:6060), for measuring")
-	memLimit := fs.String("memory-limit", envOr("BIVOUAC_MEMORY_LIMIT", ""), "soft limit on the server's memory, e.g. 1GiB or 800MiB: the Go runtime collects harder as the heap nears it (GOMEMLIMIT; env BIVOUAC_MEMORY_LIMIT; default: none, or GOMEMLIMIT's). Set it below the machine's memory on a small machine; see docs/PERFORMANCE.md")
-	publicHost := fs.String("public-host", envOr("BIVOUAC_PUBLIC_HOST", ""), "host name players ssh to, shown at start and in the lobby (env BIVOUAC_PUBLIC_HOST; default: this machine's names and addresses)")
-	clusterName := fs.String("cluster", envOr("BIVOUAC_CLUSTER", ""), "run as a node of this cluster on NATS JetStream, not on one bbolt file (env BIVOUAC_CLUSTER)")
-	node := fs.String("node", envOr("BIVOUAC_NODE", ""), "this node's ID in the cluster: unique, the same across restarts (env BIVOUAC_NODE)")
-	peers := fs.String("peers", envOr("BIVOUAC_PEERS", ""), "route addresses host:port of the other nodes, comma-separated (env BIVOUAC_PEERS)")
-	natsAddr := fs.String("nats-addr", envOr("BIVOUAC_NATS_ADDR", natsnode.DefaultClientAddr), "this node's NATS client address: only its own process connects (env BIVOUAC_NATS_ADDR)")
-	clusterAddr := fs.String("cluster-addr", envOr("BIVOUAC_CLUSTER_ADDR", natsnode.DefaultClusterAddr), "where the other nodes' routes connect (env BIVOUAC_CLUSTER_ADDR)")
-	tlsCert := fs.String("tls-cert", envOr("BIVOUAC_TLS_CERT", ""), "PEM certificate of this node, for TLS between nodes (env BIVOUAC_TLS_CERT)")
-	tlsKey := fs.String("tls-key", envOr("BIVOUAC_TLS_KEY", ""), "PEM key of that certificate (env BIVOUAC_TLS_KEY)")
-	tlsCA := fs.String("tls-ca", envOr("BIVOUAC_TLS_CA", ""), "PEM CA that signed every node's certificate (env BIVOUAC_TLS_CA)")
-	insecureRoutes := fs.Bool("insecure-routes", envOr("BIVOUAC_INSECURE_ROUTES", "") == "1", "let a cluster node without TLS route off loopback: the cluster password and every hand cross the network in clear (env BIVOUAC_INSECURE_ROUTES=1)")
-	allow := fs.String("allow", envOr("BIVOUAC_ALLOW", ""), "file of the SSH public keys that may come in, authorized_keys form: with it only those keys, the admins' and invited keys may, and no guests; read again when it changes or on SIGHUP (env BIVOUAC_ALLOW)")
-	noGuests := fs.Bool("no-guests", envBool("BIVOUAC_NO_GUESTS"), "let no one in without an SSH key (env BIVOUAC_NO_GUESTS=1)")
-	name := fs.String("name", envOr("BIVOUAC_NAME", ""), "this server's name, shown in the lobby and in help (env BIVOUAC_NAME)")
-	motd := fs.String("motd", envOr("BIVOUAC_MOTD", ""), "message of the day shown in the lobby and in help; FILE.pl, FILE.ru, FILE.de beside it are shown to players of those languages; read again when changed (env BIVOUAC_MOTD)")
-	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "file of the admins' SSH public keys, authorized_keys form; read again when it changes or on SIGHUP (env BIVOUAC_ADMINS)")
-	metricsAddr := fs.String("metrics-addr", envOr("BIVOUAC_METRICS_ADDR", ""), "serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) over HTTP on this address, e.g. 127.0.0.1:9464; keep it on loopback or a private network (env BIVOUAC_METRICS_ADDR; default: off)")
-	logFormat := fs.String("log-format", envOr("BIVOUAC_LOG_FORMAT", "text"), "log lines as text (key=value) or json, one object a line (env BIVOUAC_LOG_FORMAT)")
-	notifyOn := fs.Bool("notify", envBool("BIVOUAC_NOTIFY"), "send players' webhooks a message when a correspondence table waits on them (env BIVOUAC_NOTIFY=1; default: off); only to the hosts of --notify-hosts")
-	notifyHosts := fs.String("notify-hosts", envOr("BIVOUAC_NOTIFY_HOSTS", ""), "the hosts notifications may go to, comma-separated: ntfy.sh, discord.com, hooks.slack.com; https only, unless an entry is written http://host:port; a loopback or private address only if listed as such (env BIVOUAC_NOTIFY_HOSTS)")
-	if err := fs.Parse(args); err != nil {
+func runServe(ctx context.Context, p *i18n.Printer, args []string, stdout, stderr io.Writer) error {
+	fs := flagSet("serve")
+	addr := fs.String("addr", envOr("BIVOUAC_ADDR", ":2222"), "op.flag.addr")
+	data := fs.String("data", envOr("BIVOUAC_DATA", "./data"), "op.flag.data")
+	guests := fs.String("guests", envOr("BIVOUAC_GUESTS", "yes"), "op.flag.guests")
+	debugLog := fs.Bool("debug", false, "op.flag.debug")
+	maxSessions := fs.Int("max-sessions", envInt("BIVOUAC_MAX_SESSIONS", 2000), "op.flag.max_sessions")
+	maxPerIP := fs.Int("max-per-ip", envInt("BIVOUAC_MAX_PER_IP", 16), "op.flag.max_per_ip")
+	maxStartups := fs.String("max-startups", envOr("BIVOUAC_MAX_STARTUPS", "10:30:100"), "op.flag.max_startups")
+	startupsPerIP := fs.Int("max-startups-per-ip", envInt("BIVOUAC_MAX_STARTUPS_PER_IP", 8), "op.flag.max_startups_per_ip")
+	newKeys := fs.Int("new-keys-per-ip", envInt("BIVOUAC_NEW_KEYS_PER_IP", server.DefaultNewKeysPerHour), "op.flag.new_keys_per_ip")
+	tablesPerIP := fs.Int("tables-per-ip", envInt("BIVOUAC_TABLES_PER_IP", server.DefaultTablesPerAddr), "op.flag.tables_per_ip")
+	typingPerIP := fs.Int("typing-per-ip", envInt("BIVOUAC_TYPING_PER_IP", 0), "op.flag.typing_per_ip")
+	pprofAddr := fs.String("pprof", "", "op.flag.pprof")
+	memLimit := fs.String("memory-limit", envOr("BIVOUAC_MEMORY_LIMIT", ""), "op.flag.memory_limit")
+	publicHost := fs.String("public-host", envOr("BIVOUAC_PUBLIC_HOST", ""), "op.flag.public_host")
+	clusterName := fs.String("cluster", envOr("BIVOUAC_CLUSTER", ""), "op.flag.cluster")
+	node := fs.String("node", envOr("BIVOUAC_NODE", ""), "op.flag.node")
+	peers := fs.String("peers", envOr("BIVOUAC_PEERS", ""), "op.flag.peers")
+	natsAddr := fs.String("nats-addr", envOr("BIVOUAC_NATS_ADDR", natsnode.DefaultClientAddr), "op.flag.nats_addr")
+	clusterAddr := fs.String("cluster-addr", envOr("BIVOUAC_CLUSTER_ADDR", natsnode.DefaultClusterAddr), "op.flag.cluster_addr")
+	tlsCert := fs.String("tls-cert", envOr("BIVOUAC_TLS_CERT", ""), "op.flag.tls_cert")
+	tlsKey := fs.String("tls-key", envOr("BIVOUAC_TLS_KEY", ""), "op.flag.tls_key")
+	tlsCA := fs.String("tls-ca", envOr("BIVOUAC_TLS_CA", ""), "op.flag.tls_ca")
+	insecureRoutes := fs.Bool("insecure-routes", envOr("BIVOUAC_INSECURE_ROUTES", "") == "1", "op.flag.insecure_routes")
+	allow := fs.String("allow", envOr("BIVOUAC_ALLOW", ""), "op.flag.allow")
+	noGuests := fs.Bool("no-guests", envBool("BIVOUAC_NO_GUESTS"), "op.flag.no_guests")
+	name := fs.String("name", envOr("BIVOUAC_NAME", ""), "op.flag.name")
+	motd := fs.String("motd", envOr("BIVOUAC_MOTD", ""), "op.flag.motd")
+	admins := fs.String("admins", envOr("BIVOUAC_ADMINS", ""), "op.flag.admins")
+	metricsAddr := fs.String("metrics-addr", envOr("BIVOUAC_METRICS_ADDR", ""), "op.flag.metrics_addr")
+	logFormat := fs.String("log-format", envOr("BIVOUAC_LOG_FORMAT", "text"), "op.flag.log_format")
+	notifyOn := fs.Bool("notify", envBool("BIVOUAC_NOTIFY"), "op.flag.notify")
+	notifyHosts := fs.String("notify-hosts", envOr("BIVOUAC_NOTIFY_HOSTS", ""), "op.flag.notify_hosts")
+	if err := parseFlags(p, fs, args, stderr); err != nil {
 		return err
 	}
 	guestsIn, guestsWatch, err := parseGuests(*guests)
@@ -67,21 +65,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	hosts, err := notify.ParseHosts(*notifyHosts)
 	if err != nil {
-		return fmt.Errorf("--notify-hosts: %w", err)
+		return opError("op.err.notify_hosts", words.Text("Value", *notifyHosts), words.Num("Max", notify.MaxHosts))
 	}
 	if *notifyOn && len(hosts) == 0 {
-		return errors.New("--notify needs --notify-hosts: the hosts notifications may go to")
+		return opError("op.err.notify_needs_hosts")
 	}
 	if *memLimit != "" {
 		n, err := parseBytes(*memLimit)
 		if err != nil {
-			return fmt.Errorf("--memory-limit: %w", err)
+			return err
 		}
 		debug.SetMemoryLimit(n)
 	}
 	startups, err := sshserver.ParseStartups(*maxStartups)
 	if err != nil {
-		return fmt.Errorf("--max-startups: %w", err)
+		return opError("op.err.max_startups", words.Text("Value", *maxStartups))
 	}
 	cluster, err := clusterConfig(*clusterName, *node, *peers, *natsAddr, *clusterAddr, *tlsCert, *tlsKey, *tlsCA)
 	if err != nil {
@@ -100,7 +98,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(handler)
 	err = server.Run(ctx, server.Config{Addr: *addr, DataDir: *data, PublicHost: *publicHost, Guests: guestsIn && !*noGuests, GuestsWatch: guestsWatch,
-		Log: log, BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
+		Lang: p.Lang(),
+		Log:  log, BotDelay: 900 * time.Millisecond, TakeoverAfter: 2 * time.Minute,
 		NewKeysPerHour: *newKeys, TablesPerAddr: *tablesPerIP, MetricsAddr: *metricsAddr, PprofAddr: *pprofAddr,
 		SSH: sshserver.Config{MaxSessions: *maxSessions, MaxPerIP: *maxPerIP, MaxTypingPerIP: *typingPerIP,
 			MaxStartups: startups, MaxStartupsPerIP: *startupsPerIP},
@@ -143,7 +142,7 @@ func parseGuests(s string) (in, watchOnly bool, err error) {
 	case "no", "false", "0", "off":
 		return false, false, nil
 	}
-	return false, false, fmt.Errorf("--guests %q: yes, watch or no", s)
+	return false, false, opError("op.err.guests", words.Text("Value", s))
 }
 
 // envBool is whether the environment variable says yes (1, true, yes).
@@ -169,7 +168,7 @@ func logHandler(format string, w io.Writer, level slog.Level) (slog.Handler, err
 		opts.ReplaceAttr = durationAsText
 		return slog.NewJSONHandler(w, opts), nil
 	}
-	return nil, fmt.Errorf("--log-format %q: text or json", format)
+	return nil, opError("op.err.log_format", words.Text("Value", format))
 }
 
 // durationAsText writes a duration attribute as "1h0m0s".
@@ -195,7 +194,7 @@ func parseBytes(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size such as 800MiB or 2GiB", s)
+		return 0, opError("op.err.memory_limit", words.Text("Value", s))
 	}
 	return n * mult, nil
 }
@@ -205,12 +204,12 @@ func parseBytes(s string) (int64, error) {
 func clusterConfig(name, nodeID, peers, natsAddr, clusterAddr, cert, key, ca string) (*node.Config, error) {
 	if name == "" {
 		if nodeID != "" || peers != "" {
-			return nil, fmt.Errorf("--node and --peers need --cluster")
+			return nil, opError("op.err.cluster_missing")
 		}
 		return nil, nil
 	}
 	if nodeID == "" {
-		return nil, fmt.Errorf("--cluster needs --node: this node's ID")
+		return nil, opError("op.err.node_missing")
 	}
 	c := &node.Config{Name: name, Node: nodeID, NATSAddr: natsAddr, ClusterAddr: clusterAddr}
 	for _, p := range strings.Split(peers, ",") {
@@ -219,12 +218,12 @@ func clusterConfig(name, nodeID, peers, natsAddr, clusterAddr, cert, key, ca str
 		}
 	}
 	if len(c.Peers) == 0 {
-		return nil, fmt.Errorf("--cluster needs --peers: the other nodes' route addresses")
+		return nil, opError("op.err.peers_missing")
 	}
 	switch {
 	case cert == "" && key == "" && ca == "":
 	case cert == "" || key == "" || ca == "":
-		return nil, fmt.Errorf("TLS needs all of --tls-cert, --tls-key and --tls-ca")
+		return nil, opError("op.err.tls_partial")
 	default:
 		c.TLS = &natsnode.TLSFiles{Cert: cert, Key: key, CA: ca}
 	}

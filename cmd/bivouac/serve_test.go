@@ -46,7 +46,7 @@ func TestServeMetricsAndJSONLogs(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--metrics-addr", addrs[0],
+		done <- runServe(ctx, en, []string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--metrics-addr", addrs[0],
 			"--log-format", "json", "--debug"}, &stdout, &stderr)
 	}()
 	get := func(path string) (int, string) {

@@ -29,7 +29,7 @@ func TestServeFailsAtOnceWhenItsPortIsTaken(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "node")
 	var stdout, stderr lockedBuffer
 	start := time.Now()
-	err = runServe(context.Background(), []string{"--addr", taken.Addr().String(), "--data", data,
+	err = runServe(context.Background(), en, []string{"--addr", taken.Addr().String(), "--data", data,
 		"--cluster", "c", "--node", "a", "--nats-addr", free[0], "--cluster-addr", free[1], "--peers", free[2]},
 		&stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "address already in use") {
@@ -63,7 +63,7 @@ func TestServeStopsWhileWaitingForItsCluster(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, []string{"--addr", free[0], "--data", data,
+		done <- runServe(ctx, en, []string{"--addr", free[0], "--data", data,
 			"--cluster", "c", "--node", "a", "--nats-addr", free[1], "--cluster-addr", free[2], "--peers", free[3]},
 			&stdout, &stderr)
 	}()

@@ -5,27 +5,33 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/words"
 )
 
 // runVersion is `bivouac version`: the module's version, the commit it was
 // built from, and the Go that built it, from the binary's build info.
-func runVersion(stdout io.Writer) error {
+func runVersion(p *i18n.Printer, stdout io.Writer) error {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		info = nil // a binary built without module support
 	}
-	_, err := io.WriteString(stdout, versionText(info))
+	_, err := io.WriteString(stdout, versionText(p, info))
 	return err
 }
 
 // versionText says what info (nil: none in the binary) knows of the build.
-func versionText(info *debug.BuildInfo) string {
+// The first line, "bivouac VERSION", is the same in every language: a
+// script reads it.
+func versionText(p *i18n.Printer, info *debug.BuildInfo) string {
 	if info == nil {
-		return "bivouac: no build information in this binary\n"
+		return p.T("op.version.no_info") + "\n"
 	}
 	version := info.Main.Version
 	if version == "" {
-		version = "(devel)"
+		version = "(devel)" // Go's name for a build outside a module version
 	}
 	settings := map[string]string{}
 	for _, s := range info.Settings {
@@ -34,17 +40,23 @@ func versionText(info *debug.BuildInfo) string {
 	commit := settings["vcs.revision"]
 	switch {
 	case commit == "":
-		commit = "unknown (the build recorded no git information: see go help buildvcs)"
+		commit = p.T("op.version.no_commit")
 	case settings["vcs.modified"] == "true":
-		commit += " (with uncommitted changes)"
+		commit = p.T("op.version.modified", words.Text("Commit", commit))
+	}
+	rows := [][2]string{{p.T("op.version.module"), info.Main.Path}, {p.T("op.version.commit"), commit}}
+	if t := settings["vcs.time"]; t != "" {
+		rows = append(rows, [2]string{p.T("op.version.date"), t})
+	}
+	rows = append(rows, [2]string{p.T("op.version.go"), info.GoVersion})
+	width := 0
+	for _, r := range rows {
+		width = max(width, utf8.RuneCountInString(r[0]))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "bivouac %s\n", version)
-	fmt.Fprintf(&b, "module:  %s\n", info.Main.Path)
-	fmt.Fprintf(&b, "commit:  %s\n", commit)
-	if t := settings["vcs.time"]; t != "" {
-		fmt.Fprintf(&b, "date:    %s\n", t)
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s%s%s\n", r[0], strings.Repeat(" ", width+2-utf8.RuneCountInString(r[0])), r[1])
 	}
-	fmt.Fprintf(&b, "go:      %s\n", info.GoVersion)
 	return b.String()
 }

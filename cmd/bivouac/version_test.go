@@ -13,13 +13,13 @@ import (
 func TestVersionSaysModuleCommitAndGo(t *testing.T) {
 	info := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "bivouac", Version: "v1.2.3"},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.time", Value: "2026-11-27T21:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
-	got := versionText(info)
+	got := versionText(en, info)
 	for _, want := range []string{"bivouac v1.2.3\n", "module:  bivouac\n", "commit:  0123abcd (with uncommitted changes)\n", "date:    2026-11-27T21:00:00Z\n", "go:      go1.26.0\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("versionText lacks %q:\n%s", want, got)
 		}
 	}
-	bare := versionText(&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "bivouac"}})
+	bare := versionText(en, &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "bivouac"}})
 	if !strings.Contains(bare, "bivouac (devel)\n") || !strings.Contains(bare, "commit:  unknown") {
 		t.Errorf("without a version or commit:\n%s", bare)
 	}

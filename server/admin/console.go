@@ -436,7 +436,7 @@ func (a *adminSession) reports(rest []string) error {
 func (a *adminSession) openReports() {
 	rs, err := a.c.Mod.Reports()
 	if err != nil {
-		a.fail(a.p.ErrorDetail(err))
+		a.fail(a.explain(err))
 		return
 	}
 	open := 0

@@ -117,7 +117,14 @@ const drainAtOnce = 4
 // ErrNoMajorityLeft is a drain refused because the nodes left after it
 // would be fewer than a majority of the cluster: they could store
 // nothing, and every table would stop (DrainOptions.Force drains anyway).
-var ErrNoMajorityLeft = errors.New("drain: stopping this node would leave the cluster without a majority")
+var ErrNoMajorityLeft = game.NewError("op.drain.no_majority")
+
+// ErrDrainUnderWay and ErrNoPeers are drains refused, changing nothing:
+// one is already under way, or no other node answers to take the tables.
+var (
+	ErrDrainUnderWay = game.NewError("op.drain.under_way")
+	ErrNoPeers       = game.NewError("op.drain.no_peers")
+)
 
 // DrainOptions are how a drain goes.
 type DrainOptions struct {
@@ -134,28 +141,29 @@ func majorityLeft(size, alive int) bool { return alive > size/2 }
 // Drain hands each table this node runs to another node of the cluster,
 // ends every session here with the ssh line of a node that has the
 // player's table (or of any other node), and shuts the server down with
-// stop. progress, if not nil, hears a line per table. From the start, new
+// stop. progress, if not nil, hears of each table as it is handed over
+// (or not). From the start, new
 // sessions are refused with another node's ssh line (Refusal) and this
 // node takes and makes no table. Nothing is lost: every move is in
 // JetStream before it is played, and the new owner replays the log.
 // Unless o.Force, a drain that would leave fewer than a majority of the
 // cluster's nodes alive is refused with ErrNoMajorityLeft, changing
 // nothing.
-func (c *Node) Drain(ctx context.Context, o DrainOptions, progress func(string), stop func(context.Context) error) (DrainReport, error) {
+func (c *Node) Drain(ctx context.Context, o DrainOptions, progress func(Handover), stop func(context.Context) error) (DrainReport, error) {
 	var rep DrainReport
 	if !c.drain.begin() {
-		return rep, errors.New("drain: a drain is under way already")
+		return rep, ErrDrainUnderWay
 	}
 	peers := c.livePeers(ctx)
 	if len(peers) == 0 {
 		c.drain.abort()
-		return rep, errors.New("drain: no other node of the cluster answers, so none can take this node's tables")
+		return rep, ErrNoPeers
 	}
 	if size := c.Size(); !majorityLeft(size, len(peers)) {
 		if !o.Force {
 			c.drain.abort()
-			return rep, fmt.Errorf("%w: %d of its %d nodes would be left, and it needs %d to store anything; bring a node back first, or drain with --force to stop every table until then",
-				ErrNoMajorityLeft, len(peers), size, size/2+1)
+			return rep, game.Refuse(ErrNoMajorityLeft, game.M("op.drain.no_majority_left",
+				game.Count(len(peers)), game.Num("Nodes", size), game.Num("Needed", size/2+1)))
 		}
 		c.log.Warn("draining with --force: the nodes left are fewer than a majority, and their tables stop until enough are back", "left", len(peers), "nodes", size)
 	}
@@ -233,16 +241,14 @@ func drainedWords(rooms []string, handed map[string]Handover, other string) game
 }
 
 // logHandover says where a table went, in the log and to progress.
-func (c *Node) logHandover(h Handover, progress func(string)) {
-	line := fmt.Sprintf("table %s: now on node %s (%s) after %v", h.Room, h.Node, h.Join, h.Took.Round(time.Millisecond))
+func (c *Node) logHandover(h Handover, progress func(Handover)) {
 	if h.Err != nil {
 		c.log.Warn("a table was not handed over; another node takes it when its lease lapses", "room", h.Room, "err", h.Err)
-		line = fmt.Sprintf("table %s: not handed over (%v); another node takes it over as after a crash", h.Room, h.Err)
 	} else {
 		c.log.Info("table handed over", "room", h.Room, "node", h.Node, "took", h.Took)
 	}
 	if progress != nil {
-		progress(line)
+		progress(h)
 	}
 }
 
