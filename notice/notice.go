@@ -48,6 +48,9 @@ type Notice struct {
 	Until time.Time `json:"until,omitzero"`
 	// Quiet: no bell.
 	Quiet bool `json:"quiet,omitempty"`
+	// Desktop: worth a desktop notification too (their move, an
+	// invitation), for a player who turned those on.
+	Desktop bool `json:"desktop,omitempty"`
 	// Gone marks a withdrawal (Withdraw): the notice ID is taken back.
 	Gone bool `json:"gone,omitempty"`
 }

@@ -20,6 +20,10 @@ type Settings struct {
 	// Zone is the player's time zone (an IANA name: Europe/Warsaw); ""
 	// is UTC.
 	Zone string `json:"zone,omitempty"`
+	// Desktop is not the webhook's but the terminal's: a desktop
+	// notification while connected, "" none, "9" (OSC 9) or "777" (OSC
+	// 777). Kept with the rest.
+	Desktop string `json:"desktop,omitempty"`
 }
 
 // On reports whether the player has a webhook set.

@@ -73,6 +73,9 @@ type NotifySettings struct {
 	QuietFrom int    `json:"quiet_from,omitempty"` // minutes after local midnight
 	QuietTo   int    `json:"quiet_to,omitempty"`
 	Zone      string `json:"zone,omitempty"` // IANA name; "": UTC
+	// Desktop is the terminal's desktop notification: "" none, "9" (OSC 9)
+	// or "777" (OSC 777).
+	Desktop string `json:"desktop,omitempty"`
 }
 
 // NotifyMark is what was sent a player about one table (notify.Mark).

@@ -123,21 +123,8 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 		}
 	}
 
-	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
-	ann.answer("new grizzled", "Players")
-	ann.answer("1", "Rules") // two players
-	ann.answer("", "Bots")
-	ann.answer("", "Bot seats")
-	ann.answer("", "Private")
-	ann.answer("", "Pace")
-	made := strings.Join(ann.do("4"), "\n") // by correspondence: an hour a move
-	if strings.Contains(made, "Hints") {
-		made = strings.Join(ann.do(""), "\n")
-	}
-	code := regexp.MustCompile(`Table ([A-Z0-9]{4,}):`).FindStringSubmatch(made)
-	if code == nil {
-		t.Fatalf("no table made: %q", made)
-	}
+	ann, made := newCorrTable(t, addr, annKey)
+	code := []string{"", made}
 	bob := dialPlain(t, addr, "bob", sshtest.WithKey(bobKey))
 	bob.do("join " + code[1])
 	bob.do("leave") // to the lobby: the seat stays his
@@ -248,6 +235,45 @@ func TestCorrespondenceTableNotifiesAnAwayPlayer(t *testing.T) {
 	}
 }
 
+// newCorrTable has ann (plain mode) open a two-player Grizzled table by
+// correspondence, an hour a decision, and returns her session and its code.
+func newCorrTable(t *testing.T, addr string, annKey gossh.Signer) (*plainPlayer, string) {
+	t.Helper()
+	ann := dialPlain(t, addr, "ann", sshtest.WithKey(annKey))
+	ann.answer("new grizzled", "Players")
+	ann.answer("1", "Rules") // two players
+	ann.answer("", "Bots")
+	ann.answer("", "Bot seats")
+	ann.answer("", "Private")
+	ann.answer("", "Pace")
+	made := strings.Join(ann.do("4"), "\n") // by correspondence: an hour a move
+	if strings.Contains(made, "Hints") {
+		made = strings.Join(ann.do(""), "\n")
+	}
+	code := regexp.MustCompile(`Table ([A-Z0-9]{4,}):`).FindStringSubmatch(made)
+	if code == nil {
+		t.Fatalf("no table made: %q", made)
+	}
+	return ann, code[1]
+}
+
+// untilWaitingOn has ann move until the table waits on the player id.
+func untilWaitingOn(t *testing.T, ann *plainPlayer, srv *Server, code, id string) {
+	t.Helper()
+	seen := 0
+	clocktest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		for _, r := range srv.hub.List() {
+			if r.Code == code && slices.Contains(r.Waiting, id) {
+				return nil
+			}
+		}
+		if ann.asked(&seen) {
+			ann.move()
+		}
+		return fmt.Errorf("the table never waited on %s", id)
+	})
+}
+
 // The server process's test settings (TestMain, serveEnv): a fast clock
 // from a start both processes share, and notifications to a receiver.
 const (
@@ -331,22 +357,7 @@ func TestCorrespondenceDeadlineFiresOnceAfterKill9(t *testing.T) {
 	if out, code := command(t, p1.addr, bobKey, "bob", "notify http://"+h.host+"/bob"); code != 0 {
 		t.Fatalf("notify: exit %d, %q", code, out)
 	}
-	ann := dialPlain(t, p1.addr, "ann", sshtest.WithKey(annKey))
-	ann.answer("new grizzled", "Players")
-	ann.answer("1", "Rules")
-	ann.answer("", "Bots")
-	ann.answer("", "Bot seats")
-	ann.answer("", "Private")
-	ann.answer("", "Pace")
-	made := strings.Join(ann.do("4"), "\n")
-	if strings.Contains(made, "Hints") {
-		made = strings.Join(ann.do(""), "\n")
-	}
-	m := regexp.MustCompile(`Table ([A-Z0-9]{4,}):`).FindStringSubmatch(made)
-	if m == nil {
-		t.Fatalf("no table made: %q", made)
-	}
-	code := m[1]
+	ann, code := newCorrTable(t, p1.addr, annKey)
 	bob := dialPlain(t, p1.addr, "bob", sshtest.WithKey(bobKey))
 	bob.do("join " + code)
 	bob.c.Close()

@@ -37,6 +37,7 @@ func turnNoticeID(code string) string { return "turn:" + code }
 func (s *Server) wireNotify() {
 	s.app.Room.OnTurn = s.onTurn
 	s.app.Room.MaySit = s.maySit
+	s.app.Notifications = notifyPrefs{s}
 	if !s.cfg.Notify.On {
 		return
 	}
@@ -73,7 +74,7 @@ func (s *Server) onTurn(t table.Turn) {
 		if !w.Here {
 			s.notices.Post(notice.Notice{ID: turnNoticeID(t.Room), To: w.Identity,
 				Text: game.M("notify.notice.turn", game.Text("Code", t.Room), game.Sub("Title", t.Title)),
-				Act:  notice.Act{Verb: notice.VerbJoin, Arg: t.Room}})
+				Act:  notice.Act{Verb: notice.VerbJoin, Arg: t.Room}, Desktop: true})
 		}
 		if s.outbox != nil {
 			s.outbox.Post(notify.Turn{Player: w.Identity, Room: room, Table: t.Room, Decision: t.Decision + 1,
@@ -122,12 +123,12 @@ func (s *Server) notifySettings(id string) (notify.Settings, error) {
 
 func settingsOf(n persistence.NotifySettings) notify.Settings {
 	return notify.Settings{URL: n.URL, Format: notify.Format(n.Format), Zone: n.Zone,
-		Quiet: notify.Quiet{From: n.QuietFrom, To: n.QuietTo}}
+		Quiet: notify.Quiet{From: n.QuietFrom, To: n.QuietTo}, Desktop: n.Desktop}
 }
 
 func storedSettings(n notify.Settings) persistence.NotifySettings {
 	return persistence.NotifySettings{URL: n.URL, Format: string(n.Format), Zone: n.Zone,
-		QuietFrom: n.Quiet.From, QuietTo: n.Quiet.To}
+		QuietFrom: n.Quiet.From, QuietTo: n.Quiet.To, Desktop: n.Desktop}
 }
 
 // notifyLedger keeps what was sent in the players' profiles.

@@ -11,11 +11,13 @@ import (
 	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver"
+	"github.com/bivouac-ssh/bivouac/tui"
 
 	"github.com/charmbracelet/ssh"
 )
 
-// notifyCommand answers `ssh host notify …`, a keyed player's webhook:
+// notifyCommand answers `ssh host notify …`, a keyed player's webhook and
+// desktop notifications:
 //
 //	notify                      what is set (the URL masked)
 //	notify URL [FORMAT]         set it (ntfy, discord, slack or json)
@@ -23,9 +25,11 @@ import (
 //	notify off                  forget it
 //	notify quiet HH:MM-HH:MM    nothing sent then (off: none)
 //	notify zone NAME            the time zone of the quiet hours (Europe/Warsaw)
+//	notify desktop on|777|off   a desktop notification by OSC 9 (on) or OSC 777
 //
-// The URL is a secret: it is never said back whole, nor logged (the
-// command line's words after the verb are tags in the log).
+// The profile's notifications page and plain mode's notify run the same
+// (notifyPrefs). The URL is a secret: it is never said back whole, nor
+// logged (the command line's words after the verb are tags in the log).
 func (s *Server) notifyCommand(sess ssh.Session, p *i18n.Printer, args []string) int {
 	out, errw := io.Writer(sess), sess.Stderr()
 	id, ok := sshserver.IdentityOf(sess)
@@ -33,119 +37,183 @@ func (s *Server) notifyCommand(sess ssh.Session, p *i18n.Printer, args []string)
 		fmt.Fprintln(errw, p.T("notify.cmd.keyed_only"))
 		return 1
 	}
-	fail := func(err error) int {
+	prefs := notifyPrefs{s}
+	say := func(w io.Writer, ms []game.Msg) {
+		for _, m := range ms {
+			fmt.Fprintln(w, p.Msg(m))
+		}
+	}
+	settings := func() int {
+		lines, err := prefs.Settings(id.ID)
+		if err != nil {
+			fmt.Fprintln(errw, p.Msg(notifyErr(err)))
+			return 1
+		}
+		say(out, lines)
+		fmt.Fprintln(out, p.T("notify.cmd.usage"))
+		return 0
+	}
+	if len(args) == 0 {
+		return settings()
+	}
+	said, err := prefs.Do(id.ID, args, clientZone(sess.Environ()))
+	switch {
+	case errors.Is(err, tui.ErrNotifyUsage):
+		fmt.Fprintln(errw, p.T("notify.cmd.usage"))
+		return 2
+	case err != nil:
 		fmt.Fprintln(errw, p.Msg(notifyErr(err)))
 		return 1
 	}
-	if len(args) == 0 {
-		prof, err := s.store.Player(id.ID)
-		if err != nil && !errors.Is(err, persistence.ErrNotFound) {
-			return fail(err)
-		}
-		s.printNotify(out, p, settingsOf(prof.Notify))
+	say(out, said)
+	if verb := strings.ToLower(args[0]); verb == "off" || verb == "test" {
 		return 0
 	}
+	return settings()
+}
+
+// notifyPrefs are the players' notification settings (tui.Notifications):
+// what `ssh host notify`, the profile's page and plain mode change.
+type notifyPrefs struct{ s *Server }
+
+func (n notifyPrefs) read(id string) (notify.Settings, error) {
+	prof, err := n.s.store.Player(id)
+	if err != nil && !errors.Is(err, persistence.ErrNotFound) {
+		return notify.Settings{}, err
+	}
+	return settingsOf(prof.Notify), nil
+}
+
+// Settings says a player's settings, the URL masked.
+func (n notifyPrefs) Settings(id string) ([]game.Msg, error) {
+	set, err := n.read(id)
+	if err != nil {
+		return nil, &game.Error{Msg: notifyErr(err), Err: err}
+	}
+	var out []game.Msg
+	if !n.s.cfg.Notify.On {
+		out = append(out, game.M("notify.cmd.server_off"))
+	}
+	if set.On() {
+		out = append(out, game.M("notify.cmd.url", game.Text("URL", notify.Mask(set.URL)), game.Text("Format", string(set.Format))))
+	} else {
+		out = append(out, game.M("notify.cmd.no_url"))
+	}
+	zone := set.Zone
+	if zone == "" {
+		zone = "UTC"
+	}
+	if set.Quiet.IsZero() {
+		out = append(out, game.M("notify.cmd.no_quiet", game.Text("Zone", zone)))
+	} else {
+		out = append(out, game.M("notify.cmd.quiet", game.Text("Hours", set.Quiet.String()), game.Text("Zone", zone)))
+	}
+	if osc := tui.DesktopOSC(set.Desktop); osc != 0 {
+		out = append(out, game.M("notify.cmd.desktop_on", game.Text("Seq", fmt.Sprintf("OSC %d", osc))))
+	} else {
+		out = append(out, game.M("notify.cmd.desktop_off"))
+	}
+	return out, nil
+}
+
+// Desktop is a player's desktop notification choice ("" on any failure).
+func (n notifyPrefs) Desktop(id string) string {
+	set, err := n.read(id)
+	if err != nil {
+		return ""
+	}
+	return set.Desktop
+}
+
+// Errors Do gives besides the notify package's.
+var (
+	errNotifyQuiet   = game.NewError("notify.err.quiet")
+	errNotifyZone    = game.NewError("notify.err.zone")
+	errNotifyFormat  = game.NewError("notify.err.format")
+	errNotifyDesktop = game.NewError("notify.err.desktop")
+	errNotifyOff     = &notify.Refusal{Reason: notify.ReasonOff, Msg: game.M("notify.err.off")}
+)
+
+// Do runs `notify ARGS…` for a player: a change kept says "Kept." (the
+// caller shows the settings), a test what came back. An error is one the
+// player reads (a *game.Error), or tui.ErrNotifyUsage.
+func (n notifyPrefs) Do(id string, args []string, zone string) ([]game.Msg, error) {
+	said, err := n.do(id, args, zone)
+	if err != nil && !errors.Is(err, tui.ErrNotifyUsage) {
+		return nil, &game.Error{Msg: notifyErr(err), Err: err}
+	}
+	return said, err
+}
+
+func (n notifyPrefs) do(id string, args []string, zone string) ([]game.Msg, error) {
+	s := n.s
+	if len(args) == 0 {
+		return nil, tui.ErrNotifyUsage
+	}
+	kept := []game.Msg{game.M("notify.cmd.kept")}
 	verb := strings.ToLower(args[0])
 	switch {
 	case verb == "off" && len(args) == 1:
-		if err := s.updateNotify(id.ID, func(n *notify.Settings) error { n.URL, n.Format = "", ""; return nil }); err != nil {
-			return fail(err)
+		if err := s.updateNotify(id, func(n *notify.Settings) { n.URL, n.Format = "", "" }); err != nil {
+			return nil, err
 		}
-		fmt.Fprintln(out, p.T("notify.cmd.off"))
-		return 0
+		return []game.Msg{game.M("notify.cmd.off")}, nil
 	case verb == "test" && len(args) == 1:
 		if s.outbox == nil {
-			return fail(&notify.Refusal{Reason: notify.ReasonOff, Msg: game.M("notify.err.off")})
+			return nil, errNotifyOff
 		}
-		res, err := s.outbox.Test(id.ID)
+		res, err := s.outbox.Test(id)
 		if err != nil {
-			return fail(err)
+			return nil, err
 		}
 		if !res.OK() {
-			fmt.Fprintln(errw, p.T("notify.cmd.test_failed", game.Sub("Why", res.Msg)))
-			return 1
+			return nil, &game.Error{Msg: game.M("notify.cmd.test_failed", game.Sub("Why", res.Msg))}
 		}
-		fmt.Fprintln(out, p.T("notify.cmd.test_sent", game.Sub("Why", res.Msg)))
-		return 0
+		return []game.Msg{game.M("notify.cmd.test_sent", game.Sub("Why", res.Msg))}, nil
 	case verb == "quiet" && len(args) == 2:
 		q, err := notify.ParseQuiet(args[1])
 		if err != nil {
-			return fail(game.NewError("notify.err.quiet"))
+			return nil, errNotifyQuiet
 		}
-		if err := s.updateNotify(id.ID, func(n *notify.Settings) error { n.Quiet = q; return nil }); err != nil {
-			return fail(err)
-		}
+		return kept, s.updateNotify(id, func(n *notify.Settings) { n.Quiet = q })
 	case verb == "zone" && len(args) == 2:
 		if _, err := notify.LoadZone(args[1]); err != nil || len(args[1]) > 64 {
-			return fail(game.NewError("notify.err.zone"))
+			return nil, errNotifyZone
 		}
-		if err := s.updateNotify(id.ID, func(n *notify.Settings) error { n.Zone = args[1]; return nil }); err != nil {
-			return fail(err)
+		return kept, s.updateNotify(id, func(n *notify.Settings) { n.Zone = args[1] })
+	case verb == "desktop" && len(args) == 2:
+		choice, ok := map[string]string{"on": "9", "9": "9", "777": "777", "off": ""}[strings.ToLower(args[1])]
+		if !ok {
+			return nil, errNotifyDesktop
 		}
+		return kept, s.updateNotify(id, func(n *notify.Settings) { n.Desktop = choice })
 	case strings.Contains(args[0], "://") && len(args) <= 2:
 		u, err := s.cfg.Notify.Check(args[0])
 		if err != nil {
-			return fail(err)
+			return nil, err
 		}
 		f := notify.GuessFormat(u)
 		if len(args) == 2 {
 			var ok bool
 			if f, ok = notify.ParseFormat(args[1]); !ok {
-				return fail(game.NewError("notify.err.format"))
+				return nil, errNotifyFormat
 			}
 		}
-		zone := clientZone(sess.Environ())
-		if err := s.updateNotify(id.ID, func(n *notify.Settings) error {
+		return kept, s.updateNotify(id, func(n *notify.Settings) {
 			n.URL, n.Format = args[0], f
 			if n.Zone == "" {
 				n.Zone = zone // the client's TZ, when it sends one (ssh -o SetEnv=TZ=Europe/Warsaw)
 			}
-			return nil
-		}); err != nil {
-			return fail(err)
-		}
-	default:
-		fmt.Fprintln(errw, p.T("notify.cmd.usage"))
-		return 2
+		})
 	}
-	prof, err := s.store.Player(id.ID)
-	if err != nil {
-		return fail(err)
-	}
-	fmt.Fprintln(out, p.T("notify.cmd.kept"))
-	s.printNotify(out, p, settingsOf(prof.Notify))
-	return 0
-}
-
-// printNotify says a player's settings, the URL masked.
-func (s *Server) printNotify(w io.Writer, p *i18n.Printer, n notify.Settings) {
-	if !s.cfg.Notify.On {
-		fmt.Fprintln(w, p.T("notify.cmd.server_off"))
-	}
-	if n.On() {
-		fmt.Fprintln(w, p.T("notify.cmd.url", game.Text("URL", notify.Mask(n.URL)), game.Text("Format", string(n.Format))))
-	} else {
-		fmt.Fprintln(w, p.T("notify.cmd.no_url"))
-	}
-	zone := n.Zone
-	if zone == "" {
-		zone = "UTC"
-	}
-	if n.Quiet.IsZero() {
-		fmt.Fprintln(w, p.T("notify.cmd.no_quiet", game.Text("Zone", zone)))
-	} else {
-		fmt.Fprintln(w, p.T("notify.cmd.quiet", game.Text("Hours", n.Quiet.String()), game.Text("Zone", zone)))
-	}
-	fmt.Fprintln(w, p.T("notify.cmd.usage"))
+	return nil, tui.ErrNotifyUsage
 }
 
 // updateNotify changes a player's settings in their profile.
-func (s *Server) updateNotify(id string, fn func(*notify.Settings) error) error {
+func (s *Server) updateNotify(id string, fn func(*notify.Settings)) error {
 	_, err := s.store.UpdatePlayer(id, func(p *persistence.Profile) error {
 		n := settingsOf(p.Notify)
-		if err := fn(&n); err != nil {
-			return err
-		}
+		fn(&n)
 		p.Notify = storedSettings(n)
 		return nil
 	})

@@ -336,6 +336,7 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Notice:   notice,
 		Guest:    guestHint(id),
 		Addr:     id.RemoteIP,
+		Zone:     clientZone(sess.Environ()),
 		Options:  bm.MakeOptions(sess),
 		Input:    term.Input,
 		Dropped:  term.Dropped,
@@ -374,7 +375,7 @@ func (s *Server) plain(sess ssh.Session) int {
 		}()
 	}})
 	return plain.Run(s.app, plain.Session{Ctx: ctx, Player: p, Lang: lang, In: keys, Dropped: dropped,
-		Out: out, Echo: pty, Addr: id.RemoteIP, ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id), Control: control})
+		Out: out, Echo: pty, Addr: id.RemoteIP, Zone: clientZone(sess.Environ()), ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id), Control: control})
 }
 
 // player is who a verified session plays as: its name (the one it logged

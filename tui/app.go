@@ -158,6 +158,9 @@ type App struct {
 	// and hears where its friends are (nil: no friends). friends.go.
 	Friends  Friends
 	Presence *presence.Hub
+	// Notifications keeps keyed players' webhooks and desktop choices
+	// (the profile's N page, plain mode's notify; nil: none).
+	Notifications Notifications
 	// JoinHint is the command friends type, e.g. "ssh -p 2222 example.org".
 	JoinHint string
 	// ServerName heads the lobby ("" : Bivouac's own title); MOTD is the
@@ -208,6 +211,7 @@ type Session struct {
 	Notice   string    // said in the lobby when the session starts
 	Guest    string    // a keyless guest's reclaim code, as typed ("g-…"): shown to this session only
 	Addr     string    // the client's address, for the wrong-code budget (App.Guesses)
+	Zone     string    // the client's time zone (TZ; "": none sent), for notify's quiet hours
 	Options  []tea.ProgramOption
 	// Input is the session's keyboard. Every byte read from it counts as
 	// activity for the idle clock, stamped as it arrives rather than when

@@ -247,7 +247,8 @@ func (m *root) invite(friend Person) string {
 		ID: "invite:" + t.upd.Room, To: friend.ID, From: m.sess.Player.ID,
 		Text: game.M("ui.friends.invites", game.Text("Player", m.sess.Player.Name), game.Text("Code", t.upd.Room),
 			titleArg(m.app.Games, t.upd.Game)),
-		Act: notice.Act{Verb: notice.VerbJoin, Arg: t.upd.Room},
+		Act:     notice.Act{Verb: notice.VerbJoin, Arg: t.upd.Room},
+		Desktop: true,
 	})
 	return m.th.T("ui.friends.invited", game.Text("Player", friend.Name))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/frames"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -34,6 +35,8 @@ type sessionNotices struct {
 	banner notice.Notice // on screen until bannerTo (zero: no banner)
 	to     time.Time
 	bell   bool // ring the terminal's bell with the next frame
+	// desk is a desktop notification for the next frame (OSC 0: none).
+	desk frames.DesktopNote
 }
 
 // Bell reports whether the terminal's bell is due, and forgets it
@@ -42,6 +45,44 @@ func (m *root) Bell() bool {
 	b := m.notes.bell
 	m.notes.bell = false
 	return b
+}
+
+// Desktop reports the desktop notification due, and forgets it
+// (frames.Notifier).
+func (m *root) Desktop() (frames.DesktopNote, bool) {
+	d := m.notes.desk
+	m.notes.desk = frames.DesktopNote{}
+	return d, d.OSC != 0
+}
+
+// desktopFor has the next frame carry n as a desktop notification, if the
+// player turned those on (their profile, read as it comes: a change made
+// by `ssh host notify desktop` from another terminal counts at once).
+func (m *root) desktopFor(n notice.Notice) {
+	if !n.Desktop || n.Gone || m.app.Notifications == nil || m.sess.Player.Guest {
+		return
+	}
+	osc := DesktopOSC(m.app.Notifications.Desktop(m.sess.Player.ID))
+	if osc == 0 {
+		return
+	}
+	title := m.app.ServerName
+	if title == "" {
+		title = "Bivouac"
+	}
+	m.notes.desk = frames.DesktopNote{OSC: osc, Title: title, Body: m.th.Msg(n.Text)}
+}
+
+// DesktopOSC is the sequence a stored desktop choice names ("9", "777"),
+// or 0 for none.
+func DesktopOSC(choice string) int {
+	switch choice {
+	case "9":
+		return frames.OSC9
+	case "777":
+		return frames.OSC777
+	}
+	return 0
 }
 
 // onNotices takes notices that came: those of players the session
@@ -64,6 +105,7 @@ func (m *root) onNotices(ns []notice.Notice) tea.Cmd {
 	if n, ok := m.notes.list.Newest(now); ok && rang {
 		m.notes.bell = true
 		cmd = m.setBanner(n, now)
+		m.desktopFor(n)
 	}
 	return cmd
 }

@@ -122,6 +122,8 @@ func (p *profilePage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		openLists(m, p)
 	case key.Matches(k, addressKey(m.th)):
 		p.cycleGender(m)
+	case key.Matches(k, notifyKey()) && m.app.Notifications != nil:
+		openNotify(m, p)
 	case key.Matches(k, m.keys.Review) && p.reviewable(m):
 		return openReview(m, p.games[p.cur].Code, p)
 	}
@@ -200,6 +202,9 @@ func (pp *profilePage) view(m *root) string {
 	m.app.LoadLists(m.sess.Player, &m.lists)
 	b.WriteString(th.Muted.Render(th.T("ui.people.profile_line", game.Num("Ignored", len(m.lists.Ignored)), game.Num("Blocked", len(m.lists.Blocked)))) + "\n")
 	b.WriteString(th.Muted.Render(th.Trunc(AddressLine(th, m.sess.Player.Gender)+" "+th.T("ui.address.change"), m.width)) + "\n")
+	if m.app.Notifications != nil {
+		b.WriteString(th.Muted.Render(th.Trunc(th.T("ui.profile.notify"), m.width)) + "\n")
+	}
 	b.WriteString("\n" + th.Header.Render(th.T("ui.profile.recent")) + th.Muted.Render("  "+th.T("ui.profile.enter_replays")) + "\n")
 	if len(pp.games) == 0 {
 		b.WriteString(th.Muted.Render("  "+th.T("ui.none_yet")) + "\n")

@@ -299,6 +299,11 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice = string(msg)
 		return m, nil
+	case notifyDone:
+		if p, ok := m.page.(*notifyPage); ok {
+			p.done(m, msg)
+		}
+		return m, nil
 	case langSaveFailed:
 		m.notice = m.th.T("ui.err.save_lang", game.Text("Err", m.th.Err(msg.err)))
 		return m, nil

@@ -153,6 +153,11 @@ func (f *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if r, ok := f.screen.(Ringer); ok && r.Bell() {
 		f.w.ring()
 	}
+	if n, ok := f.screen.(Notifier); ok {
+		if d, ok := n.Desktop(); ok {
+			f.w.notify(d)
+		}
+	}
 	sent := f.screen.Sent()
 	if f.awaiting && f.screen.Answer(msg) {
 		f.awaiting, f.w.drawDue = false, false // the answer's frame goes now, not the grace's
@@ -272,6 +277,7 @@ type frameWriter struct {
 	final   string // the goodbye to leave on the normal screen, if finishing
 	ending  bool   // finish was called or the session's context ended
 	bell    bool   // the terminal's bell is due
+	desk    []byte // a desktop notification's sequence, due with the next write
 	writing bool   // a write goroutine is running
 
 	// Only the write goroutine (one at a time) uses these.
@@ -331,6 +337,19 @@ func (w *frameWriter) ring() {
 		return
 	}
 	w.bell = true
+	w.wake()
+}
+
+// notify has the next write carry desktop notification d (replacing one
+// not yet written). It never blocks.
+func (w *frameWriter) notify(d DesktopNote) {
+	seq := d.Sequence(w.ascii)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ending || seq == nil {
+		return
+	}
+	w.desk = seq
 	w.wake()
 }
 
@@ -425,11 +444,11 @@ func (w *frameWriter) write() {
 	defer frameBufs.Put(bp)
 	for {
 		w.mu.Lock()
-		f, has, ending, final, bell := w.pending, w.has, w.ending, w.final, w.bell
+		f, has, ending, final, bell, desk := w.pending, w.has, w.ending, w.final, w.bell, w.desk
 		// The frame is let go once taken: kept, every idle session held
 		// its last screen's lines (two dozen strings the collector marks).
-		w.pending, w.has, w.bell = frame{}, false, false
-		if !has && !ending && !bell {
+		w.pending, w.has, w.bell, w.desk = frame{}, false, false, nil
+		if !has && !ending && !bell && desk == nil {
 			w.writing = false
 			w.mu.Unlock()
 			return
@@ -453,6 +472,7 @@ func (w *frameWriter) write() {
 		if bell {
 			*bp = append(*bp, '\a')
 		}
+		*bp = append(*bp, desk...)
 		if has {
 			*bp = w.draw(*bp, f)
 		}

@@ -49,6 +49,8 @@ type Session struct {
 	// ASCII (uikit.ToASCII).
 	ASCII bool
 	Addr  string
+	// Zone is the client's time zone (TZ; "": none sent).
+	Zone string
 	// Control brings the server's word to this session (see tui.Control);
 	// nil: none.
 	Control <-chan tui.Control
@@ -337,6 +339,9 @@ func (p *plain) command(line string) {
 	case "profile":
 		p.profile()
 		return
+	case "notify":
+		p.notifyCommand(rest)
+		return
 	case "campaigns":
 		p.campaigns()
 		return
@@ -382,6 +387,7 @@ func (p *plain) help() {
 		p.say(p.th.T("plain.address.help"))
 		p.say(p.th.T("plain.notice.help"))
 		p.say(p.th.T("plain.friends.help"))
+		p.say(p.th.T("plain.notify.help"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
@@ -1074,6 +1080,7 @@ func (p *plain) profile() {
 	}
 	p.peopleCommand("ignored", "")
 	p.peopleCommand("blocked", "")
+	p.notifySettings()
 }
 
 // mayGuess is the wrong-code budget of the session's address
