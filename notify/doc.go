@@ -17,8 +17,9 @@
 //   - the reminder when a quarter of the move's time is left, once;
 //   - not in the player's quiet hours (in their time zone): what falls due
 //     then waits for their end;
-//   - not while the player is connected (their terminal tells them): it
-//     looks again every PresentAgain;
+//   - not while the player is connected, to any node of a cluster (their
+//     terminal tells them; Config.Present asks): it looks again every
+//     PresentAgain;
 //   - at most PlayerBurst at once per player and DestBurst per destination
 //     host, then one each PlayerEvery and DestEvery;
 //   - a failure worth trying again (no connection, a timeout, 5xx, 429) is

@@ -113,8 +113,10 @@ type Config struct {
 	Ledger   Ledger
 	// Compose writes a message in the player's language.
 	Compose func(kind Kind, t Turn, s Settings) Message
-	// Present reports a player connected somewhere (their terminal tells
-	// them); nil: never.
+	// Present reports a player connected anywhere, on any node of a
+	// cluster (their terminal tells them); nil: never. It may take a
+	// moment (a cluster asks the player's other nodes): only the outbox's
+	// senders wait for it.
 	Present func(player string) bool
 	Metrics Metrics
 	Log     *slog.Logger

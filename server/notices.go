@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/cluster/playerbus"
 	"github.com/bivouac-ssh/bivouac/notice"
@@ -13,8 +15,16 @@ import (
 // the player's other nodes on their own subject (cluster/playerbus),
 // where it is delivered to the sessions there.
 
-// kindNotice is the player bus's kind for notices.
-const kindNotice = "notice"
+// kindNotice is the player bus's kind for notices; kindHere asks a
+// player's other nodes whether a session of theirs is there.
+const (
+	kindNotice = "notice"
+	kindHere   = "here"
+)
+
+// hereWithin bounds how long a node waits for another to say a player is
+// connected there (the outbox's senders wait it, never a table).
+const hereWithin = time.Second
 
 // noticeRelay carries notices over the player bus.
 type noticeRelay struct {
@@ -48,6 +58,31 @@ func (s *Server) wireNotices() {
 			s.notices.Deliver(n)
 		}
 	})
+	bus.Handle(kindHere, func(to, _ string, _ []byte, reply func([]byte)) {
+		if reply != nil && s.notices.Here(to) {
+			reply([]byte{1})
+		}
+	})
+}
+
+// connected reports whether player id has a session on any node of the
+// cluster: this node's, else the first other node that answers on the
+// player's subject within hereWithin (only nodes serving them listen
+// there, so a player connected nowhere costs one publish nobody takes).
+// The outbox asks it before a webhook goes out: a player connected
+// anywhere hears of their move in their terminal instead.
+func (s *Server) connected(id string) bool {
+	if s.notices.Here(id) {
+		return true
+	}
+	if s.cluster == nil {
+		return false
+	}
+	_, err := s.cluster.Players().Ask(id, kindHere, nil, hereWithin)
+	if err != nil && !errors.Is(err, playerbus.ErrNobody) {
+		s.log.Warn("notify: asking the cluster whether a player is connected", "err", err)
+	}
+	return err == nil
 }
 
 // hereOnBus has this node listen on the player's subject while the

@@ -47,7 +47,7 @@ func (s *Server) wireNotify() {
 		Settings: s.notifySettings,
 		Ledger:   notifyLedger{s.store},
 		Compose:  s.composeNotification,
-		Present:  s.notices.Here,
+		Present:  s.connected,
 		Metrics: notify.Metrics{
 			Sent:   func(f notify.Format) { s.metrics.NotifySent(string(f)) },
 			Failed: func(r notify.Reason) { s.metrics.NotifyFailed(string(r)) },
