@@ -70,9 +70,10 @@ type loadOpts struct {
 	cpuprof  string // the harness's own CPU profile
 	keep     bool
 	verbose  bool
-	nodes    int // > 1: a cluster of that many nodes instead of one server (load_cluster.go)
-	kills    int // with nodes: kill -9 a node this many times, one after another
-	drains   int // with nodes: drain a node and start it again this many times (load_drain.go)
+	nodes    int           // > 1: a cluster of that many nodes instead of one server (load_cluster.go)
+	kills    int           // with nodes: kill -9 a node this many times, one after another
+	freeze   time.Duration // with kills: stop the node this long (SIGSTOP, SIGCONT) instead
+	drains   int           // with nodes: drain a node and start it again this many times (load_drain.go)
 
 	stdout, stderr io.Writer
 }
@@ -108,6 +109,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&o.verbose, "v", false, "progress lines on stderr")
 	fs.IntVar(&o.nodes, "nodes", 1, "run a cluster of this many nodes (bivouac serve --cluster) instead of one server, the players dialling them in turn; no baseline")
 	fs.IntVar(&o.kills, "kills", 0, "with -nodes 3 or more: after playing, kill -9 a node this many times (each started again before the next) and time its tables' failover")
+	fs.DurationVar(&o.freeze, "freeze", 0, "with -kills K: instead of kill -9, stop the node this long (SIGSTOP, then SIGCONT), K times, and count its tables taken over needlessly")
 	fs.IntVar(&o.drains, "drains", 0, "with -nodes 3 or more: after playing, a rolling upgrade: drain a node (bivouac drain) and start it again, this many times one after another; checks that no move is lost and times each table's pause")
 	if err := fs.Parse(args); err != nil {
 		return err

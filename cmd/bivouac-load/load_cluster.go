@@ -243,6 +243,9 @@ func killNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc, tables
 	for _, tb := range tables {
 		byCode[tb.code] = tb
 	}
+	if o.freeze > 0 {
+		return freezeNodes(ctx, o, nodes)
+	}
 	for k := range o.kills {
 		if ctx.Err() != nil {
 			break
@@ -510,7 +513,12 @@ func printClusterReport(w io.Writer, o loadOpts, r *loadResult, fo *failoverResu
 		row("the nodes' CPU while playing (sum)", fmt.Sprintf("%.1f%% of a core", r.playCPU), "", "")
 		row("the nodes' RSS connected / after playing (sum)", fmt.Sprintf("%d / %d MiB", r.rssConnected>>10, r.rssPlay>>10), "", "")
 	}
-	if fo != nil {
+	if fo != nil && o.freeze > 0 {
+		row(fmt.Sprintf("a node stopped for %v (SIGSTOP), times", o.freeze), fmt.Sprint(fo.kills), fmt.Sprint(o.kills), yes(fo.kills == o.kills))
+		row("  its rooms then, and taken over by another node", fmt.Sprintf("%d, %d", fo.expected, fo.taken), "", "")
+		row("  rooms stopped (lease lost), every node", fmt.Sprint(fo.stopped), "", "")
+	}
+	if fo != nil && o.freeze == 0 {
 		row("kill -9 of a node, kills", fmt.Sprint(fo.kills), fmt.Sprint(o.kills), yes(fo.kills == o.kills))
 		row("  its rooms serving again elsewhere", fmt.Sprintf("%d of %d", fo.taken, fo.expected), "all", yes(fo.taken == fo.expected))
 		row("  the survivors' rooms stopped meanwhile", fmt.Sprint(fo.stopped), "0", yes(fo.stopped == 0))
@@ -709,4 +717,44 @@ func comeBack(tables []*loadTable, vi int, addr string) (back, gone int) {
 	}
 	wg.Wait()
 	return back, gone
+}
+
+// freezeNodes stops each node in turn for o.freeze (SIGSTOP), lets it go
+// on, and counts, over the next 10 s, the rooms it ran that another node
+// took over and the rooms any node stopped: what a pause that long costs
+// (a node that merely paused loses nothing it should keep).
+func freezeNodes(ctx context.Context, o loadOpts, nodes []*clusterNodeProc) *failoverResult {
+	fo := &failoverResult{}
+	for k := range o.kills {
+		if ctx.Err() != nil {
+			break
+		}
+		victim := nodes[k%len(nodes)]
+		rooms, err := roomsRunBy(ctx, nodes[(k+1)%len(nodes)], victim.id)
+		if err != nil {
+			fo.notes = append(fo.notes, fmt.Sprintf("freeze %d: leases not read: %v", k+1, err))
+			continue
+		}
+		offsets := map[*clusterNodeProc]int64{}
+		for _, n := range nodes {
+			offsets[n] = logSize(n.log)
+		}
+		if err := freezeChild(victim.pid(), o.freeze); err != nil {
+			fo.notes = append(fo.notes, fmt.Sprintf("freeze %d: %v", k+1, err))
+			break
+		}
+		fo.kills++
+		fo.expected += len(rooms)
+		sleepCtx(ctx, 10*time.Second)
+		taken := map[string]time.Time{}
+		for n, off := range offsets {
+			if n != victim {
+				takenOver(n.log, off, rooms, taken)
+			}
+			fo.stopped += countLines(n.log, off, `msg="room lease lost`)
+		}
+		fo.taken += len(taken)
+		o.logf("freeze %d: %s stopped %v with %d rooms; %d taken over", k+1, victim.id, o.freeze, len(rooms), len(taken))
+	}
+	return fo
 }

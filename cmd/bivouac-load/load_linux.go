@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // loadChildAttr kills the server child if the harness dies.
@@ -83,4 +84,14 @@ func procCPU(pid int) float64 {
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return float64(ut+st) / clockTicks
+}
+
+// freezeChild stops process pid (SIGSTOP) for d, as a node paused or
+// starved that long, then lets it go on (SIGCONT).
+func freezeChild(pid int, d time.Duration) error {
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		return err
+	}
+	time.Sleep(d)
+	return syscall.Kill(pid, syscall.SIGCONT)
 }
