@@ -62,6 +62,9 @@ type Config struct {
 	SyncAlways bool
 	// Log hears the server's notices, warnings and errors; nil: silence.
 	Log *slog.Logger
+	// Elections are the raft election timeouts, the same for every node
+	// of the process (zero: DefaultElections).
+	Elections Elections
 }
 
 // TLSFiles are PEM files: this node's certificate and key, and the CA that
@@ -110,6 +113,7 @@ func Start(cfg Config) (*Node, error) {
 	if err := listenable(cfg); err != nil {
 		return nil, err
 	}
+	setElections(cfg.Elections)
 	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("natsnode: %w", err)
