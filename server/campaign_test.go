@@ -32,7 +32,7 @@ func finishMission(t *testing.T, srv *Server, c string, trials int, won bool, se
 	if err := (persistence.Journal{Store: srv.store}).SaveRoom(rec); err != nil {
 		t.Fatal(err)
 	}
-	return srv.records.OnOver(rec)
+	return srv.records.OnOver(rec).Said
 }
 
 func TestCampaignClimbsToVeteran(t *testing.T) {

@@ -54,12 +54,13 @@ func TestCampaignTableIsFoundWhereverItRuns(t *testing.T) {
 }
 
 // What OnOver returns (a campaign's news) is told to the whole table with
-// the game's end, in the same update that says the game is over.
+// the game's end, in the same update that says the game is over, with the
+// badges it gave on their players' seats.
 func TestWhatTheEndChangedIsToldToEveryone(t *testing.T) {
 	var got []RoomRecord
-	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Options: Options{Campaign: "C1"}, OnOver: func(rec RoomRecord) []game.Msg {
+	_, r := newTestRoom(t, race{}, RoomConfig{Seats: 2, Options: Options{Campaign: "C1"}, OnOver: func(rec RoomRecord) Over {
 		got = append(got, rec)
-		return []game.Msg{game.M("raw", game.Text("Text", "the campaign moved on"))}
+		return Over{Said: []game.Msg{game.M("raw", game.Text("Text", "the campaign moved on"))}, Badges: map[string]Badge{"alice": "veteran"}}
 	}})
 	alice, _ := join(t, r, "alice")
 	bob, _ := join(t, r, "bob")
@@ -88,6 +89,11 @@ func TestWhatTheEndChangedIsToldToEveryone(t *testing.T) {
 		}
 		if lastWith(u, "the campaign moved on") == "" {
 			t.Fatalf("%s saw the end without the campaign's news: %v", name, u.Log)
+		}
+		// The badge alice earned is on her seat in that same update (issue
+		// 42: the lobby showed the veteran title only after a new login).
+		if u.Seats[0].Badge != "veteran" || u.Seats[1].Badge != "" {
+			t.Fatalf("%s saw the end with the seats' badges %q and %q", name, u.Seats[0].Badge, u.Seats[1].Badge)
 		}
 	}
 	settle(t, r)

@@ -133,7 +133,13 @@ func (r *Room) applyAs(seat game.Seat, a game.Action, by decider) error {
 		r.over, r.result = true, &res
 		r.save()
 		if r.cfg.OnOver != nil {
-			for _, m := range r.cfg.OnOver(r.record0()) {
+			over := r.cfg.OnOver(r.record0())
+			for i := range r.seats {
+				if b, ok := over.Badges[r.seats[i].rec.Identity]; ok && r.seats[i].rec.Identity != "" {
+					r.seats[i].rec.Badge = b
+				}
+			}
+			for _, m := range over.Said {
 				r.narrate(m)
 			}
 		}

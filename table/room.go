@@ -145,8 +145,19 @@ type RoomConfig struct {
 	// OnOver runs on the actor after a finished game has been saved
 	// (profiles, stats, campaigns). It must not call back into the room.
 	// What it returns is told to the whole table after the game's own end
-	// (e.g. what the game changed in its campaign).
-	OnOver func(rec RoomRecord) []game.Msg
+	// (e.g. what the game changed in its campaign), and the badges its
+	// players earned by it are theirs at once (Over).
+	OnOver func(rec RoomRecord) Over
+}
+
+// Over is what a finished game changed beyond its table (OnOver).
+type Over struct {
+	Said []game.Msg // told to the whole table after the game's own end
+	// Badges are marks players earned by this game (the veteran title of
+	// a campaign's win at 30), by identity: their seats carry them from
+	// the same update on, so the table, the lobby's row and each player's
+	// session show them without a new login.
+	Badges map[string]Badge
 }
 
 // Summary is what the lobby lists of a room.

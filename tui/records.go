@@ -141,6 +141,18 @@ type Review struct {
 // (rules §6.5): the server gives it, tables carry it, screens draw a star.
 const BadgeVeteran table.Badge = "veteran"
 
+// TakeBadge makes a badge the player's seat now carries (the veteran title
+// their campaign's win at 30 gave, table.Over) p's at once: the lobby's
+// title shows it, and the tables p sits at next carry it, with no new
+// login (issue 42). Full screen and plain mode take it from every update.
+func TakeBadge(p *table.Player, u table.Update) {
+	for _, s := range u.Seats {
+		if s.Seat == u.Seat && s.ID == p.ID && s.Badge != "" {
+			p.Badge = s.Badge
+		}
+	}
+}
+
 // badgeMark is how a badge shows after a name ("" for none).
 func badgeMark(b table.Badge) string {
 	switch b {

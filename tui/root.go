@@ -385,6 +385,7 @@ func (m *root) onUpdate(u table.Update) tea.Cmd {
 	if !u.Notice.IsZero() {
 		m.notice = ""
 	}
+	TakeBadge(&m.sess.Player, u)
 	m.hint.moved(m, u.Seq)
 	return m.at.update(m, u)
 }

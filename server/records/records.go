@@ -382,19 +382,19 @@ func (r *Records) IsMember(campaign, id string) bool {
 // campaign mission moves the campaign on (rules §6.5), and the table is
 // told what that changed: the next mission's trials pile and the wins so
 // far, or, when it made veterans, who they are.
-func (r *Records) OnOver(rec table.RoomRecord) []game.Msg {
+func (r *Records) OnOver(rec table.RoomRecord) table.Over {
 	if rec.Campaign == "" || rec.Result == nil {
-		return nil
+		return table.Over{}
 	}
 	g, ok := r.games.Lookup(rec.Game)
 	if !ok || g.Campaign == nil {
 		r.log.Error("campaign result: the game has no campaigns", "room", rec.Code, "game", rec.Game)
-		return nil
+		return table.Over{}
 	}
 	trials, err := g.Campaign.Trials(rec.GameOptions)
 	if err != nil {
 		r.log.Error("campaign result: options", "room", rec.Code, "err", err)
-		return nil
+		return table.Over{}
 	}
 	next, won, veteran := g.Campaign.Next(trials, *rec.Result)
 	var players []string
@@ -409,14 +409,21 @@ func (r *Records) OnOver(rec table.RoomRecord) []game.Msg {
 	switch {
 	case errors.Is(err, persistence.ErrStale):
 		r.log.Info("campaign result not counted: the campaign moved on", "room", rec.Code, "campaign", rec.Campaign)
-		return []game.Msg{game.M("campaign.over.stale")}
+		return table.Over{Said: []game.Msg{game.M("campaign.over.stale")}}
 	case err != nil:
 		if !errors.Is(err, persistence.ErrExists) {
 			r.log.Error("campaign result", "room", rec.Code, "campaign", rec.Campaign, "err", err)
 		}
-		return nil
+		return table.Over{}
 	}
-	return campaignNews(c, won, veteran, names)
+	over := table.Over{Said: campaignNews(c, won, veteran, names)}
+	if veteran {
+		over.Badges = map[string]table.Badge{}
+		for _, id := range players {
+			over.Badges[id] = tui.BadgeVeteran
+		}
+	}
+	return over
 }
 
 // campaignNews is what a finished mission changed in its campaign, as the

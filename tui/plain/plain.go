@@ -735,6 +735,7 @@ func (p *plain) onUpdate(u table.Update) {
 	if p.room == nil || u.Room != p.room.Code() {
 		return
 	}
+	tui.TakeBadge(&p.s.Player, u)
 	defer p.tellPlace()
 	th := p.th
 	if u.Closed == table.Removed {
