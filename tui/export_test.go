@@ -92,6 +92,9 @@ func WalkPages(t *testing.T, cat Catalog, l i18n.Lang, look func(where, view str
 		see("campaigns")
 		openCampaign(s.m, rec.campaign())
 		see("campaign")
+		cs, _ := rec.Campaigns("")
+		openCampaign(s.m, cs[1])
+		see("campaign won at 30")
 	}
 	openProfile(s.m)
 	see("profile")

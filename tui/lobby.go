@@ -261,7 +261,7 @@ func (lp *lobbyPage) title(m *root) string {
 	}
 	who := th.Muted.Render(th.T("ui.lang.key", game.Text("Lang", th.T("ui.lang.name")))+" · ") + th.Accent.Render(th.Text(p.Name))
 	if p.Badge == BadgeVeteran {
-		who += " " + th.Good.Render("★ "+th.T("ui.lobby.veteran"))
+		who += " " + th.Good.Render("★ "+th.T("ui.lobby.veteran", game.Person("Player", p.Name, p.Gender)))
 	}
 	if p.Guest {
 		who += th.Muted.Render(" " + th.T("ui.lobby.guest"))

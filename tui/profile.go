@@ -153,7 +153,7 @@ func (pp *profilePage) view(m *root) string {
 	var b strings.Builder
 	title := th.Title.Render(th.T("ui.profile.title", game.Text("Player", p.Name)))
 	if p.Veteran {
-		title += "  " + th.Good.Render("★ "+th.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format(dateLayout))))
+		title += "  " + th.Good.Render("★ "+th.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format(dateLayout)), game.Person("Player", p.Name, p.Gender)))
 	}
 	b.WriteString(title + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
 	if p.FirstSeen.IsZero() {

@@ -159,7 +159,7 @@ func (c Commands) printProfile(sess ssh.Session, tr *i18n.Printer) int {
 	}
 	fmt.Fprintf(sess, "%s", p.Name)
 	if p.Veteran {
-		fmt.Fprintf(sess, "  ★ %s", tr.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format("2006-01-02"))))
+		fmt.Fprintf(sess, "  ★ %s", tr.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format("2006-01-02")), game.Person("Player", p.Name, p.Gender)))
 	}
 	fmt.Fprintf(sess, "\n%s\n\n", tr.T("cmd.profile.key", game.Text("Key", p.ID), game.Text("Date", p.FirstSeen.Format("2006-01-02"))))
 	tw := tabwriter.NewWriter(sess, 0, 4, 2, ' ', 0)

@@ -29,7 +29,7 @@ func TestThePlainProfileReadsCampaigns(t *testing.T) {
 		i18n.English: {"Campaigns:", "7KQ2XM Verdun: 2 players, won 2 lost 1. Trials pile for the next game: 24 of 30.",
 			"Q3ZZ9A Somme: 3 players, won 4 lost 2. Won at 30: everyone who played that game is a veteran."},
 		i18n.Polish: {"Kampanie:", "7KQ2XM Verdun: 2 gracze, wygrane 2 przegrane 1. Stos doświadczeń w następnej grze: 24 z 30.",
-			"Q3ZZ9A Somme: 3 gracze, wygrane 4 przegrane 2. Wygrana przy 30: każdy, kto grał w tej grze, jest weteranem."},
+			"Q3ZZ9A Somme: 3 gracze, wygrane 4 przegrane 2. Wygrana przy 30: każda osoba, która grała w tej grze, ma status weterana."},
 	} {
 		var out bytes.Buffer
 		Run(a, Session{Ctx: t.Context(), Player: table.Player{ID: "fp-alice", Name: "alice"}, Lang: lang,
