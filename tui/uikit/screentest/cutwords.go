@@ -2,6 +2,7 @@ package screentest
 
 import (
 	"io/fs"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -76,6 +77,9 @@ func CatalogWords(t reporter, l i18n.Lang) *Words {
 	return wordsOf[l]
 }
 
+// template is a message's placeholder, "{{.Player}}".
+var template = regexp.MustCompile(`\{\{[^}]*\}\}`)
+
 // walkStrings calls f with every string in a decoded TOML table.
 func walkStrings(v any, f func(string)) {
 	switch v := v.(type) {
@@ -94,18 +98,7 @@ func walkStrings(v any, f func(string)) {
 
 // add takes the words of one message, its templates left out.
 func (w *Words) add(s string) {
-	for {
-		i := strings.Index(s, "{{")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(s[i:], "}}")
-		if j < 0 {
-			break
-		}
-		s = s[:i] + " " + s[i+j+2:]
-	}
-	for _, tok := range tokens(s) {
+	for _, tok := range tokens(template.ReplaceAllString(s, " ")) {
 		w.whole[tok.word] = true
 		if tok.ellipsis {
 			w.trailing[tok.word] = true
