@@ -25,12 +25,22 @@
 //   - a failure worth trying again (no connection, a timeout, 5xx, 429) is
 //     tried again after 30 s, 2 min, 8 min, 30 min and 1 h, then given up.
 //
-// What was sent is kept durable by a Ledger (the player's profile), so a
-// restart, or another node that takes a table over, does not send it
-// again. The queue itself lives in memory: a table that is restored or
-// taken over posts what it owes again, and the ledger drops what went
-// already. A message sent in the moment between the destination's answer
-// and the ledger's write may go twice after a crash; none is lost.
+// # Surviving a restart
+//
+// The queue survives a restart, a kill -9 or a failover by being built
+// again from what is durable, rather than kept twice: what is owed is in
+// the tables' journals (whom each waits on, since when, until when), what
+// went is in a Ledger (the player's profile). A table restored or taken
+// over posts what it owes as it comes back; the ledger drops what went
+// already, and what a bundle, quiet hours or a reminder held back falls
+// due again at its time, computed from the same marks. What is lost is a
+// failed message's count of tries and its wait: after a restart it is
+// tried at once, and MaxAttempts times again (so a destination down
+// across restarts hears at most MaxAttempts tries per start). A message
+// sent in the moment between the destination's answer and the ledger's
+// write may go twice after a crash; none is lost. Past MaxQueued, a new
+// message is dropped and counted (ReasonQueueFull, the metric's
+// queue_full); the table posts it again at its next move or restart.
 //
 // # Server-side request forgery
 //
