@@ -108,12 +108,23 @@ func (Game) Stage(v game.View) (string, int) {
 	return "", 0
 }
 
-// Views are seats' views, sharing the soldiers' rows (game.Views).
+// Views are seats' views, sharing the soldiers' rows (game.Views). Each
+// is made on the stack and copied once, into its interface: made in a
+// slice first (State.Views), every view was allocated twice at every move
+// and every table, 6% of what the server allocated while tables played.
 func (Game) Views(s game.State, seats []game.Seat) []game.View {
-	views := state(s).Views(seats)
-	out := make([]game.View, len(views))
-	for i := range views {
-		out[i] = views[i]
+	out := make([]game.View, len(seats))
+	if len(seats) == 0 {
+		return out
+	}
+	st := state(s)
+	var first SeatView
+	st.viewInto(seats[0], &first, nil, nil)
+	out[0] = first
+	for i := 1; i < len(seats); i++ {
+		var v SeatView
+		st.viewInto(seats[i], &v, first.Players, first.Eligible)
+		out[i] = v
 	}
 	return out
 }

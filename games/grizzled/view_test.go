@@ -270,6 +270,34 @@ func TestViewJSONIsReadable(t *testing.T) {
 	}
 }
 
+// Game.Views, which makes a table's views together (sharing the soldiers'
+// rows), gives each seat exactly its own View, spectators included, at
+// every moment of random games of every size.
+func TestGameViewsAreEachSeatsView(t *testing.T) {
+	views := 0
+	for i := range 12 {
+		humans := []int{5, 2, 4, 3}[i%4]
+		o := Options{Variant: []Variant{Standard, Veteran, Beginner}[i%3], Leader: game.NoSeat}
+		randomGame(t, humans, o, uint64(500+i), false, func(s *State) {
+			seats := []game.Seat{game.Spectator}
+			for seat := range game.Seat(len(s.players)) {
+				seats = append(seats, seat)
+			}
+			slices.Reverse(seats) // the first made is the one the others share from
+			for j, v := range (Game{}).Views(s, seats) {
+				want := s.View(seats[j])
+				if !reflect.DeepEqual(emptyToNil(reflect.ValueOf(want)), emptyToNil(reflect.ValueOf(v))) {
+					t.Fatalf("seat %d, seq %d: Views\n%+v\nView\n%+v", seats[j], s.seq, v, want)
+				}
+				views++
+			}
+		})
+	}
+	if views < 500 {
+		t.Fatalf("only %d views compared", views)
+	}
+}
+
 // TestViewIntoReusesCleanly: ViewInto into a view last filled for another
 // seat, another moment or another table size makes the same view as View
 // (an empty slice where View has none is the only difference allowed), so
