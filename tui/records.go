@@ -110,6 +110,36 @@ type Replay struct {
 	End   *game.Result
 }
 
+// StepAfter is the index of the first step with at least actions actions
+// applied (a decision a review names, as it was), or the last step.
+func (r Replay) StepAfter(actions int) int {
+	for i, s := range r.Steps {
+		if s.Index >= actions {
+			return i
+		}
+	}
+	return len(r.Steps) - 1
+}
+
+// UpdateAt is step's table update, as a screen draws it: that step's
+// view, the last 40 events up to it, and the result at the last step.
+func (r Replay) UpdateAt(step int) table.Update {
+	var log []game.Event
+	for _, s := range r.Steps[:step+1] {
+		log = append(log, s.Events...)
+	}
+	if len(log) > 40 {
+		log = log[len(log)-40:]
+	}
+	last := step == len(r.Steps)-1
+	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: r.Seat, Seq: step,
+		View: r.Steps[step].View, Log: game.Refs(log), Seats: r.Seats, Started: true, Over: last && r.End != nil}
+	if u.Over {
+		u.Result = r.End
+	}
+	return u
+}
+
 // Reviews is the coach: post-game reviews of games whose registry entry
 // brings a reviewer. Unlike Records it serves guests too (their own games,
 // while they are here).

@@ -78,12 +78,7 @@ func openReplayAt(m *root, code string, actions int, back page) {
 		return
 	}
 	if p := showReplay(m, r, back); p != nil {
-		for i, s := range r.Steps { // the first step with that many actions applied
-			if s.Index >= actions {
-				p.step = i
-				break
-			}
-		}
+		p.step = r.StepAfter(actions)
 		p.showStep()
 	}
 }
@@ -115,21 +110,7 @@ func showReplay(m *root, r Replay, back page) *replayPage {
 func (p *replayPage) resize(w, h int) { p.screen.SetSize(w, h) }
 
 func (p *replayPage) showStep() {
-	r := p.replay
-	var log []game.Event
-	for _, s := range r.Steps[:p.step+1] {
-		log = append(log, s.Events...)
-	}
-	if len(log) > 40 {
-		log = log[len(log)-40:]
-	}
-	last := p.step == len(r.Steps)-1
-	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: r.Seat, Seq: p.step,
-		View: r.Steps[p.step].View, Log: game.Refs(log), Seats: r.Seats, Started: true, Over: last && r.End != nil}
-	if u.Over {
-		u.Result = r.End
-	}
-	u = WithoutMuted(u, p.muted)
+	u := WithoutMuted(p.replay.UpdateAt(p.step), p.muted)
 	p.screen.Update(uikit.UpdateMsg{Update: &u})
 }
 

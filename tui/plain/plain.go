@@ -1302,23 +1302,8 @@ func (p *plain) replayAt(rest string) {
 		p.say(th.T("ui.err.cannot_show", game.Text("Game", r.Game)))
 		return
 	}
-	step := len(r.Steps) - 1
-	for i, s := range r.Steps { // the first step with that many actions applied
-		if s.Index >= at {
-			step = i
-			break
-		}
-	}
-	var log []game.Event
-	for _, s := range r.Steps[:step+1] {
-		log = append(log, s.Events...)
-	}
-	last := step == len(r.Steps)-1
-	u := table.Update{Room: r.Code, Title: r.Title, Game: r.Game, Seat: r.Seat, Seq: step, View: r.Steps[step].View,
-		Log: game.Refs(log), Seats: r.Seats, Started: true, Over: last && r.End != nil}
-	if u.Over {
-		u.Result = r.End
-	}
+	step := r.StepAfter(at)
+	u := r.UpdateAt(step)
 	screen := g.Screen(th)
 	screen.Update(uikit.UpdateMsg{Update: &u})
 	pl := uikit.AbilitiesOf(screen).Plain
