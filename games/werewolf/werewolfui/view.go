@@ -833,7 +833,7 @@ func (s *Screen) endBody(w, h int) []string {
 	const fixed = 2 + 3 + 2 + 2 + 2 // mark, seat, and the gaps between the columns
 	cardW = min(cardW, 24)
 	nameW = max(6, min(nameW, w-fixed-cardW-teamW-fateW))
-	out = append(out, th.Muted.Render("    "+s.pad(cols.name, nameW)+"  "+s.pad(cols.card, cardW)+"  "+
+	out = append(out, th.Muted.Render("     "+s.pad(cols.name, nameW)+"  "+s.pad(cols.card, cardW)+"  "+ // over the mark and the seat
 		s.pad(cols.team, teamW)+"  "+cols.fate))
 	for i, p := range v.Players {
 		mark := "  "
