@@ -64,6 +64,7 @@ type friendsChangedMsg struct{}
 type friendsPage struct {
 	back    page
 	cur     int
+	top     int // the first line shown of a page longer than the window
 	lists   FriendLists
 	confirm bool // x was pressed on a friend: y ends the friendship
 	bind    pagesKeys
@@ -308,25 +309,29 @@ func (fp *friendsPage) view(m *root) string {
 		}
 		return b.String()
 	}
-	i := 0
+	// The rows as lines, and the cursor's line: a page longer than the
+	// window shows the part around the cursor (fp.top), an arrow saying
+	// there is more above or below.
+	var lines []string
+	i, curLine := 0, 0
 	section := func(head string, kind rowKind, list []Person, none string) {
 		if len(list) == 0 && none == "" {
 			return
 		}
-		b.WriteString("\n" + th.Header.Render(th.T(head)) + "\n")
+		lines = append(lines, "", th.Header.Render(th.T(head)))
 		if len(list) == 0 {
-			b.WriteString(th.Muted.Render("  "+th.T(none)) + "\n")
+			lines = append(lines, th.Muted.Render("  "+th.T(none)))
 		}
 		for _, q := range list {
 			mark := "  "
 			if i == fp.cur {
-				mark = "▸ "
+				mark, curLine = "▸ ", len(lines)
 			}
 			line := mark + pad(th, q.Name, 22)
 			if kind == rowFriend {
 				line += " " + m.whereText(q.ID)
 			}
-			b.WriteString(th.Trunc(line, m.width) + "\n")
+			lines = append(lines, th.Trunc(line, m.width))
 			i++
 		}
 	}
@@ -336,13 +341,44 @@ func (fp *friendsPage) view(m *root) string {
 	section("ui.friends.head.met", rowMet, fp.lists.Met, "")
 	if len(fp.lists.Friends) == 0 && len(fp.lists.Met) == 0 {
 		for _, l := range uikit.Wrap(th.T("ui.friends.how"), m.width-2) {
-			b.WriteString(th.Muted.Render(l) + "\n")
+			lines = append(lines, th.Muted.Render(l))
 		}
 	}
+	var foot string
 	if m.notice != "" {
-		b.WriteString("\n" + m.noticeBlock(m.notice) + "\n")
+		foot = "\n" + m.noticeBlock(m.notice) + "\n"
 	}
+	// The window's lines but the title, its rule, the notice, the banner
+	// and the help bar.
+	room := m.height - 3 - m.bannerLines() - strings.Count(foot, "\n")
+	fp.top = scrollTop(fp.top, curLine, len(lines), room)
+	if len(lines) > room && room > 2 {
+		more := len(lines) - fp.top - room
+		lines = lines[fp.top : fp.top+room]
+		if fp.top > 0 {
+			lines[0] = th.Muted.Render("  ↑")
+		}
+		if more > 0 {
+			lines[room-1] = th.Muted.Render("  ↓")
+		}
+	}
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString(foot)
 	return b.String()
+}
+
+// scrollTop is the first of n lines to show in room lines so that line
+// cur shows with a line either side of it (an arrow may take the first
+// and the last), moving from top as little as it can.
+func scrollTop(top, cur, n, room int) int {
+	if n <= room || room <= 2 {
+		return 0
+	}
+	top = min(top, cur-1)
+	top = max(top, cur+2-room)
+	return max(0, min(top, n-room))
 }
 
 // whereText is where friend id is, in this session's words.
