@@ -338,7 +338,11 @@ func (t *tablePage) global(m *root, keys []key.Binding) []key.Binding {
 		friends := k.Friends
 		friends.SetEnabled(!m.sess.Player.Guest && m.app.Friends != nil)
 		friends.SetHelp("F", m.th.T("ui.friends.key.invite_short"))
-		return append(keys, k.Up, start, bot, pick, first, talk, lobby, friends, k.Help, k.Rules, leave, k.LogUp, k.People, remove)
+		// What a player here needs most first, up to ? (which shows
+		// them all): at 80 columns the bar ends at ? for a host choosing
+		// a soldier in every language (TestWaitingRoomHelpBarsFit). The
+		// host's view names s, b and f in its words.
+		return append(keys, start, pick, talk, friends, k.Help, lobby, k.Up, bot, first, k.Rules, leave, k.LogUp, k.People, remove)
 	}
 	giveUp := k.LeaveSeat
 	giveUp.SetHelp("L", m.th.T("ui.key.bot_takes_seat"))
