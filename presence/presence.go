@@ -140,6 +140,10 @@ type Status struct {
 	Place  Place  `json:"place"`
 	Away   bool   `json:"away,omitempty"`   // every session idle past AwayAfter
 	Hidden bool   `json:"hidden,omitempty"` // they show their presence to nobody
+	// Seen, for a friend offline, is when this node saw them go (their
+	// last session here closed, their node said they left or died) while
+	// the viewer had a session here; zero: not seen going. Never sent.
+	Seen time.Time `json:"-"`
 }
 
 // Online reports whether s is a player with a session.
@@ -239,6 +243,20 @@ type player struct {
 	// remote is what other nodes told of this player's friends: friend →
 	// node → status as this player may see it.
 	remote map[string]map[string]Status
+	// seen is when friends this player saw online went (Status.Seen).
+	seen map[string]time.Time
+}
+
+// saw notes that friend f, last seen as st, went now (unless they show
+// their presence to nobody: then nothing is kept of it).
+func (p *player) saw(f string, st Status, now time.Time) {
+	if st.Hidden {
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[string]time.Time{}
+	}
+	p.seen[f] = now
 }
 
 // New is node's hub; bus carries what is for other nodes (nil: none).
@@ -390,12 +408,19 @@ func (s *Session) Close() {
 	s.closed = true
 	p := s.p
 	p.sessions = slices.DeleteFunc(p.sessions, func(x *Session) bool { return x == s })
+	was := p.status
 	var out []send
 	if h.remerge(p) {
 		out = h.announce(p, nil, false)
 	}
 	if len(p.sessions) == 0 {
 		delete(h.here, p.id)
+		now := h.now()
+		for _, f := range p.circle.Friends {
+			if q := h.here[f]; q != nil && q.circle.befriends(p.id) && p.circle.befriends(f) {
+				q.saw(p.id, was, now)
+			}
+		}
 	}
 	h.mu.Unlock()
 	h.post(out)
@@ -518,6 +543,9 @@ func (h *Hub) Receive(to string, m Message) {
 	m.From.Place.Players = nil
 	nodes := p.remote[from]
 	if m.From.Place.Where == Offline && !m.From.Hidden {
+		if was, ok := nodes[m.Node]; ok {
+			p.saw(from, was, h.now())
+		}
 		delete(nodes, m.Node)
 		if len(nodes) == 0 {
 			delete(p.remote, from)
@@ -653,7 +681,8 @@ func (h *Hub) nodeGone(node string) {
 	for _, p := range h.here {
 		dropped := false
 		for f, nodes := range p.remote {
-			if _, ok := nodes[node]; ok {
+			if was, ok := nodes[node]; ok {
+				p.saw(f, was, h.now())
 				delete(nodes, node)
 				dropped = true
 				if len(nodes) == 0 {
@@ -715,7 +744,8 @@ func (h *Hub) Reload(id string, c Circle) {
 }
 
 // Friend is friend id's status as the session's player may see it, and
-// whether they are online (or hidden) as far as this node knows.
+// whether they are online (or hidden) as far as this node knows (if not,
+// Seen may say when they went).
 func (s *Session) Friend(id string) (Status, bool) {
 	h := s.h
 	h.mu.Lock()
@@ -737,6 +767,9 @@ func (h *Hub) friend(p *player, f string) (Status, bool) {
 		if !ok || better(r, st) {
 			st, ok = r, true
 		}
+	}
+	if !ok {
+		return Status{ID: f, Seen: p.seen[f]}, false
 	}
 	return st, ok
 }

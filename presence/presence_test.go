@@ -321,3 +321,37 @@ func TestADeadNodesPlayersLapse(t *testing.T) {
 		t.Fatalf("anna's node heard again: bob sees %+v %v; want her in the lobby", st, ok)
 	}
 }
+
+// A friend seen going (their session closed here, their node said they
+// left, their node died) reads as offline with when they went; one who
+// shows presence to nobody leaves no trace.
+func TestAFriendSeenGoingKeepsWhen(t *testing.T) {
+	for _, nodes := range []int{1, 2} {
+		c := cluster(nodes)
+		bob := c.hubs[0].Join("bob", "bob", friends("bob", "anna", "ghost"))
+		anna := c.hubs[nodes-1].Join("anna", "anna", friends("anna", "bob"))
+		ghost := c.hubs[nodes-1].Join("ghost", "ghost", Circle{Name: "ghost", Friends: []string{"bob"}, Shows: ToNobody})
+		if st, ok := bob.Friend("anna"); !ok || !st.Seen.IsZero() {
+			t.Fatalf("%d nodes: anna online: %+v %v", nodes, st, ok)
+		}
+		c.clock.pass(time.Hour)
+		went := c.clock.t
+		anna.Close()
+		ghost.Close()
+		if st, ok := bob.Friend("anna"); ok || !st.Seen.Equal(went) {
+			t.Fatalf("%d nodes: anna gone: bob reads %+v %v; want offline, seen at %v", nodes, st, ok, went)
+		}
+		if st, _ := bob.Friend("ghost"); !st.Seen.IsZero() {
+			t.Fatalf("%d nodes: ghost, who shows presence to nobody, was seen going at %v", nodes, st.Seen)
+		}
+	}
+	c := cluster(2)
+	bob := c.hubs[0].Join("bob", "bob", friends("bob", "anna"))
+	c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
+	c.hubs[0].Beat("2")
+	c.clock.pass(NodeLapse)
+	c.hubs[0].Sweep()
+	if st, ok := bob.Friend("anna"); ok || !st.Seen.Equal(c.clock.t) {
+		t.Fatalf("anna's node died: bob reads %+v %v; want offline, seen when it was taken as dead", st, ok)
+	}
+}

@@ -391,7 +391,7 @@ func (m *root) whereText(id string) string {
 // mission 2)"); ok false: not online as far as this node knows.
 func WhereText(th *uikit.Theme, games Catalog, st presence.Status, ok bool) string {
 	if !ok || !st.Online() {
-		return th.T("ui.friends.where.offline")
+		return seenText(th, st.Seen, time.Now())
 	}
 	pl := st.Place
 	var s string
@@ -422,6 +422,22 @@ func WhereText(th *uikit.Theme, games Catalog, st presence.Status, ok bool) stri
 		s += " · " + th.T("ui.friends.where.away")
 	}
 	return s
+}
+
+// seenText is an offline friend who went at seen (zero: not seen going)
+// as the day: today, yesterday, or just offline (a day, never a time).
+func seenText(th *uikit.Theme, seen, now time.Time) string {
+	if !seen.IsZero() {
+		y, m, d := now.Date()
+		today := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+		switch seen = seen.In(now.Location()); {
+		case !seen.Before(today):
+			return th.T("ui.friends.where.seen_today")
+		case !seen.Before(today.AddDate(0, 0, -1)):
+			return th.T("ui.friends.where.seen_yesterday")
+		}
+	}
+	return th.T("ui.friends.where.offline")
 }
 
 // tellPlace tells presence where this session is now (tui.Whereabouts).
