@@ -147,6 +147,16 @@ func (m *root) friendStatus(id string) (presence.Status, bool) {
 	return m.where.Friend(id)
 }
 
+// mayJoin: friend is at (or watches) a table whose code this session may
+// know, and it is not the one this session is at.
+func (m *root) mayJoin(friend string) bool {
+	st, ok := m.friendStatus(friend)
+	if !ok || !st.Online() || st.Place.Code == "" || st.Place.Where != presence.AtTable && st.Place.Where != presence.Watching {
+		return false
+	}
+	return m.at == nil || m.at.upd.Room != st.Place.Code
+}
+
 // inviting: this session sits at a table that waits for players, with a
 // seat free, so it may invite friend there (who sits elsewhere).
 func (m *root) inviting(friend string) bool {
@@ -209,7 +219,8 @@ func (fp *friendsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 		m.notice = m.invite(r.who)
 		return nil
 	case r.kind == rowFriend && key.Matches(k, fk.Join):
-		if st, ok := m.friendStatus(r.who.ID); ok && st.Online() && st.Place.Code != "" && (st.Place.Where == presence.AtTable || st.Place.Where == presence.Watching) {
+		if m.mayJoin(r.who.ID) {
+			st, _ := m.friendStatus(r.who.ID)
 			code, watch := st.Place.Code, st.Place.Started
 			return func() tea.Msg { return joinMsg{code: code, watch: watch} }
 		}
@@ -269,7 +280,7 @@ func titleArg(games Catalog, id string) game.Arg {
 func (fp *friendsPage) help(m *root) []key.Binding {
 	fk := fp.fkeys
 	r, ok := fp.picked()
-	out := []key.Binding{fp.bind.Up}
+	var out []key.Binding
 	if ok {
 		switch r.kind {
 		case rowAsker:
@@ -277,7 +288,7 @@ func (fp *friendsPage) help(m *root) []key.Binding {
 		case rowFriend:
 			if m.inviting(r.who.ID) {
 				out = append(out, fk.Invite)
-			} else if st, on := m.friendStatus(r.who.ID); on && st.Online() && st.Place.Code != "" {
+			} else if m.mayJoin(r.who.ID) {
 				out = append(out, fk.Join)
 			}
 			out = append(out, fk.Remove)
@@ -289,7 +300,9 @@ func (fp *friendsPage) help(m *root) []key.Binding {
 			out = append(out, fk.Ask)
 		}
 	}
-	return append(out, fp.bind.Back, m.keys.Help)
+	// The row's keys, esc and ? first: ↑/↓ last, where 80 columns may
+	// cut it (TestFriendsHelpBarsFit).
+	return append(out, fp.bind.Back, m.keys.Help, fp.bind.Up)
 }
 
 func (fp *friendsPage) bar(m *root) string           { return m.shortHelp(fp.help(m)) }

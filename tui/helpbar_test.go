@@ -4,10 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/presence"
 	"github.com/bivouac-ssh/bivouac/table"
 )
 
@@ -70,6 +72,57 @@ func TestWaitingRoomHelpBarsFit(t *testing.T) {
 				if !strings.Contains(bar, w) {
 					t.Errorf("%s, %s: the bar cuts %q: %q", l, c.who, w, bar)
 				}
+			}
+		}
+	}
+}
+
+// TestFriendsHelpBarsFit: at 80 columns, in each language, the friends
+// page's help bar shows esc and ? whole on every kind of row (a friend at
+// a table: enter joins), and the players page at a table shows esc whole
+// with f (ask to be friends) on it, for the host (x removes a player).
+func TestFriendsHelpBarsFit(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.English, i18n.Polish, i18n.Russian, i18n.German} {
+		a, _, _ := peopleApp(t)
+		a.Presence = presence.New("", nil)
+		lists := FriendLists{Askers: namedPeople("asker", 1), Friends: []Person{{ID: "fp-bob", Name: "Ярослава_Степанченко"}},
+			Asked: namedPeople("asked", 1), Met: namedPeople("met", 1)}
+		a.Friends = listedFriends{lists}
+		bob := a.Presence.Join("fp-bob", "bob", presence.Circle{Friends: []string{"fp-me"}})
+		bob.Set(presence.Place{Where: presence.AtTable, Game: "coin", Code: "K7QX"})
+		s := newSessionIn(t, a, "fp-me", "me", l)
+		s.m.where = &Whereabouts{Session: a.Presence.Join("fp-me", "me", presence.Circle{Friends: []string{"fp-bob"}})}
+		th := s.m.th
+		k := newGlobalKeys(th)
+		s.keys("F")
+		for row := range 4 {
+			bar := s.m.page.bar(s.m)
+			for _, w := range []string{"esc " + th.T("ui.key.back"), "? " + k.Help.Help().Desc} {
+				if !strings.Contains(bar, w) || lipgloss.Width(bar) > 80 {
+					t.Errorf("%s, friends page, row %d: the bar cuts %q: %q", l, row, w, bar)
+				}
+			}
+			if row == 1 && !strings.Contains(bar, "enter") {
+				t.Errorf("%s: a friend at a table: no enter on the bar: %q", l, bar)
+			}
+			s.send(tea.KeyMsg{Type: tea.KeyDown})
+		}
+		s.keys("esc")
+
+		r, err := a.Hub.Create(table.RoomConfig{Game: coin{}, Title: game.Raw("Coin"), Seats: 3, Host: "fp-me"}) // x removes: the most keys
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := newSessionIn(t, a, "fp-other", "Ярослава_Степанченко", l)
+		other.send(joinMsg{code: r.Code()})
+		other.pump(`(?s)` + r.Code() + `.*1\. `)
+		s.send(joinMsg{code: r.Code()})
+		s.pump(`(?s)` + r.Code() + `.*2\. `)
+		s.keys("I")
+		bar := strings.Split(s.m.View(), "\n")[23]
+		for _, w := range []string{"f " + th.T("ui.friends.key.ask"), "esc " + th.T("ui.key.back")} {
+			if !strings.Contains(bar, w) {
+				t.Errorf("%s, players at a table: the bar cuts %q: %q", l, w, bar)
 			}
 		}
 	}

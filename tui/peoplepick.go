@@ -155,7 +155,9 @@ func (pp *peoplePicker) help(m *root, t *tablePage) []key.Binding {
 	who, _ := pp.picked(m, t)
 	befriend := pk.Befriend
 	befriend.SetEnabled(any && m.mayBefriend(who))
-	return []key.Binding{pk.Up, befriend, ignore, block, report, remove, pk.Back}
+	// esc before ↑/↓: at 80 columns the host's bar with f holds no more
+	// (TestFriendsHelpBarsFit).
+	return []key.Binding{befriend, ignore, block, report, remove, pk.Back, pk.Up}
 }
 
 // frame is the picker's screen: the players, what this session keeps of
