@@ -178,3 +178,40 @@ func TestADeadNodesFriendsGoOfflineOverSSH(t *testing.T) {
 	bob.ExpectScreen(t, `anna\s+last seen today`, presence.NodeLapse+presence.BeatEvery+2*time.Second)
 	t.Logf("bob saw anna last seen today %v after her node died (bound: %v and a beat)", time.Since(killed).Round(time.Millisecond), presence.NodeLapse)
 }
+
+// TestFriendByNameOverSSH: anna, in plain mode at her table, types
+// "friend bob" for bob sitting there; bob answers from a script with
+// `ssh host friend anna` (she asks him: that accepts); `ssh host friends`
+// lists her; anna's "unfriend bob" ends it. A name nobody answers to is
+// said so.
+func TestFriendByNameOverSSH(t *testing.T) {
+	t.Parallel()
+	srv, addr := startServer(t, t.TempDir())
+	annaKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	for _, p := range []friends.Person{{ID: sshtest.Fingerprint(annaKey), Name: "anna"}, {ID: sshtest.Fingerprint(bobKey), Name: "bob"}} {
+		if _, err := srv.store.Seen(p.ID, p.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	anna := sshtest.Dial(t, addr, sshtest.WithUser("anna"), sshtest.WithKey(annaKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("plain"))
+	anna.Expect(t, `> `, 5*time.Second)
+	anna.Type("new grizzled 2 0\r")
+	code := anna.Expect(t, `Table ([A-Z0-9]{4})`, 5*time.Second)[1]
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithKey(bobKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("join "+code))
+	bob.ExpectScreen(t, `bob \(you\)`, 5*time.Second)
+	anna.Type("friend nobody-here\r")
+	anna.Expect(t, `Nobody called nobody-here is at your table`, 5*time.Second)
+	anna.Type("friend BOB\r")
+	anna.Expect(t, `Friend request sent to bob`, 5*time.Second)
+
+	run := func(cmd string, want string) {
+		t.Helper()
+		c := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithKey(bobKey), sshtest.WithoutPTY(), sshtest.WithCommand(cmd))
+		c.Expect(t, want, 5*time.Second)
+	}
+	run("friend anna", `Accepted: you are friends now|You and anna are friends now`)
+	run("friends", `anna\s+at table `+code)
+	anna.Type("unfriend bob\r")
+	anna.Expect(t, `You and bob are no longer friends`, 5*time.Second)
+	run("friends", `No friends yet`)
+}

@@ -57,7 +57,7 @@ var terminalVerbs = map[string]int{
 // lineVerbs are the words command answers without a terminal; with
 // terminalVerbs they are what the log may show of a command line (every
 // other word is a tag: sshserver.Deps.Verb).
-var lineVerbs = []string{"rooms", "tables", "ls", "help", "join", "learn", "profile", "replay", "review", "admin", "notify", "games", "play", "friends"}
+var lineVerbs = []string{"rooms", "tables", "ls", "help", "join", "learn", "profile", "replay", "review", "admin", "notify", "games", "play", "friends", "friend", "unfriend"}
 
 // opensTUI reports whether a terminal session's command line is one the
 // TUI opens (sshserver.Deps.Opens).

@@ -13,6 +13,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/presence"
+	"github.com/bivouac-ssh/bivouac/sanitize"
 	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
@@ -232,12 +233,71 @@ func (fp *friendsPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// Befriend answers "friend NAME" (on) and "unfriend NAME" (off), in
+// plain mode and over ssh: on asks NAME to be friends (or accepts their
+// request), NAME being a player asking, met at p's last games, at the
+// table u is of (nil: none), or a friend already; off ends a friendship
+// or takes back a request. What to tell p, in th's words.
+func (a *App) Befriend(th *uikit.Theme, p table.Player, name string, u *table.Update, on bool) string {
+	if a.Friends == nil || p.Guest {
+		return th.T("friends.err.guest")
+	}
+	want := sanitize.Fold(strings.TrimSpace(name))
+	if want == "" {
+		return th.T("friends.usage")
+	}
+	l, err := a.Friends.Lists(p)
+	if err != nil {
+		return th.Err(err)
+	}
+	find := func(lists ...[]Person) (Person, int, bool) {
+		for i, list := range lists {
+			for _, q := range list {
+				if sanitize.Fold(q.Name) == want {
+					return q, i, true
+				}
+			}
+		}
+		return Person{}, 0, false
+	}
+	nobody := th.T("friends.no_such", game.Text("Name", sanitize.Line(name, 40)))
+	if !on {
+		who, list, ok := find(l.Friends, l.Asked)
+		switch {
+		case !ok:
+			return nobody
+		case list == 0:
+			return friendsSaid(th, a.Friends.Remove(p, who), "ui.friends.removed", who)
+		}
+		return friendsSaid(th, a.Friends.Remove(p, who), "ui.friends.taken_back", who)
+	}
+	who, _, ok := find(l.Askers, l.Met, l.Friends, l.Asked)
+	if !ok && u != nil {
+		if s, seated := PersonNamed(u, p.ID, name); seated && s.ID != "" {
+			who, ok = Person{ID: s.ID, Name: s.Name}, true
+		}
+	}
+	if !ok {
+		return nobody
+	}
+	said, err := a.Friends.Ask(p, who)
+	if err != nil {
+		return th.Err(err)
+	}
+	return th.Msg(said)
+}
+
 // friendsDo is what to say after a change to the friends lists.
 func (m *root) friendsDo(err error, done string, who Person) string {
+	return friendsSaid(m.th, err, done, who)
+}
+
+// friendsSaid is err, or else done about who, in th's words.
+func friendsSaid(th *uikit.Theme, err error, done string, who Person) string {
 	if err != nil {
-		return m.th.Err(err)
+		return th.Err(err)
 	}
-	return m.th.T(done, game.Text("Player", who.Name))
+	return th.T(done, game.Text("Player", who.Name))
 }
 
 // invite asks friend to this session's table, on their screen wherever

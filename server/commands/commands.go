@@ -61,6 +61,11 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 		return 2
 	case "friends":
 		return c.printFriends(sess, p)
+	case "friend", "unfriend":
+		id, _ := sshserver.IdentityOf(sess)
+		th := c.App.Theme(nil, p.Lang(), false)
+		fmt.Fprintln(sess, c.App.Befriend(th, table.Player{ID: id.ID, Guest: id.Guest}, strings.Join(args[1:], " "), nil, args[0] == "friend"))
+		return 0
 	case "profile":
 		return c.printProfile(sess, p)
 	case "games":
@@ -103,6 +108,7 @@ func (c Commands) help(p *i18n.Printer) string {
 		{ssh + " games", "cmd.help.games"},
 		{ssh + " notify", "cmd.help.notify"},
 		{ssh + " friends", "cmd.help.friends"},
+		{ssh + " friend " + p.T("cmd.help.name"), "cmd.help.friend"},
 		{ssh + " replay " + code, "cmd.help.replay"},
 		{ssh + " review " + code, "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},

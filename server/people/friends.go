@@ -63,8 +63,14 @@ func (f Friends) Lists(p table.Player) (tui.FriendLists, error) {
 	return out, nil
 }
 
-// Ask has p ask other to be friends: what p is told.
+// Ask has p ask other to be friends: what p is told. A p without a name
+// (`ssh host friend NAME`) is named as their profile is.
 func (f Friends) Ask(p table.Player, other tui.Person) (game.Msg, error) {
+	if p.Name == "" {
+		if pr, err := f.Store.Player(p.ID); err == nil {
+			p.Name = pr.Name
+		}
+	}
 	o, err := f.Service.Ask(friends.Person{ID: p.ID, Name: p.Name}, friends.Person(other))
 	if err != nil {
 		return game.Msg{}, err

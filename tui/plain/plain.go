@@ -348,6 +348,13 @@ func (p *plain) command(line string) {
 	case "friends":
 		p.friends()
 		return
+	case "friend", "unfriend":
+		var u *table.Update
+		if p.room != nil {
+			u = &p.upd
+		}
+		p.say(p.app.Befriend(p.th, p.s.Player, rest, u, word == "friend"))
+		return
 	case "lang", "language":
 		if l, ok := i18n.Parse(rest); ok {
 			p.th = p.app.Theme(nil, l, p.s.ASCII)
@@ -386,14 +393,14 @@ func (p *plain) help() {
 		p.say(p.th.T("plain.people.help"))
 		p.say(p.th.T("plain.address.help"))
 		p.say(p.th.T("plain.notice.help"))
-		p.say(p.th.T("plain.friends.help"))
+		p.say(p.th.T("plain.friends.help"), p.th.T("friends.usage"))
 		p.say(p.th.T("plain.notify.help"))
 		return
 	}
 	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
 	p.say(p.th.T("plain.people.help"))
 	p.say(p.th.T("plain.notice.help"))
-	p.say(p.th.T("plain.friends.help"))
+	p.say(p.th.T("plain.friends.help"), p.th.T("friends.usage"))
 	if p.app.Games.Reviewer(p.room.Summary().Game) != nil {
 		p.say(p.th.T("plain.help_review"))
 	}
