@@ -257,6 +257,34 @@ func newCorrTable(t *testing.T, addr string, annKey gossh.Signer) (*plainPlayer,
 	return ann, code[1]
 }
 
+// bobAwayAtCorrTable: on the server at addr, bob sets his webhook to url,
+// ann opens a correspondence table (newCorrTable), bob sits at it and goes
+// away, ann starts it and moves until waiting says the table waits on bob.
+func bobAwayAtCorrTable(t *testing.T, addr, url string, waiting func() bool) (*plainPlayer, string, gossh.Signer) {
+	t.Helper()
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	if out, code := command(t, addr, bobKey, "bob", "notify "+url); code != 0 {
+		t.Fatalf("notify: exit %d, %q", code, out)
+	}
+	ann, code := newCorrTable(t, addr, annKey)
+	bob := dialPlain(t, addr, "bob", sshtest.WithKey(bobKey))
+	bob.do("join " + code)
+	bob.c.Close()
+	ann.do("start")
+	ann.c.Expect(t, `Mission 1 begins`, 10*time.Second)
+	seen := 0
+	clocktest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		if waiting() {
+			return nil
+		}
+		if ann.asked(&seen) {
+			ann.move()
+		}
+		return fmt.Errorf("the table never waited on bob")
+	})
+	return ann, code, bobKey
+}
+
 // untilWaitingOn has ann move until the table waits on the player id.
 func untilWaitingOn(t *testing.T, ann *plainPlayer, srv *Server, code, id string) {
 	t.Helper()
@@ -353,26 +381,7 @@ func TestCorrespondenceDeadlineFiresOnceAfterKill9(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{fmt.Sprintf("%s=%d,%d", clockEnv, time.Now().UnixNano(), 240), notifyEnv + "=http://" + h.host}
 	p1 := startProcessWith(t, dir, env...)
-	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	if out, code := command(t, p1.addr, bobKey, "bob", "notify http://"+h.host+"/bob"); code != 0 {
-		t.Fatalf("notify: exit %d, %q", code, out)
-	}
-	ann, code := newCorrTable(t, p1.addr, annKey)
-	bob := dialPlain(t, p1.addr, "bob", sshtest.WithKey(bobKey))
-	bob.do("join " + code)
-	bob.c.Close()
-	ann.do("start")
-	ann.c.Expect(t, `Mission 1 begins`, 10*time.Second)
-	seen := 0
-	clocktest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
-		if len(h.to("/bob")) > 0 {
-			return nil // the table waits on bob, away
-		}
-		if ann.asked(&seen) {
-			ann.move()
-		}
-		return fmt.Errorf("the table never waited on bob")
-	})
+	ann, code, bobKey := bobAwayAtCorrTable(t, p1.addr, "http://"+h.host+"/bob", func() bool { return len(h.to("/bob")) > 0 })
 	before := gamesLine(t, p1.addr, bobKey, "bob", code)
 	if !strings.Contains(before, "\tmove\t") {
 		t.Fatalf("bob's games line: %q", before)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
-	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
 
 // downHook is a webhook receiver that is down (it drops each connection
@@ -65,26 +64,8 @@ func TestANotificationOutlivesAKill9(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{fmt.Sprintf("%s=%d,%d", clockEnv, time.Now().UnixNano(), 240), notifyEnv + "=http://" + host}
 	p1 := startProcessWith(t, dir, env...)
-	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	if out, code := command(t, p1.addr, bobKey, "bob", "notify http://"+host+"/bob"); code != 0 {
-		t.Fatalf("notify: exit %d, %q", code, out)
-	}
-	ann, code := newCorrTable(t, p1.addr, annKey)
-	bob := dialPlain(t, p1.addr, "bob", sshtest.WithKey(bobKey))
-	bob.do("join " + code)
-	bob.c.Close()
-	ann.do("start")
-	ann.c.Expect(t, `Mission 1 begins`, 10*time.Second)
-	seen := 0
-	clocktest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
-		if h.tries.Load() > 0 {
-			return nil // the table waits on bob, away, and his receiver is down
-		}
-		if ann.asked(&seen) {
-			ann.move()
-		}
-		return fmt.Errorf("no try to bob's receiver")
-	})
+	// The table waits on bob, away, once his receiver (down) hears a try.
+	ann, _, _ := bobAwayAtCorrTable(t, p1.addr, "http://"+host+"/bob", func() bool { return h.tries.Load() > 0 })
 	ann.c.Close()
 	p1.kill(t)
 	before := h.tries.Load()
