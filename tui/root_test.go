@@ -117,8 +117,9 @@ func testApp(t testing.TB) *App {
 // session is a root model driven directly: keys in, screens out, with the
 // room's updates pumped in by hand (what App.pump does in production).
 type session struct {
-	t *testing.T
-	m *root
+	t    *testing.T
+	m    *root
+	late chan tea.Msg // answers of commands slower than run waits, for pump
 }
 
 func newSession(t *testing.T, a *App, id, name string) *session {
@@ -135,8 +136,9 @@ func newSessionIn(t *testing.T, a *App, id, name string, l i18n.Lang) *session {
 	return s
 }
 
-// send delivers msg and runs the commands it returns. Commands that don't
-// answer at once (cursor blinks, ticks) are dropped, as a test has no clock.
+// send delivers msg and runs the commands it returns. A command that does
+// not answer at once (a tick, a join on a loaded machine) is left running;
+// its answer is delivered by pump, as Bubble Tea would deliver it later.
 func (s *session) send(msg tea.Msg) {
 	_, cmd := s.m.Update(msg)
 	s.fits()
@@ -165,16 +167,35 @@ func (s *session) run(cmd tea.Cmd) {
 	select {
 	case next = <-out:
 	case <-time.After(20 * time.Millisecond):
+		if s.late == nil {
+			s.late = make(chan tea.Msg, 64)
+		}
+		late, done := s.late, s.t.Context().Done()
+		go func() {
+			select {
+			case msg := <-out:
+				select {
+				case late <- msg:
+				case <-done:
+				}
+			case <-done:
+			}
+		}()
 		return
 	}
-	switch next := next.(type) {
+	s.deliver(next)
+}
+
+// deliver hands a command's answer to the model (a batch's commands run).
+func (s *session) deliver(msg tea.Msg) {
+	switch msg := msg.(type) {
 	case nil, tea.QuitMsg:
 	case tea.BatchMsg:
-		for _, c := range next {
+		for _, c := range msg {
 			s.run(c)
 		}
 	default:
-		s.send(next)
+		s.send(msg)
 	}
 }
 
@@ -208,6 +229,8 @@ func (s *session) pump(re string) string {
 		select {
 		case u := <-s.m.box.C():
 			s.send(updateArrived{u})
+		case msg := <-s.late:
+			s.deliver(msg)
 		case <-deadline:
 			s.t.Fatalf("screen never matched %q:\n%s", re, s.m.View())
 		}
@@ -779,5 +802,26 @@ func TestTheWaitingRoomsRulesScreenIsLetGoAtTheStart(t *testing.T) {
 	}
 	if alice.m.at.gameRules(alice.m) == nil {
 		t.Error("no rules once the game runs")
+	}
+}
+
+// The harness itself: a command slower than run waits (a table made on a
+// loaded machine) still reaches the model, as Bubble Tea would deliver it.
+func TestASlowCommandsAnswerStillArrives(t *testing.T) {
+	s := newSession(t, testApp(t), "fp-slow", "slow")
+	release := make(chan struct{})
+	s.run(func() tea.Msg {
+		<-release
+		return tea.WindowSizeMsg{Width: 100, Height: 30}
+	})
+	close(release)
+	select {
+	case msg := <-s.late:
+		s.deliver(msg)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the slow command's answer never arrived")
+	}
+	if s.m.width != 100 {
+		t.Fatalf("width %d after the slow command's answer, want 100", s.m.width)
 	}
 }
