@@ -30,6 +30,7 @@ func (s *Server) openAccess() error {
 	}
 	if !p.HasAdmins() {
 		s.log.Info(access.NoAdminsHint)
+		s.notes = append(s.notes, game.M("op.note.no_admins"))
 	}
 	p.Watch()
 	s.access = p

@@ -21,7 +21,9 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/hostkeys"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/server/joinline"
+	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/porch"
 )
 
@@ -34,8 +36,39 @@ import (
 // gets the same for a person (io.Discard where nobody reads it). It
 // serves until ctx ends, then tells every player and shuts down within
 // 5 s; a drain (`bivouac drain`) stops it too, once the tables are
-// handed over.
+// handed over. If it does not start, or stops on an error, out says why
+// in the operator's words (the log has the error).
 func Run(ctx context.Context, cfg Config, out io.Writer) error {
+	err := runServer(ctx, cfg, out)
+	if err != nil {
+		fmt.Fprintln(out, i18n.For(cfg.Lang).Msg(failureWords(err, cfg)))
+	}
+	return err
+}
+
+// failureWords is why the server did not start, or stopped, as its
+// operator reads it: the common causes by name, any other in Go's words.
+func failureWords(err error, cfg Config) game.Msg {
+	dir := game.Text("Dir", cfg.DataDir)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return game.M("op.start.port_taken", game.Text("Addr", cfg.Addr))
+	case errors.Is(err, persistence.ErrInUse):
+		return game.M("op.start.in_use", dir)
+	case errors.Is(err, persistence.ErrNotBivouac):
+		return game.M("op.start.not_bivouac", dir)
+	case errors.Is(err, persistence.ErrCorrupt):
+		return game.M("op.start.corrupt", dir)
+	case errors.Is(err, persistence.ErrSchemaTooNew):
+		return game.M("op.start.too_new", dir)
+	case errors.Is(err, node.ErrRoutesInClear):
+		return game.M("op.start.routes_in_clear")
+	}
+	return game.M("op.start.failed", game.Text("Why", err.Error()))
+}
+
+// runServer is Run but for what it says of a failure.
+func runServer(ctx context.Context, cfg Config, out io.Writer) error {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -71,6 +104,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	stopHUP := reloadOnHangup(srv.ReloadAccess)
 	defer stopHUP()
+	notes := srv.StartNotes()
 	if cfg.MetricsAddr != "" {
 		stop, bound, err := serveOps(cfg.MetricsAddr, srv.OpsHandler())
 		if err != nil {
@@ -79,7 +113,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 			return err
 		}
 		defer stop()
-		warnIfExposed(cfg.Log, bound)
+		if warnIfExposed(cfg.Log, bound) {
+			notes = append(notes, game.M("op.note.metrics_open", game.Text("Addr", bound.String())))
+		}
 		cfg.Log.Info("metrics and health checks", "addr", cfg.MetricsAddr, "paths", []string{"/metrics", "/healthz", "/readyz"})
 		fmt.Fprintln(out, p.T("op.run.metrics", game.Text("Addr", cfg.MetricsAddr)))
 	}
@@ -87,6 +123,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	// moment the operator reads it reaches the server, not the porch.
 	listener := door.Handover()
 	banner(out, p, cfg.Log, srv, l.Addr(), cfg.PublicHost)
+	for _, n := range notes { // each in the log as well, as a warning
+		fmt.Fprintln(out, p.Msg(n))
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(listener) }()
 	select {
@@ -244,11 +283,11 @@ func serveOps(addr string, h http.Handler) (stop func(), bound net.Addr, err err
 // loopback (":9464" listens on every interface): the metrics say how busy
 // the server is and who plays how much, and --pprof, which says more,
 // refuses anything but loopback. A private network is the operator's
-// call, so it is a warning, naming the flag.
-func warnIfExposed(log *slog.Logger, bound net.Addr) {
+// call, so it is a warning, naming the flag; it reports whether it warned.
+func warnIfExposed(log *slog.Logger, bound net.Addr) bool {
 	tcp, ok := bound.(*net.TCPAddr)
 	if !ok || tcp.IP.IsLoopback() {
-		return
+		return false
 	}
 	where := "an address other machines may reach"
 	if tcp.IP.IsUnspecified() {
@@ -256,6 +295,7 @@ func warnIfExposed(log *slog.Logger, bound net.Addr) {
 	}
 	log.Warn("--metrics-addr listens on "+where+": keep the metrics on loopback (127.0.0.1:9464) or a private network",
 		"flag", "--metrics-addr", "addr", bound.String())
+	return true
 }
 
 // openPorch answers on l while the server starts, with its host key.

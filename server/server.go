@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -134,6 +135,7 @@ type Server struct {
 	profiles   *lastknown.Copies[string, persistence.Profile] // a login's read of its profile (logins.go)
 	commands   commands.Commands                              // what players run without a terminal
 	console    *admin.Console                                 // what admins run
+	notes      []game.Msg                                     // for the operator at start (StartNotes)
 	here       *admin.Here                                    // this node's part of the admins' commands
 	notices    *notice.Board                                  // notices to this node's player sessions (notices.go)
 	friends    *friends.Service                               // friendships and requests (friends.go)
@@ -166,7 +168,7 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, err
 	}
-	warnIfOpen(cfg.Log, cfg.DataDir)
+	dataOpen := warnIfOpen(cfg.Log, cfg.DataDir)
 	keyPath, _, err := hostkeys.Ensure(cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -184,6 +186,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: store, hub: table.NewHub(hubCtx, cfg.Log), stop: stop, log: cfg.Log, cluster: cluster}
+	if dataOpen {
+		s.notes = append(s.notes, game.M("op.note.data_open", game.Text("Dir", cfg.DataDir)))
+	}
+	if cluster != nil && len(cluster.RoutesInClear()) > 0 {
+		s.notes = append(s.notes, game.M("op.note.insecure_routes", game.Text("Routes", strings.Join(cluster.RoutesInClear(), ", "))))
+	}
 	s.names.reserved = newReservedNames()
 	s.profiles = lastknown.New[string, persistence.Profile](loginReadWithin, loginCopies)
 	s.names.isAdmin = func(id string) bool { return s.mod != nil && s.mod.IsAdmin(id) }
@@ -443,19 +451,27 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 	return id, p, lang, notice, true
 }
 
-// warnIfOpen warns when the data directory lets others than its owner in:
-// it holds the host key and every player's games. It is the operator's
-// directory, so it is not changed behind their back.
-func warnIfOpen(log *slog.Logger, dir string) {
+// warnIfOpen warns, and reports, when the data directory lets others
+// than its owner in: it holds the host key and every player's games. It
+// is the operator's directory, so it is not changed behind their back.
+func warnIfOpen(log *slog.Logger, dir string) bool {
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return
+		return false
 	}
-	if mode := fi.Mode().Perm(); mode&0o077 != 0 {
+	mode := fi.Mode().Perm()
+	if mode&0o077 != 0 {
 		log.Warn("the data directory is open to other users: it holds the host key and every game",
 			"dir", dir, "mode", fmt.Sprintf("%04o", mode), "fix", "chmod 700 "+dir)
 	}
+	return mode&0o077 != 0
 }
+
+// StartNotes are what the operator should know of how the server was
+// started (no admins, a data directory others may read, routes in
+// clear): the log says each as a warning, and Run's banner in the
+// operator's language.
+func (s *Server) StartNotes() []game.Msg { return s.notes }
 
 // guestHint is the reclaim code as its owner types it ("" for key holders).
 func guestHint(id sshserver.Identity) string {

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -66,11 +68,11 @@ func TestStartAndStopLinesInTheOperatorsLanguage(t *testing.T) {
 	}{
 		{"pl", []string{"LANG=pl_PL.UTF-8"}, nil,
 			[]string{"Bivouac nasłuchuje na 127.0.0.1:", "Odcisk klucza hosta: SHA256:", "Dołącz przez: ssh -p ",
-				"Metryki i kontrole stanu: http://"},
+				"Metryki i kontrole stanu: http://", "Uwaga: katalog danych ", "Brak administratorów: "},
 			"Wyłączanie: powiadamiam graczy, zapisuję, zamykam."},
 		{"ru", []string{"LANG=pl_PL.UTF-8"}, []string{"--lang", "ru"},
 			[]string{"Bivouac принимает подключения на 127.0.0.1:", "Отпечаток ключа хоста: SHA256:", "Подключение: ssh -p ",
-				"Метрики и проверки состояния: http://"},
+				"Метрики и проверки состояния: http://", "Внимание: каталог данных ", "Администраторов нет: "},
 			"Остановка: предупреждаем игроков, сохраняем, закрываем."},
 	} {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -79,7 +81,11 @@ func TestStartAndStopLinesInTheOperatorsLanguage(t *testing.T) {
 			defer cancel()
 			var stdout, stderr lockedBuffer
 			done := make(chan error, 1)
-			args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--metrics-addr", "127.0.0.1:0"}, tt.args...)
+			data := t.TempDir()
+			if err := os.Chmod(data, 0o755); err != nil { // warned about: others may read the host key
+				t.Fatal(err)
+			}
+			args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--metrics-addr", "127.0.0.1:0"}, tt.args...)
 			go func() { done <- run(ctx, args, &stdout, &stderr) }()
 			clocktest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 				select {
@@ -109,6 +115,38 @@ func TestStartAndStopLinesInTheOperatorsLanguage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A server that does not start says why in the operator's language: its
+// port taken (in Polish), its data directory in use by another server (in
+// Russian). The log has the error in Go's words.
+func TestStartFailureInTheOperatorsLanguage(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	var out, log lockedBuffer
+	err = run(t.Context(), []string{"serve", "--addr", taken.Addr().String(), "--data", t.TempDir(), "--lang", "pl"}, &out, &log)
+	if want := "Serwer nie wystartował: adres " + taken.Addr().String() + " jest zajęty"; err == nil || !strings.Contains(out.String(), want) {
+		t.Errorf("a taken port: %v, said %q; want %q", err, out.String(), want)
+	}
+	if !strings.Contains(log.String(), "address already in use") {
+		t.Errorf("the log lacks Go's words:\n%s", log.String())
+	}
+
+	dir := t.TempDir()
+	srv, err := server.New(server.Config{Addr: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	out = lockedBuffer{}
+	err = run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--lang", "ru"}, &out, io.Discard)
+	if want := "Сервер не запустился: в каталоге данных " + dir + " уже работает другой сервер Bivouac"; err == nil || !strings.Contains(out.String(), want) {
+		t.Errorf("a data directory in use: %v, said %q; want %q", err, out.String(), want)
+	}
+	noEnglish(t, "a start failure", out.String())
 }
 
 // The join lines stand one under the other, each label ending where the

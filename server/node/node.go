@@ -114,7 +114,17 @@ type Node struct {
 	adopting  map[string]bool          // rooms this node is claiming now
 	quick     *jetstream.Store         // store, each call bounded to AskWithin: for takeovers
 	known     []string                 // the cluster's node IDs (knownNodes)
+
+	clearRoutes []string // routes off loopback without TLS, accepted by --insecure-routes
 }
+
+// RoutesInClear are the routes that leave the machine without TLS, which
+// the operator accepted with --insecure-routes (nil: none).
+func (c *Node) RoutesInClear() []string { return c.clearRoutes }
+
+// ErrRoutesInClear: a node whose routes would leave the machine without
+// TLS, which the operator did not accept (--insecure-routes).
+var ErrRoutesInClear = natsnode.ErrRoutesInClear
 
 // checkRoutes refuses a node whose routes would leave the machine without
 // TLS, unless the operator accepted it; then it warns, once, at start.
@@ -153,7 +163,7 @@ func Start(cfg Config, dataDir string, log *slog.Logger) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Node{cfg: cfg, log: log, nats: n, directory: map[string]table.Summary{}}
+	c := &Node{cfg: cfg, log: log, nats: n, directory: map[string]table.Summary{}, clearRoutes: ncfg.RoutesInClear()}
 	fail := func(err error) (*Node, error) { c.Close(); return nil, err }
 	log.Info("waiting for the cluster's JetStream", "node", cfg.Node, "peers", len(cfg.Peers))
 	if err := n.Ready(cfg.ReadyWithin); err != nil {
