@@ -50,7 +50,7 @@ func (s *Server) notifyCommand(sess ssh.Session, p *i18n.Printer, args []string)
 			return 1
 		}
 		say(out, lines)
-		fmt.Fprintln(out, p.T("notify.cmd.usage"))
+		printUsage(out, p.T("notify.cmd.usage"))
 		return 0
 	}
 	if len(args) == 0 {
@@ -59,7 +59,7 @@ func (s *Server) notifyCommand(sess ssh.Session, p *i18n.Printer, args []string)
 	said, err := prefs.Do(id.ID, args, clientZone(sess.Environ()))
 	switch {
 	case errors.Is(err, tui.ErrNotifyUsage):
-		fmt.Fprintln(errw, p.T("notify.cmd.usage"))
+		printUsage(errw, p.T("notify.cmd.usage"))
 		return 2
 	case err != nil:
 		fmt.Fprintln(errw, p.Msg(notifyErr(err)))
@@ -249,4 +249,12 @@ func clientZone(env []string) string {
 		return ""
 	}
 	return zone
+}
+
+// printUsage prints the notify commands one to a line: together they are
+// some 150 columns, which a terminal would break mid-word.
+func printUsage(w io.Writer, usage string) {
+	for _, line := range strings.Split(usage, " · ") {
+		fmt.Fprintln(w, line)
+	}
 }

@@ -46,13 +46,13 @@ func (p *plain) notifyCommand(rest string) {
 	args := strings.Fields(rest)
 	if len(args) == 0 {
 		p.notifySettings()
-		p.say(p.th.T("notify.cmd.usage"))
+		p.sayUsage()
 		return
 	}
 	said, err := n.Do(p.s.Player.ID, args, p.s.Zone)
 	switch {
 	case errors.Is(err, tui.ErrNotifyUsage):
-		p.say(p.th.T("notify.cmd.usage"))
+		p.sayUsage()
 		return
 	case err != nil:
 		p.say(p.th.Err(err))
@@ -68,4 +68,12 @@ func (p *plain) notifyCommand(rest string) {
 		}
 	}
 	p.notifySettings()
+}
+
+// sayUsage says the notify commands one to a line (together they are some
+// 150 columns).
+func (p *plain) sayUsage() {
+	for _, line := range strings.Split(p.th.T("notify.cmd.usage"), " · ") {
+		p.say(line)
+	}
 }
