@@ -355,6 +355,9 @@ func (s *Screen) rightLines(w, h int) []string {
 }
 
 func (s *Screen) rule(title string, scrolled bool, w int) string {
+	if s.spoken { // plain mode reads the title; its lines are drawn 400 wide
+		return title
+	}
 	t := "── " + title + " "
 	if scrolled {
 		t += s.th.T("werewolfui.log_older") + " "
