@@ -59,6 +59,9 @@ func runServe(ctx context.Context, p *i18n.Printer, args []string, stdout, stder
 	if err := parseFlags(p, fs, args, stderr); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 { // "bivouac --lang de serve": flags before the command
+		return opError("op.err.extra_word", words.Text("Extra", fs.Arg(0)), words.Text("Command", "serve"))
+	}
 	guestsIn, guestsWatch, err := parseGuests(*guests)
 	if err != nil {
 		return err

@@ -257,6 +257,9 @@ func TestMistakesAnsweredInTheOperatorsLanguage(t *testing.T) {
 			i18n.Polish: "bivouac serve nie ma flagi --bogus", i18n.Russian: "у bivouac serve нет флага --bogus", i18n.German: "bivouac serve hat kein Flag --bogus"}},
 		{[]string{"serve", "--max-sessions", "lots"}, map[i18n.Lang]string{
 			i18n.Polish: "--max-sessions lots: ta flaga nie przyjmuje takiej wartości", i18n.Russian: "--max-sessions lots: этот флаг не принимает такое значение"}},
+		{[]string{"--max-sessions", "5", "serve", "--bogus"}, map[i18n.Lang]string{
+			i18n.Polish: "nieoczekiwane słowo serve", i18n.Russian: "лишнее слово serve", i18n.German: "unerwartetes Wort serve"}},
+		{[]string{"serve", "--max-sessions", "5", "oops"}, map[i18n.Lang]string{i18n.Polish: "nieoczekiwane słowo oops"}},
 		{[]string{"serve", "--guests", "maybe"}, map[i18n.Lang]string{i18n.Polish: "--guests maybe: yes, watch lub no"}},
 		{[]string{"serve", "--cluster", "c"}, map[i18n.Lang]string{i18n.Russian: "--cluster требует --node"}},
 		{[]string{"backup"}, map[i18n.Lang]string{i18n.Polish: "użycie: bivouac backup [--data KATALOG] PLIK"}},
