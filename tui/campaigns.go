@@ -195,9 +195,9 @@ func (p *campaignsPage) view(m *root) string {
 	title, about := th.T("ui.campaign.list_title"), th.T("ui.campaign.list_about")
 	if lipgloss.Width(title+" · "+about) <= m.width {
 		b.WriteString(th.Title.Render(title) + th.Muted.Render(" · "+about) + "\n")
-		b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+		b.WriteString(m.rule() + "\n")
 	} else {
-		b.WriteString(th.Title.Render(title) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+		b.WriteString(th.Title.Render(title) + "\n" + m.rule() + "\n")
 		b.WriteString(th.Muted.Render(ansi.Wordwrap(about, m.width, "")) + "\n")
 	}
 	if len(p.campaigns) == 0 {
@@ -248,7 +248,7 @@ func (p *campaignPage) view(m *root) string {
 	th, c := m.th, p.campaign
 	var b strings.Builder
 	b.WriteString(th.Title.Render(th.T("ui.campaign.title", game.Text("Name", c.Name))) + th.Muted.Render(" · "+th.T("ui.campaign.code", game.Text("Code", c.Code))) + "\n")
-	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(m.rule() + "\n")
 	b.WriteString(th.T("ui.campaign.next_pile", game.Text("Bar", m.bar(c.Trials, c.Target, 30)), game.Num("N", c.Trials), game.Num("Of", c.Target)) + "\n")
 	switch {
 	case c.Veteran:

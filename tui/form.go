@@ -98,7 +98,7 @@ func (f *formPage) view(m *root) string {
 	g := m.app.Games[f.game]
 	var b strings.Builder
 	b.WriteString(th.Title.Render(th.T("ui.form.title")) + "\n")
-	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n\n")
+	b.WriteString(m.rule() + "\n\n")
 	row := func(i int, label, value string) {
 		mark, v := "  ", value
 		if f.field == i {

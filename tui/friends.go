@@ -371,7 +371,7 @@ func (fp *friendsPage) keys(m *root) [][]key.Binding { return [][]key.Binding{fp
 func (fp *friendsPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(th.Title.Render(th.T("ui.friends.title")) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.friends.title")) + "\n" + m.rule() + "\n")
 	if m.sess.Player.Guest || m.app.Friends == nil {
 		for _, l := range uikit.Wrap(th.T("friends.err.guest"), m.width-2) {
 			b.WriteString("\n" + th.Muted.Render(l))

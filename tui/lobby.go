@@ -273,7 +273,7 @@ func (lp *lobbyPage) title(m *root) string {
 	gap := max(1, m.width-lipgloss.Width(title)-lipgloss.Width(who))
 	var b strings.Builder
 	b.WriteString(title + strings.Repeat(" ", gap) + who + "\n")
-	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(m.rule() + "\n")
 	if p.Guest && m.sess.Guest != "" {
 		for _, line := range uikit.Wrap(GuestHint(th, m.sess.Guest, m.app.JoinHint), m.width) {
 			b.WriteString(th.Muted.Render(line) + "\n")

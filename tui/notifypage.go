@@ -168,7 +168,7 @@ func (p *notifyPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.he
 func (p *notifyPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(th.Title.Render(th.T("ui.notify.title")) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.notify.title")) + "\n" + m.rule() + "\n")
 	for _, l := range strings.Split(th.Wrapped("ui.notify.about", m.width), "\n") {
 		b.WriteString(th.Muted.Render(l) + "\n")
 	}

@@ -167,7 +167,7 @@ func (pp *peoplePicker) frame(m *root) []string {
 	if t == nil {
 		return nil
 	}
-	lines := []string{th.Title.Render(th.T("ui.people.title", game.Text("Code", t.raw.Room))), th.Rule.Render(strings.Repeat("─", m.width))}
+	lines := []string{th.Title.Render(th.T("ui.people.title", game.Text("Code", t.raw.Room))), m.rule()}
 	for _, l := range uikit.Wrap(th.T("ui.people.about"), m.width-1) {
 		lines = append(lines, th.Muted.Render(l))
 	}

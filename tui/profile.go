@@ -155,7 +155,7 @@ func (pp *profilePage) view(m *root) string {
 	if p.Veteran {
 		title += "  " + th.Good.Render("★ "+th.T("ui.profile.veteran_since", game.Text("Date", p.VeteranSince.Format(dateLayout)), game.Person("Player", p.Name, p.Gender)))
 	}
-	b.WriteString(title + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(title + "\n" + m.rule() + "\n")
 	if p.FirstSeen.IsZero() {
 		b.WriteString(th.Muted.Render(th.T("cmd.profile.none")) + "\n\n")
 	} else {

@@ -69,7 +69,7 @@ func (lp *listsPage) keys(m *root) [][]key.Binding { return [][]key.Binding{lp.h
 func (lp *listsPage) view(m *root) string {
 	th := m.th
 	var b strings.Builder
-	b.WriteString(th.Title.Render(th.T("ui.people.lists_title")) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(th.Title.Render(th.T("ui.people.lists_title")) + "\n" + m.rule() + "\n")
 	i := 0
 	section := func(head, about string, list []Person) {
 		b.WriteString("\n" + th.Header.Render(th.T(head)) + "\n")

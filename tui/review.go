@@ -142,7 +142,7 @@ func (p *reviewPage) view(m *root) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(th.Trunc(th.Title.Render(title), m.width) + "\n" + th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(th.Trunc(th.Title.Render(title), m.width) + "\n" + m.rule() + "\n")
 	body := p.lines(m)
 	room := max(1, m.height-3) // title, rule, bottom bar
 	p.cur = min(p.cur, max(0, len(body)-1))

@@ -841,3 +841,6 @@ func (m *root) noticeBlock(text string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// rule is the line under a page's title, across the window.
+func (m *root) rule() string { return m.th.Rule.Render(strings.Repeat("─", m.width)) }

@@ -374,7 +374,7 @@ func (t *tablePage) waitingView(m *root) string {
 		title = sum.Title
 	}
 	b.WriteString(th.Title.Render(th.T("ui.table.title", game.Text("Code", u.Room))) + th.Muted.Render(" · "+uikit.Clean(th.Msg(title))) + "\n")
-	b.WriteString(th.Rule.Render(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(m.rule() + "\n")
 	hint := "ssh -p 2222 host"
 	if m.app.JoinHint != "" {
 		hint = m.app.JoinHint
