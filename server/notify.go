@@ -154,6 +154,15 @@ func (l notifyLedger) Mark(player, room string, m notify.Mark) error {
 	return err
 }
 
+// servingJoinHint is the join line on the address actually listened on,
+// or, before Serve, the one the configuration gives.
+func (s *Server) servingJoinHint() string {
+	if h := s.joinHint.Load(); h != nil {
+		return *h
+	}
+	return joinline.For(s.cfg.Addr, s.cfg.PublicHost)
+}
+
 // composeNotification writes a message in the player's language: the
 // table's code and title, the game, how long is left, and the line that
 // takes them there. Nothing of a hand.
@@ -165,7 +174,8 @@ func (s *Server) composeNotification(kind notify.Kind, t notify.Turn, _ notify.S
 		}
 	}
 	p := i18n.For(lang)
-	m := notify.Message{Server: s.access.Name(), Click: clickURL(s.app.JoinHint)}
+	hint := s.servingJoinHint()
+	m := notify.Message{Server: s.access.Name(), Click: clickURL(hint)}
 	if kind == notify.KindTest {
 		m.Title, m.Text = p.T("notify.msg.test_title"), p.T("notify.msg.test", game.Text("Server", cmpName(m.Server)))
 		return m
@@ -174,7 +184,7 @@ func (s *Server) composeNotification(kind notify.Kind, t notify.Turn, _ notify.S
 	if mod, ok := s.app.Games.Lookup(t.Game); ok {
 		m.GameName = p.T(mod.TitleKey)
 	}
-	m.Join = joinline.WithTerminal(s.app.JoinHint) + " join " + t.Table
+	m.Join = joinline.WithTerminal(hint) + " join " + t.Table
 	left := game.Msg{}
 	if !t.Deadline.IsZero() {
 		left = uikit.Left(t.Deadline.Sub(s.now()))

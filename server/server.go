@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/access"
@@ -141,6 +142,9 @@ type Server struct {
 	friends    *friends.Service                               // friendships and requests (friends.go)
 	presence   *presence.Hub                                  // where this node's players are, told to their friends
 	outbox     *notify.Outbox                                 // messages to away players' webhooks; nil: off (notify.go)
+	// joinHint is app.JoinHint for goroutines that start before Serve
+	// sets it (the outbox sends what it restored at once).
+	joinHint atomic.Pointer[string]
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
 	health  func() error     // the cluster's health; nil on a single node
@@ -500,6 +504,8 @@ func (s *Server) HostKeyFingerprint() string { return s.ssh.HostKeyFingerprint()
 // are shown names the port actually listened on.
 func (s *Server) Serve(l net.Listener) error {
 	s.app.JoinHint = joinline.For(l.Addr().String(), s.cfg.PublicHost)
+	hint := s.app.JoinHint
+	s.joinHint.Store(&hint)
 	if s.cluster != nil {
 		s.cluster.Announce(s.app.JoinHint)
 	}

@@ -3,6 +3,7 @@ package sshtest
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -20,8 +21,10 @@ func StartProcess(t testing.TB, cmd *exec.Cmd) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var races *raceWatch
 	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
+		races = &raceWatch{to: os.Stderr}
+		cmd.Stderr = races
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -29,6 +32,9 @@ func StartProcess(t testing.TB, cmd *exec.Cmd) string {
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill() // fails only for a process that already exited
 		_ = cmd.Wait()         // "signal: killed" is how it ends
+		if races != nil && races.seen() {
+			t.Error("the server process reported a data race (above)")
+		}
 	})
 	addr := make(chan string, 1)
 	go func() {
@@ -65,4 +71,35 @@ func (l *Buffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// raceWatch passes a process's standard error on and notes whether the
+// race detector spoke in it: a race in a server process (killed -9 or
+// not) would otherwise fail no test.
+type raceWatch struct {
+	to   io.Writer
+	mu   sync.Mutex
+	tail []byte // the last bytes written, for a marker split between writes
+	race bool
+}
+
+var raceMarker = []byte("WARNING: DATA RACE")
+
+func (w *raceWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.tail = append(w.tail, p...)
+	if bytes.Contains(w.tail, raceMarker) {
+		w.race = true
+	}
+	if keep := len(raceMarker) - 1; len(w.tail) > keep {
+		w.tail = append(w.tail[:0], w.tail[len(w.tail)-keep:]...)
+	}
+	w.mu.Unlock()
+	return w.to.Write(p)
+}
+
+func (w *raceWatch) seen() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.race
 }
