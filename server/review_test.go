@@ -102,8 +102,16 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 
 	// On the full screen (ssh -t host review CODE), then back to the lobby.
 	full := sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithPTY(80, 24), sshtest.WithCommand("review "+code[1]))
-	full.ExpectScreen(t, `ann · decisions: `, 10*time.Second)
-	full.ExpectScreen(t, `The coach's review of `+code[1], time.Second)
+	full.ExpectScreen(t, `The coach's review of `+code[1], 10*time.Second)
+	// Her summary follows the chart and its marks: below the first
+	// screen when the game had many turning points.
+	clocktest.CheckFor(t, 20*time.Second, 150*time.Millisecond, func() error {
+		if strings.Contains(full.Screen(), "ann · decisions: ") {
+			return nil
+		}
+		full.Type("j")
+		return fmt.Errorf("no summary of ann's decisions:\n%s", full.Screen())
+	})
 	// From a line that names a decision, enter opens the replay there,
 	// from ann's own seat: her hand as it was; esc comes back.
 	clocktest.CheckFor(t, 20*time.Second, 150*time.Millisecond, func() error {
@@ -117,7 +125,7 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	full.ExpectScreen(t, `Replay of `+code[1]+` · move \d+ of`, 5*time.Second)
 	full.ExpectScreen(t, `Your hand`, time.Second)
 	full.Type("\x1b")
-	full.ExpectScreen(t, `ann · decisions: `, 5*time.Second)
+	full.ExpectScreen(t, `The coach's review of `+code[1], 5*time.Second)
 	full.Type("\x1b")
 	full.ExpectScreen(t, `Tables`, 5*time.Second)
 
