@@ -50,7 +50,7 @@ func TestPlainModeSaysEachThingOnceInWords(t *testing.T) {
 						t.Fatalf("look reads the column %q aloud:\n%s", abbr, look)
 					}
 				}
-				if !strings.Contains(look, "3 żetony wsparcia") || !strings.Contains(look, "w ręce") {
+				if !strings.Contains(look, "3 żetony wsparcia") || !strings.Contains(look, "na ręce") {
 					t.Fatalf("look does not say the soldiers in words:\n%s", look)
 				}
 			}
