@@ -30,6 +30,9 @@ func TestNoPageCutsAWord(t *testing.T) {
 				for _, c := range words.CutWords(lines, 80, names) {
 					t.Errorf("%s: a word cut: %s", where, c)
 				}
+				for _, c := range screentest.CutBars(lines) {
+					t.Errorf("%s: a help bar dropped ?: %s", where, c)
+				}
 				for _, u := range screentest.Unrendered(t, lines) {
 					t.Errorf("%s: unrendered words: %s", where, u)
 				}

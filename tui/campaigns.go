@@ -112,7 +112,7 @@ func (p *campaignsPage) help(m *root) []key.Binding {
 	open := p.bind.Open
 	open.SetEnabled(len(p.campaigns) > 0)
 	players := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", m.th.T("ui.key.players")))
-	return []key.Binding{p.bind.Up, open, players, p.bind.New, p.bind.Join, p.bind.Back}
+	return []key.Binding{p.bind.Up, open, players, p.bind.New, p.bind.Join, p.bind.Back, m.keys.Help}
 }
 
 func (p *campaignsPage) bar(m *root) string           { return m.shortHelp(p.help(m)) }

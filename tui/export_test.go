@@ -22,8 +22,9 @@ var LongNames = []string{"Александра Валерьевн", "Преоб�
 	"Jörg-Hans Müllerssoh", "Екатерина Петровская", "Przemysław Wąsowiczz", "Ольга Константиновна"}
 
 // WalkedCodes are the table, game and campaign codes the walked pages
-// show, and the server's name in the command friends type.
-var WalkedCodes = []string{"K7QX", "P2MD", "W0LF", "B3ZT", "7KQ2XM", "Q3ZZ9AB", "camp.example"}
+// show, the server's name in the command friends type, and the host of a
+// webhook.
+var WalkedCodes = []string{"K7QX", "P2MD", "W0LF", "B3ZT", "7KQ2XM", "Q3ZZ9AB", "camp.example", "ntfy.example.org"}
 
 // WalkPages opens every page a player reaches, in language l at 80×24,
 // with every registered game of cat: the lobby with a waiting table of
@@ -43,6 +44,7 @@ func WalkPages(t *testing.T, cat Catalog, l i18n.Lang, look func(where, view str
 	a.Relations, a.Reports = rel, &memReports{}
 	a.Friends = walkFriends{}
 	a.Reviews = walkReviews{}
+	a.Notifications = walkNotifications{}
 	for i, m := range cat {
 		spec, err := m.BuildTable(m.FormDefaults())
 		if err != nil {
@@ -102,6 +104,8 @@ func WalkPages(t *testing.T, cat Catalog, l i18n.Lang, look func(where, view str
 		s.keys("down")
 		see("profile, a game picked")
 	}
+	openNotify(s.m, s.m.page)
+	see("notifications")
 	openLists(s.m, s.m.lobby)
 	see("people")
 	openFriends(s.m, s.m.lobby)
@@ -262,6 +266,16 @@ func (walkFriends) Lists(table.Player) (FriendLists, error) {
 }
 
 func (walkFriends) Circle(string) presence.Circle { return presence.Circle{} }
+
+// walkNotifications are every setting on, with a long webhook.
+type walkNotifications struct{ Notifications }
+
+func (walkNotifications) Settings(string) ([]game.Msg, error) {
+	return []game.Msg{game.M("notify.cmd.server_off"),
+		game.M("notify.cmd.url", game.Text("URL", "https://ntfy.example.org/…"), game.Text("Format", "ntfy")),
+		game.M("notify.cmd.quiet", game.Text("Hours", "22:00-07:30"), game.Text("Zone", "America/Argentina/Buenos_Aires")),
+		game.M("notify.cmd.desktop_on", game.Text("Seq", "OSC 777"))}, nil
+}
 
 // walkReviews is a coach still at work on every game.
 type walkReviews struct{}

@@ -162,7 +162,14 @@ func (p *notifyPage) help(m *root) []key.Binding {
 	return []key.Binding{b.URL, b.Test, b.Off, b.Desktop, b.Quiet, b.Zone, newPagesKeys(m.th).Back, m.keys.Help}
 }
 
-func (p *notifyPage) bar(m *root) string           { return m.shortHelp(p.help(m)) }
+// bar has the keys the page does not show beside a setting (u, d, o and
+// z are drawn before the lines they change): all eight were 90 to 100
+// columns, and the bar lost esc and ? in every language.
+func (p *notifyPage) bar(m *root) string {
+	b := p.bind
+	return m.shortHelp([]key.Binding{b.Test, b.Off, newPagesKeys(m.th).Back, m.keys.Help})
+}
+
 func (p *notifyPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help(m)} }
 
 func (p *notifyPage) view(m *root) string {

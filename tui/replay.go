@@ -144,15 +144,15 @@ func (p *replayPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 
 func (p *replayPage) view(m *root) string { return p.screen.View() }
 
-func (p *replayPage) help() []key.Binding {
-	return []key.Binding{p.bind.Prev, p.bind.Step, p.bind.First, p.bind.Back}
+func (p *replayPage) help(m *root) []key.Binding {
+	return []key.Binding{p.bind.Prev, p.bind.Step, p.bind.First, p.bind.Back, m.keys.Help}
 }
 
 // bar is the replay's help bar: where we are, then the keys.
 func (p *replayPage) bar(m *root) string {
 	status := m.th.Accent.Render(m.th.T("ui.replay.status", game.Text("Code", p.replay.Code), game.Num("N", p.step), game.Num("Of", len(p.replay.Steps)-1)))
 	sep := m.th.HelpSep.Render(" • ")
-	return status + sep + m.th.ShortHelp(max(0, m.width-uikit.Width(status+sep)), p.help()) // whole keys in the room left
+	return status + sep + m.th.ShortHelp(max(0, m.width-uikit.Width(status+sep)), p.help(m)) // whole keys in the room left
 }
 
-func (p *replayPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help()} }
+func (p *replayPage) keys(m *root) [][]key.Binding { return [][]key.Binding{p.help(m)} }

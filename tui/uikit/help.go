@@ -2,6 +2,7 @@ package uikit
 
 import (
 	"hash/maphash"
+	"slices"
 	"strings"
 	"sync"
 
@@ -52,36 +53,53 @@ func (t *Theme) ShortHelp(w int, keys []key.Binding) string {
 // shortHelpView is bubbles' ShortHelpView without its overflow: when even
 // the ellipsis has no room, bubbles adds the next key anyway and the bar
 // wraps onto a second line (an 88-cell bar at 80 columns). Here the last
-// key that fits makes way for the ellipsis instead.
+// key that fits makes way for the ellipsis instead. A bar that drops keys
+// keeps the help key (?), which lists them all: the keys before it make
+// way for it, and the ellipsis follows it.
 func shortHelpView(h help.Model, w int, keys []key.Binding) string {
 	sep := h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator)
 	tail := " " + h.Styles.Ellipsis.Inline(true).Render(h.Ellipsis)
-	var items []string
-	total := 0
+	var items []string // each key's "k desc", without separators
+	helpAt := -1
 	for _, kb := range keys {
 		if !kb.Enabled() {
 			continue
 		}
-		item := h.Styles.ShortKey.Inline(true).Render(kb.Help().Key) + " " +
-			h.Styles.ShortDesc.Inline(true).Render(kb.Help().Desc)
-		if len(items) > 0 {
-			item = sep + item
+		if helpAt < 0 && slices.Contains(kb.Keys(), "?") {
+			helpAt = len(items)
 		}
-		iw := lipgloss.Width(item)
+		items = append(items, h.Styles.ShortKey.Inline(true).Render(kb.Help().Key)+" "+
+			h.Styles.ShortDesc.Inline(true).Render(kb.Help().Desc))
+	}
+	total, fit := 0, 0 // the cells of the first fit items, with their separators
+	for i, it := range items {
+		iw := lipgloss.Width(it)
+		if i > 0 {
+			iw += lipgloss.Width(sep)
+		}
 		if w > 0 && total+iw > w {
-			for len(items) > 0 && total+lipgloss.Width(tail) > w {
-				total -= lipgloss.Width(items[len(items)-1])
-				items = items[:len(items)-1]
-			}
-			if total+lipgloss.Width(tail) <= w {
-				items = append(items, tail)
-			}
 			break
 		}
-		items = append(items, item)
 		total += iw
+		fit++
 	}
-	return strings.Join(items, "")
+	if fit == len(items) {
+		return strings.Join(items, sep)
+	}
+	kept := items[:fit:fit]
+	var last []string // what follows the kept keys: the help key, the ellipsis
+	if helpAt >= fit {
+		last = append(last, items[helpAt])
+	}
+	width := func(parts []string) int { return lipgloss.Width(strings.Join(parts, sep)) + lipgloss.Width(tail) }
+	for len(kept) > 0 && width(append(kept[:len(kept):len(kept)], last...)) > w {
+		kept = kept[:len(kept)-1]
+	}
+	out := append(kept, last...)
+	if width(out) > w {
+		return strings.Join(kept, sep) // no room even for the ellipsis
+	}
+	return strings.Join(out, sep) + tail
 }
 
 // HelpPage is a whole help screen, exactly w×h: a title, the keys in

@@ -82,3 +82,27 @@ func TestShortHelpNeverWiderThanTheWindow(t *testing.T) {
 		t.Errorf("ShortHelp(80) = %q", got)
 	}
 }
+
+// A bar that drops keys keeps ? (which lists them all) before its
+// ellipsis: the keys before ? make way for it.
+func TestACutHelpBarKeepsTheHelpKey(t *testing.T) {
+	th := New(renderer(termenv.ANSI256))
+	bind := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	keys := []key.Binding{
+		bind("u", "webhook"), bind("t", "test"), bind("x", "webhook off"), bind("d", "desktop"),
+		bind("o", "quiet hours"), bind("z", "time zone"), bind("esc", "back"), bind("?", "help"),
+	}
+	all := ansi.Strip(th.ShortHelp(200, keys))
+	for w := 16; w < lipgloss.Width(all); w++ {
+		got := ansi.Strip(th.ShortHelp(w, keys))
+		if gw := lipgloss.Width(got); gw > w {
+			t.Errorf("ShortHelp(%d) is %d cells: %q", w, gw, got)
+		}
+		if !strings.HasSuffix(got, "? help …") {
+			t.Errorf("ShortHelp(%d) = %q: not ? before the ellipsis", w, got)
+		}
+	}
+	if got := ansi.Strip(th.ShortHelp(80, keys)); got != "u webhook • t test • x webhook off • d desktop • o quiet hours • ? help …" {
+		t.Errorf("ShortHelp(80) = %q", got)
+	}
+}

@@ -182,3 +182,18 @@ func (w *Words) CutWords(lines []string, width int, names []string) []string {
 	}
 	return cut
 }
+
+// CutBars are the help bars of a screen (lines of keys, "k what • k
+// what") that dropped keys for want of room (they end in an ellipsis)
+// and lost the help key with them: a player learns of the keys dropped
+// only from ? (uikit's ShortHelp keeps it).
+func CutBars(lines []string) []string {
+	var cut []string
+	for _, line := range lines {
+		plain := strings.TrimSpace(ansi.Strip(line))
+		if strings.Contains(plain, " • ") && strings.HasSuffix(plain, " …") && !strings.HasPrefix(plain, "? ") && !strings.Contains(plain, " ? ") {
+			cut = append(cut, plain)
+		}
+	}
+	return cut
+}
