@@ -59,6 +59,9 @@ type Notice struct {
 // VerbJoin sits down at the table Arg names, VerbWatch watches it,
 // VerbFriend accepts the friend request of the player Arg names. A
 // session that does not know a verb shows the notice without a key.
+// VerbDesktop is no key: the player changed their desktop notification
+// choice (Arg: "", "9" or "777"); each session of theirs keeps it, and
+// shows nothing (an older session shows the notice's Text).
 type Act struct {
 	Verb string `json:"verb"`
 	Arg  string `json:"arg,omitempty"`
@@ -69,7 +72,13 @@ const (
 	VerbJoin   = "join"
 	VerbWatch  = "watch"
 	VerbFriend = "friend"
+	// VerbDesktop: the player's desktop choice, for their sessions to keep.
+	VerbDesktop = "desktop"
 )
+
+// Setting reports whether n carries a player's setting to their sessions
+// (VerbDesktop) rather than a line to show.
+func (n Notice) Setting() bool { return n.Act.Verb == VerbDesktop }
 
 // IsZero reports whether a is no act.
 func (a Act) IsZero() bool { return a.Verb == "" }

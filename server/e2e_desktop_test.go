@@ -12,10 +12,12 @@ import (
 )
 
 // Desktop notifications over real SSH (issue 40, item 4): bob turns them
-// on with `ssh host notify desktop 777`; in the full-screen lobby, when a
-// correspondence table comes to his move, his terminal gets the notice,
-// the bell and one OSC 777 sequence with the notice's words. On OSC 9 the
-// same, and in plain mode none (plain mode writes no escape sequence).
+// on with `ssh host notify desktop 9`, logs in, and changes them to 777
+// from another terminal (his session keeps a copy, told of the change);
+// in the full-screen lobby, when a correspondence table comes to his
+// move, his terminal gets the notice, the bell and one OSC 777 sequence
+// with the notice's words. In plain mode none (plain mode writes no
+// escape sequence).
 func TestDesktopNotificationReachesTheTerminal(t *testing.T) {
 	t.Parallel()
 	srv, addr := startGameServerWith(t, "desktop notifications over SSH", func(c *Config) {
@@ -25,8 +27,8 @@ func TestDesktopNotificationReachesTheTerminal(t *testing.T) {
 	if out, code := command(t, addr, bobKey, "bob", "notify desktop loud"); code != 1 || !strings.Contains(out, "notify desktop on (OSC 9), 777 (OSC 777) or off") {
 		t.Errorf("notify desktop loud: exit %d, %q", code, out)
 	}
-	if out, code := command(t, addr, bobKey, "bob", "notify desktop 777"); code != 0 || !strings.Contains(out, "Desktop notifications: on (OSC 777)") {
-		t.Fatalf("notify desktop 777: exit %d, %q", code, out)
+	if out, code := command(t, addr, bobKey, "bob", "notify desktop on"); code != 0 || !strings.Contains(out, "Desktop notifications: on (OSC 9)") {
+		t.Fatalf("notify desktop on: exit %d, %q", code, out)
 	}
 	ann, code := newCorrTable(t, addr, annKey)
 	bob := dialPlain(t, addr, "bob", sshtest.WithKey(bobKey))
@@ -36,6 +38,9 @@ func TestDesktopNotificationReachesTheTerminal(t *testing.T) {
 
 	term := sshtest.Dial(t, addr, sshtest.WithKey(bobKey), sshtest.WithUser("bob"), sshtest.WithPTY(80, 24))
 	term.Expect(t, code, 5*time.Second) // the lobby lists his table
+	if out, code := command(t, addr, bobKey, "bob", "notify desktop 777"); code != 0 || !strings.Contains(out, "Desktop notifications: on (OSC 777)") {
+		t.Fatalf("notify desktop 777: exit %d, %q", code, out)
+	}
 	ann.do("start")
 	ann.c.Expect(t, `Mission 1 begins`, 10*time.Second)
 	untilWaitingOn(t, ann, srv, code, sshtest.Fingerprint(bobKey))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/notice"
 	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver"
@@ -116,15 +117,6 @@ func (n notifyPrefs) Settings(id string) ([]game.Msg, error) {
 	return out, nil
 }
 
-// Desktop is a player's desktop notification choice ("" on any failure).
-func (n notifyPrefs) Desktop(id string) string {
-	set, err := n.read(id)
-	if err != nil {
-		return ""
-	}
-	return set.Desktop
-}
-
 // Errors Do gives besides the notify package's.
 var (
 	errNotifyQuiet   = game.NewError("notify.err.quiet")
@@ -186,7 +178,11 @@ func (n notifyPrefs) do(id string, args []string, zone string) ([]game.Msg, erro
 		if !ok {
 			return nil, errNotifyDesktop
 		}
-		return kept, s.updateNotify(id, func(n *notify.Settings) { n.Desktop = choice })
+		if err := s.updateNotify(id, func(n *notify.Settings) { n.Desktop = choice }); err != nil {
+			return nil, err
+		}
+		s.tellDesktop(id, choice)
+		return kept, nil
 	case strings.Contains(args[0], "://") && len(args) <= 2:
 		u, err := s.cfg.Notify.Check(args[0])
 		if err != nil {
@@ -218,6 +214,19 @@ func (s *Server) updateNotify(id string, fn func(*notify.Settings)) error {
 		return nil
 	})
 	return err
+}
+
+// tellDesktop tells every session of player id, on any node, their new
+// desktop choice: each keeps a copy (tui.Session.Desktop), so a notice
+// that warrants a desktop notification reads no profile on the session's
+// goroutine. An older node shows it as the line it carries.
+func (s *Server) tellDesktop(id, choice string) {
+	text := game.M("notify.cmd.desktop_off")
+	if osc := tui.DesktopOSC(choice); osc != 0 {
+		text = game.M("notify.cmd.desktop_on", game.Text("Seq", fmt.Sprintf("OSC %d", osc)))
+	}
+	s.notices.Post(notice.Notice{ID: "setting:desktop", To: id, Text: text, Quiet: true,
+		Act: notice.Act{Verb: notice.VerbDesktop, Arg: choice}})
 }
 
 // notifyErr is what a player reads of err.

@@ -332,10 +332,11 @@ func (s *Server) restore(j persistence.Journal) error {
 // program is the TUI for one PTY session with a verified identity; ctx
 // ends with the session.
 func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
-	id, p, lang, notice, ok := s.player(ctx, sess)
+	in, ok := s.player(ctx, sess)
 	if !ok {
 		return nil
 	}
+	id, p := in.id, in.p
 	term := sshserver.NewTerminal(sess)
 	sizes, _ := sshserver.ClaimWindowChanges(ctx) // the pump passes them on: no goroutine of its own
 	prog := s.app.NewProgram(tui.Session{
@@ -343,9 +344,10 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		Ctx:      ctx,
 		Player:   p,
 		Renderer: term.Renderer,
-		Lang:     lang,
+		Lang:     in.lang,
 		Command:  sess.Command(),
-		Notice:   notice,
+		Notice:   in.notice,
+		Desktop:  in.desktop,
 		Guest:    guestHint(id),
 		Addr:     id.RemoteIP,
 		Zone:     clientZone(sess.Environ()),
@@ -363,10 +365,11 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 func (s *Server) plain(sess ssh.Session) int {
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	id, p, lang, notice, ok := s.player(ctx, sess)
+	in, ok := s.player(ctx, sess)
 	if !ok {
 		return 1
 	}
+	id, p, lang, notice := in.id, in.p, in.lang, in.notice
 	_, _, pty := sess.Pty()
 	out := sshserver.RawOutput(sess)
 	if notice != "" {
@@ -390,15 +393,26 @@ func (s *Server) plain(sess ssh.Session) int {
 		Out: out, Echo: pty, Addr: id.RemoteIP, Zone: clientZone(sess.Environ()), ASCII: sshserver.WantsASCII(sess), Guest: guestHint(id), Control: control})
 }
 
+// login is who a verified session plays as (Server.player).
+type login struct {
+	id      sshserver.Identity
+	p       table.Player
+	lang    i18n.Lang
+	notice  string // said when the session starts
+	desktop string // the profile's desktop notification choice
+}
+
 // player is who a verified session plays as: its name (the one it logged
 // in with, its profile's, or one the server gives when that is taken, said
-// in notice) and its language (the client's environment, else the
-// player's saved choice, else English). The name is held until ctx ends.
-func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identity, table.Player, i18n.Lang, string, bool) {
+// in notice), its language (the client's environment, else the player's
+// saved choice, else English) and its profile's desktop notification
+// choice. The name is held until ctx ends.
+func (s *Server) player(ctx context.Context, sess ssh.Session) (login, bool) {
 	id, ok := sshserver.IdentityOf(sess)
 	if !ok {
-		return id, table.Player{}, i18n.English, "", false
+		return login{id: id, lang: i18n.English}, false
 	}
+	desktop := ""
 	p := table.Player{ID: id.ID, Guest: id.Guest, Addr: id.RemoteIP, WatchOnly: id.Guest && s.cfg.GuestsWatch}
 	name, err := sanitize.Name(id.User)
 	if err == nil {
@@ -420,7 +434,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 					s.log.Warn("sessions refused: too many new keys from one address", "addr", id.RemoteIP, "limit", s.newKeys.limit)
 				}
 				s.ssh.RefuseFor(sess, sshserver.RefusedNewKeys, i18n.For(lang).T("ssh.newkeys.too_many", game.Num("N", s.newKeys.limit)))
-				return id, table.Player{}, lang, "", false
+				return login{id: id, lang: lang}, false
 			}
 		}
 		if err == nil {
@@ -429,6 +443,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 				p.Badge = tui.BadgeVeteran
 			}
 			p.Gender, _ = game.ParseGender(prof.Gender)
+			desktop = prof.Notify.Desktop
 			if l, ok := i18n.Parse(prof.Lang); ok && !fromEnv {
 				lang = l
 			}
@@ -452,7 +467,7 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (sshserver.Identi
 		p.Name = given
 	}
 	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
-	return id, p, lang, notice, true
+	return login{id: id, p: p, lang: lang, notice: notice, desktop: desktop}, true
 }
 
 // warnIfOpen warns, and reports, when the data directory lets others

@@ -212,7 +212,12 @@ type Session struct {
 	Guest    string    // a keyless guest's reclaim code, as typed ("g-…"): shown to this session only
 	Addr     string    // the client's address, for the wrong-code budget (App.Guesses)
 	Zone     string    // the client's time zone (TZ; "": none sent), for notify's quiet hours
-	Options  []tea.ProgramOption
+	// Desktop is the player's desktop notification choice ("" none, "9"
+	// OSC 9, "777" OSC 777), their profile's as read at login: the
+	// session keeps it current (a notice.VerbDesktop notice comes when the
+	// player changes it, from any terminal), and reads no store for it.
+	Desktop string
+	Options []tea.ProgramOption
 	// Input is the session's keyboard. Every byte read from it counts as
 	// activity for the idle clock, stamped as it arrives rather than when
 	// the program gets round to it, so a key typed just before the deadline

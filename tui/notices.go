@@ -56,13 +56,13 @@ func (m *root) Desktop() (frames.DesktopNote, bool) {
 }
 
 // desktopFor has the next frame carry n as a desktop notification, if the
-// player turned those on (their profile, read as it comes: a change made
-// by `ssh host notify desktop` from another terminal counts at once).
+// player turned those on (the session's copy of their choice: a change
+// made from another terminal comes as a notice, see onNotices).
 func (m *root) desktopFor(n notice.Notice) {
 	if !n.Desktop || n.Gone || m.app.Notifications == nil || m.sess.Player.Guest {
 		return
 	}
-	osc := DesktopOSC(m.app.Notifications.Desktop(m.sess.Player.ID))
+	osc := DesktopOSC(m.sess.Desktop)
 	if osc == 0 {
 		return
 	}
@@ -85,12 +85,19 @@ func DesktopOSC(choice string) int {
 	return 0
 }
 
-// onNotices takes notices that came: those of players the session
-// ignores or blocks are dropped unseen; a new one rings and shows.
+// onNotices takes notices that came: a setting the player changed is
+// kept, unseen; those of players the session ignores or blocks are
+// dropped unseen; a new one rings and shows.
 func (m *root) onNotices(ns []notice.Notice) tea.Cmd {
 	m.app.LoadLists(m.sess.Player, &m.lists)
 	kept := ns[:0:0]
 	for _, n := range ns {
+		if n.Setting() {
+			if n.Act.Verb == notice.VerbDesktop {
+				m.sess.Desktop = n.Act.Arg
+			}
+			continue
+		}
 		if n.From != "" && (m.lists.Has(IgnoreList, n.From) || m.lists.Has(BlockList, n.From)) {
 			continue
 		}

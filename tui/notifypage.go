@@ -28,10 +28,9 @@ type Notifications interface {
 	// Do runs `notify ARGS…` for player id (zone: the client's TZ, "" if
 	// none) and says what came of it; an error is what the player reads
 	// (a *game.Error), or ErrNotifyUsage for words it does not take.
+	// A desktop choice changed comes to every session of the player as a
+	// notice (notice.VerbDesktop): sessions keep it (Session.Desktop).
 	Do(id string, args []string, zone string) ([]game.Msg, error)
-	// Desktop is player id's desktop notification choice: "" none, "9"
-	// (OSC 9) or "777" (OSC 777).
-	Desktop(id string) string
 }
 
 // ErrNotifyUsage: `notify` was given words it does not take.
@@ -84,6 +83,7 @@ func (p *notifyPage) reload(m *root) {
 
 // notifyDone: a change or a test the page asked for came back.
 type notifyDone struct {
+	args []string
 	said []game.Msg
 	err  error
 }
@@ -94,13 +94,16 @@ func (p *notifyPage) do(m *root, args ...string) tea.Cmd {
 	n, id, zone := m.app.Notifications, m.sess.Player.ID, m.sess.Zone
 	return func() tea.Msg {
 		said, err := n.Do(id, args, zone)
-		return notifyDone{said, err}
+		return notifyDone{args, said, err}
 	}
 }
 
 // done shows what came of a change, and the settings as they are now.
 func (p *notifyPage) done(m *root, d notifyDone) {
 	p.testing = false
+	if d.err == nil && len(d.args) == 2 && d.args[0] == "desktop" {
+		m.sess.Desktop = map[string]string{"9": "9", "777": "777"}[d.args[1]] // its notice may come after the next d
+	}
 	p.reload(m)
 	switch {
 	case errors.Is(d.err, ErrNotifyUsage):
@@ -143,7 +146,7 @@ func (p *notifyPage) key(m *root, k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, b.Off):
 		return p.do(m, "off")
 	case key.Matches(k, b.Desktop):
-		next := map[string]string{"": "9", "9": "777", "777": "off"}[m.app.Notifications.Desktop(m.sess.Player.ID)]
+		next := map[string]string{"": "9", "9": "777", "777": "off"}[m.sess.Desktop]
 		return p.do(m, "desktop", next)
 	case key.Matches(k, b.Quiet):
 		return m.openPrompt(th.T("ui.notify.prompt_quiet"), th.T("ui.notify.prompt_quiet_hint"), "", 16, func(v string) tea.Cmd {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,16 +9,21 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/notice"
+	"github.com/bivouac-ssh/bivouac/table"
 	"github.com/bivouac-ssh/bivouac/tui/frames"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // fakeNotifications keeps one player's settings as `notify` would.
 type fakeNotifications struct {
 	url, desktop string
 	did          [][]string
+	reads        int // Settings read
 }
 
 func (f *fakeNotifications) Settings(string) ([]game.Msg, error) {
+	f.reads++
 	url := game.M("notify.cmd.no_url")
 	if f.url != "" {
 		url = game.M("notify.cmd.url", game.Text("URL", "https://ntfy.sh/…"), game.Text("Format", "ntfy"))
@@ -46,8 +52,6 @@ func (f *fakeNotifications) Do(_ string, args []string, _ string) ([]game.Msg, e
 	}
 	return []game.Msg{game.M("notify.cmd.kept")}, nil
 }
-
-func (f *fakeNotifications) Desktop(string) string { return f.desktop }
 
 // The profile's notifications page (N): the settings, masked, at 80×24 in
 // every language; u opens a text field for the URL, d cycles desktop
@@ -116,12 +120,21 @@ func TestTheNotificationsPage(t *testing.T) {
 
 // A notice of their move brings a player who turned them on a desktop
 // notification with its words; one who did not, or a notice that is not
-// worth one, brings none.
+// worth one, brings none. The choice is the session's copy (its profile's
+// at login), kept current by the notice a change sends to every session
+// of the player: a notice reads no profile on the session's goroutine (a
+// JetStream read in a cluster). Before, the session asked the store at
+// each notice: here the store says off while the session's copy says
+// 777, and the store was read once a notice.
 func TestANoticeBringsADesktopNotification(t *testing.T) {
 	a := testApp(t)
-	f := &fakeNotifications{desktop: "777"}
+	f := &fakeNotifications{desktop: ""}
 	a.Notifications = f
-	s := newSessionIn(t, a, "fp-bob", "bob", i18n.Polish)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	m := newRoot(a, Session{Ctx: ctx, Player: table.Player{ID: "fp-bob", Name: "bob"}, Lang: i18n.Polish, Desktop: "777"}, a.Theme(nil, i18n.Polish, false))
+	s := &session{t: t, m: m}
+	s.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	n := notice.Notice{ID: "turn:K7QX", To: "fp-bob", Text: game.M("notify.notice.turn", game.Text("Code", "K7QX"), game.Text("Title", "Wiarusi")),
 		Act: notice.Act{Verb: notice.VerbJoin, Arg: "K7QX"}, Until: time.Now().Add(time.Minute), Desktop: true}
 	s.send(noticesMsg{n})
@@ -137,10 +150,38 @@ func TestANoticeBringsADesktopNotification(t *testing.T) {
 	if d, ok := s.m.Desktop(); ok {
 		t.Errorf("a notice not worth it brought %+v", d)
 	}
-	f.desktop = ""
+
+	// Turned off from another terminal: the setting's notice says so,
+	// unseen (no banner, no bell), and the next move brings none.
+	s.m.Bell()
+	off := notice.Notice{ID: "setting:desktop", To: "fp-bob", Text: game.M("notify.cmd.desktop_off"), Quiet: true,
+		Act: notice.Act{Verb: notice.VerbDesktop}}
+	s.send(noticesMsg{off})
+	if s.m.Bell() || s.m.notes.banner.ID == off.ID || strings.Contains(s.m.View(), s.m.th.T("notify.cmd.desktop_off")) {
+		t.Errorf("the setting's notice shows:\n%s", s.m.View())
+	}
 	n.ID, n.Desktop = "turn:Q3ZZ", true
 	s.send(noticesMsg{n})
 	if d, ok := s.m.Desktop(); ok {
 		t.Errorf("desktop notifications off, yet %+v", d)
+	}
+	on := off
+	on.Act.Arg = "9"
+	s.send(noticesMsg{on})
+	n.ID = "turn:B3ZT"
+	s.send(noticesMsg{n})
+	if d, ok := s.m.Desktop(); !ok || d.OSC != frames.OSC9 {
+		t.Errorf("turned on with OSC 9: %+v, %v", d, ok)
+	}
+	if f.reads != 0 {
+		t.Errorf("the notices read the player's settings %d times", f.reads)
+	}
+
+	// The notifications page's d cycles from the session's copy, and
+	// keeps what it set.
+	openNotify(s.m, s.m.page)
+	s.keys("d")
+	if got := f.did[len(f.did)-1]; strings.Join(got, " ") != "desktop 777" || s.m.sess.Desktop != "777" {
+		t.Errorf("d from OSC 9 did %q, the session keeps %q", got, s.m.sess.Desktop)
 	}
 }

@@ -15,11 +15,15 @@ import (
 // names), wherever the player is.
 
 // onNotices says the notices that came (those of players the session
-// ignores or blocks are dropped unseen).
+// ignores or blocks are dropped unseen, and so are settings: plain mode
+// sends no desktop notifications).
 func (p *plain) onNotices(ns []notice.Notice) {
 	p.app.LoadLists(p.s.Player, &p.lists)
 	kept := ns[:0:0]
 	for _, n := range ns {
+		if n.Setting() {
+			continue
+		}
 		if n.From != "" && (p.lists.Has(tui.IgnoreList, n.From) || p.lists.Has(tui.BlockList, n.From)) {
 			continue
 		}

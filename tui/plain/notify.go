@@ -62,8 +62,8 @@ func (p *plain) notifyCommand(rest string) {
 	switch strings.ToLower(args[0]) {
 	case "off", "test":
 		return
-	case "desktop":
-		if tui.DesktopOSC(n.Desktop(p.s.Player.ID)) != 0 {
+	case "desktop": // taken: on, 9, 777 or off
+		if !strings.EqualFold(args[1], "off") {
 			p.say(p.th.T("plain.notify.no_desktop"))
 		}
 	}
