@@ -3,9 +3,9 @@
 // ticker, changed or not; at 2,000 idle sessions those wake-ups were
 // nearly half a core (docs/PERFORMANCE.md). Here the program runs
 // WithoutRenderer: after each Update a drawer builds the session's frame
-// while the program waits (see draw), and the frame goes to a frameWriter
-// (newest frame wins, like the room mailboxes), which rewrites only the
-// lines that changed. Nothing runs while nothing changes, and a client
+// (see draw) and, unless the session's frames are being written already,
+// writes it through the session's frameWriter (newest frame wins, like the
+// room mailboxes), which rewrites only the lines that changed. Nothing runs while nothing changes, and a client
 // that stops reading blocks only its own writer, never the program.
 //
 // Frames are also paced: keys faster than MinGap are drawn together, and
@@ -67,10 +67,12 @@ type Model struct {
 	screen Screen
 	w      *frameWriter
 
-	// A frame is drawn by a drawer (see draw) while the program waits.
-	job    frame         // the frame to draw, lines not yet filled
-	drawn  chan struct{} // the drawer is done with job (one slot)
-	failed *drawPanic    // the drawer's panic, to raise on the program's goroutine
+	// A frame is drawn by a drawer (see draw) while the program waits for
+	// its next message.
+	job     frame         // the frame to draw, lines not yet filled
+	drawn   chan struct{} // the drawer is done with job (one slot)
+	failed  *drawPanic    // the drawer's panic, to raise on the program's goroutine
+	drawing bool          // a drawer has job: the screen is not to be touched until drawn
 
 	// send is the program's Send (nil: drawLater's frames come by a
 	// tea.Tick command); gap is the timer that sends a put-off frame's
@@ -137,6 +139,10 @@ func (f *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			cmd = tea.Quit
 		}
 	}()
+	f.settle() // the last frame's drawer is done with the screen (or raise its panic)
+	if _, ok := msg.(drawFailed); ok {
+		return f, nil // settle raised the drawer's panic, unless an earlier message did
+	}
 	if _, ok := msg.(drawMsg); ok {
 		f.w.drawDue, f.awaiting = false, false
 	} else {
@@ -170,6 +176,7 @@ func (f *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		f.draw(frame{redraw: true, height: ws.Height})
 	case f.screen.Goodbye() != "":
 		f.draw(frame{})
+		f.settle()                     // the frame is offered before the goodbye ends the writes
 		f.w.finish(f.screen.Goodbye()) // the program is quitting: leave the goodbye on screen
 	case sent && !f.w.drawDue:
 		f.w.drawDue, f.awaiting = true, true
@@ -203,23 +210,47 @@ func (f *Model) drawLater(wait time.Duration) tea.Cmd {
 }
 
 // draw hands the screen's current frame to the writer. A drawer builds it
-// while the program waits, so the screen is read by one goroutine at a
-// time as before. Why not the program's own goroutine: a frame's lines
-// are the one thing a seat's program allocates for a move, and a goroutine
-// that allocates while the collector marks first owes it an assist of at
-// least 64 KB of marking (the runtime's floor), whatever it allocates. At
-// 10,000 players every seat's program paid that at every move during a
-// mark; a few drawers, busy and long-lived, pay it once each per cycle.
+// while the program waits for its next message, so the screen is read by
+// one goroutine at a time as before: the next Update first waits for the
+// drawer (settle), which has nearly always long finished. Why not draw on
+// the program's own goroutine: a frame's lines are the one thing a seat's
+// program allocates for a move, and a goroutine that allocates while the
+// collector marks first owes it an assist of at least 64 KB of marking
+// (the runtime's floor), whatever it allocates. At 10,000 players every
+// seat's program paid that at every move during a mark; a few drawers,
+// busy and long-lived, pay it once each per cycle. Why the program does
+// not wait for the drawer at once: the drawer's "done" woke the program
+// once more for every frame, only for it to go back to waiting for its
+// next message. Without SendWith (screens driven alone, in tests) the
+// program waits at once, as a drawer's panic has no message to wake it.
 func (f *Model) draw(fr frame) {
 	f.job = fr
+	f.drawing = true
 	drawers.hand(f)
+	f.w.drawnAt = time.Now()
+	if f.send == nil {
+		f.settle()
+	}
+}
+
+// settle waits for the drawer of the last frame, if one has it, and
+// raises its panic here, on the program's goroutine (in Update, whose
+// recover ends this session alone).
+func (f *Model) settle() {
+	if !f.drawing {
+		return
+	}
+	f.drawing = false
 	<-f.drawn
 	if p := f.failed; p != nil {
 		f.failed = nil
-		panic(p) // in Update, whose recover ends this session alone
+		panic(p)
 	}
-	f.w.drawnAt = time.Now()
 }
+
+// drawFailed wakes the program when its drawer panicked, so that the
+// panic is raised (by settle in Update) without waiting for a key.
+type drawFailed struct{}
 
 // drawPanic is a panic raised while drawing, with the drawer's stack.
 type drawPanic struct {
@@ -234,18 +265,37 @@ func (p *drawPanic) String() string { return fmt.Sprintf("%v (while drawing)\n%s
 var drawers = lingerPool[*Model]{idle: make(chan *Model), run: (*Model).drawJob}
 
 // drawJob fills f.job's lines and offers it to the writer, then lets the
-// program go on; a panic goes back to the program with its stack.
+// program go on; a panic goes back to the program with its stack. When no
+// goroutine is writing the session's frames, the drawer writes this one
+// itself after the program has gone on: handing it to a writer was one
+// more goroutine woken for every frame (each seat's frame after a move
+// woke its pump, its program, a drawer, the program again and a writer).
+// A client that stops reading then holds this drawer, as it would have
+// held a writer: the others draw on, and hand starts another if none waits.
 func (f *Model) drawJob() {
+	if f.drawFrame() {
+		f.w.write()
+	}
+}
+
+// drawFrame is drawJob's drawing: true if the caller is to write the
+// frame (it took the session's writing).
+func (f *Model) drawFrame() (write bool) {
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		if p != nil {
 			f.failed = &drawPanic{value: p, stack: debug.Stack()}
 		}
+		send := f.send // read before drawn: after it, f is the program's
 		f.drawn <- struct{}{}
+		if p != nil && send != nil {
+			send(drawFailed{})
+		}
 	}()
 	fr := f.job
 	f.job = frame{}
 	fr.lines = f.screen.Lines()
-	f.w.offer(fr)
+	return f.w.take(fr)
 }
 
 // View is empty: there is no standard renderer to draw it.
@@ -321,12 +371,34 @@ func (w *frameWriter) offer(f frame) {
 	if w.ending {
 		return
 	}
+	w.queue(f)
+	w.wake()
+}
+
+// take is offer for a drawer that writes the frame itself: instead of
+// waking a writer it reports whether the caller is now the session's
+// writer (none was writing), and must call write.
+func (w *frameWriter) take(f frame) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ending {
+		return false
+	}
+	w.queue(f)
+	if w.writing {
+		return false
+	}
+	w.writing = true
+	return true
+}
+
+// queue makes f the pending frame (w.mu held).
+func (w *frameWriter) queue(f frame) {
 	if w.has && w.pending.redraw {
 		f.redraw = true
 		f.height = max(f.height, w.pending.height)
 	}
 	w.pending, w.has = f, true
-	w.wake()
 }
 
 // ring has the next write ring the terminal's bell.

@@ -185,6 +185,57 @@ func TestAPanicWhileDrawingEndsTheSessionAlone(t *testing.T) {
 	}
 }
 
+// With the program's Send (as every session has it), the program does not
+// wait for the drawer after an Update: the next Update does, before the
+// screen takes the message (the race detector checks that the two never
+// touch the screen at once). A drawer's panic then wakes the program with
+// a message of its own, which ends the session as before.
+func TestTheNextUpdateWaitsForTheDrawer(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	s := &screen{}
+	out := make(writes, 64)
+	f := New(ctx, s, out, false)
+	sent := make(chan tea.Msg, 4)
+	f.SendWith(func(msg tea.Msg) { sent <- msg })
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	out.next(t)
+	for _, k := range "abcdefgh" { // each past the gap: drawn at once, the screen changed under it
+		f.w.drawnAt = time.Time{}
+		f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{k}})
+	}
+	f.settle()
+	if got := s.Lines(); len(got) != 8 {
+		t.Fatalf("the screen took %d keys, want 8", len(got))
+	}
+	s.panics = true
+	f.w.drawnAt = time.Time{}
+	if _, cmd := f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}); cmd != nil {
+		t.Fatal("the Update that handed the frame over waited for its drawer")
+	}
+	var msg tea.Msg
+	for msg == nil {
+		select {
+		case m := <-sent:
+			if _, ok := m.(drawFailed); ok {
+				msg = m
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the drawer's panic did not wake the program")
+		}
+	}
+	_, cmd := f.Update(msg)
+	if cmd == nil {
+		t.Fatal("the session went on after a panic while drawing")
+	}
+	if _, quit := cmd().(tea.QuitMsg); !quit {
+		t.Fatal("the session did not quit after a panic while drawing")
+	}
+	if p := fmt.Sprint(s.crashed); !strings.Contains(p, "a bug in a page (while drawing)") {
+		t.Errorf("the screen was not told of the panic: %s", p)
+	}
+}
+
 // A frame put off by the least gap between frames comes by the session's
 // one gap timer (no command, no goroutine per frame): the drawMsg is sent
 // to the program once the gap has passed, and the frame is drawn then.
