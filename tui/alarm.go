@@ -14,7 +14,8 @@ import (
 type sessionAlarm struct {
 	mu      sync.Mutex
 	tick    uikit.Tick    // the tick to deliver; zero When: none
-	changed chan struct{} // has a value when tick changed since the pump took it
+	dirty   bool          // tick changed since the pump took it
+	changed chan struct{} // the pump's wake (one slot): signalled when tick changed, and for the pump's other flags
 }
 
 func newSessionAlarm() *sessionAlarm {
@@ -24,7 +25,7 @@ func newSessionAlarm() *sessionAlarm {
 // Set replaces the tick on its way. It never blocks.
 func (a *sessionAlarm) Set(t uikit.Tick) {
 	a.mu.Lock()
-	a.tick = t
+	a.tick, a.dirty = t, true
 	a.mu.Unlock()
 	select {
 	case a.changed <- struct{}{}:
@@ -32,9 +33,12 @@ func (a *sessionAlarm) Set(t uikit.Tick) {
 	}
 }
 
-// take is the tick to deliver now that changed said so.
-func (a *sessionAlarm) take() uikit.Tick {
+// takeChanged is the tick to deliver, if it changed since the pump last
+// took it.
+func (a *sessionAlarm) takeChanged() (uikit.Tick, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.tick
+	changed := a.dirty
+	a.dirty = false
+	return a.tick, changed
 }

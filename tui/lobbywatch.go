@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,8 +27,8 @@ const lobbyPausePerSession = 100 * time.Microsecond
 
 type lobbyWatchers struct {
 	mu       sync.Mutex
-	watchers map[chan struct{}]func() bool // the signal, and whether its session wants it now
-	quit     chan struct{}                 // closes the teller; nil while none runs
+	watchers map[chan struct{}]lobbyWatcher // by the signal
+	quit     chan struct{}                  // closes the teller; nil while none runs
 }
 
 // watchLobby is the app's Hub.Watch: the channel is signalled (one slot)
@@ -35,19 +36,32 @@ type lobbyWatchers struct {
 // unregisters it. A session that comes back to the lobby reads the list
 // afresh (lobbyPage.refresh), so a signal it was spared is not missed.
 func (a *App) watchLobby(wants func() bool) (<-chan struct{}, func()) {
-	w := &a.lobbyWatch
 	ch := make(chan struct{}, 1)
+	return ch, a.watchLobbyOn(ch, nil, wants)
+}
+
+// lobbyWatcher is a session watching the lobby.
+type lobbyWatcher struct {
+	wants func() bool  // whether its session wants the signal now
+	told  *atomic.Bool // set before the signal, if not nil (ch also carries other signals)
+}
+
+// watchLobbyOn is watchLobby on the caller's channel ch (one slot), which
+// may carry other signals: told, if not nil, is set before ch is
+// signalled for the lobby.
+func (a *App) watchLobbyOn(ch chan struct{}, told *atomic.Bool, wants func() bool) func() {
+	w := &a.lobbyWatch
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.watchers == nil {
-		w.watchers = map[chan struct{}]func() bool{}
+		w.watchers = map[chan struct{}]lobbyWatcher{}
 	}
-	w.watchers[ch] = wants
+	w.watchers[ch] = lobbyWatcher{wants: wants, told: told}
 	if w.quit == nil {
 		w.quit = make(chan struct{})
 		go a.tellLobby(w.quit)
 	}
-	return ch, func() {
+	return func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		delete(w.watchers, ch)
@@ -71,11 +85,14 @@ func (a *App) tellLobby(quit chan struct{}) {
 		}
 		w.mu.Lock()
 		n := 0
-		for ch, wants := range w.watchers {
-			if !wants() {
+		for ch, lw := range w.watchers {
+			if !lw.wants() {
 				continue
 			}
 			n++
+			if lw.told != nil {
+				lw.told.Store(true)
+			}
 			select {
 			case ch <- struct{}{}:
 			default:
