@@ -20,6 +20,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/cluster/lease"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode"
 	"github.com/bivouac-ssh/bivouac/cluster/natsnode/natstest"
+	store "github.com/bivouac-ssh/bivouac/persistence/jetstream"
 	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
@@ -142,16 +143,16 @@ func leaderOf(t *testing.T, at *nodeProcess, stream string) string {
 // A frozen node (kill -STOP) of three must not hold logins on the others
 // (issue 41: a login 3 s after the freeze showed a blank screen for 48 s,
 // its ban check waiting on the frozen node's sanctions bucket). The node
-// frozen is the one that leads the sanctions bucket; new players, a key
-// and a guest, log in on another node and reach the lobby within 3 s,
-// right after the freeze and again 3 s later.
+// frozen is the one that leads the bucket of records (bans among them);
+// new players, a key and a guest, log in on another node and reach the
+// lobby within 3 s, right after the freeze and again 3 s later.
 func TestFrozenNodeHoldsNoLoginElsewhere(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("three cluster nodes as processes, one frozen: about 20 s")
 	}
 	nodes := startNodeProcesses(t, 3)
-	frozen := leaderOf(t, nodes[0], "KV_bivouac-sanctions")
+	frozen := leaderOf(t, nodes[0], "KV_"+store.RecordsBucket("bivouac"))
 	var at *nodeProcess
 	var stop *nodeProcess
 	for _, n := range nodes {
@@ -175,7 +176,7 @@ func TestFrozenNodeHoldsNoLoginElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = stop.cmd.Process.Signal(syscall.SIGCONT) }()
-	t.Logf("froze %s, the sanctions bucket's leader", frozen)
+	t.Logf("froze %s, the records bucket's leader", frozen)
 	// A new player logs in every 700 ms for the first 4 s of the freeze
 	// (the issue's came 3 s in, once the node's view of the bans was old).
 	frozenAt, i := time.Now(), 0

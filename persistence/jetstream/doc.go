@@ -13,13 +13,21 @@
 //	stream bivouac-logs      subjects bivouac.log.<room>: one subject per
 //	                         room, one message per action, its number in
 //	                         the header Bivouac-Seq
-//	KV bivouac-rooms         room ID → RoomRecord (the room directory)
-//	KV bivouac-players       fingerprint → Profile
-//	KV bivouac-campaigns     campaign ID → Campaign
-//	KV bivouac-finished      <fingerprint>.<room ID> → when the room
-//	                         finished (index for FinishedGames)
-//	KV bivouac-reviews       room ID → a finished game's review
-//	KV bivouac-alive         "last" → the last alive mark (8 bytes BE ns)
+//	KV bivouac-records       every other record, one key prefix a kind:
+//	  room.<room ID>           → RoomRecord (the room directory)
+//	  player.<fingerprint>     → Profile
+//	  campaign.<campaign ID>   → Campaign
+//	  finished.<fingerprint>.<room ID> → when the room finished (the
+//	                           index for FinishedGames)
+//	  review.<room ID>         → a finished game's review
+//	  alive.last               → the last alive mark (8 bytes BE ns)
+//	  sanction.…, audit.…, report.…, access.… (moderation.go, access.go)
+//	KV bivouac-sightings     what was seen of each player (capped)
+//
+// One bucket for all those kinds, not one each: every replicated group's
+// leader heartbeats its followers every second, which was most of an idle
+// cluster's cost. Open moves the records of an earlier release's buckets
+// into it (upgrade.go).
 //
 // Every value is the JSON envelope the bbolt store writes
 // (persistence.Encode). Each stream and bucket has Options.Replicas

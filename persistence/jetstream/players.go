@@ -208,7 +208,10 @@ func (s *Store) LastAlive() (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	v := e.Value()
+	return decodeAlive(e.Value())
+}
+
+func decodeAlive(v []byte) (time.Time, error) {
 	if len(v) != 8 {
 		return time.Time{}, fmt.Errorf("%w: alive mark of %d bytes", persistence.ErrCorrupt, len(v))
 	}

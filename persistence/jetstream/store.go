@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,39 +119,37 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Store, error) {
 		}
 		return nil
 	})
-	for _, b := range []struct {
-		b       **bucket
-		name    string
-		what    string
-		maxMsgs int64 // > 0: the oldest messages past it go
-	}{
-		{&s.rooms, "rooms", "room directory: room ID → record", 0},
-		{&s.players, "players", "profiles: fingerprint → profile", 0},
-		{&s.campaigns, "campaigns", "campaign ID → campaign", 0},
-		{&s.finished, "finished", "index: fingerprint.room ID → when the room finished", 0},
-		{&s.reviews, "reviews", "room ID → the coach's review of a finished game", 0},
-		{&s.alive, "alive", "the last moment the server was known to run", 0},
-		{&s.sanctions, "sanctions", "bans and mutes: kind/subject → sanction", 0},
-		{&s.audit, "audit", "moderation audit log: ID → action", 0},
-		{&s.reports, "reports", "players' reports: ID → report", 0},
-		{&s.access, "access", "invite.ID → invite, key.fingerprint → a key an invite admitted", 0},
-		{&s.sightings, "sightings", "id.identity → names, addresses and key seen; name.fold → identities", MaxSightingMessages},
-	} {
-		do(func(ctx context.Context) error {
-			var err error
-			*b.b, err = openBucket(ctx, j, js.KeyValueConfig{
-				Bucket: opts.Name + "-" + b.name, Description: "Bivouac " + b.what,
-				Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
-			}, b.maxMsgs)
-			if err != nil {
-				return fmt.Errorf("bucket %s: %w", b.name, err)
-			}
-			return nil
-		})
-	}
+	var records, sightings kvStream
+	do(func(ctx context.Context) error {
+		var err error
+		if records, err = openKV(ctx, j, js.KeyValueConfig{
+			Bucket: opts.Name + "-" + recordsSuffix, Description: "Bivouac's records, one key prefix a kind: " + kindsList(),
+			Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
+		}, 0); err != nil {
+			return fmt.Errorf("bucket %s: %w", recordsSuffix, err)
+		}
+		return nil
+	})
+	do(func(ctx context.Context) error {
+		var err error
+		if sightings, err = openKV(ctx, j, js.KeyValueConfig{
+			Bucket: opts.Name + "-sightings", Description: "Bivouac id.identity → names, addresses and key seen; name.fold → identities",
+			Replicas: opts.Replicas, Storage: js.FileStorage, History: 1,
+		}, MaxSightingMessages); err != nil {
+			return fmt.Errorf("bucket sightings: %w", err)
+		}
+		return nil
+	})
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("persistence/jetstream: %w", err)
+	}
+	s.sightings = sightings.bucket("")
+	for _, k := range kinds {
+		*k.of(s) = records.bucket(k.kind)
+	}
+	if err := upgrade(ctx, j, opts.Name, s); err != nil {
+		return nil, fmt.Errorf("persistence/jetstream: moving the records of an earlier release: %w", err)
 	}
 	return s, nil
 }
@@ -174,14 +173,69 @@ func Patiently(ctx context.Context, f func(ctx context.Context) error) error {
 	}
 }
 
-// bucket is a KV bucket and the stream under it, which scans walk.
-type bucket struct {
-	js.KeyValue
+// kvStream is a KV bucket and the stream under it, which scans walk.
+type kvStream struct {
+	kv     js.KeyValue
 	stream js.Stream
-	prefix string // of its keys' subjects: "$KV.<bucket>."
 }
 
-// openBucket opens a KV bucket, creating it if needed, with direct gets
+// bucket is the records of one kind: a bucket of its own (kind ""), or
+// the keys "<kind>.…" of the shared records bucket (kinds, upgrade.go).
+type bucket struct {
+	kvStream
+	kind   string
+	prefix string // of its keys' subjects: "$KV.<bucket>.<kind>."
+}
+
+func (k kvStream) bucket(kind string) *bucket {
+	b := &bucket{kvStream: k, kind: kind, prefix: "$KV." + k.kv.Bucket() + "."}
+	if kind != "" {
+		b.prefix += kind + "."
+	}
+	return b
+}
+
+// full is the key k of b in its KV bucket.
+func (b *bucket) full(k string) string {
+	if b.kind == "" {
+		return k
+	}
+	return b.kind + "." + k
+}
+
+// short is a key of b's KV bucket as b names it (full undone).
+func (b *bucket) short(k string) string {
+	if b.kind == "" {
+		return k
+	}
+	return strings.TrimPrefix(k, b.kind+".")
+}
+
+func (b *bucket) Get(ctx context.Context, k string) (js.KeyValueEntry, error) {
+	return b.kv.Get(ctx, b.full(k))
+}
+
+func (b *bucket) Put(ctx context.Context, k string, v []byte) (uint64, error) {
+	return b.kv.Put(ctx, b.full(k), v)
+}
+
+func (b *bucket) Create(ctx context.Context, k string, v []byte) (uint64, error) {
+	return b.kv.Create(ctx, b.full(k), v)
+}
+
+func (b *bucket) Update(ctx context.Context, k string, v []byte, rev uint64) (uint64, error) {
+	return b.kv.Update(ctx, b.full(k), v, rev)
+}
+
+func (b *bucket) Delete(ctx context.Context, k string, opts ...js.KVDeleteOpt) error {
+	return b.kv.Delete(ctx, b.full(k), opts...)
+}
+
+func (b *bucket) Purge(ctx context.Context, k string, opts ...js.KVDeleteOpt) error {
+	return b.kv.Purge(ctx, b.full(k), opts...)
+}
+
+// openKV opens a KV bucket, creating it if needed, with direct gets
 // off: a direct get may be answered by a replica that has not applied the
 // latest write yet, and a store must read its own writes.
 //
@@ -193,7 +247,7 @@ type bucket struct {
 //
 // With maxMsgs > 0 the stream keeps at most that many messages, the
 // oldest going first: a bucket of records that may be forgotten.
-func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig, maxMsgs int64) (*bucket, error) {
+func openKV(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig, maxMsgs int64) (kvStream, error) {
 	_, err := j.KeyValue(ctx, cfg.Bucket)
 	if errors.Is(err, js.ErrBucketNotFound) {
 		_, err = j.CreateKeyValue(ctx, cfg)
@@ -202,11 +256,11 @@ func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig, maxM
 		}
 	}
 	if err != nil {
-		return nil, err
+		return kvStream{}, err
 	}
 	st, err := j.Stream(ctx, "KV_"+cfg.Bucket)
 	if err != nil {
-		return nil, err
+		return kvStream{}, err
 	}
 	if sc := st.CachedInfo().Config; sc.AllowDirect || maxMsgs > 0 && (sc.MaxMsgs != maxMsgs || sc.Discard != js.DiscardOld) {
 		sc.AllowDirect = false
@@ -214,14 +268,14 @@ func openBucket(ctx context.Context, j js.JetStream, cfg js.KeyValueConfig, maxM
 			sc.MaxMsgs, sc.Discard = maxMsgs, js.DiscardOld
 		}
 		if st, err = j.UpdateStream(ctx, sc); err != nil {
-			return nil, err
+			return kvStream{}, err
 		}
 	}
 	kv, err := j.KeyValue(ctx, cfg.Bucket)
 	if err != nil {
-		return nil, err
+		return kvStream{}, err
 	}
-	return &bucket{KeyValue: kv, stream: st, prefix: "$KV." + cfg.Bucket + "."}, nil
+	return kvStream{kv: kv, stream: st}, nil
 }
 
 // Close forgets the store's caches. The connection stays the caller's.
@@ -260,7 +314,7 @@ func conflict(err error) bool {
 }
 
 // get reads and decodes one record; found is false for no record.
-func get[T any](ctx context.Context, kv js.KeyValue, k string) (v T, rev uint64, found bool, err error) {
+func get[T any](ctx context.Context, kv *bucket, k string) (v T, rev uint64, found bool, err error) {
 	e, err := kv.Get(ctx, k)
 	if errors.Is(err, js.ErrKeyNotFound) {
 		return v, 0, false, nil
@@ -288,7 +342,7 @@ func one[T any](ctx context.Context, b *bucket, kind, id string) (T, error) {
 }
 
 // put writes v over revision rev (0: the key must not exist).
-func put[T any](ctx context.Context, kv js.KeyValue, k string, v T, rev uint64) error {
+func put[T any](ctx context.Context, kv *bucket, k string, v T, rev uint64) error {
 	raw, err := persistence.Encode(v)
 	if err != nil {
 		return err
@@ -303,7 +357,7 @@ func put[T any](ctx context.Context, kv js.KeyValue, k string, v T, rev uint64) 
 
 // overwrite writes v under k whatever is there: for records a single
 // writer owns, or whose last write rightly wins.
-func overwrite[T any](ctx context.Context, kv js.KeyValue, k string, v T) error {
+func overwrite[T any](ctx context.Context, kv *bucket, k string, v T) error {
 	raw, err := persistence.Encode(v)
 	if err != nil {
 		return err
@@ -316,7 +370,7 @@ func overwrite[T any](ctx context.Context, kv js.KeyValue, k string, v T) error 
 // found false if absent), let change modify it, write it over the
 // revision read; on a lost race, start again from a fresh read. change
 // returning an error stops the loop with nothing written.
-func update[T any](s *Store, kv js.KeyValue, k string, change func(v *T, found bool) error) (T, error) {
+func update[T any](s *Store, kv *bucket, k string, change func(v *T, found bool) error) (T, error) {
 	for range maxAttempts {
 		ctx, cancel := s.ctx()
 		v, rev, found, err := get[T](ctx, kv, k)
@@ -349,6 +403,11 @@ func update[T any](s *Store, kv js.KeyValue, k string, change func(v *T, found b
 // and a store must read its own writes. A key rewritten during the walk is
 // met again at the end of the stream; the last value read counts.
 func scan(ctx context.Context, b *bucket, pattern string, fn func(value []byte) error) error {
+	return scanKeys(ctx, b, pattern, func(_ string, v []byte) error { return fn(v) })
+}
+
+// scanKeys is scan, with each value's key (as b names it).
+func scanKeys(ctx context.Context, b *bucket, pattern string, fn func(k string, value []byte) error) error {
 	latest := map[string][]byte{}
 	for from := uint64(1); ; {
 		m, err := b.stream.GetMsg(ctx, from, js.WithGetMsgSubject(b.prefix+pattern))
@@ -366,8 +425,8 @@ func scan(ctx context.Context, b *bucket, pattern string, fn func(value []byte) 
 			latest[m.Subject] = m.Data
 		}
 	}
-	for _, v := range latest {
-		if err := fn(v); err != nil {
+	for subj, v := range latest {
+		if err := fn(strings.TrimPrefix(subj, b.prefix), v); err != nil {
 			return err
 		}
 	}

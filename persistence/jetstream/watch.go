@@ -22,7 +22,7 @@ type RoomChange struct {
 // leader, so decisions read the store instead.
 func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 	out := make(chan RoomChange)
-	err := s.watch(ctx, s.rooms, false, func(e js.KeyValueEntry) bool {
+	err := s.watch(ctx, s.rooms, ">", false, func(e js.KeyValueEntry) bool {
 		var c RoomChange
 		if e.Operation() == js.KeyValuePut {
 			r, err := persistence.Decode[persistence.RoomRecord](e.Value())
@@ -31,7 +31,7 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 			}
 			c.Room = r
 		} else {
-			id, err := unkey(e.Key())
+			id, err := unkey(s.rooms.short(e.Key()))
 			if err != nil {
 				return true
 			}
@@ -57,15 +57,22 @@ func (s *Store) WatchRooms(ctx context.Context) (<-chan RoomChange, error) {
 // others within moments. Like WatchRooms, it may be a moment behind the
 // bucket's leader.
 func (s *Store) WatchSanctions(ctx context.Context) (<-chan []persistence.Sanction, error) {
-	out := make(chan []persistence.Sanction, 1)
-	all := map[string]persistence.Sanction{}
+	return watchView(ctx, s, s.sanctions, ">", persistence.SortSanctions)
+}
+
+// watchView sends every record of b under pattern, then all of them again
+// after each change, until ctx ends or the watch fails (the channel then
+// closes).
+func watchView[T any](ctx context.Context, s *Store, b *bucket, pattern string, sort func([]T)) (<-chan []T, error) {
+	out := make(chan []T, 1)
+	all := map[string]T{}
 	initial := true
 	send := func() bool {
-		view := make([]persistence.Sanction, 0, len(all))
-		for _, sn := range all {
-			view = append(view, sn)
+		view := make([]T, 0, len(all))
+		for _, v := range all {
+			view = append(view, v)
 		}
-		persistence.SortSanctions(view)
+		sort(view)
 		select {
 		case out <- view:
 			return true
@@ -73,17 +80,17 @@ func (s *Store) WatchSanctions(ctx context.Context) (<-chan []persistence.Sancti
 			return false
 		}
 	}
-	err := s.watch(ctx, s.sanctions, true, func(e js.KeyValueEntry) bool {
+	err := s.watch(ctx, b, pattern, true, func(e js.KeyValueEntry) bool {
 		if e == nil { // the end of the initial values
 			initial = false
 			return send()
 		}
 		if e.Operation() == js.KeyValuePut {
-			sn, err := persistence.Decode[persistence.Sanction](e.Value())
+			v, err := persistence.Decode[T](e.Value())
 			if err != nil {
-				return true // a record this build cannot read holds nobody
+				return true // a record this build cannot read counts for nothing
 			}
-			all[e.Key()] = sn
+			all[e.Key()] = v
 		} else {
 			delete(all, e.Key())
 		}
@@ -95,11 +102,11 @@ func (s *Store) WatchSanctions(ctx context.Context) (<-chan []persistence.Sancti
 	return out, nil
 }
 
-// watch follows every key of b, calling each with each entry (and, if
-// withEnd, with nil at the end of the initial values) until ctx ends,
-// each returns false, or the watch stalls; then ended.
-func (s *Store) watch(ctx context.Context, b *bucket, withEnd bool, each func(js.KeyValueEntry) bool, ended func()) error {
-	w, err := b.WatchAll(ctx)
+// watch follows every key of b under pattern, calling each with each
+// entry (and, if withEnd, with nil at the end of the initial values) until
+// ctx ends, each returns false, or the watch stalls; then ended.
+func (s *Store) watch(ctx context.Context, b *bucket, pattern string, withEnd bool, each func(js.KeyValueEntry) bool, ended func()) error {
+	w, err := b.kv.Watch(ctx, b.full(pattern))
 	if err != nil {
 		return err
 	}
@@ -110,7 +117,7 @@ func (s *Store) watch(ctx context.Context, b *bucket, withEnd bool, each func(js
 		defer func() { _ = w.Stop() }()
 		check := time.NewTicker(watchCheck)
 		defer check.Stop()
-		var seen, behind uint64 // the last revision delivered; the stream's last one it lagged at the last check
+		var seen, behind uint64 // the last revision delivered; the bucket's last one it lagged at the last check
 		for {
 			var e js.KeyValueEntry
 			var ok bool
@@ -123,7 +130,7 @@ func (s *Store) watch(ctx context.Context, b *bucket, withEnd bool, each func(js
 				// If the bucket is past what came and was already past it
 				// at the last check, end the watch: its reader makes
 				// another, which sends everything again.
-				last := s.lastRevision(ctx, b)
+				last := s.lastRevision(ctx, b, pattern)
 				if last > seen && behind > seen {
 					return
 				}
@@ -151,16 +158,17 @@ func (s *Store) watch(ctx context.Context, b *bucket, withEnd bool, each func(js
 	return nil
 }
 
-// watchCheck is how often a watch of the rooms checks it is not stalled.
+// watchCheck is how often a watch checks it is not stalled.
 const watchCheck = 2 * time.Second
 
-// lastRevision is b's last revision (0 if it cannot be read).
-func (s *Store) lastRevision(ctx context.Context, b *bucket) uint64 {
+// lastRevision is the last revision of b's keys under pattern (0 if it
+// cannot be read).
+func (s *Store) lastRevision(ctx context.Context, b *bucket, pattern string) uint64 {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	info, err := b.stream.Info(ctx)
+	m, err := b.stream.GetLastMsgForSubject(ctx, b.prefix+pattern)
 	if err != nil {
 		return 0
 	}
-	return info.State.LastSeq
+	return m.Sequence
 }

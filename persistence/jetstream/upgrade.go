@@ -1,0 +1,163 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	js "github.com/nats-io/nats.go/jetstream"
+)
+
+// recordsSuffix names the shared bucket of records: "<name>-records".
+const recordsSuffix = "records"
+
+// RecordsBucket is the name of the bucket of a store named name
+// ("bivouac": "bivouac-records") that holds every kind of record but the
+// logs and the sightings, each kind under a key prefix of its own.
+func RecordsBucket(name string) string { return name + "-" + recordsSuffix }
+
+// kinds are the records the shared bucket holds: each kind's key prefix,
+// and the bucket of its own ("<name>-<old>") it had before 29 Nov 2026. One replicated group for all of them, not ten: every
+// group's leader heartbeats its followers every second, whether anything
+// is written or not, which was most of an idle cluster's cost.
+var kinds = []struct {
+	kind, old string
+	of        func(*Store) **bucket
+}{
+	{"room", "rooms", func(s *Store) **bucket { return &s.rooms }},
+	{"player", "players", func(s *Store) **bucket { return &s.players }},
+	{"campaign", "campaigns", func(s *Store) **bucket { return &s.campaigns }},
+	{"finished", "finished", func(s *Store) **bucket { return &s.finished }},
+	{"review", "reviews", func(s *Store) **bucket { return &s.reviews }},
+	{"alive", "alive", func(s *Store) **bucket { return &s.alive }},
+	{"sanction", "sanctions", func(s *Store) **bucket { return &s.sanctions }},
+	{"audit", "audit", func(s *Store) **bucket { return &s.audit }},
+	{"report", "reports", func(s *Store) **bucket { return &s.reports }},
+	{"access", "access", func(s *Store) **bucket { return &s.access }},
+}
+
+func kindsList() string {
+	var names []string
+	for _, k := range kinds {
+		names = append(names, k.kind)
+	}
+	return strings.Join(names, ", ")
+}
+
+// upgrade moves the records of a store an earlier release made, one
+// bucket a kind, into the shared bucket, then deletes the old buckets.
+// Every node does it as it opens the store; it is safe to do twice, at
+// once on several nodes, and after a node died halfway:
+//   - a record is copied only where the shared bucket has none under its
+//     key (a create): a copy made before is not made again, and a node
+//     done earlier, which serves and writes already, never sees its
+//     write replaced by a slower node's copy of the old value;
+//   - an old bucket is deleted only once all of it was copied, so
+//     whatever is left of the old layout is still whole, and is copied
+//     (what is missing) and deleted at the next start.
+//
+// The release that merged the buckets must not run beside an earlier one:
+// an earlier node's writes to a bucket deleted here would be lost. So the
+// move waits until the old alive mark, which every earlier node renews
+// every 3 s, is oldRunning old, and fails when ctx ends first: upgrade
+// by stopping every node, then starting them on the new release
+// (docs/OPERATING.md).
+func upgrade(ctx context.Context, j js.JetStream, name string, s *Store) error {
+	if err := earlierStopped(ctx, j, name+"-alive", s.now); err != nil {
+		return err
+	}
+	for _, k := range kinds {
+		if err := Patiently(ctx, func(try context.Context) error {
+			return moveBucket(ctx, try, j, name+"-"+k.old, *k.of(s))
+		}); err != nil {
+			return fmt.Errorf("bucket %s-%s: %w", name, k.old, err)
+		}
+	}
+	return nil
+}
+
+// oldRunning is how old the alive mark of an earlier release's bucket
+// must be for its nodes to be taken as stopped: they renewed it every 3 s.
+const oldRunning = 15 * time.Second
+
+// ErrEarlierRunning: nodes of an earlier release, which kept a bucket a
+// kind of record, still run in the cluster.
+var ErrEarlierRunning = errors.New("nodes of an earlier release still run (they marked the store alive within 15 s): stop every node of the cluster, then start them on this release")
+
+// earlierStopped waits, until ctx ends, for the alive mark in the earlier
+// release's bucket alive (if there is one) to be oldRunning old.
+func earlierStopped(ctx context.Context, j js.JetStream, alive string, now func() time.Time) error {
+	for {
+		try, cancel := context.WithTimeout(ctx, 3*time.Second)
+		at, err := oldMark(try, j, alive)
+		cancel()
+		if err == nil && now().Sub(at) >= oldRunning {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err == nil {
+				err = ErrEarlierRunning
+			}
+			return err
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// oldMark is the alive mark in the bucket alive (zero: none).
+func oldMark(ctx context.Context, j js.JetStream, alive string) (time.Time, error) {
+	kv, err := j.KeyValue(ctx, alive)
+	if errors.Is(err, js.ErrBucketNotFound) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	e, err := kv.Get(ctx, aliveKey)
+	if errors.Is(err, js.ErrKeyNotFound) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return decodeAlive(e.Value())
+}
+
+// moveBucket copies every live key of the bucket old into to, then
+// deletes old; nothing if old is gone already. try bounds the look for
+// old, ctx the copy (as many round trips as records).
+func moveBucket(ctx, try context.Context, j js.JetStream, old string, to *bucket) error {
+	st, err := j.Stream(try, "KV_"+old)
+	if errors.Is(err, js.ErrStreamNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	from := kvStream{stream: st}.bucketNamed(old)
+	copyCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	err = scanKeys(copyCtx, from, ">", func(k string, v []byte) error {
+		_, err := to.Create(copyCtx, k, v)
+		if errors.Is(err, js.ErrKeyExists) {
+			return nil // copied before, or written since by a node done already
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := j.DeleteKeyValue(try, old); err != nil && !errors.Is(err, js.ErrBucketNotFound) && !errors.Is(err, js.ErrStreamNotFound) {
+		return err
+	}
+	return nil
+}
+
+// bucketNamed is the whole of a bucket known only by its stream (a scan's
+// source, with no KV handle).
+func (k kvStream) bucketNamed(name string) *bucket {
+	return &bucket{kvStream: k, prefix: "$KV." + name + "."}
+}
