@@ -10,8 +10,10 @@
 package access
 
 import (
+	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock"
@@ -81,6 +83,17 @@ type Policy struct {
 	mu     sync.Mutex
 	timer  clock.Timer
 	closed bool
+	// A store that tells the key lists' changes (ListWatcher) is
+	// followed while watching is set, and not read at each poll.
+	watching   atomic.Bool
+	stopFollow context.CancelFunc
+}
+
+// ListWatcher is a store that tells each change to the key lists as it
+// is made (persistence/jetstream): a node of a cluster follows the
+// others' changes so, rather than reading them all every PollEvery.
+type ListWatcher interface {
+	WatchKeyListEntries(ctx context.Context) (<-chan []persistence.KeyListEntry, error)
 }
 
 // New reads the files cfg names. A file that cannot be read is an error;
@@ -142,7 +155,8 @@ func (p *Policy) Admins() []Key {
 // HasAdmins reports whether an admins file was named.
 func (p *Policy) HasAdmins() bool { return p != nil && p.admins != nil }
 
-// Watch checks the files every PollEvery on the clock until Close.
+// Watch checks the files every PollEvery on the clock until Close, and
+// follows a ListWatcher store's changes to the key lists.
 func (p *Policy) Watch() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -150,6 +164,40 @@ func (p *Policy) Watch() {
 		return
 	}
 	p.timer = p.clock.AfterFunc(PollEvery, p.poll)
+	if w, ok := p.store.(ListWatcher); ok {
+		ctx, cancel := context.WithCancel(context.Background())
+		p.stopFollow = cancel
+		go p.follow(ctx, w)
+	}
+}
+
+// follow keeps the store's key list entries as its watch sends them,
+// starting the watch again when it ends; the polls read the store while
+// it is down.
+func (p *Policy) follow(ctx context.Context, w ListWatcher) {
+	for {
+		if views, err := w.WatchKeyListEntries(ctx); err == nil {
+			for view := range views {
+				p.watching.Store(true)
+				if p.over.set(view) {
+					for _, l := range []struct {
+						name string
+						f    *KeyFile
+					}{{ListAdmins, p.admins}, {ListAllow, p.allow}} {
+						if l.f != nil {
+							p.changed(l.name)
+						}
+					}
+				}
+			}
+		}
+		p.watching.Store(false)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(PollEvery):
+		}
+	}
 }
 
 func (p *Policy) poll() {
@@ -162,12 +210,15 @@ func (p *Policy) poll() {
 }
 
 // Check reads again each file that changed since it was last read, and
-// the admins' changes kept in the store.
+// the admins' changes kept in the store (unless a watch follows them).
 func (p *Policy) Check() {
 	for _, f := range p.files() {
 		f.Check()
 	}
-	changed := p.readOverrides()
+	changed := false
+	if !p.watching.Load() {
+		changed = p.readOverrides()
+	}
 	for _, l := range []struct {
 		name string
 		f    *KeyFile
@@ -230,5 +281,8 @@ func (p *Policy) Close() {
 	p.closed = true
 	if p.timer != nil {
 		p.timer.Stop()
+	}
+	if p.stopFollow != nil {
+		p.stopFollow()
 	}
 }

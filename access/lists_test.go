@@ -1,14 +1,18 @@
 package access
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/persistence"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -209,4 +213,58 @@ func TestListChangesNeedTheList(t *testing.T) {
 	if _, err := p.AddKey(ListAllow, line, "SHA256:admin", "ada"); !errors.Is(err, ErrNoList) {
 		t.Errorf("adding to an allowlist the server has not: %v", err)
 	}
+}
+
+// watchedStore is a store that tells the key lists' changes (ListWatcher)
+// through views, and counts the times they are read whole.
+type watchedStore struct {
+	persistence.AccessStore
+	views chan []persistence.KeyListEntry
+	reads *atomic.Int32
+}
+
+func (w watchedStore) WatchKeyListEntries(context.Context) (<-chan []persistence.KeyListEntry, error) {
+	return w.views, nil
+}
+
+func (w watchedStore) KeyListEntries() ([]persistence.KeyListEntry, error) {
+	w.reads.Add(1)
+	return w.AccessStore.KeyListEntries()
+}
+
+// A node of a cluster follows the other nodes' changes to the key lists
+// as its store's watch tells them, and does not read them all at each
+// poll meanwhile (an idle cluster's every node did, every 2 s); when the
+// watch ends, the polls read them again.
+func TestListChangesAreFollowedByWatch(t *testing.T) {
+	p, dir, _, _, _ := listPolicy(t, true)
+	bobKey, bobLine := newKey(t, "bob@desk")
+	bob := gossh.FingerprintSHA256(bobKey)
+	w := watchedStore{AccessStore: p.store, views: make(chan []persistence.KeyListEntry), reads: new(atomic.Int32)}
+	other, err := New(Config{AdminsFile: filepath.Join(dir, "admins"), Store: w, Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Watch()
+	defer other.Close()
+	w.views <- []persistence.KeyListEntry{{List: ListAdmins, Fingerprint: bob, Key: bobLine, By: "root"}}
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		if !other.IsAdmin(bob) {
+			return errors.New("the watched change does not hold")
+		}
+		return nil
+	})
+	reads := w.reads.Load()
+	other.Check()
+	if w.reads.Load() != reads {
+		t.Error("a check read the key lists while the watch follows them")
+	}
+	close(w.views)
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		other.Check()
+		if w.reads.Load() == reads {
+			return errors.New("the checks do not read the store with the watch down")
+		}
+		return nil
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/bivouac-ssh/bivouac/persistence"
@@ -60,6 +61,15 @@ func (s *Store) WatchSanctions(ctx context.Context) (<-chan []persistence.Sancti
 	return watchView(ctx, s, s.sanctions, ">", persistence.SortSanctions)
 }
 
+// WatchKeyListEntries sends every change an admin made to a key list,
+// then all of them again after each new one (access.ListWatcher), until
+// ctx ends or the watch fails (the channel then closes): a node follows
+// the others' changes to the allowlist and the admins as they are made,
+// rather than reading them every few seconds.
+func (s *Store) WatchKeyListEntries(ctx context.Context) (<-chan []persistence.KeyListEntry, error) {
+	return watchView(ctx, s, s.access, "list.>", persistence.SortKeyListEntries)
+}
+
 // watchView sends every record of b under pattern, then all of them again
 // after each change, until ctx ends or the watch fails (the channel then
 // closes).
@@ -102,20 +112,41 @@ func watchView[T any](ctx context.Context, s *Store, b *bucket, pattern string, 
 	return out, nil
 }
 
-// watch follows every key of b under pattern, calling each with each
-// entry (and, if withEnd, with nil at the end of the initial values) until
-// ctx ends, each returns false, or the watch stalls; then ended.
+// watch follows every key of b under pattern, calling each with each entry (and, if
+// withEnd, with nil at the end of the initial values) until ctx ends,
+// each returns false, or the watch stalls; then ended.
+//
+// A watch can stall for good when its bucket's leader moves as it is
+// made (a young cluster, a node that died): nothing more arrives. So it
+// checks, while it is young and after each election of its bucket's
+// leader (JetStream's advisory), every watchCheck for watchWary, that the
+// bucket is not past what came; otherwise only every watchCalm: an idle
+// cluster asks nothing of its buckets (it asked every 2 s, a request a
+// watch).
 func (s *Store) watch(ctx context.Context, b *bucket, pattern string, withEnd bool, each func(js.KeyValueEntry) bool, ended func()) error {
+	elected := make(chan struct{}, 1)
+	sub, err := s.js.Conn().Subscribe(electedSubject+"."+b.stream.CachedInfo().Config.Name, func(*nats.Msg) {
+		select {
+		case elected <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		return err
+	}
 	w, err := b.kv.Watch(ctx, b.full(pattern))
 	if err != nil {
+		_ = sub.Unsubscribe()
 		return err
 	}
 	go func() {
 		defer ended()
+		defer func() { _ = sub.Unsubscribe() }()
 		// The watch is over either way: a consumer a failed Stop leaves
 		// on the server (its connection gone) expires there by itself.
 		defer func() { _ = w.Stop() }()
-		check := time.NewTicker(watchCheck)
+		wary := time.Now().Add(watchWary)
+		check := time.NewTimer(watchCheck)
 		defer check.Stop()
 		var seen, behind uint64 // the last revision delivered; the bucket's last one it lagged at the last check
 		for {
@@ -124,11 +155,13 @@ func (s *Store) watch(ctx context.Context, b *bucket, pattern string, withEnd bo
 			select {
 			case <-ctx.Done():
 				return
+			case <-elected:
+				wary = time.Now().Add(watchWary)
+				check.Reset(watchCheck)
+				continue
 			case <-check.C:
-				// A watch can stall for good when the bucket's leader moves
-				// as it is made (a young cluster): nothing more arrives.
-				// If the bucket is past what came and was already past it
-				// at the last check, end the watch: its reader makes
+				// If the bucket is past what came and was already past
+				// it at the last check, end the watch: its reader makes
 				// another, which sends everything again.
 				last := s.lastRevision(ctx, b, pattern)
 				if last > seen && behind > seen {
@@ -137,6 +170,11 @@ func (s *Store) watch(ctx context.Context, b *bucket, pattern string, withEnd bo
 				behind = 0
 				if last > seen {
 					behind = last
+				}
+				if time.Now().Before(wary) {
+					check.Reset(watchCheck)
+				} else {
+					check.Reset(watchCalm)
 				}
 				continue
 			case e, ok = <-w.Updates():
@@ -158,8 +196,16 @@ func (s *Store) watch(ctx context.Context, b *bucket, pattern string, withEnd bo
 	return nil
 }
 
-// watchCheck is how often a watch checks it is not stalled.
-const watchCheck = 2 * time.Second
+// How often a watch checks it is not stalled (see watch).
+const (
+	watchCheck = 2 * time.Second
+	watchWary  = 30 * time.Second
+	watchCalm  = 5 * time.Minute
+)
+
+// electedSubject is where JetStream tells of a stream's new leader
+// (".<stream>" follows).
+const electedSubject = "$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED"
 
 // lastRevision is the last revision of b's keys under pattern (0 if it
 // cannot be read).

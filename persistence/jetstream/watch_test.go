@@ -56,3 +56,41 @@ func TestWatchSanctionsFollowsAnotherNode(t *testing.T) {
 	}
 	next("SHA256:troll")
 }
+
+// A node's watch of the key lists sends the changes admins made through
+// another node, and nothing else of the access records (invites).
+func TestWatchKeyListEntriesFollowsAnotherNode(t *testing.T) {
+	c := natstest.Start(t, 2, nil)
+	a := open(t, connect(t, c, 0), jetstream.Options{Name: "kw"})
+	b := open(t, connect(t, c, 1), jetstream.Options{Name: "kw"})
+	if err := a.CreateInvite(persistence.Invite{ID: "inv", Hash: "h", By: "SHA256:root", Uses: 1, Created: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	views, err := b.WatchKeyListEntries(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func(want int) {
+		t.Helper()
+		select {
+		case v := <-views:
+			if len(v) != want {
+				t.Fatalf("the watch sent %+v, want %d entries", v, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the watch sent nothing; want %d entries", want)
+		}
+	}
+	next(0)
+	e := persistence.KeyListEntry{List: persistence.ListAllow, Fingerprint: "SHA256:dora", By: "SHA256:root", At: time.Now().UTC()}
+	if err := a.PutKeyListEntry(e); err != nil {
+		t.Fatal(err)
+	}
+	next(1)
+	if err := a.DeleteKeyListEntry(e.List, e.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	next(0)
+}
