@@ -31,6 +31,11 @@
 //   - [Manager.WatchLapsed] watches the whole bucket and reports rooms whose
 //     entry stayed unchanged for a TTL, or was deleted; since the watch saw
 //     the entry when it was written, the Claim that follows needs no wait.
+//   - Seize: a compare-and-set on the revision just read, with no wait,
+//     for a room whose holder is known dead (its process's connections to
+//     the cluster closed: a killed process's do at once, a paused one's do
+//     not). Its rooms run again as soon as the cluster answers, not a TTL
+//     later.
 //
 // The term, [Held.Token], is the revision of the write that claimed the
 // lease; it stays the same across renewals and is larger for every later
@@ -59,9 +64,22 @@
 // Valid is checked before a move is accepted, but the move's append reaches
 // the store a little later, possibly after a takeover. The store closes that
 // gap: appends carry the expected last sequence of the room's log, so a late
-// append from the old owner either lands before the new owner's first append
-// (which then fails, and the new owner replays it) or is refused. Appends
+// append from the old owner lands before the new owner reads the log (and is
+// replayed), or between that read and the new owner's first append (which is
+// then refused: the new owner stops the room and lets the lease go, and the
+// room is taken over again from the whole log), or is refused. Appends
 // tagged with Token therefore never go down in a room's log.
+//
+// # Seizing
+//
+// Seize gives the proof above up for the seized room: if its holder lived
+// after all (its connections were cut, not closed by its death), both are
+// valid until the holder's next renewal fails on the rewritten entry, at
+// most Renew later, or its validity runs out. The log's fencing alone then
+// keeps one history: the holder's late moves are replayed by the new owner
+// or refused, as above. A paused holder's connections stay open, so it is
+// not seized: after a pause over TTL − Margin its Valid is false when it
+// wakes, whoever took its rooms.
 //
 // # Liveness and cost
 //

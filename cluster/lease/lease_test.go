@@ -129,6 +129,44 @@ func TestKilledHolderIsTakenOverWithinTTL(t *testing.T) {
 	}
 }
 
+// Seize takes a lease at once, with no wait, on the revision read; a
+// stale revision (the holder renewed since) is ErrHeld. A holder that
+// lived after all loses the lease at its next renewal.
+func TestSeizeTakesAtOnceAndTheLiveHolderLoses(t *testing.T) {
+	ctx, clock, url := ctxT(t), clocktest.New(), startNATS(t)
+	a := newManager(t, connect(t, url).kv, "a", withClock(testOpt, clock))
+	b := newManager(t, connect(t, url).kv, "b", withClock(testOpt, clock))
+	ha, err := a.Claim(ctx, "ROOM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := ha.Token()
+	clock.Advance(testOpt.Renew) // a renews
+	if _, err := b.Seize(ctx, "ROOM", stale); !errors.Is(err, ErrHeld) {
+		t.Fatalf("seizure on a revision renewed since: %v, want ErrHeld", err)
+	}
+	own, err := b.Owner(ctx, "ROOM")
+	if err != nil || own.Node != "a" {
+		t.Fatalf("owner %+v, %v; want a", own, err)
+	}
+	hb, err := b.Seize(ctx, "ROOM", own.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hb.Valid() || hb.Token() <= ha.Token() {
+		t.Fatalf("seized: valid %v, term %d after %d", hb.Valid(), hb.Token(), ha.Token())
+	}
+	clock.Advance(testOpt.Renew)
+	select {
+	case <-ha.Lost():
+	default:
+		t.Fatal("the holder's renewal after the seizure did not end its lease")
+	}
+	if !errors.Is(ha.Err(), ErrLostToOther) || !hb.Valid() {
+		t.Fatalf("holder ended with %v (want ErrLostToOther); seizer valid %v", ha.Err(), hb.Valid())
+	}
+}
+
 // The partitioned holder, on real time: a is cut off while b waits for the
 // lease to lapse, either with its connection closed or with its requests
 // hanging unanswered. a's validity must end strictly before b's claim request

@@ -213,6 +213,24 @@ func (m *Manager) Claim(ctx context.Context, room string) (*Held, error) {
 	return m.take(ctx, room, e.Revision())
 }
 
+// Seize takes the room's lease over the entry at revision (0: no entry)
+// at once, without Claim's wait: for a room whose holder is known dead
+// (its process's connections closed), whose lease would otherwise keep
+// it down for a TTL. It returns ErrHeld if the entry is not at revision
+// (its holder renewed: it lives) or another node won. If the holder did
+// live, both may count as valid until its next renewal finds the entry
+// rewritten (ErrLostToOther, at most Renew later) or its validity runs
+// out: the rooms' logs keep that safe (see the package doc).
+func (m *Manager) Seize(ctx context.Context, room string, revision uint64) (*Held, error) {
+	m.mu.Lock()
+	_, dup := m.held[room]
+	m.mu.Unlock()
+	if dup {
+		return nil, ErrAlreadyHeld
+	}
+	return m.take(ctx, room, revision)
+}
+
 // take writes a new lease over revision (0: the key must be absent or deleted).
 func (m *Manager) take(ctx context.Context, room string, revision uint64) (*Held, error) {
 	start := m.opt.Clock.Now() // before the request: the write happens later

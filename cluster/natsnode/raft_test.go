@@ -14,7 +14,8 @@ import (
 // setElections takes them to: their defaults as nats-server documents
 // them, its source still declaring them as variables read where a
 // follower waits and a leader heartbeats. An upgrade that renames one
-// does not build; one that changes them fails here.
+// does not build; one that changes them fails here, as does one that
+// changes the group lookup StandFor reaches by name.
 func TestRaftTimingsAreNATSServers(t *testing.T) {
 	if NATSElections != (Elections{Min: 4 * time.Second, Max: 9 * time.Second}) || raftHeartbeat != time.Second {
 		t.Fatalf("nats-server's raft timings: elections %v, heartbeat %v; want 4s–9s, 1s (an upgrade changed them: check server/raft.go and DefaultElections)",
@@ -35,6 +36,8 @@ func TestRaftTimingsAreNATSServers(t *testing.T) {
 		`delta := rand.Int64N\(int64\(maxElectionTimeout - minElectionTimeout\)\)`,
 		`return \(minElectionTimeout \+ time.Duration\(delta\)\)`,
 		`hb := time.NewTicker\(hbInterval\)`,
+		// StandFor reaches a group's node by name (lost.go).
+		`func \(s \*Server\) lookupRaftNode\(group string\) RaftNode \{`,
 	} {
 		if !regexp.MustCompile(decl).Match(src) {
 			t.Errorf("nats-server's server/raft.go no longer has %s: check what setElections sets", decl)

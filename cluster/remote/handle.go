@@ -35,6 +35,7 @@ type localSession struct {
 	box   *table.Mailbox
 	stop  chan struct{}
 	lost  chan struct{} // the owner said the table left it (keepalive resumes)
+	check chan struct{} // ask after the owner now (CheckOwners)
 	once  sync.Once
 
 	mu       sync.Mutex
@@ -108,7 +109,8 @@ func (h *Handle) Summary() table.Summary {
 // Join subscribes a fresh, unguessable session subject, then asks the
 // owner to seat the player; box receives that subject's Updates.
 func (h *Handle) Join(ctx context.Context, p table.Player, box *table.Mailbox, watch bool) (game.Seat, error) {
-	s := &localSession{p: p, watch: watch, box: box, stop: make(chan struct{}), lost: make(chan struct{}, 1)}
+	s := &localSession{p: p, watch: watch, box: box, stop: make(chan struct{}), lost: make(chan struct{}, 1),
+		check: make(chan struct{}, 1)}
 	var r reply
 	if err := h.seat(ctx, s, &r); err != nil {
 		return game.Spectator, err
@@ -401,6 +403,14 @@ func (h *Handle) end(s *localSession, reason table.CloseReason) {
 func (h *Handle) keepalive(s *localSession) {
 	tick := time.NewTicker(h.opts.Keepalive)
 	defer tick.Stop()
+	watching(h.nc, s.check, true)
+	defer watching(h.nc, s.check, false)
+	ping := func() error {
+		id, _ := s.current()
+		ctx, cancel := context.WithTimeout(context.Background(), h.opts.Keepalive)
+		defer cancel()
+		return h.call(ctx, opPing, request{Session: id}, nil)
+	}
 	missed := 0
 	for {
 		var err error
@@ -409,11 +419,11 @@ func (h *Handle) keepalive(s *localSession) {
 			return
 		case <-s.lost:
 			err = table.ErrClosed
+		case <-s.check:
+			tick.Reset(h.opts.Keepalive)
+			err = ping()
 		case <-tick.C:
-			id, _ := s.current()
-			ctx, cancel := context.WithTimeout(context.Background(), h.opts.Keepalive)
-			err = h.call(ctx, opPing, request{Session: id}, nil)
-			cancel()
+			err = ping()
 		}
 		switch {
 		case err == nil:
@@ -436,6 +446,44 @@ func (h *Handle) keepalive(s *localSession) {
 		h.mu.Unlock()
 		h.end(s, table.Moved)
 		return
+	}
+}
+
+// checks are the sessions' CheckOwners channels, by connection (a test
+// runs several nodes in one process).
+var checks = struct {
+	sync.Mutex
+	by map[*nats.Conn]map[chan struct{}]bool
+}{by: map[*nats.Conn]map[chan struct{}]bool{}}
+
+func watching(nc *nats.Conn, check chan struct{}, on bool) {
+	checks.Lock()
+	defer checks.Unlock()
+	switch {
+	case on && checks.by[nc] == nil:
+		checks.by[nc] = map[chan struct{}]bool{check: true}
+	case on:
+		checks.by[nc][check] = true
+	default:
+		delete(checks.by[nc], check)
+		if len(checks.by[nc]) == 0 {
+			delete(checks.by, nc)
+		}
+	}
+}
+
+// CheckOwners has every session at a table on another node through nc
+// ask after the table's owner now, rather than at its next keepalive: a
+// node was lost, and a session whose table ran there is seated again
+// wherever it runs next as soon as it can be. One ping per session.
+func CheckOwners(nc *nats.Conn) {
+	checks.Lock()
+	defer checks.Unlock()
+	for c := range checks.by[nc] {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
 	}
 }
 

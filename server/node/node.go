@@ -220,8 +220,64 @@ func (c *Node) Run(o Options) error {
 	}
 	c.wg.Go(func() { c.again("room directory watch", c.watchDirectory) })
 	c.wg.Go(func() { c.again("lease watch", c.takeOver) })
+	c.wg.Go(func() { c.again("route watch", c.watchLost) })
 	return nil
 }
+
+// watchLost takes a node's tables over the moment its routes close (it
+// died: natsnode.WatchLost), rather than a lease TTL later.
+func (c *Node) watchLost() error {
+	for lost := range c.nats.WatchLost(c.ctx, lostEvery) {
+		c.Lost(lost)
+	}
+	return errors.New("the watch stopped")
+}
+
+// Lost takes node's tables over now, its routes having closed: it
+// stands for election in the groups node led, which answer nothing until
+// one is held (at once, and again a moment later in those still without
+// a leader); has this node's sessions at node's tables ask after them
+// now; and seizes the tables this node is first adopter of (seize).
+// Called on a live node (a route cut, or a test), it costs needless
+// work and moved tables, never a fork (lease.Manager.Seize).
+func (c *Node) Lost(node string) {
+	stood := c.nats.StandFor(node, false)
+	c.wg.Go(func() {
+		select {
+		case <-c.ctx.Done():
+		case <-time.After(standAgain):
+			if n := c.nats.StandFor(node, true); n > 0 {
+				c.log.Info("groups of a lost node still without a leader: stood for them", "node", node, "elections", n)
+			}
+		}
+	})
+	remote.CheckOwners(c.nc) // sessions here at its tables: seated again as soon as they run elsewhere
+	c.mu.Lock()
+	codes := slices.Collect(maps.Keys(c.directory))
+	for _, p := range c.nats.Routed() {
+		// Alive, whether or not it had announced itself at the last
+		// read of the node list: its share of first adopters.
+		if !slices.Contains(c.known, p) {
+			c.known = append(c.known, p)
+		}
+	}
+	c.mu.Unlock()
+	c.log.Info("a node's routes closed: taking its tables over", "node", node, "elections", stood, "rooms", len(codes))
+	for _, code := range codes {
+		if c.o.Hub.Local(code) == nil {
+			c.goAdopt(code, 0, node)
+		}
+	}
+}
+
+// lostEvery is how often watchLost looks at the routes: a count, in the
+// process. standAgain is when it stands in the lost node's groups that
+// still have no leader, whoever was chosen to (natsnode.StandFor): an
+// election started by the first round takes 0.1–0.8 s.
+const (
+	lostEvery  = 100 * time.Millisecond
+	standAgain = time.Second
+)
 
 // again runs watch until ctx ends, starting it again after it fails.
 func (c *Node) again(what string, watch func() error) {
@@ -260,7 +316,7 @@ func (c *Node) takeOver() error {
 		// looks again.
 		_, err := c.owner(r.ID)
 		if errors.Is(err, lease.ErrNoOwner) {
-			c.goAdopt(r.ID, 0)
+			c.goAdopt(r.ID, 0, "")
 		}
 	}
 	// The watch is the quick way to hear of a lapse; a sweep of the
@@ -279,7 +335,7 @@ func (c *Node) takeOver() error {
 			if !ok {
 				return errors.New("the watch stopped")
 			}
-			c.goAdopt(l.Room, l.Revision)
+			c.goAdopt(l.Room, l.Revision, "")
 		case now := <-sweep.C:
 			if now.Sub(learned) >= learnEvery {
 				c.learnNodes()
@@ -309,7 +365,7 @@ func (c *Node) sweep(seen map[string]uint64) {
 		o, err := c.owner(code)
 		switch {
 		case errors.Is(err, lease.ErrNoOwner):
-			c.goAdopt(code, 0)
+			c.goAdopt(code, 0, "")
 		case err != nil:
 			// The cluster does not answer (a leader being elected): the
 			// next sweep looks again, rather than this one waiting on
@@ -317,7 +373,7 @@ func (c *Node) sweep(seen map[string]uint64) {
 			maps.Copy(seen, now)
 			return
 		case seen[code] == o.Revision:
-			c.goAdopt(code, o.Revision)
+			c.goAdopt(code, o.Revision, "")
 		default:
 			now[code] = o.Revision
 		}
@@ -328,7 +384,7 @@ func (c *Node) sweep(seen map[string]uint64) {
 
 // goAdopt adopts code on its own goroutine, unless this node is at it
 // already.
-func (c *Node) goAdopt(code string, lapsed uint64) {
+func (c *Node) goAdopt(code string, lapsed uint64, lost string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.adopting[code] {
@@ -339,7 +395,7 @@ func (c *Node) goAdopt(code string, lapsed uint64) {
 	}
 	c.adopting[code] = true
 	c.wg.Go(func() {
-		c.adopt(code, lapsed)
+		c.adopt(code, lapsed, lost)
 		c.mu.Lock()
 		delete(c.adopting, code)
 		c.mu.Unlock()
@@ -347,7 +403,9 @@ func (c *Node) goAdopt(code string, lapsed uint64) {
 }
 
 // adopt claims a room nobody runs, rebuilds it from its log and runs it.
-// lapsed is the revision of the lapsed lease entry (0: none). The rooms of
+// lapsed is the revision of the lapsed lease entry (0: none); lost, if
+// set, is the node whose routes closed, whose rooms are seized at once
+// (tryAdopt) rather than when their leases lapse. The rooms of
 // a node that died are spread over the others without their asking each
 // other: each room has a first adopter (adopter), and the other nodes give
 // it half a TTL to take the room first.
@@ -357,10 +415,10 @@ func (c *Node) goAdopt(code string, lapsed uint64) {
 // request to one of them goes unanswered until then. adopt asks again, in
 // short tries, for up to adoptFor, rather than leaving the room to the
 // next sweep.
-func (c *Node) adopt(code string, lapsed uint64) {
+func (c *Node) adopt(code string, lapsed uint64, lost string) {
 	began := time.Now()
 	for {
-		done, err := c.tryAdopt(code, lapsed)
+		done, err := c.tryAdopt(code, lapsed, lost)
 		if done || c.ctx.Err() != nil {
 			return
 		}
@@ -390,7 +448,7 @@ const AskWithin = 500 * time.Millisecond
 // otherwise. A node that is not the room's first adopter waits for it at
 // every attempt that gets this far: after an election every survivor's
 // attempt gets through at once, and the first to ask must not take all.
-func (c *Node) tryAdopt(code string, lapsed uint64) (done bool, err error) {
+func (c *Node) tryAdopt(code string, lapsed uint64, lost string) (done bool, err error) {
 	if c.o.Hub.Local(code) != nil {
 		return true, nil
 	}
@@ -403,7 +461,12 @@ func (c *Node) tryAdopt(code string, lapsed uint64) (done bool, err error) {
 	}
 	o, err := c.owner(code) // also the sighting Claim counts its TTL from
 	switch {
+	case lost != "" && err == nil:
+		return c.seize(code, o, lost)
 	case errors.Is(err, lease.ErrNoOwner):
+		if lost != "" {
+			return true, nil // nobody's: the sweep takes it
+		}
 		o = lease.Owner{}
 	case err != nil:
 		return false, err
@@ -446,6 +509,40 @@ func (c *Node) tryAdopt(code string, lapsed uint64) (done bool, err error) {
 		return false, err
 	}
 	// o.Renewed is the dead owner's last sign of life: timed steps resume from there.
+	if err := c.restore(code, held, o.Renewed); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = held.Release(ctx)
+		cancel()
+		return false, fmt.Errorf("restore: %w", err)
+	}
+	c.o.TookOver()
+	return true, nil
+}
+
+// seize takes over a room of the lost node (its routes closed) without
+// waiting for its lease to lapse, if this node is the room's first
+// adopter; the others leave it to that node, and take it when its lease
+// lapses if that node cannot. o is the room's lease entry as just read.
+// An entry that names this node, though it does not run the room, is a
+// seizure of ours whose answer was lost: seized again.
+func (c *Node) seize(code string, o lease.Owner, lost string) (done bool, err error) {
+	switch {
+	case o.Node != lost && o.Node != c.cfg.Node:
+		return true, nil // not the lost node's, or taken over already
+	case adopter(code, c.knownNodes(), lost) != c.cfg.Node:
+		return true, nil
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, AskWithin)
+	held, err := c.leases.Seize(ctx, code, o.Revision)
+	cancel()
+	switch {
+	case errors.Is(err, lease.ErrAlreadyHeld):
+		return true, nil
+	case err != nil:
+		// ErrHeld too: the entry read may have been a follower's,
+		// a renewal behind; read it again.
+		return false, err
+	}
 	if err := c.restore(code, held, o.Renewed); err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_ = held.Release(ctx)
@@ -535,8 +632,17 @@ func (c *Node) restore(code string, held *lease.Held, stopped time.Time) error {
 	if !unfinished(rec) {
 		return held.Release(context.Background())
 	}
+	// The log stream answers a short try first (a request sent while it
+	// has no leader is lost, and waits out its whole timeout); then the
+	// whole log, a long one being many reads in one call.
+	if err := jetstream.Patiently(ctx, func(context.Context) error {
+		_, err := c.quick.LastSeq(code)
+		return err
+	}); err != nil {
+		return err
+	}
 	var entries [][]byte
-	logs := c.store.WithTimeout(2 * time.Second) // a long log is many reads in one call
+	logs := c.store.WithTimeout(2 * time.Second)
 	if err := jetstream.Patiently(ctx, func(context.Context) (err error) {
 		entries, err = logs.Log(code)
 		return err
