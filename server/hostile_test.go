@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 )
@@ -169,8 +170,14 @@ func TestAHugeUnknownCommandIsNotEchoedInFull(t *testing.T) {
 	for range 5 {
 		c := sshtest.Dial(t, addr, sshtest.WithoutPTY(), sshtest.WithCommand(strings.Repeat("x ", 50_000)))
 		c.Wait(t, 5*time.Second)
-		if out := string(c.Transcript()); !strings.Contains(out, "100000 bytes long") || len(out) > 400 {
+		out := string(c.Transcript())
+		if !strings.Contains(out, "(100000 bytes)") || len(out) > 400 {
 			t.Fatalf("a 100 KB command line: %.300q", out)
+		}
+		for _, l := range strings.Split(out, "\n") { // a refusal on a terminal's line
+			if n := utf8.RuneCountInString(strings.TrimRight(l, "\r")); n > 80 {
+				t.Fatalf("the refusal of a 100 KB command line is %d columns: %q", n, l)
+			}
 		}
 	}
 	if used := cpuTime(t) - before; used > time.Second {

@@ -18,7 +18,7 @@ import (
 // key unrendered. The games' table screens,
 // their ends among them, are screentest's (games' TestEveryScreenConforms).
 func TestNoPageCutsAWord(t *testing.T) {
-	names := slices.Concat(tui.LongNames, tui.WalkedCodes)
+	names := slices.Concat(tui.LongNames, tui.WalkedCodes, tui.HostedCodes)
 	for _, l := range i18n.Langs {
 		t.Run(string(l), func(t *testing.T) {
 			words := screentest.CatalogWords(t, l)

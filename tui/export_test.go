@@ -26,10 +26,15 @@ var LongNames = []string{"Александра Валерьевн", "Преоб�
 // webhook.
 var WalkedCodes = []string{"K7QX", "P2MD", "W0LF", "B3ZT", "7KQ2XM", "Q3ZZ9AB", "camp.example", "ntfy.example.org"}
 
+// HostedCodes are the codes of the tables the walker hosts, one of each
+// game: the host's waiting room says more (who begins, the bots, start).
+var HostedCodes = []string{"H0ST", "H1ST", "H2ST", "H3ST"}
+
 // WalkPages opens every page a player reaches, in language l at 80×24,
 // with every registered game of cat: the lobby with a waiting table of
 // each game, its help, the new-table form of each game with each of its
-// fields changed, each waiting room, the campaigns page and a campaign's
+// fields changed, each waiting room (a guest's, and the host's with
+// every page of the game's rules reference), the campaigns page and a campaign's
 // page, the profile with games of each kind finished, its review list
 // and lists of people, the friends page, the replay of a finished game of
 // each kind (its first steps and its end) and a review under way. look
@@ -53,6 +58,10 @@ func WalkPages(t *testing.T, cat Catalog, l i18n.Lang, look func(where, view str
 		cfg := a.Room
 		cfg.Code, cfg.Game, cfg.Bots, cfg.Title, cfg.GameOptions, cfg.Seats = WalkedCodes[i%4], m.Game, m.Bots, spec.Title, spec.GameOptions, spec.Seats
 		cfg.Options, cfg.Host = spec.Options, fmt.Sprintf("fp-h%d", i)
+		if _, err := a.Hub.Create(cfg); err != nil {
+			t.Fatalf("%s: %v", m.Game.ID(), err)
+		}
+		cfg.Code, cfg.Host = HostedCodes[i%len(HostedCodes)], "fp-me" // the walker's own table
 		if _, err := a.Hub.Create(cfg); err != nil {
 			t.Fatalf("%s: %v", m.Game.ID(), err)
 		}
@@ -85,6 +94,21 @@ func WalkPages(t *testing.T, cat Catalog, l i18n.Lang, look func(where, view str
 		s.keys("?")
 		see(m.Game.ID() + " waiting room help")
 		s.keys("x")
+		s.keys("L")
+		s.m.show(s.m.lobby)
+	}
+	for i, m := range cat {
+		s.joinNow(HostedCodes[i%len(HostedCodes)])
+		s.pump(`● `)
+		see(m.Game.ID() + " waiting room, the host's")
+		s.keys("R")
+		if s.m.rules != nil {
+			for p := range s.m.rules.pages {
+				see(fmt.Sprintf("%s rules, page %d", m.Game.ID(), p+1))
+				s.keys("down")
+			}
+			s.keys("esc")
+		}
 		s.keys("L")
 		s.m.show(s.m.lobby)
 	}

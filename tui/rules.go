@@ -73,11 +73,23 @@ func (r *rulesView) key(k tea.KeyMsg) (closed bool) {
 	return false
 }
 
-// listWidth is the width of the column of page titles.
-const listWidth = 26
+// The column of page titles is as wide as its longest title, from
+// minList to maxList cells: a title wider than maxList is cut.
+const minList, maxList = 26, 30
+
+// listWidth is the width of the column of page titles (with the two
+// cells of the marker ▸).
+func (r *rulesView) listWidth() int {
+	n := 0
+	for _, p := range r.pages {
+		n = max(n, lipgloss.Width(p.Title))
+	}
+	return min(max(n+2, minList), maxList)
+}
 
 func (r *rulesView) view(th *uikit.Theme, w, h int) string {
 	found := r.found()
+	listWidth := r.listWidth()
 	r.at = min(r.at, max(0, len(found)-1))
 	head := th.Title.Render(th.T("ui.rules.title")+" · "+r.game) + "  " +
 		th.Muted.Render(th.T("ui.rules.search")+": ") + th.Strong.Render(string(r.query)+"_")

@@ -286,3 +286,23 @@ func TestDescribeEveryLegalAction(t *testing.T) {
 		t.Fatal("not over")
 	}
 }
+
+// A werewolf with no other werewolf alive is not told to agree with the
+// others: the pack's line and the prompt say the victim is theirs alone.
+func TestALoneWolfIsNotToldToAgree(t *testing.T) {
+	pack := deal(t, "W W V V V V V V", nil)
+	if evs := pack.until(PhaseWolves); !contains(to(evs, P1), "The werewolves are: ") {
+		t.Errorf("two wolves are not told who the pack is: %q", to(evs, P1))
+	}
+	if p := pack.view(P1).Prompt; p.Key != "werewolf.prompt.wolves" {
+		t.Errorf("two wolves are prompted %q", p.Key)
+	}
+	lone := deal(t, "W V V V V V", nil)
+	evs := lone.until(PhaseWolves)
+	if mine := to(evs, P1); !contains(mine, "No other werewolf is alive") || contains(mine, "The werewolves are: ") {
+		t.Errorf("a lone wolf is told %q", mine)
+	}
+	if p := lone.view(P1).Prompt; p.Key != "werewolf.prompt.wolf_alone" {
+		t.Errorf("a lone wolf is prompted %q", p.Key)
+	}
+}

@@ -234,7 +234,11 @@ func (s *State) enterStep(p Phase, out *[]game.Event) {
 		for _, w := range wolves {
 			s.Players[w].KnowsWolves = true
 		}
-		if len(wolves) > 0 {
+		switch len(wolves) {
+		case 0:
+		case 1: // nobody to agree with
+			*out = append(*out, private(game.M("werewolf.pack_alone"), wolves...))
+		default:
 			*out = append(*out, private(game.M("werewolf.pack_is", s.whoList("Players", wolves)), wolves...))
 		}
 		if lg := s.holder(RoleLittleGirl); lg >= 0 {

@@ -307,6 +307,9 @@ func (s *State) prompt(me int, legal []Action) game.Msg {
 		if s.Players[me].Card == RoleLittleGirl {
 			return game.M("werewolf.prompt.girl")
 		}
+		if len(s.livingWolves()) == 1 { // nobody to agree with
+			return game.M("werewolf.prompt.wolf_alone")
+		}
 		return game.M("werewolf.prompt.wolves")
 	case PhaseWitch:
 		return game.M("werewolf.prompt.witch", game.Sub("Victim", s.victimLine()))

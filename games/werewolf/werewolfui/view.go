@@ -117,8 +117,13 @@ func (s *Screen) bannerLine(w int) string {
 	return s.spread(st.Render(label), right, w)
 }
 
+// narrationLine is the narrator's last words between the quotation marks
+// of the reader's language (en “…”, pl „…”, de „…“, ru «…»).
 func (s *Screen) narrationLine(w int) string {
-	return s.th.Muted.Render("“") + s.th.Trunc(uikit.Clean(s.th.Msg(s.v.Narration)), w-2) + s.th.Muted.Render("”")
+	th := s.th
+	open, shut := th.T("werewolfui.quote_open"), th.T("werewolfui.quote_close")
+	room := w - width(open) - width(shut)
+	return th.Muted.Render(open) + th.Trunc(uikit.Clean(th.Msg(s.v.Narration)), room) + th.Muted.Render(shut)
 }
 
 func (s *Screen) noticeLine(w int) string {

@@ -29,8 +29,9 @@ var (
 )
 
 // keyNames are the words of the help bar's key names, which no catalog
-// writes (the keys are the keyboard's, in every language).
-var keyNames = []string{"enter", "esc", "tab", "ctrl", "shift", "space", "pgup", "pgdn", "pgdown", "home", "end", "del", "backspace", "alt", "bivouac", "ssh"}
+// writes (the keys are the keyboard's, in every language; "abc" is the
+// rules page's key for typing a search).
+var keyNames = []string{"enter", "esc", "tab", "ctrl", "shift", "space", "pgup", "pgdn", "pgdown", "home", "end", "del", "backspace", "alt", "bivouac", "ssh", "abc"}
 
 // CatalogWords is the words of language l's catalogs, with English's:
 // titles and terms a catalog leaves in English are English words.
