@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
 
 	_ "github.com/bivouac-ssh/bivouac/games" // every game's catalog, registered by its module
 	"github.com/bivouac-ssh/bivouac/i18n"
@@ -237,6 +239,21 @@ func TestCatalogsAreComplete(t *testing.T) {
 		for k := range en {
 			if _, ok := cat[k]; !ok && l != i18n.English && genderBase(k) == k {
 				t.Errorf("%s: %s is missing", l, k)
+			}
+		}
+	}
+}
+
+// Every catalog of every language loads into go-i18n, as the printers once
+// did at start (they now compile the catalogs alone, and keep of go-i18n
+// only its plural rules): its checks of a message's forms hold.
+func TestCatalogsLoadInGoI18n(t *testing.T) {
+	b := goi18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, l := range i18n.Langs {
+		for _, c := range i18n.Catalogs() {
+			if _, err := b.LoadMessageFileFS(c.Files, string(l)+".toml"); err != nil {
+				t.Errorf("catalog %q, %s: %v", c.Name, l, err)
 			}
 		}
 	}

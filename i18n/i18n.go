@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 
@@ -115,23 +114,18 @@ func sealedCatalogs() []Catalog {
 	return catalogs.list
 }
 
-// The catalogs are read twice: go-i18n loads them into a bundle (it checks
-// the format and owns CLDR's plural rules, which pick a message's form for
-// a count), and compile keeps each message's forms split at their
-// placeholders, so that rendering one is filling in its blanks: a line
-// drawn on every frame of every session costs one allocation, not a
-// text/template execution.
+// go-i18n owns CLDR's plural rules, which pick a message's form for a
+// count; its bundle here holds only the forms by name, so a count's form
+// can be asked for. The catalogs themselves are compiled (compile.go):
+// each message's forms split at their placeholders, so that rendering one
+// is filling in its blanks (a line drawn on every frame of every session
+// costs one allocation, not a text/template execution). A bundle of every
+// catalog, which the printers never read, was 5 MiB of each server's
+// heap; the tests load the catalogs into one to check their format
+// (TestCatalogsLoadInGoI18n).
 var bundle = sync.OnceValue(func() *goi18n.Bundle {
 	b := goi18n.NewBundle(language.English)
-	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	for _, l := range Langs {
-		for _, c := range sealedCatalogs() {
-			// A catalog that does not parse is a build defect the tests catch.
-			if _, err := b.LoadMessageFileFS(c.Files, string(l)+".toml"); err != nil {
-				panic("i18n: " + c.Name + ": " + err.Error())
-			}
-		}
-		// The plural forms by name, so a count's form can be asked for.
 		b.MustAddMessages(language.Make(string(l)), &goi18n.Message{ID: formsID,
 			Zero: "zero", One: "one", Two: "two", Few: "few", Many: "many", Other: "other"})
 	}
@@ -189,30 +183,35 @@ type Printer struct {
 	forms    [countCache]uint8   // plural form of 0..countCache-1 (index into formNames)
 }
 
-var printers = sync.OnceValue(func() map[Lang]*Printer {
-	b := bundle()
-	cats := sealedCatalogs()
-	en := compileCatalogs(cats, English)
-	m := make(map[Lang]*Printer, len(Langs))
+// printers are made each when first asked for: a server whose players
+// all read English never compiles the other languages' catalogs.
+var printers = map[Lang]func() *Printer{}
+
+func init() {
 	for _, l := range Langs {
-		p := &Printer{lang: l, loc: goi18n.NewLocalizer(b, string(l)), fallback: en, messages: en}
-		if l != English {
-			p.messages = compileCatalogs(cats, l)
-		}
-		for n := range countCache {
-			p.forms[n] = p.formOf(n)
-		}
-		m[l] = p
+		printers[l] = sync.OnceValue(func() *Printer { return newPrinter(l) })
 	}
-	return m
-})
+}
+
+func newPrinter(l Lang) *Printer {
+	p := &Printer{lang: l, loc: goi18n.NewLocalizer(bundle(), string(l))}
+	p.messages = compileCatalogs(sealedCatalogs(), l)
+	p.fallback = p.messages
+	if l != English {
+		p.fallback = For(English).messages
+	}
+	for n := range countCache {
+		p.forms[n] = p.formOf(n)
+	}
+	return p
+}
 
 // For is the printer of language l (English for a language not spoken here).
 func For(l Lang) *Printer {
-	if p, ok := printers()[l]; ok {
-		return p
+	if p, ok := printers[l]; ok {
+		return p()
 	}
-	return printers()[English]
+	return printers[English]()
 }
 
 // Lang is the printer's language.
