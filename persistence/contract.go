@@ -34,6 +34,7 @@ type Store interface {
 	Player(fp string) (Profile, error)
 	UpdatePlayer(fp string, fn func(*Profile) error) (Profile, error)
 	Seen(fp, name string) (Profile, error)
+	Left(fp string) error
 	EachPlayer(fn func(Profile) error) error
 
 	// Campaigns.

@@ -200,6 +200,26 @@ func (s *Bolt) Seen(fp, name string) (Profile, error) {
 	})
 }
 
+// Left records the end of a player's session: LastSeen becomes now, so
+// a friend who logs in later reads the day they were last there. Only a
+// stored profile is stamped: ErrNotFound for none (a key that only
+// looked around leaves nothing behind).
+func (s *Bolt) Left(fp string) error {
+	if err := CheckKey("fingerprint", fp); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bktPlayers).Get([]byte(fp)) == nil {
+			return ErrNotFound
+		}
+		_, err := s.updatePlayer(tx, fp, func(p *Profile) error {
+			p.LastSeen = s.now()
+			return nil
+		})
+		return err
+	})
+}
+
 // EachPlayer calls fn with every stored profile (in fingerprint order) and
 // stops at fn's first error, which it returns. It reads one snapshot.
 func (s *Bolt) EachPlayer(fn func(Profile) error) error {

@@ -215,3 +215,51 @@ func TestFriendByNameOverSSH(t *testing.T) {
 	anna.Expect(t, `You and bob are no longer friends`, 5*time.Second)
 	run("friends", `No friends yet`)
 }
+
+// TestAFriendWhoLeftBeforeReadsTheDay: bob was on and left before anna
+// logged in, carol three days before: presence never saw them go, and
+// `ssh host friends` reads the day from their profiles (stamped when a
+// session ends): "last seen today", "last seen 2026-11-26", not
+// "offline".
+func TestAFriendWhoLeftBeforeReadsTheDay(t *testing.T) {
+	t.Parallel()
+	srv, addr := startServer(t, t.TempDir())
+	annaKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	a := friends.Person{ID: sshtest.Fingerprint(annaKey), Name: "anna"}
+	b := friends.Person{ID: sshtest.Fingerprint(bobKey), Name: "bob"}
+	c := friends.Person{ID: "SHA256:carol", Name: "carol"}
+	for _, p := range []friends.Person{a, b, c} {
+		if _, err := srv.store.Seen(p.ID, p.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := srv.friends
+	for _, f := range []friends.Person{b, c} {
+		if _, err := svc.Ask(a, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Accept(f, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	away := time.Now().AddDate(0, 0, -3)
+	if _, err := srv.store.UpdatePlayer(c.ID, func(p *persistence.Profile) error { p.LastSeen = away; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	bob := sshtest.Dial(t, addr, sshtest.WithUser("bob"), sshtest.WithKey(bobKey), sshtest.WithPTY(80, 24))
+	bob.ExpectScreen(t, `Tables`, 5*time.Second)
+	in, err := srv.store.Player(b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob.Close()
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		if p, err := srv.store.Player(b.ID); err != nil || !p.LastSeen.After(in.LastSeen) {
+			return errors.New("bob's session's end is not stamped in his profile")
+		}
+		return nil
+	})
+	anna := sshtest.Dial(t, addr, sshtest.WithUser("anna"), sshtest.WithKey(annaKey), sshtest.WithoutPTY(), sshtest.WithCommand("friends"))
+	anna.Expect(t, `bob\s+last seen today`, 5*time.Second)
+	anna.Expect(t, `carol\s+last seen `+away.Format("2006-01-02"), 5*time.Second)
+}

@@ -466,8 +466,23 @@ func (s *Server) player(ctx context.Context, sess ssh.Session) (login, bool) {
 		notice = i18n.For(lang).T("name.renamed", game.Text("Name", p.Name), game.Text("Given", given))
 		p.Name = given
 	}
-	context.AfterFunc(ctx, func() { s.names.logout(id.ID) })
+	context.AfterFunc(ctx, func() {
+		s.names.logout(id.ID)
+		if !id.Guest {
+			s.left(id.ID)
+		}
+	})
 	return login{id: id, p: p, lang: lang, notice: notice, desktop: desktop}, true
+}
+
+// left stamps the end of a keyed player's session in their profile
+// (LastSeen): a friend who logs in after they left reads the day, not
+// just "offline". A key with no profile has nothing stamped; a store
+// closing under a server's stop is no news.
+func (s *Server) left(id string) {
+	if err := s.store.Left(id); err != nil && !errors.Is(err, persistence.ErrNotFound) {
+		s.log.Debug("a session's end was not stamped", "id", id, "err", err)
+	}
 }
 
 // warnIfOpen warns, and reports, when the data directory lets others

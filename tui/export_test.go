@@ -286,7 +286,8 @@ type walkFriends struct{ Friends }
 
 func (walkFriends) Lists(table.Player) (FriendLists, error) {
 	p := func(i int) Person { return Person{ID: fmt.Sprintf("fp-%d", i), Name: LongNames[i]} }
-	return FriendLists{Friends: []Person{p(1), p(2)}, Asked: []Person{p(3)}, Askers: []Person{p(4)}, Met: []Person{p(5), p(6), p(7)}}, nil
+	return FriendLists{Friends: []Person{p(1), p(2)}, Asked: []Person{p(3)}, Askers: []Person{p(4)}, Met: []Person{p(5), p(6), p(7)},
+		Seen: map[string]time.Time{"fp-2": time.Date(2026, 11, 20, 21, 0, 0, 0, time.UTC)}}, nil
 }
 
 func (walkFriends) Circle(string) presence.Circle { return presence.Circle{} }

@@ -43,6 +43,19 @@ type Friends interface {
 // of those, nor kept away).
 type FriendLists struct {
 	Friends, Asked, Askers, Met []Person
+	// Seen is when each friend was last seen (their profile's: the end of
+	// their last session, or their last login), for one presence has
+	// nothing live of: a friend who left before this session began.
+	Seen map[string]time.Time
+}
+
+// Status is friend id's status st (ok: presence knows it) with the day
+// they were last seen from the store when presence did not see them go.
+func (l FriendLists) Status(id string, st presence.Status) presence.Status {
+	if seen := l.Seen[id]; seen.After(st.Seen) {
+		st.Seen = seen
+	}
+	return st
 }
 
 // Invitations: a session invites one friend at a time, at most
@@ -402,7 +415,7 @@ func (fp *friendsPage) view(m *root) string {
 			}
 			line := mark + pad(th, q.Name, 22)
 			if kind == rowFriend {
-				line += " " + m.whereText(q.ID)
+				line += " " + m.whereText(q.ID, fp.lists)
 			}
 			lines = append(lines, th.Trunc(line, m.width))
 			i++
@@ -455,9 +468,9 @@ func scrollTop(top, cur, n, room int) int {
 }
 
 // whereText is where friend id is, in this session's words.
-func (m *root) whereText(id string) string {
+func (m *root) whereText(id string, l FriendLists) string {
 	st, ok := m.friendStatus(id)
-	return WhereText(m.th, m.app.Games, st, ok)
+	return WhereText(m.th, m.app.Games, l.Status(id, st), ok)
 }
 
 // WhereText says where a friend is ("at table K7QX (The Grizzled,
@@ -497,20 +510,22 @@ func WhereText(th *uikit.Theme, games Catalog, st presence.Status, ok bool) stri
 	return s
 }
 
-// seenText is an offline friend who went at seen (zero: not seen going)
-// as the day: today, yesterday, or just offline (a day, never a time).
+// seenText is an offline friend who went at seen (zero: not known) as
+// the day: today, yesterday, or the date (a day, never a time); else
+// just offline.
 func seenText(th *uikit.Theme, seen, now time.Time) string {
-	if !seen.IsZero() {
-		y, m, d := now.Date()
-		today := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
-		switch seen = seen.In(now.Location()); {
-		case !seen.Before(today):
-			return th.T("ui.friends.where.seen_today")
-		case !seen.Before(today.AddDate(0, 0, -1)):
-			return th.T("ui.friends.where.seen_yesterday")
-		}
+	if seen.IsZero() {
+		return th.T("ui.friends.where.offline")
 	}
-	return th.T("ui.friends.where.offline")
+	y, m, d := now.Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+	switch seen = seen.In(now.Location()); {
+	case !seen.Before(today):
+		return th.T("ui.friends.where.seen_today")
+	case !seen.Before(today.AddDate(0, 0, -1)):
+		return th.T("ui.friends.where.seen_yesterday")
+	}
+	return th.T("ui.friends.where.seen_on", game.Text("Date", seen.Format(dateLayout)))
 }
 
 // tellPlace tells presence where this session is now (tui.Whereabouts).

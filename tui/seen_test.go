@@ -9,7 +9,7 @@ import (
 )
 
 // An offline friend seen going reads "last seen today" or "yesterday" by
-// the calendar day, never a time; earlier, or never seen going, offline.
+// the calendar day, earlier the date, never a time; never seen, offline.
 func TestLastSeenIsADay(t *testing.T) {
 	th := testApp(t).Theme(nil, i18n.English, false)
 	now := time.Date(2026, 11, 29, 0, 30, 0, 0, time.Local)
@@ -20,7 +20,7 @@ func TestLastSeenIsADay(t *testing.T) {
 		{now.Add(-10 * time.Minute), "last seen today"},
 		{now.Add(-40 * time.Minute), "last seen yesterday"},
 		{now.Add(-24 * time.Hour), "last seen yesterday"},
-		{now.Add(-25 * time.Hour), "offline"},
+		{now.Add(-25 * time.Hour), "last seen 2026-11-27"},
 		{time.Time{}, "offline"},
 	} {
 		if got := seenText(th, c.seen, now); got != c.want {

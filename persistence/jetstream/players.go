@@ -50,6 +50,21 @@ func (s *Store) Seen(fp, name string) (persistence.Profile, error) {
 	})
 }
 
+// Left records the end of a player's session (see persistence.Bolt.Left).
+func (s *Store) Left(fp string) error {
+	if err := persistence.CheckKey("fingerprint", fp); err != nil {
+		return err
+	}
+	_, err := update(s, s.players, key(fp), func(p *persistence.Profile, found bool) error {
+		if !found {
+			return persistence.ErrNotFound
+		}
+		p.LastSeen = s.now()
+		return nil
+	})
+	return err
+}
+
 // EachPlayer calls fn with every profile in fingerprint order and stops at
 // fn's first error. It reads them all first.
 func (s *Store) EachPlayer(fn func(persistence.Profile) error) error {

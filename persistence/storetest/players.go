@@ -56,6 +56,32 @@ func testPlayerRoundTripAndUpdate(t *testing.T, open Opener) {
 	}
 }
 
+// Left stamps a stored profile's LastSeen (the end of a session), and
+// makes no profile for a key that has none.
+func testLeftStampsLastSeen(t *testing.T, open Opener) {
+	s := open(t, tickClock())
+	if err := s.Left("SHA256:nobody"); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("Left of no profile: %v", err)
+	}
+	if _, err := s.Player("SHA256:nobody"); !errors.Is(err, persistence.ErrNotFound) {
+		t.Fatalf("Left made a profile: %v", err)
+	}
+	in, err := s.Seen("SHA256:ada", "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Left("SHA256:ada"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Player("SHA256:ada")
+	if err != nil || !p.LastSeen.After(in.LastSeen) || p.Name != "ada" || !p.FirstSeen.Equal(in.FirstSeen) {
+		t.Fatalf("after Left: %+v, %v; logged in at %v", p, err, in.LastSeen)
+	}
+	if err := s.Left(""); !errors.Is(err, persistence.ErrInvalid) {
+		t.Fatalf("Left of an empty fingerprint: %v", err)
+	}
+}
+
 func testEachPlayerVisitsEveryProfile(t *testing.T, open Opener) {
 	s := open(t, tickClock())
 	for _, fp := range []string{"SHA256:b", "SHA256:a", "SHA256:c"} {

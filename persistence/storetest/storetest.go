@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"AppendIsFenced", testAppendIsFenced},
 		{"PlayerRoundTripAndUpdate", testPlayerRoundTripAndUpdate},
+		{"LeftStampsLastSeen", testLeftStampsLastSeen},
 		{"ConcurrentUpdatesLoseNothing", testConcurrentUpdatesLoseNothing},
 		{"EachPlayerVisitsEveryProfile", testEachPlayerVisitsEveryProfile},
 		{"RelationsRoundTrip", testRelationsRoundTrip},

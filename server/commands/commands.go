@@ -408,7 +408,7 @@ func (c Commands) printFriends(sess ssh.Session, tr *i18n.Printer) int {
 		if c.App.Presence != nil {
 			st, ok = c.App.Presence.Lookup(id.ID, f.ID)
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", sanitize.Line(f.Name, 40), tui.WhereText(th, c.App.Games, st, ok))
+		fmt.Fprintf(tw, "%s\t%s\n", sanitize.Line(f.Name, 40), tui.WhereText(th, c.App.Games, l.Status(f.ID, st), ok))
 	}
 	tw.Flush()
 	for _, a := range l.Askers {

@@ -46,7 +46,7 @@ func (f Friends) Lists(p table.Player) (tui.FriendLists, error) {
 		return tui.FriendLists{}, err
 	}
 	l := friends.ListsOf(pr, f.now())
-	out := tui.FriendLists{Friends: people(l.Friends), Asked: people(l.Asked), Askers: people(l.Askers)}
+	out := tui.FriendLists{Friends: people(l.Friends), Asked: people(l.Asked), Askers: people(l.Askers), Seen: f.seen(l.Friends)}
 	known := func(id string) bool {
 		for _, rs := range [][]persistence.Relation{l.Friends, l.Asked, l.Askers, pr.Ignored, pr.Blocked} {
 			if persistence.HasRelation(rs, id) {
@@ -61,6 +61,22 @@ func (f Friends) Lists(p table.Player) (tui.FriendLists, error) {
 		}
 	}
 	return out, nil
+}
+
+// seen is when each friend was last seen, from their profiles (one read
+// each, at most friends.MaxFriends; a friend whose profile does not come
+// reads as just offline).
+func (f Friends) seen(rs []persistence.Relation) map[string]time.Time {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make(map[string]time.Time, len(rs))
+	for _, r := range rs {
+		if pr, err := f.Store.Player(r.ID); err == nil && !pr.LastSeen.IsZero() {
+			out[r.ID] = pr.LastSeen
+		}
+	}
+	return out
 }
 
 // Ask has p ask other to be friends: what p is told. A p without a name

@@ -37,7 +37,7 @@ func (p *plain) friends() {
 	}
 	for _, f := range l.Friends {
 		st, ok := p.where.Friend(f.ID)
-		p.say(f.Name + ": " + tui.WhereText(th, p.app.Games, st, ok))
+		p.say(f.Name + ": " + tui.WhereText(th, p.app.Games, l.Status(f.ID, st), ok))
 	}
 	for _, a := range l.Askers {
 		p.say(th.T("friends.notice.asks", game.Text("Player", a.Name)))
