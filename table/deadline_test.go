@@ -381,6 +381,42 @@ func TestFirstDeadlineSurvivesARestartBeforeAnyMove(t *testing.T) {
 	<-r2.Done()
 }
 
+// A restored correspondence table names whom it waits on in its first
+// summary (the lobby's "your move" and `ssh host games`), before its
+// actor's first refresh: it listed nobody until then. OnTurn still hears
+// it once, from that refresh.
+func TestARestoredTableListsWhomItWaitsOnAtOnce(t *testing.T) {
+	clk, j, ts := clocktest.New(), NewMemJournal(), &turns{}
+	h, r, alice, _ := corrRoom(t, race{}, clk, j, ts)
+	r.Act(alice, 0, 2)
+	waitFor(t, alice, "alice's move", func(u Update) bool { return u.Seq == 1 })
+	settle(t, r)
+	code := r.Code()
+	if err := h.Shutdown(context.Background(), Restarting); err != nil { // as kill -9: nothing more is written
+		t.Fatal(err)
+	}
+	rec, _ := j.Room(code)
+	h2, ts2 := NewHub(t.Context(), nil), &turns{}
+	var first []string
+	h2.Launched = func(r *Room) { first = r.Summary().Waiting } // the actor has not refreshed yet
+	r2, err := h2.Restore(RoomConfig{Game: race{}, Journal: j, Bots: raceBots{}, Clock: clk, OnTurn: ts2.add}, rec, j.Log(code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first, []string{"bob"}) {
+		t.Errorf("the restored table's first summary waits on %q, want bob", first)
+	}
+	settle(t, r2)
+	if got := ts2.last(); !slices.Equal(waitingIDs(got), []string{"bob"}) || len(got.Done) != 0 || len(ts2.all) != 1 {
+		t.Errorf("restored, OnTurn heard %+v", ts2.all)
+	}
+	if got := r2.Summary().Waiting; !slices.Equal(got, []string{"bob"}) {
+		t.Errorf("then waits on %q", got)
+	}
+	r2.Close(Restarting)
+	<-r2.Done()
+}
+
 // A replay shows the seat's own player that a bot made a decision of
 // theirs because their deadline passed; nobody else reads it.
 func TestReplayShowsALateDecisionToItsSeat(t *testing.T) {

@@ -416,6 +416,14 @@ func (h *Hub) Restore(cfg RoomConfig, rec RoomRecord, entries [][]byte) (*Room, 
 			}
 		}
 	}
+	if r.byCorrespondence() && r.started && !r.over {
+		// Whom it waits on, in the summary the lobby reads from the first
+		// (it listed nobody until the actor's first refresh). OnTurn still
+		// hears it from that refresh: nothing is reported yet.
+		for _, seat := range r.clockSeats() {
+			r.corr.told = append(r.corr.told, r.seats[seat].rec.Identity)
+		}
+	}
 	h.mu.Lock()
 	if h.rooms[rec.Code] != nil {
 		h.mu.Unlock()
