@@ -246,6 +246,14 @@ func TestAdminCommandsOverSSH(t *testing.T) {
 	if why := leftClean(trolley.Transcript(), "An admin disconnected you: flooding"); why != "" {
 		t.Errorf("the kicked player's terminal: %s", why)
 	}
+	// The client hears the end before the server's register lets the
+	// session go (its context ends after the channel closes).
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		if n := len(srv.live.Of(sshtest.Fingerprint(trolleyKey))); n > 0 {
+			return fmt.Errorf("%d sessions of trolley still registered", n)
+		}
+		return nil
+	})
 	run("kick trolley", 0, `Trolley is not connected here; nothing to end\.`)
 	if !slices.Contains(srv.hub.Local(code).Summary().Players, sshtest.Fingerprint(trolleyKey)) {
 		t.Error("a kicked player lost their seat")
