@@ -31,3 +31,19 @@ func TestPlainSaysANoticeAndAcceptJoins(t *testing.T) {
 	bob.do("accept", "Table K7QX")
 	bob.do("accept", "No notice to answer.")
 }
+
+// games is the player's command, not the table's: at a table it lists
+// the tables they sit at, as in the lobby (it answered "Nothing to do
+// now.", the table's word for a move it did not know).
+func TestGamesAnswersAtATable(t *testing.T) {
+	a := testApp(t)
+	if _, err := a.Hub.Create(table.RoomConfig{Code: "K7QX", Game: coin{}, Title: game.Raw("Coin · 2"), Seats: 2, Host: "fp-anna"}); err != nil {
+		t.Fatal(err)
+	}
+	bob := start(t, a, "fp-bob", "bob")
+	bob.do("join K7QX", "Table K7QX")
+	said := bob.do("games", "K7QX: Coin · 2")
+	if strings.Contains(said, "Nothing to do") {
+		t.Errorf("games at a table: %q", said)
+	}
+}

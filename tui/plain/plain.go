@@ -345,6 +345,9 @@ func (p *plain) command(line string) {
 	case "campaigns":
 		p.campaigns()
 		return
+	case "games": // at a table it answered "nothing to do now"
+		p.games()
+		return
 	case "friends":
 		p.friends()
 		return
@@ -560,10 +563,6 @@ func (p *plain) lobbyCommand(word, rest string) {
 		p.review(rest)
 	case "replay":
 		p.replayAt(rest)
-	case "games":
-		p.games()
-	case "campaigns":
-		p.campaigns()
 	case "campaign":
 		p.campaign(strings.Fields(rest))
 	default:
