@@ -322,14 +322,28 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	if selected {
 		mark = "▸ "
 	}
-	// A title longer than its column of 34 takes up to 46 cells: never a
-	// word of it cut ("· 4 игрока").
-	title := uikit.Clean(th.Msg(r.Title))
-	line := fmt.Sprintf("%s%s %s %d/%d  ", mark, pad(th, r.Code, 5), pad(th, title, max(34, min(uikit.Width(title), m.width-34))), seated, len(r.Seats))
 	rest := status
 	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != table.StatusOver {
 		rest = th.Accent.Render(th.T("ui.lobby.your_seat")+" · ") + rest
 	}
+	// A title longer than its column of 34 takes up to 46 cells: never a
+	// word of it cut ("· 4 игрока"). Where the table's status would then
+	// not fit ("ваше место · ждёт · свободн…"), the title's last parts go
+	// instead, whole (the seats are counted beside it), and its column
+	// narrows; a cell is kept for the ellipsis of what follows.
+	title := uikit.Clean(th.Msg(r.Title))
+	counts := fmt.Sprintf(" %d/%d  ", seated, len(r.Seats))
+	room := m.width - uikit.Width(mark) - 6 - uikit.Width(counts) - uikit.Width(rest) - 1
+	for uikit.Width(title) > room {
+		i := strings.LastIndex(title, " · ")
+		if i < 0 {
+			break
+		}
+		title = title[:i]
+	}
+	col := max(34, min(uikit.Width(title), m.width-34))
+	col = min(col, max(uikit.Width(title), room))
+	line := fmt.Sprintf("%s%s %s%s", mark, pad(th, r.Code, 5), pad(th, title, col), counts)
 	if r.Campaign != "" {
 		rest += th.Muted.Render(" · " + th.T("ui.lobby.campaign"))
 	}

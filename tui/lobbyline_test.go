@@ -30,3 +30,27 @@ func TestALobbyLineCutSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// A long title and a seat of the player's own at a waiting table: the
+// table's status is whole, the title's last part ("· 4 игрока", the
+// seats are counted beside it) gives way (it was "ваше место · ждёт ·
+// свободн…" at 80 columns, seen over SSH in Russian).
+func TestALobbyLineKeepsTheStatusWhole(t *testing.T) {
+	for _, l := range i18n.Langs {
+		a := testApp(t)
+		s := newSessionIn(t, a, "fp-vera", "vera", l)
+		th := s.m.th
+		title := "Братья по оружию · Стандарт · 4 игрока"
+		r := table.Summary{Code: "B2H6", Title: game.Raw(title), Status: table.StatusWaiting, Open: 2,
+			Players: []string{"fp-bob", "fp-vera"}, Seats: []table.SeatInfo{{Name: "bob"}, {Name: "vera"}, {}, {}}}
+		line := ansi.Strip(s.m.lobby.roomLine(s.m, r, true))
+		status := th.T("ui.lobby.your_seat") + " · " + th.T("ui.lobby.waiting_open", game.Num("N", 2))
+		if !strings.Contains(line, status) || uikit.Width(line) > 80 {
+			t.Errorf("%s: %q", l, line)
+		}
+		r.Players = []string{"fp-bob"} // not the player's: the title is whole
+		if line := ansi.Strip(s.m.lobby.roomLine(s.m, r, false)); !strings.Contains(line, title) {
+			t.Errorf("%s, not seated: %q", l, line)
+		}
+	}
+}
