@@ -24,6 +24,10 @@ type Settings struct {
 	// notification while connected, "" none, "9" (OSC 9) or "777" (OSC
 	// 777). Kept with the rest.
 	Desktop string `json:"desktop,omitempty"`
+	// Lang is the language the webhook was set in: its messages are
+	// written in it ("": the player's saved choice, else English). A
+	// language taken from the terminal is stored nowhere else.
+	Lang string `json:"lang,omitempty"`
 }
 
 // On reports whether the player has a webhook set.

@@ -76,6 +76,9 @@ type NotifySettings struct {
 	// Desktop is the terminal's desktop notification: "" none, "9" (OSC 9)
 	// or "777" (OSC 777).
 	Desktop string `json:"desktop,omitempty"`
+	// Lang is the language the webhook was set in (i18n.Lang): what its
+	// messages are written in ("": the profile's, else English).
+	Lang string `json:"lang,omitempty"`
 }
 
 // NotifyMark is what was sent a player about one table (notify.Mark).

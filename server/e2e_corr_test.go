@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
+	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/werewolf"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/notify"
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
@@ -494,5 +496,39 @@ func TestClientZone(t *testing.T) {
 		if got := clientZone(c.env); got != c.want {
 			t.Errorf("clientZone(%q) = %q, want %q", c.env, got, c.want)
 		}
+	}
+}
+
+// A webhook set from a terminal in Russian speaks Russian: the language
+// came from the client's LANG, which no profile keeps, and the messages
+// went out in English. `notify test` from an English terminal later
+// still sends Russian (the webhook's language is the one it was set in).
+func TestAWebhookSpeaksTheLanguageItWasSetIn(t *testing.T) {
+	t.Parallel()
+	h := newHook(t)
+	_, addr := startGameServerWith(t, "a webhook in Russian", func(c *Config) {
+		hosts, err := notify.ParseHosts("http://" + h.host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Notify = notify.Policy{On: true, Hosts: hosts}
+	})
+	key := sshtest.NewKey(t)
+	c := sshtest.Dial(t, addr, sshtest.WithKey(key), sshtest.WithUser("vera"), sshtest.WithoutPTY(),
+		sshtest.WithEnv("LANG", "ru_RU.UTF-8"), sshtest.WithCommand("notify http://"+h.host+"/vera"))
+	if code := c.Wait(t, 10*time.Second); code != 0 {
+		t.Fatalf("notify URL in Russian: exit %d, %q", code, c.Transcript())
+	}
+	c.Close()
+	if out, code := command(t, addr, key, "vera", "notify test"); code != 0 {
+		t.Fatalf("notify test: exit %d, %q", code, out)
+	}
+	got := h.to("/vera")
+	if len(got) != 1 {
+		t.Fatalf("%d messages, want 1", len(got))
+	}
+	want := i18n.For(i18n.Russian).T("notify.msg.test", game.Text("Server", "Bivouac"))
+	if !strings.Contains(got[0].body, want) {
+		t.Errorf("the test message %q, want %q", got[0].body, want)
 	}
 }

@@ -123,12 +123,12 @@ func (s *Server) notifySettings(id string) (notify.Settings, error) {
 
 func settingsOf(n persistence.NotifySettings) notify.Settings {
 	return notify.Settings{URL: n.URL, Format: notify.Format(n.Format), Zone: n.Zone,
-		Quiet: notify.Quiet{From: n.QuietFrom, To: n.QuietTo}, Desktop: n.Desktop}
+		Quiet: notify.Quiet{From: n.QuietFrom, To: n.QuietTo}, Desktop: n.Desktop, Lang: n.Lang}
 }
 
 func storedSettings(n notify.Settings) persistence.NotifySettings {
 	return persistence.NotifySettings{URL: n.URL, Format: string(n.Format), Zone: n.Zone,
-		QuietFrom: n.Quiet.From, QuietTo: n.Quiet.To, Desktop: n.Desktop}
+		QuietFrom: n.Quiet.From, QuietTo: n.Quiet.To, Desktop: n.Desktop, Lang: n.Lang}
 }
 
 // notifyLedger keeps what was sent in the players' profiles.
@@ -166,11 +166,14 @@ func (s *Server) servingJoinHint() string {
 // composeNotification writes a message in the player's language: the
 // table's code and title, the game, how long is left, and the line that
 // takes them there. Nothing of a hand.
-func (s *Server) composeNotification(kind notify.Kind, t notify.Turn, _ notify.Settings) notify.Message {
-	lang := i18n.English
-	if prof, err := s.store.Player(t.Player); err == nil {
-		if l, ok := i18n.Parse(prof.Lang); ok {
-			lang = l
+func (s *Server) composeNotification(kind notify.Kind, t notify.Turn, set notify.Settings) notify.Message {
+	lang, ok := i18n.Parse(set.Lang) // the language the webhook was set in
+	if !ok {
+		lang = i18n.English
+		if prof, err := s.store.Player(t.Player); err == nil {
+			if l, ok := i18n.Parse(prof.Lang); ok {
+				lang = l
+			}
 		}
 	}
 	p := i18n.For(lang)

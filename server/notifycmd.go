@@ -57,7 +57,7 @@ func (s *Server) notifyCommand(sess ssh.Session, p *i18n.Printer, args []string)
 	if len(args) == 0 {
 		return settings()
 	}
-	said, err := prefs.Do(id.ID, args, clientZone(sess.Environ()))
+	said, err := prefs.Do(id.ID, args, clientZone(sess.Environ()), p.Lang())
 	switch {
 	case errors.Is(err, tui.ErrNotifyUsage):
 		printUsage(errw, p.T("notify.cmd.usage"))
@@ -129,15 +129,15 @@ var (
 // Do runs `notify ARGS…` for a player: a change kept says "Kept." (the
 // caller shows the settings), a test what came back. An error is one the
 // player reads (a *game.Error), or tui.ErrNotifyUsage.
-func (n notifyPrefs) Do(id string, args []string, zone string) ([]game.Msg, error) {
-	said, err := n.do(id, args, zone)
+func (n notifyPrefs) Do(id string, args []string, zone string, lang i18n.Lang) ([]game.Msg, error) {
+	said, err := n.do(id, args, zone, lang)
 	if err != nil && !errors.Is(err, tui.ErrNotifyUsage) {
 		return nil, &game.Error{Msg: notifyErr(err), Err: err}
 	}
 	return said, err
 }
 
-func (n notifyPrefs) do(id string, args []string, zone string) ([]game.Msg, error) {
+func (n notifyPrefs) do(id string, args []string, zone string, lang i18n.Lang) ([]game.Msg, error) {
 	s := n.s
 	if len(args) == 0 {
 		return nil, tui.ErrNotifyUsage
@@ -196,7 +196,7 @@ func (n notifyPrefs) do(id string, args []string, zone string) ([]game.Msg, erro
 			}
 		}
 		return kept, s.updateNotify(id, func(n *notify.Settings) {
-			n.URL, n.Format = args[0], f
+			n.URL, n.Format, n.Lang = args[0], f, string(lang)
 			if n.Zone == "" {
 				n.Zone = zone // the client's TZ, when it sends one (ssh -o SetEnv=TZ=Europe/Warsaw)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -26,11 +27,12 @@ type Notifications interface {
 	// their zone, desktop notifications.
 	Settings(id string) ([]game.Msg, error)
 	// Do runs `notify ARGS…` for player id (zone: the client's TZ, "" if
-	// none) and says what came of it; an error is what the player reads
+	// none; lang: the session's language, the webhook's messages' when it
+	// sets one) and says what came of it; an error is what the player reads
 	// (a *game.Error), or ErrNotifyUsage for words it does not take.
 	// A desktop choice changed comes to every session of the player as a
 	// notice (notice.VerbDesktop): sessions keep it (Session.Desktop).
-	Do(id string, args []string, zone string) ([]game.Msg, error)
+	Do(id string, args []string, zone string, lang i18n.Lang) ([]game.Msg, error)
 }
 
 // ErrNotifyUsage: `notify` was given words it does not take.
@@ -91,9 +93,9 @@ type notifyDone struct {
 // do runs `notify args…` away from the program's goroutine (a test waits
 // for the webhook, up to 5 s); the page hears of it as notifyDone.
 func (p *notifyPage) do(m *root, args ...string) tea.Cmd {
-	n, id, zone := m.app.Notifications, m.sess.Player.ID, m.sess.Zone
+	n, id, zone, lang := m.app.Notifications, m.sess.Player.ID, m.sess.Zone, m.th.Lang()
 	return func() tea.Msg {
-		said, err := n.Do(id, args, zone)
+		said, err := n.Do(id, args, zone, lang)
 		return notifyDone{args, said, err}
 	}
 }

@@ -35,7 +35,7 @@ func (f *fakeNotifications) Settings(string) ([]game.Msg, error) {
 	return []game.Msg{game.M("notify.cmd.server_off"), url, game.M("notify.cmd.no_quiet", game.Text("Zone", "Europe/Warsaw")), desk}, nil
 }
 
-func (f *fakeNotifications) Do(_ string, args []string, _ string) ([]game.Msg, error) {
+func (f *fakeNotifications) Do(_ string, args []string, _ string, _ i18n.Lang) ([]game.Msg, error) {
 	f.did = append(f.did, args)
 	switch args[0] {
 	case "desktop":

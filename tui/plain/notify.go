@@ -49,7 +49,7 @@ func (p *plain) notifyCommand(rest string) {
 		p.sayUsage()
 		return
 	}
-	said, err := n.Do(p.s.Player.ID, args, p.s.Zone)
+	said, err := n.Do(p.s.Player.ID, args, p.s.Zone, p.th.Lang())
 	switch {
 	case errors.Is(err, tui.ErrNotifyUsage):
 		p.sayUsage()
