@@ -26,7 +26,7 @@ func TestTableLimitsAreSaidInWords(t *testing.T) {
 		cfg.Game, cfg.Seats, cfg.Host, cfg.Addr = g.Game, 2, p.ID, p.Addr
 		_, err = srv.hub.Create(cfg)
 	}
-	if got := i18n.For(i18n.Polish).Error(err); got != "masz już 4 otwarte stoły: najpierw skończ jeden z nich (stół, do którego nikt nie wraca, sam się zamyka)" {
+	if got := i18n.For(i18n.Polish).Error(err); got != "masz już 4 otwarte stoły: najpierw dokończ grę przy jednym z nich (stół, do którego nikt nie wraca, sam się zamyka)" {
 		t.Fatalf("told %q", got)
 	}
 	if got := i18n.For(i18n.English).Error(table.ErrCannotCreate); got != "the server cannot start new tables right now; try again in a minute" {
