@@ -35,9 +35,11 @@ var NATSElections = Elections{Min: raftMinElection, Max: raftMaxElection}
 
 // DefaultElections are a Bivouac node's: a follower stands after three
 // missed heartbeats, not four to nine, so a dead node's groups have
-// leaders again within 3–4.5 s, inside the room leases' 4 s. A kill -9 of
-// a node then costs its tables' players 3.8 s (p50) and 4.3 s (worst) to
-// their next move, against 7.6 and 8.1 s (docs/PERFORMANCE.md). The price:
+// leaders again within 3–4.5 s, inside the room leases' 4 s, when nothing
+// told the others it died (its connections did not close: a machine off;
+// a killed process's do, and the others stand at once, StandFor): its
+// tables' players then wait 3.9 s (p50) and 4.2 s (worst) for their next
+// move, against 7.6 and 8.1 s (docs/PERFORMANCE.md). The price:
 // a node paused or starved for 3–4.5 s (not 4–9) makes its groups elect
 // anew, and its tables may move (a SIGSTOP of 3.5 s moved 5 of 18; of
 // 2.5 s, none): fenced, the players kept at them.

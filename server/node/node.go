@@ -50,9 +50,11 @@ type Config struct {
 	// every hand then cross the network in clear. Without it such a node
 	// does not start; with it, it warns once at start.
 	InsecureRoutes bool
-	// LeaseTTL is how long a room's lease lives unrenewed: a dead node's
-	// rooms run elsewhere about this long after it died. The same on every
-	// node. Default DefaultLeaseTTL.
+	// LeaseTTL is how long a room's lease lives unrenewed: the rooms of a
+	// node that died without its connections closing (a machine off, a
+	// network cut) run elsewhere about this long after (a killed
+	// process's are seized at once: Lost). The same on every node.
+	// Default DefaultLeaseTTL.
 	LeaseTTL time.Duration
 	// ReadyWithin bounds the wait at start for the cluster to form and its
 	// streams to answer (default 2 minutes: the other nodes may be starting).
@@ -63,9 +65,10 @@ type Config struct {
 	SweepOnly bool
 }
 
-// DefaultLeaseTTL keeps a dead node's tables down for about 4 s: long
-// enough that a loaded node's renewals (every TTL/3) are not missed, short
-// enough that players barely notice.
+// DefaultLeaseTTL keeps the tables of a node that died unseen (see
+// Config.LeaseTTL) down for about 4 s: long enough that a loaded node's
+// renewals (every TTL/3) are not missed, short enough that players
+// barely notice.
 const DefaultLeaseTTL = 4 * time.Second
 
 // NodesBucket maps each node's ID to the ssh line that reaches it.
@@ -247,7 +250,7 @@ func (c *Node) Lost(node string) {
 		case <-c.ctx.Done():
 		case <-time.After(standAgain):
 			if n := c.nats.StandFor(node, true); n > 0 {
-				c.log.Info("groups of a lost node still without a leader: stood for them", "node", node, "elections", n)
+				c.log.Info("groups of a lost node still without a leader: stood for them", "lost", node, "elections", n)
 			}
 		}
 	})
@@ -262,7 +265,7 @@ func (c *Node) Lost(node string) {
 		}
 	}
 	c.mu.Unlock()
-	c.log.Info("a node's routes closed: taking its tables over", "node", node, "elections", stood, "rooms", len(codes))
+	c.log.Info("a node's routes closed: taking its tables over", "lost", node, "elections", stood, "rooms", len(codes))
 	for _, code := range codes {
 		if c.o.Hub.Local(code) == nil {
 			c.goAdopt(code, 0, node)
@@ -411,7 +414,8 @@ func (c *Node) goAdopt(code string, lapsed uint64, lost string) {
 // it half a TTL to take the room first.
 //
 // Right after a node dies, the cluster may not answer for a few seconds:
-// the replicated groups it led elect new leaders (4–9 s in NATS), and a
+// the replicated groups it led elect new leaders (0.1–1 s when this node
+// stood for them, Lost; else 3–4.5 s), and a
 // request to one of them goes unanswered until then. adopt asks again, in
 // short tries, for up to adoptFor, rather than leaving the room to the
 // next sweep.
