@@ -512,15 +512,7 @@ func (c *Node) tryAdopt(code string, lapsed uint64, lost string) (done bool, err
 	case err != nil:
 		return false, err
 	}
-	// o.Renewed is the dead owner's last sign of life: timed steps resume from there.
-	if err := c.restore(code, held, o.Renewed); err != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = held.Release(ctx)
-		cancel()
-		return false, fmt.Errorf("restore: %w", err)
-	}
-	c.o.TookOver()
-	return true, nil
+	return c.restoreTaken(code, held, o)
 }
 
 // seize takes over a room of the lost node (its routes closed) without
@@ -547,6 +539,13 @@ func (c *Node) seize(code string, o lease.Owner, lost string) (done bool, err er
 		// a renewal behind; read it again.
 		return false, err
 	}
+	return c.restoreTaken(code, held, o)
+}
+
+// restoreTaken restores a room whose lease this node has just taken from a
+// dead or lost owner, or lets the lease go if it cannot. o.Renewed, the
+// owner's last sign of life, is where timed steps resume from.
+func (c *Node) restoreTaken(code string, held *lease.Held, o lease.Owner) (done bool, err error) {
 	if err := c.restore(code, held, o.Renewed); err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_ = held.Release(ctx)
