@@ -154,15 +154,6 @@ func (l notifyLedger) Mark(player, room string, m notify.Mark) error {
 	return err
 }
 
-// servingJoinHint is the join line on the address actually listened on,
-// or, before Serve, the one the configuration gives.
-func (s *Server) servingJoinHint() string {
-	if h := s.joinHint.Load(); h != nil {
-		return *h
-	}
-	return joinline.For(s.cfg.Addr, s.cfg.PublicHost)
-}
-
 // composeNotification writes a message in the player's language: the
 // table's code and title, the game, how long is left, and the line that
 // takes them there. Nothing of a hand.
@@ -177,7 +168,7 @@ func (s *Server) composeNotification(kind notify.Kind, t notify.Turn, set notify
 		}
 	}
 	p := i18n.For(lang)
-	hint := s.servingJoinHint()
+	hint := *s.joinHint.Load()
 	m := notify.Message{Server: s.access.Name(), Click: clickURL(hint)}
 	if kind == notify.KindTest {
 		m.Title, m.Text = p.T("notify.msg.test_title"), p.T("notify.msg.test", game.Text("Server", cmpName(m.Server)))

@@ -143,7 +143,8 @@ type Server struct {
 	presence   *presence.Hub                                  // where this node's players are, told to their friends
 	outbox     *notify.Outbox                                 // messages to away players' webhooks; nil: off (notify.go)
 	// joinHint is app.JoinHint for goroutines that start before Serve
-	// sets it (the outbox sends what it restored at once).
+	// sets it (the outbox sends what it restored at once): the configured
+	// address's line until Serve stores the one it listens on.
 	joinHint atomic.Pointer[string]
 
 	metrics *metrics.Metrics // the operator's view (ops.go)
@@ -259,6 +260,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.wireNotices()
 	s.wireFriends(rel)
+	hint := s.app.JoinHint // Serve publishes the one on the port it listens on
+	s.joinHint.Store(&hint)
 	s.wireNotify()
 	if err := store.EachPlayer(func(p persistence.Profile) error {
 		s.names.seed(p.Fingerprint, p.Name, p.LastSeen)
