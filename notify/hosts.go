@@ -205,7 +205,10 @@ func (p Policy) Check(raw string) (*url.URL, error) {
 	}
 	entry, ok := p.entry(host)
 	if !ok {
-		return nil, refuse(ReasonHost, "notify.err.host", words.Text("Host", host), words.Text("Hosts", p.namesList()))
+		if names := p.namesList(); names != "" {
+			return nil, refuse(ReasonHost, "notify.err.host", words.Text("Host", host), words.Text("Hosts", names))
+		}
+		return nil, refuse(ReasonHost, "notify.err.host_unnamed", words.Text("Host", host))
 	}
 	if u.Scheme == "http" && !entry.HTTP {
 		return nil, refuse(ReasonInvalid, "notify.err.https_only", words.Text("Host", host))
@@ -248,16 +251,13 @@ func (p Policy) listedAddr(ip netip.Addr) bool {
 
 // namesList is the listed host names a player may be told of: names only,
 // never an address (an operator's own receiver on its network is not for
-// every player to learn).
+// every player to learn); "" when only addresses are listed.
 func (p Policy) namesList() string {
 	var names []string
 	for _, a := range p.Hosts {
 		if !a.IsAddr() && !slices.Contains(names, a.Host) {
 			names = append(names, a.Host)
 		}
-	}
-	if len(names) == 0 {
-		return "—"
 	}
 	return strings.Join(names, ", ")
 }

@@ -169,3 +169,18 @@ func TestRefusalListsNamesOnly(t *testing.T) {
 		t.Errorf("refusal %q", got)
 	}
 }
+
+// With only addresses listed, the refusal names no host at all rather
+// than an empty list.
+func TestRefusalWithOnlyAddressesListedNamesNone(t *testing.T) {
+	t.Parallel()
+	p := policy(t, "http://127.0.0.1:8088,http://10.1.2.3")
+	_, err := p.Check("https://example.com/x")
+	var ref *Refusal
+	if !errors.As(err, &ref) {
+		t.Fatal(err)
+	}
+	if ref.Msg.Key != "notify.err.host_unnamed" || ref.Msg.String() != "notify.err.host_unnamed(Host=example.com)" {
+		t.Errorf("refusal %s: %q", ref.Msg.Key, ref.Msg.String())
+	}
+}
