@@ -326,6 +326,9 @@ func (p *lobbyPage) roomLine(m *root, r table.Summary, selected bool) string {
 	if slices.Contains(r.Players, m.sess.Player.ID) && r.Status != table.StatusOver {
 		rest = th.Accent.Render(th.T("ui.lobby.your_seat")+" · ") + rest
 	}
+	if r.Pace.Correspondence { // kept whole, as the status: a table of days, not an evening
+		rest += th.Muted.Render(" · " + th.T("ui.lobby.correspondence"))
+	}
 	// A title longer than its column of 34 takes up to 46 cells: never a
 	// word of it cut ("· 4 игрока"). Where the table's status would then
 	// not fit ("ваше место · ждёт · свободн…"), the title's last parts go

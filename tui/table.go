@@ -381,10 +381,14 @@ func (t *tablePage) waitingView(m *root) string {
 	}
 	b.WriteString(th.T("ui.table.friends_join") + "  " + th.Accent.Render(strings.Replace(hint, "ssh ", "ssh -t ", 1)+" join "+u.Room) + "\n")
 	if sum.Private {
-		b.WriteString(th.Muted.Render(th.T("ui.table.private")) + "\n\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.private")) + "\n")
 	} else {
-		b.WriteString(th.Muted.Render(th.T("ui.table.or_lobby")) + "\n\n")
+		b.WriteString(th.Muted.Render(th.T("ui.table.or_lobby")) + "\n")
 	}
+	if sum.Pace.Correspondence { // who sits down here agrees to days, not an evening
+		b.WriteString(th.Header.Render(th.T("form.pace")) + "  " + paceName(th, sum.Options) + "\n")
+	}
+	b.WriteString("\n")
 	b.WriteString(th.Header.Render(th.T("ui.table.seats")) + "\n")
 	for i, s := range u.Seats {
 		mark := "  "
@@ -471,4 +475,14 @@ func (t *tablePage) waitingView(m *root) string {
 	end := len(lines) - t.talkBack
 	b.WriteString(strings.Join(lines[max(0, end-room):end], "\n"))
 	return b.String()
+}
+
+// paceName is a correspondence table's pace as the new-table form names
+// it, or in one word where the game times its own steps (the Werewolves'
+// phases).
+func paceName(th *uikit.Theme, o table.Options) string {
+	if c, ok := uikit.ClockOf(o.TurnClock, o.Pace); ok {
+		return th.T(c.Name)
+	}
+	return th.T("ui.lobby.correspondence")
 }

@@ -491,12 +491,17 @@ func (p *plain) games() {
 }
 
 // plainStatus is where a table is: waiting with its open seats, playing,
-// or over (only a waiting table has seats to offer).
+// or over (only a waiting table has seats to offer), and whether it is
+// played by correspondence.
 func plainStatus(th *uikit.Theme, r table.Summary) string {
+	status := th.T("cmd.rooms.status." + string(r.Status))
 	if r.Status == table.StatusWaiting {
-		return th.T("ui.lobby.waiting_open", game.Num("N", r.Open))
+		status = th.T("ui.lobby.waiting_open", game.Num("N", r.Open))
 	}
-	return th.T("cmd.rooms.status." + string(r.Status))
+	if r.Pace.Correspondence && r.Status != table.StatusOver {
+		status += ", " + th.T("ui.lobby.correspondence")
+	}
+	return status
 }
 
 func (p *plain) lobbyCommand(word, rest string) {

@@ -3,6 +3,7 @@ package plain
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/i18n"
@@ -28,5 +29,9 @@ func TestPlainTablesSayWhereEachTableIs(t *testing.T) {
 		if status != table.StatusWaiting && strings.Contains(got, waiting) {
 			t.Errorf("%s reads as waiting: %q", status, got)
 		}
+	}
+	corr := table.Summary{Status: table.StatusWaiting, Open: 2, Options: table.Options{Pace: table.Pace{Correspondence: true, Decision: time.Hour}}}
+	if got, want := plainStatus(th, corr), th.T("ui.lobby.waiting_open", game.Num("N", 2))+", "+th.T("ui.lobby.correspondence"); got != want {
+		t.Errorf("a correspondence table: %q, want %q", got, want)
 	}
 }
