@@ -42,9 +42,10 @@ type root struct {
 	alarm *sessionAlarm
 
 	width, height int
-	page          page       // what is on screen
-	lobby         *lobbyPage // kept: the room list follows the hub
-	at            *tablePage // the table this session sits at, or nil
+	fit           uikit.FrameFit // the last game frame's lines, not measured again (Lines)
+	page          page           // what is on screen
+	lobby         *lobbyPage     // kept: the room list follows the hub
+	at            *tablePage     // the table this session sits at, or nil
 	showHelp      bool
 	rules         *rulesView // the rules reference over a table (R)
 	notice        string
@@ -783,9 +784,11 @@ func (m *root) Lines() []string {
 		return m.withBanner(uikit.SplitLines(m.fullHelp()))
 	}
 	var body []string
-	if p, ok := m.page.(linedPage); ok {
+	p, lined := m.page.(linedPage)
+	if lined {
 		body = p.frameLines(m)
 	} else {
+		m.fit.Forget()
 		body = uikit.SplitLines(m.page.view(m))
 	}
 	bottom := m.page.bar(m)
@@ -803,6 +806,9 @@ func (m *root) Lines() []string {
 		case m.input == nil && m.idleNote == "":
 			bottom = banner // over the help bar while it shows (its key is on it); a prompt keeps its line
 		}
+	}
+	if lined { // a game's frames, a move apart, are mostly the same lines
+		return m.fit.Fit(m.th, body, above, bottom, m.width)
 	}
 	return m.th.FitLinesWidth(uikit.FitLinesAbove(body, above, bottom), m.width)
 }

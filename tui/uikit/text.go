@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -248,7 +249,11 @@ func Spread(th *Theme, left, right string, w int) string {
 // dropped, then cut or padded) with foot on the line below. It may reuse
 // lines' array.
 func FitLinesAbove(lines []string, n int, foot string) []string {
-	lines = splitInner(lines)
+	return fitLinesAbove(splitInner(lines), n, foot)
+}
+
+// fitLinesAbove is FitLinesAbove for lines split already.
+func fitLinesAbove(lines []string, n int, foot string) []string {
 	for len(lines) > 1 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -266,6 +271,68 @@ func FitLinesAbove(lines []string, n int, foot string) []string {
 		return append(lines, foot)
 	}
 	return append(lines, strings.Split(foot, "\n")...)
+}
+
+// FrameFit is FitLinesAbove then FitLinesWidth for one session's frames,
+// which looks again at none of the lines it passed in the last frame: a
+// game screen's lines are mostly the same strings from frame to frame
+// (its parts are shared and remembered, see SharedLines), and reading
+// every byte of every line to find a line break and measure its width
+// was 4% of the server's CPU while tables played. A line is known by its
+// address and length: the memo holds the last frame's strings, so no other
+// text can be at that address meanwhile. The zero value is ready; Forget
+// lets the lines go (an idle session need not keep them for the collector
+// to mark).
+type FrameFit struct {
+	last []string // the last frame's lines as passed (fitted), empty after Forget
+	w    int      // the width they were fitted to
+}
+
+// Fit is t.FitLinesWidth(FitLinesAbove(lines, n, foot), w), remembering
+// the result for the next frame. It may reuse lines' array.
+func (f *FrameFit) Fit(t *Theme, lines []string, n int, foot string, w int) []string {
+	if f.w != w {
+		f.Forget()
+		f.w = w
+	}
+	for i, l := range lines {
+		if !f.known(l, i) && strings.IndexByte(l, '\n') >= 0 {
+			lines = splitInner(lines)
+			break
+		}
+	}
+	lines = fitLinesAbove(lines, n, foot)
+	if w > 0 {
+		for i, l := range lines {
+			if len(l) > w && !f.known(l, i) && Width(l) > w {
+				lines[i] = t.Trunc(l, w)
+			}
+		}
+	}
+	clear(f.last)
+	f.last = append(f.last[:0], lines...)
+	return lines
+}
+
+// known says whether l is one of the last frame's lines at i or up to
+// two lines from it (a log scrolls by a line or two).
+func (f *FrameFit) known(l string, i int) bool {
+	if len(l) == 0 {
+		return true
+	}
+	p := unsafe.StringData(l)
+	for j := max(i-2, 0); j < min(i+3, len(f.last)); j++ {
+		if len(f.last[j]) == len(l) && unsafe.StringData(f.last[j]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Forget lets the last frame's lines go.
+func (f *FrameFit) Forget() {
+	clear(f.last)
+	f.last = f.last[:0]
 }
 
 // SplitLines is strings.Split(s, "\n") with room for one line more (a

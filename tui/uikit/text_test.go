@@ -122,3 +122,41 @@ func TestOneCellRunesAreOneCell(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameFitIsFitLinesAbove: frame after frame, with lines kept, moved,
+// widened, split and new, and the width changed, FrameFit gives what
+// FitLinesAbove and FitLinesWidth would.
+func TestFrameFitIsFitLinesAbove(t *testing.T) {
+	th := New(nil)
+	wide := strings.Repeat("ж", 30)
+	styled := "\x1b[1m" + strings.Repeat("b", 18) + "\x1b[0m"
+	pool := []string{"", "short", wide, styled, "two\nlines", wide + "\n" + wide, "\x1b[1mbold but short\x1b[0m", strings.Repeat("x", 25)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var f FrameFit
+	var last []string
+	for i := range 400 {
+		w := 20
+		if i%50 == 49 {
+			w = 12
+		}
+		var in []string
+		for range rng.IntN(12) {
+			if len(last) > 0 && rng.IntN(2) == 0 {
+				in = append(in, last[rng.IntN(len(last))]) // a line as the last frame passed it
+			} else {
+				in = append(in, pool[rng.IntN(len(pool))])
+			}
+		}
+		n, foot := rng.IntN(10), pool[rng.IntN(len(pool))]
+		want := th.FitLinesWidth(FitLinesAbove(slices.Clone(in), n, foot), w)
+		got := f.Fit(th, slices.Clone(in), n, foot, w)
+		if !slices.Equal(got, want) {
+			t.Fatalf("frame %d: Fit(%q, %d, %q, %d) = %q, want %q", i, in, n, foot, w, got, want)
+		}
+		last = got
+	}
+	f.Forget()
+	if len(f.last) != 0 {
+		t.Errorf("Forget kept %d lines", len(f.last))
+	}
+}
