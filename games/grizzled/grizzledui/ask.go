@@ -7,6 +7,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/games/grizzled"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // askKind is what the screen is asking the player to choose now.
@@ -57,8 +58,37 @@ func (s *Screen) current() ask {
 	return s.askNow()
 }
 
-// askNow works out current's answer from the view and the open chooser.
+// asked is askNow's last answer with what it was worked out from: the
+// Update (SetUpdate numbers them), the open chooser, the theme and whether
+// an action awaits its answer. A frame asked three times (the Update's
+// sync, the help bar's, the body's), each time building the choices and
+// their labels again: 2% of the server's CPU and 3% of the bytes it
+// allocated while tables played. The choices are shared: read only.
+type asked struct {
+	update  uint64
+	mode    askKind
+	th      *uikit.Theme
+	waiting bool
+	ok      bool
+	a       ask
+}
+
+// askNow is current's answer, worked out again only when what it comes
+// from changed (see asked).
 func (s *Screen) askNow() ask {
+	if len(s.v.Legal) == 0 { // the seats not asked anything, most of them: askFresh's large frame grew their stacks
+		return ask{}
+	}
+	m := &s.asked
+	waiting := s.waiting()
+	if !m.ok || m.update != s.updates || m.mode != s.mode || m.th != s.th || m.waiting != waiting {
+		*m = asked{update: s.updates, mode: s.mode, th: s.th, waiting: waiting, ok: true, a: s.askFresh()}
+	}
+	return m.a
+}
+
+// askFresh works out current's answer from the view and the open chooser.
+func (s *Screen) askFresh() ask {
 	if !s.playing() {
 		return ask{}
 	}

@@ -326,3 +326,31 @@ func TestHelpFitsBesideTheRootKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestAskMemoFollowsItsInputs: askNow's remembered answer is askFresh's
+// after keys that open and close choosers, an action sent and its wait
+// running out, and new Updates.
+func TestAskMemoFollowsItsInputs(t *testing.T) {
+	clock := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	check := func(s *Screen, when string) {
+		t.Helper()
+		if got, want := s.askNow(), s.askFresh(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: askNow %+v, askFresh %+v", when, got, want)
+		}
+	}
+	for _, u := range []table.Update{midMission(), intensity(), speechAnswer(), tilePlacement(), mcTarget(), absentMinded(), supportReveal()} {
+		s := newScreen(u, 80, 24)
+		s.now = func() time.Time { return clock }
+		check(s, "at first")
+		for _, k := range []string{"c", "esc", "s", "right", "esc", "2", "enter", "p"} {
+			keys(s, k)
+			check(s, "after "+k)
+			_ = s.View()
+			check(s, "after a frame, "+k)
+		}
+		clock = clock.Add(3 * time.Second) // the sent action's wait ran out
+		check(s, "after the wait")
+		s.SetUpdate(midMission())
+		check(s, "after an Update")
+	}
+}

@@ -64,6 +64,8 @@ type Screen struct {
 	// worked out once, not by every part that shows it.
 	drawing  bool
 	drawnAsk ask
+	updates  uint64     // counts SetUpdate's calls: the Update askNow's memo was worked out for
+	asked    asked      // askNow's memo
 	inks     threatInks // the threats' styles for this theme (threats)
 	threatW  struct {   // threatNameW's answer for this theme
 		th *uikit.Theme
@@ -117,6 +119,7 @@ func (s *Screen) SetSize(width, height int) {
 // SetUpdate takes the newest Update from the room.
 func (s *Screen) SetUpdate(u table.Update) {
 	s.u = u
+	s.updates++
 	s.v, s.hasView = uikit.ViewOf[grizzled.SeatView](&u)
 	s.sentAt = time.Time{}
 	s.count.Set(u.Deadline, s.now(), false)
