@@ -94,3 +94,76 @@ func TestANoticeHidesNoneOfTheTable(t *testing.T) {
 		t.Fatalf("%d lines in a window of %d:\n%s", len(lines), alice.m.height, v)
 	}
 }
+
+// longHintScreen is the full coin screen with a coach whose hint runs past
+// the window's width, as the Grizzled coach's does.
+type longHintScreen struct{ fullCoinScreen }
+
+const longHint = "COACH: play: T03 Night+Shell — the mission fails either way; it keeps more morale cards (the team's chances are gone, ≈0%: to hold out, standing ≈41 ±3; next best: withdraw, ≈37)"
+
+func (s *longHintScreen) Hint() tea.Cmd {
+	return func() tea.Msg { return uikit.HintMsg(longHint) }
+}
+
+// framedLongHintScreen draws the session's notice itself, as the games'
+// screens do (uikit.Noticed, through uikit.Frame).
+type framedLongHintScreen struct {
+	longHintScreen
+	notice string
+}
+
+func (s *framedLongHintScreen) SetNotice(lines string) { s.notice = lines }
+
+func (s *framedLongHintScreen) View() string {
+	return strings.Join(uikit.Frame(nil, s.Keys, false, s.w, s.h, 1, 1, s.notice, func(w, h int) []string {
+		lines := strings.Split(s.coinScreen.View(), "\n")
+		for len(lines) < h-1 {
+			lines = append(lines, "")
+		}
+		return append(lines[:h-1], "CHOICES: [1 heads] 2 tails")
+	}), "\n")
+}
+
+// A hint longer than the window's width is read whole, on up to three
+// lines, whether the session or the game's screen draws it: cut at one, at
+// 80 columns it lost the next best move's chances and, the game all but
+// lost, why the coach's move is better (issue 43 item 5).
+func TestALongHintIsReadWhole(t *testing.T) {
+	for name, screen := range map[string]func(*uikit.Theme) uikit.Screen{
+		"the session draws it": func(*uikit.Theme) uikit.Screen { return &longHintScreen{} },
+		"the screen draws it":  func(*uikit.Theme) uikit.Screen { return &framedLongHintScreen{} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := testApp(t)
+			a.Games[0].Screen = screen
+			a.Games[0].Players = uikit.Players{Min: 1, Max: 1, Default: 1}
+			a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
+				return uikit.TableSpec{Options: table.Options{Hints: true}, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
+			}
+			alice := newSession(t, a, "fp-alice", "alice")
+			alice.keys("n", "enter")
+			alice.pump(`alice \(you\)`)
+			alice.keys("s")
+			alice.pump(`CHOICES`)
+			alice.keys("h")
+			v := alice.m.View()
+			lines := strings.Split(v, "\n")
+			if len(lines) != alice.m.height {
+				t.Fatalf("%d lines in a window of %d:\n%s", len(lines), alice.m.height, v)
+			}
+			var said []string
+			for _, l := range lines {
+				if uikit.Width(l) > alice.m.width {
+					t.Fatalf("a line of %d cells in a window of %d: %q", uikit.Width(l), alice.m.width, l)
+				}
+				said = append(said, strings.TrimSpace(l))
+			}
+			if !strings.Contains(strings.Join(said, " "), longHint) {
+				t.Fatalf("the hint is not read whole:\n%s", v)
+			}
+			if !strings.Contains(v, "CHOICES: [1 heads] 2 tails") {
+				t.Fatalf("the hint hides the choices being made:\n%s", v)
+			}
+		})
+	}
+}

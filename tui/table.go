@@ -260,20 +260,28 @@ func (t *tablePage) frameLines(m *root) []string {
 	// A notice (the coach's hint, a session-level problem: busy, closed)
 	// goes under the table: laid over the table's last line it hid what
 	// that line offered (the cards a charm could discard, the mission's
-	// sizes). A screen that can, draws it; another draws itself a line
-	// shorter for it.
+	// sizes). A screen that can, draws it; another draws itself shorter
+	// for it.
 	// A quiet screen shows no notice, save the question the player asked
 	// for with L: unseen, it swallowed their next key; it reads the same
 	// whatever their card.
-	notice := ""
+	// The coach's hint says its move, the team's chances and the next best
+	// move's in one sentence that runs past 80 columns (in Polish and
+	// Russian even more): cut to one line it lost the next best's chances
+	// and, in a lost game, why. It takes up to noticeRows lines.
+	var notice []string
 	if m.notice != "" && (t.can.Quiet == nil || !t.can.Quiet.Quiet() || t.confirmGiveUp) && t.h > 1 {
-		notice = m.th.Notice.Render(" " + m.th.Trunc(m.notice, m.width-2) + " ")
+		rows := 1
+		if t.h >= noticeRowsFrom {
+			rows = noticeRows
+		}
+		notice = m.tableNotice(rows)
 	}
 	drawsNotice := t.can.Noticed != nil
 	if drawsNotice {
-		t.can.Noticed.SetNotice(notice)
-	} else if notice != "" {
-		t.screen.SetSize(t.w, t.h-1)
+		t.can.Noticed.SetNotice(strings.Join(notice, "\n"))
+	} else if len(notice) > 0 {
+		t.screen.SetSize(t.w, t.h-len(notice))
 		defer t.screen.SetSize(t.w, t.h)
 	}
 	var lines []string
@@ -282,13 +290,40 @@ func (t *tablePage) frameLines(m *root) []string {
 	} else {
 		lines = strings.Split(t.screen.View(), "\n")
 	}
-	if notice != "" && !drawsNotice {
-		n := min(len(lines), t.h-1)
+	if len(notice) > 0 && !drawsNotice {
+		h := t.h - len(notice)
+		n := min(len(lines), h)
 		lines = lines[:n:n] // the screen's own lines stay as it drew them
-		for len(lines) < t.h-1 {
+		for len(lines) < h {
 			lines = append(lines, "")
 		}
-		lines = append(lines, notice)
+		lines = append(lines, notice...)
+	}
+	return lines
+}
+
+// A table's notice takes up to noticeRows lines on a screen of
+// noticeRowsFrom lines or more (a hint in a lost game, in Russian, needs
+// three at 80 columns); below it the table needs every line it has.
+const (
+	noticeRows     = 3
+	noticeRowsFrom = 20
+)
+
+// tableNotice is the notice in at most rows lines, wrapped at spaces, the
+// last cut if it still does not fit.
+func (m *root) tableNotice(rows int) []string {
+	w := max(10, m.width-2)
+	lines := uikit.Wrap(m.notice, w)
+	if len(lines) > rows {
+		for i := range lines {
+			lines[i] = strings.TrimRight(lines[i], " ")
+		}
+		rest := strings.Join(lines[rows-1:], " ")
+		lines = append(lines[:rows-1:rows-1], m.th.Trunc(rest, w))
+	}
+	for i, l := range lines {
+		lines[i] = m.th.Notice.Render(" " + strings.TrimRight(l, " ") + " ")
 	}
 	return lines
 }

@@ -126,9 +126,9 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 }
 
 // Frame lays out a table screen of w×h cells, as lines: body's lines
-// (asked for the space left), padded to the full height, then notice on a
-// line of its own when there is one (the session's: the coach's hint, a
-// problem), then — when helpBar is set, as for a screen shown on its own —
+// (asked for the space left), padded to the full height, then notice on
+// lines of its own when there is one (the session's: the coach's hint, a
+// problem; its lines separated by "\n"), then — when helpBar is set, as for a screen shown on its own —
 // the help bar of keys (asked for only then). Without its own help bar the
 // screen's window is one line taller (the session's help bar), so a
 // window under minW×minH gets TooSmall instead.
@@ -146,16 +146,16 @@ func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH in
 		foot = th.Trunc(th.ShortHelp(w, keys().ShortHelp()), w)
 		n--
 	}
+	var notes []string
 	if notice != "" {
-		n--
+		notes = strings.Split(notice, "\n")
+		n -= len(notes)
 	}
 	lines := body(w, n)
 	for len(lines) < n {
 		lines = append(lines, "")
 	}
-	if notice != "" {
-		lines = append(lines, notice)
-	}
+	lines = append(lines, notes...)
 	if helpBar {
 		lines = append(lines, foot)
 	}

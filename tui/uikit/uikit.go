@@ -78,12 +78,13 @@ func ViewOf[V any](u *table.Update) (v V, ok bool) {
 }
 
 // Noticed is implemented by screens that draw the session's notice (the
-// coach's hint, a problem) on a line of their own under the table, their
-// body a line shorter: laid over the table's last line, a notice hid what
-// that line offered (a charm's targets, a mission's sizes). line is the
-// notice as drawn, "" for none.
+// coach's hint, a problem) on lines of their own under the table, their
+// body that much shorter: laid over the table's last line, a notice hid
+// what that line offered (a charm's targets, a mission's sizes). lines is
+// the notice as drawn, its lines (at most three) separated by "\n", ""
+// for none.
 type Noticed interface {
-	SetNotice(line string)
+	SetNotice(lines string)
 }
 
 // Quiet is implemented by screens that must sometimes look the same for

@@ -36,7 +36,7 @@ type Screen struct {
 	spoken bool // the status line is for plain mode: threats in words only (Asked)
 
 	helpBar bool   // draw the help bar as the last line (see SetHelpBar); off by default
-	notice  string // the session's notice, on a line under the body (uikit.Noticed)
+	notice  string // the session's notice, on lines under the body (uikit.Noticed)
 	w, h    int
 
 	coach   *coach // the guided mission's teacher (StartCoach); nil at other tables
@@ -109,7 +109,7 @@ func New(th *uikit.Theme) *Screen {
 func (s *Screen) SetHelpBar(on bool) { s.helpBar = on }
 
 // SetNotice implements uikit.Noticed.
-func (s *Screen) SetNotice(line string) { s.notice = line }
+func (s *Screen) SetNotice(lines string) { s.notice = lines }
 
 // SetSize is the area the screen may draw in.
 func (s *Screen) SetSize(width, height int) {
