@@ -153,7 +153,8 @@ func (s *words) Hand() []string {
 			line += ": " + c.text
 		}
 		if f := s.fatal(id); len(f) > 0 {
-			line += "; " + th.T("grizzledui.fails_short", game.Text("Threats", th.And(f)))
+			// after a card's text, whose sentence ends, not ".;"
+			line = strings.TrimSuffix(line, ".") + "; " + th.T("grizzledui.fails_short", game.Text("Threats", th.And(f)))
 		}
 		out = append(out, line)
 	}

@@ -137,3 +137,29 @@ func TestPlainModeSaysNoThreatTagOrWeightAbbreviation(t *testing.T) {
 		}
 	}
 }
+
+// A hard knock's text ends its sentence; the warning that playing it
+// fails the mission follows it as a sentence of its own, not after ".;"
+// (a screen reader read "threat.; fails the mission" in plain mode's hand
+// and in a replay at a decision).
+func TestPlainHandWarnsAfterACardsSentence(t *testing.T) {
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Polish, i18n.Russian, i18n.German} {
+		u := midMission()
+		v := u.View.(grizzled.SeatView)
+		v.Hand = append(slices.Clone(v.Hand), H(4)) // Trauma (Night), with Night at 2
+		v.Legal = plays(v.Hand...)
+		u.View = v
+		s := newScreen(u, 100, 30)
+		s.th.SetLang(lang)
+		warned := false
+		for _, l := range s.Hand() {
+			if strings.Contains(l, ".;") || strings.Contains(l, ". ;") {
+				t.Errorf("%s: %q", lang, l)
+			}
+			warned = warned || strings.Contains(l, s.th.T("grizzledui.fails_short", game.Text("Threats", s.th.T("grizzled.threat.night"))))
+		}
+		if !warned {
+			t.Errorf("%s: the hand does not warn of Trauma (Night): %q", lang, s.Hand())
+		}
+	}
+}
