@@ -55,6 +55,7 @@ type Screen struct {
 	logBack   int              // log lines scrolled back from the newest ([ and ])
 	logMemo   uikit.LogMemo    // the log's lines as the last frame drew them
 	logEvents [][]string       // logLines' scratch list, kept empty between frames
+	scratch   bodyScratch      // body's other lists, kept empty between frames
 	now       func() time.Time // the clock (tests replace it)
 
 	parts shownParts // the shared parts this screen drew last

@@ -37,18 +37,23 @@ func (s *Screen) body(w, h int) []string {
 		return lines
 	}
 	s.drawnAsk, s.drawing = s.askNow(), true
-	defer func() { s.drawnAsk, s.drawing = ask{}, false }()
+	defer func() {
+		s.drawnAsk, s.drawing = ask{}, false
+		s.scratch.clear()
+	}()
 	tall := h >= 30
 	title, nml := s.titleLine(w), s.nmlLines(w, tall)
 	mid := s.supportLines(w)
 	bottomOf := func(detail int) []string {
-		var b []string
+		b := s.scratch.bottom[:0]
 		if s.over() {
-			b = s.overLines(w, s.th.T("ui.q_leaves"))
+			b = append(b, s.overLines(w, s.th.T("ui.q_leaves"))...)
 		} else {
-			b = append(s.handLines(w, detail), s.actionLines(w)...)
+			b = append(append(b, s.handLines(w, detail)...), s.actionLines(w)...)
 		}
-		return append(b, s.noticeLines(w)...)
+		b = append(b, s.noticeLines(w)...)
+		s.scratch.bottom = b
+		return b
 	}
 	// With room to spare the hand is a list, one card a line with its text;
 	// else a row of cards with the one under the cursor described.
@@ -269,8 +274,8 @@ func (s *Screen) soldierLines(w, extra int) []string {
 			s.fit(th.T("grizzledui.col.mission"), statusW+1) + th.T("grizzledui.col.knocks")
 		s.head.th, s.head.w, s.head.text = th, w, th.Muted.Render(th.Trunc(head, w))
 	}
-	out := make([]string, 1, 1+len(s.v.Players)+min(extra, 8))
-	out[0] = s.head.text
+	out := append(s.scratch.sold[:0], s.head.text) // body copies it into the frame
+	defer func() { s.scratch.sold = out }()
 	for i, p := range s.v.Players {
 		var part *uikit.Part
 		if i < len(s.parts.soldiers) {
@@ -968,10 +973,11 @@ func (s *Screen) logLines(w, h int) []string {
 		events = append(events, ls)
 		n += len(ls)
 	}
-	lines := make([]string, 0, n)
+	lines := s.scratch.log[:0] // body copies what it keeps into the frame
 	for i := len(events) - 1; i >= 0; i-- {
 		lines = append(lines, events[i]...)
 	}
+	s.scratch.log = lines
 	s.logBack = min(s.logBack, max(0, len(lines)-keep))
 	rule := s.logRule(w)
 	if h == 1 {
@@ -980,16 +986,31 @@ func (s *Screen) logLines(w, h int) []string {
 	}
 	end := len(lines) - s.logBack
 	lines = lines[max(0, end-keep):end]
-	out := make([]string, 1, max(h, len(lines)+1))
-	out[0] = rule
+	out := append(s.scratch.logOut[:0], rule)
 	for len(out)+len(lines) < h {
 		out = append(out, "")
 	}
 	out = append(out, lines...)
+	s.scratch.logOut = out
 	if rule == "" {
 		out = out[1:]
 	}
 	return out
+}
+
+// bodyScratch holds the lists body builds its frame from, kept between
+// frames (empty): body copies their lines into the frame's one list, and
+// they were four or five allocations a frame.
+type bodyScratch struct {
+	bottom, sold, log, logOut []string
+}
+
+// clear empties the lists, letting their lines go.
+func (b *bodyScratch) clear() {
+	for _, l := range []*[]string{&b.bottom, &b.sold, &b.log, &b.logOut} {
+		clear((*l)[:cap(*l)])
+		*l = (*l)[:0]
+	}
 }
 
 // drawEvent is a log event's lines, indented once here, not on every frame.
