@@ -274,6 +274,7 @@ type loadResult struct {
 	rssBase, rssConnected, rssPlay int64 // KiB
 	threads                        int
 	idleCPU, playCPU               float64 // % of one core
+	playSysCPU                     float64 // the kernel's part of playCPU (system calls: writes, fdatasync)
 	harnessIdleCPU, harnessPlayCPU float64
 	serverErrors                   int
 	serverErrSample                []string
@@ -576,6 +577,7 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 				play0 = readStart(ctx, counts, r)
 			}
 			cpu0, self0, t0 := procCPU(child.pid()), selfCPU(), time.Now()
+			_, sys0 := procCPUSplit(child.pid())
 			loadPlay(ctx, o, tables, r)
 			el := time.Since(t0)
 			if counts != nil {
@@ -593,6 +595,8 @@ func runLoadTarget(ctx context.Context, kind string, o loadOpts) (*loadResult, e
 			}
 			r.playTime = el
 			r.playCPU = 100 * (procCPU(child.pid()) - cpu0) / el.Seconds()
+			_, sys1 := procCPUSplit(child.pid())
+			r.playSysCPU = 100 * (sys1 - sys0) / el.Seconds()
 			r.harnessPlayCPU = 100 * (selfCPU() - self0) / el.Seconds()
 			r.rssPlay = procRSS(child.pid())
 			if o.profiles != "" { // what the tables left in memory

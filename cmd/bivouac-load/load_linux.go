@@ -67,23 +67,29 @@ const clockTicks = 100
 
 // procCPU is the user+system CPU time a process has used, in seconds.
 func procCPU(pid int) float64 {
+	user, sys := procCPUSplit(pid)
+	return user + sys
+}
+
+// procCPUSplit is procCPU's user and system (kernel) parts.
+func procCPUSplit(pid int) (user, sys float64) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	s := string(b)
 	i := strings.LastIndexByte(s, ')') // the command name may hold spaces
 	if i < 0 {
-		return 0
+		return 0, 0
 	}
 	f := strings.Fields(s[i+1:])
 	// After ")": state is field 3 of stat, utime 14 and stime 15.
 	if len(f) < 13 {
-		return 0
+		return 0, 0
 	}
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return float64(ut+st) / clockTicks
+	return float64(ut) / clockTicks, float64(st) / clockTicks
 }
 
 // freezeChild stops process pid (SIGSTOP) for d, as a node paused or

@@ -21,4 +21,6 @@ func procThreads(int) int { return 0 }
 
 func procCPU(int) float64 { return 0 }
 
+func procCPUSplit(int) (user, sys float64) { return 0, 0 }
+
 func freezeChild(int, time.Duration) error { return errors.New("not on this system") }
