@@ -65,10 +65,15 @@ type Screen struct {
 	// worked out once, not by every part that shows it.
 	drawing  bool
 	drawnAsk ask
-	updates  uint64     // counts SetUpdate's calls: the Update askNow's memo was worked out for
-	asked    asked      // askNow's memo
-	inks     threatInks // the threats' styles for this theme (threats)
-	threatW  struct {   // threatNameW's answer for this theme
+	updates  uint64   // counts SetUpdate's calls: the Update askNow's memo was worked out for
+	asked    asked    // askNow's memo
+	left     struct { // timeLeft's last words
+		th   *uikit.Theme
+		n    int
+		text string
+	}
+	inks    threatInks // the threats' styles for this theme (threats)
+	threatW struct {   // threatNameW's answer for this theme
 		th *uikit.Theme
 		w  int
 	}

@@ -856,6 +856,14 @@ func (s *Screen) timeLeft() string {
 	if n <= 0 {
 		return ""
 	}
+	if m := &s.left; m.th != s.th || m.n != n { // the same number for a second: drawn once
+		m.th, m.n, m.text = s.th, n, s.timeLeftText(n)
+	}
+	return s.left.text
+}
+
+// timeLeftText is timeLeft's words for n seconds.
+func (s *Screen) timeLeftText(n int) string {
 	st := s.th.Muted
 	if n <= 10 {
 		st = s.th.Warning
