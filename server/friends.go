@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"hash/fnv"
+	"sync"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/cluster/playerbus"
@@ -72,6 +74,7 @@ func (s *Server) wireFriends(rel *people.Relations) {
 		node = s.cluster.Node()
 	}
 	s.presence = presence.New(node, nil)
+	s.circles.read = s.store.Player
 	s.friends = friends.New(s.store, nil)
 	s.friends.Notices = s.notices
 	s.friends.Changed = s.circlesChanged
@@ -134,12 +137,38 @@ func (s *Server) circlesChanged(ids ...string) {
 }
 
 // reloadCircle gives presence player id's circle as stored, if they have
-// a session here.
+// a session here. One reload of a player at a time, each reading after
+// the one before applied its read: two word that a circle changed (a
+// request, then its acceptance) come close together, each reload on a
+// goroutine of its own, and the older read applied last had this node
+// forget the new friend until the player's next login. A read that fails
+// keeps the circle as it was rather than emptying it.
 func (s *Server) reloadCircle(id string) {
+	mu := s.circles.lock(id)
+	mu.Lock()
+	defer mu.Unlock()
 	if !s.presence.Here(id) {
 		return
 	}
-	s.presence.Reload(id, people.Friends{Store: s.store}.Circle(id))
+	pr, err := s.circles.read(id)
+	if err != nil && !errors.Is(err, persistence.ErrNotFound) {
+		s.log.Warn("presence: a player's friends could not be read again; kept as they were", "err", err)
+		return
+	}
+	s.presence.Reload(id, people.CircleOf(pr))
+}
+
+// circleReloads is what reloadCircle keeps: the profiles' read (the
+// store's; a test's slows it) and a lock per player, striped.
+type circleReloads struct {
+	read  func(id string) (persistence.Profile, error)
+	locks [32]sync.Mutex
+}
+
+func (c *circleReloads) lock(id string) *sync.Mutex {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	return &c.locks[h.Sum32()%uint32(len(c.locks))]
 }
 
 // circleRead is a login's read of the profile its circle comes from: as

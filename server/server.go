@@ -141,6 +141,7 @@ type Server struct {
 	notices    *notice.Board                                  // notices to this node's player sessions (notices.go)
 	friends    *friends.Service                               // friendships and requests (friends.go)
 	presence   *presence.Hub                                  // where this node's players are, told to their friends
+	circles    circleReloads                                  // presence's reloads of a player's friends (friends.go)
 	outbox     *notify.Outbox                                 // messages to away players' webhooks; nil: off (notify.go)
 	// joinHint is app.JoinHint for goroutines that start before Serve
 	// sets it (the outbox sends what it restored at once): the configured
