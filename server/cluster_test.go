@@ -74,11 +74,24 @@ func startTestClusterWith(t testing.TB, n int, adjust func(*node.Config)) *testC
 }
 
 // lobbiesLive waits until every node lists a table made on node 1 (left
-// waiting: nobody sits at it).
+// waiting: nobody sits at it). Making it is part of the wait: its lease
+// and code checks answer within 4.5 s or refuse (ErrCannotCreate, as a
+// player is told when the cluster cannot answer), and a young cluster
+// under -race on two cores took longer than that once.
 func (c *testCluster) lobbiesLive(within time.Duration) {
 	c.t.Helper()
-	probe := newGrizzledRoom(c.t, c.nodes[0], "fp-probe")
+	var probe *table.Room
 	clocktest.CheckFor(c.t, within, 20*time.Millisecond, func() error {
+		if probe == nil {
+			r, err := createGrizzledRoom(c.nodes[0], "fp-probe")
+			if errors.Is(err, table.ErrCannotCreate) {
+				return fmt.Errorf("node 1 cannot make a table yet: %w", err)
+			}
+			if err != nil {
+				c.t.Fatal(err)
+			}
+			probe = r
+		}
 		for i := 1; i < len(c.nodes); i++ {
 			if listed(c.nodes[i], probe.Code()) {
 				continue
@@ -289,14 +302,19 @@ func start(t *testing.T, room table.RoomHandle, s *seated) {
 
 func newGrizzledRoom(t testing.TB, n *testNode, host string) *table.Room {
 	t.Helper()
-	g, _ := n.srv.games.Lookup("grizzled")
-	cfg := n.srv.app.Room
-	cfg.Game, cfg.Bots, cfg.Title, cfg.Seats, cfg.Host, cfg.Seed = g.Game, g.Bots, game.Raw("cluster test"), 2, host, 7
-	r, err := n.srv.hub.Create(cfg)
+	r, err := createGrizzledRoom(n, host)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// createGrizzledRoom is newGrizzledRoom returning the error.
+func createGrizzledRoom(n *testNode, host string) (*table.Room, error) {
+	g, _ := n.srv.games.Lookup("grizzled")
+	cfg := n.srv.app.Room
+	cfg.Game, cfg.Bots, cfg.Title, cfg.Seats, cfg.Host, cfg.Seed = g.Game, g.Bots, game.Raw("cluster test"), 2, host, 7
+	return n.srv.hub.Create(cfg)
 }
 
 func listed(n *testNode, code string) bool {
