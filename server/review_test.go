@@ -17,6 +17,7 @@ import (
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // A player finishes a game of The Grizzled, then asks the coach for its
@@ -95,6 +96,30 @@ func TestTheCoachReviewsAFinishedGameForThoseWhoPlayedIt(t *testing.T) {
 	}
 	if strings.Contains(text, "\x1b") {
 		t.Error("escape sequences in the text review")
+	}
+	// Its lines about a decision end with their moment, and `ssh host
+	// replay CODE N` says the game there from ann's seat: her hand, nobody
+	// else's; to someone who did not play, no hand at all.
+	moment := regexp.MustCompile(`\d\. mission \d+, move \d+: [^#]*\(#(\d+)\)`).FindStringSubmatch(text)
+	if moment == nil || !strings.Contains(text, "replay "+code[1]+" N shows the game") {
+		t.Fatalf("the text review marks no decision's moment:\n%s", text)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if w := uikit.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	c = sshtest.Dial(t, addr, sshtest.WithUser("ann"), sshtest.WithKey(annKey), sshtest.WithoutPTY(), sshtest.WithCommand("replay "+code[1]+" "+moment[1]))
+	if status := c.Wait(t, 10*time.Second); status != 0 {
+		t.Fatalf("replay %s %s: exit %d\n%s", code[1], moment[1], status, c.Transcript())
+	}
+	if shown := string(c.Transcript()); !strings.Contains(shown, "Game "+code[1]+" at #") || strings.Count(shown, "Your hand: ") != 1 ||
+		!strings.Contains(shown, "ann (you): ") {
+		t.Fatalf("replay %s %s:\n%s", code[1], moment[1], shown)
+	}
+	c = sshtest.Dial(t, addr, sshtest.WithUser("eve"), sshtest.WithoutPTY(), sshtest.WithCommand("replay "+code[1]+" "+moment[1]))
+	if status := c.Wait(t, 10*time.Second); status != 0 || strings.Contains(string(c.Transcript()), "Your hand: ") {
+		t.Fatalf("replay %s %s by a stranger: exit %d\n%s", code[1], moment[1], status, c.Transcript())
 	}
 	if _, err := srv.store.Review(rm.ID); err != nil {
 		t.Fatalf("the review was not kept: %v", err)

@@ -71,11 +71,15 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 	case "games":
 		return c.printGames(sess, p)
 	case "replay":
-		if len(args) != 2 {
-			fmt.Fprintln(sess.Stderr(), p.T("cmd.replay_usage"))
-			return 2
+		switch len(args) {
+		case 2:
+			return c.printReplay(sess, p, args[1])
+		case 3:
+			return c.printReplayAt(sess, p, args[1], args[2])
 		}
-		return c.printReplay(sess, p, args[1])
+		fmt.Fprintln(sess.Stderr(), p.T("cmd.replay_usage"))
+		fmt.Fprintln(sess.Stderr(), p.T("plain.replay_usage"))
+		return 2
 	case "review":
 		if len(args) != 2 {
 			fmt.Fprintln(sess.Stderr(), p.T("cmd.review_usage"))
@@ -258,6 +262,40 @@ func (c Commands) printReplay(sess ssh.Session, p *i18n.Printer, code string) in
 	return 0
 }
 
+// printReplayAt says a finished game at moment at (a review line's #N)
+// from the caller's own seat, as plain mode's `replay CODE N` does: their
+// hand as it was, nobody else's.
+func (c Commands) printReplayAt(sess ssh.Session, p *i18n.Printer, code, at string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(at, "#"))
+	if err != nil || n < 0 {
+		fmt.Fprintln(sess.Stderr(), p.T("plain.replay_usage"))
+		return 2
+	}
+	id, _ := sshserver.IdentityOf(sess)
+	var r tui.Replay
+	if !c.lookUpGame(sess, p, func() (err error) {
+		r, err = c.App.Records.ReplayAs(table.NormalizeCode(code), table.Player{ID: id.ID, Guest: id.Guest})
+		return err
+	}) {
+		return 1
+	}
+	th := uikit.New(nil)
+	th.SetLang(p.Lang())
+	lines, ok := c.App.ReplayLook(th, r, n)
+	if !ok {
+		fmt.Fprintln(sess.Stderr(), p.T("ui.err.cannot_show", game.Text("Game", r.Game)))
+		return 1
+	}
+	ascii := sshserver.WantsASCII(sess)
+	for _, l := range lines {
+		if l = sanitize.Line(l, 1000); ascii {
+			l = uikit.ToASCII(l)
+		}
+		fmt.Fprintln(sess, l)
+	}
+	return 0
+}
+
 // printReview prints the coach's review of a finished game the caller
 // played in, as text. While the coach works it says how far it has got on
 // stderr, about every tenth of the way.
@@ -306,8 +344,25 @@ wait:
 		fmt.Fprintln(sess, l)
 	}
 	out(p.T("ui.review.title", game.Text("Code", r.Code)) + " · " + sanitize.Line(p.Msg(r.Title), 80) + " · " + outcome + "\n")
-	for _, l := range r.Coach.Lines(th, r.Seats, 80, ascii) {
+	st, stepped := r.Coach.(uikit.Stepped)
+	if !stepped || c.App.Records == nil {
+		for _, l := range r.Coach.Lines(th, r.Seats, 80, ascii) {
+			out(l)
+		}
+		return 0
+	}
+	// What is about a decision ends with its moment (#N), which `ssh host
+	// replay CODE N` opens, as in plain mode: drawn narrower for it.
+	lines, at := st.LinesAt(th, r.Seats, 80-len(" (#999)"), ascii)
+	marked := tui.MarkMoments(lines, at, true)
+	for _, l := range lines {
 		out(l)
+	}
+	if marked {
+		out("")
+		for _, l := range uikit.Wrap(p.T("plain.review_replay", game.Text("Code", r.Code)), 80) {
+			out(strings.TrimRight(l, " "))
+		}
 	}
 	return 0
 }

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -170,10 +169,6 @@ func Run(a *tui.App, s Session) int {
 func (p *plain) saidRecently(line string) bool {
 	return slices.Contains(p.recent[:], line)
 }
-
-// keyHints are the full screen's key letters in a prompt ("play a card
-// (p)"): plain mode picks moves by commands, so they are left out.
-var keyHints = regexp.MustCompile(` \(\p{L}\)`)
 
 // say writes lines, cleaned of anything a terminal would act on.
 func (p *plain) say(lines ...string) {
@@ -804,7 +799,7 @@ func (p *plain) onUpdate(u table.Update) {
 	if pl := p.can.Plain; pl != nil {
 		// What is asked is said when it changes, or when the moves do
 		// (your turn again, with a card fewer).
-		asked := keyHints.ReplaceAllString(pl.Asked(), "")
+		asked := tui.StripKeyHints(pl.Asked()) // plain mode picks moves by commands
 		moves := pl.Moves()
 		key := asked
 		for _, m := range moves {
@@ -861,7 +856,7 @@ func (p *plain) tableCommand(line, word, rest string) {
 		}
 		lines := pl.Look()
 		for i, l := range lines {
-			lines[i] = keyHints.ReplaceAllString(l, "")
+			lines[i] = tui.StripKeyHints(l)
 		}
 		p.say(lines...)
 		return
@@ -1269,14 +1264,7 @@ func (p *plain) review(code string) {
 	// before it), which replay CODE N opens: the plain mode's enter on a
 	// review line.
 	lines, at := st.LinesAt(th, r.Seats, 1000, true)
-	marked := false
-	for i := range lines {
-		// A decision's second line (the coach's move) has its first's.
-		if i < len(at) && at[i] >= 0 && (i == 0 || at[i-1] != at[i]) {
-			lines[i] += fmt.Sprintf(" (#%d)", at[i])
-			marked = true
-		}
-	}
+	marked := tui.MarkMoments(lines, at, false)
 	p.say(lines...)
 	if marked {
 		p.say(th.T("plain.review_replay", game.Text("Code", r.Code)))
@@ -1308,24 +1296,10 @@ func (p *plain) replayAt(rest string) {
 		p.say(said)
 		return
 	}
-	g, ok := p.app.Games.Lookup(r.Game)
-	if !ok || g.Screen == nil || len(r.Steps) == 0 {
+	lines, ok := p.app.ReplayLook(th, r, at)
+	if !ok {
 		p.say(th.T("ui.err.cannot_show", game.Text("Game", r.Game)))
 		return
-	}
-	step := r.StepAfter(at)
-	u := r.UpdateAt(step)
-	screen := g.Screen(th)
-	screen.Update(uikit.UpdateMsg{Update: &u})
-	pl := uikit.AbilitiesOf(screen).Plain
-	if pl == nil {
-		p.say(th.T("ui.err.cannot_show", game.Text("Game", r.Game)))
-		return
-	}
-	p.say(th.T("plain.replay_title", game.Text("Code", r.Code), game.Num("At", r.Steps[step].Index)))
-	lines := pl.Look()
-	for i, l := range lines {
-		lines[i] = keyHints.ReplaceAllString(l, "")
 	}
 	p.say(lines...)
 }
