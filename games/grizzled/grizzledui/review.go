@@ -382,21 +382,56 @@ func (s *reviewWords) missionSentences(r grizzbot.GameReview) []string {
 // eighths are the partial blocks of a column, from one eighth to full.
 var eighths = []rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
 
-// chart draws the chances as columns (one per decision, or per group of
-// decisions when there are more than fit), a ruler with the missions'
+// chartPoint is one of the chart's points: a rated decision (dec, its
+// index in Decisions), or the start of a mission no rated decision was
+// made in (dec -1: its people had given their seats to the bot).
+type chartPoint struct {
+	p       float64
+	mission int
+	dec     int
+}
+
+// chartPoints are the chart's points in the game's order: the chances after
+// each rated decision, and each mission without one at its start, so that
+// a game the people left to the bot is drawn to its last mission, not
+// stopped at their last decision.
+func chartPoints(r grizzbot.GameReview) []chartPoint {
+	rated := map[int]bool{}
+	for _, d := range r.Decisions {
+		rated[d.Mission] = true
+	}
+	var pts []chartPoint
+	next := 0 // the next decision to place
+	for _, l := range r.Lines {
+		for ; next < len(r.Decisions) && r.Decisions[next].Mission < l.Mission; next++ {
+			pts = append(pts, chartPoint{r.Decisions[next].MadeP.P, r.Decisions[next].Mission, next})
+		}
+		if !rated[l.Mission] {
+			pts = append(pts, chartPoint{l.Start.P, l.Mission, -1})
+		}
+	}
+	for ; next < len(r.Decisions); next++ {
+		pts = append(pts, chartPoint{r.Decisions[next].MadeP.P, r.Decisions[next].Mission, next})
+	}
+	return pts
+}
+
+// chart draws the chances as columns (one per point, or per group of
+// points when there are more than fit), a ruler with the missions'
 // numbers, and the turning points' marks A, B, C.
 func (s *reviewWords) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width int) []string {
 	th := s.th
-	n, room := len(r.Decisions), max(1, width-7)
-	cols := room // more decisions than columns: a column covers several
+	pts := chartPoints(r)
+	n, room := len(pts), max(1, width-7)
+	cols := room // more points than columns: a column covers several
 	if n <= room {
-		cols = n * (room / n) // fewer: each decision is as wide as fits
+		cols = n * (room / n) // fewer: each point is as wide as fits
 	}
 	colOf := func(i int) int { return i * cols / n }
 	values := make([]float64, cols)
-	for i, d := range r.Decisions { // a column shows the last decision it covers
+	for i, pt := range pts { // a column shows the last point it covers
 		for c := colOf(i); c < max(colOf(i)+1, colOf(i+1)); c++ {
-			values[c] = d.MadeP.P
+			values[c] = pt.p
 		}
 	}
 	var out []string
@@ -431,17 +466,17 @@ func (s *reviewWords) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width 
 	for _, l := range r.Lines {
 		failed[l.Mission] = l.Outcome == grizzbot.Failed
 	}
-	// Each mission's number under its first decision, on the first row
-	// with room: short missions' numbers take more rows, never dropped.
+	// Each mission's number under its first point, on the first row with
+	// room: short missions' numbers take more rows, never dropped.
 	var rows [][]rune
-	for i, d := range r.Decisions {
-		if i > 0 && d.Mission == r.Decisions[i-1].Mission {
+	for i, pt := range pts {
+		if i > 0 && pt.mission == pts[i-1].mission {
 			continue
 		}
 		c := colOf(i)
 		ruler[c] = '┴'
-		label := []rune(strconv.Itoa(d.Mission))
-		if failed[d.Mission] {
+		label := []rune(strconv.Itoa(pt.mission))
+		if failed[pt.mission] {
 			label = append(label, '✗')
 		}
 		k := slices.IndexFunc(rows, func(row []rune) bool { return fits(row, c, len(label)) })
@@ -450,11 +485,19 @@ func (s *reviewWords) chart(r grizzbot.GameReview, turns []grizzbot.Turn, width 
 		}
 		copy(rows[k][c:], label)
 	}
-	// The turning points' marks at the decision each is or follows; two
-	// at one column go side by side, so that every listed mark is drawn.
+	// The turning points' marks at the last point each is or follows (a
+	// decision before it ends, or its mission's start when no decision
+	// was rated in it); two at one column go side by side, so that every
+	// listed mark is drawn.
 	marks := []rune(strings.Repeat(" ", cols))
 	for k, t := range turns {
-		c := colOf(min(n-1, max(0, t.At-1)))
+		at := 0
+		for i, pt := range pts {
+			if pt.dec >= 0 && pt.dec < t.At || pt.dec < 0 && pt.mission <= t.Mission {
+				at = i
+			}
+		}
+		c := colOf(at)
 		for c < cols-1 && marks[c] != ' ' {
 			c++
 		}

@@ -333,3 +333,53 @@ func TestReviewCostSumStaysWithinAHundred(t *testing.T) {
 		t.Errorf("three blunders of 42 points: the grades line\n%s", flat)
 	}
 }
+
+// A game the people left to the bot after mission 2: the chart goes on to
+// its last mission (each mission without a rated decision at its start),
+// its failed missions marked, and a turning point there is drawn under
+// its mission. It stopped at the last decision, at ~50% in a game won in
+// mission 11, with the later turning points piled on its last column.
+func TestTheChartGoesOnWhereTheBotPlayedForThem(t *testing.T) {
+	est := func(p float64) grizzbot.Estimate { return grizzbot.Estimate{P: p, Lo: p - 0.03, Hi: p + 0.03, N: 96} }
+	var r grizzbot.GameReview
+	r.Samples, r.Missions = 96, 5
+	play := grizzled.Action{Kind: grizzled.ActPlay, Card: 3}
+	for i := range 6 { // three decisions in each of missions 1 and 2
+		a := grizzbot.Assessment{Made: play, Best: play, MadeP: est(0.5), BestP: est(0.5), Choices: 2}
+		r.Decisions = append(r.Decisions, grizzbot.Decision{Index: i + 1, Seat: 0, Mission: 1 + i/3, Turn: 1 + i%3, Assessment: a})
+	}
+	for m, p := range []float64{0.5, 0.5, 0.4, 0.6, 0.95} {
+		o := grizzbot.Succeeded
+		if m+1 == 4 {
+			o = grizzbot.Failed
+		}
+		r.Lines = append(r.Lines, grizzbot.MissionLine{Mission: m + 1, Start: est(p), Outcome: o})
+	}
+	r.Turns = []grizzbot.Turn{{Cause: grizzbot.ByOutcome, Outcome: grizzbot.Failed, Mission: 4, From: 0.6, To: 0.2, At: 6}}
+	seats := []table.SeatInfo{{Seat: 0, Name: "ann"}}
+	for _, width := range []int{80, 50} {
+		lines := ReviewLines(uikit.New(nil), r, seats, width, false)
+		var top, labels, marks []rune
+		for i, l := range lines {
+			l = ansi.Strip(l)
+			switch {
+			case strings.Contains(l, "100%┤"):
+				top = []rune(l)
+			case strings.Contains(l, "└"):
+				labels, marks = []rune(ansi.Strip(lines[i+1])), []rune(ansi.Strip(lines[i+2]))
+			}
+		}
+		for _, m := range []string{"1", "2", "3", "4✗", "5"} {
+			if !slices.Contains(strings.Fields(string(labels)), m) {
+				t.Errorf("%d columns: mission %s is not under the chart: %q", width, m, string(labels))
+			}
+		}
+		four := strings.Index(string(labels), "4✗")
+		if four < 0 || slices.Index(marks, 'A') != len([]rune(string(labels)[:four])) {
+			t.Errorf("%d columns: the mark is not under mission 4:\n%s\n%s", width, string(labels), string(marks))
+		}
+		if len(top) == 0 || top[len(top)-1] == ' ' {
+			t.Errorf("%d columns: the chart does not end at mission 5's start (95%%): %q", width, string(top))
+		}
+	}
+}
