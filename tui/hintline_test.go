@@ -70,12 +70,12 @@ func (s *fullCoinScreen) View() string {
 	return strings.Join(append(lines[:s.h-1], "CHOICES: [1 heads] 2 tails"), "\n")
 }
 
-// A notice (here the coach's hint) takes a line of its own under the
-// table: laid over the table's last line, it hid the choices being made
-// (a charm's targets, a mission's sizes) while the hint was on screen.
-func TestANoticeHidesNoneOfTheTable(t *testing.T) {
+// askAtASoloTable seats alice alone at a table of screen's game with
+// hints on, starts it and asks the coach (h).
+func askAtASoloTable(t *testing.T, screen func(*uikit.Theme) uikit.Screen) *session {
+	t.Helper()
 	a := testApp(t)
-	a.Games[0].Screen = func(*uikit.Theme) uikit.Screen { return &fullCoinScreen{} }
+	a.Games[0].Screen = screen
 	a.Games[0].Players = uikit.Players{Min: 1, Max: 1, Default: 1}
 	a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
 		return uikit.TableSpec{Options: table.Options{Hints: true}, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
@@ -86,6 +86,14 @@ func TestANoticeHidesNoneOfTheTable(t *testing.T) {
 	alice.keys("s")
 	alice.pump(`CHOICES`)
 	alice.keys("h")
+	return alice
+}
+
+// A notice (here the coach's hint) takes a line of its own under the
+// table: laid over the table's last line, it hid the choices being made
+// (a charm's targets, a mission's sizes) while the hint was on screen.
+func TestANoticeHidesNoneOfTheTable(t *testing.T) {
+	alice := askAtASoloTable(t, func(*uikit.Theme) uikit.Screen { return &fullCoinScreen{} })
 	v := alice.m.View()
 	if !strings.Contains(v, "COACH: flip the coin") || !strings.Contains(v, "CHOICES: [1 heads] 2 tails") {
 		t.Fatalf("the hint and the choices are not both on screen:\n%s", v)
@@ -134,18 +142,7 @@ func TestALongHintIsReadWhole(t *testing.T) {
 		"the screen draws it":  func(*uikit.Theme) uikit.Screen { return &framedLongHintScreen{} },
 	} {
 		t.Run(name, func(t *testing.T) {
-			a := testApp(t)
-			a.Games[0].Screen = screen
-			a.Games[0].Players = uikit.Players{Min: 1, Max: 1, Default: 1}
-			a.Games[0].Form.Build = func(uikit.Choices) (uikit.TableSpec, error) {
-				return uikit.TableSpec{Options: table.Options{Hints: true}, Title: game.M("form.grizzled.table_title_hints", game.Text("Variant", "coin"), game.Count(1))}, nil
-			}
-			alice := newSession(t, a, "fp-alice", "alice")
-			alice.keys("n", "enter")
-			alice.pump(`alice \(you\)`)
-			alice.keys("s")
-			alice.pump(`CHOICES`)
-			alice.keys("h")
+			alice := askAtASoloTable(t, screen)
 			v := alice.m.View()
 			lines := strings.Split(v, "\n")
 			if len(lines) != alice.m.height {
