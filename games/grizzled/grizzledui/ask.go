@@ -132,18 +132,20 @@ func (s *Screen) askCharmNow() ask {
 		charm = s.v.Players[me].Charm
 	}
 	a.prompt = th.T("grizzledui.ask.charm", game.Text("Mark", s.threatTag(charm)), game.Text("Threat", s.threatName(charm)))
-	for _, l := range s.legalOf(grizzled.ActCharm) {
-		a.add(s.cardLabel(l.Card), l)
-	}
-	return a
+	return s.askList(a, grizzled.ActCharm, s.cardLabelOf)
 }
 
 func (s *Screen) askSpeechNow() ask {
-	th := s.th
-	a := ask{kind: askSpeech, confirm: th.T("grizzledui.confirm.speech"), cancel: true,
-		prompt: th.T("grizzledui.ask.speech")}
-	for _, l := range s.legalOf(grizzled.ActSpeech) {
-		a.add(s.threatTag(l.Threat)+" "+s.threatName(l.Threat), l)
+	return s.askList(ask{kind: askSpeech, confirm: s.th.T("grizzledui.confirm.speech"), cancel: true,
+		prompt: s.th.T("grizzledui.ask.speech")}, grizzled.ActSpeech,
+		func(l grizzled.Action) string { return s.threatTag(l.Threat) + " " + s.threatName(l.Threat) })
+}
+
+// askList is a with a choice added for each legal action of kind, under
+// its label.
+func (s *Screen) askList(a ask, kind grizzled.ActionKind, label func(grizzled.Action) string) ask {
+	for _, l := range s.legalOf(kind) {
+		a.add(label(l), l)
 	}
 	return a
 }
@@ -166,40 +168,28 @@ func (s *Screen) askAnswerNow() ask {
 	a := ask{kind: askAnswer, confirm: th.T("grizzledui.confirm.discard")}
 	a.prompt = th.T("grizzledui.ask.answer", game.Text("Player", s.name(s.v.Speaker)),
 		game.Text("Mark", s.threatTag(s.v.SpeechThreat)), game.Text("Threat", s.threatName(s.v.SpeechThreat)))
-	for _, l := range s.legalOf(grizzled.ActSpeechDiscard) {
-		a.add(s.cardLabel(l.Card), l)
-	}
-	return a
+	return s.askList(a, grizzled.ActSpeechDiscard, s.cardLabelOf)
 }
 
+// cardLabelOf is the label of an action's card.
+func (s *Screen) cardLabelOf(l grizzled.Action) string { return s.cardLabel(l.Card) }
+
 func (s *Screen) askRemoveTileNow() ask {
-	th := s.th
-	a := ask{kind: askRemoveTile, confirm: th.T("grizzledui.confirm.remove_tile"),
-		prompt: th.T("grizzledui.ask.remove_tile")}
-	for _, l := range s.legalOf(grizzled.ActRemoveTile) {
-		a.add(s.tileName(l.Tile), l)
-	}
-	return a
+	return s.askList(ask{kind: askRemoveTile, confirm: s.th.T("grizzledui.confirm.remove_tile"),
+		prompt: s.th.T("grizzledui.ask.remove_tile")}, grizzled.ActRemoveTile,
+		func(l grizzled.Action) string { return s.tileName(l.Tile) })
 }
 
 func (s *Screen) askPlaceTileNow() ask {
-	th := s.th
-	a := ask{kind: askPlaceTile, confirm: th.T("grizzledui.confirm.place_tile"),
-		prompt: th.T("grizzledui.ask.place_tile")}
-	for _, l := range s.legalOf(grizzled.ActPlaceTile) {
-		a.add(s.tileName(l.Tile)+" → "+s.name(s.tileTarget(l.Tile)), l)
-	}
-	return a
+	return s.askList(ask{kind: askPlaceTile, confirm: s.th.T("grizzledui.confirm.place_tile"),
+		prompt: s.th.T("grizzledui.ask.place_tile")}, grizzled.ActPlaceTile,
+		func(l grizzled.Action) string { return s.tileName(l.Tile) + " → " + s.name(s.tileTarget(l.Tile)) })
 }
 
 func (s *Screen) askKnockNow() ask {
-	th := s.th
-	a := ask{kind: askKnock, confirm: th.T("grizzledui.confirm.discard"),
-		prompt: th.T("grizzledui.ask.mc")}
-	for _, l := range s.legalOf(grizzled.ActDiscardHardKnock) {
-		a.add(s.name(l.Target)+": "+s.cardLabel(l.Card), l)
-	}
-	return a
+	return s.askList(ask{kind: askKnock, confirm: s.th.T("grizzledui.confirm.discard"),
+		prompt: s.th.T("grizzledui.ask.mc")}, grizzled.ActDiscardHardKnock,
+		func(l grizzled.Action) string { return s.name(l.Target) + ": " + s.cardLabel(l.Card) })
 }
 
 func (s *Screen) askBenefitNow() ask {
