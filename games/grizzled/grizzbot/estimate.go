@@ -70,6 +70,9 @@ type outcomes struct {
 	// within the look-ahead; morale: the share of the morale reserve
 	// kept; knocks: the hard knocks kept off (1 − heaviest weight/4).
 	fail, lost, morale, knocks []float64
+	// decided: the decision's mission was over before it (a benefit,
+	// after its support): its failure is no reason for either move.
+	decided bool
 }
 
 func (o *outcomes) n() int { return len(o.win) / o.k }
@@ -122,7 +125,7 @@ func search(v *g.SeatView, decider game.Seat, choices []g.Action, cfg ReviewConf
 		deadline = time.Now().Add(cfg.TimeCap)
 	}
 	horizon := horizonOf(v, cfg)
-	o := &outcomes{k: k}
+	o := &outcomes{k: k, decided: v.Phase == g.PhaseBenefit}
 	var scratch g.SeatView
 	from := standFrom{round: v.Round, morale: v.Morale, horizon: horizon}
 	for it := range samples {
@@ -262,11 +265,13 @@ const whyMin = 0.03
 // why says what choice a gains over choice b in search o (first n
 // samples): the largest of its paired differences in the mission's
 // failure, the game's loss ahead, the hard knocks and the morale. When
-// hopeless, the mission is not counted (the standing does not weigh it).
+// hopeless, the mission is not counted (the standing does not weigh it),
+// nor said to fail either way once it is over (a benefit's choice: "the
+// mission fails either way" read, after a failed one, as a forecast).
 func why(o *outcomes, a, b, n int, hopeless bool) Why {
 	mean := func(xs []float64, j int) float64 { return col(xs, o, j, n) }
 	failA, failB := mean(o.fail, a), mean(o.fail, b)
-	w := Why{FailsAnyway: hopeless && failA > 0.95 && failB > 0.95}
+	w := Why{FailsAnyway: hopeless && !o.decided && failA > 0.95 && failB > 0.95}
 	type gain struct {
 		g Gain
 		d float64

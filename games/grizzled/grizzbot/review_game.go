@@ -131,7 +131,9 @@ type GameReview struct {
 // choice), calibrated chances, turning points beyond their margin, grades,
 // the hint's move named when within the margin, why a move is better.
 // 5: the calibration bends (calKnots), refitted on 10,800 games.
-const ReviewVersion = 5
+// 6: a benefit's choice, its mission over, is never said to fail the
+// mission "either way".
+const ReviewVersion = 6
 
 // ErrStopped is ReviewGame's answer when its progress function asked it to stop.
 var ErrStopped = errors.New("grizzbot: review stopped")

@@ -446,12 +446,14 @@ func TestReviewNamesTheHintsMoveWithinTheMargin(t *testing.T) {
 
 // In the lost positions of a game thrown early, the hints name a reason
 // for their move, and where the move fails the mission, that it fails
-// either way or what the move keeps.
+// either way or what the move keeps; a benefit's, its mission over, never
+// that the mission fails either way (after a failed mission it read as a
+// forecast of the next).
 func TestHopelessHintsSayWhy(t *testing.T) {
 	const seed = 4
 	moves := record(t, seed, blunders(seed))
 	s := newGame(t, 2, g.Standard, seed)
-	hopeless, failing := 0, 0
+	hopeless, failing, benefits := 0, 0, 0
 	for _, m := range moves {
 		if v := s.View(m.Seat); m.Seat == 0 && len(v.Legal) > 1 {
 			ad, _ := Hint(v, storyReview)
@@ -459,6 +461,12 @@ func TestHopelessHintsSayWhy(t *testing.T) {
 				hopeless++
 				if ad.Why.Gain == GainNone {
 					t.Errorf("move %v: a lost position's hint gives no reason: %+v", ad.Best, ad.Why)
+				}
+				if v.Phase == g.PhaseBenefit {
+					benefits++
+					if ad.Why.FailsAnyway {
+						t.Errorf("a benefit's hint says the mission fails either way: the mission is over: %+v", ad.Why)
+					}
 				}
 				if failsMission(s, 0, ad.Best) {
 					failing++
@@ -472,7 +480,7 @@ func TestHopelessHintsSayWhy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("%d hopeless hints, %d of them failing the mission", hopeless, failing)
+	t.Logf("%d hopeless hints, %d of them failing the mission, %d of a benefit", hopeless, failing, benefits)
 	if hopeless == 0 {
 		t.Fatal("no hopeless hint: the test proves nothing")
 	}
