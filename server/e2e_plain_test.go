@@ -157,8 +157,9 @@ func (p *plainPlayer) text() string { return strings.Join(p.lines(0), "\n") }
 var moveRe = regexp.MustCompile(`^(\d+)\. .*\(([a-z0-9 ]+)\)$`)
 
 // pickMove chooses from the moves list as a cautious player: the lowest
-// intensity, a card, a pass on speeches, a tile, a withdrawal; at
-// Werewolves a vote, done, keep, ready. Anything else waits.
+// intensity, a card, a pass on speeches, a tile, a withdrawal, the first
+// hard knock Merry Christmas or support may discard; at Werewolves a vote,
+// done, keep, ready. Anything else waits (for the turn clock's bot).
 func pickMove(lines []string) string {
 	var cmds []string
 	for _, l := range lines {
@@ -166,7 +167,7 @@ func pickMove(lines []string) string {
 			cmds = append(cmds, m[2])
 		}
 	}
-	for _, prefix := range []string{"deal ", "play ", "pass", "tile ", "withdraw", "decline", "vote ", "done", "keep", "ready"} {
+	for _, prefix := range []string{"deal ", "play ", "pass", "tile ", "withdraw", "decline", "vote ", "done", "keep", "ready", "discard "} {
 		for _, c := range cmds {
 			if strings.HasPrefix(c, prefix) {
 				return c

@@ -204,6 +204,14 @@ func (s *Screen) Moves() []uikit.Move {
 		case grizzled.ActRemoveTile, grizzled.ActPlaceTile:
 			m.Commands = []string{"tile " + strings.ToLower(a.Tile.String()), "withdraw " + strings.ToLower(a.Tile.String()),
 				"tile " + strings.ToLower(s.tileName(a.Tile))}
+		case grizzled.ActDiscardHardKnock: // each hard knock is one card: its code names it
+			m.Commands = []string{"discard " + strings.ToLower(s.card(a.Card).code)}
+		case grizzled.ActBenefitDiscard:
+			codes := make([]string, len(a.Cards))
+			for i, c := range a.Cards {
+				codes[i] = strings.ToLower(s.card(c).code)
+			}
+			m.Commands = []string{"discard " + strings.Join(codes, " ")}
 		case grizzled.ActBenefitCharm:
 			m.Commands = []string{"restore", "charm"}
 		case grizzled.ActBenefitDecline:

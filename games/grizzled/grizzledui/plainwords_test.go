@@ -163,3 +163,45 @@ func TestPlainHandWarnsAfterACardsSentence(t *testing.T) {
 		}
 	}
 }
+
+// Every move plain mode lists names a command to type, unique in its
+// list: Merry Christmas's and support's discards had none ("1. discard
+// it: ann, Fragile"), so a plain-mode player read no word to type, and
+// a test player waited out the turn clock.
+func TestEveryPlainMoveHasItsOwnCommand(t *testing.T) {
+	th := asciiTheme()
+	g := grizzled.Game{}
+	names := []string{"Ann", "Bob", "Cid"}
+	opts, _ := json.Marshal(grizzled.Options{Variant: grizzled.Standard, Leader: game.NoSeat})
+	kinds := map[grizzled.ActionKind]bool{}
+	for seed := uint64(1); seed <= 30; seed++ {
+		st, _, err := g.New(game.Setup{Game: "grizzled", Names: names, Options: opts}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		play(t, g, &st, func(seat, _ game.Seat, _ []game.Seat, v grizzled.SeatView) {
+			s := New(th)
+			s.SetSize(80, 23)
+			s.SetUpdate(table.Update{Room: "TEST", Title: game.Raw("Grizzled"), Seat: seat, Seq: v.Seq, View: v, Started: true})
+			seen := map[string]int{} // a command's move
+			for i, m := range s.Moves() {
+				a := m.Action.(grizzled.Action)
+				kinds[a.Kind] = true
+				if len(m.Commands) == 0 {
+					t.Fatalf("seed %d: %q has no command", seed, m.Label)
+				}
+				for _, c := range m.Commands {
+					if j, ok := seen[c]; ok && j != i {
+						t.Fatalf("seed %d: %q names a command another move has: %q", seed, m.Label, c)
+					}
+					seen[c] = i
+				}
+			}
+		})
+	}
+	for _, k := range []grizzled.ActionKind{grizzled.ActDiscardHardKnock, grizzled.ActBenefitDiscard} {
+		if !kinds[k] {
+			t.Errorf("no game of the test offered a move of kind %v: the test proves nothing for it", k)
+		}
+	}
+}
