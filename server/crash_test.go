@@ -228,12 +228,14 @@ const serveEnv = "BIVOUAC_TEST_SERVE"
 
 // wideParallel lets more parallel tests run at once than -parallel's
 // default of GOMAXPROCS, unless -parallel was given: this package's tests
-// spend their time waiting on SSH sessions, timers and NATS, not on a CPU.
+// spend their time waiting on SSH sessions, timers and NATS, not on a CPU
+// (12 s of CPU in a minute without the race detector). Under it each
+// test needs several times the CPU, so fewer run at once (parallelRace).
 func wideParallel() {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(max(8, 4*runtime.GOMAXPROCS(0))))
+		_ = flag.Set("test.parallel", strconv.Itoa(max(parallelTests, 4*runtime.GOMAXPROCS(0))))
 	}
 }
 
