@@ -214,20 +214,29 @@ func TestMissedDeadlinesGiveTheSeatToTheBot(t *testing.T) {
 	}
 }
 
+// aliceMovesThenTheServerStops has alice make her first move at r, then
+// stops h as a kill -9 would (nothing more is written), and returns the
+// room's code and the record it left in j.
+func aliceMovesThenTheServerStops(t *testing.T, h *Hub, r *Room, alice *Mailbox, j *MemJournal) (string, RoomRecord) {
+	t.Helper()
+	r.Act(alice, 0, 2)
+	waitFor(t, alice, "alice's move", func(u Update) bool { return u.Seq == 1 })
+	settle(t, r)
+	code := r.Code()
+	if err := h.Shutdown(context.Background(), Restarting); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := j.Room(code)
+	return code, rec
+}
+
 // A restart, or another node, derives the deadline from the log: it fires
 // at the same moment, and the stand-in's move is made once.
 func TestCorrespondenceDeadlineSurvivesARestart(t *testing.T) {
 	clk, j, ts := clocktest.New(), NewMemJournal(), &turns{}
 	h, r, alice, _ := corrRoom(t, race{}, clk, j, ts)
 	clk.Advance(10 * time.Minute)
-	r.Act(alice, 0, 2)
-	waitFor(t, alice, "alice's move", func(u Update) bool { return u.Seq == 1 })
-	settle(t, r)
-	code := r.Code()
-	if err := h.Shutdown(context.Background(), Restarting); err != nil { // as kill -9: nothing more is written
-		t.Fatal(err)
-	}
-	rec, _ := j.Room(code)
+	code, rec := aliceMovesThenTheServerStops(t, h, r, alice, j)
 	if !rec.Pace.Correspondence || !rec.Started.Equal(clocktest.Epoch) || !slices.Equal(rec.Waiting, []string{"bob"}) {
 		t.Fatalf("the saved record %+v", rec)
 	}
@@ -388,14 +397,7 @@ func TestFirstDeadlineSurvivesARestartBeforeAnyMove(t *testing.T) {
 func TestARestoredTableListsWhomItWaitsOnAtOnce(t *testing.T) {
 	clk, j, ts := clocktest.New(), NewMemJournal(), &turns{}
 	h, r, alice, _ := corrRoom(t, race{}, clk, j, ts)
-	r.Act(alice, 0, 2)
-	waitFor(t, alice, "alice's move", func(u Update) bool { return u.Seq == 1 })
-	settle(t, r)
-	code := r.Code()
-	if err := h.Shutdown(context.Background(), Restarting); err != nil { // as kill -9: nothing more is written
-		t.Fatal(err)
-	}
-	rec, _ := j.Room(code)
+	code, rec := aliceMovesThenTheServerStops(t, h, r, alice, j)
 	h2, ts2 := NewHub(t.Context(), nil), &turns{}
 	var first []string
 	h2.Launched = func(r *Room) { first = r.Summary().Waiting } // the actor has not refreshed yet
