@@ -406,11 +406,20 @@ func scan(ctx context.Context, b *bucket, pattern string, fn func(value []byte) 
 	return scanKeys(ctx, b, pattern, func(_ string, v []byte) error { return fn(v) })
 }
 
+// roundTrip bounds each request of a long walk (a scan, the move of an
+// earlier release's bucket), which ctx as a whole may allow minutes: a
+// request whose answer is lost (its stream deleted meanwhile by another
+// node, a leader changing) fails in seconds and is tried again, instead
+// of waiting out the whole walk's time.
+const roundTrip = 5 * time.Second
+
 // scanKeys is scan, with each value's key (as b names it).
 func scanKeys(ctx context.Context, b *bucket, pattern string, fn func(k string, value []byte) error) error {
 	latest := map[string][]byte{}
 	for from := uint64(1); ; {
-		m, err := b.stream.GetMsg(ctx, from, js.WithGetMsgSubject(b.prefix+pattern))
+		try, cancel := context.WithTimeout(ctx, roundTrip)
+		m, err := b.stream.GetMsg(try, from, js.WithGetMsgSubject(b.prefix+pattern))
+		cancel()
 		if errors.Is(err, js.ErrMsgNotFound) {
 			break
 		}

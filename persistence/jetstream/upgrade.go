@@ -128,7 +128,9 @@ func oldMark(ctx context.Context, j js.JetStream, alive string) (time.Time, erro
 
 // moveBucket copies every live key of the bucket old into to, then
 // deletes old; nothing if old is gone already. try bounds the look for
-// old, ctx the copy (as many round trips as records).
+// old, ctx the copy (as many round trips as records, each bounded to
+// roundTrip: when two nodes move it at once, the one that loses the race
+// finds old deleted under its walk and must notice in seconds).
 func moveBucket(ctx, try context.Context, j js.JetStream, old string, to *bucket) error {
 	st, err := j.Stream(try, "KV_"+old)
 	if errors.Is(err, js.ErrStreamNotFound) {
@@ -141,7 +143,9 @@ func moveBucket(ctx, try context.Context, j js.JetStream, old string, to *bucket
 	copyCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	err = scanKeys(copyCtx, from, ">", func(k string, v []byte) error {
-		_, err := to.Create(copyCtx, k, v)
+		try, cancel := context.WithTimeout(copyCtx, roundTrip)
+		defer cancel()
+		_, err := to.Create(try, k, v)
 		if errors.Is(err, js.ErrKeyExists) {
 			return nil // copied before, or written since by a node done already
 		}
