@@ -130,7 +130,10 @@ func oldMark(ctx context.Context, j js.JetStream, alive string) (time.Time, erro
 // deletes old; nothing if old is gone already. try bounds the look for
 // old, ctx the copy (as many round trips as records, each bounded to
 // roundTrip: when two nodes move it at once, the one that loses the race
-// finds old deleted under its walk and must notice in seconds).
+// finds old deleted under its walk and must notice in seconds) and the
+// delete after it, bounded to roundTrip too: try, a few seconds, may be
+// over by then, and a delete refused for it had the whole move tried
+// again, as long again, for as long as ctx lasts.
 func moveBucket(ctx, try context.Context, j js.JetStream, old string, to *bucket) error {
 	st, err := j.Stream(try, "KV_"+old)
 	if errors.Is(err, js.ErrStreamNotFound) {
@@ -154,7 +157,9 @@ func moveBucket(ctx, try context.Context, j js.JetStream, old string, to *bucket
 	if err != nil {
 		return err
 	}
-	if err := j.DeleteKeyValue(try, old); err != nil && !errors.Is(err, js.ErrBucketNotFound) && !errors.Is(err, js.ErrStreamNotFound) {
+	del, cancelDel := context.WithTimeout(ctx, roundTrip)
+	defer cancelDel()
+	if err := j.DeleteKeyValue(del, old); err != nil && !errors.Is(err, js.ErrBucketNotFound) && !errors.Is(err, js.ErrStreamNotFound) {
 		return err
 	}
 	return nil
