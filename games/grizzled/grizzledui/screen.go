@@ -88,6 +88,7 @@ type Screen struct {
 type shownParts struct {
 	title, nml, handHead, hand, detail, logRule uikit.Part
 	soldiers                                    [6]uikit.Part // by the soldier's place in the view
+	threats                                     [grizzled.NumThreats]uikit.Part
 }
 
 var _ uikit.Screen = (*Screen)(nil)

@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// The parts of a frame shared between seats (title, No Man's Land, the
-// soldiers' rows), and the hand a screen keeps from its last frame, must
+// The parts of a frame shared between seats (title, No Man's Land and its
+// threats' rows, the soldiers' rows), and the hand a screen keeps from its last frame, must
 // draw exactly what the seat would draw alone: every
 // seat of whole games, at two sizes and in two languages, with seats
 // turning bot and going away, is drawn once with one memo shared by all
@@ -20,9 +20,10 @@ import (
 // missed an input would show one seat's row, or an old No Man's Land, to
 // another.
 func TestSharedPartsDrawWhatEachSeatWould(t *testing.T) {
-	saved := sharedLines
-	defer func() { sharedLines = saved }()
+	saved, savedRows := sharedLines, threatRows
+	defer func() { sharedLines, threatRows = saved, savedRows }()
 	shared := uikit.NewSharedLines(64) // small: slots are also taken over by other parts
+	sharedRows := uikit.NewSharedLines(8)
 	for _, lang := range []i18n.Lang{i18n.English, i18n.Russian} {
 		for _, size := range [][2]int{{80, 23}, {120, 40}} {
 			for seed := uint64(1); seed <= 3; seed++ {
@@ -42,13 +43,13 @@ func TestSharedPartsDrawWhatEachSeatWould(t *testing.T) {
 							if step%11 < 4 {
 								u.Seats[(step/11)%5].Bot = "easy"
 							}
-							sharedLines = shared
+							sharedLines, threatRows = shared, sharedRows
 							together[seat].SetUpdate(u)
 							if step%3 == 1 { // the cursor moves: in the hand, or in a chooser
 								together[seat].Update(tea.KeyMsg{Type: tea.KeyRight})
 							}
 							got := together[seat].View()
-							sharedLines = uikit.NewSharedLines(64) // nothing remembered
+							sharedLines, threatRows = uikit.NewSharedLines(64), uikit.NewSharedLines(8) // nothing remembered
 							alone[seat].parts, alone[seat].hand = shownParts{}, handMemos{}
 							alone[seat].SetUpdate(u)
 							if step%3 == 1 {

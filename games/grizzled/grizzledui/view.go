@@ -174,17 +174,65 @@ func (s *Screen) drawNML(w int, tall bool) []string {
 	out := []string{th.Trunc(head, w)}
 	if tall {
 		for t := range grizzled.NumThreats {
-			out = append(out, th.Trunc(s.threatRow(grizzled.Threat(t), w, true), w))
+			out = append(out, s.threatLine(grizzled.Threat(t), w, true))
 		}
 		return out
 	}
 	cw := (w - 2) / 2
 	for t := range 3 {
-		l := s.fit(s.threatRow(grizzled.Threat(t), cw, false), cw)
-		r := th.Trunc(s.threatRow(grizzled.Threat(t+3), cw, false), cw)
-		out = append(out, l+"  "+r)
+		out = append(out, s.threatLine(grizzled.Threat(t), cw, false)+"  "+s.threatLine(grizzled.Threat(t+3), cw, false))
 	}
 	return out
+}
+
+// threatRows holds No Man's Land's rows, one per threat, for all sessions:
+// a move changes one or two of a table's six, so the others are found
+// here (or in the screen's Part) when No Man's Land is drawn again. Its
+// own slots, as many as 2,000 tables' rows: the rows live for many moves,
+// longer than an entry of sharedLines, where every part of every frame
+// passes.
+var threatRows = uikit.NewSharedLines(16384)
+
+// threatLine is threatRow fitted to w cells: truncated, and in the short
+// layout's left column (the first three threats) padded to w.
+func (s *Screen) threatLine(t grizzled.Threat, w int, long bool) string {
+	v := &s.v
+	k := uikit.NewKey(s.th, "threat", w)
+	k.Int(int(t)).Bool(long).Bool(s.spoken).Int(v.Counts[t])
+	tab := cardTable(s.th.Printer())
+	card := func(id grizzled.CardID) *cardInfo { // as s.card, without looking the table up again
+		if id > grizzled.MerryChristmas {
+			return &tab[0]
+		}
+		return &tab[id]
+	}
+	for _, id := range v.NML {
+		if card(id).shows(t) {
+			k.Int(int(id))
+		}
+	}
+	k.Int(-1) // the sources in No Man's Land end here; the hard knocks follow
+	for _, p := range v.Players {
+		if p.Withdrawn {
+			continue
+		}
+		for _, id := range p.HardKnocks {
+			if c := card(id); c.kind == grizzled.KindHardKnock && c.shows(t) {
+				k.Int(int(id)).Str(p.Name)
+			}
+		}
+	}
+	var part *uikit.Part
+	if int(t) < len(s.parts.threats) {
+		part = &s.parts.threats[t]
+	}
+	return threatRows.Lines(part, k.Sum(), func() []string {
+		row := s.threatRow(t, w, long)
+		if !long && t < 3 {
+			return []string{s.fit(row, w)}
+		}
+		return []string{s.th.Trunc(row, w)}
+	})[0]
 }
 
 // threatRow is one threat: mark, name, count as pips and number, sources.
