@@ -239,7 +239,8 @@ func (s *Screen) threatLine(t grizzled.Threat, w int, long bool) string {
 func (s *Screen) threatRow(t grizzled.Threat, w int, long bool) string {
 	th := s.th
 	n := s.v.Counts[t]
-	pips := s.threatInk(t).Render(strings.Repeat("●", min(n, 3))) + th.Muted.Render(strings.Repeat("○", max(3-n, 0)))
+	on := min(max(n, 0), 3) // pips lit; "●" and "○" are 3 bytes each
+	pips := s.threatInk(t).Render("●●●"[:3*on]) + th.Muted.Render("○○○"[:3*(3-on)])
 	name := s.threatName(t)
 	nameSt := th.Base
 	flag := "  "
@@ -432,9 +433,19 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 		hand = "-"
 	}
 	knocks := s.knockText(p)
-	row := mark + " " + s.fit(nameCell, nameW) + char + s.fit(charm, 8) + " " +
-		padRight(hand, 5) + padRight(strconv.Itoa(p.Tiles), 6) + padRight(strconv.Itoa(p.SpeechTokens), 7) +
-		s.fit(statusSt.Render(status), statusW+1)
+	var b strings.Builder // the row in one string, its cells padded in place
+	b.Grow(len(mark) + len(nameCell) + len(char) + len(charm) + len(status) + nameW + 64)
+	b.WriteString(mark)
+	b.WriteByte(' ')
+	s.fitTo(&b, nameCell, nameW)
+	b.WriteString(char)
+	s.fitTo(&b, charm, 8)
+	b.WriteByte(' ')
+	padTo(&b, hand, 5)
+	padTo(&b, strconv.Itoa(p.Tiles), 6)
+	padTo(&b, strconv.Itoa(p.SpeechTokens), 7)
+	s.fitTo(&b, statusSt.Render(status), statusW+1)
+	row := b.String()
 	return []string{row, knocks, th.Trunc(row+knocks, w)}
 }
 
@@ -1109,13 +1120,30 @@ func width(s string) int { return uikit.Width(s) }
 
 func padRight(s string, w int) string {
 	if n := width(s); n < w {
+		if w-n <= len(blanks) {
+			return s + blanks[:w-n] // one string made, not two
+		}
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
 }
 
+// blanks is where padRight takes its spaces from.
+const blanks = "                                                                                "
+
 // fit truncates or pads s to exactly w cells.
 func (s *Screen) fit(text string, w int) string { return padRight(s.th.Trunc(text, w), w) }
+
+// fitTo writes s.fit(text, w) to b.
+func (s *Screen) fitTo(b *strings.Builder, text string, w int) { padTo(b, s.th.Trunc(text, w), w) }
+
+// padTo writes padRight(s, w) to b.
+func padTo(b *strings.Builder, s string, w int) {
+	b.WriteString(s)
+	for n := w - width(s); n > 0; n -= len(blanks) {
+		b.WriteString(blanks[:min(n, len(blanks))])
+	}
+}
 
 // flow lays items out in lines of w cells, at most n lines.
 func (s *Screen) flow(items []string, w, n int) []string {
