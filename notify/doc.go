@@ -19,7 +19,10 @@
 //     then waits for their end;
 //   - not while the player is connected, to any node of a cluster (their
 //     terminal tells them; Config.Present asks): it looks again every
-//     PresentAgain;
+//     PresentAgain; when that cannot be told in time (a node slow to
+//     answer), it asks again after UnsureAgain, and sends at the
+//     UnsureTries-th such answer in a row (an away player must be reached);
+//     one player's slow answer holds up only their own message;
 //   - at most PlayerBurst at once per player and DestBurst per destination
 //     host, then one each PlayerEvery and DestEvery;
 //   - a failure worth trying again (no connection, a timeout, 5xx, 429) is

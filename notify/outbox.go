@@ -32,6 +32,13 @@ const (
 	// connected (they hear of the move in their terminal) before the
 	// outbox looks again.
 	PresentAgain = 5 * time.Minute
+	// UnsureAgain is how long a message waits when whether its player is
+	// connected could not be told in time (a node of the cluster slow to
+	// answer): then the outbox asks again. After UnsureTries such answers
+	// in a row it sends: a player away must still hear of their move, and
+	// a node that cannot answer may be the one that lost them.
+	UnsureAgain = time.Minute
+	UnsureTries = 3
 	// MaxQueued bounds the messages a node's outbox holds: one per player
 	// and table at most, so this many players' tables. Past it a new one
 	// is dropped and counted (ReasonQueueFull).
@@ -116,8 +123,9 @@ type Config struct {
 	// Present reports a player connected anywhere, on any node of a
 	// cluster (their terminal tells them); nil: never. It may take a
 	// moment (a cluster asks the player's other nodes): only the outbox's
-	// senders wait for it.
-	Present func(player string) bool
+	// senders wait for it, one message each. An error says it could not
+	// tell in time: the message waits UnsureAgain (UnsureTries at most).
+	Present func(player string) (bool, error)
 	Metrics Metrics
 	Log     *slog.Logger
 	// Client overrides Policy.Client (tests).
@@ -133,12 +141,20 @@ const (
 	stageReminder
 )
 
+// progress is how far a message has come: its stage, the failed tries
+// of this stage and the answers in a row that could not tell whether its
+// player is connected.
+type progress struct {
+	stage   stage
+	attempt int
+	unsure  int
+}
+
 type item struct {
 	key
-	turn     Turn
-	stage    stage
+	turn Turn
+	progress
 	due      time.Time
-	attempt  int
 	index    int  // in the queue; -1 while on its way or gone
 	inFlight bool // a sender has it
 	again    bool // posted anew while on its way
@@ -238,7 +254,7 @@ func (o *Outbox) Post(t Turn) {
 	} else if t.Decision < it.turn.Decision {
 		return // an older move: the table has moved on
 	}
-	it.turn, it.stage, it.attempt, it.gone = t, stageTurn, 0, false
+	it.turn, it.progress, it.gone = t, progress{}, false
 	if it.inFlight {
 		it.again = true
 		return
@@ -357,17 +373,17 @@ func (o *Outbox) sender() {
 			return
 		case it := <-o.work:
 			o.mu.Lock()
-			t, st, attempt := it.turn, it.stage, it.attempt
+			t, pr := it.turn, it.progress
 			o.mu.Unlock()
-			next, st, attempt := o.handle(t, st, attempt)
-			o.done(it, next, st, attempt)
+			next, pr := o.handle(t, pr)
+			o.done(it, next, pr)
 		}
 	}
 }
 
 // done takes a message back from a sender: again at next (zero: it is
 // finished), unless it was posted anew or withdrawn meanwhile.
-func (o *Outbox) done(it *item, next time.Time, st stage, attempt int) {
+func (o *Outbox) done(it *item, next time.Time, pr progress) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	it.inFlight = false
@@ -380,22 +396,22 @@ func (o *Outbox) done(it *item, next time.Time, st stage, attempt int) {
 	case next.IsZero():
 		o.drop(it)
 	default:
-		it.stage, it.attempt = st, attempt
+		it.progress = pr
 		o.schedule(it, next)
 	}
 }
 
 // handle looks at one message when it falls due: it sends it, or says
-// when to look again (zero: never), in which stage and after how many
-// tries.
-func (o *Outbox) handle(t Turn, st stage, attempt int) (time.Time, stage, int) {
+// when to look again (zero: never) and how far it has come.
+func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
+	st, attempt, unsure := pr.stage, pr.attempt, pr.unsure
 	set, err := o.cfg.Settings(t.Player)
 	if err != nil {
 		o.log.Warn("notify: reading a player's settings", "err", err)
-		return o.retry(attempt, 0, st)
+		return o.retry(pr, 0)
 	}
 	if !set.On() {
-		return time.Time{}, st, 0
+		return time.Time{}, progress{stage: st}
 	}
 	u, err := o.cfg.Policy.Check(set.URL)
 	if err != nil {
@@ -403,12 +419,12 @@ func (o *Outbox) handle(t Turn, st stage, attempt int) (time.Time, stage, int) {
 		if errors.As(err, &ref) {
 			o.failed(ref.Reason) // the operator's list changed since the player set it
 		}
-		return time.Time{}, st, 0
+		return time.Time{}, progress{stage: st}
 	}
 	mark, err := o.cfg.Ledger.Sent(t.Player, t.Room)
 	if err != nil {
 		o.log.Warn("notify: reading what was sent", "err", err)
-		return o.retry(attempt, 0, st)
+		return o.retry(pr, 0)
 	}
 	now := o.clock.Now()
 	if st == stageTurn && mark.Decision >= t.Decision {
@@ -416,24 +432,37 @@ func (o *Outbox) handle(t Turn, st stage, attempt int) (time.Time, stage, int) {
 	}
 	if st == stageTurn {
 		if next := mark.At.Add(Bundle); !mark.At.IsZero() && now.Before(next) {
-			return next, st, attempt
+			return next, progress{st, attempt, unsure}
 		}
 	} else {
 		if t.Window <= 0 || t.Deadline.IsZero() || mark.Reminded >= t.Decision || !now.Before(t.Deadline) {
-			return time.Time{}, st, 0
+			return time.Time{}, progress{stage: st}
 		}
 		if at := t.Deadline.Add(-t.Window / RemindAt); now.Before(at) {
-			return at, st, attempt
+			return at, progress{st, attempt, unsure}
 		}
 	}
 	if end := set.Quiet.Until(now, set.Location()); end.After(now) {
-		return end, st, attempt
+		return end, progress{st, attempt, unsure}
 	}
-	if o.cfg.Present != nil && o.cfg.Present(t.Player) {
-		return now.Add(PresentAgain), st, attempt
+	pr = progress{st, attempt, 0}
+	if o.cfg.Present != nil {
+		here, err := o.cfg.Present(t.Player)
+		now = o.clock.Now() // the question may have taken a moment
+		switch {
+		case err != nil:
+			pr.unsure = unsure + 1
+			if pr.unsure < UnsureTries {
+				o.log.Info("notify: could not tell whether a player is connected; asking again", "err", err)
+				return now.Add(UnsureAgain), pr
+			}
+			o.log.Info("notify: could not tell whether a player is connected; sending", "tries", pr.unsure, "err", err)
+		case here:
+			return now.Add(PresentAgain), pr
+		}
 	}
 	if wait := o.reserve(t.Player, u.Hostname(), now); wait > 0 {
-		return now.Add(wait), st, attempt
+		return now.Add(wait), pr
 	}
 	kind := KindTurn
 	if st == stageReminder {
@@ -444,9 +473,9 @@ func (o *Outbox) handle(t Turn, st stage, attempt int) (time.Time, stage, int) {
 	out := o.send(set, u.String(), m)
 	if !out.OK() {
 		if !out.transient() {
-			return time.Time{}, st, 0
+			return time.Time{}, progress{stage: st}
 		}
-		return o.retry(attempt, out.retryAfter, st)
+		return o.retry(pr, out.retryAfter)
 	}
 	if kind == KindTurn {
 		mark.Decision = t.Decision
@@ -458,20 +487,20 @@ func (o *Outbox) handle(t Turn, st stage, attempt int) (time.Time, stage, int) {
 		o.log.Warn("notify: keeping what was sent", "err", err) // it may go again after a restart
 	}
 	if kind == KindTurn && t.Window > 0 && !t.Deadline.IsZero() {
-		return now, stageReminder, 0 // the reminder stage looks when it falls due
+		return now, progress{stage: stageReminder} // the reminder stage looks when it falls due
 	}
-	return time.Time{}, st, 0
+	return time.Time{}, progress{stage: st}
 }
 
-// retry is when to try again after a failed try (the attempt-th), or
+// retry is when to try again after a failed try (pr.attempt+1), or
 // zero once MaxAttempts have failed.
-func (o *Outbox) retry(attempt int, asked time.Duration, st stage) (time.Time, stage, int) {
-	attempt++
-	if attempt >= MaxAttempts {
+func (o *Outbox) retry(pr progress, asked time.Duration) (time.Time, progress) {
+	pr.attempt++
+	if pr.attempt >= MaxAttempts {
 		o.failed(ReasonGaveUp)
-		return time.Time{}, st, 0
+		return time.Time{}, progress{stage: pr.stage}
 	}
-	return o.clock.Now().Add(max(backoff(attempt), asked)), st, attempt
+	return o.clock.Now().Add(max(backoff(pr.attempt), asked)), pr
 }
 
 // reserve takes one message from the player's and the destination's

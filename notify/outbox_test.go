@@ -91,6 +91,8 @@ type fixture struct {
 	mu      sync.Mutex
 	set     map[string]Settings
 	present map[string]bool
+	unsure  map[string]int // answers that cannot tell, still to come
+	asked   map[string]int
 	failed  map[Reason]int
 	sent    int
 	o       *Outbox
@@ -100,7 +102,8 @@ var t0 = time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 
 func newFixture(t *testing.T) *fixture {
 	f := &fixture{t: t, clock: clocktest.NewAt(t0), recv: newReceiver(t), ledger: &memLedger{marks: map[string]Mark{}},
-		set: map[string]Settings{}, present: map[string]bool{}, failed: map[Reason]int{}}
+		set: map[string]Settings{}, present: map[string]bool{}, unsure: map[string]int{}, asked: map[string]int{},
+		failed: map[Reason]int{}}
 	f.set["anna"] = Settings{URL: f.recv.URL + "/anna"}
 	f.start()
 	return f
@@ -124,10 +127,15 @@ func (f *fixture) config() Config {
 		Compose: func(k Kind, t Turn, _ Settings) Message {
 			return Message{Title: string(k), Text: fmt.Sprintf("%s %s %d", t.Player, t.Table, t.Decision)}
 		},
-		Present: func(p string) bool {
+		Present: func(p string) (bool, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			return f.present[p]
+			f.asked[p]++
+			if f.unsure[p] > 0 {
+				f.unsure[p]--
+				return false, errSlowNode
+			}
+			return f.present[p], nil
 		},
 		Metrics: Metrics{
 			Sent: func(Format) { f.mu.Lock(); f.sent++; f.mu.Unlock() },
@@ -287,6 +295,62 @@ func TestPresentPlayerWaits(t *testing.T) {
 	f.present["anna"] = true
 	f.o.Post(turn("anna", 1, time.Time{}, 0))
 	f.advance(PresentAgain)
+	f.wantBodies()
+	f.mu.Lock()
+	f.present["anna"] = false
+	f.mu.Unlock()
+	f.advance(PresentAgain)
+	f.wantBodies("anna K7QX 1")
+}
+
+var errSlowNode = errors.New("a node listens for the player and did not answer in time")
+
+// When the cluster cannot tell in time whether a player is connected (a
+// node slow to answer), their message waits UnsureAgain and asks again,
+// and goes at the UnsureTries-th such answer in a row: never at the first
+// (they may be playing on that node), never held for ever (an away player
+// must be reached). Another player's message is not held up meanwhile.
+func TestAnUntoldPresenceWaitsThenSends(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.set["bert"] = Settings{URL: f.recv.URL + "/bert"}
+	f.unsure["anna"] = 100 // the node never answers in time
+	f.o.Post(turn("anna", 1, time.Time{}, 0))
+	f.o.Post(turn("bert", 1, time.Time{}, 0))
+	f.settle()
+	f.wantBodies("bert K7QX 1")
+	for try := 2; try < UnsureTries; try++ {
+		f.advance(UnsureAgain)
+		f.wantBodies("bert K7QX 1")
+	}
+	f.advance(UnsureAgain)
+	f.wantBodies("bert K7QX 1", "anna K7QX 1")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.asked["anna"] != UnsureTries {
+		t.Errorf("anna's presence asked %d times, want %d", f.asked["anna"], UnsureTries)
+	}
+}
+
+// An answer that tells (connected or not) starts the count again: a slow
+// answer now and then never sends to a player who is playing.
+func TestAToldPresenceStartsTheCountAgain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.present["anna"] = true
+	f.unsure["anna"] = UnsureTries - 1
+	f.o.Post(turn("anna", 1, time.Time{}, 0))
+	f.settle()
+	for range UnsureTries - 2 {
+		f.advance(UnsureAgain)
+	}
+	f.advance(UnsureAgain) // told: connected
+	f.mu.Lock()
+	f.unsure["anna"] = UnsureTries - 1
+	f.mu.Unlock()
+	for range UnsureTries {
+		f.advance(PresentAgain)
+	}
 	f.wantBodies()
 	f.mu.Lock()
 	f.present["anna"] = false

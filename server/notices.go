@@ -70,19 +70,27 @@ func (s *Server) wireNotices() {
 // player's subject within hereWithin (only nodes serving them listen
 // there, so a player connected nowhere costs one publish nobody takes).
 // The outbox asks it before a webhook goes out: a player connected
-// anywhere hears of their move in their terminal instead.
-func (s *Server) connected(id string) bool {
+// anywhere hears of their move in their terminal instead. An error says
+// it could not be told: a node listens there but did not answer in time
+// (a slow node, or the bus failed), and the outbox asks again.
+func (s *Server) connected(id string) (bool, error) {
 	if s.notices.Here(id) {
-		return true
+		return true, nil
 	}
 	if s.cluster == nil {
-		return false
+		return false, nil
 	}
 	_, err := s.cluster.Players().Ask(id, kindHere, nil, hereWithin)
-	if err != nil && !errors.Is(err, playerbus.ErrNobody) {
-		s.log.Warn("notify: asking the cluster whether a player is connected", "err", err)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, playerbus.ErrSilent):
+		return false, err
+	case errors.Is(err, playerbus.ErrNobody):
+		return false, nil
 	}
-	return err == nil
+	s.log.Warn("notify: asking the cluster whether a player is connected", "err", err)
+	return false, err
 }
 
 // hereOnBus has this node listen on the player's subject while the

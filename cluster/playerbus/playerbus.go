@@ -45,6 +45,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -156,13 +157,21 @@ func (b *Bus) Send(to, kind string, data []byte) error {
 // their nodes did not answer in time).
 var ErrNobody = errors.New("playerbus: no node answered")
 
+// ErrSilent is the ErrNobody of an Ask that some node listens to (it
+// serves the player, or did a moment ago) but that none answered within
+// its time: a slow node, not an answer. errors.Is(ErrSilent, ErrNobody).
+var ErrSilent = fmt.Errorf("%w in time, though a node listens", ErrNobody)
+
 // Ask sends data of kind to player to's nodes and waits up to within for
 // the first answer. This node never answers its own question: ask it
 // directly first.
 func (b *Bus) Ask(to, kind string, data []byte, within time.Duration) ([]byte, error) {
 	m, err := b.nc.RequestMsg(b.msg(to, kind, data), within)
-	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
+	switch {
+	case errors.Is(err, nats.ErrNoResponders):
 		return nil, ErrNobody
+	case errors.Is(err, nats.ErrTimeout):
+		return nil, ErrSilent
 	}
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package playerbus_test
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -150,6 +151,36 @@ func TestAskFromAnotherNode(t *testing.T) {
 		}
 		if string(got) != "n1 asks about SHA256:anna" {
 			t.Fatalf("answer %q", got)
+		}
+		return nil
+	})
+}
+
+// A node that listens for the player but does not answer in time is not
+// "nobody there": Ask says ErrSilent (an ErrNobody still), so a caller can
+// tell a slow node from a player connected nowhere.
+func TestAskTellsASilentNodeFromNobody(t *testing.T) {
+	c := natstest.Start(t, 1, nil)
+	var bs []*playerbus.Bus
+	for i := range 2 {
+		nc, err := c.Nodes[0].Connect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		b := playerbus.New(nc, fmt.Sprintf("n%d", i+1))
+		t.Cleanup(b.Close)
+		b.Handle("ask", func(string, string, []byte, func([]byte)) {}) // never answers
+		bs = append(bs, b)
+	}
+	if _, err := bs[0].Ask("SHA256:anna", "ask", nil, time.Second); err != playerbus.ErrNobody {
+		t.Fatalf("asking about a player nowhere: %v, want ErrNobody", err)
+	}
+	bs[1].Here("SHA256:anna")
+	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		_, err := bs[0].Ask("SHA256:anna", "ask", nil, 50*time.Millisecond)
+		if !errors.Is(err, playerbus.ErrSilent) || !errors.Is(err, playerbus.ErrNobody) {
+			return fmt.Errorf("asking a node that listens and does not answer: %v, want ErrSilent", err)
 		}
 		return nil
 	})
