@@ -85,3 +85,11 @@ func (n *Node) reachable() int {
 // LeadsMeta reports whether this node leads JetStream's metadata group
 // now (the one whose death makes the others elect a new leader).
 func (n *Node) LeadsMeta() bool { return n.srv.JetStreamIsLeader() }
+
+// PeersOnline is how many of the cluster's nodes the metadata leader
+// knows to be online with JetStream, itself included, when this node
+// leads the metadata group (0 on any other node). An asset of R
+// replicas can be placed only once R are: before, its creation is
+// refused ("no suitable peers for placement, peer offline"), even with
+// every node answering JetStream requests.
+func (n *Node) PeersOnline() int { return len(n.srv.JetStreamClusterPeers()) }

@@ -27,8 +27,9 @@ type Cluster struct {
 }
 
 // Start starts n nodes (n = 1: a single node without routes) sharing one
-// credentials file, and waits until each answers. Edit configure's
-// argument to change a node's config (TLS, for one); nil changes nothing.
+// credentials file, and waits until each answers and the metadata leader
+// knows them all online. Edit configure's argument to change a node's
+// config (TLS, for one); nil changes nothing.
 func Start(t testing.TB, n int, configure func(i int, c *natsnode.Config)) *Cluster {
 	t.Helper()
 	dirs := DataDirs(t, n)
@@ -101,7 +102,35 @@ func (c *Cluster) startAll() error {
 		c.StopAll()
 		return err
 	}
+	if err := c.whole(ReadyWithin); err != nil {
+		c.StopAll()
+		return err
+	}
 	return nil
+}
+
+// whole waits, up to timeout, until the metadata leader knows every node
+// online: JetStream answers on each node before that, but an asset
+// replicated to all of them cannot be placed yet (a test creating one at
+// once failed with "no suitable peers for placement, peer offline").
+func (c *Cluster) whole(timeout time.Duration) error {
+	if len(c.Nodes) < 2 {
+		return nil
+	}
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		for _, n := range c.Nodes {
+			if n.PeersOnline() == len(c.Nodes) {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("natstest: the metadata leader does not know all %d nodes online after %v", len(c.Nodes), timeout)
+		}
+		<-tick.C
+	}
 }
 
 // StopAll shuts every running node down; their data dirs stay.
