@@ -48,6 +48,12 @@
 // node heard again after that (a partition healed, a node that was only
 // slow) is answered as a login is: this node's players tell their
 // friends their status again and ask for theirs.
+//
+// A node with no session says so once (Quiet) and then neither beats nor
+// sweeps: it told no status anyone keeps, so its silence drops nothing,
+// and an idle cluster does not wake every node every second. Its first
+// session beats at once (and its login asks the friends, as any does);
+// the others wait for its beats again from then on.
 package presence
 
 import (
@@ -225,13 +231,17 @@ type Hub struct {
 	here  map[string]*player
 	nodes map[string]*nodeHeard // other nodes that beat, by ID
 	swept time.Time             // the last away sweep
+
+	came chan struct{} // a first player came: Run beats again (one slot)
 }
 
 // nodeHeard is when another node was last heard, and whether it was
-// taken as dead since.
+// taken as dead since, or said it has no session (quiet: it is not
+// expected to beat, and told no status to drop).
 type nodeHeard struct {
-	at   time.Time
-	gone bool
+	at    time.Time
+	gone  bool
+	quiet bool
 }
 
 // player is one player with a session on this node.
@@ -261,7 +271,8 @@ func (p *player) saw(f string, st Status, now time.Time) {
 
 // New is node's hub; bus carries what is for other nodes (nil: none).
 func New(node string, bus Bus) *Hub {
-	return &Hub{node: node, bus: bus, now: time.Now, here: map[string]*player{}, nodes: map[string]*nodeHeard{}}
+	return &Hub{node: node, bus: bus, now: time.Now, here: map[string]*player{}, nodes: map[string]*nodeHeard{},
+		came: make(chan struct{}, 1)}
 }
 
 // SetClock has the hub read the time from now (tests; call it before the
@@ -345,6 +356,12 @@ func (h *Hub) Join(id, name string, c Circle) *Session {
 		p = &player{id: id, circle: c.normal(), remote: map[string]map[string]Status{}}
 		p.circle.Name = name
 		h.here[id] = p
+		if len(h.here) == 1 {
+			select { // Run beats again, at once
+			case h.came <- struct{}{}:
+			default:
+			}
+		}
 	}
 	s.p = p
 	p.sessions = append(p.sessions, s)
@@ -567,21 +584,39 @@ func (h *Hub) Receive(to string, m Message) {
 
 // Run sweeps every BeatEvery until ctx ends, calling beat first each
 // time (nil: none; a cluster's glue tells the other nodes this one is
-// alive).
-func (h *Hub) Run(ctx context.Context, beat func()) {
+// alive). While no player has a session here it does neither: it calls
+// quiet once (nil: none; the glue tells the others not to wait for this
+// node's beats) and waits for the first player, then beats at once.
+func (h *Hub) Run(ctx context.Context, beat, quiet func()) {
 	t := time.NewTicker(BeatEvery)
 	defer t.Stop()
-	if beat != nil {
-		beat() // at once: a node that dies in its first second is missed too
-	}
 	for {
+		select {
+		case <-h.came: // left by a player who came while this loop beat
+		default:
+		}
+		if h.Online() == 0 {
+			t.Stop()
+			if quiet != nil {
+				quiet()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-h.came:
+			}
+			t.Reset(BeatEvery)
+			// Nodes not heard from while this one slept are looked at
+			// now, before the new player counts on what they told.
+			h.Sweep()
+		}
+		if beat != nil {
+			beat() // at once: a node that dies in its first second is missed too
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if beat != nil {
-				beat()
-			}
 			h.Sweep()
 		}
 	}
@@ -595,7 +630,7 @@ func (h *Hub) Sweep() {
 	var out []send
 	h.mu.Lock()
 	for node, n := range h.nodes {
-		if !n.gone && now.Sub(n.at) >= NodeLapse {
+		if !n.gone && !n.quiet && now.Sub(n.at) >= NodeLapse {
 			n.gone = true
 			h.nodeGone(node)
 		}
@@ -636,6 +671,25 @@ func (h *Hub) Beat(node string) {
 	h.post(out)
 }
 
+// Quiet says node has no session (it said so): it told no status anyone
+// keeps here, and is not taken as dead for not beating until it beats
+// again.
+func (h *Hub) Quiet(node string) {
+	if node == "" || node == h.node {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.nodes[node]
+	if n == nil {
+		n = &nodeHeard{}
+		h.nodes[node] = n
+	}
+	// Taken as dead before (what it told is dropped already): alive, with
+	// nobody to tell of again.
+	n.at, n.gone, n.quiet = h.now(), false, true
+}
+
 // Hears reports whether node's beat was heard, and it is not taken as
 // dead.
 func (h *Hub) Hears(node string) bool {
@@ -650,7 +704,7 @@ func (h *Hub) Hears(node string) bool {
 // ask for theirs, as at a login: what was dropped of n's players comes
 // back in their answers.
 func (h *Hub) heard(n *nodeHeard) []send {
-	n.at = h.now()
+	n.at, n.quiet = h.now(), false
 	if !n.gone {
 		return nil
 	}

@@ -1,9 +1,13 @@
 package presence
 
 import (
+	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/words"
 )
 
@@ -354,4 +358,73 @@ func TestAFriendSeenGoingKeepsWhen(t *testing.T) {
 	if st, ok := bob.Friend("anna"); ok || !st.Seen.Equal(c.clock.t) {
 		t.Fatalf("anna's node died: bob reads %+v %v; want offline, seen when it was taken as dead", st, ok)
 	}
+}
+
+// A node with no session says so (Quiet) and stops beating: it is not
+// taken as dead for its silence, and when its first player comes, what
+// it tells arrives as a login's would, with nobody asked again when its
+// beats resume. From then on its silence counts again.
+func TestAQuietNodeIsNotTakenAsDead(t *testing.T) {
+	c := cluster(2)
+	bob := c.hubs[0].Join("bob", "bob", friends("bob", "anna"))
+	c.hubs[0].Beat("2")
+	c.hubs[0].Quiet("2")
+	c.clock.pass(10 * NodeLapse)
+	c.hubs[0].Sweep()
+	if !c.hubs[0].Hears("2") {
+		t.Fatal("a quiet node, silent past NodeLapse, taken as dead")
+	}
+	c.hubs[1].Join("anna", "anna", friends("anna", "bob"))
+	if st, ok := bob.Friend("anna"); !ok || st.Place.Where != InLobby {
+		t.Fatalf("anna came on the quiet node: bob sees %+v %v; want her in the lobby", st, ok)
+	}
+	sent := c.sent
+	c.hubs[0].Beat("2")
+	if c.sent != sent {
+		t.Fatalf("the quiet node beat again: %d messages sent; want none (nobody asked again)", c.sent-sent)
+	}
+	c.clock.pass(NodeLapse)
+	c.hubs[0].Sweep()
+	if got := bob.Friends(); len(got) != 0 {
+		t.Fatalf("anna's node beat, then fell silent for NodeLapse: bob still sees %+v", got)
+	}
+	// Taken as dead, then quiet: alive, and its next beat asks nobody.
+	c.hubs[0].Quiet("2")
+	if !c.hubs[0].Hears("2") {
+		t.Fatal("a node taken as dead said it is quiet: still taken as dead")
+	}
+	sent = c.sent
+	c.hubs[0].Beat("2")
+	if c.sent != sent {
+		t.Fatalf("a quiet node's beat after it was taken as dead: %d messages sent; want none", c.sent-sent)
+	}
+}
+
+// Run says the node is quiet while it has no player, beats at once when
+// one comes, and says it is quiet again within a beat of the last one
+// leaving.
+func TestRunBeatsOnlyWithPlayers(t *testing.T) {
+	h := New("1", nil)
+	var beats, quiets atomic.Int32
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); h.Run(ctx, func() { beats.Add(1) }, func() { quiets.Add(1) }) }()
+	defer func() { cancel(); <-done }()
+	counts := func(b, q int32) func() error {
+		return func() error {
+			if beats.Load() < b || quiets.Load() != q {
+				return fmt.Errorf("%d beats, %d quiet; want %d or more, %d", beats.Load(), quiets.Load(), b, q)
+			}
+			return nil
+		}
+	}
+	clocktest.CheckFor(t, time.Second, 5*time.Millisecond, counts(0, 1))
+	if n := beats.Load(); n != 0 {
+		t.Fatalf("%d beats with nobody here", n)
+	}
+	s := h.Join("anna", "anna", friends("anna"))
+	clocktest.CheckFor(t, BeatEvery/2, 5*time.Millisecond, counts(1, 1)) // at once, not a beat later
+	clocktest.CheckFor(t, 3*BeatEvery, 5*time.Millisecond, counts(2, 1))
+	s.Close()
+	clocktest.CheckFor(t, 2*BeatEvery, 5*time.Millisecond, counts(0, 2))
 }

@@ -86,7 +86,13 @@ func (s *Server) wireFriends(rel *people.Relations) {
 	}
 	bus := s.cluster.Players()
 	s.presence.SetBus(presenceBus{bus: bus, log: s.log.Warn})
-	if err := bus.OnBeat(s.presence.Beat); err != nil {
+	if err := bus.OnBeat(func(node string, quiet bool) {
+		if quiet {
+			s.presence.Quiet(node)
+		} else {
+			s.presence.Beat(node)
+		}
+	}); err != nil {
 		// Without beats a dead node's players show online here until
 		// they come back: worse, not broken.
 		s.log.Warn("could not hear the other nodes' presence beats", "err", err)
@@ -114,14 +120,15 @@ func (s *Server) wireFriends(rel *people.Relations) {
 // runPresence sweeps presence (away; nodes not heard from) until ctx
 // ends and, in a cluster, says every presence.BeatEvery that this node is
 // alive (a node not heard for presence.NodeLapse is taken as dead, and
-// its players read as gone on the others).
+// its players read as gone on the others); while it has no session, it
+// says so once and neither beats nor sweeps.
 func (s *Server) runPresence(ctx context.Context) {
 	defer s.beating.Done()
-	var beat func()
+	var beat, quiet func()
 	if s.cluster != nil {
-		beat = s.cluster.Players().Beat
+		beat, quiet = s.cluster.Players().Beat, s.cluster.Players().Quiet
 	}
-	s.presence.Run(ctx, beat)
+	s.presence.Run(ctx, beat, quiet)
 }
 
 // circlesChanged: the friends, requests or lists of the players ids

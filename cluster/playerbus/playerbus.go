@@ -30,7 +30,8 @@
 //
 // Each node says it is alive on BeatSubject (Beat, its ID as the body);
 // the others hear it (OnBeat): presence takes a node that falls silent
-// as dead, and its players as gone.
+// as dead, and its players as gone. A node with no session says so
+// (Quiet) and falls silent until it has one.
 //
 // # Who may send
 //
@@ -237,12 +238,27 @@ func (b *Bus) run() {
 // the next).
 func (b *Bus) Beat() { _ = b.nc.Publish(BeatSubject, []byte(b.node)) }
 
-// OnBeat has every other node's beat call heard with that node's ID, on
-// NATS's goroutine for the subscription: heard must be quick.
-func (b *Bus) OnBeat(heard func(node string)) error {
+// hdrQuiet marks a beat that says its node has no session and stops
+// beating until it has one (presence.Hub.Quiet). A node of an earlier
+// release reads it as a beat, then takes the node as dead: its players
+// are dropped, and there are none.
+const hdrQuiet = "Bivouac-Quiet"
+
+// Quiet says this node has no session, and beats no more until it has one.
+func (b *Bus) Quiet() {
+	m := nats.NewMsg(BeatSubject)
+	m.Header.Set(hdrQuiet, "1")
+	m.Data = []byte(b.node)
+	_ = b.nc.PublishMsg(m)
+}
+
+// OnBeat has every other node's beat call heard with that node's ID, and
+// whether it said it is quiet (Quiet), on NATS's goroutine for the
+// subscription: heard must be quick.
+func (b *Bus) OnBeat(heard func(node string, quiet bool)) error {
 	_, err := b.nc.Subscribe(BeatSubject, func(m *nats.Msg) {
 		if node := string(m.Data); node != b.node {
-			heard(node)
+			heard(node, m.Header.Get(hdrQuiet) != "")
 		}
 	})
 	return err
