@@ -14,7 +14,6 @@ import (
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // An admin on node 1 of three acts on players connected to nodes 2 and 3:
@@ -109,15 +108,7 @@ func TestClusterAdminActsOnEveryNode(t *testing.T) {
 	defer hung.Unsubscribe()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	nodes, err := jetstream.New(n1.Conn())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := nodes.KeyValue(ctx, node.NodesBucket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dir.PutString(ctx, "n4", "ssh -p 1 n4.invalid"); err != nil {
+	if err := n1.Store().PutNode(ctx, "n4", "ssh -p 1 n4.invalid"); err != nil {
 		t.Fatal(err)
 	}
 	began = time.Now()

@@ -20,8 +20,11 @@
 //	  finished.<fingerprint>.<room ID> → when the room finished (the
 //	                           index for FinishedGames)
 //	  review.<room ID>         → a finished game's review
-//	  alive.last               → the last alive mark (8 bytes BE ns)
+//	  alive.at                 → the last alive mark (8 bytes BE ns;
+//	                           alive.last: an earlier release's)
 //	  sanction.…, audit.…, report.…, access.… (moderation.go, access.go)
+//	  node.<node ID>           → the ssh line that reaches that node of
+//	                           the cluster (nodes.go)
 //	KV bivouac-sightings     what was seen of each player (capped)
 //
 // One bucket for all those kinds, not one each: every replicated group's

@@ -1,6 +1,7 @@
 package jetstream
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -202,21 +203,44 @@ func (s *Store) RecordCampaignResult(id, roomID string, from int, players []stri
 	return c, nil
 }
 
-const aliveKey = "last"
+// The alive mark's keys (kind "alive"): aliveAtKey is this release's;
+// aliveKey the releases' before 29 Nov 2026 (evening), which every node
+// of theirs renewed every 3 s: upgrade.go tells from it whether one runs.
+const (
+	aliveKey   = "last"
+	aliveAtKey = "at"
+)
 
 // MarkAlive records t as the last moment the server was known to run.
 func (s *Store) MarkAlive(t time.Time) error {
 	ctx, cancel := s.ctx()
 	defer cancel()
-	_, err := s.alive.Put(ctx, aliveKey, binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())))
+	_, err := s.alive.Put(ctx, aliveAtKey, binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())))
 	return err
 }
 
-// LastAlive is the last MarkAlive time, or the zero time if none.
+// LastAlive is the last MarkAlive time (an earlier release's included),
+// or the zero time if none.
 func (s *Store) LastAlive() (time.Time, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
-	e, err := s.alive.Get(ctx, aliveKey)
+	at, err := s.mark(ctx, aliveAtKey)
+	if err != nil {
+		return time.Time{}, err
+	}
+	before, err := s.mark(ctx, aliveKey)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if before.After(at) {
+		return before, nil
+	}
+	return at, nil
+}
+
+// mark is the alive mark under key k (zero: none).
+func (s *Store) mark(ctx context.Context, k string) (time.Time, error) {
+	e, err := s.alive.Get(ctx, k)
 	if errors.Is(err, js.ErrKeyNotFound) {
 		return time.Time{}, nil
 	}

@@ -45,6 +45,7 @@ type Store struct {
 
 	sanctions, audit, reports *bucket // moderation.go
 	access                    *bucket // invites and the keys they admitted (access.go)
+	nodes                     *bucket // the node directory (nodes.go)
 	sightings                 *bucket // what was seen of each player (sightings.go)
 
 	tips *tipCache // shared with the copies WithTimeout makes

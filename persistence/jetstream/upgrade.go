@@ -22,20 +22,28 @@ func RecordsBucket(name string) string { return name + "-" + recordsSuffix }
 // and the bucket of its own ("<name>-<old>") it had before 29 Nov 2026. One replicated group for all of them, not ten: every
 // group's leader heartbeats its followers every second, whether anything
 // is written or not, which was most of an idle cluster's cost.
+//
+// A late kind kept its bucket a release longer (the node directory,
+// server/node's until 29 Nov 2026, evening): that release's nodes already
+// kept every other kind in the shared bucket, and marked the store alive
+// under aliveKey there, every 3 s; this release marks it under
+// aliveAtKey, so a fresh aliveKey is a node of that release still running.
 var kinds = []struct {
 	kind, old string
+	late      bool
 	of        func(*Store) **bucket
 }{
-	{"room", "rooms", func(s *Store) **bucket { return &s.rooms }},
-	{"player", "players", func(s *Store) **bucket { return &s.players }},
-	{"campaign", "campaigns", func(s *Store) **bucket { return &s.campaigns }},
-	{"finished", "finished", func(s *Store) **bucket { return &s.finished }},
-	{"review", "reviews", func(s *Store) **bucket { return &s.reviews }},
-	{"alive", "alive", func(s *Store) **bucket { return &s.alive }},
-	{"sanction", "sanctions", func(s *Store) **bucket { return &s.sanctions }},
-	{"audit", "audit", func(s *Store) **bucket { return &s.audit }},
-	{"report", "reports", func(s *Store) **bucket { return &s.reports }},
-	{"access", "access", func(s *Store) **bucket { return &s.access }},
+	{"room", "rooms", false, func(s *Store) **bucket { return &s.rooms }},
+	{"player", "players", false, func(s *Store) **bucket { return &s.players }},
+	{"campaign", "campaigns", false, func(s *Store) **bucket { return &s.campaigns }},
+	{"finished", "finished", false, func(s *Store) **bucket { return &s.finished }},
+	{"review", "reviews", false, func(s *Store) **bucket { return &s.reviews }},
+	{"alive", "alive", false, func(s *Store) **bucket { return &s.alive }},
+	{"sanction", "sanctions", false, func(s *Store) **bucket { return &s.sanctions }},
+	{"audit", "audit", false, func(s *Store) **bucket { return &s.audit }},
+	{"report", "reports", false, func(s *Store) **bucket { return &s.reports }},
+	{"access", "access", false, func(s *Store) **bucket { return &s.access }},
+	{"node", "nodes", true, func(s *Store) **bucket { return &s.nodes }},
 }
 
 func kindsList() string {
@@ -63,19 +71,49 @@ func kindsList() string {
 // move waits until the old alive mark, which every earlier node renews
 // every 3 s, is oldRunning old, and fails when ctx ends first: upgrade
 // by stopping every node, then starting them on the new release
-// (docs/OPERATING.md).
+// (docs/OPERATING.md). A late kind's bucket, if there is one, waits for
+// the same of the mark the release that kept it wrote (aliveKey in the
+// shared bucket).
 func upgrade(ctx context.Context, j js.JetStream, name string, s *Store) error {
-	if err := earlierStopped(ctx, j, name+"-alive", s.now); err != nil {
+	if err := earlierStopped(ctx, func(ctx context.Context) (time.Time, error) {
+		return oldMark(ctx, j, name+"-alive")
+	}, s.now); err != nil {
 		return err
 	}
 	for _, k := range kinds {
+		old := name + "-" + k.old
+		if k.late {
+			if err := lateStopped(ctx, j, old, s); err != nil {
+				return err
+			}
+		}
 		if err := Patiently(ctx, func(try context.Context) error {
-			return moveBucket(ctx, try, j, name+"-"+k.old, *k.of(s))
+			return moveBucket(ctx, try, j, old, *k.of(s))
 		}); err != nil {
-			return fmt.Errorf("bucket %s-%s: %w", name, k.old, err)
+			return fmt.Errorf("bucket %s: %w", old, err)
 		}
 	}
 	return nil
+}
+
+// lateStopped waits, if the late kind's bucket old is still there, until
+// the nodes of the release that kept it stopped (earlierStopped, on the
+// mark they wrote in the shared bucket).
+func lateStopped(ctx context.Context, j js.JetStream, old string, s *Store) error {
+	var there bool
+	if err := Patiently(ctx, func(try context.Context) error {
+		_, err := j.Stream(try, "KV_"+old)
+		there = err == nil
+		if errors.Is(err, js.ErrStreamNotFound) {
+			err = nil
+		}
+		return err
+	}); err != nil || !there {
+		return err
+	}
+	return earlierStopped(ctx, func(ctx context.Context) (time.Time, error) {
+		return s.mark(ctx, aliveKey)
+	}, s.now)
 }
 
 // oldRunning is how old the alive mark of an earlier release's bucket
@@ -86,12 +124,13 @@ const oldRunning = 15 * time.Second
 // kind of record, still run in the cluster.
 var ErrEarlierRunning = errors.New("nodes of an earlier release still run (they marked the store alive within 15 s): stop every node of the cluster, then start them on this release")
 
-// earlierStopped waits, until ctx ends, for the alive mark in the earlier
-// release's bucket alive (if there is one) to be oldRunning old.
-func earlierStopped(ctx context.Context, j js.JetStream, alive string, now func() time.Time) error {
+// earlierStopped waits, until ctx ends, for the alive mark an earlier
+// release writes (read by mark: zero if there is none) to be oldRunning
+// old.
+func earlierStopped(ctx context.Context, mark func(context.Context) (time.Time, error), now func() time.Time) error {
 	for {
 		try, cancel := context.WithTimeout(ctx, 3*time.Second)
-		at, err := oldMark(try, j, alive)
+		at, err := mark(try)
 		cancel()
 		if err == nil && now().Sub(at) >= oldRunning {
 			return nil

@@ -259,25 +259,24 @@ type peer struct{ node, join string }
 func (c *Node) livePeers(ctx context.Context) []peer {
 	const within = 2 * time.Second // each look: a busy node answers late, not never
 	keys, cancel := context.WithTimeout(ctx, within)
-	nodes, err := c.nodes.Keys(keys)
+	nodes, err := c.store.Nodes(keys)
 	cancel()
 	if err != nil {
 		return nil
 	}
-	slices.Sort(nodes)
 	var out []peer
 	for _, n := range nodes {
 		if n == c.cfg.Node {
 			continue
 		}
 		ask, cancel := context.WithTimeout(ctx, within)
-		e, err := c.nodes.Get(ask, n)
+		join, err := c.store.Node(ask, n)
 		if err == nil {
 			err = c.askDrain(ask, n, drainRequest{})
 		}
 		cancel()
 		if err == nil {
-			out = append(out, peer{node: n, join: string(e.Value())})
+			out = append(out, peer{node: n, join: join})
 		}
 	}
 	return out
@@ -288,7 +287,7 @@ func (c *Node) livePeers(ctx context.Context) []peer {
 func (c *Node) withdraw() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := c.nodes.Delete(ctx, c.cfg.Node); err != nil {
+	if err := c.store.DeleteNode(ctx, c.cfg.Node); err != nil {
 		c.log.Warn("could not take this node out of the node directory", "err", err)
 	}
 }

@@ -71,9 +71,6 @@ type Config struct {
 // barely notice.
 const DefaultLeaseTTL = 4 * time.Second
 
-// NodesBucket maps each node's ID to the ssh line that reaches it.
-const NodesBucket = "bivouac-nodes"
-
 // Options are what a node serves the cluster with: this server's tables
 // and sessions (Run).
 type Options struct {
@@ -102,7 +99,6 @@ type Node struct {
 	nc     *nats.Conn
 	store  *jetstream.Store
 	leases *lease.Manager
-	nodes  js.KeyValue
 	admin  *nats.Subscription // this node's part of admin commands (cluster/adminbus)
 	// players carries what is for one player to the nodes of their sessions
 	// (cluster/playerbus): notices, friends' presence.
@@ -196,13 +192,6 @@ func Start(cfg Config, dataDir string, log *slog.Logger) (*Node, error) {
 	}
 	if c.leases, err = lease.NewManager(kv, cfg.Node, lease.Options{TTL: cfg.LeaseTTL}); err != nil {
 		return fail(err)
-	}
-	if err := jetstream.Patiently(ctx, func(ctx context.Context) (err error) {
-		c.nodes, err = j.CreateOrUpdateKeyValue(ctx, js.KeyValueConfig{Bucket: NodesBucket,
-			Description: "Bivouac node ID → the ssh line that reaches it", History: 1, Replicas: replicas})
-		return err
-	}); err != nil {
-		return fail(fmt.Errorf("node bucket: %w", err))
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil
@@ -585,7 +574,7 @@ func adopter(room string, nodes []string, lost string) string {
 	return best
 }
 
-// knownNodes are the nodes that announced themselves (the node bucket),
+// knownNodes are the nodes that announced themselves (the node directory),
 // as read at the last sweep, and this one.
 func (c *Node) knownNodes() []string {
 	c.mu.Lock()
@@ -596,20 +585,20 @@ func (c *Node) knownNodes() []string {
 	return slices.Clone(c.known)
 }
 
-// learnEvery is how often the takeover loop reads the node list again:
-// each read lists the bucket's keys (a consumer made and dropped), a
-// good part of an idle cluster's cost at every sweep. A node that joined
+// learnEvery is how often the takeover loop reads the node list again
+// (a round trip a node), which at every sweep was a good part of an idle
+// cluster's cost. A node that joined
 // since is first adopter of its share of a dead node's rooms only after
 // this; until then the others take them, as they would anyway past half
 // a TTL. An admin's command reads it afresh (AskOthers).
 const learnEvery = 30 * time.Second
 
-// learnNodes reads the node bucket's keys into known.
+// learnNodes reads the node directory's IDs into known.
 func (c *Node) learnNodes() {
 	// Briefly: the takeover loop waits, and lapses queue up behind it.
 	ctx, cancel := context.WithTimeout(c.ctx, AskWithin)
 	defer cancel()
-	nodes, err := c.nodes.Keys(ctx)
+	nodes, err := c.store.Nodes(ctx)
 	if err != nil {
 		return // keep the last list
 	}
@@ -841,8 +830,8 @@ func (c *Node) Room(code string) table.RoomHandle {
 	}
 	c.log.Warn("a table on another node did not answer", "room", code, "node", o.Node, "err", err)
 	join := o.Node
-	if e, err := c.nodes.Get(ctx, o.Node); err == nil {
-		join = string(e.Value())
+	if j, err := c.store.Node(ctx, o.Node); err == nil {
+		join = j
 	}
 	return table.Unreachable(sum, game.Refuse(nil, game.M("table.err.elsewhere",
 		game.Text("Code", code), game.Text("Node", o.Node), game.Text("Join", join))))
@@ -864,7 +853,7 @@ func (c *Node) Serve(r *table.Room) {
 func (c *Node) Announce(join string) {
 	ctx, cancel := context.WithTimeout(c.ctx, 5*time.Second)
 	defer cancel()
-	if _, err := c.nodes.PutString(ctx, c.cfg.Node, join); err != nil {
+	if err := c.store.PutNode(ctx, c.cfg.Node, join); err != nil {
 		c.log.Warn("could not announce this node's ssh line", "err", err)
 	}
 }
