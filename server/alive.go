@@ -11,12 +11,17 @@ import (
 // resumes with what it had left then (table.RoomConfig.Stopped).
 const aliveEvery = time.Second
 
-// clusterAliveEvery is how often each node of a cluster marks it: every
-// node marks the same record (a replicated write each time, the largest
-// part of an idle cluster's traffic at one a second), so with three nodes
-// the record is a second old on average and 3 s at worst. A node that
-// died is not timed by it: its tables resume from their leases' last
-// renewal.
+// clusterAliveEvery is how often each node of a cluster that runs tables
+// marks it: every such node marks the same record (a replicated write
+// each time), so it is 3 s old at worst. A node that runs no table writes
+// nothing (idle, this was the largest part of a cluster's traffic): the
+// mark only says when a table's timed step stopped, and a room restored
+// after a mark older than its deadline gets its whole step (never less).
+// A node that died is not timed by it anyway: its tables resume from
+// their leases' last renewal. Nor is readiness, which asks NATS. A later
+// release that must know whether a node of this one still runs cannot
+// count on this mark (an idle node writes none), as this one counts on
+// the marks of the releases before (persistence/jetstream/upgrade.go).
 const clusterAliveEvery = 3 * time.Second
 
 // fileCheckEvery is how often the server checks that its database file is
@@ -27,6 +32,17 @@ const (
 	replacedSaidEvery = time.Minute
 )
 
+// whileRunning is mark, done only while running (the tables this node
+// runs) says there is one.
+func whileRunning(running func() int, mark func(time.Time) error) func(time.Time) error {
+	return func(at time.Time) error {
+		if running() == 0 {
+			return nil
+		}
+		return mark(at)
+	}
+}
+
 // heartbeat marks the store alive until ctx ends, and watches its file.
 func (s *Server) heartbeat(ctx context.Context) {
 	defer s.beating.Done()
@@ -35,7 +51,7 @@ func (s *Server) heartbeat(ctx context.Context) {
 		// A mark not stored within a second is moot, and a cluster
 		// without its majority must not hold the stop (Close waits for
 		// this loop) for a store's whole timeout.
-		every, mark = clusterAliveEvery, s.cluster.Store().WithTimeout(aliveEvery).MarkAlive
+		every, mark = clusterAliveEvery, whileRunning(s.hub.Running, s.cluster.Store().WithTimeout(aliveEvery).MarkAlive)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
