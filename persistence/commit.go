@@ -21,13 +21,21 @@ import (
 // which a move waited up to two seconds to be stored. Here the writes
 // that pile up behind a slow commit all go into the one after it.
 //
+// With a pace, a commit that had company (or saw writes come while it
+// ran) is followed by the next no sooner than pace after it began: under
+// load each commit takes what came meanwhile, fewer commits for as many
+// writes. A lone writer (a table of bots, writing only once its last
+// write is stored) is never held.
+//
 // Like DB.Batch, a write whose function fails is run again alone to give
 // its caller its own error, and the others are run again without it; so a
 // function may run more than once and must be idempotent.
 type groupCommit struct {
 	db    *bolt.DB
-	max   int           // most writes in one transaction
-	delay time.Duration // how long a commit waits for company (0: none)
+	max   int                 // most writes in one transaction
+	delay time.Duration       // how long a commit waits for company (0: none)
+	pace  time.Duration       // the least time from a busy commit's start to the next's (0: none)
+	sleep func(time.Duration) // time.Sleep; a test's own
 
 	mu      sync.Mutex
 	pending []commitCall
@@ -74,10 +82,21 @@ func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
 func (g *groupCommit) commitAll() {
 	linger := time.NewTimer(committerLinger)
 	defer linger.Stop()
+	sleep := g.sleep
+	if sleep == nil {
+		sleep = time.Sleep
+	}
 	wait := g.delay > 0 // the first write waits for company
+	var began time.Time // when the last commit began
+	busy := false       // it had company, or writes came while it ran
 	for {
 		if wait {
-			time.Sleep(g.delay)
+			sleep(g.delay)
+		}
+		if g.pace > 0 && busy {
+			if left := g.pace - time.Since(began); left > 0 {
+				sleep(left) // the writes that come meanwhile go together
+			}
 		}
 		g.mu.Lock()
 		calls := g.pending
@@ -87,7 +106,8 @@ func (g *groupCommit) commitAll() {
 		g.pending = g.pending[len(calls):]
 		if len(calls) > 0 {
 			g.mu.Unlock()
-			g.commit(calls)
+			began = time.Now()
+			busy = g.commit(calls)
 			wait = false // writes that came during the commit go next, at once
 			continue
 		}
@@ -112,8 +132,9 @@ func (g *groupCommit) commitAll() {
 }
 
 // commit runs calls in one transaction; a failing call is taken out and
-// run alone, and the rest run again.
-func (g *groupCommit) commit(calls []commitCall) {
+// run alone, and the rest run again. It says whether the commit was busy:
+// it had company, or writes came while it ran.
+func (g *groupCommit) commit(calls []commitCall) (busy bool) {
 	for len(calls) > 0 {
 		failed := -1
 		err := g.db.Update(func(tx *bolt.Tx) error {
@@ -126,15 +147,24 @@ func (g *groupCommit) commit(calls []commitCall) {
 			return nil
 		})
 		if failed < 0 { // committed, or the commit itself failed for all
+			busy = len(calls) > 1 || g.waiting() // before the acks: a lone writer's next write comes after them
 			for _, c := range calls {
 				c.done <- err
 			}
-			return
+			return busy
 		}
 		c := calls[failed]
 		calls = append(calls[:failed:failed], calls[failed+1:]...)
 		c.done <- g.db.Update(func(tx *bolt.Tx) error { return safely(c.fn, tx) })
 	}
+	return false // every write failed
+}
+
+// waiting says whether writes wait for the next commit.
+func (g *groupCommit) waiting() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.pending) > 0
 }
 
 // safely turns a panic in fn into its error: the committer serves every

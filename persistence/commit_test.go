@@ -165,3 +165,66 @@ func TestGroupCommitterLingersThenEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// With a pace, a commit that had company is followed by the next only
+// once the pace has run out from its start, and the writes that came
+// meanwhile go together into it; a lone writer is never held.
+func TestGroupCommitPaceGathersTheWritesThatCameMeanwhile(t *testing.T) {
+	_, lone := openCommitTest(t)
+	lone.pace = time.Hour
+	lone.sleep = func(d time.Duration) { t.Errorf("a lone writer's write waited %v", d) }
+	for i := range 3 { // one write after another, each once the last is stored
+		if err := lone.do(put(string(rune('a' + i)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	_, g := openCommitTest(t)
+	waiting := func() int { g.mu.Lock(); defer g.mu.Unlock(); return len(g.pending) }
+	slept, release := make(chan time.Duration), make(chan struct{})
+	g.pace = time.Hour // never runs out by itself: the test's sleep ends it
+	g.sleep = func(d time.Duration) {
+		select {
+		case slept <- d:
+		case <-release: // the test no longer listens
+		}
+		<-release
+	}
+	started, unblock := make(chan struct{}), make(chan struct{})
+	var first int // the first write's transaction
+	go g.do(func(tx *bolt.Tx) error { first = tx.ID(); close(started); <-unblock; return put("first")(tx) })
+	<-started
+	const n = 20
+	txs := make([]int, n)
+	var wg sync.WaitGroup
+	write := func(i int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := g.do(func(tx *bolt.Tx) error { txs[i] = tx.ID(); return put(string(rune('a' + i)))(tx) }); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	write(0) // comes while the first commit runs: that commit was busy
+	for waiting() < 1 {
+		runtime.Gosched()
+	}
+	close(unblock)
+	if d := <-slept; d <= 0 || d > g.pace { // the committer waits out the pace
+		t.Fatalf("the committer waits %v after a busy commit, pace %v", d, g.pace)
+	}
+	for i := 1; i < n; i++ {
+		write(i)
+	}
+	for waiting() < n { // all wait for the pace to run out
+		runtime.Gosched()
+	}
+	close(release) // the pace ran out
+	wg.Wait()
+	for i, tx := range txs {
+		if tx != first+1 {
+			t.Fatalf("write %d committed in transaction %d, the first in %d: not all in the next", i, tx, first)
+		}
+	}
+}

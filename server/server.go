@@ -187,7 +187,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		store = cluster.Store()
-	} else if store, err = persistence.Open(filepath.Join(cfg.DataDir, DatabaseFile), persistence.Options{Log: cfg.Log}); err != nil {
+	} else if store, err = persistence.Open(filepath.Join(cfg.DataDir, DatabaseFile), persistence.Options{Log: cfg.Log, CommitPace: commitPace}); err != nil {
 		return nil, err
 	}
 	hubCtx, stop := context.WithCancel(context.Background())
@@ -602,6 +602,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // (when it stopped): the last node of a cluster, with no majority left,
 // can store nothing and must still stop within run's bound.
 const stopWriteWithin = time.Second
+
+// commitPace is the least time from a busy commit of the store to the
+// next (persistence.Options.CommitPace). At 10,000 players playing at a
+// bot's pace, 720 moves a second, commits held 1.8 moves each (400 a
+// second, two fsyncs each); with the writes of 5 ms in one, CPU per move
+// fell 14% (0.99 / 1.07 ms against 1.17 / 1.25, two A/B pairs), the
+// mover's screen p50 rising by 3–4 ms (3.0 / 4.3 → 7.0 / 7.3 ms).
+const commitPace = 5 * time.Millisecond
 
 // markStopped stores when the server stopped. A cluster node that cannot
 // (no majority left: the last node to stop) says so and what it means,
