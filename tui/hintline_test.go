@@ -132,7 +132,7 @@ func (s *framedLongHintScreen) View() string {
 	}), "\n")
 }
 
-// A hint longer than the window's width is read whole, on up to three
+// A hint longer than the window's width is read whole, on up to four
 // lines, whether the session or the game's screen draws it: cut at one, at
 // 80 columns it lost the next best move's chances and, the game all but
 // lost, why the coach's move is better (issue 43 item 5).

@@ -268,14 +268,10 @@ func (t *tablePage) frameLines(m *root) []string {
 	// The coach's hint says its move, the team's chances and the next best
 	// move's in one sentence that runs past 80 columns (in Polish and
 	// Russian even more): cut to one line it lost the next best's chances
-	// and, in a lost game, why. It takes up to noticeRows lines.
+	// and, in a lost game, why. It takes up to uikit.NoticeRows lines.
 	var notice []string
 	if m.notice != "" && (t.can.Quiet == nil || !t.can.Quiet.Quiet() || t.confirmGiveUp) && t.h > 1 {
-		rows := 1
-		if t.h >= noticeRowsFrom {
-			rows = noticeRows
-		}
-		notice = m.tableNotice(rows)
+		notice = uikit.NoticeLines(m.th, m.notice, m.width, uikit.NoticeRows(t.h))
 	}
 	drawsNotice := t.can.Noticed != nil
 	if drawsNotice {
@@ -298,32 +294,6 @@ func (t *tablePage) frameLines(m *root) []string {
 			lines = append(lines, "")
 		}
 		lines = append(lines, notice...)
-	}
-	return lines
-}
-
-// A table's notice takes up to noticeRows lines on a screen of
-// noticeRowsFrom lines or more (a hint in a lost game, in Russian, needs
-// three at 80 columns); below it the table needs every line it has.
-const (
-	noticeRows     = 3
-	noticeRowsFrom = 20
-)
-
-// tableNotice is the notice in at most rows lines, wrapped at spaces, the
-// last cut if it still does not fit.
-func (m *root) tableNotice(rows int) []string {
-	w := max(10, m.width-2)
-	lines := uikit.Wrap(m.notice, w)
-	if len(lines) > rows {
-		for i := range lines {
-			lines[i] = strings.TrimRight(lines[i], " ")
-		}
-		rest := strings.Join(lines[rows-1:], " ")
-		lines = append(lines[:rows-1:rows-1], m.th.Trunc(rest, w))
-	}
-	for i, l := range lines {
-		lines[i] = m.th.Notice.Render(" " + strings.TrimRight(l, " ") + " ")
 	}
 	return lines
 }

@@ -163,6 +163,40 @@ func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH in
 	return lines
 }
 
+// NoticeRows is how many lines a table's notice may take in a table area
+// of h lines: four from 23 (a window of 24 with the session's help bar:
+// the longest hint, in a lost game, a tile to a 20-letter name and the
+// next best the same, is four lines of 78 cells in every language), three
+// from 20, else one: below that the table needs every line it has.
+func NoticeRows(h int) int {
+	switch {
+	case h >= 23:
+		return 4
+	case h >= 20:
+		return 3
+	}
+	return 1
+}
+
+// NoticeLines are notice (the coach's hint, a session-level problem) on at
+// most rows lines of w cells, wrapped at spaces with a cell of margin each
+// side, the last cut if it still does not fit, in the theme's notice style.
+func NoticeLines(th *Theme, notice string, w, rows int) []string {
+	w = max(10, w-2)
+	lines := Wrap(notice, w)
+	if len(lines) > rows {
+		for i := range lines {
+			lines[i] = strings.TrimRight(lines[i], " ")
+		}
+		rest := strings.Join(lines[rows-1:], " ")
+		lines = append(lines[:rows-1:rows-1], th.Trunc(rest, w))
+	}
+	for i, l := range lines {
+		lines[i] = th.Notice.Render(" " + strings.TrimRight(l, " ") + " ")
+	}
+	return lines
+}
+
 // RoomLines are a table screen's body while it has no game to draw: the
 // game's name (titleKey) and why the room closed, or that its first view
 // is awaited; ok is false when the screen draws its own (the room is open
