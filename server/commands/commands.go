@@ -114,6 +114,7 @@ func (c Commands) help(p *i18n.Printer) string {
 		{ssh + " friends", "cmd.help.friends"},
 		{ssh + " friend " + p.T("cmd.help.name"), "cmd.help.friend"},
 		{ssh + " replay " + code, "cmd.help.replay"},
+		{ssh + " replay " + code + " N", "cmd.help.replay_at"},
 		{ssh + " review " + code, "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},
 	} {

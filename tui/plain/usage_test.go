@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
 )
 
 // The usage lines list the games the server offers, whatever they are:
@@ -24,3 +25,13 @@ func TestUsageListsTheGamesOnOffer(t *testing.T) {
 type dice struct{ coin }
 
 func (dice) ID() string { return "dice" }
+
+// Plain mode's help names `replay CODE N` (the moment a review line
+// marks) in every language, as `ssh host help` does.
+func TestPlainHelpNamesTheReplayAtADecision(t *testing.T) {
+	d := start(t, testApp(t), "fp-ann", "ann")
+	for _, lang := range i18n.Langs {
+		d.do("lang "+string(lang), "")
+		d.do("help", "replay "+i18n.For(lang).T("cmd.help.code")+" N ")
+	}
+}
