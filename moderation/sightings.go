@@ -54,8 +54,12 @@ type sightingKeeper struct {
 	// newest messages), so only old records need pruning.
 	bounded bool
 
-	mu       sync.Mutex
-	pending  map[string]persistence.Sighting
+	mu      sync.Mutex
+	pending map[string]persistence.Sighting
+	// writing is the batch on its way to the store: out of pending, not
+	// yet readable there, and read from here meanwhile (an admin's
+	// listing named a key by its fingerprint during a slow write).
+	writing  map[string]persistence.Sighting
 	written  map[string]seenMark
 	newSince int // records written since the last prune that were not written this run before
 	pruned   time.Time
@@ -144,12 +148,13 @@ func (s *Service) writeSightings() {
 		for _, sg := range k.pending {
 			batch = append(batch, sg)
 		}
-		clear(k.pending)
+		k.writing, k.pending = k.pending, map[string]persistence.Sighting{}
 		k.mu.Unlock()
 		if len(batch) > 0 {
 			s.writeBatch(batch)
 		}
 		k.mu.Lock()
+		k.writing = nil // in the store now (or lost, and logged)
 		if len(k.pending) == 0 {
 			close(k.idle)
 			k.idle = make(chan struct{})
@@ -268,13 +273,16 @@ func (s *Service) prunePeriodically() {
 	})
 }
 
-// Sighting is what the server saw of an identity: queued or kept.
+// Sighting is what the server saw of an identity: queued, being written
+// or kept. The queue is read before the store: a batch leaves it for the
+// store, never the other way.
 func (s *Service) Sighting(id string) (persistence.Sighting, bool) {
 	k := s.seen
 	if k.store == nil {
 		return persistence.Sighting{}, false
 	}
 	k.mu.Lock()
+	writing, inWrite := k.writing[id]
 	queued, inQueue := k.pending[id]
 	k.mu.Unlock()
 	rec, err := k.store.Sighting(id)
@@ -282,9 +290,14 @@ func (s *Service) Sighting(id string) (persistence.Sighting, bool) {
 		s.log.Warn("moderation: a sighting could not be read", "id", id, "err", err)
 	}
 	found := err == nil
-	if inQueue {
-		persistence.MergeSighting(&rec, queued)
-		found = true
+	for _, sg := range []struct {
+		in bool
+		sg persistence.Sighting
+	}{{inWrite, writing}, {inQueue, queued}} {
+		if sg.in {
+			persistence.MergeSighting(&rec, sg.sg)
+			found = true
+		}
 	}
 	return rec, found
 }
@@ -297,19 +310,25 @@ func (s *Service) SeenAs(name string) []string {
 	if k.store == nil || f == "" {
 		return nil
 	}
-	ids, err := k.store.SightingsNamed(f)
-	if err != nil {
-		s.log.Warn("moderation: the names seen could not be read", "err", err)
-	}
+	var unkept []string // queued or being written: read before the store (see Sighting)
 	k.mu.Lock()
-	for _, sg := range k.pending {
-		for _, n := range sg.Names {
-			if n.Fold == f {
-				ids = persistence.IndexName(ids, sg.ID)
+	for _, m := range []map[string]persistence.Sighting{k.writing, k.pending} {
+		for _, sg := range m {
+			for _, n := range sg.Names {
+				if n.Fold == f {
+					unkept = append(unkept, sg.ID)
+				}
 			}
 		}
 	}
 	k.mu.Unlock()
+	ids, err := k.store.SightingsNamed(f)
+	if err != nil {
+		s.log.Warn("moderation: the names seen could not be read", "err", err)
+	}
+	for _, id := range unkept {
+		ids = persistence.IndexName(ids, id)
+	}
 	return ids
 }
 
