@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/cluster/playerbus"
@@ -79,7 +80,8 @@ func (s *Server) wireFriends(rel *people.Relations) {
 	s.friends.Notices = s.notices
 	s.friends.Changed = s.circlesChanged
 	rel.Friends, rel.Changed = s.friends, s.circlesChanged
-	s.app.Friends = people.Friends{Service: s.friends, Store: s.store, Read: s.circleRead}
+	s.app.Friends = people.Friends{Service: s.friends, Store: s.store, Read: s.circleRead,
+		Changes: s.circles.count, Reload: s.reloadCircle}
 	s.app.Presence = s.presence
 	if s.cluster == nil {
 		return
@@ -113,6 +115,7 @@ func (s *Server) wireFriends(rel *people.Relations) {
 		}
 	})
 	bus.Handle(kindCircle, func(to, _ string, _ []byte, _ func([]byte)) {
+		s.circles.changed(to)
 		go s.reloadCircle(to) // reads the store: off the bus's goroutine
 	})
 }
@@ -136,6 +139,7 @@ func (s *Server) runPresence(ctx context.Context) {
 // nodes where they have a session.
 func (s *Server) circlesChanged(ids ...string) {
 	for _, id := range ids {
+		s.circles.changed(id)
 		s.reloadCircle(id)
 		if s.cluster != nil {
 			_ = s.cluster.Players().Send(id, kindCircle, nil) // best effort: a lost one is read at their next login
@@ -166,17 +170,28 @@ func (s *Server) reloadCircle(id string) {
 }
 
 // circleReloads is what reloadCircle keeps: the profiles' read (the
-// store's; a test's slows it) and a lock per player, striped.
+// store's; a test's slows it) and a lock per player, striped; and, by the
+// same stripes, how often word came that a circle changed: a login reads
+// its player's circle before it is on presence, where that word's reload
+// finds nobody, so it reads again once there if the count moved meanwhile
+// (people.Friends.Circle).
 type circleReloads struct {
-	read  func(id string) (persistence.Profile, error)
-	locks [32]sync.Mutex
+	read    func(id string) (persistence.Profile, error)
+	locks   [32]sync.Mutex
+	changes [32]atomic.Uint64
 }
 
-func (c *circleReloads) lock(id string) *sync.Mutex {
+func (c *circleReloads) stripe(id string) uint32 {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(id))
-	return &c.locks[h.Sum32()%uint32(len(c.locks))]
+	return h.Sum32() % uint32(len(c.locks))
 }
+
+func (c *circleReloads) lock(id string) *sync.Mutex { return &c.locks[c.stripe(id)] }
+
+// changed counts word that player id's circle changed; count is the count.
+func (c *circleReloads) changed(id string)      { c.changes[c.stripe(id)].Add(1) }
+func (c *circleReloads) count(id string) uint64 { return c.changes[c.stripe(id)].Load() }
 
 // circleRead is a login's read of the profile its circle comes from: as
 // loginProfile's, with a deadline and the last copy past it.

@@ -7,6 +7,9 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/persistence"
 	"github.com/bivouac-ssh/bivouac/presence"
+	"github.com/bivouac-ssh/bivouac/server/people"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui"
 )
 
 // slowFirstRead reads profiles from a store; its first read of one
@@ -74,5 +77,43 @@ func TestCircleReloadsApplyTheNewestRead(t *testing.T) {
 	<-fresh
 	if _, ok := annas.Friend(bob); !ok {
 		t.Fatal("anna's node forgot bob: the older read was applied last")
+	}
+}
+
+// A friends change that comes while a login reads the profile its circle
+// comes from shows at once: the change's own reload found nobody on the
+// node to reload (the login was not on presence yet), and the login
+// joined with what it had read before the change, so anna's node did not
+// know bob for a friend until the next change (or her next login).
+func TestALoginSeesAFriendsChangeDuringItsRead(t *testing.T) {
+	t.Parallel()
+	srv, _ := startServer(t, t.TempDir())
+	anna, bob := "SHA256:anna", "SHA256:bob"
+	for id, name := range map[string]string{anna: "anna", bob: "bob"} {
+		if _, err := srv.store.Seen(id, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bobs := srv.presence.Join(bob, "bob", presence.Circle{Friends: []string{anna}})
+	defer bobs.Close()
+
+	slow := &slowFirstRead{Store: srv.store, id: anna, reading: make(chan struct{}), release: make(chan struct{})}
+	f := srv.app.Friends.(people.Friends)
+	f.Read = slow.read
+	srv.app.Friends = f
+	joined := make(chan *tui.Whereabouts)
+	go func() { joined <- srv.app.JoinPresence(table.Player{ID: anna, Name: "anna"}) }()
+	<-slow.reading // anna's login has read her profile: no friends yet
+	if _, err := srv.store.UpdatePlayer(anna, func(p *persistence.Profile) error {
+		return persistence.AddRelation(&p.Friends, persistence.Relation{ID: bob, Name: "bob"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	srv.circlesChanged(anna) // as the friends service says it, after the write
+	close(slow.release)
+	w := <-joined
+	defer w.Close()
+	if _, ok := w.Friend(bob); !ok {
+		t.Fatal("anna's login missed bob, befriended while it read her profile")
 	}
 }

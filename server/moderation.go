@@ -93,13 +93,13 @@ func (s *Server) drainRefusal(sess ssh.Session) string {
 	return s.printer(sess).T("ssh.drain.other_node", game.Text("Join", join))
 }
 
-// register puts a player's session in the node's register until ctx ends,
+// register puts a player's session in the node's register until ctx ends
+// (the session listens on the player bus already: Server.hereOnBus),
 // notes the name its player goes by for the admins (admit noted the
 // address and key), and ends it at once if a ban came meanwhile.
 func (s *Server) register(ctx context.Context, id sshserver.Identity, p table.Player, ls *live.Session) {
 	ls.Who, ls.Name, ls.Since = id, p.Name, time.Now()
 	context.AfterFunc(ctx, s.live.Add(ls))
-	s.hereOnBus(ctx, id.ID)
 	s.mod.Saw(moderation.Person{ID: id.ID, Name: p.Name, Addr: id.RemoteIP, Guest: id.Guest}, "")
 	if sn, ok := s.mod.Refused(visitor(id)); ok {
 		ls.Send(tui.Control{End: moderation.ExplainTo(sn, visitor(id), s.mod.Now()), GiveUpSeat: true})

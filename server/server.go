@@ -341,6 +341,10 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		return nil
 	}
 	id, p := in.id, in.p
+	// On the player bus before the program reads the player's friends
+	// (tui.App.JoinPresence): word from another node that they changed
+	// comes here from then on.
+	s.hereOnBus(ctx, id.ID)
 	term := sshserver.NewTerminal(sess)
 	sizes, _ := sshserver.ClaimWindowChanges(ctx) // the pump passes them on: no goroutine of its own
 	prog := s.app.NewProgram(tui.Session{
@@ -385,6 +389,7 @@ func (s *Server) plain(sess ssh.Session) int {
 	}
 	keys, dropped := sshserver.Keyboard(sess)
 	control := make(chan tui.Control)
+	s.hereOnBus(ctx, id.ID) // before plain mode reads the player's friends, as program's
 	s.register(ctx, id, p, &live.Session{Plain: true, Send: func(c tui.Control) {
 		go func() {
 			select {

@@ -290,7 +290,7 @@ func (walkFriends) Lists(table.Player) (FriendLists, error) {
 		Seen: map[string]time.Time{"fp-2": time.Date(2026, 11, 20, 21, 0, 0, 0, time.UTC)}}, nil
 }
 
-func (walkFriends) Circle(string) presence.Circle { return presence.Circle{} }
+func (walkFriends) Circle(string) (presence.Circle, func()) { return presence.Circle{}, nil }
 
 // walkNotifications are every setting on, with a long webhook.
 type walkNotifications struct{ Notifications }

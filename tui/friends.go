@@ -34,8 +34,11 @@ type Friends interface {
 	Decline(p table.Player, other Person) error
 	// Remove ends a friendship, or takes back p's request.
 	Remove(p table.Player, other Person) error
-	// Circle is what presence needs of p's relations (at login).
-	Circle(id string) presence.Circle
+	// Circle is what presence needs of p's relations (at login), and
+	// again, when not nil, to call once the session is on presence: it
+	// reads the circle again if word that it changed came while Circle
+	// read it (that word's own reload found nobody here to reload then).
+	Circle(id string) (c presence.Circle, again func())
 }
 
 // FriendLists are one player's friends, their requests both ways, and
@@ -551,7 +554,12 @@ func (a *App) JoinPresence(p table.Player) *Whereabouts {
 	if a.Presence == nil || a.Friends == nil || p.Guest {
 		return nil
 	}
-	return &Whereabouts{Session: a.Presence.Join(p.ID, p.Name, a.Friends.Circle(p.ID))}
+	c, again := a.Friends.Circle(p.ID)
+	w := &Whereabouts{Session: a.Presence.Join(p.ID, p.Name, c)}
+	if again != nil {
+		again()
+	}
+	return w
 }
 
 // Tell says the session is at the table u is of (nil: in the lobby, or

@@ -21,7 +21,7 @@ func (listedFriends) Ask(table.Player, Person) (game.Msg, error) { return game.M
 func (listedFriends) Accept(table.Player, Person) error          { return nil }
 func (listedFriends) Decline(table.Player, Person) error         { return nil }
 func (listedFriends) Remove(table.Player, Person) error          { return nil }
-func (listedFriends) Circle(string) presence.Circle              { return presence.Circle{} }
+func (listedFriends) Circle(string) (presence.Circle, func())    { return presence.Circle{}, nil }
 
 func namedPeople(prefix string, n int) []Person {
 	var out []Person

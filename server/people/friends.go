@@ -23,6 +23,12 @@ type Friends struct {
 	// Store: with a deadline, and the last copy past it (a login never
 	// waits on a frozen node of a cluster).
 	Read func(id string) (persistence.Profile, error)
+	// Changes, if set, counts word that a player's circle changed (a
+	// count shared by some players: more is only an extra read), and
+	// Reload gives presence their circle as stored: a login whose read
+	// such word overtook reads again once it is on presence.
+	Changes func(id string) uint64
+	Reload  func(id string)
 }
 
 func (f Friends) now() time.Time {
@@ -115,19 +121,28 @@ func (f Friends) Remove(p table.Player, other tui.Person) error {
 // Circle is what presence needs of player id: their friends, whom they
 // keep away (ignored or blocked), and who sees where they are. A guest,
 // or a player whose profile cannot be read, has none.
-func (f Friends) Circle(id string) presence.Circle {
+func (f Friends) Circle(id string) (presence.Circle, func()) {
 	if isGuest(id) {
-		return presence.Circle{}
+		return presence.Circle{}, nil
 	}
 	read := f.Store.Player
 	if f.Read != nil {
 		read = f.Read
 	}
+	var again func()
+	if f.Changes != nil && f.Reload != nil {
+		since := f.Changes(id)
+		again = func() {
+			if f.Changes(id) != since {
+				f.Reload(id)
+			}
+		}
+	}
 	pr, err := read(id)
 	if err != nil {
-		return presence.Circle{}
+		return presence.Circle{}, again
 	}
-	return CircleOf(pr)
+	return CircleOf(pr), again
 }
 
 // CircleOf is a profile's circle, for presence.
