@@ -36,6 +36,21 @@ func (s *slowFirstRead) read(id string) (persistence.Profile, error) {
 	return p, err
 }
 
+// annaAndBob are a server with two players, anna and bob, and bob on
+// presence, anna his friend.
+func annaAndBob(t *testing.T) (srv *Server, anna, bob string) {
+	srv, _ = startServer(t, t.TempDir())
+	anna, bob = "SHA256:anna", "SHA256:bob"
+	for id, name := range map[string]string{anna: "anna", bob: "bob"} {
+		if _, err := srv.store.Seen(id, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bobs := srv.presence.Join(bob, "bob", presence.Circle{Friends: []string{anna}})
+	t.Cleanup(bobs.Close)
+	return srv, anna, bob
+}
+
 // Two reloads of a player's circle (their node told twice that it
 // changed: a request, then its acceptance) end with the newer one, however
 // their reads come back: a reload that read before the acceptance and
@@ -44,15 +59,7 @@ func (s *slowFirstRead) read(id string) (persistence.Profile, error) {
 // on a loaded machine).
 func TestCircleReloadsApplyTheNewestRead(t *testing.T) {
 	t.Parallel()
-	srv, _ := startServer(t, t.TempDir())
-	anna, bob := "SHA256:anna", "SHA256:bob"
-	for id, name := range map[string]string{anna: "anna", bob: "bob"} {
-		if _, err := srv.store.Seen(id, name); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bobs := srv.presence.Join(bob, "bob", presence.Circle{Friends: []string{anna}})
-	defer bobs.Close()
+	srv, anna, bob := annaAndBob(t)
 	annas := srv.presence.Join(anna, "anna", presence.Circle{})
 	defer annas.Close()
 
@@ -87,15 +94,7 @@ func TestCircleReloadsApplyTheNewestRead(t *testing.T) {
 // know bob for a friend until the next change (or her next login).
 func TestALoginSeesAFriendsChangeDuringItsRead(t *testing.T) {
 	t.Parallel()
-	srv, _ := startServer(t, t.TempDir())
-	anna, bob := "SHA256:anna", "SHA256:bob"
-	for id, name := range map[string]string{anna: "anna", bob: "bob"} {
-		if _, err := srv.store.Seen(id, name); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bobs := srv.presence.Join(bob, "bob", presence.Circle{Friends: []string{anna}})
-	defer bobs.Close()
+	srv, anna, bob := annaAndBob(t)
 
 	slow := &slowFirstRead{Store: srv.store, id: anna, reading: make(chan struct{}), release: make(chan struct{})}
 	f := srv.app.Friends.(people.Friends)

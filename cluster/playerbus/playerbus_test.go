@@ -127,9 +127,9 @@ func TestAskAnswersOrSaysNobody(t *testing.T) {
 	}
 }
 
-// Two buses on one NATS node stand for two nodes: the answer comes from
-// the other.
-func TestAskFromAnotherNode(t *testing.T) {
+// twoBuses are two buses on one NATS node, standing for two nodes, whose
+// "ask" kind h answers.
+func twoBuses(t *testing.T, h playerbus.Handler) []*playerbus.Bus {
 	c := natstest.Start(t, 1, nil)
 	var bs []*playerbus.Bus
 	for i := range 2 {
@@ -140,9 +140,16 @@ func TestAskFromAnotherNode(t *testing.T) {
 		t.Cleanup(nc.Close)
 		b := playerbus.New(nc, fmt.Sprintf("n%d", i+1))
 		t.Cleanup(b.Close)
-		b.Handle("ask", func(to, from string, data []byte, reply func([]byte)) { reply([]byte(from + " asks about " + to)) })
+		b.Handle("ask", h)
 		bs = append(bs, b)
 	}
+	return bs
+}
+
+// Two buses on one NATS node stand for two nodes: the answer comes from
+// the other.
+func TestAskFromAnotherNode(t *testing.T) {
+	bs := twoBuses(t, func(to, from string, data []byte, reply func([]byte)) { reply([]byte(from + " asks about " + to)) })
 	bs[1].Here("SHA256:anna")
 	clocktest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		got, err := bs[0].Ask("SHA256:anna", "ask", nil, time.Second)
@@ -160,19 +167,7 @@ func TestAskFromAnotherNode(t *testing.T) {
 // "nobody there": Ask says ErrSilent (an ErrNobody still), so a caller can
 // tell a slow node from a player connected nowhere.
 func TestAskTellsASilentNodeFromNobody(t *testing.T) {
-	c := natstest.Start(t, 1, nil)
-	var bs []*playerbus.Bus
-	for i := range 2 {
-		nc, err := c.Nodes[0].Connect()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		b := playerbus.New(nc, fmt.Sprintf("n%d", i+1))
-		t.Cleanup(b.Close)
-		b.Handle("ask", func(string, string, []byte, func([]byte)) {}) // never answers
-		bs = append(bs, b)
-	}
+	bs := twoBuses(t, func(string, string, []byte, func([]byte)) {}) // never answers
 	if _, err := bs[0].Ask("SHA256:anna", "ask", nil, time.Second); err != playerbus.ErrNobody {
 		t.Fatalf("asking about a player nowhere: %v, want ErrNobody", err)
 	}
