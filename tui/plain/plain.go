@@ -75,6 +75,7 @@ type plain struct {
 	droppedSaid time.Time  // when the player was last told keys were dropped
 	recent      [8]string  // the last lines said (saidRecently), a ring
 	recentAt    int
+	askedAhead  string // what is asked, said before the log line that says the same came
 	started     bool
 	langs       *tui.LangSave    // the language choice waiting to be stored (nil: none made)
 	lists       tui.SessionLists // the players this session ignores and blocks (people.go)
@@ -779,6 +780,10 @@ func (p *plain) onUpdate(u table.Update) {
 			if e.Kind == game.Chat && int(e.From) >= 0 && int(e.From) < len(u.Seats) {
 				text = th.Name(u.Seats[e.From].Name) + ": " + text
 			}
+			if text == p.askedAhead {
+				p.askedAhead = "" // the narration's own line, come after it was asked
+				continue
+			}
 			p.say(text)
 		}
 		p.logEnd = u.LogEnd
@@ -813,6 +818,11 @@ func (p *plain) onUpdate(u table.Update) {
 			line := asked
 			if len(moves) > 0 {
 				line += " " + th.T("plain.moves_hint")
+			} else {
+				// A table's view can reach the session a moment before the
+				// log line saying the same ("The Seer wakes."): that line
+				// is not said again when it comes.
+				p.askedAhead = asked
 			}
 			p.say(line)
 		}

@@ -1,0 +1,71 @@
+package plain
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/bivouac-ssh/bivouac/game"
+	"github.com/bivouac-ssh/bivouac/i18n"
+	"github.com/bivouac-ssh/bivouac/table"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
+)
+
+// narratorScreen asks what the night's narrator says, with no moves (a
+// sleeping villager's screen).
+type narratorScreen struct {
+	coinScreen
+	asked string
+}
+
+func (s *narratorScreen) Look() []string      { return []string{s.asked} }
+func (s *narratorScreen) Hand() []string      { return nil }
+func (s *narratorScreen) Table() []string     { return nil }
+func (s *narratorScreen) Asked() string       { return s.asked }
+func (s *narratorScreen) Moves() []uikit.Move { return nil }
+
+// namedRoom is a room known by its code only: onUpdate asks no more.
+type namedRoom struct {
+	table.RoomHandle
+	code string
+}
+
+func (r namedRoom) Code() string { return r.code }
+
+// A screen reader hears each narration once, whichever comes first to the
+// session: the view that asks it, or the log line that says it. A sleeping
+// player heard "The Seer wakes." twice when the view came first.
+func TestANarrationIsSaidOnceWhicheverComesFirst(t *testing.T) {
+	narration := game.Event{Kind: game.Narration, From: -1, Msg: game.Raw("The Seer wakes.")}
+	for _, viewFirst := range []bool{true, false} {
+		var out bytes.Buffer
+		a := testApp(t)
+		p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+		screen := &narratorScreen{}
+		p.setScreen(screen)
+		asked := table.Update{Room: "K7QX", Started: true}
+		logged := table.Update{Room: "K7QX", Started: true, Log: game.Refs([]game.Event{narration}), LogEnd: 1}
+		if viewFirst {
+			screen.asked = "The Seer wakes."
+			p.onUpdate(asked)
+			p.onUpdate(logged)
+		} else {
+			p.onUpdate(logged)
+			screen.asked = "The Seer wakes."
+			p.onUpdate(logged)
+		}
+		if n := strings.Count(out.String(), "The Seer wakes."); n != 1 {
+			t.Errorf("view first %v: the narration was said %d times:\n%s", viewFirst, n, out.String())
+		}
+		// The next night's narration, the same words, is said again.
+		out.Reset()
+		screen.asked = "The village wakes."
+		p.onUpdate(logged)
+		screen.asked = "The Seer wakes."
+		logged.Log, logged.LogEnd = game.Refs([]game.Event{narration, narration}), 2
+		p.onUpdate(logged)
+		if n := strings.Count(out.String(), "The Seer wakes."); n != 1 {
+			t.Errorf("view first %v: the next night's narration was said %d times:\n%s", viewFirst, n, out.String())
+		}
+	}
+}
