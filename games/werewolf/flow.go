@@ -16,9 +16,22 @@ func (s *State) enter(p Phase, m game.Msg, out *[]game.Event) {
 	s.Phase = p
 	s.PhaseSeq++
 	if m.IsZero() {
-		m = game.M(p.NarrationKey())
+		m = s.phaseNarration()
 	}
 	*out = append(*out, narration(m))
+}
+
+// phaseNarration is the line that opens the current phase, as the log
+// says it and the view repeats it: one wording, so that a player who
+// reads both (plain mode: the log, then what the view asks) hears it once.
+func (s *State) phaseNarration() game.Msg {
+	switch s.Phase {
+	case PhaseNightFall:
+		return game.M("werewolf.night_falls", game.Num("Night", s.Night))
+	case PhaseDawn:
+		return game.M(DawnKey, game.Num("Day", s.Day))
+	}
+	return game.M(s.Phase.NarrationKey())
 }
 
 // settle ends phases whose early-end condition holds (spec §7), repeatedly.
@@ -200,7 +213,7 @@ func (s *State) enterNightFall(out *[]game.Event) {
 		p := &s.Players[i]
 		p.WolfSel, p.WolfDone, p.PeekSet, p.Ballot, p.Ready = nobody, false, false, NoBallot, false
 	}
-	s.enter(PhaseNightFall, game.M("werewolf.night_falls", game.Num("Night", s.Night)), out)
+	s.enter(PhaseNightFall, game.Msg{}, out)
 }
 
 func (s *State) enterStep(p Phase, out *[]game.Event) {
@@ -324,7 +337,7 @@ type death struct {
 
 func (s *State) enterDawn(out *[]game.Event) {
 	s.Day = s.Night
-	s.enter(PhaseDawn, game.M(DawnKey, game.Num("Day", s.Day)), out)
+	s.enter(PhaseDawn, game.Msg{}, out)
 	(*out)[len(*out)-1].Type = EvDawn
 	var batch []death
 	if s.Victim >= 0 && !s.Healed {

@@ -126,7 +126,7 @@ func (s *State) openView(seat game.Seat) SeatView {
 	v := SeatView{
 		Seat: seat, Phase: s.Phase, PhaseSeq: s.PhaseSeq, Night: s.Night, Day: s.Day,
 		Deadline:   s.Opts.Timers.Seconds(s.Phase, s.livingCount()),
-		Narration:  game.M(s.Phase.NarrationKey()),
+		Narration:  s.phaseNarration(),
 		Deck:       slices.Clone(s.Deck),
 		Unofficial: s.Opts.Unofficial(), SheriffOn: s.Opts.SheriffOn(), Fast: s.fast(),
 		Victim: -1, Partner: -1, Poisoned: -1, ThiefTook: -1, MyBallot: NoBallot,
