@@ -14,14 +14,20 @@ import (
 // came back must catch up before losing another one leaves a majority.
 // Once ctx ends it says which stream was behind, and why.
 func CaughtUp(ctx context.Context, js jetstream.JetStream, followers int) error {
+	var why error
 	for {
 		behind := streamBehind(ctx, js, followers)
 		if behind == nil {
 			return nil
 		}
+		// A listing cut short by ctx's end says only that: the reason
+		// found before it is the one to give.
+		if why == nil || ctx.Err() == nil {
+			why = behind
+		}
 		select {
 		case <-ctx.Done():
-			return errors.Join(errors.New("natsnode: streams not caught up"), behind)
+			return errors.Join(errors.New("natsnode: streams not caught up"), why)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
