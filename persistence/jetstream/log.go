@@ -187,10 +187,15 @@ func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 		return nil, err
 	}
 	ctx, cancel := s.ctx()
-	defer cancel()
-	if err := s.roomExists(ctx, roomID); err != nil {
+	err := s.roomExists(ctx, roomID)
+	cancel()
+	if err != nil {
 		return nil, err
 	}
+	// A walk, one round trip per entry (a long game's log has thousands):
+	// bounded as a scan is, each request by roundTrip.
+	ctx, cancel = s.scanCtx()
+	defer cancel()
 	return s.readLog(ctx, roomID, after, 0)
 }
 
@@ -220,7 +225,9 @@ func (s *Store) readLog(ctx context.Context, roomID string, after, upTo uint64) 
 	out := make([][]byte, 0, upTo-after)
 	from := uint64(1)
 	for want := uint64(1); want <= upTo; want++ {
-		msg, err := s.logs.GetMsg(ctx, from, js.WithGetMsgSubject(s.subject(roomID)))
+		try, cancel := context.WithTimeout(ctx, roundTrip)
+		msg, err := s.logs.GetMsg(try, from, js.WithGetMsgSubject(s.subject(roomID)))
+		cancel()
 		if err != nil {
 			return nil, err
 		}
