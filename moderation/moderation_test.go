@@ -331,8 +331,9 @@ func TestBanFromAnotherNodeHoldsWithinRefresh(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan moderation.Sanction, 1)
+	set := clk.Live() // the sightings' prune timer, set by New
 	go s.Watch(ctx, func(sn moderation.Sanction) { got <- sn })
-	clk.WaitTimers(t, 1)
+	clk.WaitTimers(t, set+1) // Watch's refresh: the clock moves only once it is set
 	other := moderation.New(moderation.Options{Store: st, Clock: clk})
 	if _, err := other.Ban(ada, troll, 0, "spam", moderation.BanOptions{}); err != nil {
 		t.Fatal(err)
