@@ -404,14 +404,13 @@ func (o *Outbox) done(it *item, next time.Time, pr progress) {
 // handle looks at one message when it falls due: it sends it, or says
 // when to look again (zero: never) and how far it has come.
 func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
-	st, attempt, unsure := pr.stage, pr.attempt, pr.unsure
 	set, err := o.cfg.Settings(t.Player)
 	if err != nil {
 		o.log.Warn("notify: reading a player's settings", "err", err)
 		return o.retry(pr, 0)
 	}
 	if !set.On() {
-		return time.Time{}, progress{stage: st}
+		return time.Time{}, progress{stage: pr.stage}
 	}
 	u, err := o.cfg.Policy.Check(set.URL)
 	if err != nil {
@@ -419,7 +418,7 @@ func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
 		if errors.As(err, &ref) {
 			o.failed(ref.Reason) // the operator's list changed since the player set it
 		}
-		return time.Time{}, progress{stage: st}
+		return time.Time{}, progress{stage: pr.stage}
 	}
 	mark, err := o.cfg.Ledger.Sent(t.Player, t.Room)
 	if err != nil {
@@ -427,25 +426,26 @@ func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
 		return o.retry(pr, 0)
 	}
 	now := o.clock.Now()
-	if st == stageTurn && mark.Decision >= t.Decision {
-		st = stageReminder // told of this move already (before a restart, or by another node)
+	if pr.stage == stageTurn && mark.Decision >= t.Decision {
+		pr.stage = stageReminder // told of this move already (before a restart, or by another node)
 	}
-	if st == stageTurn {
+	if pr.stage == stageTurn {
 		if next := mark.At.Add(Bundle); !mark.At.IsZero() && now.Before(next) {
-			return next, progress{st, attempt, unsure}
+			return next, pr
 		}
 	} else {
 		if t.Window <= 0 || t.Deadline.IsZero() || mark.Reminded >= t.Decision || !now.Before(t.Deadline) {
-			return time.Time{}, progress{stage: st}
+			return time.Time{}, progress{stage: pr.stage}
 		}
 		if at := t.Deadline.Add(-t.Window / RemindAt); now.Before(at) {
-			return at, progress{st, attempt, unsure}
+			return at, pr
 		}
 	}
 	if end := set.Quiet.Until(now, set.Location()); end.After(now) {
-		return end, progress{st, attempt, unsure}
+		return end, pr
 	}
-	pr = progress{st, attempt, 0}
+	unsure := pr.unsure
+	pr.unsure = 0 // a told answer starts the count again
 	if o.cfg.Present != nil {
 		here, err := o.cfg.Present(t.Player)
 		now = o.clock.Now() // the question may have taken a moment
@@ -465,7 +465,7 @@ func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
 		return now.Add(wait), pr
 	}
 	kind := KindTurn
-	if st == stageReminder {
+	if pr.stage == stageReminder {
 		kind = KindReminder
 	}
 	m := o.cfg.Compose(kind, t, set)
@@ -473,7 +473,7 @@ func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
 	out := o.send(set, u.String(), m)
 	if !out.OK() {
 		if !out.transient() {
-			return time.Time{}, progress{stage: st}
+			return time.Time{}, progress{stage: pr.stage}
 		}
 		return o.retry(pr, out.retryAfter)
 	}
@@ -489,7 +489,7 @@ func (o *Outbox) handle(t Turn, pr progress) (time.Time, progress) {
 	if kind == KindTurn && t.Window > 0 && !t.Deadline.IsZero() {
 		return now, progress{stage: stageReminder} // the reminder stage looks when it falls due
 	}
-	return time.Time{}, progress{stage: st}
+	return time.Time{}, progress{stage: pr.stage}
 }
 
 // retry is when to try again after a failed try (pr.attempt+1), or
