@@ -130,9 +130,9 @@ func TooSmall(th *Theme, w, h, reserved, minW, minH int) string {
 // lines of its own when there is one (the session's: the coach's hint, a
 // problem; its lines separated by "\n"), then — when helpBar is set, as
 // for a screen shown on its own — the help bar of keys (asked for only
-// then). Without its own help bar the
-// screen's window is one line taller (the session's help bar), so a
-// window under minW×minH gets TooSmall instead.
+// then). Without its own help bar the screen's window is one line taller
+// (the session's help bar), so a window under minW×minH gets TooSmall
+// instead.
 func Frame(th *Theme, keys func() help.KeyMap, helpBar bool, w, h, minW, minH int, notice string, body func(w, h int) []string) []string {
 	reserved := 0 // lines the root keeps for its own help bar
 	if !helpBar {
