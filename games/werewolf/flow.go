@@ -11,25 +11,38 @@ import (
 )
 
 // enter starts phase p: a new PhaseSeq (so older ticks are ignored) and the
-// phase's public narration line.
-func (s *State) enter(p Phase, m game.Msg, out *[]game.Event) {
+// phase's public narration line (phaseNarration).
+func (s *State) enter(p Phase, out *[]game.Event) {
 	s.Phase = p
 	s.PhaseSeq++
-	if m.IsZero() {
-		m = s.phaseNarration()
-	}
-	*out = append(*out, narration(m))
+	*out = append(*out, narration(s.phaseNarration()))
 }
 
 // phaseNarration is the line that opens the current phase, as the log
 // says it and the view repeats it: one wording, so that a player who
 // reads both (plain mode: the log, then what the view asks) hears it once.
+// A phase opened for named players (the hunter, the dying sheriff, the
+// tied) names them in both.
 func (s *State) phaseNarration() game.Msg {
 	switch s.Phase {
 	case PhaseNightFall:
 		return game.M("werewolf.night_falls", game.Num("Night", s.Night))
 	case PhaseDawn:
 		return game.M(DawnKey, game.Num("Day", s.Day))
+	case PhaseHunterShot:
+		if len(s.ShotQueue) > 0 {
+			return game.M("werewolf.hunter_aims", s.who("Player", s.ShotQueue[0]))
+		}
+	case PhaseSheriffSuccession:
+		return game.M("werewolf.sheriff_dying", s.who("Player", s.Sheriff))
+	case PhaseSheriffRunoff:
+		return game.M("werewolf.runoff", s.whoList("Players", s.Tied))
+	case PhaseSheriffTiebreak:
+		return game.M("werewolf.tie_sheriff", s.whoList("Players", s.Tied))
+	case PhaseGameOver:
+		if !s.Summary.IsZero() {
+			return s.Summary
+		}
 	}
 	return game.M(s.Phase.NarrationKey())
 }
@@ -213,11 +226,11 @@ func (s *State) enterNightFall(out *[]game.Event) {
 		p := &s.Players[i]
 		p.WolfSel, p.WolfDone, p.PeekSet, p.Ballot, p.Ready = nobody, false, false, NoBallot, false
 	}
-	s.enter(PhaseNightFall, game.Msg{}, out)
+	s.enter(PhaseNightFall, out)
 }
 
 func (s *State) enterStep(p Phase, out *[]game.Event) {
-	s.enter(p, game.Msg{}, out)
+	s.enter(p, out)
 	switch p {
 	case PhaseThief:
 		if s.alive(s.ThiefSeat) {
@@ -337,7 +350,7 @@ type death struct {
 
 func (s *State) enterDawn(out *[]game.Event) {
 	s.Day = s.Night
-	s.enter(PhaseDawn, game.Msg{}, out)
+	s.enter(PhaseDawn, out)
 	(*out)[len(*out)-1].Type = EvDawn
 	var batch []death
 	if s.Victim >= 0 && !s.Healed {
@@ -427,7 +440,7 @@ func (s *State) kill(batch []death, night bool, out *[]game.Event) {
 func (s *State) reckon(out *[]game.Event) {
 	if len(s.ShotQueue) > 0 {
 		h := s.ShotQueue[0]
-		s.enter(PhaseHunterShot, game.M("werewolf.hunter_aims", s.who("Player", h)), out)
+		s.enter(PhaseHunterShot, out)
 		*out = append(*out, private(game.M("werewolf.hunter_choose"), h))
 		return
 	}
@@ -435,7 +448,7 @@ func (s *State) reckon(out *[]game.Event) {
 		return
 	}
 	if s.Sheriff >= 0 && !s.alive(s.Sheriff) {
-		s.enter(PhaseSheriffSuccession, game.M("werewolf.sheriff_dying", s.who("Player", s.Sheriff)), out)
+		s.enter(PhaseSheriffSuccession, out)
 		*out = append(*out, private(game.M("werewolf.successor_choose"), s.Sheriff))
 		return
 	}
@@ -448,7 +461,7 @@ func (s *State) continueTo(p Phase, out *[]game.Event) {
 		return
 	}
 	if s.Day == 1 && s.Opts.SheriffOn() && !s.Elected {
-		s.enter(PhaseSheriffCampaign, game.Msg{}, out)
+		s.enter(PhaseSheriffCampaign, out)
 		for i := range s.Players {
 			s.Players[i].Ready, s.Players[i].Candidate = false, false
 		}
@@ -527,7 +540,7 @@ func (s *State) winCheck(out *[]game.Event) bool {
 func (s *State) finish(outcome string, winners []game.Seat, summary game.Msg, out *[]game.Event) {
 	s.Over, s.Outcome, s.Winners, s.Summary = true, outcome, winners, summary
 	s.ShotQueue = nil
-	s.enter(PhaseGameOver, summary, out)
+	s.enter(PhaseGameOver, out)
 	reveal := narration(s.cardsReveal())
 	reveal.Type = EvCardsRevealed
 	*out = append(*out, reveal)
@@ -542,7 +555,7 @@ func (s *State) enterDiscussion(out *[]game.Event) {
 	for i := range s.Players {
 		s.Players[i].Ready = false
 	}
-	s.enter(PhaseDiscussion, game.Msg{}, out)
+	s.enter(PhaseDiscussion, out)
 }
 
 func (s *State) enterSheriffVote(out *[]game.Event) {
@@ -560,7 +573,7 @@ func (s *State) enterSheriffVote(out *[]game.Event) {
 	}
 	s.Eligible = cands
 	s.resetBallots()
-	s.enter(PhaseSheriffVote, game.Msg{}, out)
+	s.enter(PhaseSheriffVote, out)
 	*out = append(*out, narration(text))
 }
 
@@ -692,7 +705,7 @@ func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 		s.Eligible = tops
 		s.Tied = tops
 		s.resetBallots()
-		s.enter(PhaseSheriffRunoff, game.M("werewolf.runoff", s.whoList("Players", tops)), out)
+		s.enter(PhaseSheriffRunoff, out)
 		return
 	}
 	rec.Result = game.Seat(winner)
@@ -706,7 +719,7 @@ func (s *State) closeSheriffVote(runoff bool, out *[]game.Event) {
 
 func (s *State) enterVote(out *[]game.Event) {
 	s.resetBallots()
-	s.enter(PhaseVote, game.Msg{}, out)
+	s.enter(PhaseVote, out)
 }
 
 func (s *State) closeVote(out *[]game.Event) {
@@ -723,7 +736,7 @@ func (s *State) closeVote(out *[]game.Event) {
 		s.verdict(tops[0], game.Msg{}, out)
 	case len(tops) > 1 && s.alive(s.Sheriff):
 		s.Tied = tops
-		s.enter(PhaseSheriffTiebreak, game.M("werewolf.tie_sheriff", s.whoList("Players", tops)), out)
+		s.enter(PhaseSheriffTiebreak, out)
 		*out = append(*out, private(game.M("werewolf.tiebreak_choose"), s.Sheriff))
 	case len(tops) > 1:
 		s.verdict(-1, game.M("werewolf.verdict.tie"), out)
@@ -738,7 +751,7 @@ func (s *State) verdict(t int, why game.Msg, out *[]game.Event) {
 	if n := len(s.Votes); n > 0 && s.Votes[n-1].Kind == PhaseVote && s.Votes[n-1].Day == s.Day {
 		s.Votes[n-1].Result = game.Seat(t)
 	}
-	s.enter(PhaseVerdict, game.Msg{}, out)
+	s.enter(PhaseVerdict, out)
 	if t < 0 {
 		*out = append(*out, narration(why))
 		return

@@ -33,3 +33,42 @@ func TestAPhaseIsNarratedInOneWording(t *testing.T) {
 	x.until(PhaseNightFall)
 	check()
 }
+
+// Every phase opens with one line, said alike by the log and the view: a
+// phase opened for named players (the runoff's tied candidates, the tie
+// the sheriff breaks, the hunter's last shot, the dying sheriff, the end)
+// names them in the view too. A screen reader heard the log's "Tie between
+// P1 and P2: runoff" and then the view's generic "Runoff between the tied
+// candidates".
+func TestEveryPhaseIsNarratedAsTheLogOpensIt(t *testing.T) {
+	seen := map[Phase]bool{}
+	for seed := range uint64(24) {
+		opts := ClassicOptions()
+		if seed%2 == 1 {
+			opts.NightTiming = TimingFast
+		}
+		seq := ^uint64(0)
+		randomGame(t, namesN(10), opts, seed, func(s *State, evs []game.Event) {
+			if s.PhaseSeq == seq {
+				return
+			}
+			seq = s.PhaseSeq
+			seen[s.Phase] = true
+			for seat := range s.Players {
+				said := s.View(game.Seat(seat)).Narration
+				if !slices.ContainsFunc(evs, func(e game.Event) bool {
+					return e.Kind == game.Narration && e.Audience.All && e.Msg.Equal(said)
+				}) {
+					t.Fatalf("seed %d, %v: seat %d's view narrates %q, which the log did not say: %q",
+						seed, s.Phase, seat, evText(game.Event{Msg: said}), public(evs))
+				}
+			}
+		})
+	}
+	for _, p := range []Phase{PhaseNightFall, PhaseDawn, PhaseHunterShot, PhaseSheriffSuccession,
+		PhaseSheriffRunoff, PhaseSheriffTiebreak, PhaseVerdict, PhaseGameOver} {
+		if !seen[p] {
+			t.Errorf("no game reached %v", p)
+		}
+	}
+}
