@@ -2,6 +2,7 @@ package plain
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -67,5 +68,26 @@ func TestANarrationIsSaidOnceWhicheverComesFirst(t *testing.T) {
 		if n := strings.Count(out.String(), "The Seer wakes."); n != 1 {
 			t.Errorf("view first %v: the next night's narration was said %d times:\n%s", viewFirst, n, out.String())
 		}
+	}
+}
+
+// The line that ends a game opens a long batch (every card, then the
+// night log): the view's narration of it, asked after the batch, is not
+// said again however many lines came between.
+func TestAPhaseLineIsSaidOnceAfterALongBatch(t *testing.T) {
+	var out bytes.Buffer
+	a := testApp(t)
+	p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+	screen := &narratorScreen{}
+	p.setScreen(screen)
+	end := "The village wins: every werewolf is dead."
+	evs := []game.Event{{Kind: game.Narration, From: -1, Msg: game.Raw(end)}}
+	for i := range 12 {
+		evs = append(evs, game.Event{Kind: game.Narration, From: -1, Msg: game.Raw(fmt.Sprintf("Night %d: the werewolves had no victim.", i+1))})
+	}
+	screen.asked = end
+	p.onUpdate(table.Update{Room: "K7QX", Started: true, Log: game.Refs(evs), LogEnd: len(evs)})
+	if n := strings.Count(out.String(), end); n != 1 {
+		t.Errorf("the game's end was said %d times:\n%s", n, out.String())
 	}
 }

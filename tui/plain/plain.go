@@ -766,6 +766,7 @@ func (p *plain) onUpdate(u table.Update) {
 		p.screen.SetUpdate(p.muted(u))
 	}
 	// New lines of the log, never one twice (LogEnd counts them).
+	var logSaid []string // this update's, however many (a game's end and its night log)
 	if n := u.LogEnd - p.logEnd; n > 0 || u.LogEnd < p.logEnd {
 		if u.LogEnd < p.logEnd || n > len(u.Log) {
 			n = len(u.Log) // a restarted room, or more than the log keeps
@@ -785,6 +786,7 @@ func (p *plain) onUpdate(u table.Update) {
 				continue
 			}
 			p.say(text)
+			logSaid = append(logSaid, text)
 		}
 		p.logEnd = u.LogEnd
 	}
@@ -812,7 +814,7 @@ func (p *plain) onUpdate(u table.Update) {
 		}
 		if key != p.asked {
 			p.asked = key
-			if (asked == "" || p.saidRecently(asked)) && len(moves) == 0 {
+			if (asked == "" || p.saidRecently(asked) || slices.Contains(logSaid, asked)) && len(moves) == 0 {
 				return // the log already said it ("Turn: Ann.", the night's narration)
 			}
 			line := asked
