@@ -87,7 +87,7 @@ type Screen struct {
 // shownParts are the shared parts a screen drew last (see sharedLines).
 type shownParts struct {
 	title, nml, handHead, hand, detail, logRule uikit.Part
-	soldiers                                    [6]uikit.Part // by the soldier's place in the view
+	soldiers, soldierWraps                      [6]uikit.Part // by the soldier's place in the view
 	threats                                     [grizzled.NumThreats]uikit.Part
 }
 

@@ -330,34 +330,57 @@ func (s *Screen) soldierLines(w, extra int) []string {
 		if i < len(s.parts.soldiers) {
 			part = &s.parts.soldiers[i]
 		}
-		row, knocks, line := s.soldierRow(part, p, w, nameW, charW)
-		if extra > 0 && width(knocks) > max(knockW, 8) { // else it fits on the row: no need to wrap it
-			wrapped := uikit.WrapWords(knocks, max(knockW, 8))
-			if len(wrapped) > 1 {
-				more := min(len(wrapped)-1, extra)
-				extra -= more
-				out = append(out, row+wrapped[0])
-				for j := 1; j <= more; j++ {
-					l := wrapped[j]
-					if j == more && more < len(wrapped)-1 {
-						l = th.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
-					}
-					out = append(out, strings.Repeat(" ", fixed)+l)
-				}
-				continue
-			}
+		row, knocks, line, key := s.soldierRow(part, p, w, nameW, charW)
+		if extra <= 0 || width(knocks) <= max(knockW, 8) { // else it fits on the row: no need to wrap it
+			out = append(out, line)
+			continue
 		}
-		out = append(out, line)
+		// The row with its hard knocks wrapped under it, as many lines as
+		// extra allows: kept with the row's key (wrapping them was most of
+		// what a frame allocated for the soldiers, at every frame).
+		var wrapPart *uikit.Part
+		if i < len(s.parts.soldierWraps) {
+			wrapPart = &s.parts.soldierWraps[i]
+		}
+		k := uikit.NewKey(th, "soldierwrap", w)
+		k.Int(int(key)).Int(extra)
+		lines := sharedLines.Lines(wrapPart, k.Sum(), func() []string {
+			return s.wrapKnocks(row, knocks, line, fixed, knockW, extra)
+		})
+		extra -= len(lines) - 1
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// wrapKnocks is a soldier's row with its hard knocks (too wide for it)
+// wrapped under it in at most extra more lines, or the row's line alone
+// when they wrap to one line.
+func (s *Screen) wrapKnocks(row, knocks, line string, fixed, knockW, extra int) []string {
+	wrapped := uikit.WrapWords(knocks, max(knockW, 8))
+	if len(wrapped) <= 1 {
+		return []string{line}
+	}
+	more := min(len(wrapped)-1, extra)
+	out := make([]string, 0, more+1)
+	out = append(out, row+wrapped[0])
+	for j := 1; j <= more; j++ {
+		l := wrapped[j]
+		if j == more && more < len(wrapped)-1 {
+			l = s.th.Trunc(l+" "+strings.Join(wrapped[j+1:], " "), knockW)
+		}
+		out = append(out, strings.Repeat(" ", fixed)+l)
 	}
 	return out
 }
 
 // soldierRow is a soldier's row up to the hard knocks, the hard knocks,
-// and the two on one line as wide as the screen.
+// and the two on one line as wide as the screen, with the key they are
+// kept by.
 // The seats of a table draw the same rows but their own: each row is drawn
 // once per move for the soldier's own seat and once for the others
 // (sharedLines), keyed by all it shows.
-func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, charW int) (row, knocks, line string) {
+func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, charW int) (row, knocks, line string, key uint64) {
 	look := soldierLook{waits: s.waitsOn(p.Seat), leads: p.Seat == s.v.Leader && !p.Chaplain, mine: p.Seat == s.u.Seat}
 	for _, si := range s.u.Seats {
 		if si.Seat == p.Seat {
@@ -372,8 +395,9 @@ func (s *Screen) soldierRow(part *uikit.Part, p grizzled.PlayerView, w, nameW, c
 	for _, id := range p.HardKnocks {
 		k.Int(int(id))
 	}
-	l := sharedLines.Lines(part, k.Sum(), func() []string { return s.drawSoldierRow(p, look, w, nameW, charW) })
-	return l[0], l[1], l[2]
+	key = k.Sum()
+	l := sharedLines.Lines(part, key, func() []string { return s.drawSoldierRow(p, look, w, nameW, charW) })
+	return l[0], l[1], l[2], key
 }
 
 // soldierLook is what a soldier's row shows besides the soldier: whose
@@ -499,8 +523,8 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	v := s.v
 	a := s.current()
-	out := []string{s.handHead(w)}
 	if len(v.Hand) == 0 {
+		out := []string{s.handHead(w)}
 		if me := s.me(); v.Phase == grizzled.PhaseTurn && me >= 0 && !v.Players[me].Withdrawn {
 			return append(out, th.Muted.Render("  "+th.T("grizzledui.no_cards_withdraw")))
 		}
@@ -529,9 +553,10 @@ func (s *Screen) handLines(w, detail int) []string {
 	}
 	key := s.handKey(w, detail, cursor, usable)
 	memo := &s.hand[min(max(detail+1, 0), len(s.hand)-1)]
-	if memo.lines != nil && memo.key == key {
+	if memo.lines != nil && memo.key == key { // the key covers the head's inputs too
 		return memo.lines
 	}
+	out := []string{s.handHead(w)}
 	if detail < 0 {
 		out = append(out, s.handList(w, cursor, usable)...)
 	} else {
