@@ -411,66 +411,98 @@ type soldierLook struct {
 // drawSoldierRow draws soldierRow's three lines.
 func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, nameW, charW int) []string {
 	th := s.th
-	mark := " "
-	if look.waits {
-		mark = th.Accent.Render("▶")
-	}
-	if look.leads {
-		mark += th.Title.Render("★")
-	} else {
-		mark += " "
-	}
-	name := th.Name(uikit.Clean(p.Name))
-	suffix := ""
-	switch {
-	case p.Chaplain:
-		name = th.T("grizzled.chaplain")
-	case look.mine:
-		suffix = " " + th.T("ui.tag.you")
-	case look.bot != "" && !strings.HasSuffix(p.Name, game.BotMark): // bots' names say so already
-		suffix = " " + th.T("ui.tag.bot")
-	case look.away:
-		suffix = " " + th.T("ui.tag.away")
-	}
-	nameSt := th.Base
-	if look.mine {
-		nameSt = th.Accent
-	}
-	nameCell := nameSt.Render(th.Trunc(name, nameW-1-width(suffix))) + th.Muted.Render(suffix)
+	// A row is drawn again when any of its cells changed (the ▶ moved on,
+	// a card left a hand), nearly always one or two of them: each cell is
+	// kept by what it shows (sharedLines), and the others are found as
+	// they were.
+	k := uikit.NewKey(th, "soldier.mark", 0)
+	k.Bool(look.waits).Bool(look.leads)
+	mark := s.cell(&k, func() string {
+		mark := " "
+		if look.waits {
+			mark = th.Accent.Render("▶")
+		}
+		if look.leads {
+			return mark + th.Title.Render("★")
+		}
+		return mark + " "
+	})
+	botTag := look.bot != "" && !strings.HasSuffix(p.Name, game.BotMark) // bots' names say so already
+	k = uikit.NewKey(th, "soldier.name", nameW)
+	k.Str(p.Name).Bool(p.Chaplain).Bool(look.mine).Bool(botTag).Bool(look.away)
+	nameCell := s.cell(&k, func() string {
+		name := th.Name(uikit.Clean(p.Name))
+		suffix := ""
+		switch {
+		case p.Chaplain:
+			name = th.T("grizzled.chaplain")
+		case look.mine:
+			suffix = " " + th.T("ui.tag.you")
+		case botTag:
+			suffix = " " + th.T("ui.tag.bot")
+		case look.away:
+			suffix = " " + th.T("ui.tag.away")
+		}
+		nameSt := th.Base
+		if look.mine {
+			nameSt = th.Accent
+		}
+		return s.fit(nameSt.Render(th.Trunc(name, nameW-1-width(suffix)))+th.Muted.Render(suffix), nameW)
+	})
 	char := ""
 	if charW > 0 {
 		char = s.fit(uikit.Clean(p.Character), charW)
 	}
-	charm := s.threatTag(p.Charm) + " " + th.Good.Render(th.T("grizzledui.charm_ready"))
-	if !p.CharmAvailable {
-		charm = s.threatTag(p.Charm) + " " + th.Muted.Render(th.T("grizzledui.charm_used"))
-	}
+	k = uikit.NewKey(th, "soldier.charm", 0)
+	k.Int(int(p.Charm)).Bool(p.CharmAvailable).Bool(s.spoken)
+	charm := s.cell(&k, func() string {
+		if !p.CharmAvailable {
+			return s.fit(s.threatTag(p.Charm)+" "+th.Muted.Render(th.T("grizzledui.charm_used")), 8)
+		}
+		return s.fit(s.threatTag(p.Charm)+" "+th.Good.Render(th.T("grizzledui.charm_ready")), 8)
+	})
 	hand := strconv.Itoa(p.HandSize)
-	status, statusSt := th.T("grizzledui.status.in"), th.Base
-	switch {
-	case p.Answered:
-		status, statusSt = th.T("grizzledui.status.answered"), th.Muted
-	case p.Withdrawn || p.Chaplain: // who still places a tile has the ▶: no column says so
-		status, statusSt = th.T("grizzledui.status.out"), th.Muted
-	}
 	if p.Chaplain {
 		hand = "-"
 	}
-	knocks := s.knockText(p)
+	k = uikit.NewKey(th, "soldier.status", 0)
+	k.Bool(p.Answered).Bool(p.Withdrawn || p.Chaplain)
+	status := s.cell(&k, func() string {
+		status, statusSt := th.T("grizzledui.status.in"), th.Base
+		switch {
+		case p.Answered:
+			status, statusSt = th.T("grizzledui.status.answered"), th.Muted
+		case p.Withdrawn || p.Chaplain: // who still places a tile has the ▶: no column says so
+			status, statusSt = th.T("grizzledui.status.out"), th.Muted
+		}
+		return s.fit(statusSt.Render(status), statusW+1)
+	})
+	k = uikit.NewKey(th, "soldier.knocks", 0)
+	k.Int(p.Weight).Bool(s.spoken).Int(len(p.HardKnocks))
+	for _, id := range p.HardKnocks {
+		k.Int(int(id))
+	}
+	knocks := s.cell(&k, func() string { return s.knockText(p) })
 	var b strings.Builder // the row in one string, its cells padded in place
-	b.Grow(len(mark) + len(nameCell) + len(char) + len(charm) + len(status) + nameW + 64)
+	b.Grow(len(mark) + len(nameCell) + len(char) + len(charm) + len(status) + 24)
 	b.WriteString(mark)
 	b.WriteByte(' ')
-	s.fitTo(&b, nameCell, nameW)
+	b.WriteString(nameCell)
 	b.WriteString(char)
-	s.fitTo(&b, charm, 8)
+	b.WriteString(charm)
 	b.WriteByte(' ')
 	padTo(&b, hand, 5)
 	padTo(&b, strconv.Itoa(p.Tiles), 6)
 	padTo(&b, strconv.Itoa(p.SpeechTokens), 7)
-	s.fitTo(&b, statusSt.Render(status), statusW+1)
+	b.WriteString(status)
 	row := b.String()
 	return []string{row, knocks, th.Trunc(row+knocks, w)}
+}
+
+// cell is one cell of a soldier's row, kept in sharedLines by k, which
+// covers everything draw reads but the theme's (NewKey covers those).
+func (s *Screen) cell(k *uikit.Key, draw func() string) string {
+	return sharedLines.Lines(nil, k.Sum(), func() []string { return []string{draw()} })[0]
 }
 
 // knockText is "weight: names" of a soldier's hard knocks.
