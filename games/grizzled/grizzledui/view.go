@@ -499,8 +499,9 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 	return []string{row, knocks, th.Trunc(row+knocks, w)}
 }
 
-// cell is one cell of a soldier's row, kept in sharedLines by k, which
-// covers everything draw reads but the theme's (NewKey covers those).
+// cell is one cell of a soldier's row or a card's chip, kept in
+// sharedLines by k, which covers everything draw reads but the theme
+// (NewKey covers it).
 func (s *Screen) cell(k *uikit.Key, draw func() string) string {
 	return sharedLines.Lines(nil, k.Sum(), func() []string { return []string{draw()} })[0]
 }
@@ -690,18 +691,26 @@ func (s *Screen) drawHandChips(w, cursor int, usable func(grizzled.CardID) bool)
 	th, hand := s.th, s.v.Hand
 	chips := make([]string, len(hand))
 	for i, id := range hand {
-		num := "·"
-		if i < 9 {
-			num = strconv.Itoa(i + 1)
-		}
-		label := s.cardLabel(id)
-		if c := s.card(id); c.trap {
-			label += th.Warning.Render("!")
-		}
-		if !usable(id) {
-			label = th.Muted.Render(ansi.Strip(label))
-		}
-		chips[i] = s.chip(num, label, i == cursor)
+		// A hand is drawn again when a card left it or the cursor moved:
+		// each card's chip is kept (sharedLines), and only those that
+		// changed are drawn.
+		use, on := usable(id), i == cursor
+		k := uikit.NewKey(th, "chip", 0)
+		k.Int(min(i, 9)).Int(int(id)).Bool(use).Bool(on).Bool(s.spoken)
+		chips[i] = s.cell(&k, func() string {
+			num := "·"
+			if i < 9 {
+				num = strconv.Itoa(i + 1)
+			}
+			label := s.cardLabel(id)
+			if c := s.card(id); c.trap {
+				label += th.Warning.Render("!")
+			}
+			if !use {
+				label = th.Muted.Render(ansi.Strip(label))
+			}
+			return s.chip(num, label, on)
+		})
 	}
 	return s.flow(chips, w, 2)
 }
