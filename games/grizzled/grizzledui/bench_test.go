@@ -81,6 +81,42 @@ func BenchmarkTableMove(b *testing.B) {
 	}
 }
 
+// BenchmarkTablesMove is BenchmarkTableMove over 64 tables, each playing
+// a game of its own, a move at each table in turn: a table's parts are
+// found kept from its last move, not from the same move one game ago (one
+// game's few dozen moves all stay in the shared memos), as at a server
+// where hundreds of tables play.
+func BenchmarkTablesMove(b *testing.B) {
+	const tables = 64
+	var games [][][]table.Update
+	for seed := uint64(1); len(games) < tables; seed++ {
+		if g := playTable(b, seed, 5); len(g) >= 30 {
+			games = append(games, g)
+		}
+	}
+	th := benchTheme()
+	screens := make([][]*Screen, tables)
+	for t := range screens {
+		screens[t] = make([]*Screen, 5)
+		for i := range screens[t] {
+			screens[t][i] = New(th)
+			screens[t][i].SetSize(80, 23)
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t := i % tables
+		g := games[t]
+		step := g[(i/tables)%len(g)]
+		for seat, s := range screens[t] {
+			s.SetUpdate(step[seat])
+			_ = s.Lines()
+		}
+		i++
+	}
+}
+
 // playUpdates plays a seeded game of n seats, each move a random legal one,
 // and returns the Updates seat would get after every move.
 func playUpdates(tb testing.TB, seed uint64, n int, seat game.Seat) []table.Update {
