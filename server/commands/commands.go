@@ -91,8 +91,14 @@ func (c Commands) Run(sess ssh.Session, p *i18n.Printer, args []string) int {
 	return 2
 }
 
+// helpWidth is the terminal the help is laid out for: every line of it
+// fits 80 columns, in every language (a command longer than that, from a
+// long host name, is the only exception: it is never cut).
+const helpWidth = 80
+
 // help is what `ssh host help` prints, with this server's own join
-// command in it (never a placeholder such as PORT).
+// command in it (never a placeholder such as PORT): each command on its
+// own line, what it does under it, word-wrapped with a hanging indent.
 func (c Commands) help(p *i18n.Printer) string {
 	ssh := c.App.JoinHint        // "ssh -p 2222 games.example.org"
 	code := p.T("cmd.help.code") // the placeholder, in the reader's words ("KOD")
@@ -100,7 +106,6 @@ func (c Commands) help(p *i18n.Printer) string {
 	var b strings.Builder
 	b.WriteString(c.heading(p))
 	b.WriteString(p.T("cmd.help.title") + "\n\n")
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, l := range [][2]string{
 		{ssh, "cmd.help.lobby"},
 		{joinline.WithTerminal(ssh) + " join " + code, "cmd.help.join"},
@@ -118,12 +123,24 @@ func (c Commands) help(p *i18n.Printer) string {
 		{ssh + " review " + code, "cmd.help.review"},
 		{ssh + " help", "cmd.help.help"},
 	} {
-		fmt.Fprintf(tw, "  %s\t%s\n", l[0], p.T(l[1]))
+		b.WriteString("  " + l[0] + "\n")
+		for _, line := range uikit.Hanging(p.T(l[1]), helpWidth-6, "") {
+			b.WriteString("      " + line + "\n")
+		}
 	}
-	tw.Flush()
-	b.WriteString("\n" + p.T("cmd.help.guests", game.Text("Example", joinline.AsUser(ssh, "g-xxxx-xxxx-xxxx"))) + "\n")
-	b.WriteString(p.T("cmd.help.languages", game.Text("Example", strings.Replace(ssh, "ssh ", "ssh -o SetEnv=LANG=pl_PL.UTF-8 ", 1))) + "\n")
+	b.WriteString("\n")
+	writeWrapped(&b, "cmd.help.guests", p, joinline.AsUser(ssh, "g-xxxx-xxxx-xxxx"))
+	writeWrapped(&b, "cmd.help.languages", p, strings.Replace(ssh, "ssh ", "ssh -o SetEnv=LANG=pl_PL.UTF-8 ", 1))
 	return b.String()
+}
+
+// writeWrapped writes the catalog's paragraph key with its example command
+// filled in, word-wrapped to helpWidth, the command whole on one line.
+func writeWrapped(b *strings.Builder, key string, p *i18n.Printer, example string) {
+	joined := strings.ReplaceAll(example, " ", "\u00a0")
+	for _, line := range uikit.Hanging(p.T(key, game.Text("Example", joined)), helpWidth, "") {
+		b.WriteString(strings.ReplaceAll(line, joined, example) + "\n")
+	}
 }
 
 func (c Commands) listRooms(w io.Writer, p *i18n.Printer) {

@@ -387,27 +387,39 @@ func (p *plain) command(line string) {
 func (p *plain) help() {
 	if p.room == nil {
 		p.plainMOTD()
-		p.say(strings.Split(p.th.T("plain.help_lobby", p.gameIDs()), "\n")...)
-		p.say(p.th.T("plain.help_review"))
-		p.say(p.th.T("plain.people.help"))
-		p.say(p.th.T("plain.address.help"))
-		p.say(p.th.T("plain.notice.help"))
-		p.say(p.th.T("plain.friends.help"), p.th.T("friends.usage"))
-		p.say(p.th.T("plain.notify.help"))
+		p.sayHelp(strings.Split(p.th.T("plain.help_lobby", p.gameIDs()), "\n")...)
+		p.sayHelp(p.th.T("plain.help_review"))
+		p.sayHelp(p.th.T("plain.people.help"))
+		p.sayHelp(p.th.T("plain.address.help"))
+		p.sayHelp(p.th.T("plain.notice.help"))
+		p.sayHelp(p.th.T("plain.friends.help"), p.th.T("friends.usage"))
+		p.sayHelp(p.th.T("plain.notify.help"))
 		return
 	}
-	p.say(strings.Split(p.th.T("plain.help_table"), "\n")...)
-	p.say(p.th.T("plain.people.help"))
-	p.say(p.th.T("plain.notice.help"))
-	p.say(p.th.T("plain.friends.help"), p.th.T("friends.usage"))
+	p.sayHelp(strings.Split(p.th.T("plain.help_table"), "\n")...)
+	p.sayHelp(p.th.T("plain.people.help"))
+	p.sayHelp(p.th.T("plain.notice.help"))
+	p.sayHelp(p.th.T("plain.friends.help"), p.th.T("friends.usage"))
 	if p.app.Games.Reviewer(p.room.Summary().Game) != nil {
-		p.say(p.th.T("plain.help_review"))
+		p.sayHelp(p.th.T("plain.help_review"))
 	}
 	if p.room.Summary().Hints {
-		p.say(p.th.T("ui.hint.usage"))
+		p.sayHelp(p.th.T("ui.hint.usage"))
 	}
 	if p.can.Guide != nil {
-		p.say(strings.Split(p.can.Guide.Guide(), "\n")...)
+		p.sayHelp(strings.Split(p.can.Guide.Guide(), "\n")...)
+	}
+}
+
+// helpWidth is the terminal the help's paragraphs are wrapped for.
+const helpWidth = 80
+
+// sayHelp says the help's paragraphs word-wrapped to helpWidth, each
+// line after a paragraph's first indented: a terminal of 80 columns broke
+// their words (a screen reader reads the lines in order either way).
+func (p *plain) sayHelp(paragraphs ...string) {
+	for _, para := range paragraphs {
+		p.say(uikit.Hanging(para, helpWidth, "  ")...)
 	}
 }
 
