@@ -365,14 +365,15 @@ func (r *Room) afterChange() {
 func (r *Room) trackLegal() {
 	for i := range r.seats {
 		seat := game.Seat(i)
-		key := ""
+		key := r.legalBuf[:0]
 		for _, a := range r.cfg.Game.Legal(r.state, seat) {
 			if b, err := r.cfg.Game.EncodeAction(a); err == nil {
-				key += string(b) + "\x00"
+				key = append(append(key, b...), 0)
 			}
 		}
-		if key != r.legalKey[seat] {
-			r.legalKey[seat], r.legalSeq[seat] = key, r.seq
+		r.legalBuf = key
+		if string(key) != r.legalKey[seat] { // compared without a copy; copied only when it changed
+			r.legalKey[seat], r.legalSeq[seat] = string(key), r.seq
 		}
 	}
 }

@@ -272,6 +272,7 @@ type Room struct {
 	notices   map[*Mailbox]notice
 	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
 	legalKey  map[game.Seat]string // encoding of those legal actions
+	legalBuf  []byte               // trackLegal's scratch: a seat's key is built here, kept only when it changed
 	botAsked  map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
 	hostSeen  bool                 // the host has been at the table (see hostIfNone)
 	botSaid   map[game.Seat]string // a bot's last chat line (its Msg.String)
