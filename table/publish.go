@@ -12,12 +12,16 @@ import (
 
 // refreshSummary publishes the lobby's snapshot of this room.
 func (r *Room) refreshSummary() {
-	s := &Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Host: r.cfg.Host, Options: r.cfg.Options,
-		Seats: r.seatInfos(), Status: r.status()}
+	// Built on the stack and in the room's scratch, kept only when it
+	// changed: at a move nothing the lobby shows changes, and a new
+	// Summary a move was garbage for the collector.
+	s := Summary{Code: r.cfg.Code, Game: r.cfg.Game.ID(), Title: r.cfg.Title, Host: r.cfg.Host, Options: r.cfg.Options,
+		Seats: r.currentSeats(), Status: r.status()}
 	if r.byCorrespondence() && r.started && !r.over {
 		s.Waiting = r.corr.told
 		s.Deadline, _ = r.turnDeadline()
 	}
+	players := r.playersBuf[:0]
 	for _, st := range r.seats {
 		if st.rec.Identity == "" && st.rec.Bot == "" {
 			s.Open++
@@ -26,9 +30,10 @@ func (r *Room) refreshSummary() {
 		// (L) has no seat there any more: the lobby says "your seat" no
 		// longer, and they are not sat back down at it.
 		if st.rec.Identity != "" && !(st.rec.Left && r.started && !r.over) {
-			s.Players = append(s.Players, st.rec.Identity)
+			players = append(players, st.rec.Identity)
 		}
 	}
+	r.playersBuf, s.Players = players, players
 	for _, m := range r.members {
 		if m.seat < 0 {
 			s.Watchers++
@@ -36,7 +41,17 @@ func (r *Room) refreshSummary() {
 	}
 	// Only a change the lobby shows wakes the lobby: a move at a table
 	// changes nothing there, and 2,000 sessions redrawing per move would.
-	if prev := r.sum.Swap(s); (prev == nil || !prev.equal(s)) && r.onSum != nil {
+	if prev := r.sum.Load(); prev != nil && prev.equal(&s) {
+		return
+	}
+	kept := new(Summary) // s stays on the stack: only a changed summary is allocated
+	*kept = s
+	kept.Players = nil
+	if len(players) > 0 {
+		kept.Players = slices.Clone(players) // the scratch is the room's; a stored Summary is never written
+	}
+	r.sum.Store(kept)
+	if r.onSum != nil {
 		r.onSum()
 	}
 }
@@ -64,24 +79,32 @@ func (r *Room) status() RoomStatus {
 // StandIn is SeatInfo.Bot for a bot playing an absent player's seat.
 const StandIn = "stand-in"
 
-func (r *Room) seatInfos() []SeatInfo {
-	out := make([]SeatInfo, len(r.seats))
+// currentSeats is the seats as SeatInfos: while they are unchanged, the
+// slice last returned, which the Summary and every Update share and
+// nobody writes; a new one when they changed. A move changes no seat, so
+// it allocates none (two a move before, with the lobby's summary).
+func (r *Room) currentSeats() []SeatInfo {
+	buf := r.seatsBuf[:0]
 	for i, s := range r.seats {
 		bot := s.rec.Bot
 		if s.takeover {
 			bot = StandIn
 		}
-		out[i] = SeatInfo{Seat: game.Seat(i), ID: s.rec.Identity, Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge,
-			Pick: s.rec.Pick, First: r.first == game.Seat(i)}
+		buf = append(buf, SeatInfo{Seat: game.Seat(i), ID: s.rec.Identity, Name: s.rec.Name, Bot: bot, Connected: r.seatConnected(game.Seat(i)), Badge: s.rec.Badge,
+			Pick: s.rec.Pick, First: r.first == game.Seat(i)})
 	}
-	return out
+	r.seatsBuf = buf
+	if r.seatsOut == nil || !slices.Equal(buf, r.seatsOut) {
+		r.seatsOut = slices.Clone(buf)
+	}
+	return r.seatsOut
 }
 
 // publish puts a fresh Update in every attached session's mailbox. Views are
 // computed once per seat.
 func (r *Room) publish() {
 	views := r.viewsOfMembers()
-	seats, public := r.seatInfos(), shared(r.logs[game.Spectator])
+	seats, public := r.currentSeats(), shared(r.logs[game.Spectator])
 	for box := range r.members {
 		r.put(box, views, seats, public)
 	}
@@ -111,7 +134,7 @@ func (r *Room) viewsOfMembers() map[game.Seat]game.View {
 
 func (r *Room) publishTo(box *Mailbox) {
 	if _, ok := r.members[box]; ok {
-		r.put(box, map[game.Seat]game.View{}, r.seatInfos(), shared(r.logs[game.Spectator]))
+		r.put(box, map[game.Seat]game.View{}, r.currentSeats(), shared(r.logs[game.Spectator]))
 	}
 }
 

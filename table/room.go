@@ -257,41 +257,44 @@ type Room struct {
 	away error
 
 	// Owned by the actor goroutine:
-	state     game.State
-	started   bool
-	over      bool
-	result    *game.Result
-	first     game.Seat  // the seat named to begin (game.Prelude); NoSeat: the draw
-	setup     game.Setup // what the game was started with (names, picks, first)
-	seq       int        // actions applied
-	logged    int        // entries in the journal: actions and chat lines
-	seats     []seatState
-	members   map[*Mailbox]member
-	logs      map[game.Seat][]*game.Event // recent events per seat; Spectator for watchers
-	logEnds   map[game.Seat]int           // events ever filed in each seat's log (Update.LogEnd)
-	notices   map[*Mailbox]notice
-	legalSeq  map[game.Seat]int    // seq at which a seat's legal actions last changed
-	legalKey  map[game.Seat]string // encoding of those legal actions
-	legalBuf  []byte               // trackLegal's scratch: a seat's key is built here, kept only when it changed
-	botAsked  map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
-	hostSeen  bool                 // the host has been at the table (see hostIfNone)
-	botSaid   map[game.Seat]string // a bot's last chat line (its Msg.String)
-	timer     clock.Timer
-	timerID   uint64
-	timerEnd  time.Time
-	resume    *TimerRecord // a restored room's saved step deadline, until the timer is armed
-	idleTimer clock.Timer
-	abandon   clock.Timer       // every human is away from the game: ends it at AbandonAfter
-	turnClock clock.Timer       // the turn clock for the decision at turnSeq
-	turnSeq   int               // the decision (r.seq) the clock runs for
-	turnEnd   time.Time         // when it runs out
-	timeouts  map[game.Seat]int // the clock ran out on a seat this many times in a row
-	clockFor  map[game.Seat]int // 1 + the seq at which a bot decides for the seat this once
-	corr      correspondence    // a correspondence table's deadlines (deadline.go)
-	closed    CloseReason
-	removed   []string // identities the host removed before the game: kept out (relations.go)
-	created   time.Time
-	log       *slog.Logger
+	state      game.State
+	started    bool
+	over       bool
+	result     *game.Result
+	first      game.Seat  // the seat named to begin (game.Prelude); NoSeat: the draw
+	setup      game.Setup // what the game was started with (names, picks, first)
+	seq        int        // actions applied
+	logged     int        // entries in the journal: actions and chat lines
+	seats      []seatState
+	members    map[*Mailbox]member
+	logs       map[game.Seat][]*game.Event // recent events per seat; Spectator for watchers
+	logEnds    map[game.Seat]int           // events ever filed in each seat's log (Update.LogEnd)
+	notices    map[*Mailbox]notice
+	legalSeq   map[game.Seat]int    // seq at which a seat's legal actions last changed
+	legalKey   map[game.Seat]string // encoding of those legal actions
+	legalBuf   []byte               // trackLegal's scratch: a seat's key is built here, kept only when it changed
+	seatsBuf   []SeatInfo           // currentSeats' scratch
+	seatsOut   []SeatInfo           // the seats last published: shared by the Summary and the Updates, never written
+	playersBuf []string             // refreshSummary's scratch
+	botAsked   map[game.Seat]int    // 1 + the seq a bot was last asked to act at (0: never)
+	hostSeen   bool                 // the host has been at the table (see hostIfNone)
+	botSaid    map[game.Seat]string // a bot's last chat line (its Msg.String)
+	timer      clock.Timer
+	timerID    uint64
+	timerEnd   time.Time
+	resume     *TimerRecord // a restored room's saved step deadline, until the timer is armed
+	idleTimer  clock.Timer
+	abandon    clock.Timer       // every human is away from the game: ends it at AbandonAfter
+	turnClock  clock.Timer       // the turn clock for the decision at turnSeq
+	turnSeq    int               // the decision (r.seq) the clock runs for
+	turnEnd    time.Time         // when it runs out
+	timeouts   map[game.Seat]int // the clock ran out on a seat this many times in a row
+	clockFor   map[game.Seat]int // 1 + the seq at which a bot decides for the seat this once
+	corr       correspondence    // a correspondence table's deadlines (deadline.go)
+	closed     CloseReason
+	removed    []string // identities the host removed before the game: kept out (relations.go)
+	created    time.Time
+	log        *slog.Logger
 
 	// by and from are who made the room and from where (Hub.Limits):
 	// set before the actor starts and never changed, unlike cfg.Host.
