@@ -82,11 +82,12 @@ func TestLiveLeaseCannotBeClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	claimed := make(chan error)
+	set := clock.Live() // a's renewal and deadline
 	go func() {
 		_, err := b.Claim(ctx, "ROOM")
 		claimed <- err
 	}()
-	clock.WaitTimers(t, 3) // a's renewal and deadline, b's wait
+	clock.WaitTimers(t, set+1) // and b's wait: the clock moves only once b waits
 	clock.Advance(testOpt.TTL)
 	if err := <-claimed; !errors.Is(err, ErrHeld) {
 		t.Fatalf("claim of a live lease: %v, want ErrHeld", err)
@@ -577,6 +578,7 @@ func testReplicatedConflicts(t *testing.T, urls []string) {
 func claimOnceLapsed(ctx context.Context, t *testing.T, m *Manager, clock *clocktest.Manual, room string) *Held {
 	t.Helper()
 	claimed := make(chan *Held)
+	set := clock.Live() // the holder's, whatever they are
 	go func() {
 		h, err := m.Claim(ctx, room)
 		if err != nil {
@@ -584,7 +586,7 @@ func claimOnceLapsed(ctx context.Context, t *testing.T, m *Manager, clock *clock
 		}
 		claimed <- h
 	}()
-	clock.WaitTimers(t, 3)
+	clock.WaitTimers(t, set+1) // and m's wait: the clock moves only once m waits
 	clock.Advance(testOpt.TTL)
 	h := <-claimed
 	if h == nil {
