@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
-	"github.com/bivouac-ssh/bivouac/game"
 	"github.com/bivouac-ssh/bivouac/server/node"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
 	"github.com/bivouac-ssh/bivouac/table"
@@ -32,7 +31,7 @@ func TestClusterDrainHandsTablesOver(t *testing.T) {
 	aliceKey := sshtest.NewKey(t)
 	alice := table.Player{ID: sshtest.Fingerprint(aliceKey), Name: "alice"}
 	bob := table.Player{ID: "fp-bob", Name: "bob"}
-	room := grizzledRoomPatiently(t, c.nodes[0], alice.ID)
+	room := newGrizzledRoom(t, c.nodes[0], alice.ID)
 	code := room.Code()
 	a, b := sit(t, room, alice), sit(t, roomVia(t, c.nodes[1], code), bob)
 	start(t, room, a)
@@ -132,22 +131,6 @@ func drainOne(t *testing.T, c *testCluster, i int, code string) node.Handover {
 		t.Fatalf("node %d still runs after its drain", i+1)
 	}
 	return mine
-}
-
-// grizzledRoomPatiently is newGrizzledRoom on a machine busy enough (the
-// package's other clusters testing at once) that a new table's claim may
-// time out: it asks again, as a player would.
-func grizzledRoomPatiently(t *testing.T, n *testNode, host string) *table.Room {
-	t.Helper()
-	g, _ := n.srv.games.Lookup("grizzled")
-	cfg := n.srv.app.Room
-	cfg.Game, cfg.Bots, cfg.Title, cfg.Seats, cfg.Host, cfg.Seed = g.Game, g.Bots, game.Raw("cluster test"), 2, host, 7
-	var r *table.Room
-	clocktest.CheckFor(t, time.Minute, 100*time.Millisecond, func() (err error) {
-		r, err = n.srv.hub.Create(cfg)
-		return err
-	})
-	return r
 }
 
 // nodeIndex is the index of the node with ID id ("n2" → 1).
