@@ -499,7 +499,7 @@ func (s *Screen) drawSoldierRow(p grizzled.PlayerView, look soldierLook, w, name
 	return []string{row, knocks, th.Trunc(row+knocks, w)}
 }
 
-// cell is one cell of a soldier's row or a card's chip, kept in
+// cell is one cell of a soldier's row, a card's chip or label, kept in
 // sharedLines by k, which covers everything draw reads but the theme
 // (NewKey covers it).
 func (s *Screen) cell(k *uikit.Key, draw func() string) string {
@@ -738,38 +738,68 @@ func (s *Screen) cardDetail(id grizzled.CardID, w, detail int) []string {
 
 // handList is the hand one card a line: mark, number, card, its text.
 func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []string {
-	th := s.th
+	th, v := s.th, &s.v
 	labelW := 0
-	for _, id := range s.v.Hand {
-		labelW = max(labelW, width(s.cardLabel(id))+1)
+	for _, id := range v.Hand {
+		labelW = max(labelW, width(s.label(id))+1)
 	}
-	var out []string
-	for i, id := range s.v.Hand {
-		num := "·"
-		if i < 9 {
-			num = strconv.Itoa(i + 1)
+	// A card's lines are kept (sharedLines) by all they are drawn from: a
+	// hand's list is drawn again when the threats' counts or the cursor
+	// change, and most of its cards' lines are found as they were.
+	warns := v.Phase == grizzled.PhaseTurn && !v.Failed // as fatal
+	out := make([]string, 0, len(v.Hand)+1)
+	for i, id := range v.Hand {
+		use, on := usable(id), i == cursor
+		fatal := 0
+		if warns {
+			for _, t := range s.card(id).threats {
+				if v.Counts[t]+1 >= 3 {
+					fatal |= 1 << t
+				}
+			}
 		}
-		label := s.cardLabel(id)
-		if s.card(id).trap {
-			label += th.Warning.Render("!")
-		}
-		text := s.listText(id)
-		if !usable(id) {
-			label, text = th.Muted.Render(ansi.Strip(label)), th.Muted.Render(ansi.Strip(text))
-		}
-		indent := 3 + labelW + 1
-		if i != cursor {
-			out = append(out, th.Trunc(" "+th.Muted.Render(num)+" "+s.fit(label, labelW)+" "+text, w))
-			continue
-		}
-		// The card under the cursor gets a second line if its text needs it.
-		lines := s.wrapN(text, w-indent, 2)
-		out = append(out, th.Accent.Render("▸")+th.Selected.Render(num)+" "+s.fit(label, labelW)+" "+lines[0])
-		for _, l := range lines[1:] {
-			out = append(out, strings.Repeat(" ", indent)+l)
-		}
+		k := uikit.NewKey(th, "handlist", w)
+		k.Int(min(i, 9)).Int(int(id)).Int(labelW).Bool(use).Bool(on).Bool(v.Trials > 0).Int(fatal).Bool(s.spoken)
+		out = append(out, sharedLines.Lines(nil, k.Sum(), func() []string { return s.listLines(i, id, w, labelW, use, on) })...)
 	}
 	return out
+}
+
+// listLines is a card's line in the hand list, two if it is under the
+// cursor and its text needs them.
+func (s *Screen) listLines(i int, id grizzled.CardID, w, labelW int, use, on bool) []string {
+	th := s.th
+	num := "·"
+	if i < 9 {
+		num = strconv.Itoa(i + 1)
+	}
+	label := s.label(id)
+	if s.card(id).trap {
+		label += th.Warning.Render("!")
+	}
+	text := s.listText(id)
+	if !use {
+		label, text = th.Muted.Render(ansi.Strip(label)), th.Muted.Render(ansi.Strip(text))
+	}
+	indent := 3 + labelW + 1
+	if !on {
+		return []string{th.Trunc(" "+th.Muted.Render(num)+" "+s.fit(label, labelW)+" "+text, w)}
+	}
+	// The card under the cursor gets a second line if its text needs it.
+	lines := s.wrapN(text, w-indent, 2)
+	out := []string{th.Accent.Render("▸") + th.Selected.Render(num) + " " + s.fit(label, labelW) + " " + lines[0]}
+	for _, l := range lines[1:] {
+		out = append(out, strings.Repeat(" ", indent)+l)
+	}
+	return out
+}
+
+// label is cardLabel, kept (sharedLines): the list measures every card's
+// label at every draw.
+func (s *Screen) label(id grizzled.CardID) string {
+	k := uikit.NewKey(s.th, "label", 0)
+	k.Int(int(id)).Bool(s.spoken)
+	return s.cell(&k, func() string { return s.cardLabel(id) })
 }
 
 // listText is a card's text for the hand list (its code and marks are
