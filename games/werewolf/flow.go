@@ -253,7 +253,7 @@ func (s *State) enterStep(p Phase, out *[]game.Event) {
 		}
 	case PhaseSeer:
 		if sr := s.holder(RoleSeer); sr >= 0 {
-			*out = append(*out, private(game.M("werewolf.seer_choose"), sr))
+			*out = append(*out, private(game.M("werewolf.prompt.seer"), sr)) // the view asks in the same words
 		}
 	case PhaseWolves:
 		wolves := s.livingWolves()
@@ -268,7 +268,7 @@ func (s *State) enterStep(p Phase, out *[]game.Event) {
 			*out = append(*out, private(game.M("werewolf.pack_is", s.whoList("Players", wolves)), wolves...))
 		}
 		if lg := s.holder(RoleLittleGirl); lg >= 0 {
-			*out = append(*out, private(game.M("werewolf.girl_may_peek"), lg))
+			*out = append(*out, private(game.M("werewolf.prompt.girl"), lg))
 		}
 	case PhaseWitch:
 		if w := s.holder(RoleWitch); w >= 0 {
@@ -441,7 +441,7 @@ func (s *State) reckon(out *[]game.Event) {
 	if len(s.ShotQueue) > 0 {
 		h := s.ShotQueue[0]
 		s.enter(PhaseHunterShot, out)
-		*out = append(*out, private(game.M("werewolf.hunter_choose"), h))
+		*out = append(*out, private(game.M("werewolf.prompt.hunter"), h))
 		return
 	}
 	if s.winCheck(out) {
@@ -449,7 +449,7 @@ func (s *State) reckon(out *[]game.Event) {
 	}
 	if s.Sheriff >= 0 && !s.alive(s.Sheriff) {
 		s.enter(PhaseSheriffSuccession, out)
-		*out = append(*out, private(game.M("werewolf.successor_choose"), s.Sheriff))
+		*out = append(*out, private(game.M("werewolf.prompt.successor"), s.Sheriff))
 		return
 	}
 	s.continueTo(s.ReckonNext, out)
@@ -737,7 +737,7 @@ func (s *State) closeVote(out *[]game.Event) {
 	case len(tops) > 1 && s.alive(s.Sheriff):
 		s.Tied = tops
 		s.enter(PhaseSheriffTiebreak, out)
-		*out = append(*out, private(game.M("werewolf.tiebreak_choose"), s.Sheriff))
+		*out = append(*out, private(game.M("werewolf.prompt.tiebreak"), s.Sheriff))
 	case len(tops) > 1:
 		s.verdict(-1, game.M("werewolf.verdict.tie"), out)
 	default:

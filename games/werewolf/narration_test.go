@@ -2,6 +2,7 @@ package werewolf
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bivouac-ssh/bivouac/game"
@@ -69,6 +70,40 @@ func TestEveryPhaseIsNarratedAsTheLogOpensIt(t *testing.T) {
 		PhaseSheriffRunoff, PhaseSheriffTiebreak, PhaseVerdict, PhaseGameOver} {
 		if !seen[p] {
 			t.Errorf("no game reached %v", p)
+		}
+	}
+}
+
+// A player called to act is told so once: the private line that wakes
+// the seer, cupid, the little girl, the dying hunter or sheriff, or the
+// sheriff breaking a tie says what the view then asks, in its words.
+// Plain mode said both ("Choose a player to shoot, or lower your rifle."
+// and "You are dying: shoot a player, or lower your rifle.").
+func TestAnActorIsCalledInTheWordsTheViewAsks(t *testing.T) {
+	calls := map[string]bool{"werewolf.cupid_choose": true, "werewolf.seer_choose": true, "werewolf.girl_may_peek": true,
+		"werewolf.hunter_choose": true, "werewolf.successor_choose": true, "werewolf.tiebreak_choose": true}
+	seen := map[Phase]bool{}
+	for seed := range uint64(24) {
+		randomGame(t, namesN(10), ClassicOptions(), seed, func(s *State, evs []game.Event) {
+			for _, e := range evs {
+				if e.Audience.All || e.Msg.IsZero() || (!calls[e.Msg.Key] && !strings.HasPrefix(e.Msg.Key, "werewolf.prompt.")) {
+					continue
+				}
+				for seat := range s.Players {
+					if !e.Audience.Includes(game.Seat(seat)) {
+						continue
+					}
+					seen[s.Phase] = true
+					if asked := s.View(game.Seat(seat)).Prompt; !e.Msg.Equal(asked) {
+						t.Fatalf("seed %d, %v: seat %d is told %q, then asked %q", seed, s.Phase, seat, evText(e), evText(game.Event{Msg: asked}))
+					}
+				}
+			}
+		})
+	}
+	for _, p := range []Phase{PhaseCupid, PhaseSeer, PhaseWolves, PhaseHunterShot, PhaseSheriffSuccession, PhaseSheriffTiebreak} {
+		if !seen[p] {
+			t.Errorf("no game called an actor in %v", p)
 		}
 	}
 }

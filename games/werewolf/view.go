@@ -299,8 +299,8 @@ func (s *State) prompt(me int, legal []Action) game.Msg {
 	switch s.Phase {
 	case PhaseThief:
 		return game.M("werewolf.prompt.thief")
-	case PhaseCupid:
-		return game.M("werewolf.prompt.cupid")
+	case PhaseCupid: // as its private line says it (flow.go), for plain mode's sake
+		return game.M("werewolf.cupid_choose")
 	case PhaseSeer:
 		return game.M("werewolf.prompt.seer")
 	case PhaseWolves:
