@@ -91,3 +91,40 @@ func TestAPhaseLineIsSaidOnceAfterALongBatch(t *testing.T) {
 		t.Errorf("the game's end was said %d times:\n%s", n, out.String())
 	}
 }
+
+// seerScreen asks the seer to choose, with moves.
+type seerScreen struct{ narratorScreen }
+
+func (s *seerScreen) Moves() []uikit.Move {
+	if s.asked == "" {
+		return nil
+	}
+	return []uikit.Move{{Label: "See Bob", Commands: []string{"see 2"}}}
+}
+
+// A player called to act by a log line hears the call once, whichever
+// comes first, the line or the view asking it with moves: then only the
+// hint that moves lists them.
+func TestACallToActIsSaidOnceWithItsMoves(t *testing.T) {
+	call := "Choose a player whose card you want to see."
+	line := game.Event{Kind: game.Narration, From: -1, Msg: game.Raw(call)}
+	for _, viewFirst := range []bool{true, false} {
+		var out bytes.Buffer
+		a := testApp(t)
+		p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+		screen := &seerScreen{}
+		p.setScreen(screen)
+		logged := table.Update{Room: "K7QX", Started: true, Log: game.Refs([]game.Event{line}), LogEnd: 1}
+		if viewFirst {
+			screen.asked = call
+			p.onUpdate(table.Update{Room: "K7QX", Started: true})
+			p.onUpdate(logged)
+		} else {
+			screen.asked = call
+			p.onUpdate(logged)
+		}
+		if n := strings.Count(out.String(), call); n != 1 || !strings.Contains(out.String(), p.th.T("plain.moves_hint")) {
+			t.Errorf("view first %v: the call was said %d times, or without the hint:\n%s", viewFirst, n, out.String())
+		}
+	}
+}

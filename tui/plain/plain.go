@@ -830,14 +830,19 @@ func (p *plain) onUpdate(u table.Update) {
 				return // the log already said it ("Turn: Ann.", the night's narration)
 			}
 			line := asked
-			if len(moves) > 0 {
+			switch {
+			case len(moves) > 0 && (p.saidRecently(asked) || slices.Contains(logSaid, asked)):
+				// The log has just called the player in these words
+				// ("Choose a player whose card you want to see."): only
+				// the hint is new.
+				line = th.T("plain.moves_hint")
+			case len(moves) > 0:
 				line += " " + th.T("plain.moves_hint")
-			} else {
-				// A table's view can reach the session a moment before the
-				// log line saying the same ("The Seer wakes."): that line
-				// is not said again when it comes.
-				p.askedAhead = asked
 			}
+			// A table's view can reach the session a moment before the
+			// log line saying the same ("The Seer wakes."): that line is
+			// not said again when it comes.
+			p.askedAhead = asked
 			p.say(line)
 		}
 	} else if !u.Started && !p.started {
