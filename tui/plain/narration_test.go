@@ -128,3 +128,28 @@ func TestACallToActIsSaidOnceWithItsMoves(t *testing.T) {
 		}
 	}
 }
+
+// leftRoom is a room a session can leave.
+type leftRoom struct{ namedRoom }
+
+func (leftRoom) Detach(*table.Mailbox) error { return nil }
+
+// A player who leaves a finished game and sits at another table hears
+// nothing more of the old game: its screen, and what that screen could
+// say, go with it. Seen in Polish: after "leave" and an invitation's
+// "accept", the new table's first update said the old werewolf game's
+// "Wygrywają wilkołaki…" again.
+func TestTheOldTablesScreenIsGoneAfterLeaving(t *testing.T) {
+	var out bytes.Buffer
+	a := testApp(t)
+	p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: leftRoom{namedRoom{code: "K7QX"}}}
+	end := "The werewolves win: they devoured the village."
+	p.setScreen(&narratorScreen{asked: end})
+	p.leaveTable()
+	p.room, p.started = namedRoom{code: "B2CD"}, true // the next table, not started yet
+	out.Reset()
+	p.onUpdate(table.Update{Room: "B2CD"})
+	if strings.Contains(out.String(), end) {
+		t.Errorf("the old game's line was said at the new table:\n%s", out.String())
+	}
+}

@@ -86,6 +86,7 @@ func (p *plain) leaveTable() {
 		return
 	}
 	_ = p.room.Detach(p.box) // a stopped room has nobody to tell
-	p.room, p.screen, p.upd = nil, nil, table.Update{}
+	p.room, p.upd = nil, table.Update{}
+	p.setScreen(nil) // and what it could do: the next table asks its own screen
 	p.tellPlace()
 }

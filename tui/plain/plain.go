@@ -714,7 +714,8 @@ func (p *plain) sit(r table.RoomHandle, watch bool) {
 func (p *plain) seated(r table.RoomHandle, seat game.Seat) {
 	p.app.Seated(p.s.Player, seat)
 	p.room, p.seat, p.logEnd, p.asked, p.started = r, seat, 0, "", false
-	p.screen, p.upd = nil, table.Update{}
+	p.upd = table.Update{}
+	p.setScreen(nil)
 	p.say(p.th.T("ui.table.title", game.Text("Code", r.Code())) + ": " + p.th.Msg(r.Summary().Title))
 	// The table's first update, before the next command: a script's
 	// "join CODE" then "hand" reads the hand, not an empty table.
