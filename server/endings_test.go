@@ -10,6 +10,7 @@ import (
 
 	"github.com/bivouac-ssh/bivouac/clock/clocktest"
 	"github.com/bivouac-ssh/bivouac/sshserver/sshtest"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 )
 
 // leftClean reports what is wrong with how a session's raw output ends:
@@ -169,4 +170,32 @@ func TestGivingYourSeatToABotIsConfirmed(t *testing.T) {
 	alice.Type("y")
 	alice.ExpectScreen(t, `A bot plays your seat for the rest of that game`, 5*time.Second)
 	alice.ExpectScreen(t, `Tables`, 5*time.Second)
+}
+
+// The goodbye is word-wrapped to the terminal's width: it is written on
+// the normal screen, where German's "…, um weiterzuspielen." broke as
+// "weiterzuspi|elen" at 80 columns.
+func TestTheGoodbyeFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	_, addr := startServer(t, t.TempDir())
+	for _, lang := range []string{"de_DE.UTF-8", "ru_RU.UTF-8"} {
+		c := sshtest.Dial(t, addr, sshtest.WithUser("quinn"), sshtest.WithPTY(80, 24), sshtest.WithEnv("LANG", lang))
+		c.ExpectScreen(t, `Bivouac`, 5*time.Second)
+		c.Type("q")
+		c.Wait(t, 5*time.Second)
+		raw := string(c.Transcript())
+		i := strings.LastIndex(raw, "\x1b[?1049l")
+		if i < 0 {
+			t.Fatalf("%s: the alternate screen was never left", lang)
+		}
+		bye := strings.Split(strings.TrimSpace(raw[i+len("\x1b[?1049l"):]), "\r\n")
+		if lang == "de_DE.UTF-8" && len(bye) < 2 { // 86 columns
+			t.Errorf("%s: the goodbye is one line: %q", lang, bye)
+		}
+		for _, l := range bye {
+			if w := uikit.Width(l); w > 80 {
+				t.Errorf("%s: %d columns: %q", lang, w, l)
+			}
+		}
+	}
 }

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bivouac-ssh/bivouac/tui/frames"
+	"github.com/bivouac-ssh/bivouac/tui/uikit"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -26,8 +28,15 @@ func (m *root) Answer(msg tea.Msg) bool {
 	return ok
 }
 
-// Goodbye is why the session is ending, "" while it is not.
-func (m *root) Goodbye() string { return m.closed }
+// Goodbye is why the session is ending, "" while it is not, word-wrapped
+// to the terminal's width: it is written on the normal screen, where a
+// long one broke mid-word ("weiterzuspi|elen").
+func (m *root) Goodbye() string {
+	if m.closed == "" || m.width < 1 {
+		return m.closed
+	}
+	return strings.Join(uikit.Hanging(m.closed, m.width, ""), "\n")
+}
 
 // Crashed logs a bug in one of the session's screens, which ends the
 // session alone, and says the goodbye that leaves its terminal whole.
