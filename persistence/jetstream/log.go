@@ -202,7 +202,12 @@ func (s *Store) LogSince(roomID string, after uint64) ([][]byte, error) {
 // readLog reads the entries numbered after+1 up to upTo (0: to the end
 // as it was when the read began).
 func (s *Store) readLog(ctx context.Context, roomID string, after, upTo uint64) ([][]byte, error) {
-	m, err := s.logs.GetLastMsgForSubject(ctx, s.subject(roomID))
+	// One request, bounded as each of the walk's is: ctx is the whole
+	// walk's (ten times the store's timeout), and a request sent while
+	// the stream elects a leader is never answered.
+	try, cancel := context.WithTimeout(ctx, roundTrip)
+	m, err := s.logs.GetLastMsgForSubject(try, s.subject(roomID))
+	cancel()
 	if errors.Is(err, js.ErrMsgNotFound) {
 		return nil, nil
 	}
