@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +85,10 @@ func TestClusterDrainHandsTablesOver(t *testing.T) {
 // once its Serve has put its ssh line in the node directory.
 func drainOne(t *testing.T, c *testCluster, i int, code string) node.Handover {
 	t.Helper()
-	ran := c.nodes[i].srv.hub.Running()
+	var ran []string
+	for _, r := range c.nodes[i].srv.hub.Locals() {
+		ran = append(ran, r.Code())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var began time.Time
@@ -102,8 +106,21 @@ func drainOne(t *testing.T, c *testCluster, i int, code string) node.Handover {
 		return nil
 	})
 	t.Logf("node %d drained in %v: %d tables, %d sessions told", i+1, time.Since(began), len(rep.Tables), rep.Told)
-	if len(rep.Tables) != ran { // every table of the test is unfinished
-		t.Fatalf("node %d handed over %d tables, ran %d", i+1, len(rep.Tables), ran)
+	// Every table the node ran is handed over (every table of the test is
+	// unfinished). The node's tables may change between this count and
+	// the drain's own, on a machine loaded enough that a lease lapses: a
+	// table that moved away meanwhile must run on a live node, and one
+	// that came in (an adoption the drain waited for) is in the report.
+	for _, code := range ran {
+		if slices.ContainsFunc(rep.Tables, func(h node.Handover) bool { return h.Room == code }) {
+			continue
+		}
+		at := slices.IndexFunc(c.nodes, func(n *testNode) bool { return n != nil && n != c.nodes[i] && n.srv.hub.Local(code) != nil })
+		if at < 0 {
+			t.Fatalf("node %d ran table %s before its drain, handed it to nobody, and no other node runs it (handed %d tables, ran %v)",
+				i+1, code, len(rep.Tables), ran)
+		}
+		t.Logf("table %s moved from node %d to node %d before the drain began", code, i+1, at+1)
 	}
 	var mine node.Handover
 	for _, h := range rep.Tables {
