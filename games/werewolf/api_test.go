@@ -294,7 +294,7 @@ func TestALoneWolfIsNotToldToAgree(t *testing.T) {
 	if evs := pack.until(PhaseWolves); !contains(to(evs, P1), "The werewolves are: ") {
 		t.Errorf("two wolves are not told who the pack is: %q", to(evs, P1))
 	}
-	if p := pack.view(P1).Prompt; p.Key != "werewolf.prompt.wolves" {
+	if p := pack.view(P1).Prompt; p.Key != "werewolf.pack_is" {
 		t.Errorf("two wolves are prompted %q", p.Key)
 	}
 	lone := deal(t, "W V V V V V", nil)
@@ -302,7 +302,7 @@ func TestALoneWolfIsNotToldToAgree(t *testing.T) {
 	if mine := to(evs, P1); !contains(mine, "No other werewolf is alive") || contains(mine, "The werewolves are: ") {
 		t.Errorf("a lone wolf is told %q", mine)
 	}
-	if p := lone.view(P1).Prompt; p.Key != "werewolf.prompt.wolf_alone" {
+	if p := lone.view(P1).Prompt; p.Key != "werewolf.pack_alone" {
 		t.Errorf("a lone wolf is prompted %q", p.Key)
 	}
 }

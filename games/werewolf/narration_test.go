@@ -75,13 +75,15 @@ func TestEveryPhaseIsNarratedAsTheLogOpensIt(t *testing.T) {
 }
 
 // A player called to act is told so once: the private line that wakes
-// the seer, cupid, the little girl, the dying hunter or sheriff, or the
-// sheriff breaking a tie says what the view then asks, in its words.
+// cupid, the seer, the werewolves, the little girl, the dying
+// hunter or sheriff, or the sheriff breaking a tie says what the view then
+// asks, in its words.
 // Plain mode said both ("Choose a player to shoot, or lower your rifle."
 // and "You are dying: shoot a player, or lower your rifle.").
 func TestAnActorIsCalledInTheWordsTheViewAsks(t *testing.T) {
 	calls := map[string]bool{"werewolf.cupid_choose": true, "werewolf.seer_choose": true, "werewolf.girl_may_peek": true,
-		"werewolf.hunter_choose": true, "werewolf.successor_choose": true, "werewolf.tiebreak_choose": true}
+		"werewolf.hunter_choose": true, "werewolf.successor_choose": true, "werewolf.tiebreak_choose": true,
+		"werewolf.pack_is": true, "werewolf.pack_alone": true}
 	seen := map[Phase]bool{}
 	for seed := range uint64(24) {
 		randomGame(t, namesN(10), ClassicOptions(), seed, func(s *State, evs []game.Event) {
@@ -90,8 +92,8 @@ func TestAnActorIsCalledInTheWordsTheViewAsks(t *testing.T) {
 					continue
 				}
 				for seat := range s.Players {
-					if !e.Audience.Includes(game.Seat(seat)) {
-						continue
+					if !e.Audience.Includes(game.Seat(seat)) || !s.Players[seat].Alive && !s.View(game.Seat(seat)).LastBreath {
+						continue // a dead watcher is told, not asked
 					}
 					seen[s.Phase] = true
 					if asked := s.View(game.Seat(seat)).Prompt; !e.Msg.Equal(asked) {

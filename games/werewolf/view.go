@@ -297,9 +297,9 @@ func (s *State) prompt(me int, legal []Action) game.Msg {
 		return game.Msg{}
 	}
 	switch s.Phase {
-	case PhaseThief:
+	case PhaseThief: // the screen lists the middle cards under it (thief_sees named them)
 		return game.M("werewolf.prompt.thief")
-	case PhaseCupid: // as its private line says it (flow.go), for plain mode's sake
+	case PhaseCupid: // the prompts below say what the actor's private call said (flow.go)
 		return game.M("werewolf.cupid_choose")
 	case PhaseSeer:
 		return game.M("werewolf.prompt.seer")
@@ -307,10 +307,10 @@ func (s *State) prompt(me int, legal []Action) game.Msg {
 		if s.Players[me].Card == RoleLittleGirl {
 			return game.M("werewolf.prompt.girl")
 		}
-		if len(s.livingWolves()) == 1 { // nobody to agree with
-			return game.M("werewolf.prompt.wolf_alone")
+		if wolves := s.livingWolves(); len(wolves) > 1 {
+			return game.M("werewolf.pack_is", s.whoList("Players", wolves))
 		}
-		return game.M("werewolf.prompt.wolves")
+		return game.M("werewolf.pack_alone") // nobody to agree with
 	case PhaseWitch:
 		return game.M("werewolf.prompt.witch", game.Sub("Victim", s.victimLine()))
 	case PhaseHunterShot:
