@@ -153,3 +153,21 @@ func TestTheOldTablesScreenIsGoneAfterLeaving(t *testing.T) {
 		t.Errorf("the old game's line was said at the new table:\n%s", out.String())
 	}
 }
+
+// What is asked is said without a first sentence the log has just said:
+// the witch heard "Tonight's victim: Bob." and then "Tonight's victim:
+// Bob. Use a potion, or pass."
+func TestWhatIsAskedSkipsTheSentenceJustSaid(t *testing.T) {
+	var out bytes.Buffer
+	a := testApp(t)
+	p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+	screen := &seerScreen{}
+	p.setScreen(screen)
+	victim := "Tonight's victim: Bob."
+	screen.asked = victim + " Use a potion, or pass."
+	p.onUpdate(table.Update{Room: "K7QX", Started: true, LogEnd: 1,
+		Log: game.Refs([]game.Event{{Kind: game.Narration, From: -1, Msg: game.Raw(victim)}})})
+	if n := strings.Count(out.String(), victim); n != 1 || !strings.Contains(out.String(), "Use a potion, or pass. "+p.th.T("plain.moves_hint")) {
+		t.Errorf("the victim was said %d times, or the question without its hint:\n%s", n, out.String())
+	}
+}

@@ -838,7 +838,7 @@ func (p *plain) onUpdate(u table.Update) {
 				// the hint is new.
 				line = th.T("plain.moves_hint")
 			case len(moves) > 0:
-				line += " " + th.T("plain.moves_hint")
+				line = p.notSaid(asked, logSaid) + " " + th.T("plain.moves_hint")
 			}
 			// A table's view can reach the session a moment before the
 			// log line saying the same ("The Seer wakes."): that line is
@@ -850,6 +850,18 @@ func (p *plain) onUpdate(u table.Update) {
 		p.started = true
 		p.waitingRoom()
 	}
+}
+
+// notSaid is what is asked less a first sentence the log has just said
+// ("Tonight's victim: Bob." before "Tonight's victim: Bob. Use a potion,
+// or pass.").
+func (p *plain) notSaid(asked string, logSaid []string) string {
+	for _, l := range slices.Concat(logSaid, p.recent[:]) {
+		if rest, ok := strings.CutPrefix(asked, l+" "); ok && l != "" && rest != "" {
+			return rest
+		}
+	}
+	return asked
 }
 
 // waitingRoom says who sits where before the game.
