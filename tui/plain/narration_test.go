@@ -25,6 +25,13 @@ func (s *narratorScreen) Table() []string     { return nil }
 func (s *narratorScreen) Asked() string       { return s.asked }
 func (s *narratorScreen) Moves() []uikit.Move { return nil }
 
+// atTable is a plain session at room, in English, and what it says.
+func atTable(t *testing.T, room table.RoomHandle) (*plain, *bytes.Buffer) {
+	out := &bytes.Buffer{}
+	a := testApp(t)
+	return &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(out, false), room: room}, out
+}
+
 // namedRoom is a room known by its code only: onUpdate asks no more.
 type namedRoom struct {
 	table.RoomHandle
@@ -39,9 +46,7 @@ func (r namedRoom) Code() string { return r.code }
 func TestANarrationIsSaidOnceWhicheverComesFirst(t *testing.T) {
 	narration := game.Event{Kind: game.Narration, From: -1, Msg: game.Raw("The Seer wakes.")}
 	for _, viewFirst := range []bool{true, false} {
-		var out bytes.Buffer
-		a := testApp(t)
-		p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+		p, out := atTable(t, namedRoom{code: "K7QX"})
 		screen := &narratorScreen{}
 		p.setScreen(screen)
 		asked := table.Update{Room: "K7QX", Started: true}
@@ -75,9 +80,7 @@ func TestANarrationIsSaidOnceWhicheverComesFirst(t *testing.T) {
 // night log): the view's narration of it, asked after the batch, is not
 // said again however many lines came between.
 func TestAPhaseLineIsSaidOnceAfterALongBatch(t *testing.T) {
-	var out bytes.Buffer
-	a := testApp(t)
-	p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+	p, out := atTable(t, namedRoom{code: "K7QX"})
 	screen := &narratorScreen{}
 	p.setScreen(screen)
 	end := "The village wins: every werewolf is dead."
@@ -109,9 +112,7 @@ func TestACallToActIsSaidOnceWithItsMoves(t *testing.T) {
 	call := "Choose a player whose card you want to see."
 	line := game.Event{Kind: game.Narration, From: -1, Msg: game.Raw(call)}
 	for _, viewFirst := range []bool{true, false} {
-		var out bytes.Buffer
-		a := testApp(t)
-		p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+		p, out := atTable(t, namedRoom{code: "K7QX"})
 		screen := &seerScreen{}
 		p.setScreen(screen)
 		logged := table.Update{Room: "K7QX", Started: true, Log: game.Refs([]game.Event{line}), LogEnd: 1}
@@ -140,9 +141,7 @@ func (leftRoom) Detach(*table.Mailbox) error { return nil }
 // "accept", the new table's first update said the old werewolf game's
 // "Wygrywają wilkołaki…" again.
 func TestTheOldTablesScreenIsGoneAfterLeaving(t *testing.T) {
-	var out bytes.Buffer
-	a := testApp(t)
-	p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: leftRoom{namedRoom{code: "K7QX"}}}
+	p, out := atTable(t, leftRoom{namedRoom{code: "K7QX"}})
 	end := "The werewolves win: they devoured the village."
 	p.setScreen(&narratorScreen{asked: end})
 	p.leaveTable()
@@ -158,9 +157,7 @@ func TestTheOldTablesScreenIsGoneAfterLeaving(t *testing.T) {
 // the witch heard "Tonight's victim: Bob." and then "Tonight's victim:
 // Bob. Use a potion, or pass."
 func TestWhatIsAskedSkipsTheSentenceJustSaid(t *testing.T) {
-	var out bytes.Buffer
-	a := testApp(t)
-	p := &plain{app: a, th: a.Theme(nil, i18n.English, false), ed: newLineEditor(&out, false), room: namedRoom{code: "K7QX"}}
+	p, out := atTable(t, namedRoom{code: "K7QX"})
 	screen := &seerScreen{}
 	p.setScreen(screen)
 	victim := "Tonight's victim: Bob."
