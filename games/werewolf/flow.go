@@ -10,6 +10,13 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 )
 
+// retiredCalls are the words of the private calls to act that older games
+// logged (the seer's, the little girl's, the dying hunter's and sheriff's,
+// the tie's), said since in their prompts' words: no rule says them any
+// more, and the catalogs keep them for the replays of those games.
+var _ = []string{"werewolf.seer_choose", "werewolf.girl_may_peek", "werewolf.hunter_choose",
+	"werewolf.successor_choose", "werewolf.tiebreak_choose"}
+
 // enter starts phase p: a new PhaseSeq (so older ticks are ignored) and the
 // phase's public narration line (phaseNarration).
 func (s *State) enter(p Phase, out *[]game.Event) {
