@@ -48,6 +48,9 @@ func TestPlainHelpNamesTheReplayAtADecision(t *testing.T) {
 // paragraphs (up to 330 columns) broke mid-word on the player's screen.
 func TestPlainHelpFitsEightyColumns(t *testing.T) {
 	d := start(t, testApp(t), "fp-ann", "ann")
+	// The welcome first (100 columns, one line a screen reader reads
+	// whole): written late, it was read as the help's (under load).
+	d.wait(0, i18n.For(i18n.English).T("plain.welcome"))
 	check := func(where string, lang i18n.Lang) {
 		t.Helper()
 		out := d.help()
