@@ -1230,9 +1230,6 @@ const blanks = "                                                                
 // fit truncates or pads s to exactly w cells.
 func (s *Screen) fit(text string, w int) string { return padRight(s.th.Trunc(text, w), w) }
 
-// fitTo writes s.fit(text, w) to b.
-func (s *Screen) fitTo(b *strings.Builder, text string, w int) { padTo(b, s.th.Trunc(text, w), w) }
-
 // padTo writes padRight(s, w) to b.
 func padTo(b *strings.Builder, s string, w int) {
 	b.WriteString(s)
