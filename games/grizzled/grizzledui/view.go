@@ -702,10 +702,7 @@ func (s *Screen) drawHandChips(w, cursor int, usable func(grizzled.CardID) bool)
 			if i < 9 {
 				num = strconv.Itoa(i + 1)
 			}
-			label := s.cardLabel(id)
-			if c := s.card(id); c.trap {
-				label += th.Warning.Render("!")
-			}
+			label := s.handLabel(id)
 			if !use {
 				label = th.Muted.Render(ansi.Strip(label))
 			}
@@ -746,20 +743,11 @@ func (s *Screen) handList(w, cursor int, usable func(grizzled.CardID) bool) []st
 	// A card's lines are kept (sharedLines) by all they are drawn from: a
 	// hand's list is drawn again when the threats' counts or the cursor
 	// change, and most of its cards' lines are found as they were.
-	warns := v.Phase == grizzled.PhaseTurn && !v.Failed // as fatal
 	out := make([]string, 0, len(v.Hand)+1)
 	for i, id := range v.Hand {
 		use, on := usable(id), i == cursor
-		fatal := 0
-		if warns {
-			for _, t := range s.card(id).threats {
-				if v.Counts[t]+1 >= 3 {
-					fatal |= 1 << t
-				}
-			}
-		}
 		k := uikit.NewKey(th, "handlist", w)
-		k.Int(min(i, 9)).Int(int(id)).Int(labelW).Bool(use).Bool(on).Bool(v.Trials > 0).Int(fatal).Bool(s.spoken)
+		k.Int(min(i, 9)).Int(int(id)).Int(labelW).Bool(use).Bool(on).Bool(v.Trials > 0).Int(int(s.fatalMask(id))).Bool(s.spoken)
 		out = append(out, sharedLines.Lines(nil, k.Sum(), func() []string { return s.listLines(i, id, w, labelW, use, on) })...)
 	}
 	return out
@@ -773,10 +761,7 @@ func (s *Screen) listLines(i int, id grizzled.CardID, w, labelW int, use, on boo
 	if i < 9 {
 		num = strconv.Itoa(i + 1)
 	}
-	label := s.label(id)
-	if s.card(id).trap {
-		label += th.Warning.Render("!")
-	}
+	label := s.handLabel(id)
 	text := s.listText(id)
 	if !use {
 		label, text = th.Muted.Render(ansi.Strip(label)), th.Muted.Render(ansi.Strip(text))
@@ -800,6 +785,14 @@ func (s *Screen) label(id grizzled.CardID) string {
 	k := uikit.NewKey(s.th, "label", 0)
 	k.Int(int(id)).Bool(s.spoken)
 	return s.cell(&k, func() string { return s.cardLabel(id) })
+}
+
+// handLabel is a card's label as the hand shows it: a trap marked "!".
+func (s *Screen) handLabel(id grizzled.CardID) string {
+	if s.card(id).trap {
+		return s.label(id) + s.th.Warning.Render("!")
+	}
+	return s.label(id)
 }
 
 // listText is a card's text for the hand list (its code and marks are

@@ -72,16 +72,32 @@ func (s *words) name(seat game.Seat) string {
 
 // fatal lists the threats that playing card id now would bring to 3.
 func (s *words) fatal(id grizzled.CardID) []string {
-	if s.v.Phase != grizzled.PhaseTurn || s.v.Failed {
+	mask := s.fatalMask(id)
+	if mask == 0 {
 		return nil
 	}
 	var out []string
 	for _, t := range s.card(id).threats {
-		if s.v.Counts[t]+1 >= 3 {
+		if mask&(1<<t) != 0 {
 			out = append(out, s.threatName(t))
 		}
 	}
 	return out
+}
+
+// fatalMask is fatal's threats as bits (1<<t): what a drawing of the card
+// is kept by, without naming them.
+func (s *words) fatalMask(id grizzled.CardID) uint {
+	if s.v.Phase != grizzled.PhaseTurn || s.v.Failed {
+		return 0
+	}
+	var mask uint
+	for _, t := range s.card(id).threats {
+		if s.v.Counts[t]+1 >= 3 {
+			mask |= 1 << t
+		}
+	}
+	return mask
 }
 
 func (s *words) names(seats []game.Seat) string {
