@@ -230,9 +230,7 @@ func (s *Store) readLog(ctx context.Context, roomID string, after, upTo uint64) 
 	out := make([][]byte, 0, upTo-after)
 	from := uint64(1)
 	for want := uint64(1); want <= upTo; want++ {
-		try, cancel := context.WithTimeout(ctx, roundTrip)
-		msg, err := s.logs.GetMsg(try, from, js.WithGetMsgSubject(s.subject(roomID)))
-		cancel()
+		msg, err := msgFrom(ctx, s.logs, from, s.subject(roomID))
 		if err != nil {
 			return nil, err
 		}

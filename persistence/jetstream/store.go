@@ -414,13 +414,19 @@ func scan(ctx context.Context, b *bucket, pattern string, fn func(value []byte) 
 // of waiting out the whole walk's time.
 const roundTrip = 5 * time.Second
 
+// msgFrom is the first message on subject from sequence number from on:
+// one request of a walk, bounded by roundTrip.
+func msgFrom(ctx context.Context, st js.Stream, from uint64, subject string) (*js.RawStreamMsg, error) {
+	try, cancel := context.WithTimeout(ctx, roundTrip)
+	defer cancel()
+	return st.GetMsg(try, from, js.WithGetMsgSubject(subject))
+}
+
 // scanKeys is scan, with each value's key (as b names it).
 func scanKeys(ctx context.Context, b *bucket, pattern string, fn func(k string, value []byte) error) error {
 	latest := map[string][]byte{}
 	for from := uint64(1); ; {
-		try, cancel := context.WithTimeout(ctx, roundTrip)
-		m, err := b.stream.GetMsg(try, from, js.WithGetMsgSubject(b.prefix+pattern))
-		cancel()
+		m, err := msgFrom(ctx, b.stream, from, b.prefix+pattern)
 		if errors.Is(err, js.ErrMsgNotFound) {
 			break
 		}
