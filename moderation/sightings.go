@@ -290,16 +290,13 @@ func (s *Service) Sighting(id string) (persistence.Sighting, bool) {
 		s.log.Warn("moderation: a sighting could not be read", "id", id, "err", err)
 	}
 	found := err == nil
-	for _, sg := range []struct {
-		in bool
-		sg persistence.Sighting
-	}{{inWrite, writing}, {inQueue, queued}} {
-		if sg.in {
-			persistence.MergeSighting(&rec, sg.sg)
-			found = true
-		}
+	if inWrite {
+		persistence.MergeSighting(&rec, writing)
 	}
-	return rec, found
+	if inQueue {
+		persistence.MergeSighting(&rec, queued)
+	}
+	return rec, found || inWrite || inQueue
 }
 
 // SeenAs is the identities seen under a name that reads like name, the
