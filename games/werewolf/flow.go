@@ -10,10 +10,11 @@ import (
 	"github.com/bivouac-ssh/bivouac/game"
 )
 
-// retiredCalls are the words of the private calls to act that older games
-// logged (the seer's, the little girl's, the dying hunter's and sheriff's,
-// the tie's), said since in their prompts' words: no rule says them any
-// more, and the catalogs keep them for the replays of those games.
+// The words of the private calls to act that older games logged (the
+// seer's, the little girl's, the dying hunter's and sheriff's, the tie's),
+// said since in their prompts' words: no rule says them any more, and the
+// catalogs keep them for the replays of those games. This list is what
+// names them in the code, so the catalogs' completeness test knows them.
 var _ = []string{"werewolf.seer_choose", "werewolf.girl_may_peek", "werewolf.hunter_choose",
 	"werewolf.successor_choose", "werewolf.tiebreak_choose"}
 

@@ -827,12 +827,13 @@ func (p *plain) onUpdate(u table.Update) {
 		}
 		if key != p.asked {
 			p.asked = key
-			if (asked == "" || p.saidRecently(asked) || slices.Contains(logSaid, asked)) && len(moves) == 0 {
+			said := p.saidRecently(asked) || slices.Contains(logSaid, asked)
+			if (asked == "" || said) && len(moves) == 0 {
 				return // the log already said it ("Turn: Ann.", the night's narration)
 			}
 			line := asked
 			switch {
-			case len(moves) > 0 && (p.saidRecently(asked) || slices.Contains(logSaid, asked)):
+			case len(moves) > 0 && said:
 				// The log has just called the player in these words
 				// ("Choose a player whose card you want to see."): only
 				// the hint is new.
